@@ -12,7 +12,8 @@ const root = path.resolve(__dirname, '..');
 const files = globSync(pattern, { cwd: root, absolute: true }).sort();
 const resultFile = path.join(root, 'test-results', `${tier}.json`);
 fs.mkdirSync(path.dirname(resultFile), { recursive: true });
-const write = (passed, failed) => fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed }) + '\n');
+const skippedTitles = [];
+const write = (passed, failed, skipped = 0) => fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed, skipped, skippedTitles }) + '\n');
 
 if (files.length === 0) {
 	console.error(`[${tier}] no test files match ${pattern}`);
@@ -23,8 +24,10 @@ write(0, 1); // Until the run ends a crash counts as a failure, never as a pass.
 const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: Number(timeout) });
 files.forEach(file => mocha.addFile(file));
 const runner = mocha.run(failures => {
-	write(runner.stats.passes, runner.stats.failures);
+	write(runner.stats.passes, runner.stats.failures, runner.stats.pending);
 	process.exitCode = failures > 0 ? 1 : 0;
 	// Tiers may leave servers or sockets behind on failure; never hang CI on them.
 	setTimeout(() => process.exit(process.exitCode), 2000).unref();
 });
+// A skipped test is named in the summary, so nothing is skipped silently.
+runner.on('pending', test => skippedTitles.push(test.fullTitle()));

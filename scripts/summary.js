@@ -1,20 +1,29 @@
 #!/usr/bin/env node
-// Sums test-results/*.json into the one closing line CI reads: "N passed, N failed".
+// Sums test-results/*.json into the one closing line CI reads: "N passed, N failed, N skipped",
+// after naming every skipped test.
 const fs = require('fs');
 const path = require('path');
 
 const dir = path.join(__dirname, '..', 'test-results');
 let passed = 0;
 let failed = 0;
+let skipped = 0;
+const skippedTitles = [];
 for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')).sort() : []) {
 	try {
 		const result = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
 		if (typeof result.passed !== 'number' || typeof result.failed !== 'number') {
 			continue;
 		}
-		console.log(`${(result.tier ?? file.replace(/\.json$/, '')).padEnd(12)} ${result.passed} passed, ${result.failed} failed`);
+		const tier = result.tier ?? file.replace(/\.json$/, '');
+		const tierSkipped = typeof result.skipped === 'number' ? result.skipped : 0;
+		console.log(`${tier.padEnd(12)} ${result.passed} passed, ${result.failed} failed, ${tierSkipped} skipped`);
 		passed += result.passed;
 		failed += result.failed;
+		skipped += tierSkipped;
+		for (const title of result.skippedTitles ?? []) {
+			skippedTitles.push(`[${tier}] ${title}`);
+		}
 	} catch {
 		console.log(`${file}: unreadable result, counted as a failure`);
 		failed += 1;
@@ -23,5 +32,8 @@ for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWi
 if (passed + failed === 0) {
 	failed = 1; // No results at all is a failure, never "0 passed, 0 failed".
 }
-console.log(`${passed} passed, ${failed} failed`);
+for (const title of skippedTitles) {
+	console.log(`skipped: ${title}`);
+}
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -2,7 +2,7 @@
 # Every test tier, on a bare Debian machine: installs what it needs (npm packages, Chromium,
 # code-server, a Docker engine and the offline sandbox base image), builds the extension and
 # its VSIX, runs unit → integration → security → vscode → e2e, and ends with one line:
-# "N passed, N failed". Exit status is non-zero when anything failed.
+# "N passed, N failed, N skipped". Exit status is non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/setup.sh

@@ -41,6 +41,13 @@ export type AgentEvent =
 	/** A canonical message became part of the history (persist it). */
 	| { type: 'messageAppended'; turnId: string; message: CanonicalMessage }
 	| { type: 'textDelta'; turnId: string; text: string }
+	/** The model's reasoning ("thinking"), shown folded and never part of the answer. */
+	| { type: 'reasoningDelta'; turnId: string; text: string }
+	/**
+	 * After each model request: tokens the request used (the provider's counts where it sent
+	 * them, otherwise Keel's estimate) and the turn's running totals, for the context meter.
+	 */
+	| { type: 'usage'; turnId: string; promptTokens: number; completionTokens: number; estimated: boolean; contextWindow: number; turnRequests: number; turnTokens: number }
 	| { type: 'toolCallUpdated'; turnId: string; call: ToolCallState }
 	/** Retries, repairs, guards: a compact inline line, and a notification when it matters. */
 	| { type: 'notice'; turnId: string; level: NoticeLevel; code: string; text: string; notify?: boolean }

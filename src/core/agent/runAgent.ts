@@ -81,6 +81,8 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
 	const budget = new RetryBudget(settings.maxRetriesPerTurn);
 	const model = settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model;
+	let turnRequests = 0;
+	let turnTokens = 0;
 
 	for (let step = 1; ; step++) {
 		const plan = (squeeze: boolean) => guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
@@ -103,6 +105,15 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 		}
 		let output = result.output;
 		guards.checkTruncation(output.usage?.promptTokens);
+		{
+			// Provider counts where the server sent them; otherwise Keel's own estimate.
+			const estimated = output.usage?.promptTokens === undefined;
+			const promptTokens = output.usage?.promptTokens ?? guards.estimate;
+			const completionTokens = output.usage?.completionTokens ?? Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
+			turnRequests += 1;
+			turnTokens += promptTokens + completionTokens;
+			options.emit({ type: 'usage', turnId, promptTokens, completionTokens, estimated, contextWindow: settings.contextWindow, turnRequests, turnTokens });
+		}
 		if (settings.enabled) {
 			const recovery = recoverCalls(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-t${i}`));
 			if (recovery.fromText) {

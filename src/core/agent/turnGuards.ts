@@ -30,6 +30,11 @@ export class TurnGuards {
 		this._toolBudget = new ToolRetryBudget({ read: _settings.readToolRetries, sideEffect: _settings.sideEffectToolRetries });
 	}
 
+	/** Keel's estimate of the last planned request, in tokens (chars/4 over messages and tools). */
+	get estimate(): number {
+		return this._estimate;
+	}
+
 	/** The request for this step: system prompt (+ text-mode catalog), history, tools, compacted to fit. */
 	plan(systemPrompt: string, history: readonly CanonicalMessage[], offered: readonly ToolSpec[], textMode: boolean, squeeze: boolean): RequestPlan {
 		const system = textMode ? `${systemPrompt}\n\n${textModeInstructions(offered)}` : systemPrompt;

@@ -80,6 +80,8 @@ export class SessionModel {
 				return updates;
 			}
 			case 'messageAppended':
+			case 'reasoningDelta':
+			case 'usage':
 				return [];
 		}
 	}
