@@ -12,7 +12,7 @@ import { writeBenchPage } from './webview/page';
 import { roundEvents, sessionEvents } from './webview/session';
 
 // In-page code runs in Chromium; the Node program has no DOM types.
-declare const window: any, document: any, XPathResult: any, requestAnimationFrame: (cb: () => void) => void;
+declare const window: any, document: any, XPathResult: any, PerformanceObserver: any, requestAnimationFrame: (cb: () => void) => void;
 type Element = { getBoundingClientRect(): { top: number; bottom: number; height: number } };
 
 export const title = 'Chat webview at scale (Chromium, production bundle, 5,000-item session)';
@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
 		const stream = await page.evaluate(batches => new Promise<{ perDelta: number[]; longTasks: number[] }>(resolve => {
 			const perDelta: number[] = [];
 			const longTasks: number[] = [];
-			const observer = new PerformanceObserver(list => list.getEntries().forEach(e => longTasks.push(e.duration)));
+			const observer = new PerformanceObserver((list: any) => list.getEntries().forEach((e: any) => longTasks.push(e.duration)));
 			observer.observe({ type: 'longtask', buffered: false });
 			let index = 0;
 			const tick = async () => {
@@ -78,7 +78,7 @@ export async function run(): Promise<void> {
 		await page.evaluate(() => {
 			const w = window as any;
 			w.__keys = [];
-			document.addEventListener('keydown', e => { const t = e.timeStamp; requestAnimationFrame(() => w.__keys.push(performance.now() - t)); }, true);
+			document.addEventListener('keydown', (e: any) => { const t = e.timeStamp; requestAnimationFrame(() => w.__keys.push(performance.now() - t)); }, true);
 		});
 		await page.locator('[data-testid="prompt-input"]').click();
 		await page.keyboard.type('hello keel, go on', { delay: 40 });
