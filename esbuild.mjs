@@ -54,6 +54,8 @@ const contexts = await Promise.all([
 		jsx: 'automatic',
 		jsxImportSource: 'preact',
 	}),
+	// Loaded by the chat on the first code block, so opening the chat does not pay for it.
+	esbuild.context({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/highlight.ts'], outfile: 'dist/highlight.js' }),
 ]);
 
 // node-sqlite3-wasm loads its .wasm from beside the bundle that requires it (dist/host.js).

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { CanonicalMessage } from '../src/core/llm/canonical';
-import { SessionModel } from '../src/core/session/sessionModel';
+import { chatViewFromHistory } from '../src/host/view/fromHistory';
 import { SessionStore } from '../src/core/store/sessionStore';
 import { percentile, printTable } from './table';
 
@@ -60,7 +60,7 @@ export async function run(): Promise<void> {
 			const history = store.load('big');
 			reopen.push(ms(start));
 			const viewStart = process.hrtime.bigint();
-			SessionModel.fromHistory('big', 'qwen3:8b', history);
+			chatViewFromHistory('big', 'qwen3:8b', history);
 			rebuild.push(ms(viewStart));
 			count = history.length;
 			store.close();

@@ -3,7 +3,8 @@
  * the messages the webview receives, exactly as in the extension.
  */
 import type { AgentEvent } from '../../src/core/agent/events';
-import { SessionModel } from '../../src/core/session/sessionModel';
+import { ChatView } from '../../src/host/view/chatView';
+import { WebviewChannel } from '../../src/host/webviewChannel';
 import type { HostToWebview } from '../../src/shared/protocol';
 
 export interface BenchHost {
@@ -14,28 +15,26 @@ export interface BenchHost {
 }
 
 export function createBenchHost(history: AgentEvent[]): BenchHost {
-	const model = new SessionModel('bench', 'qwen3:8b');
+	const view = new ChatView('bench', 'qwen3:8b', 'http://127.0.0.1:11434/v1');
 	for (const event of history) {
-		model.apply(event);
+		view.apply(event);
 	}
-	let version = 0;
+	let posted: HostToWebview[] = [];
+	const channel = new WebviewChannel(message => posted.push(JSON.parse(JSON.stringify(message))), 1_000_000);
 	return {
 		snapshot() {
 			const start = performance.now();
-			const json = JSON.stringify({ type: 'didSnapshot', version: ++version, state: structuredClone(model.view) });
+			channel.resetWithSnapshot({ type: 'didSnapshot', state: view.page() });
+			const json = JSON.stringify(posted.pop());
 			return { json, buildMs: performance.now() - start };
 		},
 		feed(events) {
-			const out: HostToWebview[] = [];
-			for (const update of events.flatMap(event => model.apply(event))) {
-				const last = out[out.length - 1];
-				if (update.type === 'didAppendText' && last?.type === 'didAppendText' && last.itemId === update.itemId) {
-					last.text += update.text;
-				} else {
-					out.push({ ...structuredClone(update), version: ++version } as HostToWebview);
-				}
+			posted = [];
+			for (const event of events) {
+				view.apply(event).forEach(update => channel.push(update));
 			}
-			return out;
+			channel.flush();
+			return posted;
 		},
 	};
 }

@@ -67,7 +67,7 @@ export class ChatViewProvider extends Disposable {
 				if (message.protocolVersion !== PROTOCOL_VERSION) {
 					this._logger.warn(`webview protocol ${message.protocolVersion} != ${PROTOCOL_VERSION}; reload the window`);
 				}
-				this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this._controller.snapshot() });
+				this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this._controller.page() });
 				return;
 			case 'sendPrompt':
 				this._controller.sendFromUser(message.text);
@@ -87,6 +87,15 @@ export class ChatViewProvider extends Disposable {
 			case 'newSession':
 				this._controller.newChat();
 				return;
+			case 'loadOlder':
+				this._controller.loadOlder(message.beforeId);
+				return;
+			case 'copyText':
+				void vscode.env.clipboard.writeText(message.text);
+				return;
+			case 'insertText':
+				void insertAtCursor(message.text);
+				return;
 		}
 	}
 
@@ -94,6 +103,16 @@ export class ChatViewProvider extends Disposable {
 		this._viewDisposables.forEach(d => d.dispose());
 		this._viewDisposables = [];
 	}
+}
+
+/** "Insert at cursor": replaces the selection of the editor the user was last in. */
+async function insertAtCursor(text: string): Promise<void> {
+	const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+	if (!editor) {
+		void vscode.window.showInformationMessage('Keel: open a file to insert the code into, then press Insert again.');
+		return;
+	}
+	await editor.edit(edit => editor.selections.forEach(selection => edit.replace(selection, text)));
 }
 
 function safePreview(raw: unknown): string {

@@ -77,6 +77,7 @@ export class KeelHost extends Disposable {
 						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
 					},
 					modelLabel: () => readModelConfig().model,
+					endpoint: () => readResolvedProvider().baseUrl,
 					registry,
 					workspace,
 					approvalSettings: readApprovalSettings,
@@ -97,11 +98,11 @@ export class KeelHost extends Disposable {
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));
 		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
 		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
+		this._register(this._controller.onDidChangeBusy(busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy)));
 		this._register(
 			vscode.workspace.onDidChangeConfiguration(event => {
 				if (event.affectsConfiguration('keel.model')) {
-					this._controller.session.model.setModelLabel(readModelConfig().model);
-					this._controller.refreshView();
+					this._controller.setModel(readModelConfig().model, readResolvedProvider().baseUrl);
 				}
 			}),
 		);

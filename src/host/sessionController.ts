@@ -6,9 +6,14 @@ import { Emitter } from '../core/util/emitter';
 import { Disposable, DisposableStore, type IDisposable } from '../core/util/lifecycle';
 import type { SessionView } from '../shared/views';
 import type { Logger } from '../core/ports';
+import { ChatView } from './view/chatView';
+import { chatViewFromHistory } from './view/fromHistory';
 import type { WebviewChannel } from './webviewChannel';
 
-export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'>;
+export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'> & {
+	/** Where requests go, named in the chat's empty state. */
+	endpoint?(): string;
+};
 
 /** Where sessions are kept (sessionPersistence.ts); optional so the controller runs without a store. */
 export interface SessionPersistencePort {
@@ -23,10 +28,14 @@ export interface SessionPersistencePort {
  */
 export class SessionController extends Disposable {
 	private _session!: ChatSession;
+	private _view!: ChatView;
 	private _sessionId = '';
 	private _sessionStore = new DisposableStore();
 	private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
 	readonly onDidEvent = this._onDidEvent.event;
+	/** Whether a turn runs: the title-bar Stop shows only then. */
+	private readonly _onDidChangeBusy = this._register(new Emitter<boolean>());
+	readonly onDidChangeBusy = this._onDidChangeBusy.event;
 
 	constructor(
 		private readonly _factory: SessionFactory,
@@ -52,7 +61,7 @@ export class SessionController extends Disposable {
 		}
 		this._session.cancel();
 		this._start(stored);
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.snapshot() });
+		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
 		return true;
 	}
 
@@ -60,8 +69,21 @@ export class SessionController extends Disposable {
 		return this._session;
 	}
 
+	/** The whole conversation, for the extension's API. */
 	snapshot(): SessionView {
-		return structuredClone(this._session.model.view);
+		return structuredClone(this._view.view);
+	}
+
+	/** What the webview gets on open: the newest page only. */
+	page(): SessionView {
+		return this._view.page();
+	}
+
+	/** The webview scrolled up to `beforeId`: send the page before it. */
+	loadOlder(beforeId: string): void {
+		const { items, olderCount } = this._view.older(beforeId);
+		this._channel.push({ type: 'didPrependItems', items, olderCount });
+		this._channel.flush();
 	}
 
 	transcript(): CanonicalMessage[] {
@@ -97,15 +119,15 @@ export class SessionController extends Disposable {
 		this._session.cancel();
 	}
 
-	/** Re-sends the whole view after a change outside the turn (e.g. the model setting). */
-	refreshView(): void {
-		this._channel.push({ type: 'didSnapshot', state: this.snapshot() });
+	/** The model setting changed: the header and empty state name the new one. */
+	setModel(modelLabel: string, endpoint?: string): void {
+		this._channel.push(this._view.setModel(modelLabel, endpoint));
 	}
 
 	newChat(): void {
 		this._session.cancel();
 		this._start();
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.snapshot() });
+		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
 	}
 
 	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): void {
@@ -113,9 +135,21 @@ export class SessionController extends Disposable {
 		this._sessionStore = new DisposableStore();
 		const sessionId = stored?.sessionId ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 		this._sessionId = sessionId;
-		this._session = this._sessionStore.add(new ChatSession({ sessionId, ...this._factory(sessionId), history: stored?.history }));
-		this._sessionStore.add(this._session.onDidUpdate(update => this._channel.push(update)));
-		this._sessionStore.add(this._session.onDidEvent(event => this._onDidEvent.fire(event)));
+		const deps = this._factory(sessionId);
+		this._session = this._sessionStore.add(new ChatSession({ sessionId, ...deps, history: stored?.history }));
+		const view = (this._view = chatViewFromHistory(sessionId, deps.modelLabel?.() ?? '', this._session.history, (name, raw) => deps.registry.titleFor(name, raw), deps.endpoint?.()));
+		this._sessionStore.add(
+			this._session.onDidEvent(event => {
+				for (const update of view.apply(event)) {
+					this._channel.push(update);
+					if (update.type === 'didSetStatus') {
+						this._onDidChangeBusy.fire(update.busy);
+					}
+				}
+				this._onDidEvent.fire(event);
+			}),
+		);
+		this._onDidChangeBusy.fire(false);
 		if (this._persistence) {
 			// Added last, disposed first: a half-streamed answer is written before the session goes.
 			this._sessionStore.add(this._persistence.attach(this._session, sessionId));

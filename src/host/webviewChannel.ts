@@ -2,8 +2,9 @@ import type { HostToWebview, HostUpdate } from '../shared/protocol';
 
 /**
  * Outbound side of the protocol: stamps monotonic versions, holds everything until the
- * webview said `ready`, and coalesces text deltas to about 30 Hz so a fast model does not
- * flood the webview with one message per token.
+ * webview said `ready`, and coalesces to about 30 Hz so a fast model does not flood the
+ * webview with one message per token: appended text and output join, patches of one card
+ * merge, a newer usage replaces the older.
  */
 export class WebviewChannel {
 	private _version = 0;
@@ -41,11 +42,9 @@ export class WebviewChannel {
 			// The next `ready` gets a full snapshot, which already contains this change.
 			return;
 		}
-		const last = this._queue[this._queue.length - 1];
-		if (update.type === 'didAppendText' && last?.type === 'didAppendText' && last.itemId === update.itemId) {
-			last.text += update.text;
-		} else {
-			this._queue.push(update.type === 'didAppendText' ? { ...update } : update);
+		if (!coalesce(this._queue[this._queue.length - 1], update)) {
+			// A copy: coalescing later appends to the queued message, never to the caller's object.
+			this._queue.push({ ...update } as HostUpdate);
 		}
 		this._timer ??= setTimeout(() => this.flush(), this._intervalMs);
 	}
@@ -65,4 +64,24 @@ export class WebviewChannel {
 	private _send(update: HostUpdate): void {
 		this._post({ ...update, version: ++this._version } as HostToWebview);
 	}
+}
+
+/** Folds `update` into the queued `last` when it only extends it; false when it must follow it. */
+function coalesce(last: HostUpdate | undefined, update: HostUpdate): boolean {
+	if (!last) {
+		return false;
+	}
+	if ((update.type === 'didAppendText' || update.type === 'didAppendOutput') && last.type === update.type && last.itemId === update.itemId) {
+		last.text += update.text;
+		return true;
+	}
+	if (update.type === 'didPatchTool' && last.type === 'didPatchTool' && last.itemId === update.itemId) {
+		last.patch = { ...last.patch, ...update.patch };
+		return true;
+	}
+	if (update.type === 'didSetUsage' && last.type === 'didSetUsage') {
+		last.usage = update.usage;
+		return true;
+	}
+	return false;
 }

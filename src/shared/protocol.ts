@@ -1,43 +1,67 @@
 import * as z from 'zod';
-import { ChatItem, ErrorView, SessionView } from './views';
+import { ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView } from './views';
 
 /**
  * The one host ⇄ webview protocol. Webview → host are commands; host → webview are `did*`
  * notifications with a monotonic version. Both ends validate and drop what fails.
+ * Messages are sized to the change: a status, an appended chunk, a page of items on request;
+ * nothing the webview receives grows with the session's length unless it asked.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 const MAX_PROMPT = 100_000;
+const id = z.string().min(1).max(200);
 
 export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('ready'), protocolVersion: z.number().int() }).strict(),
 	z.object({ type: z.literal('sendPrompt'), text: z.string().trim().min(1).max(MAX_PROMPT) }).strict(),
 	z.object({
 		type: z.literal('decideToolCall'),
-		toolCallId: z.string().min(1).max(200),
+		toolCallId: id,
 		approved: z.boolean(),
 		reason: z.string().max(2000).optional(),
 		/** "Always allow": approve and save the card's suggested rule to the workspace settings. */
 		always: z.boolean().optional(),
 	}).strict(),
 	/** Opens a pending or finished write's diff in VS Code's diff editor; the host looks the diff up by id. */
-	z.object({ type: z.literal('openDiff'), toolCallId: z.string().min(1).max(200), index: z.number().int().min(0).max(100).optional() }).strict(),
+	z.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().min(0).max(100).optional() }).strict(),
 	z.object({ type: z.literal('cancelTurn') }).strict(),
-	z.object({ type: z.literal('decideContinue'), id: z.string().min(1).max(200), proceed: z.boolean() }).strict(),
+	z.object({ type: z.literal('decideContinue'), id, proceed: z.boolean() }).strict(),
 	z.object({ type: z.literal('newSession') }).strict(),
+	/** The user scrolled to the top of what is loaded: the page before `beforeId`. */
+	z.object({ type: z.literal('loadOlder'), beforeId: id }).strict(),
+	/** Copy buttons: the host writes VS Code's clipboard (the webview's may be denied). */
+	z.object({ type: z.literal('copyText'), text: z.string().max(1_000_000) }).strict(),
+	/** "Insert at cursor" on a code block: into the active editor, replacing its selection. */
+	z.object({ type: z.literal('insertText'), text: z.string().max(1_000_000) }).strict(),
 ]);
 
 const versioned = { version: z.number().int().nonnegative() };
 
+/** The fields of a tool card that changed, e.g. only `status`. */
+const ToolCallPatch = ToolCallViewSchema.omit({ id: true }).partial();
+
 export const HostToWebview = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('didSnapshot'), ...versioned, state: SessionView }),
+	/** A new item, or one whose shape changed (rare: a retracted answer, a decided continue). */
 	z.object({ type: z.literal('didUpsertItem'), ...versioned, item: ChatItem }),
+	/** Streamed text appended to an assistant answer or a thinking block. */
 	z.object({ type: z.literal('didAppendText'), ...versioned, itemId: z.string(), text: z.string() }),
+	/** A streaming answer or thinking block is complete. */
+	z.object({ type: z.literal('didFinishText'), ...versioned, itemId: z.string() }),
+	z.object({ type: z.literal('didPatchTool'), ...versioned, itemId: z.string(), patch: ToolCallPatch }),
+	/** Live output of a running tool, appended to its progress. */
+	z.object({ type: z.literal('didAppendOutput'), ...versioned, itemId: z.string(), text: z.string() }),
+	/** The answer to `loadOlder`: the page before the first loaded item. */
+	z.object({ type: z.literal('didPrependItems'), ...versioned, items: z.array(ChatItem), olderCount: z.number().int().nonnegative() }),
 	z.object({ type: z.literal('didSetStatus'), ...versioned, busy: z.boolean(), error: ErrorView.optional() }),
+	z.object({ type: z.literal('didSetUsage'), ...versioned, usage: UsageView }),
+	z.object({ type: z.literal('didSetModel'), ...versioned, modelLabel: z.string(), endpoint: z.string().optional() }),
 ]);
 
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
 export type HostToWebview = z.infer<typeof HostToWebview>;
+export type ToolCallPatch = z.infer<typeof ToolCallPatch>;
 
 /** A notification before the host stamps its version. */
 export type HostUpdate = HostToWebview extends infer M ? (M extends { version: number } ? Omit<M, 'version'> : never) : never;

@@ -1,9 +1,27 @@
 import * as z from 'zod';
+import type { ToolCallState } from '../core/agent/events';
 
-/** The render model: what the webview draws. Owned by the host, projected by the webview. */
+/**
+ * The render model: what the webview draws, projected by the host (src/host/view). A tool
+ * call is the agent's own `ToolCallState`, less what the webview has no use for: a write's
+ * before/after contents stay in the host ("Open diff" asks for them by id).
+ */
 export const ToolCallStatus = z.enum(['streaming', 'awaitingApproval', 'running', 'succeeded', 'failed', 'denied', 'cancelled', 'interrupted']);
 
-export const ToolCallView = z.object({
+/** A write's change as the card shows it: the unified text capped, with its line counts. */
+export const DiffPreview = z.object({
+	path: z.string(),
+	unified: z.string(),
+	added: z.number().int().nonnegative(),
+	removed: z.number().int().nonnegative(),
+	/** Lines left out of `unified`; "Open diff" shows the whole change. */
+	omittedLines: z.number().int().nonnegative().optional(),
+});
+
+export type DiffPreview = z.infer<typeof DiffPreview>;
+export type ToolCallView = Omit<ToolCallState, 'diffs'> & { diffs?: DiffPreview[] };
+
+export const ToolCallViewSchema = z.object({
 	id: z.string(),
 	name: z.string(),
 	title: z.string(),
@@ -12,16 +30,18 @@ export const ToolCallView = z.object({
 	effect: z.enum(['read', 'write', 'exec', 'network']).optional(),
 	output: z.string().optional(),
 	progress: z.string().optional(),
-	/** A write's diff, computed before approval; "Open diff" shows it in VS Code's diff editor. */
-	diffs: z.array(z.object({ path: z.string(), unified: z.string() })).optional(),
-	/** Why the call asks or was refused (protected file, a rule, untrusted workspace). */
+	diffs: z.array(DiffPreview).optional(),
 	policyReason: z.string().optional(),
-	/** What "Always allow" adds to the workspace settings; absent when not offered. */
 	suggestedRule: z.object({ tool: z.string(), match: z.string().optional(), action: z.literal('allow') }).optional(),
-	/** "342 → 28 lines" after output filters. */
 	filtered: z.object({ from: z.number(), to: z.number() }).optional(),
 	redactions: z.number().optional(),
 });
+
+// The schema validates the one tool-call type; these fail to compile when the two drift apart.
+const _toWire = (call: ToolCallView): z.infer<typeof ToolCallViewSchema> => call;
+const _fromWire = (call: z.infer<typeof ToolCallViewSchema>): ToolCallView => call;
+void _toWire;
+void _fromWire;
 
 export const ChatItem = z.discriminatedUnion('kind', [
 	z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
@@ -33,7 +53,9 @@ export const ChatItem = z.discriminatedUnion('kind', [
 		/** Text of a failed attempt that was retried, or a call written as text that was run: shown folded, never twice. */
 		retracted: z.enum(['retry', 'recovered']).optional(),
 	}),
-	z.object({ kind: z.literal('tool'), id: z.string(), call: ToolCallView }),
+	/** The model's reasoning, folded; never part of the answer. */
+	z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
+	z.object({ kind: z.literal('tool'), id: z.string(), call: ToolCallViewSchema }),
 	z.object({ kind: z.literal('notice'), id: z.string(), level: z.enum(['info', 'warning', 'error']), code: z.string(), text: z.string() }),
 	/** The step cap asks whether the turn goes on. */
 	z.object({ kind: z.literal('continue'), id: z.string(), text: z.string(), state: z.enum(['pending', 'continued', 'stopped']) }),
@@ -41,16 +63,31 @@ export const ChatItem = z.discriminatedUnion('kind', [
 
 export const ErrorView = z.object({ code: z.string(), message: z.string() });
 
+/** The context meter: the last request's tokens against the window, and the turn's totals. */
+export const UsageView = z.object({
+	contextTokens: z.number().nonnegative(),
+	contextWindow: z.number().nonnegative(),
+	estimated: z.boolean(),
+	turnRequests: z.number().int().nonnegative(),
+	turnTokens: z.number().nonnegative(),
+});
+
 export const SessionView = z.object({
 	sessionId: z.string(),
 	busy: z.boolean(),
+	/** The newest page of the conversation; older items come on request (`loadOlder`). */
 	items: z.array(ChatItem),
+	/** How many items come before `items`. */
+	olderCount: z.number().int().nonnegative().default(0),
 	error: ErrorView.optional(),
 	modelLabel: z.string(),
+	/** Where requests go (the base URL), named in the empty state. */
+	endpoint: z.string().optional(),
+	usage: UsageView.optional(),
 });
 
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
-export type ToolCallView = z.infer<typeof ToolCallView>;
 export type ChatItem = z.infer<typeof ChatItem>;
 export type ErrorView = z.infer<typeof ErrorView>;
+export type UsageView = z.infer<typeof UsageView>;
 export type SessionView = z.infer<typeof SessionView>;

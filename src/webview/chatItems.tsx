@@ -1,9 +1,12 @@
+import { memo } from 'preact/compat';
+import { useState } from 'preact/hooks';
 import type { ChatItem } from '../shared/views';
-import { renderMarkdown } from './markdown';
+import { MarkdownView, flashCopied } from './markdownView';
 import { ToolCard } from './toolCard';
 import { post } from './vscodeApi';
 
-export function ChatItemView({ item }: { item: ChatItem }) {
+/** One item; memoised, so an update re-renders only the item it changed (items are replaced, never mutated). */
+export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatItem }) {
 	switch (item.kind) {
 		case 'user':
 			return <div class="message user" data-testid="message-user">{item.text}</div>;
@@ -18,13 +21,21 @@ export function ChatItemView({ item }: { item: ChatItem }) {
 				);
 			}
 			return (
-				<div
-					class={`message assistant${item.streaming ? ' streaming' : ''}`}
-					data-testid="message-assistant"
-					data-streaming={String(item.streaming)}
-					// Sanitized by DOMPurify in renderMarkdown; the CSP blocks scripts regardless.
-					dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }}
-				/>
+				<div class={`message assistant${item.streaming ? ' streaming' : ''}`} data-testid="message-assistant" data-streaming={String(item.streaming)}>
+					<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
+					{!item.streaming && (
+						<button class="link copy-answer" data-testid="copy-answer" aria-label="Copy answer" title="Copy answer" onClick={e => { post({ type: 'copyText', text: item.text }); flashCopied(e.currentTarget); }}>
+							Copy
+						</button>
+					)}
+				</div>
+			);
+		case 'thinking':
+			return (
+				<details class="thinking" data-testid="thinking" data-streaming={String(item.streaming)}>
+					<summary>{item.streaming ? 'Thinking…' : `Thought (${item.text.length.toLocaleString()} characters)`}</summary>
+					<pre>{item.text}</pre>
+				</details>
 			);
 		case 'tool':
 			return <ToolCard call={item.call} />;
@@ -45,4 +56,24 @@ export function ChatItemView({ item }: { item: ChatItem }) {
 				</div>
 			);
 	}
-}
+});
+
+/** Expanded groups stay expanded when their row scrolls out of view and back. */
+const expandedGroups = new Set<string>();
+
+/** "Read 6 files": identical finished cards folded into one line that expands to the cards. */
+export const CardGroup = memo(function CardGroup({ groupKey, label, items }: { groupKey: string; label: string; items: ChatItem[] }) {
+	const [open, setOpen] = useState(expandedGroups.has(groupKey));
+	const toggle = () => {
+		open ? expandedGroups.delete(groupKey) : expandedGroups.add(groupKey);
+		setOpen(!open);
+	};
+	return (
+		<div class="card-group" data-testid="card-group" data-count={items.length} data-expanded={String(open)}>
+			<button class="card-group-toggle" aria-expanded={open} onClick={toggle} data-testid="card-group-toggle">
+				<span class="codicon-like" aria-hidden="true">{open ? '▾' : '▸'}</span> {label}
+			</button>
+			{open && items.map(item => <ChatItemView key={item.id} item={item} />)}
+		</div>
+	);
+}, (a, b) => a.groupKey === b.groupKey && a.label === b.label && a.items.length === b.items.length && a.items.every((item, i) => item === b.items[i]));

@@ -1,90 +1,82 @@
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { PROTOCOL_VERSION, parseHostMessage } from '../shared/protocol';
-import type { SessionView } from '../shared/views';
-import { ChatItemView } from './chatItems';
-import { applyHostMessage } from './state';
+import { ChatList } from './chatList';
+import { Composer } from './composer';
+import { Header } from './header';
+import { ChatStore } from './store';
 import { cacheView, cachedView, post } from './vscodeApi';
 
-function App() {
-	const [view, setView] = useState<SessionView | undefined>(cachedView());
-	const [text, setText] = useState('');
-	const versionRef = useRef(-1);
-	const viewRef = useRef(view);
-	const listRef = useRef<HTMLDivElement>(null);
+const store = new ChatStore();
+const cached = cachedView();
+if (cached) {
+	store.restore(cached);
+}
 
+function App() {
+	const [, setTick] = useState(0);
+	const rerender = useCallback(() => setTick(tick => tick + 1), []);
 	useEffect(() => {
+		const unsubscribe = store.subscribe(rerender);
 		const onMessage = (event: MessageEvent) => {
 			const message = parseHostMessage(event.data);
 			if (!message) {
 				return; // Version skew or garbage: drop it, as the host does.
 			}
-			const result = applyHostMessage(viewRef.current, versionRef.current, message);
-			if (result === 'stale') {
-				return;
-			}
+			const result = store.apply(message);
 			if (result === 'gap') {
 				post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-				return;
+			} else if (result === 'applied') {
+				cacheView(() => ({ ...store.header!, items: store.items, olderCount: store.olderCount }));
 			}
-			versionRef.current = result.version;
-			viewRef.current = result.view;
-			setView(result.view);
-			cacheView(result.view);
+		};
+		// Escape stops a running turn from anywhere in the chat.
+		const onKeyDown = (event: KeyboardEvent) => {
+			if (event.key === 'Escape' && store.header?.busy && !event.defaultPrevented) {
+				post({ type: 'cancelTurn' });
+			}
 		};
 		window.addEventListener('message', onMessage);
+		window.addEventListener('keydown', onKeyDown);
 		post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-		return () => window.removeEventListener('message', onMessage);
+		return () => {
+			unsubscribe();
+			window.removeEventListener('message', onMessage);
+			window.removeEventListener('keydown', onKeyDown);
+		};
+	}, []);
+	const lastPrompt = useCallback(() => {
+		for (let i = store.items.length - 1; i >= 0; i--) {
+			const item = store.items[i];
+			if (item.kind === 'user') {
+				return item.text;
+			}
+		}
+		return undefined;
 	}, []);
 
-	useEffect(() => {
-		const list = listRef.current;
-		if (list) {
-			list.scrollTop = list.scrollHeight;
-		}
-	}, [view]);
-
-	const send = () => {
-		const prompt = text.trim();
-		if (!prompt || view?.busy) {
-			return;
-		}
-		post({ type: 'sendPrompt', text: prompt });
-		setText('');
-	};
-
+	const header = store.header;
+	const empty = header && store.items.length === 0 && store.olderCount === 0;
 	return (
 		<div class="app">
-			<div class="toolbar">
-				<span class="model" data-testid="model-label" title="keel.model.name">{view?.modelLabel ?? ''}</span>
-				<button class="secondary" data-testid="new-chat" onClick={() => post({ type: 'newSession' })} disabled={!view}>New chat</button>
-			</div>
-			<div class="messages" ref={listRef} data-testid="messages">
-				{view && view.items.length === 0 && <div class="empty">Ask Keel about your workspace. Reads run on their own; anything that changes files asks you first.</div>}
-				{view?.items.map(item => <ChatItemView key={item.id} item={item} />)}
-				{view?.error && (
-					<div class="error-banner" data-testid="error-banner" data-code={view.error.code} role="alert">{view.error.message}</div>
-				)}
-			</div>
-			<div class="composer">
-				<textarea
-					data-testid="prompt-input"
-					placeholder="Ask Keel… (Enter to send, Shift+Enter for a new line)"
-					value={text}
-					onInput={e => setText((e.target as HTMLTextAreaElement).value)}
-					onKeyDown={e => {
-						if (e.key === 'Enter' && !e.shiftKey) {
-							e.preventDefault();
-							send();
-						}
-					}}
-				/>
-				{view?.busy ? (
-					<button data-testid="stop" class="secondary" onClick={() => post({ type: 'cancelTurn' })}>Stop</button>
-				) : (
-					<button data-testid="send" class="primary" onClick={send} disabled={!text.trim() || !view}>Send</button>
-				)}
-			</div>
+			<Header modelLabel={header?.modelLabel ?? ''} usage={header?.usage} ready={store.loaded} />
+			{empty ? (
+				<div class="empty" data-testid="empty-state">
+					<p>
+						Ask Keel about your workspace. Reads run on their own; anything that changes files asks you first.
+					</p>
+					<p>
+						Model: <strong data-testid="empty-model">{header.modelLabel || 'not set'}</strong>
+						{header.endpoint ? <> at <code data-testid="empty-endpoint">{header.endpoint}</code></> : null}. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
+					</p>
+				</div>
+			) : (
+				<ChatList store={store} structure={store.structure} version={store.version} />
+			)}
+			{header?.error && (
+				<div class="error-banner" data-testid="error-banner" data-code={header.error.code} role="alert">{header.error.message}</div>
+			)}
+			<Composer busy={header?.busy ?? false} ready={store.loaded} lastPrompt={lastPrompt} />
 		</div>
 	);
 }

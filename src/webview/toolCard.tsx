@@ -1,6 +1,8 @@
+import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ToolCallView } from '../shared/views';
 import { DiffView, ruleText } from './diffView';
+import { ToolOutput, countLines } from './toolOutput';
 import { post } from './vscodeApi';
 
 const STATUS_LABEL: Record<ToolCallView['status'], string> = {
@@ -15,13 +17,13 @@ const STATUS_LABEL: Record<ToolCallView['status'], string> = {
 };
 
 /** One tool call: what it will do, its arguments (live while streaming), status, result, decision. */
-export function ToolCard({ call }: { call: ToolCallView }) {
+export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView }) {
 	const [reason, setReason] = useState('');
 	const awaiting = call.status === 'awaitingApproval';
 	const decide = (approved: boolean, always?: boolean) => post({ type: 'decideToolCall', toolCallId: call.id, approved, reason: approved || !reason.trim() ? undefined : reason.trim(), ...(always ? { always: true } : {}) });
 	const output = call.output ?? call.progress;
 	return (
-		<div class={`tool-card status-${call.status}`} data-testid="tool-card" data-tool-call-id={call.id} data-tool-name={call.name} data-status={call.status}>
+		<div class={`tool-card status-${call.status}`} role="group" aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`} data-testid="tool-card" data-tool-call-id={call.id} data-tool-name={call.name} data-status={call.status}>
 			<div class="tool-header">
 				<span class="tool-title" data-testid="tool-title">{call.title || call.name}</span>
 				<span class={`tool-status status-${call.status}`} data-testid="tool-status">{STATUS_LABEL[call.status]}</span>
@@ -41,22 +43,18 @@ export function ToolCard({ call }: { call: ToolCallView }) {
 						</button>
 					)}
 					<button data-testid="tool-deny" class="secondary" onClick={() => decide(false)}>Deny</button>
-					<input data-testid="tool-deny-reason" class="deny-reason" placeholder="Reason (optional, sent to the model)" value={reason} onInput={e => setReason((e.target as HTMLInputElement).value)} />
+					<input data-testid="tool-deny-reason" class="deny-reason" aria-label="Reason for denying (optional, sent to the model)" placeholder="Reason (optional, sent to the model)" value={reason} onInput={e => setReason((e.target as HTMLInputElement).value)} />
 				</div>
 			)}
 			{output !== undefined && (
 				<details class="tool-output" data-testid="tool-output" open={call.status === 'running' || call.status === 'failed'}>
 					<summary>
-						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <span data-testid="tool-filtered">{call.filtered.from} → {call.filtered.to} lines</span> : `${lineCount(output)} lines`})
+						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <span data-testid="tool-filtered">{call.filtered.from} → {call.filtered.to} lines</span> : `${countLines(output)} lines`})
 						{call.redactions ? <span class="tool-redacted" data-testid="tool-redacted"> · {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted</span> : null}
 					</summary>
-					<pre>{output}</pre>
+					<ToolOutput text={output} />
 				</details>
 			)}
 		</div>
 	);
-}
-
-function lineCount(text: string): number {
-	return text === '' ? 0 : text.split('\n').length;
-}
+});

@@ -6,7 +6,7 @@ import { ContinueGate } from '../../src/core/agent/continueGate';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../src/core/agent/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
-import { SessionModel } from '../../src/core/session/sessionModel';
+import { ChatView } from '../../src/host/view/chatView';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, withFaults, type ModelDouble } from '../support/modelDouble';
 import { fastRecovery } from '../support/resilience/runScenario';
@@ -22,7 +22,7 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 	function setup(overrides: Partial<AgentOptions> = {}, baseUrl = double.openaiBaseUrl) {
 		const files = new TaskFiles({ 'notes/a.txt': 'alpha' });
 		const events: AgentEvent[] = [];
-		const view = new SessionModel('s', 'm');
+		const view = new ChatView('s', 'm');
 		const options: AgentOptions = {
 			model: new OpenAIChatModel({ baseUrl, model: 'qwen3:8b' }),
 			registry: new ToolRegistry(files.tools()),

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
-import { SessionModel } from '../../src/core/session/sessionModel';
+import { chatViewFromHistory } from '../../src/host/view/fromHistory';
 import { sessionToJson, sessionToMarkdown } from '../../src/core/store/exportSession';
 import { INTERRUPTED_OUTPUT, interruptedResults } from '../../src/core/store/interrupted';
 import { SCHEMA_VERSION } from '../../src/core/store/schema';
@@ -161,13 +161,13 @@ describe('SessionStore (real SQLite file)', () => {
 
 	it('a call cut off before its result shows as interrupted, and resumes with a matching result', () => {
 		const history: CanonicalMessage[] = [{ kind: 'user', content: 'run it' }, call('c1'), result('c1', 'ok'), call('c2')];
-		const view = SessionModel.fromHistory('s', 'm', history).view;
+		const view = chatViewFromHistory('s', 'm', history).view;
 		const cards = view.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : []));
 		assert.deepStrictEqual(cards, ['succeeded', 'interrupted']);
 		const added = interruptedResults(history);
 		assert.strictEqual(added.length, 1);
 		assert.ok(added[0].kind === 'tool_result' && added[0].data.toolCallId === 'c2' && added[0].data.errorKind === 'interrupted' && added[0].content === INTERRUPTED_OUTPUT);
-		const resumed = SessionModel.fromHistory('s', 'm', [...history, ...added]).view;
+		const resumed = chatViewFromHistory('s', 'm', [...history, ...added]).view;
 		assert.deepStrictEqual(resumed.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : [])), ['succeeded', 'interrupted']);
 	});
 

@@ -11,14 +11,13 @@ import type { Workspace } from '../ports';
 import type { ToolRegistry } from '../tools/registry';
 import { Emitter } from '../util/emitter';
 import { Disposable } from '../util/lifecycle';
-import type { HostUpdate } from '../../shared/protocol';
-import { SessionModel } from './sessionModel';
 
 export interface ChatSessionDeps {
 	sessionId: string;
 	/** Built per turn so a settings change applies to the next message. */
 	createModel(): Promise<ChatModel>;
-	modelLabel(): string;
+	/** The model's name for display; the host's view reads it, the loop does not. */
+	modelLabel?(): string;
 	registry: ToolRegistry;
 	workspace: Workspace;
 	approvalSettings(): ApprovalSettings;
@@ -33,16 +32,14 @@ export interface ChatSessionDeps {
 
 /**
  * One conversation: its history, the running turn, and the approvals it waits on. The host
- * feeds it prompts, decisions and cancels; it emits agent events and view updates.
+ * feeds it prompts, decisions and cancels; it emits agent events, which the host projects
+ * into its view (src/host/view) — the session knows nothing of views.
  */
 export class ChatSession extends Disposable {
 	private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
 	readonly onDidEvent = this._onDidEvent.event;
-	private readonly _onDidUpdate = this._register(new Emitter<HostUpdate>());
-	readonly onDidUpdate = this._onDidUpdate.event;
 
 	readonly history: CanonicalMessage[];
-	readonly model: SessionModel;
 	private readonly _gate = this._register(new ApprovalGate());
 	private readonly _continueGate = this._register(new ContinueGate());
 	private _running: { abort: AbortController; done: Promise<TurnOutcome> } | undefined;
@@ -51,7 +48,6 @@ export class ChatSession extends Disposable {
 	constructor(private readonly _deps: ChatSessionDeps) {
 		super();
 		this.history = [...(_deps.history ?? [])];
-		this.model = SessionModel.fromHistory(_deps.sessionId, _deps.modelLabel(), this.history, (name, raw) => _deps.registry.titleFor(name, raw));
 		this._register({ dispose: () => this._running?.abort.abort() });
 	}
 
@@ -107,9 +103,6 @@ export class ChatSession extends Disposable {
 				this.history.push(event.message);
 			}
 			this._onDidEvent.fire(event);
-			for (const update of this.model.apply(event)) {
-				this._onDidUpdate.fire(update);
-			}
 		};
 		let model: ChatModel;
 		try {

@@ -3,7 +3,7 @@ import { WebviewChannel } from '../../../src/host/webviewChannel';
 import type { HostToWebview } from '../../../src/shared/protocol';
 
 describe('WebviewChannel', () => {
-	const state = { sessionId: 's', busy: false, items: [], modelLabel: 'm' };
+	const state = { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' };
 
 	it('sends nothing before ready, then a snapshot, then versioned deltas', () => {
 		const posted: HostToWebview[] = [];

@@ -3,6 +3,8 @@ import { defaultApprovalSettings } from '../../../../src/core/agent/approvalPoli
 import { ChatSession } from '../../../../src/core/session/chatSession';
 import { fileTools } from '../../../../src/core/tools/fileTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
+import { ChatView } from '../../../../src/host/view/chatView';
+import { chatViewFromHistory } from '../../../../src/host/view/fromHistory';
 import type { HostUpdate } from '../../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, callStep, textStep } from '../../../fakes/scriptedChatModel';
@@ -19,23 +21,25 @@ function session(model: ScriptedChatModel) {
 		maxSteps: () => 25,
 		systemPrompt: () => 'sys',
 	});
-	chat.onDidUpdate(update => updates.push(update));
-	return { chat, updates };
+	// The host projects the session's events into its view; the session knows nothing of it.
+	const view = new ChatView('s1', 'scripted');
+	chat.onDidEvent(event => updates.push(...view.apply(event)));
+	return { chat, updates, view };
 }
 
 describe('ChatSession', () => {
 	it('keeps history across turns and projects the turn into the view', async () => {
 		const model = new ScriptedChatModel([callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'r1' }), textStep('It says hello.'), textStep('Second answer')]);
-		const { chat, updates } = session(model);
+		const { chat, updates, view } = session(model);
 		await chat.send('read it');
 		await chat.send('again');
 		assert.deepStrictEqual(chat.history.map(m => m.kind), ['user', 'tool_call', 'tool_result', 'assistant', 'user', 'assistant']);
 		assert.ok(model.requests[2].messages.some(m => m.kind === 'tool_result'), 'the second turn sees the first turn');
-		const kinds = chat.model.view.items.map(item => item.kind);
+		const kinds = view.items.map(item => item.kind);
 		assert.deepStrictEqual(kinds, ['user', 'tool', 'assistant', 'user', 'assistant']);
-		const tool = chat.model.view.items[1];
+		const tool = view.items[1];
 		assert.ok(tool.kind === 'tool' && tool.call.status === 'succeeded' && tool.call.title === 'Read README.md');
-		assert.strictEqual(chat.model.view.busy, false);
+		assert.strictEqual(view.view.busy, false);
 		assert.ok(updates.some(u => u.type === 'didSetStatus' && u.busy));
 	});
 
@@ -56,7 +60,9 @@ describe('ChatSession', () => {
 				{ kind: 'tool_call', content: '', data: { id: 'b', name: 'list_directory', rawArguments: '{"path":"src"}', arguments: { path: 'src' } } },
 			],
 		});
-		const cards = chat.model.view.items.flatMap(item => (item.kind === 'tool' ? [item.call] : []));
+		const registry = new ToolRegistry(fileTools);
+		const restored = chatViewFromHistory('s2', 'scripted', chat.history, (name, raw) => registry.titleFor(name, raw));
+		const cards = restored.items.flatMap(item => (item.kind === 'tool' ? [item.call] : []));
 		assert.deepStrictEqual(cards.map(card => [card.title, card.status, card.output]), [
 			['Read README.md', 'succeeded', 'hello'],
 			['List src', 'interrupted', undefined],
@@ -72,9 +78,9 @@ describe('ChatSession', () => {
 	});
 
 	it('shows a failed turn with the error in the view', async () => {
-		const { chat } = session(new ScriptedChatModel([new Error('kaput')]));
+		const { chat, view } = session(new ScriptedChatModel([new Error('kaput')]));
 		const outcome = await chat.send('hi');
 		assert.strictEqual(outcome.reason, 'failed');
-		assert.deepStrictEqual(chat.model.view.error, { code: 'internal', message: 'kaput' });
+		assert.deepStrictEqual(view.view.error, { code: 'internal', message: 'kaput' });
 	});
 });

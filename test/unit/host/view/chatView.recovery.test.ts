@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import { SessionModel } from '../../../../src/core/session/sessionModel';
+import { ChatView } from '../../../../src/host/view/chatView';
 
-describe('SessionModel — recovery events', () => {
+describe('ChatView — recovery events', () => {
 	it('marks a failed attempt\'s text as retracted and starts a new bubble for the retry', () => {
-		const model = new SessionModel('s', 'm');
+		const model = new ChatView('s', 'm');
 		model.apply({ type: 'turnStarted', turnId: 't', prompt: 'hi' });
 		model.apply({ type: 'textDelta', turnId: 't', text: 'Half an' });
 		const updates = model.apply({ type: 'textRetracted', turnId: 't', reason: 'retry' });
@@ -14,13 +14,13 @@ describe('SessionModel — recovery events', () => {
 	});
 
 	it('ignores a retraction when nothing was streamed', () => {
-		const model = new SessionModel('s', 'm');
+		const model = new ChatView('s', 'm');
 		model.apply({ type: 'turnStarted', turnId: 't', prompt: 'hi' });
 		assert.deepStrictEqual(model.apply({ type: 'textRetracted', turnId: 't', reason: 'retry' }), []);
 	});
 
 	it('shows the step-cap question and then the decision', () => {
-		const model = new SessionModel('s', 'm');
+		const model = new ChatView('s', 'm');
 		model.apply({ type: 'turnStarted', turnId: 't', prompt: 'hi' });
 		model.apply({ type: 'continueRequested', turnId: 't', id: 'c1', text: 'Continue?' });
 		assert.deepStrictEqual(model.view.items.find(i => i.kind === 'continue'), { kind: 'continue', id: 'c1', text: 'Continue?', state: 'pending' });

@@ -1,0 +1,197 @@
+import type { AgentEvent } from '../../core/agent/events';
+import type { HostUpdate } from '../../shared/protocol';
+import type { ChatItem, ErrorView, SessionView, UsageView } from '../../shared/views';
+import { toToolCallView, toolCallChange } from './toolCallView';
+
+/** Items the webview gets on open; older ones come a page at a time when it scrolls up. */
+export const PAGE_SIZE = 100;
+
+type TextItem = Extract<ChatItem, { kind: 'assistant' | 'thinking' }>;
+
+/**
+ * The host's view of one conversation: projects the agent's events into the items the chat
+ * draws and says what changed, sized to the change (a status, an appended chunk). Items are
+ * only ever appended, so an id keeps its index and every lookup is O(1).
+ */
+export class ChatView {
+	private readonly _items: ChatItem[] = [];
+	private readonly _index = new Map<string, number>();
+	/** The streaming answer and thinking block of each running turn. */
+	private readonly _openText = new Map<string, { assistant?: string; thinking?: string }>();
+	private _counter = 0;
+	private _busy = false;
+	private _error: ErrorView | undefined;
+	private _usage: UsageView | undefined;
+
+	constructor(
+		readonly sessionId: string,
+		private _modelLabel: string,
+		private _endpoint?: string,
+	) {}
+
+	get items(): readonly ChatItem[] {
+		return this._items;
+	}
+
+	/** The whole conversation (the extension's API and tests); the webview gets `page()`. */
+	get view(): SessionView {
+		return { ...this._header(), items: this._items, olderCount: 0 };
+	}
+
+	/** What `ready` is answered with: the newest page, copied so later changes cannot leak in. */
+	page(size = PAGE_SIZE): SessionView {
+		const start = Math.max(0, this._items.length - size);
+		return { ...this._header(), items: structuredClone(this._items.slice(start)), olderCount: start };
+	}
+
+	/** The page before `beforeId`; empty when the id is unknown or nothing is older. */
+	older(beforeId: string, size = PAGE_SIZE): { items: ChatItem[]; olderCount: number } {
+		const end = this._index.get(beforeId) ?? 0;
+		const start = Math.max(0, end - size);
+		return { items: structuredClone(this._items.slice(start, end)), olderCount: start };
+	}
+
+	setModel(modelLabel: string, endpoint?: string): HostUpdate {
+		this._modelLabel = modelLabel;
+		this._endpoint = endpoint;
+		return { type: 'didSetModel', modelLabel, endpoint };
+	}
+
+	/** Restoring stored history: items in order, no updates. */
+	push(item: ChatItem): void {
+		this._index.set(item.id, this._items.length);
+		this._items.push(item);
+	}
+
+	/** Applies one event; returns the updates to send (possibly none). */
+	apply(event: AgentEvent): HostUpdate[] {
+		switch (event.type) {
+			case 'turnStarted': {
+				this._error = undefined;
+				this._busy = true;
+				return [{ type: 'didSetStatus', busy: true }, this._add({ kind: 'user', id: `${event.turnId}-user`, text: event.prompt })];
+			}
+			case 'textDelta':
+				return [...this._close(event.turnId, 'thinking'), ...this._appendText(event.turnId, 'assistant', event.text)];
+			case 'reasoningDelta':
+				return this._appendText(event.turnId, 'thinking', event.text);
+			case 'toolCallUpdated': {
+				// Text after a tool call starts a new bubble, so the order on screen follows the turn.
+				const closed = this._close(event.turnId);
+				const call = toToolCallView(event.call);
+				const existing = this._find(call.id);
+				if (existing?.kind !== 'tool') {
+					return [...closed, this._add({ kind: 'tool', id: call.id, call })];
+				}
+				const change = toolCallChange(existing.call, call);
+				existing.call = call;
+				if (!change) {
+					return closed;
+				}
+				const updates: HostUpdate[] = [...closed];
+				if (Object.keys(change.patch).length > 0) {
+					updates.push({ type: 'didPatchTool', itemId: call.id, patch: change.patch });
+				}
+				if (change.appendedProgress) {
+					updates.push({ type: 'didAppendOutput', itemId: call.id, text: change.appendedProgress });
+				}
+				return updates;
+			}
+			case 'notice':
+				return [this._add({ kind: 'notice', id: `notice-${++this._counter}`, level: event.level, code: event.code, text: event.text })];
+			case 'textRetracted': {
+				const id = this._openText.get(event.turnId)?.assistant;
+				this._forget(event.turnId, 'assistant');
+				const item = id ? this._find(id) : undefined;
+				if (item?.kind !== 'assistant') {
+					return [];
+				}
+				item.streaming = false;
+				item.retracted = event.reason;
+				return [{ type: 'didUpsertItem', item: { ...item } }];
+			}
+			case 'continueRequested':
+				return [...this._close(event.turnId), this._add({ kind: 'continue', id: event.id, text: event.text, state: 'pending' })];
+			case 'continueDecided': {
+				const item = this._find(event.id);
+				if (item?.kind !== 'continue') {
+					return [];
+				}
+				item.state = event.proceed ? 'continued' : 'stopped';
+				return [{ type: 'didUpsertItem', item: { ...item } }];
+			}
+			case 'usage':
+				this._usage = {
+					contextTokens: event.promptTokens + event.completionTokens,
+					contextWindow: event.contextWindow,
+					estimated: event.estimated,
+					turnRequests: event.turnRequests,
+					turnTokens: event.turnTokens,
+				};
+				return [{ type: 'didSetUsage', usage: { ...this._usage } }];
+			case 'turnFinished': {
+				const updates = this._close(event.turnId);
+				this._openText.delete(event.turnId);
+				this._busy = false;
+				this._error = event.error && event.reason === 'failed' ? event.error : undefined;
+				updates.push({ type: 'didSetStatus', busy: false, error: this._error });
+				return updates;
+			}
+			case 'messageAppended':
+				return [];
+		}
+	}
+
+	private _header(): Omit<SessionView, 'items' | 'olderCount'> {
+		return { sessionId: this.sessionId, busy: this._busy, error: this._error, modelLabel: this._modelLabel, endpoint: this._endpoint, usage: this._usage };
+	}
+
+	private _appendText(turnId: string, kind: TextItem['kind'], text: string): HostUpdate[] {
+		const open = this._openText.get(turnId) ?? {};
+		this._openText.set(turnId, open);
+		const item = open[kind] ? this._find(open[kind]!) : undefined;
+		if (item && (item.kind === 'assistant' || item.kind === 'thinking')) {
+			item.text += text;
+			return [{ type: 'didAppendText', itemId: item.id, text }];
+		}
+		const id = `${turnId}-${kind === 'assistant' ? 'a' : 'r'}${++this._counter}`;
+		open[kind] = id;
+		return [this._add({ kind, id, text, streaming: true })];
+	}
+
+	/** Ends the turn's streaming answer and/or thinking block. */
+	private _close(turnId: string, only?: TextItem['kind']): HostUpdate[] {
+		const open = this._openText.get(turnId);
+		if (!open) {
+			return [];
+		}
+		const updates: HostUpdate[] = [];
+		for (const kind of only ? [only] : (['thinking', 'assistant'] as const)) {
+			const item = open[kind] ? this._find(open[kind]!) : undefined;
+			delete open[kind];
+			if (item && (item.kind === 'assistant' || item.kind === 'thinking') && item.streaming) {
+				item.streaming = false;
+				updates.push({ type: 'didFinishText', itemId: item.id });
+			}
+		}
+		return updates;
+	}
+
+	private _forget(turnId: string, kind: TextItem['kind']): void {
+		const open = this._openText.get(turnId);
+		if (open) {
+			delete open[kind];
+		}
+	}
+
+	private _add(item: ChatItem): HostUpdate {
+		this.push(item);
+		// A copy: the item keeps changing while the update waits in the channel's queue.
+		return { type: 'didUpsertItem', item: structuredClone(item) };
+	}
+
+	private _find(id: string): ChatItem | undefined {
+		const index = this._index.get(id);
+		return index === undefined ? undefined : this._items[index];
+	}
+}
