@@ -21,12 +21,12 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 				);
 			}
 			return (
-				<div class={`message assistant${item.streaming ? ' streaming' : ''}`} data-testid="message-assistant" data-streaming={String(item.streaming)}>
-					<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
+				<div class="answer">
+					<div class={`message assistant${item.streaming ? ' streaming' : ''}`} data-testid="message-assistant" data-streaming={String(item.streaming)}>
+						<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
+					</div>
 					{!item.streaming && (
-						<button class="link copy-answer" data-testid="copy-answer" aria-label="Copy answer" title="Copy answer" onClick={e => { post({ type: 'copyText', text: item.text }); flashCopied(e.currentTarget); }}>
-							Copy
-						</button>
+						<button class="link copy-answer" data-testid="copy-answer" data-label="Copy answer" aria-label="Copy answer" title="Copy answer" onClick={e => { post({ type: 'copyText', text: item.text }); flashCopied(e.currentTarget); }} />
 					)}
 				</div>
 			);

@@ -125,11 +125,12 @@ function useStickToBottom(scrollRef: { current: HTMLDivElement | null }, virtual
 		}
 	});
 
-	// A new conversation starts at the bottom, following.
+	// A new conversation, or a prompt the user just sent, starts following again.
+	const lastUser = lastUserId(store);
 	useEffect(() => {
 		sticky.current = true;
 		setShowJump(false);
-	}, [store.header?.sessionId]);
+	}, [store.header?.sessionId, lastUser]);
 
 	return {
 		showJump,
@@ -165,4 +166,13 @@ function useStickToBottom(scrollRef: { current: HTMLDivElement | null }, virtual
 			virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
 		},
 	};
+}
+
+function lastUserId(store: ChatStore): string | undefined {
+	for (let i = store.items.length - 1; i >= 0; i--) {
+		if (store.items[i].kind === 'user') {
+			return store.items[i].id;
+		}
+	}
+	return undefined;
 }

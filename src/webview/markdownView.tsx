@@ -59,7 +59,8 @@ function codeButton(action: string, label: string, name: string): HTMLButtonElem
 	button.dataset.testid = action === 'copy' ? 'copy-code' : 'insert-code';
 	button.setAttribute('aria-label', name);
 	button.title = name;
-	button.textContent = label;
+	// The label comes from CSS, so an answer's text (copy, tests, search) is the model's alone.
+	button.dataset.label = label;
 	return button;
 }
 
@@ -80,10 +81,5 @@ export function flashCopied(button: HTMLElement): void {
 		return;
 	}
 	button.dataset.copied = 'true';
-	const label = button.textContent;
-	button.textContent = 'Copied';
-	setTimeout(() => {
-		button.textContent = label;
-		delete button.dataset.copied;
-	}, 1500);
+	setTimeout(() => delete button.dataset.copied, 1500);
 }
