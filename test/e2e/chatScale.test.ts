@@ -136,6 +136,28 @@ describe('Keel chat with long conversations (e2e)', function () {
 		await input.press('ArrowUp');
 		assert.strictEqual(await input.inputValue(), 'にほんご');
 	});
+
+	it('shows grouped reads, a highlighted answer, the context meter and an edit waiting for approval (README screenshot)', async () => {
+		const reads = ['README.md', 'package.json', 'src/app.ts'].map(path => ({ name: 'read_file', arguments: { path } }));
+		double().script(
+			toolCalls(reads),
+			textThenTools(
+				'`greet` has no doc comment. I will add one:\n\n```ts\n/** Says hello to `name`. */\nexport function greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```',
+				[{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '/** Says hello to `name`. */\nexport function greet' } }],
+			),
+			text('Done.'),
+		);
+		const chat = await keel.webview();
+		await ask(chat, 'Document the greet function in src/app.ts');
+		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`).waitFor();
+		await chat.locator(testId('card-group')).waitFor();
+		await chat.locator(testId('context-meter')).waitFor();
+		await chat.locator('.hljs-keyword').first().waitFor();
+		await keel.page.mouse.move(700, 450);
+		await keel.screenshot('chat-readme');
+		await chat.locator(testId('tool-deny')).click();
+		await chat.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=Done.`).waitFor();
+	});
 });
 
 async function waitForClipboard(keel: KeelE2E, expected: string): Promise<void> {

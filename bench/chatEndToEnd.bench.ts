@@ -1,0 +1,53 @@
+/**
+ * The chat end to end in real VS Code (code-server) driven by Chromium: one auto-approved turn
+ * of 1,500 rounds (short text with a code block and a file read each) against the model
+ * double. How long after the loop's last event the last answer is on screen, and what the
+ * chat's webview holds at the end.
+ */
+import { text, textThenTools, startModelDouble } from '../test/support/modelDouble';
+import { ask, startKeel, testId } from '../test/e2e/harness';
+import { printTable } from './table';
+
+// In-page code runs in the webview; the Node program has no DOM types.
+declare const document: any, performance: any;
+
+export const title = 'Chat end to end in VS Code: a 1,500-round auto-approved turn';
+
+const ROUNDS = 1_500;
+
+export async function run(): Promise<void> {
+	const double = await startModelDouble();
+	const keel = await startKeel({ settings: { 'keel.model.baseUrl': double.openaiBaseUrl, 'keel.agent.maxSteps': ROUNDS + 10 } });
+	try {
+		double.script(
+			...Array.from({ length: ROUNDS }, (_, i) =>
+				// Four different reads in turn: never the same call three times in a row (the doom-loop guard).
+				textThenTools(`Round ${i + 1}:\n\n\`\`\`ts\nrun(${i + 1});\n\`\`\``, [{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: (i % 4) + 1 } }], { chunks: 3 }),
+			),
+			text('All rounds done. LAST-MARK'),
+		);
+		const chat = await keel.openKeel();
+		const started = Date.now();
+		let loopEnded = 0;
+		const watcher = setInterval(() => {
+			if (!loopEnded && double.modelRequests.length > ROUNDS) {
+				loopEnded = Date.now();
+			}
+		}, 5);
+		await ask(chat, 'Go through every round.');
+		await chat.locator(`${testId('message-assistant')} >> text=LAST-MARK`).waitFor({ timeout: 900_000 });
+		const visible = Date.now();
+		clearInterval(watcher);
+		const memory = await chat.evaluate(() => ({ heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length }));
+		printTable(['figure', 'measured', 'budget'], [
+			['rounds the loop ran', double.modelRequests.length - 1, ROUNDS],
+			['turn duration (prompt → loop done), s', (loopEnded - started) / 1000, ''],
+			['last answer visible after the loop ended, ms', visible - loopEnded, '≤ 1,000'],
+			['webview JS heap at the end, MB', memory.heap / 1024 / 1024, ''],
+			['webview DOM nodes at the end', memory.nodes, '≤ 3,000'],
+		]);
+	} finally {
+		await keel.dispose();
+		await double.close();
+	}
+}
