@@ -15,6 +15,11 @@ export async function run(): Promise<void> {
 		const gzip = zlib.gzipSync(bytes).length;
 		return [file, kb(bytes.length), kb(gzip), kb(budget), `${((bytes.length / budget) * 100).toFixed(0)}%`];
 	});
+	const highlighter = path.join(dist, 'highlight.js');
+	if (fs.existsSync(highlighter)) {
+		const bytes = fs.readFileSync(highlighter);
+		rows.push(['highlight.js (webview, lazy)', kb(bytes.length), kb(zlib.gzipSync(bytes).length), '-', 'loaded on the first code block']);
+	}
 	const vendorDir = path.join(dist, 'vendor');
 	for (const file of fs.existsSync(vendorDir) ? fs.readdirSync(vendorDir).filter(file => file.endsWith('.js')).sort() : []) {
 		const bytes = fs.readFileSync(path.join(vendorDir, file));
