@@ -38,6 +38,15 @@ describe('Keel chat with long conversations (e2e)', function () {
 		await freshChat(keel);
 	});
 
+	it('names the model and endpoint in an empty chat', async () => {
+		const chat = await keel.webview();
+		const empty = chat.locator(testId('empty-state'));
+		await empty.waitFor();
+		assert.strictEqual(await empty.locator(testId('empty-model')).textContent(), 'glm-4.7-flash');
+		assert.strictEqual(await empty.locator(testId('empty-endpoint')).textContent(), double().openaiBaseUrl);
+		assert.match((await empty.textContent()) ?? '', /Keel: Select Model/);
+	});
+
 	it('follows a streaming answer at the bottom, stays put when scrolled up, and jumps back to the latest', async () => {
 		double().script(text(paragraphs(60), { chunks: 90, delayMs: 60 }));
 		const chat = await keel.webview();

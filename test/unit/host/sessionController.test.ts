@@ -87,4 +87,18 @@ describe('SessionController with a session store', () => {
 		assert.deepStrictEqual(persistence.attached, ['old', instance.sessionId]);
 		instance.dispose();
 	});
+
+	it('opens a long session on its newest page and sends older pages when asked', () => {
+		const long: CanonicalMessage[] = Array.from({ length: 150 }, (_, i) => ({ kind: 'user', content: `question ${i}` }));
+		const { instance, posted } = controller(new RecordingPersistence({ long }, 'long'));
+		const page = instance.page();
+		assert.deepStrictEqual([page.items.length, page.olderCount], [100, 50]);
+		instance.newChat(); // makes the channel ready, as a webview's `ready` does
+		instance.resume('long');
+		instance.loadOlder(instance.page().items[0].id);
+		const older = posted.find((m): m is { type: 'didPrependItems'; items: Array<{ text: string }>; olderCount: number } => (m as { type: string }).type === 'didPrependItems');
+		assert.ok(older, 'the older page was sent');
+		assert.deepStrictEqual([older.items.length, older.items[0].text, older.olderCount], [50, 'question 0', 0]);
+		instance.dispose();
+	});
 });
