@@ -17,7 +17,8 @@ const ROUNDS = 1_500;
 
 export async function run(): Promise<void> {
 	const double = await startModelDouble();
-	const keel = await startKeel({ settings: { 'keel.model.baseUrl': double.openaiBaseUrl, 'keel.agent.maxSteps': ROUNDS + 10 } });
+	// A window large enough that the context guard never stops the turn: the figure is the chat's, not the guard's.
+	const keel = await startKeel({ settings: { 'keel.model.baseUrl': double.openaiBaseUrl, 'keel.agent.maxSteps': ROUNDS + 10, 'keel.model.contextWindow': 10_000_000 } });
 	try {
 		double.script(
 			...Array.from({ length: ROUNDS }, (_, i) =>
@@ -35,9 +36,16 @@ export async function run(): Promise<void> {
 			}
 		}, 5);
 		await ask(chat, 'Go through every round.');
-		await chat.locator(`${testId('message-assistant')} >> text=LAST-MARK`).waitFor({ timeout: 900_000 });
+		await chat.locator(testId('stop')).waitFor();
+		const last = chat.locator(`${testId('message-assistant')} >> text=LAST-MARK`);
+		// The last answer, or the turn ending without it (a guard stopped it: say why).
+		await last.or(chat.locator(testId('send'))).first().waitFor({ timeout: 900_000 });
 		const visible = Date.now();
 		clearInterval(watcher);
+		if ((await last.count()) === 0) {
+			const notices = await chat.locator(`${testId('notice')}, ${testId('error-banner')}`).allTextContents();
+			throw new Error(`the turn ended after ${double.modelRequests.length} requests without its last answer: ${notices.slice(-3).join(' | ')}`);
+		}
 		const memory = await chat.evaluate(() => ({ heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length }));
 		printTable(['figure', 'measured', 'budget'], [
 			['rounds the loop ran', double.modelRequests.length - 1, ROUNDS],
