@@ -17,7 +17,14 @@ function App() {
 	const [, setTick] = useState(0);
 	const rerender = useCallback(() => setTick(tick => tick + 1), []);
 	useEffect(() => {
-		const unsubscribe = store.subscribe(rerender);
+		// One repaint per frame however many notifications arrived in it.
+		let frame: number | undefined;
+		const unsubscribe = store.subscribe(() => {
+			frame ??= requestAnimationFrame(() => {
+				frame = undefined;
+				rerender();
+			});
+		});
 		const onMessage = (event: MessageEvent) => {
 			const message = parseHostMessage(event.data);
 			if (!message) {
