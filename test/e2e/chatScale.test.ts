@@ -162,6 +162,12 @@ describe('Keel chat with long conversations (e2e)', function () {
 		await chat.locator(testId('card-group')).waitFor();
 		await chat.locator(testId('context-meter')).waitFor();
 		await chat.locator('.hljs-keyword').first().waitFor();
+		// Toasts from earlier tests (e.g. a truncation warning) are not part of the picture.
+		const toastClose = keel.page.locator('.notification-toast .codicon-notifications-clear');
+		while ((await toastClose.count()) > 0) {
+			await toastClose.first().click().catch(() => undefined);
+			await keel.page.waitForTimeout(200);
+		}
 		await keel.page.mouse.move(700, 450);
 		await keel.screenshot('chat-readme');
 		await chat.locator(testId('tool-deny')).click();
