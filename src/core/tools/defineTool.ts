@@ -43,6 +43,8 @@ export interface Preparation {
 	title?: string;
 	/** Non-empty when a path controls the editor or the agent: the call always asks. */
 	protectedReasons?: string[];
+	/** Where the call's paths (and a command's redirect targets) really land, canonical and workspace-relative: permission rules match these as well as the names asked for. */
+	canonicalPaths?: string[];
 	/** Tool-private payload handed to execute (e.g. the exact new content). */
 	data?: unknown;
 }

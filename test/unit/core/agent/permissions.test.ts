@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as z from 'zod';
 import { evaluatePermissions, matchUrlRule, toolOffered, type PermissionRule } from '../../../../src/core/agent/permissions';
+import { loadBashParser } from '../../../../src/core/tools/bashParser';
 import { defineTool, ok } from '../../../../src/core/tools/defineTool';
 
 const tool = (name: string, effect: 'read' | 'write' | 'exec' | 'network', kind: 'path' | 'command' | 'url') =>
@@ -12,6 +13,7 @@ const decide = (t: ReturnType<typeof tool>, v: string, rules: PermissionRule[], 
 	evaluatePermissions(t, { v }, { rules, autoApprove: false, trusted: true, ...extra });
 
 describe('permissions', () => {
+	before(() => loadBashParser());
 	it('precedence: deny beats ask beats allow beats the auto-approve default', () => {
 		const rules: PermissionRule[] = [{ tool: 'write_file', match: 'src/**', action: 'allow' }, { tool: 'write_file', match: 'src/gen/**', action: 'ask' }, { tool: 'write_file', match: 'src/gen/secret*', action: 'deny' }];
 		assert.strictEqual(decide(write, 'src/a.ts', rules).verdict, 'allow');
