@@ -12,6 +12,8 @@ export interface PathPolicy {
 	allowRead: string[];
 	/** Writes here always ask, even with auto-approve on (keel.permissions.alwaysAsk adds to these). */
 	alwaysAsk: string[];
+	/** Path globs of deny rules on grep: a search without a path skips these files. */
+	denySearch?: string[];
 }
 
 export const DEFAULT_DENY_READ = [
@@ -94,5 +96,5 @@ export function isProtectedPath(path: string, policy: PathPolicy): string | unde
 /** Globs for ripgrep (`--glob !…`) so grep never prints a deny-read file's lines. */
 export function denyReadRgGlobs(policy: PathPolicy): string[] {
 	// Keep the leading **/: a rg glob with a slash is anchored at the root, so ".ssh/**" alone would miss a nested one.
-	return policy.denyRead.map(glob => `!${glob}`);
+	return [...policy.denyRead, ...(policy.denySearch ?? [])].map(glob => `!${glob}`);
 }
