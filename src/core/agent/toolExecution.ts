@@ -2,6 +2,7 @@ import type { ToolResultData } from '../llm/canonical';
 import type { Workspace } from '../ports';
 import type { Preparation, ToolDefinition } from '../tools/defineTool';
 import { PathRefused } from '../tools/paths';
+import { redactSecrets } from '../tools/redact';
 import { UrlRefused } from '../tools/urls';
 import type { ToolRegistry } from '../tools/registry';
 import { requestApprovalSafely, type Approver } from './approvalGate';
@@ -33,6 +34,8 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: { ...card } });
 	};
 	const finish = (ok: boolean, output: string, status: ToolCallState['status'], errorKind?: string): ToolResultData => {
+		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
+		output = redactSecrets(output).text;
 		update({ status, output, progress: undefined });
 		return { toolCallId: call.id, name: call.name, output, ok, errorKind };
 	};
@@ -57,7 +60,8 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		prepared,
 		progress: (text: string) => {
 			progressText += text;
-			update({ progress: progressText });
+			// The live stream shows what the final output would: credentials cut out.
+			update({ progress: redactSecrets(progressText).text });
 		},
 	});
 	let progressText = '';
