@@ -1,6 +1,6 @@
 import type { ToolResultData } from '../llm/canonical';
 import type { Workspace } from '../ports';
-import type { Preparation, ToolDefinition } from '../tools/defineTool';
+import type { Preparation, Subject, ToolDefinition } from '../tools/defineTool';
 import { PathRefused } from '../tools/paths';
 import { redactSecrets } from '../tools/redact';
 import { UrlRefused } from '../tools/urls';
@@ -58,6 +58,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		signal: ctx.signal,
 		sessionId: ctx.sessionId,
 		prepared,
+		recheck: (subjects: Subject[]) => decidePermission({ ...tool, subjects: () => subjects }, parsed.input, ctx.approvalSettings).verdict,
 		progress: (text: string) => {
 			progressText += text;
 			// The live stream shows what the final output would: credentials cut out.

@@ -13,6 +13,11 @@ export interface ToolContext {
 	sessionId?: string;
 	/** What `prepare` returned before approval; `execute` applies exactly this, nothing recomputed. */
 	prepared?: Preparation;
+	/**
+	 * The permission verdict for other subjects of this same call (e.g. where a redirect
+	 * leads): what was approved covers the subjects shown, nothing they lead to.
+	 */
+	recheck?(subjects: Subject[]): 'allow' | 'ask' | 'deny';
 }
 
 /**

@@ -114,6 +114,14 @@ class Analysis implements ParsedCommandLine {
 
 	private _walk(node: BashNode): void {
 		switch (node.type) {
+			case 'word':
+				// bash ends an unquoted word at a newline. A word that spans one means the grammar
+				// glued two of bash's commands together (seen after a comment line): trust neither.
+				if (/(?<!\\)\n/.test(node.text)) {
+					this.commands.push(UNKNOWN_COMMAND);
+					this.opaque ??= 'the parser and bash may split this line differently';
+				}
+				break;
 			case 'command':
 				this._command(node);
 				break;
