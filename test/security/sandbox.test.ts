@@ -50,6 +50,7 @@ describe('security in the sandbox image (real engine)', function () {
 
 	it('sanity: the same approved commands do write ordinary workspace files', async () => {
 		const h = harness([{ tool: '*', action: 'allow' }], true);
+		h.approver.answer = { approved: true };
 		await h.run('run_command', { command: 'T=src/b.ts; echo ok >> "$T"; cp src/a.ts src/c.ts' });
 		if (!fs.existsSync(path.join(root, 'src/b.ts')) || !fs.existsSync(path.join(root, 'src/c.ts'))) throw new Error('the sandbox wrote nothing at all');
 	});
