@@ -52,4 +52,26 @@ describe('Keel edits and permissions in the extension host', function () {
 		await turn;
 		assert.notStrictEqual(settings().get('approval.autoApproveCommands'), true);
 	});
+
+	it("a workspace's rules and an \"Always allow\" never drop the user's own deny rules or deny-read globs", async () => {
+		await keel.set('permissions.rules', [{ tool: 'write_file', match: 'src/blocked/**', action: 'deny' }], vscode.ConfigurationTarget.Global);
+		await keel.set('permissions.rules', [{ tool: 'write_file', match: '**', action: 'allow' }], vscode.ConfigurationTarget.Workspace);
+		await keel.set('permissions.denyRead', ['**/*.vault'], vscode.ConfigurationTarget.Global);
+		await keel.set('permissions.denyRead', [], vscode.ConfigurationTarget.Workspace);
+		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'src', 'x.vault'), Buffer.from('CANARY_VAULT'));
+		try {
+			keel.double.script(
+				toolCalls([{ name: 'write_file', arguments: { path: 'src/blocked/a.ts', content: 'x' } }, { name: 'read_file', arguments: { path: 'src/x.vault' } }]),
+				text('done'),
+			);
+			assert.strictEqual((await keel.api.runTurn('try')).reason, 'completed');
+			const cards = keel.toolCards();
+			assert.strictEqual(cards[0].status, 'denied', JSON.stringify(cards[0]));
+			assert.match(cards[0].output ?? '', /src\/blocked/);
+			assert.strictEqual(cards[1].status, 'failed');
+			assert.doesNotMatch(cards[1].output ?? '', /CANARY_VAULT/);
+		} finally {
+			await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'src', 'x.vault')).then(undefined, () => undefined);
+		}
+	});
 });
