@@ -107,6 +107,7 @@ class Analysis implements ParsedCommandLine {
 				this.opaque ??= 'it is not valid bash (unbalanced quotes or brackets)';
 			}
 			this._walk(tree.rootNode);
+			this._crossCheck(source, tree.rootNode);
 		} finally {
 			tree.delete();
 		}
@@ -136,6 +137,17 @@ class Analysis implements ParsedCommandLine {
 			case 'declaration_command':
 				this._assignment(node, node.namedChildren.filter((c): c is BashNode => c?.type === 'variable_assignment'));
 				break;
+			case 'command_substitution':
+				// Inside backticks bash unescapes \\, \` and \$ and parses the text again: so do we.
+				if (node.text.startsWith('`') && node.text.endsWith('`') && node.text.length > 1 && /\\[`$\\]/.test(node.text)) {
+					const inner = new Analysis(this._depth + 1);
+					inner.line(node.text.slice(1, -1).replace(/\\([`$\\])/g, '$1'));
+					this.commands.push(...inner.commands);
+					this.writes.push(...inner.writes);
+					this.reads.push(...inner.reads);
+					this.opaque ??= inner.opaque;
+				}
+				break;
 			case 'expansion':
 				// ${x@P} expands x like a prompt, command substitutions included: an eval of x.
 				if (/@P\}$/.test(node.text)) {
@@ -154,6 +166,32 @@ class Analysis implements ParsedCommandLine {
 		}
 		for (const child of node.namedChildren) {
 			if (child) this._walk(child);
+		}
+	}
+
+	/**
+	 * Every `$(`, backtick, `<(` and `>(` bash would act on must be one the grammar parsed as a
+	 * substitution: the grammar leaves backticks inside `${…}` as plain text, for one. One it
+	 * missed is a command we cannot see, so the line is treated as running an unknown command.
+	 */
+	private _crossCheck(source: string, root: BashNode): void {
+		const starts = new Set(root.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion']).map(n => n!.startIndex));
+		const ends = new Set(root.descendantsOfType('command_substitution').filter(n => n!.text.startsWith('`')).map(n => n!.endIndex - 1));
+		const literal = root.descendantsOfType(['raw_string', 'comment', 'ansi_c_string']).map(n => [n!.startIndex, n!.endIndex] as const);
+		const quoted = root.descendantsOfType(['string', 'heredoc_body']).map(n => [n!.startIndex, n!.endIndex] as const);
+		const marker = /\$\(|`|[<>]\(/g;
+		for (let m = marker.exec(source); m; m = marker.exec(source)) {
+			const at = m.index;
+			const escaped = /(\\+)$/.exec(source.slice(0, at))?.[1].length ?? 0;
+			if (escaped % 2 === 1 || starts.has(at) || ends.has(at) || literal.some(([from, to]) => at >= from && at < to)) {
+				continue;
+			}
+			if (/^[<>]/.test(m[0]) && quoted.some(([from, to]) => at >= from && at < to)) {
+				continue; // "<(" inside double quotes is text; "$(" and backticks there are not
+			}
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'a substitution the parser did not read as bash would';
+			return;
 		}
 	}
 

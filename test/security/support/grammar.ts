@@ -24,6 +24,8 @@ export const CONTEXTS = [
 	'echo "${u:-$(X)}"', 'cat <(X)', 'true > >(X)', 'if true; then X; fi', 'for i in 1; do X; done', 'f() { X; }; f', 'cat <<E\n$(X)\nE', 'true\nX',
 	"true #'\nX\n#'", 'true & X; wait', '! X', '[[ -n $(X) ]]', 'case a in a) X;; esac', 'while X; do break; done', 'echo $(( $(X) + 1 ))', 'x=$(X)',
 	'export y=$(X)', 'true # comment\nX', "echo $'\\''; X", 'echo "a\\"b"; X', 'echo \\"; X', "echo '$(X)'; X",
+	'echo `echo \\`X\\``', 'echo ${u:-`X`}', 'echo "${u:-`X`}"', 'echo ${u#`X`}', 'cat <<-E\n\tE\nX', 'cat <<E; X\nbody\nE', 'cat <<E\nbody\n E\nE\nX', 'cat <<E\n`X`\nE',
+	'echo ${x:-"}"}; X #"}', 'echo "${x:-\'}\'}"; X', 'echo ${x#\'}\'}; X', 'echo $( (X) )', 'echo a\\\n; X', 'echo "$(echo ")")"; X', 'echo a;# b\nX', 'echo ${x[$(X)]}',
 ];
 
 /** Shells and evaluators that run a command string. */
