@@ -111,6 +111,15 @@ describe('security class 2: deny rules match the command, however it is spelled 
 	lines.add('echo victim | xargs rm -f');
 	lines.add('find . -name victim -exec rm -f {} \\;');
 	lines.add('find . -name victim -exec /bin/rm -f {} +');
+	// Programs that run a command line they were handed: git aliases and config, env-var commands, flock, script, xargs.
+	for (const extra of [
+		"git -c alias.x='!rm -f victim' x", "git -c alias.x='!f() { rm -f victim; }; f' x", "GIT_SSH_COMMAND='rm -f victim' git ls-remote ssh://h/r", "GIT_SSH_COMMAND='sh -c \"rm -f victim\"' git fetch ssh://h/r",
+		'flock .lock rm -f victim', 'flock -w 5 .lock rm -f victim', 'flock .lock -c "rm -f victim"', 'script -qc "rm -f victim" /dev/null', 'xargs -I{} rm -f {} <<< victim', 'xargs -a <(echo victim) rm -f',
+		'timeout --signal=KILL 5 rm -f victim', 'timeout -k 1 5 rm -f victim', 'env -C . rm -f victim', 'env -u HOME rm -f victim', 'nice -5 rm -f victim', 'exec -a x rm -f victim', 'command -- rm -f victim',
+		'stdbuf -oL rm -f victim', 'setsid rm -f victim', 'nohup rm -f victim >/dev/null 2>&1', 'time -p rm -f victim', 'trap "rm -f victim" EXIT', 'watch -n 1 -e -g "rm -f victim" & sleep 0.3; kill %1',
+	]) {
+		lines.add(extra);
+	}
 	lines.add('x=rm; $x -f victim');
 	lines.add('"$(echo rm)" -f victim');
 	lines.add('r=r; ${r}m -f victim');

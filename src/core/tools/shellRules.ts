@@ -46,6 +46,8 @@ export interface ParsedCommandLine {
 
 /** Environment variables that change which program runs or what it loads. */
 const DANGEROUS_VARIABLE = /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|npm_config_\w+|HOME|EDITOR|VISUAL|PAGER|LESSOPEN|BROWSER|SHELL|\w*_COMMAND|\w*_PROGRAM)$/i;
+/** Variables whose value some program runs as a command line (git, ssh, less, editors). */
+const COMMAND_VARIABLE = /^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const UNKNOWN_COMMAND: CommandForm = { text: '', complete: false, needsAllow: true };
 
@@ -195,7 +197,34 @@ class Analysis implements ParsedCommandLine {
 		}
 	}
 
+	/** `GIT_SSH_COMMAND="rm x" git fetch`: the value is a command line too. */
+	private _commandValues(assignments: BashNode[]): void {
+		for (const assignment of assignments) {
+			if (!COMMAND_VARIABLE.test(assignment.childForFieldName('name')?.text ?? '')) continue;
+			const valueNode = assignment.childForFieldName('value');
+			const value = valueNode ? wordValue(valueNode) : { text: '', known: true };
+			this._nested(value.known ? value.text.replace(/^[|!]/, '') : undefined);
+		}
+	}
+
+	private _nested(line: string | undefined): void {
+		if (line === undefined || this._depth >= 8) {
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'a command string only known when it runs';
+			return;
+		}
+		if (!line.trim()) return;
+		const inner = new Analysis(this._depth + 1);
+		inner.line(line);
+		this.commands.push(...inner.commands);
+		this.writes.push(...inner.writes);
+		this.reads.push(...inner.reads);
+		this.changesDirectory ||= inner.changesDirectory;
+		this.opaque ??= inner.opaque;
+	}
+
 	private _assignment(node: BashNode, assignments: BashNode[]): void {
+		this._commandValues(assignments);
 		const names = assignments.map(a => a.childForFieldName('name')?.text ?? '');
 		if (names.some(name => DANGEROUS_VARIABLE.test(name))) {
 			this.commands.push({ text: node.text.replace(/\s+/g, ' '), complete: true, needsAllow: true });
@@ -242,19 +271,9 @@ class Analysis implements ParsedCommandLine {
 				this.changesDirectory = true;
 			}
 		}
+		this._commandValues(assignments);
 		for (const nested of unwrapped.nested) {
-			if (nested === undefined || this._depth >= 8) {
-				this.commands.push(UNKNOWN_COMMAND);
-				this.opaque ??= 'a command string only known when it runs';
-				continue;
-			}
-			const inner = new Analysis(this._depth + 1);
-			inner.line(nested);
-			this.commands.push(...inner.commands);
-			this.writes.push(...inner.writes);
-			this.reads.push(...inner.reads);
-			this.changesDirectory ||= inner.changesDirectory;
-			this.opaque ??= inner.opaque;
+			this._nested(nested);
 		}
 	}
 

@@ -35,6 +35,25 @@ const OPTION_ARGS: Record<string, RegExp> = {
 	taskset: /^-[c]$/,
 };
 
+/** Programs that run the command after their own options, whose option arities we do not model. */
+const GENERIC_WRAPPERS = new Set(['strace', 'ltrace', 'valgrind', 'rlwrap', 'firejail', 'pkexec', 'unshare', 'nsenter', 'setarch', 'linux32', 'linux64', 'catchsegv', 'systemd-run', 'proot', 'fakeroot', 'chronic', 'caffeinate', 'dbus-run-session', 'faketime', 'torsocks', 'proxychains', 'proxychains4', 'tsp', 'ts', 'sem', 'parallel', 'run0', 'sg', 'chroot', 'prlimit', 'numactl', 'cpulimit', 'trickle', 'ssh-agent', 'gdb', 'perf', 'xvfb-run', 'dotenv', 'with-contenv', 'npx', 'pnpx', 'bunx']);
+
+/**
+ * For a wrapper whose options we do not know, every word that could start the inner command
+ * does (for deny and ask only: the wrapper line itself still needs an allow).
+ */
+function everySuffix(argv: WordValue[], args: WordValue[], out: Unwrapped, depth: number): Unwrapped {
+	out.argvs.push({ argv, needsAllow: true });
+	for (let i = 0; i < args.length; i++) {
+		if (!args[i].known || !args[i].text.startsWith('-')) {
+			const rest = unwrap(args.slice(i), depth + 1);
+			out.argvs.push(...rest.argvs.map(a => ({ ...a, needsAllow: false })));
+			out.nested.push(...rest.nested);
+		}
+	}
+	return out;
+}
+
 const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 
 function skipOptions(args: WordValue[], tool: string, from = 0): number {
@@ -80,7 +99,12 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		case 'doas': {
 			let i = skipOptions(args, name);
 			while (i < args.length && args[i].known && /^[A-Za-z_]\w*=/.test(args[i].text)) i++;
-			return inner(i, true);
+			inner(i, true);
+			// sudo's options are many; whatever word could start the command is checked by deny rules too.
+			const extra = everySuffix(argv, args, { argvs: [], nested: [] }, depth);
+			out.argvs.push(...extra.argvs.slice(1));
+			out.nested.push(...extra.nested);
+			return out;
 		}
 		case 'env': {
 			for (let i = 0; i < args.length; i++) {
@@ -167,6 +191,24 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 			}
 			return out;
 		}
+		case 'busybox':
+			return args.length && args[0].known && !SHELLS.has(args[0].text) ? inner(0, false) : unwrapShell(argv, args.slice(1), args[0]?.text ?? 'busybox', out);
+		case 'flock': {
+			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
+			if (c !== -1) {
+				out.argvs.push({ argv, needsAllow: true });
+				out.nested.push(args[c + 1]?.known ? args[c + 1].text : undefined);
+				return out;
+			}
+			return everySuffix(argv, args, out, depth);
+		}
+		case 'script': {
+			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
+			out.argvs.push({ argv, needsAllow: true });
+			if (c !== -1) out.nested.push(args[c + 1]?.known ? args[c + 1].text : undefined);
+			else out.opaque = '"script" starts a shell';
+			return out;
+		}
 		case 'source':
 		case '.':
 			out.argvs.push({ argv, needsAllow: true });
@@ -177,6 +219,9 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 	}
 	if (SHELLS.has(name)) {
 		return unwrapShell(argv, args, name, out);
+	}
+	if (GENERIC_WRAPPERS.has(name)) {
+		return everySuffix(argv, args, out, depth);
 	}
 	if (INTERPRETERS.test(name) && args.some(a => !a.known || INLINE_FLAGS.test(a.text))) {
 		out.argvs.push({ argv, needsAllow: true });
@@ -222,6 +267,9 @@ function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrap
 		const flag = args[i].text;
 		if (/^-[Cc]$|^--(?:git-dir|work-tree|namespace|exec-path|config-env|super-prefix|list-cmds|attr-source)$/.test(flag)) {
 			risky ||= flag !== '-C';
+			if (flag === '-c' || flag === '--config-env') {
+				gitConfigCommand(args[i + 1], out);
+			}
 			i += 2;
 			continue;
 		}
@@ -230,10 +278,48 @@ function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrap
 	}
 	if (i === 0) {
 		out.argvs.push({ argv, needsAllow: true });
+		gitSubcommandRuns(args, out);
 		return out;
 	}
 	if (args.slice(0, i).some(a => !a.known)) risky = true;
 	out.argvs.push({ argv, needsAllow: risky });
 	out.argvs.push({ argv: [argv[0], ...args.slice(i)], needsAllow: true });
+	gitSubcommandRuns(args.slice(i), out);
 	return out;
+}
+
+/** `git -c alias.x='!cmd'`, `-c core.pager=cmd`, `core.sshCommand`, `…​.textconv`: config values git runs as commands. */
+function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void {
+	if (!setting?.known) {
+		out.nested.push(undefined);
+		return;
+	}
+	const eq = setting.text.indexOf('=');
+	const key = setting.text.slice(0, eq === -1 ? undefined : eq);
+	const value = eq === -1 ? '' : setting.text.slice(eq + 1);
+	if (value.startsWith('!') || /^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(key)) {
+		out.nested.push(value.replace(/^!/, ''));
+	}
+}
+
+/** Subcommands that run a command line of their own. */
+function gitSubcommandRuns(rest: WordValue[], out: Unwrapped): void {
+	const sub = rest[0]?.known ? rest[0].text : '';
+	const words = rest.slice(1);
+	const joined = (from: number) => (words.slice(from).every(w => w.known) ? words.slice(from).map(w => w.text).join(' ') : undefined);
+	if (sub === 'submodule' && words.some(w => w.known && w.text === 'foreach')) {
+		const at = words.findIndex(w => w.known && w.text === 'foreach');
+		out.nested.push(joined(at + 1 + words.slice(at + 1).findIndex(w => !(w.known && w.text.startsWith('-')))));
+	}
+	for (let j = 0; j < words.length; j++) {
+		const w = words[j];
+		if (w.known && /^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(w.text) && /^(?:rebase|difftool|filter-branch|grep|fetch|clone|pull|push|ls-remote|archive)$/.test(sub)) {
+			out.nested.push(words[j + 1]?.known ? words[j + 1].text : undefined);
+		} else if (w.known && /^--(?:exec|extcmd|[a-z]+-filter|upload-pack|receive-pack|open-files-in-pager)=/.test(w.text)) {
+			out.nested.push(w.text.slice(w.text.indexOf('=') + 1));
+		}
+	}
+	if (sub === 'bisect' && words[0]?.known && words[0].text === 'run') {
+		out.nested.push(joined(1));
+	}
 }
