@@ -163,40 +163,47 @@ describe('security class 9: what was approved is what is touched (no swap while 
 	let ws: string;
 	beforeEach(() => {
 		tree = tempTree('keel-c9-');
-		tree.add({ 'ws/docs/readme.md': 'r', 'ws/src/a.ts': 'a', 'outside/keep': 'k' });
+		tree.add({ 'ws/docs/readme.md': 'r', 'ws/docs/deep/readme.md': 'r', 'ws/docs/keep': 'k', 'ws/docs/deep/keep': 'k', 'ws/src/a.ts': 'a', 'outside/keep': 'k', 'ws/.git/hooks/keep': 'k' });
 		ws = path.join(tree.base, 'ws');
 	});
 	afterEach(() => tree.cleanup());
 
-	// While the card waits, docs/ is replaced by a symlink to the outside folder.
-	const swap = () => {
-		fs.rmSync(path.join(ws, 'docs'), { recursive: true, force: true });
-		fs.symlinkSync('../outside', path.join(ws, 'docs'));
-	};
-	const calls: Array<[string, Record<string, unknown>]> = [
-		['write_file', { path: 'docs/new.md', content: CANARY }],
-		['write_file', { path: 'docs/keep', content: CANARY }],
-		['edit_file', { path: 'docs/readme.md', old_string: 'r', new_string: CANARY }],
-		['create_directory', { path: 'docs/pwned' }],
-		['copy_path', { from: 'src/a.ts', to: 'docs/pwned' }],
-		['move_path', { from: 'src/a.ts', to: 'docs/pwned' }],
-		['delete_path', { path: 'docs/keep' }],
-		['run_command', { command: 'echo x > docs/pwned' }],
-		['run_command', { command: 'touch pwned', cwd: 'docs' }],
+	const snapshot = (dir: string) => fs.readdirSync(path.join(tree.base, dir)).sort().map(name => `${name}:${tree.read(`${dir}/${name}`) ?? 'dir'}`).join(',');
+	// While the card waits, the folder is replaced by a symlink to somewhere the approval never covered.
+	const swaps: Array<{ folder: string; link: string; watched: string }> = [
+		{ folder: 'docs', link: '../outside', watched: 'outside' },
+		{ folder: 'docs/deep', link: '../../outside', watched: 'outside' },
+		{ folder: 'docs', link: '.git/hooks', watched: 'ws/.git/hooks' },
+		{ folder: 'docs/deep', link: '../.git/hooks', watched: 'ws/.git/hooks' },
 	];
-	for (const [tool, args] of calls) {
-		it(`${tool} ${JSON.stringify(args).slice(0, 60)} refuses after a swap`, () =>
-			attack(`C9 ${tool} ${JSON.stringify(args).slice(0, 60)}`, async () => {
-				const h = toolHarness(ws, { settings: { autoApprove: { read: true } }, extra: shellTools(ws, path.join(tree.base, 'home')) });
-				h.approver.answer = { approved: true };
-				const request = h.approver.request.bind(h.approver);
-				h.approver.request = async call => {
-					swap();
-					return request(call);
-				};
-				await h.run(tool, args);
-				const outside = fs.readdirSync(path.join(tree.base, 'outside')).sort().join(',');
-				return outside !== 'keep' || tree.read('outside/keep') !== 'k' ? `landed outside: ${outside}` : undefined;
-			}, 'class 9 (time of check)'));
+	const calls = (f: string): Array<[string, Record<string, unknown>]> => [
+		['write_file', { path: `${f}/new.md`, content: CANARY }],
+		['write_file', { path: `${f}/keep`, content: CANARY }],
+		['edit_file', { path: `${f}/readme.md`, old_string: 'r', new_string: CANARY }],
+		['create_directory', { path: `${f}/pwned` }],
+		['copy_path', { from: 'src/a.ts', to: `${f}/pwned` }],
+		['move_path', { from: 'src/a.ts', to: `${f}/pwned` }],
+		['delete_path', { path: `${f}/keep` }],
+		['run_command', { command: `echo x > ${f}/pwned` }],
+		['run_command', { command: 'touch pwned', cwd: f }],
+	];
+	for (const swap of swaps) {
+		for (const [tool, args] of calls(swap.folder)) {
+			it(`${tool} ${JSON.stringify(args).slice(0, 60)} refuses after ${swap.folder} → ${swap.link}`, () =>
+				attack(`C9 ${tool} ${JSON.stringify(args).slice(0, 50)} ${swap.folder}→${swap.link}`, async () => {
+					const h = toolHarness(ws, { settings: { autoApprove: { read: true } }, extra: shellTools(ws, path.join(tree.base, 'outside')) });
+					h.approver.answer = { approved: true };
+					const request = h.approver.request.bind(h.approver);
+					const before = snapshot(swap.watched);
+					h.approver.request = async call => {
+						fs.rmSync(path.join(ws, swap.folder), { recursive: true, force: true });
+						fs.symlinkSync(swap.link, path.join(ws, swap.folder));
+						return request(call);
+					};
+					await h.run(tool, args);
+					const after = snapshot(swap.watched);
+					return after !== before ? `${swap.watched} changed: ${after}` : undefined;
+				}, 'class 9 (time of check)'));
+		}
 	}
 });
