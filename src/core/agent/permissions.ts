@@ -3,8 +3,10 @@
  *
  * A rule is `{ tool, match?, action }` (setting keel.permissions.rules). `tool` is a tool name
  * or "*"; `match` is a glob on the call's subjects (ToolDefinition.subjects): workspace paths
- * (picomatch), command lines (shellRules.ts: every command of a chain), URLs (`*` stays within
- * one path segment or host label run, `**` spans segments). Precedence, first that applies:
+ * (picomatch, on the normalised name AND the canonical path prepare found: deny/ask if either
+ * matches, allow only if both do), command lines (shellRules.ts: every command bash would run,
+ * after quote removal, wrappers looked through), URLs (`*` stays within one path segment or
+ * host label run, `**` spans segments). Precedence, first that applies:
  *   1. untrusted workspace → only read tools, nothing else is even offered;
  *   2. any matching `deny` → refused (a deny without `match` also hides the tool from the model);
  *   3. any matching `ask` → asks;

@@ -58,4 +58,26 @@ describe('permissions', () => {
 		assert.ok(!toolOffered(run, [{ tool: 'run_command', action: 'deny' }], true));
 		assert.ok(toolOffered(run, [{ tool: 'run_command', match: 'rm *', action: 'deny' }], true));
 	});
+
+	it('paths: deny or ask when the name or the canonical path matches; allow only when both do', () => {
+		const canonical = (path: string) => ({ prepared: { canonicalPaths: [path] } });
+		assert.strictEqual(decide(write, 'src/pkg.json', [{ tool: 'write_file', match: 'src/**', action: 'allow' }], canonical('package.json')).verdict, 'ask');
+		assert.strictEqual(decide(write, 'src/a.ts', [{ tool: 'write_file', match: 'src/**', action: 'allow' }], canonical('src/a.ts')).verdict, 'allow');
+		assert.strictEqual(decide(write, 'alias/x', [{ tool: 'write_file', match: 'scripts/**', action: 'deny' }], canonical('scripts/x')).verdict, 'deny');
+		assert.strictEqual(decide(write, 'x/../scripts/./x', [{ tool: 'write_file', match: 'scripts/**', action: 'deny' }]).verdict, 'deny');
+	});
+
+	it('commands: a deny refuses every spelling bash reduces to it; an unknown command name is refused under any deny', () => {
+		const rules: PermissionRule[] = [{ tool: 'run_command', match: 'rm *', action: 'deny' }];
+		for (const line of ['/bin/rm x', '\\rm x', "'rm' x", 'r""m x', 'FOO=1 rm x', 'sudo rm x', 'bash -c "rm x"', 'echo ${x:-$(rm x)}', '$CMD x', 'eval "$X"']) {
+			assert.strictEqual(decide(run, line, rules).verdict, 'deny', line);
+		}
+		assert.strictEqual(decide(run, 'ls x', rules).verdict, 'ask');
+	});
+
+	it('"Always allow" on a command saves it with its * escaped, and nothing for several commands', () => {
+		assert.deepStrictEqual(decide(run, 'echo "a*b"', []).suggestedRule, { tool: 'run_command', match: 'echo a\\*b', action: 'allow' });
+		assert.strictEqual(decide(run, 'git status; npm test', []).suggestedRule, undefined);
+		assert.strictEqual(decide(run, 'ls *.ts', []).suggestedRule, undefined);
+	});
 });
