@@ -1,6 +1,7 @@
 // Classes 6 and 7 of the security model: settings that a workspace (or one "Always allow")
 // could use to drop the user's own restrictions, and credentials that must never reach the
 // model or the card, in the final output or in the live stream.
+import { execFileSync } from 'child_process';
 import { generateKeyPairSync } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -131,5 +132,43 @@ describe('security class 7: credentials never reach the model or the card', () =
 					return seen.includes(probe) ? `${probe} visible` : undefined;
 				}, 'class 7 (redaction)'));
 		}
+	}
+});
+
+describe('security class 7: agreement with a maintained rule set (secretlint recommended preset)', () => {
+	const corpusFile = path.join(__dirname, '../../../test/security/support/secretCorpus.txt');
+	const corpus = fs.readFileSync(corpusFile, 'utf8');
+	// Each line also appears as an env assignment, a JSON value and inside a sentence.
+	const text = corpus + corpus.split('\n').filter(l => /^\S+$/.test(l)).map((l, i) => `\nKEY_${i}=${l}\n{"value": "${l}"}\nsee ${l} here`).join('');
+	let findings: Array<{ rule: string; text: string }> = [];
+	let tree: TempTree;
+	before(function () {
+		this.timeout(30_000);
+		const script = path.join(__dirname, '../../../test/security/support/secretlintFindings.mjs');
+		findings = JSON.parse(execFileSync(process.execPath, [script], { input: text, cwd: path.dirname(script) }).toString());
+		tree = tempTree('keel-c7s-');
+		tree.add({ 'ws/notes/corpus.txt': text });
+	});
+	after(() => tree.cleanup());
+
+	it('secretlint finds the corpus secrets (the check below is not empty)', () => {
+		if (findings.length < 15) throw new Error(`secretlint found only ${findings.length}`);
+	});
+
+	for (const delivery of ['read_file', 'grep', 'run_command'] as const) {
+		it(`every secret secretlint finds is redacted in ${delivery} output`, async () => {
+			const ws = path.join(tree.base, 'ws');
+			const runner = new LocalBashRunner(ws, tree.base);
+			const tools = createShellTools({ selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 1_000_000, memoryMb: 512, pids: 256 }) });
+			const h = toolHarness(ws, { extra: tools });
+			const args = delivery === 'read_file' ? { path: 'notes/corpus.txt', limit: 5000 } : delivery === 'grep' ? { pattern: '.', path: 'notes/**', limit: 500 } : { command: 'cat notes/corpus.txt' };
+			const result = await h.run(delivery, args);
+			const seen = [result.output, ...h.events.map(e => (e.type === 'toolCallUpdated' ? e.call.progress ?? '' : ''))].join('\n');
+			for (const finding of findings) {
+				// The distinctive part: for "KEY=value" findings, the value.
+				const value = finding.text.replace(/^[^=:]*[=:]\s*["']?/, '').replace(/^https?:\/\/[^:]+:/, '').slice(0, 24);
+				await attack(`C7 secretlint ${finding.rule.replace('@secretlint/secretlint-rule-', '')} ${delivery} ${value.slice(0, 16)}`, () => (seen.includes(value) ? `${value} visible` : undefined), 'class 7 (redaction)');
+			}
+		});
 	}
 });
