@@ -176,6 +176,15 @@ describe('security class 3: redirect targets are resolved as bash and the file s
 			lines.push({ line: `ls ${sample(REDIRECT_OPERATORS, 1, spelled.length + 3)[0]}${spelled}`, lands: target.lands });
 		}
 	}
+	// Programs that write the files their arguments name.
+	for (const target of targets) {
+		const spelled = target.spelled.startsWith('..') ? [target.spelled, `"${target.spelled}"`] : sample(redirectSpellings(target.spelled), 4, target.spelled.length);
+		for (const t of spelled) {
+			for (const writer of [`echo x | tee ${t}`, `echo x | tee -a ${t}`, `cp src/a.txt ${t}`, `install -m 755 src/a.txt ${t}`, `touch ${t}`, `dd if=src/a.txt of=${t} status=none`, `/bin/cp -f src/a.txt ${t}`, `sudo -n true 2>/dev/null; cp src/a.txt ${t}`]) {
+				lines.push({ line: writer, lands: target.lands });
+			}
+		}
+	}
 	lines.push({ line: 'cd .vscode && echo x > tasks.json', lands: 'ws/.vscode/tasks.json' }, { line: 'cd .. && echo x > outside/x', lands: 'outside/x' }, { line: 'pushd .git/hooks; echo x > pre-commit', lands: 'ws/.git/hooks/pre-commit' });
 	lines.push({ line: 'echo x > ~/x', lands: 'home/x' }, { line: 'echo x > $HOME/x', lands: 'home/x' }, { line: 'exec 3> .vscode/tasks.json; echo x >&3', lands: 'ws/.vscode/tasks.json' });
 	for (const { line, lands } of lines) {

@@ -99,25 +99,26 @@ function candidates(subjects: Subject[], prepared: Preparation | undefined): Can
 
 /**
  * By name alone (run_command's prepare also resolves each target through symlinks): a
- * redirect that leaves the workspace, lands on a protected or deny-read file, or whose
+ * redirect, or a file argument of tee, cp, mv, rm, sed -i …, that leaves the workspace,
+ * lands on a protected or deny-read file, or whose
  * target only bash can know, is never run without asking.
  */
 function redirectConcern(path: string | undefined, written: string, changesDirectory: boolean, intent: 'read' | 'write'): string | undefined {
 	if (path === undefined) {
-		return `the redirection target ${written} is only known when it runs`;
+		return `the file ${written} it writes is only known when it runs`;
 	}
 	const checked = normalizeWorkspacePath(path);
 	if (!checked.ok) {
-		return `redirects ${intent === 'write' ? 'output' : 'input'} outside the workspace (${written})`;
+		return `${intent === 'write' ? 'writes' : 'reads'} outside the workspace (${written})`;
 	}
 	if (changesDirectory) {
-		return `the line changes directory, so the redirection ${written} may land elsewhere`;
+		return `the line changes directory, so ${written} may land elsewhere`;
 	}
 	if (isDeniedRead(checked.path, defaultPathPolicy)) {
-		return `redirects ${intent === 'write' ? 'output into' : 'input from'} a deny-listed file (${written})`;
+		return `${intent === 'write' ? 'writes' : 'reads'} a deny-listed file (${written})`;
 	}
 	if (intent === 'write' && isProtectedPath(checked.path, defaultPathPolicy)) {
-		return `redirects output into a protected file (${written})`;
+		return `writes a protected file (${written})`;
 	}
 	return undefined;
 }

@@ -105,11 +105,11 @@ async function plan(command: string, cwdInput: string | undefined, guard: Worksp
 	const reasons: string[] = [];
 	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
 		if (path === undefined) {
-			reasons.push(`${written}: the redirection target is only known when bash runs it`);
+			reasons.push(`${written}: the file it writes is only known when bash runs it`);
 			return;
 		}
 		if (path.startsWith('/') || path.startsWith('~')) {
-			reasons.push(`${written}: redirects ${intent === 'write' ? 'output' : 'input'} outside the workspace`);
+			reasons.push(`${written}: ${intent === 'write' ? 'writes' : 'reads'} outside the workspace`);
 			return;
 		}
 		try {
