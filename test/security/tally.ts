@@ -6,7 +6,7 @@ import * as assert from 'assert';
 export const tally = { attempts: 0, through: [] as string[], byClass: new Map<string, { attempts: number; through: number }>() };
 
 /** Runs one attack; `probe` returns a description of what got through, or undefined when blocked. */
-export async function attack(label: string, probe: () => Promise<string | undefined> | string | undefined, klass = 'other'): Promise<void> {
+export async function attack(label: string, probe: () => Promise<string | undefined> | string | undefined, klass = 'other guards (escapes, SSRF, webview, approval gate)'): Promise<void> {
 	tally.attempts++;
 	const counts = tally.byClass.get(klass) ?? { attempts: 0, through: 0 };
 	tally.byClass.set(klass, counts);
