@@ -37,21 +37,25 @@ export function readPathPolicy(): PathPolicy {
 }
 
 /**
- * "Always allow": appends exactly the rule the card showed to the workspace's own
- * keel.permissions.rules; the user's and folder rules stay where they are and keep applying
- * (rules are merged per scope when read).
+ * "Always allow": appends exactly the rule the card showed to keel.permissions.rules of the
+ * scope the user chose (keel.permissions.alwaysAllowScope, read from user settings only, so a
+ * workspace cannot redirect it); the other scopes' rules stay and keep applying (rules are
+ * merged per scope when read).
  */
 export async function persistRule(rule: PermissionRule): Promise<void> {
 	const config = vscode.workspace.getConfiguration('keel');
-	const next = withRule(config.inspect<unknown>('permissions.rules')?.workspaceValue, rule);
+	const user = config.inspect<string>('permissions.alwaysAllowScope')?.globalValue === 'user' || !vscode.workspace.workspaceFolders?.length;
+	const inspected = config.inspect<unknown>('permissions.rules');
+	const next = withRule(user ? inspected?.globalValue : inspected?.workspaceValue, rule);
 	if (!next) {
 		return;
 	}
-	await config.update('permissions.rules', next, vscode.ConfigurationTarget.Workspace);
+	await config.update('permissions.rules', next, user ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
 	const shown = `${rule.action} ${rule.tool}${rule.match ? `(${rule.match})` : ''}`;
-	void vscode.window.showInformationMessage(`Keel: added "${shown}" to this workspace's keel.permissions.rules.`, 'Open Settings').then(choice => {
+	const where = user ? 'your user settings' : "this workspace's settings";
+	void vscode.window.showInformationMessage(`Keel: added "${shown}" to keel.permissions.rules in ${where}.`, 'Open Settings').then(choice => {
 		if (choice) {
-			void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
+			void vscode.commands.executeCommand(user ? 'workbench.action.openSettingsJson' : 'workbench.action.openWorkspaceSettingsFile');
 		}
 	});
 }

@@ -101,7 +101,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		if (decision.always && suggested && ctx.approvalSettings.persistRule) {
 			// A failure to save the rule must not undo the approval the user just gave.
 			await ctx.approvalSettings.persistRule(suggested).then(
-				() => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to this workspace's settings (keel.permissions.rules).` }),
+				() => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).` }),
 				error => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'ruleNotSaved', text: `Could not save the rule: ${(error as Error).message}` }),
 			);
 		}
