@@ -61,6 +61,9 @@ const contexts = await Promise.all([
 // node-sqlite3-wasm loads its .wasm from beside the bundle that requires it (dist/host.js).
 fs.mkdirSync('dist', { recursive: true });
 fs.copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
+// The bash parser behind every command decision (src/core/tools/bashParser.ts) loads both from dist/.
+fs.copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
+fs.copyFileSync('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');
 
 if (watch) {
 	await Promise.all(contexts.map(ctx => ctx.watch()));

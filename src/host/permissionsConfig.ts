@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PermissionRule } from '../core/agent/permissions';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../core/tools/pathPolicy';
+import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../core/tools/permissionsMerge';
 
 /**
  * Settings that widen what the agent may do are read trust-aware: in an untrusted workspace
@@ -17,46 +18,44 @@ export function trustedSetting<T>(key: string, fallback: T): T {
 	return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
 }
 
-function isRule(value: unknown): value is PermissionRule {
-	const rule = value as PermissionRule;
-	return typeof rule === 'object' && rule !== null && typeof rule.tool === 'string' && ['allow', 'ask', 'deny'].includes(rule.action) && (rule.match === undefined || typeof rule.match === 'string');
-}
-
-/** keel.permissions.rules; malformed entries are dropped (and a deny is never lost to a typo in another rule). */
+/** keel.permissions.rules merged across scopes (permissionsMerge.ts): a workspace never drops the user's deny rules. */
 export function readPermissionRules(): PermissionRule[] {
-	const raw = trustedSetting<unknown[]>('permissions.rules', []);
-	const rules = Array.isArray(raw) ? raw.filter(isRule) : [];
-	if (!vscode.workspace.isTrusted) {
-		// Deny and ask rules only ever narrow: keep the workspace's own even when untrusted.
-		const workspaceRules = vscode.workspace.getConfiguration('keel').inspect<unknown[]>('permissions.rules')?.workspaceValue;
-		rules.push(...(Array.isArray(workspaceRules) ? workspaceRules.filter(isRule).filter(r => r.action !== 'allow') : []));
-	}
-	return rules;
+	const config = vscode.workspace.getConfiguration('keel');
+	return mergeRules(config.inspect<unknown>('permissions.rules'), vscode.workspace.isTrusted);
 }
 
 export function readPathPolicy(): PathPolicy {
 	const config = vscode.workspace.getConfiguration('keel');
-	// Deny-read additions only narrow, so they are honoured from any level; allow overrides need trust.
-	const extraDeny = config.get<string[]>('permissions.denyRead', []);
+	const trusted = vscode.workspace.isTrusted;
+	// Deny-read and always-ask only narrow, so every scope adds to them and none can empty them.
 	return {
-		denyRead: [...DEFAULT_DENY_READ, ...(Array.isArray(extraDeny) ? extraDeny : [])],
-		allowRead: [...DEFAULT_ALLOW_READ, ...trustedSetting<string[]>('permissions.allowRead', [])],
-		alwaysAsk: config.get<string[]>('permissions.alwaysAsk', []),
+		denyRead: [...DEFAULT_DENY_READ, ...mergeGlobs(config.inspect('permissions.denyRead'), trusted, true)],
+		allowRead: [...DEFAULT_ALLOW_READ, ...mergeGlobs(config.inspect('permissions.allowRead'), trusted, false)],
+		alwaysAsk: mergeGlobs(config.inspect('permissions.alwaysAsk'), trusted, true),
+		denySearch: deniedPathGlobs(readPermissionRules(), 'grep'),
 	};
 }
 
-/** "Always allow": appends the rule to the workspace settings and tells the user where it went. */
+/**
+ * "Always allow": appends exactly the rule the card showed to keel.permissions.rules of the
+ * scope the user chose (keel.permissions.alwaysAllowScope, read from user settings only, so a
+ * workspace cannot redirect it); the other scopes' rules stay and keep applying (rules are
+ * merged per scope when read).
+ */
 export async function persistRule(rule: PermissionRule): Promise<void> {
 	const config = vscode.workspace.getConfiguration('keel');
-	const current = config.inspect<PermissionRule[]>('permissions.rules')?.workspaceValue ?? [];
-	if (current.some(r => r.tool === rule.tool && r.match === rule.match && r.action === rule.action)) {
+	const user = config.inspect<string>('permissions.alwaysAllowScope')?.globalValue === 'user' || !vscode.workspace.workspaceFolders?.length;
+	const inspected = config.inspect<unknown>('permissions.rules');
+	const next = withRule(user ? inspected?.globalValue : inspected?.workspaceValue, rule);
+	if (!next) {
 		return;
 	}
-	await config.update('permissions.rules', [...current, rule], vscode.ConfigurationTarget.Workspace);
+	await config.update('permissions.rules', next, user ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
 	const shown = `${rule.action} ${rule.tool}${rule.match ? `(${rule.match})` : ''}`;
-	void vscode.window.showInformationMessage(`Keel: added "${shown}" to this workspace's keel.permissions.rules.`, 'Open Settings').then(choice => {
+	const where = user ? 'your user settings' : "this workspace's settings";
+	void vscode.window.showInformationMessage(`Keel: added "${shown}" to keel.permissions.rules in ${where}.`, 'Open Settings').then(choice => {
 		if (choice) {
-			void vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
+			void vscode.commands.executeCommand(user ? 'workbench.action.openSettingsJson' : 'workbench.action.openWorkspaceSettingsFile');
 		}
 	});
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../core/ports';
 import type { ToolDefinition } from '../core/tools/defineTool';
 import { createShellTools, type ShellToolSettings } from '../core/tools/shellTools';
 import { DisposableStore } from '../core/util/lifecycle';
-import { trustedSetting } from './permissionsConfig';
+import { readPathPolicy, trustedSetting } from './permissionsConfig';
 import { TerminalRunner } from './terminalRunner';
 
 /** keel.shell.*; trust-aware, so an untrusted folder cannot widen its own sandbox. */
@@ -49,6 +49,6 @@ export function createShellTooling(context: vscode.ExtensionContext, logger: Log
 	const sandbox = store.add(new DockerRunner({ workspaceRoot: root, settings: () => settings(), logger }));
 	const terminal = store.add(new TerminalRunner({ workspaceRoot: root }));
 	const selector = new ShellBackendSelector(() => settings().backend, sandbox, terminal);
-	const tools = createShellTools({ selector, settings: () => settings().tool });
+	const tools = createShellTools({ selector, settings: () => settings().tool, pathPolicy: readPathPolicy });
 	return { tools, disposable: store };
 }

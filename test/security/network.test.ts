@@ -115,6 +115,35 @@ describe('security: network guard', () => {
 			}));
 	}
 
+	// Class 10: an allow rule covers the URL it names, not where that URL redirects. Every hop
+	// is decided again; a hop the rules do not allow on their own is refused, not followed.
+	const hosts = ['public.test', 'hop.test', 'redirect.test.evil', 'PUBLIC.test', 'public.test.', 'redirect.test@public.test'];
+	const ruleSets: Array<{ name: string; rules: Array<{ tool: string; match: string; action: 'allow' | 'deny' }> }> = [
+		{ name: 'allow redirect.test/**', rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }] },
+		{ name: 'allow */** on redirect.test', rules: [{ tool: '*', match: 'https://redirect.test/**', action: 'allow' }] },
+		{ name: 'allow + deny admin', rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }, { tool: 'fetch', match: 'https://public.test/**', action: 'deny' }] },
+	];
+	for (const { name, rules } of ruleSets) {
+		for (const host of hosts) {
+			for (const tail of ['', 'docs/x', '?q=1']) {
+				const target = `https://${host}/${tail}`;
+				it(`under "${name}", a redirect to ${target} is decided again`, () =>
+					attack(`C10 ${name} → ${target}`, async () => {
+						const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
+						const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent(target)}` });
+						return escaped(result.output) ?? (/public page/.test(result.output) ? `followed to ${target} without approval` : undefined);
+					}, 'class 10 (redirects under allow)'));
+			}
+		}
+	}
+	it('under a deny rule on a path, a same-origin redirect into it is refused', () =>
+		attack('C10 same-origin deny', async () => {
+			const rules = [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' as const }, { tool: 'fetch', match: 'https://redirect.test/private/**', action: 'deny' as const }];
+			const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
+			const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent('https://redirect.test/private/x')}` });
+			return /public page/.test(result.output) ? 'followed into a denied path' : undefined;
+		}, 'class 10 (redirects under allow)'));
+
 	it('stops after 3 redirects', () =>
 		attack('redirect loop', async () => {
 			const before = publicServer.hits.length;

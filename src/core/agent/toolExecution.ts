@@ -1,7 +1,8 @@
 import type { ToolResultData } from '../llm/canonical';
 import type { Workspace } from '../ports';
-import type { Preparation, ToolDefinition } from '../tools/defineTool';
+import type { Preparation, Subject, ToolDefinition } from '../tools/defineTool';
 import { PathRefused } from '../tools/paths';
+import { redactSecrets } from '../tools/redact';
 import { UrlRefused } from '../tools/urls';
 import type { ToolRegistry } from '../tools/registry';
 import { requestApprovalSafely, type Approver } from './approvalGate';
@@ -33,6 +34,8 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: { ...card } });
 	};
 	const finish = (ok: boolean, output: string, status: ToolCallState['status'], errorKind?: string): ToolResultData => {
+		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
+		output = redactSecrets(output).text;
 		update({ status, output, progress: undefined });
 		return { toolCallId: call.id, name: call.name, output, ok, errorKind };
 	};
@@ -55,9 +58,11 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		signal: ctx.signal,
 		sessionId: ctx.sessionId,
 		prepared,
+		recheck: (subjects: Subject[]) => decidePermission({ ...tool, subjects: () => subjects }, parsed.input, ctx.approvalSettings).verdict,
 		progress: (text: string) => {
 			progressText += text;
-			update({ progress: progressText });
+			// The live stream shows what the final output would: credentials cut out.
+			update({ progress: redactSecrets(progressText).text });
 		},
 	});
 	let progressText = '';
@@ -96,7 +101,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		if (decision.always && suggested && ctx.approvalSettings.persistRule) {
 			// A failure to save the rule must not undo the approval the user just gave.
 			await ctx.approvalSettings.persistRule(suggested).then(
-				() => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to this workspace's settings (keel.permissions.rules).` }),
+				() => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).` }),
 				error => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'ruleNotSaved', text: `Could not save the rule: ${(error as Error).message}` }),
 			);
 		}

@@ -75,8 +75,58 @@ export function keeperScript(idleSeconds: number): string {
 
 const SOCKETS = ['/var/run/docker.sock', '/run/docker.sock'];
 
-/** Paths that make the host run code later (git hooks, editor tasks): mounted read-only (A27). */
-const PROTECTED = ['.git/hooks', '.git/config', '.vscode'];
+/**
+ * Paths that make the host run code later (git hooks and config, editor tasks, CI, dev
+ * containers, package-manager and agent config): mounted read-only (A27), so a command in
+ * the sandbox cannot plant what the host runs next. Keep in step with pathPolicy.ts.
+ */
+export const SANDBOX_PROTECTED = [
+	'.git/hooks', '.git/config', '.vscode', '.github', '.gitlab', '.gitlab-ci.yml', '.husky', '.devcontainer', '.devcontainer.json',
+	'.pre-commit-config.yaml', '.yarnrc.yml', '.yarnrc', '.npmrc', '.envrc', '.keel', '.mcp.json', '.cursor', '.claude', '.gitmodules',
+];
+/** Created (empty) when missing, so the sandbox cannot create them: VS Code would run what lands there. */
+const CREATE_WHEN_MISSING = ['.vscode'];
+
+/** Each submodule's own config and hooks (.git/modules/<name>/…, nested), which git runs like the top-level ones. */
+function submoduleGitPaths(workspace: string): string[] {
+	const out: string[] = [];
+	const walk = (rel: string, depth: number) => {
+		let names: string[];
+		try {
+			names = fs.readdirSync(path.join(workspace, rel));
+		} catch {
+			return;
+		}
+		for (const name of names) {
+			const sub = `${rel}/${name}`;
+			out.push(`${sub}/config`, `${sub}/hooks`);
+			if (depth < 4) walk(`${sub}/modules`, depth + 1);
+		}
+	};
+	walk('.git/modules', 0);
+	return out;
+}
+
+/** The read-only mounts over the workspace, for what exists (and .vscode, created empty when missing). */
+export function protectedMounts(workspace: string): Docker.MountSettings[] {
+	const mounts: Docker.MountSettings[] = [];
+	for (const rel of CREATE_WHEN_MISSING) {
+		try {
+			fs.mkdirSync(path.join(workspace, rel));
+		} catch {
+			// Exists already (or cannot be made: then it is not mounted and the guard's name checks remain).
+		}
+	}
+	for (const rel of [...SANDBOX_PROTECTED, ...submoduleGitPaths(workspace)]) {
+		const source = path.join(workspace, rel);
+		// lstat: a protected name that is a symlink is mounted as what it points to only if that stays inside.
+		const real = fs.existsSync(source) ? fs.realpathSync(source) : undefined;
+		if (real !== undefined && (real === workspace || real.startsWith(`${workspace}${path.sep}`) || real.startsWith(`${fs.realpathSync(workspace)}${path.sep}`))) {
+			mounts.push({ Type: 'bind', Source: source, Target: `${WORKSPACE_MOUNT}/${rel}`, ReadOnly: true });
+		}
+	}
+	return mounts;
+}
 
 /**
  * The hardened container: non-root, no network, capped memory/CPU/pids, no capabilities,
@@ -98,12 +148,7 @@ export function containerSpec(root: string, image: string, limits: SandboxLimits
 			throw new ExecError('containerFailed', `The workspace ${workspace} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`);
 		}
 	}
-	const mounts: Docker.MountSettings[] = [{ Type: 'bind', Source: workspace, Target: WORKSPACE_MOUNT, ReadOnly: false }];
-	for (const rel of PROTECTED) {
-		if (fs.existsSync(path.join(workspace, rel))) {
-			mounts.push({ Type: 'bind', Source: path.join(workspace, rel), Target: `${WORKSPACE_MOUNT}/${rel}`, ReadOnly: true });
-		}
-	}
+	const mounts: Docker.MountSettings[] = [{ Type: 'bind', Source: workspace, Target: WORKSPACE_MOUNT, ReadOnly: false }, ...protectedMounts(workspace)];
 	const memory = Math.round(limits.memoryMb * 1024 * 1024);
 	return {
 		Image: image,

@@ -13,6 +13,11 @@ export interface ToolContext {
 	sessionId?: string;
 	/** What `prepare` returned before approval; `execute` applies exactly this, nothing recomputed. */
 	prepared?: Preparation;
+	/**
+	 * The permission verdict for other subjects of this same call (e.g. where a redirect
+	 * leads): what was approved covers the subjects shown, nothing they lead to.
+	 */
+	recheck?(subjects: Subject[]): 'allow' | 'ask' | 'deny';
 }
 
 /**
@@ -43,6 +48,8 @@ export interface Preparation {
 	title?: string;
 	/** Non-empty when a path controls the editor or the agent: the call always asks. */
 	protectedReasons?: string[];
+	/** Where the call's paths (and a command's redirect targets) really land, canonical and workspace-relative: permission rules match these as well as the names asked for. */
+	canonicalPaths?: string[];
 	/** Tool-private payload handed to execute (e.g. the exact new content). */
 	data?: unknown;
 }

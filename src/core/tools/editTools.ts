@@ -6,11 +6,13 @@
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
 import { fileDiff, diffStat } from './fileDiff';
-import { displayPath, PathRefused } from './paths';
+import { displayPath, PathRefused, type ResolvedPath } from './paths';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 interface PlannedWrite {
 	path: string;
+	/** Where the guard resolved it when the card was shown; execute refuses if that changed. */
+	resolved: ResolvedPath;
 	before: string | undefined;
 	after: string;
 }
@@ -31,12 +33,13 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 }
 
 function preparation(plan: PlannedWrite, protectedReason: string | undefined): Preparation {
-	return { diffs: [fileDiff(plan.path, plan.before, plan.after)], protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [], data: plan };
+	return { diffs: [fileDiff(plan.path, plan.before, plan.after)], protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [], canonicalPaths: [plan.resolved.canonical], data: plan };
 }
 
-async function applyPlan(context: ToolContext, fallback: () => Promise<Preparation>): Promise<{ plan: PlannedWrite; stale: boolean }> {
+async function applyPlan(deps: ToolDeps, context: ToolContext, fallback: () => Promise<Preparation>): Promise<{ plan: PlannedWrite; stale: boolean }> {
 	const prepared = context.prepared ?? (await fallback());
 	const plan = prepared.data as PlannedWrite;
+	await guardFor(deps, context).confirm(plan.resolved, 'write');
 	const now = await currentText(context, plan.path);
 	return { plan, stale: now !== plan.before };
 }
@@ -71,10 +74,10 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 		describe: input => `Write ${input.path}`,
 		async prepare(input, context) {
 			const target = await guardFor(deps, context).resolve(input.path, 'write');
-			return preparation({ path: target.path, before: await currentText(context, target.path), after: input.content }, target.protectedReason);
+			return preparation({ path: target.path, resolved: target, before: await currentText(context, target.path), after: input.content }, target.protectedReason);
 		},
 		async execute(input, context) {
-			const { plan, stale } = await applyPlan(context, () => writeFile.prepare!(input, context));
+			const { plan, stale } = await applyPlan(deps, context, () => writeFile.prepare!(input, context));
 			if (stale) {
 				return fail(`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the change.`);
 			}
@@ -114,10 +117,10 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 				throw new PathRefused(`old_string occurs ${found.length} times in ${displayPath(target.path)} (${lineList(found)}). Add surrounding lines to make it unique, or set replace_all.`);
 			}
 			const after = input.replace_all ? before.split(input.old_string).join(input.new_string) : before.replace(input.old_string, () => input.new_string);
-			return preparation({ path: target.path, before, after }, target.protectedReason);
+			return preparation({ path: target.path, resolved: target, before, after }, target.protectedReason);
 		},
 		async execute(input, context) {
-			const { plan, stale } = await applyPlan(context, () => editFile.prepare!(input, context));
+			const { plan, stale } = await applyPlan(deps, context, () => editFile.prepare!(input, context));
 			if (stale) {
 				return fail(`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the edit.`);
 			}

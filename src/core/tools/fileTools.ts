@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { defineTool, fail, ok, type ToolDefinition } from './defineTool';
-import { displayPath } from './paths';
+import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
+import { displayPath, type ResolvedPath } from './paths';
 import { rgListFiles } from './ripgrep';
 import { defaultToolDeps, guardFor, type ToolDeps } from './toolDeps';
 
@@ -12,6 +12,17 @@ const MAX_LINE_LENGTH = 2000;
 export const HUGE_FILE_BYTES = 20 * 1024 * 1024;
 
 const pathSubject = (...paths: Array<string | undefined>) => [{ kind: 'path' as const, values: paths.filter((p): p is string => p !== undefined) }];
+
+function resolvedFor(target: ResolvedPath): Preparation {
+	return { canonicalPaths: [target.canonical], data: target };
+}
+
+/** The path as approved, re-resolved: refused if it now leads elsewhere. */
+async function confirmed(deps: ToolDeps, context: ToolContext, input: string, intent: 'read' | 'list'): Promise<ResolvedPath> {
+	const guard = guardFor(deps, context);
+	const approved = context.prepared?.data as ResolvedPath | undefined;
+	return approved ? guard.confirm(approved, intent) : guard.resolve(input, intent);
+}
 
 /** read_file, list_directory, find_path: the read-only file tools. */
 export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
@@ -29,8 +40,10 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const range = input.offset || input.limit ? ` (lines ${input.offset ?? 1}–${(input.offset ?? 1) + (input.limit ?? DEFAULT_LINE_LIMIT) - 1})` : '';
 			return `Read ${input.path}${range}`;
 		},
+		// Resolved before the decision so path rules also see where a symlink really leads.
+		prepare: async (input, context) => resolvedFor(await guardFor(deps, context).resolve(input.path, 'read')),
 		async execute(input, context) {
-			const { path } = await guardFor(deps, context).resolve(input.path, 'read');
+			const { path } = await confirmed(deps, context, input.path, 'read');
 			const stat = await context.workspace.stat(path);
 			if (!stat) {
 				return fail(`File not found: ${displayPath(path)}. List the folder or search with find_path to get the right path.`);
@@ -69,8 +82,9 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 		effect: 'read',
 		subjects: input => pathSubject(input.path),
 		describe: input => `List ${input.path ?? '.'}`,
+		prepare: async (input, context) => resolvedFor(await guardFor(deps, context).resolve(input.path, 'list')),
 		async execute(input, context) {
-			const { path } = await guardFor(deps, context).resolve(input.path, 'list');
+			const { path } = await confirmed(deps, context, input.path, 'list');
 			const stat = await context.workspace.stat(path);
 			if (!stat) {
 				return fail(`Folder not found: ${displayPath(path)}.`);

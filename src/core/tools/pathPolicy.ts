@@ -12,6 +12,8 @@ export interface PathPolicy {
 	allowRead: string[];
 	/** Writes here always ask, even with auto-approve on (keel.permissions.alwaysAsk adds to these). */
 	alwaysAsk: string[];
+	/** Path globs of deny rules on grep: a search without a path skips these files. */
+	denySearch?: string[];
 }
 
 export const DEFAULT_DENY_READ = [
@@ -29,8 +31,19 @@ export const DEFAULT_DENY_READ = [
 	'**/.aws/**',
 	'**/.azure/**',
 	'**/.config/gcloud/**',
-	'**/.kube/config',
+	'**/.kube/**',
 	'**/.docker/config.json',
+	'**/.config/gh/hosts.yml',
+	'**/.config/hub',
+	'**/.terraform.d/credentials.tfrc.json',
+	'**/.yarnrc.yml',
+	'**/*.ppk',
+	'**/*.gpg',
+	'**/*.asc',
+	'**/secring.*',
+	'**/.gnupg/**',
+	'**/.htpasswd',
+	'**/.pgpass',
 	'**/.netrc',
 	'**/.npmrc',
 	'**/.pypirc',
@@ -58,6 +71,23 @@ export const PROTECTED_PATHS: Array<{ glob: string; reason: string }> = [
 	{ glob: '**/.devcontainer/**', reason: 'dev container config runs on open' },
 	{ glob: '**/.github/workflows/**', reason: 'CI workflows run with repository secrets' },
 	{ glob: '**/.husky/**', reason: 'git hooks run on every commit' },
+	// Submodules keep their own config and hooks under .git/modules/<name>/ (nested ones deeper).
+	{ glob: '**/.git/**/hooks/**', reason: 'git hooks run on every commit' },
+	{ glob: '**/.git/**/config', reason: 'git config can run programs (core.fsmonitor, core.pager)' },
+	{ glob: '**/.git/info/**', reason: 'git attributes and excludes change what git runs and shows' },
+	{ glob: '**/.github/**', reason: 'CI workflows and actions run with repository secrets' },
+	{ glob: '**/.gitlab-ci.yml', reason: 'CI pipelines run with repository secrets' },
+	{ glob: '**/.gitlab/**', reason: 'CI templates run with repository secrets' },
+	{ glob: '**/.husky', reason: 'git hooks run on every commit' },
+	{ glob: '**/.devcontainer', reason: 'dev container config runs on open' },
+	{ glob: '**/.devcontainer.json', reason: 'dev container config runs on open' },
+	{ glob: '**/.pre-commit-config.yaml', reason: 'pre-commit hooks run on every commit' },
+	{ glob: '**/.yarnrc.yml', reason: 'yarn config can run programs and change registries' },
+	{ glob: '**/.yarnrc', reason: 'yarn config can run programs and change registries' },
+	{ glob: '**/.envrc', reason: 'direnv runs it on entering the folder' },
+	{ glob: '**/.gitmodules', reason: 'submodule URLs decide what code is fetched' },
+	{ glob: '**/.keel', reason: "Keel's own settings" },
+	{ glob: '**/.vscode', reason: 'editor settings and tasks (.vscode/) can run code' },
 ];
 
 export const defaultPathPolicy: PathPolicy = { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] };
@@ -94,5 +124,5 @@ export function isProtectedPath(path: string, policy: PathPolicy): string | unde
 /** Globs for ripgrep (`--glob !…`) so grep never prints a deny-read file's lines. */
 export function denyReadRgGlobs(policy: PathPolicy): string[] {
 	// Keep the leading **/: a rg glob with a slash is anchored at the root, so ".ssh/**" alone would miss a nested one.
-	return policy.denyRead.map(glob => `!${glob}`);
+	return [...policy.denyRead, ...(policy.denySearch ?? [])].map(glob => `!${glob}`);
 }

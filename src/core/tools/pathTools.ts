@@ -4,6 +4,7 @@ import { defineTool, fail, ok, type Preparation, type ToolDefinition } from './d
 import { fileDiff } from './fileDiff';
 import type { ResolvedPath } from './paths';
 import { displayPath, PathRefused } from './paths';
+import { checkFolderEntries } from './folderEntries';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 function protectedOf(...paths: ResolvedPath[]): string[] {
@@ -20,10 +21,11 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 		describe: input => `Create folder ${input.path}`,
 		async prepare(input, context): Promise<Preparation> {
 			const target = await guardFor(deps, context).resolve(input.path, 'write');
-			return { protectedReasons: protectedOf(target), data: target };
+			return { protectedReasons: protectedOf(target), canonicalPaths: [target.canonical], data: target };
 		},
 		async execute(input, context) {
-			const target = (context.prepared?.data as ResolvedPath | undefined) ?? (await guardFor(deps, context).resolve(input.path, 'write'));
+			const guard = guardFor(deps, context);
+			const target = await guard.confirm((context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'write')), 'write');
 			const stat = await context.workspace.stat(target.path);
 			if (stat) {
 				return stat.type === 'directory' ? ok(`${displayPath(target.path)} already exists.`) : fail(`${displayPath(target.path)} exists and is a file.`);
@@ -47,10 +49,12 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 			if (stat?.type === 'file' && stat.size < 256 * 1024) {
 				diffs = [fileDiff(target.path, Buffer.from(await context.workspace.readFile(target.path)).toString('utf8'), undefined)];
 			}
-			return { protectedReasons: protectedOf(target), data: target, diffs };
+			const inside = await checkFolderEntries(context.workspace, deps.pathPolicy(), target.path, undefined, 'delete');
+			return { protectedReasons: [...protectedOf(target), ...inside], canonicalPaths: [target.canonical], data: target, diffs };
 		},
 		async execute(input, context) {
-			const target = (context.prepared?.data as ResolvedPath | undefined) ?? (await guardFor(deps, context).resolve(input.path, 'delete'));
+			const guard = guardFor(deps, context);
+			const target = await guard.confirm((context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'delete')), 'delete');
 			const stat = await context.workspace.stat(target.path);
 			if (!stat) {
 				return fail(`Nothing to delete at ${displayPath(target.path)}.`);
@@ -82,10 +86,15 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 					throw new PathRefused('Moving the workspace root is not allowed.');
 				}
 				const to = await guard.resolve(input.to, 'write');
-				return { protectedReasons: protectedOf(from, to), data: { from, to } };
+				const inside = await checkFolderEntries(context.workspace, deps.pathPolicy(), from.path, to.path, name === 'move_path' ? 'move' : 'copy');
+				return { protectedReasons: [...protectedOf(from, to), ...inside], canonicalPaths: [from.canonical, to.canonical], data: { from, to } };
 			},
 			async execute(input, context) {
-				const data = (context.prepared?.data as { from: ResolvedPath; to: ResolvedPath } | undefined) ?? ((await tool.prepare!(input, context)).data as { from: ResolvedPath; to: ResolvedPath });
+				const approved = (context.prepared?.data as { from: ResolvedPath; to: ResolvedPath } | undefined) ?? ((await tool.prepare!(input, context)).data as { from: ResolvedPath; to: ResolvedPath });
+				const guard = guardFor(deps, context);
+				const data = { from: await guard.confirm(approved.from, 'read'), to: await guard.confirm(approved.to, 'write') };
+				// The folder may have gained entries while the card waited: check them again.
+				await checkFolderEntries(context.workspace, deps.pathPolicy(), data.from.path, data.to.path, name === 'move_path' ? 'move' : 'copy');
 				if (!(await context.workspace.stat(data.from.path))) {
 					return fail(`Nothing at ${displayPath(data.from.path)}.`);
 				}

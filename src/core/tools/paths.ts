@@ -123,6 +123,18 @@ export class WorkspaceGuard {
 		return { path, canonical, exists, protectedReason };
 	}
 
+	/**
+	 * Execution applies what was approved: resolve again right before acting and refuse when
+	 * the path now lands somewhere else (a folder swapped for a symlink while the card waited).
+	 */
+	async confirm(approved: ResolvedPath, intent: PathIntent): Promise<ResolvedPath> {
+		const now = await this.resolve(approved.path, intent);
+		if (now.canonical !== approved.canonical) {
+			throw new PathRefused(`${displayPath(approved.path)} changed since it was approved: it led to ${displayPath(approved.canonical)} and now leads to ${displayPath(now.canonical)} (a symlink was created or swapped). Nothing was done; call again so the user sees where it really goes.`);
+		}
+		return now;
+	}
+
 	/** realpath the deepest existing ancestor, then re-append the missing tail (no `..` left in it). */
 	private async _canonical(path: string, root: string, input: string): Promise<{ relative: string; exists: boolean }> {
 		const parts = path === '' ? [] : path.split('/');

@@ -1,173 +1,341 @@
 /**
- * Shell command lines → every command they would run, for permission rules.
+ * Shell command lines → every command bash would run, for permission rules.
  *
- * Seam for run_command (issue 5): give the tool `subjects: input => [{ kind: 'command',
- * values: [input.command] }]` and the policy (permissions.ts) calls `splitCommandLine` and
- * `matchCommandRule` itself. A rule allows a line only if EVERY command of it is allowed:
- * chains (`;` `&&` `||` `|` `&` newlines), command substitutions (`$(…)`, backticks, `<(…)`,
- * `>(…)`) and redirections all count. A `*` in a pattern never spans an operator, a
- * redirection or a substitution, so "git show*" does not allow "git show > ~/.ssh/id_rsa"
- * (Roo-Code #11095) and "ls*" does not allow "ls; rm -rf ~" (the gemini-cli chain bypass).
- * There is no subcommand cap (Claude Code's 50-subcommand bypass): all are checked.
+ * The line is parsed by bash's grammar (bashParser.ts), never split by hand: chains,
+ * pipelines, subshells, groups, command and process substitutions (also inside `${…}` and
+ * unquoted here-documents), functions and loops all yield their simple commands. Each simple
+ * command becomes one or more *forms*: its words after bash's quote removal, joined by one
+ * space, the command's path reduced to its name, wrappers looked through (shellWrappers.ts).
+ * A rule's `*` is matched against one form at a time, so it never crosses a command boundary.
+ *
+ * What only bash can resolve (a `$VAR`, a substitution, a glob) makes a form *incomplete*:
+ * an allow rule covers it only if the rule ends in `*` after the known part; a deny or ask
+ * rule applies whenever it *might* match. A command name that is not known at all might be
+ * anything, so any deny rule refuses it.
  */
+import { bashParser, type BashNode } from './bashParser';
+import { unwrap } from './shellWrappers';
+import { wordValue, type WordValue } from './shellWords';
+
+export interface CommandForm {
+	/** The words after quote removal; when incomplete, the part before the unknown. */
+	text: string;
+	complete: boolean;
+	/** false: this form only serves deny/ask (e.g. `rm x` for `/bin/rm x`); allow needs the other forms. */
+	needsAllow: boolean;
+}
+
+export interface RedirectTarget {
+	/** The target after quote removal; undefined when only bash can know it ($VAR, glob, ~). */
+	path: string | undefined;
+	/** As written, for messages. */
+	written: string;
+}
+
 export interface ParsedCommandLine {
-	/** Each simple command, words joined by one space, redirections kept in place, substitutions as "$(…)". */
-	commands: string[];
-	/** Files written by output redirections (not /dev/null, not fd duplications). */
-	writes: string[];
-	/** Something we cannot judge statically (eval, unbalanced quotes, ${x@P}, a variable as the command): never auto-allow. */
+	commands: CommandForm[];
+	/** Files written by redirections (not /dev/null, not fd duplications) and by the file arguments of tee, cp, mv, rm, sed -i …. */
+	writes: RedirectTarget[];
+	/** Files read by `<` redirections. */
+	reads: RedirectTarget[];
+	/** A `cd`/`pushd`/`popd` somewhere: relative redirect targets after it are not where they look. */
+	changesDirectory: boolean;
+	/** Something we cannot judge statically: never auto-allowed. */
 	opaque: string | undefined;
 }
 
-const OPAQUE_COMMANDS = /^(?:eval|source|\.|exec|command|builtin|xargs|env|sudo|doas|nohup|time|nice|timeout|bash|sh|zsh|dash|ksh|fish|python\d*|node|perl|ruby)\b(?:\s+-c\b|\s|$)/;
+/** Environment variables that change which program runs or what it loads. */
+const DANGEROUS_VARIABLE = /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|npm_config_\w+|HOME|EDITOR|VISUAL|PAGER|LESSOPEN|BROWSER|SHELL|\w*_COMMAND|\w*_PROGRAM)$/i;
+/** Variables whose value some program runs as a command line (git, ssh, less, editors). */
+const COMMAND_VARIABLE = /^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
+const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+const UNKNOWN_COMMAND: CommandForm = { text: '', complete: false, needsAllow: true };
+
+/** Common programs whose arguments name files they write (or delete): checked like redirect targets. */
+const WRITES_ALL = new Set(['tee', 'touch', 'mkdir', 'rm', 'rmdir', 'truncate', 'chmod', 'chown', 'unlink', 'shred', 'mkfifo']);
+const WRITES_LAST = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
+
+function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
+	const name = argv[0]?.known ? argv[0].text.slice(argv[0].text.lastIndexOf('/') + 1) : '';
+	const args = argv.slice(1);
+	const operands = args.filter(a => !a.known || !a.text.startsWith('-'));
+	const target = (w: WordValue): RedirectTarget => ({ path: w.known ? w.text : undefined, written: w.known ? w.text : `${w.text}…` });
+	let files: WordValue[] = [];
+	if (WRITES_ALL.has(name)) {
+		// chmod/chown take a mode or owner first.
+		files = name === 'chmod' || name === 'chown' ? operands.slice(1) : operands;
+	} else if (WRITES_LAST.has(name)) {
+		const dir = args.findIndex(a => a.known && (a.text === '-t' || a.text.startsWith('--target-directory')));
+		files = dir !== -1 ? [args[dir].text.includes('=') ? { text: args[dir].text.split('=')[1], known: true } : args[dir + 1] ?? { text: '', known: false }] : operands.slice(-1);
+	} else if (name === 'dd') {
+		files = args.filter(a => !a.known || a.text.startsWith('of=')).map(a => (a.known ? { text: a.text.slice(3), known: true } : a));
+	} else if ((name === 'sed' || name === 'perl') && args.some(a => a.known && /^-[a-zA-Z]*i/.test(a.text))) {
+		files = operands.slice(1);
+	}
+	return files.filter(f => !(f.known && (f.text === '' || f.text === '-'))).map(target);
+}
+
+function isArithmetic(node: BashNode): boolean {
+	if (node.type === 'compound_statement') {
+		return node.children[0]?.type === '((';
+	}
+	if (node.type === 'test_command') {
+		return node.descendantsOfType('test_operator').some(op => /^-(?:eq|ne|lt|le|gt|ge)$/.test(op?.text ?? ''));
+	}
+	return true;
+}
+
+function hasVariable(node: BashNode): boolean {
+	return node.descendantsOfType(['variable_name', 'word', 'simple_expansion', 'expansion']).length > 0;
+}
+
+function formOf(words: WordValue[], needsAllow: boolean): CommandForm {
+	const parts: string[] = [];
+	for (const word of words) {
+		parts.push(word.text);
+		if (!word.known) {
+			return { text: parts.join(' '), complete: false, needsAllow };
+		}
+	}
+	return { text: parts.join(' '), complete: true, needsAllow };
+}
+
+class Analysis implements ParsedCommandLine {
+	commands: CommandForm[] = [];
+	writes: RedirectTarget[] = [];
+	reads: RedirectTarget[] = [];
+	changesDirectory = false;
+	opaque: string | undefined;
+
+	constructor(private readonly _depth: number) {}
+
+	line(source: string): void {
+		const parser = bashParser();
+		if (!parser) {
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'the bash parser is not loaded';
+			return;
+		}
+		if (/[\r\0]/.test(source)) {
+			// bash keeps a carriage return inside a word where other tools see a line break.
+			this.opaque ??= 'a carriage return or NUL byte';
+		}
+		const tree = parser.parse(source);
+		if (!tree) {
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'bash could not parse it';
+			return;
+		}
+		try {
+			if (tree.rootNode.hasError) {
+				// Whatever bash makes of a line we cannot parse, no rule may allow it.
+				this.commands.push(UNKNOWN_COMMAND);
+				this.opaque ??= 'it is not valid bash (unbalanced quotes or brackets)';
+			}
+			this._walk(tree.rootNode);
+			this._crossCheck(source, tree.rootNode);
+		} finally {
+			tree.delete();
+		}
+	}
+
+	private _walk(node: BashNode): void {
+		switch (node.type) {
+			case 'word':
+				// bash ends an unquoted word at a newline. A word that spans one means the grammar
+				// glued two of bash's commands together (seen after a comment line): trust neither.
+				if (/(?<!\\)\n/.test(node.text)) {
+					this.commands.push(UNKNOWN_COMMAND);
+					this.opaque ??= 'the parser and bash may split this line differently';
+				}
+				break;
+			case 'command':
+				this._command(node);
+				break;
+			case 'file_redirect':
+				this._redirect(node);
+				break;
+			case 'variable_assignment':
+				if (node.parent?.type !== 'command' && node.parent?.type !== 'declaration_command') {
+					this._assignment(node, [node]);
+				}
+				break;
+			case 'declaration_command':
+				this._assignment(node, node.namedChildren.filter((c): c is BashNode => c?.type === 'variable_assignment'));
+				break;
+			case 'command_substitution':
+				// Inside backticks bash unescapes \\, \` and \$ and parses the text again: so do we.
+				if (node.text.startsWith('`') && node.text.endsWith('`') && node.text.length > 1 && /\\[`$\\]/.test(node.text)) {
+					const inner = new Analysis(this._depth + 1);
+					inner.line(node.text.slice(1, -1).replace(/\\([`$\\])/g, '$1'));
+					this.commands.push(...inner.commands);
+					this.writes.push(...inner.writes);
+					this.reads.push(...inner.reads);
+					this.opaque ??= inner.opaque;
+				}
+				break;
+			case 'expansion':
+				// ${x@P} expands x like a prompt, command substitutions included: an eval of x.
+				if (/@P\}$/.test(node.text)) {
+					this.opaque ??= `the expansion ${node.text} runs what the variable holds`;
+				}
+				break;
+			case 'arithmetic_expansion':
+			case 'c_style_for_statement':
+			case 'compound_statement':
+			case 'test_command':
+				// bash evaluates a variable's value in arithmetic, and "a[$(cmd)]" in it runs cmd.
+				if (isArithmetic(node) && hasVariable(node)) {
+					this.opaque ??= 'arithmetic on a variable, which bash may evaluate as code';
+				}
+				break;
+		}
+		for (const child of node.namedChildren) {
+			if (child) this._walk(child);
+		}
+	}
+
+	/**
+	 * Every `$(`, backtick, `<(` and `>(` bash would act on must be one the grammar parsed as a
+	 * substitution: the grammar leaves backticks inside `${…}` as plain text, for one. One it
+	 * missed is a command we cannot see, so the line is treated as running an unknown command.
+	 */
+	private _crossCheck(source: string, root: BashNode): void {
+		const starts = new Set(root.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion']).map(n => n!.startIndex));
+		const ends = new Set(root.descendantsOfType('command_substitution').filter(n => n!.text.startsWith('`')).map(n => n!.endIndex - 1));
+		const literal = root.descendantsOfType(['raw_string', 'comment', 'ansi_c_string']).map(n => [n!.startIndex, n!.endIndex] as const);
+		const quoted = root.descendantsOfType(['string', 'heredoc_body']).map(n => [n!.startIndex, n!.endIndex] as const);
+		const marker = /\$\(|`|[<>]\(/g;
+		for (let m = marker.exec(source); m; m = marker.exec(source)) {
+			const at = m.index;
+			const escaped = /(\\+)$/.exec(source.slice(0, at))?.[1].length ?? 0;
+			if (escaped % 2 === 1 || starts.has(at) || ends.has(at) || literal.some(([from, to]) => at >= from && at < to)) {
+				continue;
+			}
+			if (/^[<>]/.test(m[0]) && quoted.some(([from, to]) => at >= from && at < to)) {
+				continue; // "<(" inside double quotes is text; "$(" and backticks there are not
+			}
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'a substitution the parser did not read as bash would';
+			return;
+		}
+	}
+
+	/** `GIT_SSH_COMMAND="rm x" git fetch`: the value is a command line too. */
+	private _commandValues(assignments: BashNode[]): void {
+		for (const assignment of assignments) {
+			if (!COMMAND_VARIABLE.test(assignment.childForFieldName('name')?.text ?? '')) continue;
+			const valueNode = assignment.childForFieldName('value');
+			const value = valueNode ? wordValue(valueNode) : { text: '', known: true };
+			this._nested(value.known ? value.text.replace(/^[|!]/, '') : undefined);
+		}
+	}
+
+	private _nested(line: string | undefined): void {
+		if (line === undefined || this._depth >= 8) {
+			this.commands.push(UNKNOWN_COMMAND);
+			this.opaque ??= 'a command string only known when it runs';
+			return;
+		}
+		if (!line.trim()) return;
+		const inner = new Analysis(this._depth + 1);
+		inner.line(line);
+		this.commands.push(...inner.commands);
+		this.writes.push(...inner.writes);
+		this.reads.push(...inner.reads);
+		this.changesDirectory ||= inner.changesDirectory;
+		this.opaque ??= inner.opaque;
+	}
+
+	private _assignment(node: BashNode, assignments: BashNode[]): void {
+		this._commandValues(assignments);
+		const names = assignments.map(a => a.childForFieldName('name')?.text ?? '');
+		if (names.some(name => DANGEROUS_VARIABLE.test(name))) {
+			this.commands.push({ text: node.text.replace(/\s+/g, ' '), complete: true, needsAllow: true });
+		}
+	}
+
+	private _command(node: BashNode): void {
+		const assignments: BashNode[] = [];
+		const words: WordValue[] = [];
+		for (const child of node.namedChildren) {
+			if (!child || /redirect$/.test(child.type) || child.type === 'comment') continue;
+			if (child.type === 'variable_assignment') {
+				assignments.push(child);
+			} else if (child.type === 'command_name') {
+				const inner = child.namedChildren[0];
+				words.push(inner ? wordValue(inner) : { text: '', known: false });
+			} else {
+				words.push(wordValue(child, false));
+			}
+		}
+		if (words.length === 0) {
+			return;
+		}
+		if (assignments.some(a => DANGEROUS_VARIABLE.test(a.childForFieldName('name')?.text ?? ''))) {
+			// `PATH=… cmd` or `GIT_SSH_COMMAND=… git` is another program: an allow must name the assignment too.
+			const plain = formOf(words, true);
+			this.commands.push({ ...plain, text: `${assignments.map(a => a.text).join(' ')} ${plain.text}` });
+		}
+		if (words[0]?.known && words[0].text === 'let') {
+			this.opaque ??= 'let evaluates arithmetic, which bash may evaluate as code';
+		}
+		const unwrapped = unwrap(words);
+		this.opaque ??= unwrapped.opaque;
+		if (unwrapped.argvs.some(({ argv }) => !argv[0]?.known)) {
+			this.opaque ??= 'a command name only known when it runs';
+		}
+		for (const { argv, needsAllow } of unwrapped.argvs) {
+			const head = argv[0];
+			if (needsAllow) {
+				this.writes.push(...writtenByArguments(argv));
+			}
+			if (head?.known && head.text.includes('/')) {
+				this.commands.push(formOf([{ text: head.text.slice(head.text.lastIndexOf('/') + 1), known: true }, ...argv.slice(1)], false));
+			}
+			this.commands.push(formOf(argv, needsAllow));
+			if (head?.known && /^(?:cd|pushd|popd)$/.test(head.text.slice(head.text.lastIndexOf('/') + 1))) {
+				this.changesDirectory = true;
+			}
+		}
+		this._commandValues(assignments);
+		for (const nested of unwrapped.nested) {
+			this._nested(nested);
+		}
+	}
+
+	private _redirect(node: BashNode): void {
+		const operator = node.children.find(c => c && !c.isNamed)?.text ?? '';
+		const destination = node.childForFieldName('destination') ?? node.namedChildren.filter(c => c?.type !== 'file_descriptor').at(-1);
+		if (!destination) {
+			return;
+		}
+		const value = wordValue(destination);
+		if (operator.includes('&') && operator !== '&>' && operator !== '&>>') {
+			// `2>&1`, `>&-`, `<&3` duplicate or close descriptors; `>& file` (not a number) writes the file.
+			if (operator.startsWith('<') || (value.known && /^\d+-?$|^-$/.test(value.text))) {
+				return;
+			}
+		}
+		const target: RedirectTarget = { path: value.known ? value.text : undefined, written: destination.text };
+		if (target.path !== undefined && HARMLESS_DEVICES.has(target.path)) {
+			return;
+		}
+		if (operator === '<') {
+			this.reads.push(target);
+		} else {
+			this.writes.push(target);
+		}
+	}
+}
 
 export function splitCommandLine(line: string): ParsedCommandLine {
-	const commands: string[] = [];
-	const writes: string[] = [];
-	let opaque: string | undefined;
-	const pending: string[] = [line];
-	while (pending.length) {
-		const source = pending.shift()!;
-		let current = '';
-		let i = 0;
-		const flush = () => {
-			const text = current.trim().replace(/\s+/g, ' ');
-			if (text) {
-				commands.push(text);
-			}
-			current = '';
-		};
-		const takeGroup = (open: number): string | undefined => {
-			// From the "(" at `open`, return the text up to its matching ")" (quotes respected).
-			let depth = 0;
-			for (let j = open; j < source.length; j++) {
-				const c = source[j];
-				if (c === '\\') {
-					j++;
-				} else if (c === "'") {
-					j = source.indexOf("'", j + 1);
-					if (j === -1) return undefined;
-				} else if (c === '(') {
-					depth++;
-				} else if (c === ')' && --depth === 0) {
-					return source.slice(open + 1, j);
-				}
-			}
-			return undefined;
-		};
-		let quote: '"' | "'" | undefined;
-		while (i < source.length) {
-			const c = source[i];
-			const two = source.slice(i, i + 2);
-			if (quote === "'") {
-				current += c;
-				quote = c === "'" ? undefined : quote;
-				i++;
-				continue;
-			}
-			if (c === '\\') {
-				current += source.slice(i, i + 2);
-				i += 2;
-				continue;
-			}
-			if ((two === '$(' && source[i + 2] !== '(') || (!quote && (two === '<(' || two === '>('))) {
-				const inner = takeGroup(i + 1);
-				if (inner === undefined) {
-					opaque ??= 'an unclosed substitution';
-					break;
-				}
-				pending.push(inner);
-				current += '$(…)';
-				i += inner.length + 3;
-				continue;
-			}
-			if (c === '`') {
-				const end = source.indexOf('`', i + 1);
-				if (end === -1) {
-					opaque ??= 'an unclosed backtick';
-					break;
-				}
-				pending.push(source.slice(i + 1, end));
-				current += '$(…)';
-				i = end + 1;
-				continue;
-			}
-			if (two === '${') {
-				const end = source.indexOf('}', i);
-				const body = end === -1 ? source.slice(i) : source.slice(i, end + 1);
-				if (/@[PEAKQaUuLk]|[!]/.test(body) || end === -1) {
-					opaque ??= `the expansion ${body}`;
-				}
-				current += body;
-				i += body.length;
-				continue;
-			}
-			if (c === '"' || c === "'") {
-				quote = quote === c ? undefined : quote ?? c;
-				current += c;
-				i++;
-				continue;
-			}
-			if (!quote && (c === ';' || c === '\n' || c === '|' || c === '&' || c === '(' || c === ')')) {
-				// `>&`, `&>`, `2>&1` are redirections, not separators.
-				if (c === '&' && (source[i - 1] === '>' || source[i + 1] === '>')) {
-					current += c;
-					i++;
-					continue;
-				}
-				flush();
-				i += two === '&&' || two === '||' || two === '|&' || two === ';;' ? 2 : 1;
-				continue;
-			}
-			if (!quote && (c === '>' || c === '<')) {
-				const match = /^(>>|>\||&>>|&>|>&|>|<<<|<<-?|<>|<&|<)\s*("[^"]*"|'[^']*'|[^\s;&|()<>]+)?/.exec(source.slice(i))!;
-				const op = match[1];
-				const target = (match[2] ?? '').replace(/^["']|["']$/g, '');
-				if ((op === '>&' || op === '<&' || op === '>' || op === '>>' || op === '&>') && (/^\d+$|^-$/.test(target) ? op.includes('&') : target === '/dev/null')) {
-					// 2>&1, >&2, 2>/dev/null write no file: dropped, so "npm test*" still matches "npm test 2>&1".
-					// Only a whole-word number is an fd ("a1>/dev/null" writes argument a1's output, it is not fd 1).
-					current = current.replace(/(^|\s)\d+$/, '$1');
-					i += match[0].length;
-					continue;
-				}
-				if (op.startsWith('<<') && op !== '<<<') {
-					opaque ??= 'a here-document';
-				}
-				if (op.includes('>') && target && !/^&?\d+$|^&?-$/.test(target) && target !== '/dev/null') {
-					writes.push(target);
-				}
-				if (target.includes('$(') || target.includes('`')) {
-					opaque ??= 'a substitution in a redirection target';
-				}
-				current += ` ${op} ${match[2] ?? ''} `;
-				i += match[0].length;
-				continue;
-			}
-			current += c;
-			i++;
-		}
-		if (quote) {
-			opaque ??= 'unbalanced quotes';
-		}
-		flush();
+	const analysis = new Analysis(0);
+	analysis.line(line);
+	if (analysis.writes.some(w => w.path === undefined)) {
+		analysis.opaque ??= 'a redirection target only known when it runs';
 	}
-	for (const command of commands) {
-		const head = command.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '');
-		if (OPAQUE_COMMANDS.test(head)) {
-			opaque ??= `"${head.split(' ')[0]}" runs other commands`;
-		} else if (/^["']?\$/.test(head)) {
-			opaque ??= 'a variable as the command name';
-		}
-	}
-	return { commands, writes, opaque };
+	return analysis;
 }
 
-/** Rule pattern for one command: literal text with `*` wildcards that never cross an operator, redirection or substitution. */
-export function matchCommandRule(pattern: string, command: string): boolean {
-	const normalized = pattern.trim().replace(/\s+/g, ' ');
-	const source = normalized
-		.split('*')
-		.map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-		.join('(?:(?!\\$\\()[^><|;&`])*');
-	return new RegExp(`^${source}$`).test(command);
-}
+export { matchCommandRule } from './commandPattern';

@@ -3,7 +3,10 @@ import { ExecError, tail } from '../exec/execError';
 import type { BackendChoice, ShellBackendSelector } from '../exec/shellBackend';
 import type { CommandBackend, CommandResult } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
-import { normalizeWorkspacePath, PathRefused } from './paths';
+import { loadBashParser } from './bashParser';
+import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
+import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths';
+import { splitCommandLine } from './shellRules';
 
 export interface ShellToolSettings {
 	timeoutSeconds: number;
@@ -16,6 +19,15 @@ export interface ShellToolSettings {
 export interface ShellToolDeps {
 	selector: ShellBackendSelector;
 	settings(): ShellToolSettings;
+	/** Deny-read and protected paths for redirect targets; defaults to the built-in lists. */
+	pathPolicy?(): PathPolicy;
+}
+
+/** What the card showed: the canonical cwd and redirect targets execute re-checks. */
+interface ShellPlan {
+	choice: BackendChoice;
+	cwd: ResolvedPath;
+	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write' }>;
 }
 
 const WHERE: Record<CommandBackend, string> = { sandbox: 'sandbox', terminal: 'terminal' };
@@ -76,16 +88,48 @@ export function commandToolResult(command: string, result: CommandResult, settin
 	return ok(`${body(result)}\n[exit code 0 · ${seconds(result.durationMs)} · ran ${where}${cap}]${noteLine}`, fields);
 }
 
-function checkCwd(cwd: string | undefined): string {
-	const checked = normalizeWorkspacePath(cwd ?? '');
-	if (!checked.ok) {
-		throw new PathRefused(`cwd: ${checked.message}`);
+/**
+ * The cwd and every redirect target, resolved through symlinks as the file tools resolve
+ * paths: a target that leaves the workspace, is protected or deny-listed makes the call ask
+ * (with the reason on the card); permission rules see the canonical names too.
+ */
+async function plan(command: string, cwdInput: string | undefined, guard: WorkspaceGuard): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
+	let cwd: ResolvedPath;
+	try {
+		cwd = await guard.resolve(cwdInput ?? '', 'list');
+	} catch (error) {
+		throw error instanceof PathRefused ? new PathRefused(`cwd: ${error.message}`) : error;
 	}
-	return checked.path;
+	const parsed = splitCommandLine(command);
+	const targets: ShellPlan['targets'] = [];
+	const reasons: string[] = [];
+	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
+		if (path === undefined) {
+			reasons.push(`${written}: the file it writes is only known when bash runs it`);
+			return;
+		}
+		if (path.startsWith('/') || path.startsWith('~')) {
+			reasons.push(`${written}: ${intent === 'write' ? 'writes' : 'reads'} outside the workspace`);
+			return;
+		}
+		try {
+			const resolved = await guard.resolve(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
+			targets.push({ resolved, intent });
+			if (intent === 'write' && resolved.protectedReason) {
+				reasons.push(`${written}: ${resolved.protectedReason}`);
+			}
+		} catch (error) {
+			if (!(error instanceof PathRefused)) throw error;
+			reasons.push(`${written}: ${error.message}`);
+		}
+	};
+	for (const target of parsed.writes) await check(target.written, target.path, 'write');
+	for (const target of parsed.reads) await check(target.written, target.path, 'read');
+	return { cwd, targets, reasons };
 }
 
 export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
-	const runCommand = defineTool({
+	const runCommand: ToolDefinition<{ command: string; cwd?: string; timeoutSeconds?: number }> = defineTool({
 		name: 'run_command',
 		description:
 			'Run a shell command (bash) in the workspace and get its stdout, stderr and exit code. It runs in an isolated sandbox ' +
@@ -101,19 +145,27 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		subjects: input => [{ kind: 'command', values: [input.command] }],
 		// Decides where it runs before the approval card is shown, so the card says the truth.
 		async prepare(input, { workspace }) {
-			const cwd = checkCwd(input.cwd);
-			if (cwd) {
-				const stat = await workspace.stat(cwd);
-				if (stat?.type !== 'directory') {
-					throw new PathRefused(`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`);
-				}
+			// The policy decides on bash's own parse; if the parser cannot load, it fails closed (asks).
+			await loadBashParser().catch(() => undefined);
+			const guard = new WorkspaceGuard(workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
+			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard);
+			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
+				throw new PathRefused(`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`);
 			}
 			const choice = await deps.selector.choose();
-			return { title: title(input.command, choice.backend), data: choice };
+			const data: ShellPlan = { choice, cwd, targets };
+			return { title: title(input.command, choice.backend), data, protectedReasons: reasons, canonicalPaths: targets.map(t => t.resolved.canonical) };
 		},
-		async execute(input, { signal, progress, prepared }) {
-			const cwd = checkCwd(input.cwd);
-			const choice = (prepared?.data as BackendChoice | undefined) ?? (await deps.selector.choose());
+		async execute(input, context): Promise<ToolResult> {
+			const { signal, progress } = context;
+			const guard = new WorkspaceGuard(context.workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
+			const approved: ShellPlan = (context.prepared?.data as ShellPlan | undefined) ?? ((await runCommand.prepare!(input, context)).data as ShellPlan);
+			// What the card showed is what runs: the cwd and each target must still resolve to the same place.
+			const cwd = (await guard.confirm(approved.cwd, 'list')).canonical;
+			for (const target of approved.targets) {
+				await guard.confirm(target.resolved, target.intent);
+			}
+			const choice = approved.choice;
 			const settings = deps.settings();
 			try {
 				const result = await choice.runner.run({

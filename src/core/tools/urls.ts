@@ -81,7 +81,8 @@ export interface FetchedPage {
 	addresses: string[];
 }
 
-export async function guardedFetch(raw: string, options: NetworkOptions, signal: AbortSignal): Promise<FetchedPage> {
+/** `onRedirect` sees each hop's URL before it is requested and throws UrlRefused to stop there. */
+export async function guardedFetch(raw: string, options: NetworkOptions, signal: AbortSignal, onRedirect?: (from: URL, to: URL) => void): Promise<FetchedPage> {
 	const maxRedirects = options.maxRedirects ?? 3;
 	const redirects: string[] = [];
 	const addresses: string[] = [];
@@ -97,7 +98,9 @@ export async function guardedFetch(raw: string, options: NetworkOptions, signal:
 			if (hop >= maxRedirects) {
 				throw new UrlRefused(`Stopped after ${maxRedirects} redirects (last: ${url.href}).`);
 			}
-			url = checkUrl(new URL(location, url).href);
+			const next = checkUrl(new URL(location, url).href);
+			onRedirect?.(url, next);
+			url = next;
 			redirects.push(url.href);
 			continue;
 		}

@@ -1,7 +1,7 @@
 /** fetch (a URL → readable text) and web_scrape (CSS selector extraction), both through the network guard in urls.ts. */
 import type { CheerioAPI } from 'cheerio';
 import * as z from 'zod';
-import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
+import { defineTool, fail, ok, type ToolContext, type ToolDefinition, type ToolResult } from './defineTool';
 import type { ToolDeps } from './toolDeps';
 import { guardedFetch, UrlRefused, type FetchedPage } from './urls';
 import { lazyRequire } from '../util/lazyRequire';
@@ -36,9 +36,24 @@ export function htmlToText(html: string): { title: string; text: string } {
 }
 
 /** A page that answered below HTTP 400, or the result that tells the model why there is none. */
-async function fetchPage(url: string, deps: ToolDeps, signal: AbortSignal): Promise<{ page: FetchedPage } | { page?: undefined; result: ToolResult }> {
+/**
+ * A redirect is a new URL the user's rules never saw: each hop is decided again. A deny or
+ * ask stops it; a hop to another origin follows only when the rules (or auto-approve) allow
+ * that URL on its own, since a person approved the first URL, not where it leads.
+ */
+function redirectCheck(context: ToolContext): (from: URL, to: URL) => void {
+	return (from, to) => {
+		const verdict = context.recheck?.([{ kind: 'url', values: [to.href] }]) ?? (from.origin === to.origin ? 'allow' : 'ask');
+		if (verdict === 'deny' || (verdict === 'ask' && from.origin !== to.origin)) {
+			throw new UrlRefused(`${from.href} redirects to ${to.href}, which ${verdict === 'deny' ? 'a permission rule refuses' : 'was not approved'}. Call the tool again with that URL if you need it, so the user can decide.`);
+		}
+	};
+}
+
+async function fetchPage(url: string, deps: ToolDeps, context: ToolContext): Promise<{ page: FetchedPage } | { page?: undefined; result: ToolResult }> {
+	const signal = context.signal;
 	try {
-		const page = await guardedFetch(url, deps.network, signal);
+		const page = await guardedFetch(url, deps.network, signal, redirectCheck(context));
 		if (page.status >= 400) {
 			return { result: fail(`${page.url} answered HTTP ${page.status}.`, { status: page.status }) };
 		}
@@ -67,8 +82,8 @@ export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 		effect: 'network',
 		subjects: input => [{ kind: 'url', values: [input.url] }],
 		describe: input => `Fetch ${input.url}`,
-		async execute(input, { signal }) {
-			const fetched = await fetchPage(input.url, deps, signal);
+		async execute(input, context) {
+			const fetched = await fetchPage(input.url, deps, context);
 			if (!fetched.page) {
 				return fetched.result;
 			}
@@ -96,8 +111,8 @@ export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 		effect: 'network',
 		subjects: input => [{ kind: 'url', values: [input.url] }],
 		describe: input => `Scrape "${input.selector}" from ${input.url}`,
-		async execute(input, { signal }) {
-			const fetched = await fetchPage(input.url, deps, signal);
+		async execute(input, context) {
+			const fetched = await fetchPage(input.url, deps, context);
 			if (!fetched.page) {
 				return fetched.result;
 			}

@@ -52,4 +52,54 @@ describe('Keel edits and permissions in the extension host', function () {
 		await turn;
 		assert.notStrictEqual(settings().get('approval.autoApproveCommands'), true);
 	});
+
+	it("a workspace's rules and an \"Always allow\" never drop the user's own deny rules or deny-read globs", async () => {
+		await keel.set('permissions.rules', [{ tool: 'write_file', match: 'src/blocked/**', action: 'deny' }], vscode.ConfigurationTarget.Global);
+		await keel.set('permissions.rules', [{ tool: 'write_file', match: '**', action: 'allow' }], vscode.ConfigurationTarget.Workspace);
+		await keel.set('permissions.denyRead', ['**/*.vault'], vscode.ConfigurationTarget.Global);
+		await keel.set('permissions.denyRead', [], vscode.ConfigurationTarget.Workspace);
+		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'src', 'x.vault'), Buffer.from('CANARY_VAULT'));
+		try {
+			keel.double.script(
+				toolCalls([{ name: 'write_file', arguments: { path: 'src/blocked/a.ts', content: 'x' } }, { name: 'read_file', arguments: { path: 'src/x.vault' } }]),
+				text('done'),
+			);
+			assert.strictEqual((await keel.api.runTurn('try')).reason, 'completed');
+			const cards = keel.toolCards();
+			assert.strictEqual(cards[0].status, 'denied', JSON.stringify(cards[0]));
+			assert.match(cards[0].output ?? '', /src\/blocked/);
+			assert.strictEqual(cards[1].status, 'failed');
+			assert.doesNotMatch(cards[1].output ?? '', /CANARY_VAULT/);
+		} finally {
+			await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'src', 'x.vault')).then(undefined, () => undefined);
+			// The suite resets one scope per key; these set two.
+			for (const key of ['permissions.rules', 'permissions.denyRead']) {
+				await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+				await settings().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+			}
+		}
+	});
+
+	it('"Always allow" with alwaysAllowScope "user" appends to the user rules and leaves the workspace alone', async () => {
+		const userDeny = { tool: 'run_command', match: 'git push*', action: 'deny' };
+		await keel.set('permissions.rules', [userDeny], vscode.ConfigurationTarget.Global);
+		await keel.set('permissions.rules', undefined, vscode.ConfigurationTarget.Workspace);
+		await keel.set('permissions.alwaysAllowScope', 'user', vscode.ConfigurationTarget.Global);
+		await keel.set('approval.autoApproveWrites', false);
+		await vscode.workspace.fs.writeFile(file(), Buffer.from('export const mode = "a";\n'));
+		keel.double.script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"a"', new_string: '"b"' } }]), text('done'));
+		try {
+			const turn = keel.api.runTurn('edit');
+			const pending = await keel.pendingApprovals();
+			assert.ok(keel.api.decideToolCall(pending[0], true, undefined, true));
+			assert.strictEqual((await turn).reason, 'completed');
+			const rules = settings().inspect<unknown[]>('permissions.rules');
+			const notices = keel.api.view().items.filter(i => i.kind === 'notice').map(i => JSON.stringify(i));
+			assert.deepStrictEqual(rules?.globalValue, [userDeny, { tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }], notices.join('\n'));
+			assert.strictEqual(rules?.workspaceValue, undefined);
+		} finally {
+			await settings().update('permissions.rules', undefined, vscode.ConfigurationTarget.Global);
+			await settings().update('permissions.rules', undefined, vscode.ConfigurationTarget.Workspace);
+		}
+	});
 });

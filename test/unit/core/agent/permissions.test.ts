@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as z from 'zod';
 import { evaluatePermissions, matchUrlRule, toolOffered, type PermissionRule } from '../../../../src/core/agent/permissions';
+import { loadBashParser } from '../../../../src/core/tools/bashParser';
 import { defineTool, ok } from '../../../../src/core/tools/defineTool';
 
 const tool = (name: string, effect: 'read' | 'write' | 'exec' | 'network', kind: 'path' | 'command' | 'url') =>
@@ -12,6 +13,7 @@ const decide = (t: ReturnType<typeof tool>, v: string, rules: PermissionRule[], 
 	evaluatePermissions(t, { v }, { rules, autoApprove: false, trusted: true, ...extra });
 
 describe('permissions', () => {
+	before(() => loadBashParser());
 	it('precedence: deny beats ask beats allow beats the auto-approve default', () => {
 		const rules: PermissionRule[] = [{ tool: 'write_file', match: 'src/**', action: 'allow' }, { tool: 'write_file', match: 'src/gen/**', action: 'ask' }, { tool: 'write_file', match: 'src/gen/secret*', action: 'deny' }];
 		assert.strictEqual(decide(write, 'src/a.ts', rules).verdict, 'allow');
@@ -55,5 +57,27 @@ describe('permissions', () => {
 		assert.ok(!toolOffered(write, [], false));
 		assert.ok(!toolOffered(run, [{ tool: 'run_command', action: 'deny' }], true));
 		assert.ok(toolOffered(run, [{ tool: 'run_command', match: 'rm *', action: 'deny' }], true));
+	});
+
+	it('paths: deny or ask when the name or the canonical path matches; allow only when both do', () => {
+		const canonical = (path: string) => ({ prepared: { canonicalPaths: [path] } });
+		assert.strictEqual(decide(write, 'src/pkg.json', [{ tool: 'write_file', match: 'src/**', action: 'allow' }], canonical('package.json')).verdict, 'ask');
+		assert.strictEqual(decide(write, 'src/a.ts', [{ tool: 'write_file', match: 'src/**', action: 'allow' }], canonical('src/a.ts')).verdict, 'allow');
+		assert.strictEqual(decide(write, 'alias/x', [{ tool: 'write_file', match: 'scripts/**', action: 'deny' }], canonical('scripts/x')).verdict, 'deny');
+		assert.strictEqual(decide(write, 'x/../scripts/./x', [{ tool: 'write_file', match: 'scripts/**', action: 'deny' }]).verdict, 'deny');
+	});
+
+	it('commands: a deny refuses every spelling bash reduces to it; an unknown command name is refused under any deny', () => {
+		const rules: PermissionRule[] = [{ tool: 'run_command', match: 'rm *', action: 'deny' }];
+		for (const line of ['/bin/rm x', '\\rm x', "'rm' x", 'r""m x', 'FOO=1 rm x', 'sudo rm x', 'bash -c "rm x"', 'echo ${x:-$(rm x)}', '$CMD x', 'eval "$X"']) {
+			assert.strictEqual(decide(run, line, rules).verdict, 'deny', line);
+		}
+		assert.strictEqual(decide(run, 'ls x', rules).verdict, 'ask');
+	});
+
+	it('"Always allow" on a command saves it with its * escaped, and nothing for several commands', () => {
+		assert.deepStrictEqual(decide(run, 'echo "a*b"', []).suggestedRule, { tool: 'run_command', match: 'echo a\\*b', action: 'allow' });
+		assert.strictEqual(decide(run, 'git status; npm test', []).suggestedRule, undefined);
+		assert.strictEqual(decide(run, 'ls *.ts', []).suggestedRule, undefined);
 	});
 });

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { generateKeyPairSync } from 'crypto';
 import { redactSecrets } from '../../../../src/core/tools/redact';
 
 describe('redactSecrets', () => {
@@ -13,5 +14,18 @@ describe('redactSecrets', () => {
 	it('leaves ordinary code alone', () => {
 		const code = 'const token = getToken();\nfunction password(x) { return x; }\nconst sk = "sk-short";';
 		assert.deepStrictEqual(redactSecrets(code), { text: code, hits: [] });
+	});
+
+	it('cuts a private key body read without its BEGIN line (offset read or grep), by entropy', () => {
+		const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+		const body = key.split('\n').slice(3, 6);
+		const { text, hits } = redactSecrets(body.map((line, i) => `${i + 4}  ${line}`).join('\n') + `\nkeys/k.pem:9:${body[0]}`);
+		assert.ok(!body.some(line => text.includes(line.slice(10, 40))), text);
+		assert.strictEqual(hits.length, 4);
+	});
+
+	it('leaves hashes, integrity strings and type annotations alone', () => {
+		const text = 'commit 3f786850e387550fdab836ed7e6dc881de23001b\n"integrity": "sha512-' + 'Ab1+'.repeat(21) + '==",\npassword: string;\nsecret: this.secret,';
+		assert.deepStrictEqual(redactSecrets(text).hits, []);
 	});
 });

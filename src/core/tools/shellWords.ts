@@ -1,0 +1,102 @@
+/**
+ * A bash word's value after quote removal, when it can be known before the line runs.
+ * `text` is the value (or, when `known` is false, the part before the first thing only bash
+ * can resolve: an expansion, a substitution, a glob, a brace list, a leading `~`).
+ */
+import type { BashNode } from './bashParser';
+
+export interface WordValue {
+	text: string;
+	known: boolean;
+}
+
+const C_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/** `$'…'` body → the characters bash makes of it. */
+export function decodeAnsiC(body: string): string {
+	return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (all, esc: string) => {
+		if (/^[0-7]/.test(esc)) {
+			return String.fromCharCode(parseInt(esc, 8) & 0xff);
+		}
+		if (/^[xuU][0-9a-fA-F]/.test(esc)) {
+			const code = parseInt(esc.slice(1), 16);
+			return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+		}
+		if (esc.startsWith('c') && esc.length === 2) {
+			return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
+		}
+		return C_ESCAPES[esc] ?? all;
+	});
+}
+
+/** An unquoted word: backslashes quote the next character; globs, brace lists and `~` are bash's to resolve. */
+function unquoted(raw: string, first: boolean): WordValue {
+	let text = '';
+	for (let i = 0; i < raw.length; i++) {
+		const c = raw[i];
+		if (c === '\\') {
+			if (raw[i + 1] === '\n') {
+				i++;
+				continue;
+			}
+			text += raw[i + 1] ?? '';
+			i++;
+			continue;
+		}
+		if (c === '*' || c === '?' || c === '[' || (c === '~' && first && i === 0)) {
+			return { text, known: false };
+		}
+		if (c === '{' && /^\{[^{}]*(,|\.\.)[^{}]*\}/.test(raw.slice(i))) {
+			return { text, known: false };
+		}
+		text += c;
+	}
+	return { text, known: true };
+}
+
+/** Inside "…": only \$ \` \" \\ and a backslash-newline are escapes. */
+function doubleQuoted(raw: string): string {
+	return raw.replace(/\\([$`"\\\n])/g, (_all, c: string) => (c === '\n' ? '' : c));
+}
+
+export function wordValue(node: BashNode, first = true): WordValue {
+	switch (node.type) {
+		case 'word':
+		case 'number':
+			return unquoted(node.text, first);
+		case 'raw_string':
+			return { text: node.text.slice(1, -1), known: true };
+		case 'ansi_c_string':
+			return { text: decodeAnsiC(node.text.slice(2, -1)), known: true };
+		case 'string':
+		case 'translated_string': {
+			let text = '';
+			for (const child of node.children) {
+				if (!child) continue;
+				if (child.type === '"' || child.type === '$') continue;
+				if (child.type === 'string_content') {
+					text += doubleQuoted(child.text);
+					continue;
+				}
+				return { text, known: false };
+			}
+			return { text, known: true };
+		}
+		case 'concatenation': {
+			let text = '';
+			let index = 0;
+			for (const child of node.children) {
+				if (!child) continue;
+				const part = wordValue(child, first && index++ === 0);
+				text += part.text;
+				if (!part.known) {
+					return { text, known: false };
+				}
+			}
+			return { text, known: true };
+		}
+		default:
+			// Expansions, substitutions, arithmetic, anything new: only bash knows the value.
+			return { text: '', known: false };
+	}
+}

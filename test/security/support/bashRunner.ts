@@ -1,0 +1,33 @@
+// Real bash on this machine as a run_command backend: the security tier runs every generated
+// attack line through Keel's pipeline and then, if Keel lets it run, through bash itself, so
+// "got through" means bash really did it. HOME points at a folder outside the workspace.
+import { spawn } from 'child_process';
+import * as path from 'path';
+import type { CommandRequest, CommandResult, CommandRunner } from '../../../src/core/ports';
+
+export class LocalBashRunner implements CommandRunner {
+	readonly backend = 'terminal' as const;
+	readonly ran: string[] = [];
+	constructor(private readonly _root: string, private readonly _home: string) {}
+
+	run(request: CommandRequest): Promise<CommandResult> {
+		this.ran.push(request.command);
+		const started = Date.now();
+		return new Promise(resolve => {
+			const child = spawn('bash', ['-c', request.command], {
+				cwd: path.join(this._root, request.cwd),
+				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this._home, LANG: 'C.UTF-8' },
+				stdio: ['ignore', 'pipe', 'pipe'],
+				timeout: 5000,
+			});
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', chunk => {
+				stdout += chunk;
+				request.onOutput?.(String(chunk));
+			});
+			child.stderr.on('data', chunk => (stderr += chunk));
+			child.on('close', code => resolve({ backend: 'terminal', stdout, stderr, exitCode: code ?? undefined, durationMs: Date.now() - started, truncated: false, timedOut: false }));
+		});
+	}
+}
