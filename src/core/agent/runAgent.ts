@@ -15,6 +15,7 @@ import { noToolCalls } from './stopConditions';
 import { ToolModeState } from './textMode';
 import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
+import { nudgeText, postReview, preReview, shortfallLabel } from './stepReview';
 import { TurnGuards } from './turnGuards';
 
 export interface AgentOptions {
@@ -83,9 +84,16 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const model = settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model;
 	let turnRequests = 0;
 	let turnTokens = 0;
+	// A response that gave nothing to do is re-asked once with a precise correction, sent with
+	// the next request only (not kept in the history); a second one in a row ends the turn.
+	let nudge: { text: string; avoidRepetition?: boolean } | undefined;
+	let shortfalls = 0;
 
 	for (let step = 1; ; step++) {
-		const plan = (squeeze: boolean) => guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
+		const plan = (squeeze: boolean) => {
+			const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
+			return nudge ? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] } : planned;
+		};
 		if (guards.overBudget(plan(false))) {
 			const message = `This conversation no longer fits the model's context window (${settings.contextWindow} tokens, keel.model.contextWindow) even after compacting old tool outputs. Start a new chat.`;
 			notice('error', 'contextBudget', message, true);
@@ -95,7 +103,17 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			turnId, step, model, signal, emit: options.emit, uniqueId, settings, budget, plan, offered,
 			registry: options.registry, clock: options.clock ?? systemClock, random: options.random ?? Math.random,
 			onNativeFailure: () => mode.nativeFailure(),
+			onToolsUnsupported: why => {
+				const switched = mode.forceText();
+				if (switched) {
+					const flag = why === 'vllm' ? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)' : '';
+					notice('warning', 'textMode', `The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`);
+				}
+				return switched;
+			},
+			avoidRepetition: nudge?.avoidRepetition,
 		});
+		nudge = undefined;
 		if (!result.ok) {
 			// Keep what the user already saw: the partial answer stays in the history.
 			if (result.partial) {
@@ -114,7 +132,12 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			turnTokens += promptTokens + completionTokens;
 			options.emit({ type: 'usage', turnId, promptTokens, completionTokens, estimated, contextWindow: settings.contextWindow, turnRequests, turnTokens });
 		}
+		let shortfall: ReturnType<typeof postReview>['shortfall'];
+		let detail = '';
 		if (settings.enabled) {
+			const pre = preReview(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-h${i}`));
+			pre.notes.forEach(note => notice('info', 'repair', `${note}.`));
+			output = pre.output;
 			const recovery = recoverCalls(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-t${i}`));
 			if (recovery.fromText) {
 				options.emit({ type: 'textRetracted', turnId, reason: 'recovered' });
@@ -127,7 +150,42 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				mode.nativeFailure();
 			}
 			output = recovery.output;
+			const post = postReview(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-m${i}`));
+			output = post.output;
+			if (post.note) {
+				notice('info', 'repair', `${post.note}.`);
+			}
+			shortfall = post.shortfall;
+			detail = pre.truncated[0] ?? '';
+			if (pre.truncated.length > 0) {
+				if (!shortfall && output.calls.length === 0) {
+					shortfall = 'truncatedCall';
+				} else if (!shortfall) {
+					// The complete calls run; the cut one is asked for again with the next request.
+					notice('warning', 'truncatedCall', `${shortfallLabel('truncatedCall', detail)}.`);
+					nudge = { text: nudgeText('truncatedCall', detail) };
+				}
+			}
+			if (shortfall === 'empty' && pre.unoffered) {
+				shortfall = 'unofferedCall';
+				detail = pre.unoffered;
+			}
 		}
+		if (shortfall) {
+			if (output.degenerate) {
+				// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
+				options.emit({ type: 'textRetracted', turnId, reason: 'retry' });
+			}
+			if (shortfalls++ === 0) {
+				notice('warning', 'reask', `${shortfallLabel(shortfall, detail)}; asked it again with a correction${shortfall === 'degenerate' ? ' and sampling that discourages repetition' : ''}.`);
+				nudge = { text: nudgeText(shortfall, detail), avoidRepetition: shortfall === 'degenerate' };
+				continue;
+			}
+			const message = `${shortfallLabel(shortfall, detail)}, again after a correction, so the turn ended with no answer. Rephrase the request, or try a larger model${shortfall === 'degenerate' ? ' or a lower temperature' : ''}.`;
+			notice('error', 'noAnswer', message, true);
+			return finish('failed', new AgentError('modelFormat', message));
+		}
+		shortfalls = 0;
 
 		if (output.text) {
 			append({ kind: 'assistant', content: output.text });

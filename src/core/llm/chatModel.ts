@@ -11,6 +11,8 @@ export interface ChatRequest {
 	messages: readonly CanonicalMessage[];
 	tools: readonly ToolSpec[];
 	signal?: AbortSignal;
+	/** Asks for sampling that breaks a repetition loop, where the provider accepts it (a re-ask after degenerate output). */
+	avoidRepetition?: boolean;
 }
 
 export interface TokenUsage {
@@ -24,6 +26,8 @@ export interface TokenUsage {
  */
 export type ModelEvent =
 	| { type: 'text'; text: string }
+	/** Reasoning the provider sent apart from the answer (`reasoning_content`, `reasoning`, Ollama `thinking`, Anthropic thinking blocks). */
+	| { type: 'reasoning'; text: string }
 	| { type: 'toolCallDelta'; index: number; id?: string; name?: string; argumentsDelta: string }
 	| { type: 'toolCall'; index: number; id: string; name: string; rawArguments: string }
 	| { type: 'finish'; reason: string; usage?: TokenUsage };

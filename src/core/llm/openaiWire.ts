@@ -1,3 +1,4 @@
+import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
 
@@ -31,7 +32,8 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 				const call: WireToolCall = {
 					id: message.data.id,
 					type: 'function',
-					function: { name: message.data.name, arguments: message.data.rawArguments },
+					// Broken JSON replayed makes vLLM and others reject the whole conversation (400): send valid JSON always.
+					function: { name: message.data.name, arguments: validJson(message.data.arguments, message.data.rawArguments) },
 				};
 				const last = out[out.length - 1];
 				if (last && last.role === 'assistant') {
@@ -54,4 +56,16 @@ export function toOpenAITools(tools: readonly ToolSpec[]) {
 		type: 'function' as const,
 		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	}));
+}
+
+function validJson(parsed: unknown, raw: string): string {
+	try {
+		const value = JSON.parse(raw);
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			return raw;
+		}
+	} catch {
+		// fall through
+	}
+	return JSON.stringify(asObject(parsed, raw));
 }
