@@ -1,6 +1,6 @@
 import type { ToolResultData } from '../llm/canonical';
 import type { ToolSpec } from '../llm/chatModel';
-import { repairArguments } from '../llm/argumentRepair';
+import { repairArguments, splitConcatenated } from '../llm/argumentRepair';
 import { matchToolName, parseTextToolCalls } from '../llm/textToolCalls';
 import type { ToolEffect } from '../tools/defineTool';
 import type { ToolRegistry } from '../tools/registry';
@@ -37,6 +37,15 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 			notes.push(`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text`);
 		}
 	}
+	// Two calls' arguments glued into one string become two calls.
+	calls = calls.flatMap(call => {
+		const parts = splitConcatenated(call.rawArguments);
+		if (!parts) {
+			return [call];
+		}
+		notes.push(`Split ${parts.length} ${call.name} calls that arrived glued together`);
+		return parts.map((rawArguments, i) => ({ id: i === 0 ? call.id : makeId(100 + i), name: call.name, rawArguments }));
+	});
 	let unrepairable = 0;
 	calls = calls.map(call => {
 		const name = matchToolName(call.name, names) ?? call.name;
@@ -122,8 +131,14 @@ export class ToolRetryBudget {
 		return (this._failures.get(name) ?? 0) > this.limit(effect);
 	}
 
+	/**
+	 * Only calls that could not run count (bad arguments, unknown tool): a command that exited
+	 * non-zero or a page that answered 503 is a result. A success of the tool starts it afresh.
+	 */
 	record(result: ToolResultData): void {
-		if (!result.ok && result.errorKind !== 'denied' && result.errorKind !== 'cancelled') {
+		if (result.ok) {
+			this._failures.delete(result.name);
+		} else if (result.errorKind === 'invalidArguments' || result.errorKind === 'unknownTool') {
 			this._failures.set(result.name, (this._failures.get(result.name) ?? 0) + 1);
 		}
 	}

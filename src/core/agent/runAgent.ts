@@ -8,7 +8,7 @@ import { isToolOffered, type ApprovalSettings } from './approvalPolicy';
 import type { AgentEvent, NoticeLevel, TurnEndReason } from './events';
 import { recoverCalls } from './callRepair';
 import { askToContinue, type ContinueDecider } from './continueGate';
-import { requestWithRecovery } from './recovery';
+import { requestWithRecovery, type RequestPlan } from './recovery';
 import { defaultRecoverySettings, type RecoverySettings, type ToolModeMemory } from './recoverySettings';
 import { RetryBudget, withIdleTimeout } from './retryBudget';
 import { noToolCalls } from './stopConditions';
@@ -99,7 +99,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			notice('error', 'contextBudget', message, true);
 			return finish('failed', new AgentError('contextOverflow', message));
 		}
-		const result = await requestWithRecovery({
+		const request = (step: number, plan: (squeeze: boolean) => RequestPlan, avoidRepetition?: boolean) => requestWithRecovery({
 			turnId, step, model, signal, emit: options.emit, uniqueId, settings, budget, plan, offered,
 			registry: options.registry, clock: options.clock ?? systemClock, random: options.random ?? Math.random,
 			onNativeFailure: () => mode.nativeFailure(),
@@ -111,8 +111,9 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				}
 				return switched;
 			},
-			avoidRepetition: nudge?.avoidRepetition,
+			avoidRepetition,
 		});
+		const result = await request(step, plan, nudge?.avoidRepetition);
 		nudge = undefined;
 		if (!result.ok) {
 			// Keep what the user already saw: the partial answer stays in the history.
@@ -204,7 +205,15 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 		}
 		for (const call of output.calls) {
 			const refused = guards.refuseRetry(call, options.registry);
-			const raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));
+			let raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));
+			const pause = refused ? undefined : guards.transientToolFailure(raw, options.registry.get(call.name)?.effect, 1);
+			if (pause !== undefined && !signal.aborted) {
+				notice('info', 'toolRetry', `${call.name} hit a passing failure; trying it once more in ${Math.max(1, Math.round(pause / 1000))} s.`);
+				await (options.clock ?? systemClock).sleep(pause, signal).catch(() => undefined);
+				if (!signal.aborted) {
+					raw = await runToolCall(call, { ...options, turnId, signal });
+				}
+			}
 			if (refused) {
 				options.emit({ type: 'toolCallUpdated', turnId, call: { id: call.id, name: call.name, title: call.name, argumentsText: call.rawArguments, status: 'failed', output: refused.output } });
 			}
@@ -227,11 +236,28 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			if (!proceed || signal.aborted) {
 				const message = `Stopped after ${step} model steps (keel.agent.maxSteps) without a final answer. Send a message to continue, or raise the limit.`;
 				notice('warning', 'stepLimit', message);
-				return signal.aborted ? finish('cancelled') : finish('stepLimit', new AgentError('stepLimit', message));
+				if (signal.aborted) {
+					return finish('cancelled');
+				}
+				if (settings.enabled) {
+					// The model is told: one last request without tools, so it says where it got to.
+					const wrapUp = await request(step + 1, squeeze => {
+						const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, false, squeeze);
+						return { messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }], tools: [] };
+					});
+					if (wrapUp.ok && wrapUp.output.text.trim()) {
+						append({ kind: 'assistant', content: wrapUp.output.text });
+					}
+				}
+				return finish('stepLimit', new AgentError('stepLimit', message));
 			}
 			guards.extendSteps();
 		}
 	}
+}
+
+function stepLimitNote(steps: number): string {
+	return `[Keel: the step limit was reached (${steps} model requests in this turn); no more tools will run now. In a few sentences, tell the user what you did, what is left, and what to ask you next.]`;
 }
 
 function safeParse(raw: string): unknown {

@@ -10,7 +10,7 @@ const http = (status: number, body: unknown, headers?: Record<string, string>) =
 describe('failure classification table', () => {
 	const rows: Array<[string, unknown, string, string]> = [
 		['429 rate limit', http(429, { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }), 'transient', 'retry'],
-		['429 insufficient quota', http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }), 'permanent', 'stop'],
+		['429 insufficient quota', http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }), 'billing', 'stop'],
 		['500 server error', http(500, { error: { message: 'The server had an error' } }), 'transient', 'retry'],
 		['502 HTML from a proxy', http(502, '<html>502 Bad Gateway</html>'), 'transient', 'retry'],
 		['503 loading model', http(503, { error: { code: 503, message: 'Loading model' } }), 'transient', 'retry'],
