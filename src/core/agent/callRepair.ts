@@ -5,6 +5,7 @@ import { matchToolName, parseTextToolCalls } from '../llm/textToolCalls';
 import type { ToolEffect } from '../tools/defineTool';
 import type { ToolRegistry } from '../tools/registry';
 import type { StepCall, StepOutput } from './modelStep';
+import { looksCut } from './stepReview';
 import { compactSchema, exampleArguments } from './textMode';
 
 export interface CallRecovery {
@@ -79,7 +80,10 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], registry: ToolRegistry): Array<Omit<StepCall, 'id'>> | undefined {
 	const names = offered.map(tool => tool.name);
 	const parsed = parseTextToolCalls(raw, names);
+	// A call whose arguments stop mid-way is never completed by guesswork when it changes something.
+	const whole = (name: string, args: string) => !looksCut(args) || registry.get(name)?.effect === 'read';
 	const valid = parsed.calls
+		.filter(call => whole(call.name, call.rawArguments))
 		.map(call => {
 			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
 			return repaired && registry.parse(call.name, repaired.json).ok ? { name: call.name, rawArguments: repaired.json } : undefined;
@@ -91,6 +95,9 @@ export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], regist
 	// Arguments only: the tool they validate against, preferring the one whose required keys
 	// they fill (an all-optional schema accepts anything); a tie means we cannot know.
 	const fits = offered.flatMap(tool => {
+		if (!whole(tool.name, raw)) {
+			return [];
+		}
 		const repaired = repairArguments(raw, tool.parameters);
 		if (!repaired || !registry.parse(tool.name, repaired.json).ok) {
 			return [];

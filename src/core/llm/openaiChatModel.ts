@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { describeModelFailure, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
@@ -26,7 +27,7 @@ export class OpenAIChatModel implements ChatModel {
 			apiKey: _options.apiKey || 'no-key',
 			maxRetries: _options.maxRetries ?? 0,
 			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: _options.fetch,
+			fetch: withOpenAIErrorEnvelope(_options.fetch),
 			dangerouslyAllowBrowser: false,
 		});
 	}
