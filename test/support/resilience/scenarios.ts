@@ -65,6 +65,10 @@ function phaseFor(fault: FaultClass, random: () => number): number {
 	if (fault === 'truncatedWrite') {
 		return 2;
 	}
+	if (fault === 'billing') {
+		// The first request, so "requests per turn" reads as "not retried".
+		return 0;
+	}
 	return Math.floor(random() * (ANY_PHASE.includes(fault) ? 4 : 3));
 }
 
@@ -175,14 +179,15 @@ export function scenarioBrain(s: Scenario): StepFn {
 			case 'nameCase':
 				return toolCall([name.toUpperCase(), name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()), name.replace('_', '-'), `functions.${name}`, name.replace(/^\w/, c => c.toUpperCase())][s.variant], args);
 			case 'ollamaParse500':
-				if (corrected) {
+				// Without native tools (text mode) the server has no tool call to parse.
+				if (corrected || textMode) {
 					return good(phase);
 				}
 				return s.variant < 3 ? presets.ollamaV1ToolParse500(malformed(json, s.variant), "invalid character '}' looking for beginning of object key string") : presets.ollamaV1ToolParse500(`${name} ${Object.values(args).join(' ')}\n`, "invalid character 'l' looking for beginning of value");
 			case 'llamacppParse500':
-				return corrected ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
+				return corrected || textMode ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
 			case 'invalidArgs400':
-				return corrected ? good(phase) : presets.ollamaInvalidToolCallArguments();
+				return corrected || textMode ? good(phase) : presets.ollamaInvalidToolCallArguments();
 			default:
 				return good(phase);
 		}
