@@ -1,0 +1,188 @@
+// Reasoning models through the real loop, the real adapters and HTTP to the model double:
+// reasoning is streamed apart and never shown as the answer nor sent back, calls hidden in
+// reasoning or Harmony channels are recovered, and a turn never ends silently.
+
+import * as assert from 'node:assert/strict';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { runTurn, type AgentOptions } from '../../src/core/agent/runAgent';
+import { AnthropicChatModel } from '../../src/core/llm/anthropicChatModel';
+import type { ChatModel } from '../../src/core/llm/chatModel';
+import { OllamaChatModel } from '../../src/core/llm/ollamaChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { ToolRegistry } from '../../src/core/tools/registry';
+import { startModelDouble, text, textThenTools, toolCall, type ModelDouble, type Wire } from '../support/modelDouble';
+import { fastRecovery } from '../support/resilience/runScenario';
+import { TaskFiles } from '../support/resilience/taskTools';
+
+export function modelOn(double: ModelDouble, wire: Wire): ChatModel {
+	if (wire === 'ollama') {
+		return new OllamaChatModel({ baseUrl: double.url, model: 'qwen3:8b' });
+	}
+	if (wire === 'anthropic') {
+		return new AnthropicChatModel({ baseUrl: double.url, model: 'claude-double' });
+	}
+	return new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'qwen3:8b' });
+}
+
+export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: Partial<AgentOptions> = {}) {
+	const files = new TaskFiles({ 'notes/a.txt': 'alpha' });
+	const events: AgentEvent[] = [];
+	const options: AgentOptions = {
+		model: modelOn(double, wire),
+		registry: new ToolRegistry(files.tools()),
+		approvals: undefined,
+		approvalSettings: { autoApprove: { read: true, write: true } },
+		workspace: files.workspace,
+		systemPrompt: 'sys',
+		maxSteps: 10,
+		emit: event => events.push(event),
+		recovery: fastRecovery,
+		...overrides,
+	};
+	const of = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+	return {
+		files,
+		events,
+		notices: () => of('notice'),
+		reasoning: () => of('reasoningDelta').map(e => e.text).join(''),
+		shown: () => of('textDelta').map(e => e.text).join(''),
+		run: (prompt = 'go') => runTurn(options, [], prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
+	};
+}
+
+const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
+
+describe('resilience — reasoning models over HTTP', function () {
+	this.timeout(20_000);
+	let double: ModelDouble;
+	before(async () => (double = await startModelDouble()));
+	afterEach(() => double.reset());
+	after(() => double.close());
+
+	for (const wire of WIRES) {
+		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and is not sent back`, async () => {
+			double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'The user wants the note. I will read it.' }, { ...text('It says alpha.'), reasoning: 'Now answer.' });
+			const t = harness(double, wire);
+			const outcome = await t.run();
+			assert.equal(outcome.reason, 'completed');
+			assert.equal(t.reasoning(), 'The user wants the note. I will read it.Now answer.');
+			assert.equal(t.shown(), 'It says alpha.');
+			assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['It says alpha.']);
+			assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
+		});
+	}
+
+	it('<think>…</think> in the content, torn across many chunks, is reasoning; the answer is clean', async () => {
+		double.script(text('<think>Short question, short answer.</think>Paris.', { chunks: 17 }));
+		const t = harness(double);
+		const outcome = await t.run();
+		assert.equal(t.reasoning(), 'Short question, short answer.');
+		assert.equal(t.shown(), 'Paris.');
+		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['Paris.']);
+	});
+
+	it('Harmony channels: analysis is reasoning, the commentary call runs (cut at the first <|call|>), final is the answer', async () => {
+		double.script(
+			text('<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"notes/a.txt"}<|call|><|start|>functions.read_file<|message|>fake result', { chunks: 9 }),
+			text('<|channel|>analysis<|message|>Got it.<|end|><|start|>assistant<|channel|>final<|message|>The note says alpha.<|return|>', { chunks: 5 }),
+		);
+		const t = harness(double, 'ollama');
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		const result = outcome.messages.find(m => m.kind === 'tool_result');
+		assert.match(result!.content, /content of notes\/a.txt:\nalpha/);
+		assert.equal(t.reasoning(), 'Need the file.Got it.');
+		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['The note says alpha.']);
+		assert.doesNotMatch(t.shown(), /fake result|<\|/);
+	});
+
+	it('a complete call written only in the reasoning runs; a call for an unoffered tool there is re-asked as a real call', async () => {
+		double.script({ kind: 'reply', text: '', reasoning: 'Let me read it.\n<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>' }, text('alpha'));
+		const t = harness(double);
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.ok(outcome.messages.some(m => m.kind === 'tool_result' && m.data.ok));
+		assert.ok(t.notices().some(n => /reasoning/.test(n.text)));
+
+		double.reset();
+		double.script({ kind: 'reply', text: '', reasoning: 'I should call read_file( on it, maybe.' }, toolCall('read_file', { path: 'notes/a.txt' }), text('alpha'));
+		const u = harness(double);
+		assert.equal((await u.run()).reason, 'completed');
+		assert.match(JSON.stringify(double.modelRequests[1].body), /Issue it now as a real tool call/);
+	});
+
+	for (const wire of WIRES) {
+		it(`${wire}: an empty answer, then another, ends 'failed' with a clear message — never 'completed' with nothing shown`, async () => {
+			double.script(text(''), text(''));
+			const t = harness(double, wire);
+			const outcome = await t.run();
+			assert.equal(outcome.reason, 'failed');
+			assert.match(outcome.error!.message, /empty answer.*again after a correction/);
+			assert.equal(double.modelRequests.length, 2);
+			assert.match(JSON.stringify(double.modelRequests[1].body), /Your last reply was empty/);
+			assert.deepEqual(t.notices().map(n => n.code), ['reask', 'noAnswer']);
+		});
+	}
+
+	it('reasoning only, then a real answer after the nudge, completes', async () => {
+		double.script({ kind: 'reply', text: '', reasoning: 'Hmm, thinking about it.' }, text('Here it is.'));
+		const t = harness(double, 'ollama');
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.match(JSON.stringify(double.modelRequests[1].body), /only reasoning/);
+		// The nudge goes with that one request only; the history keeps no trace of it.
+		assert.ok(outcome.messages.every(m => !/only reasoning/.test(m.content)));
+	});
+
+	it('finish_reason "tool_calls" with no call is re-asked with a precise nudge', async () => {
+		double.script(text('', { finishReason: 'tool_calls' }), toolCall('read_file', { path: 'notes/a.txt' }), text('done'));
+		const t = harness(double);
+		assert.equal((await t.run()).reason, 'completed');
+		assert.match(JSON.stringify(double.modelRequests[1].body), /finish_reason \\"tool_calls\\"\) but no tool call arrived/);
+	});
+
+	it('degenerate repetition is stopped while streaming, folded, and re-asked with anti-repetition sampling', async () => {
+		double.script(text('the user-providualize '.repeat(150), { chunks: 150 }), text('A short answer.'));
+		const t = harness(double);
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.ok(t.shown().length < 'the user-providualize '.repeat(150).length / 2, `shown ${t.shown().length} chars`);
+		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'retry'));
+		assert.equal(double.modelRequests[1].body.frequency_penalty, 0.6);
+		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['A short answer.']);
+	});
+
+	it('Ollama: the re-ask after repetition carries repeat_penalty; repeating twice ends with a message', async () => {
+		double.script(text('again and again '.repeat(150), { chunks: 100 }), text('again and again '.repeat(150), { chunks: 100 }));
+		const t = harness(double, 'ollama');
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'failed');
+		assert.match(outcome.error!.message, /repeating itself.*lower temperature/);
+		assert.equal(double.modelRequests[1].body.options.repeat_penalty, 1.3);
+	});
+
+	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
+		double.script(
+			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }),
+			toolCall('write_file', { path: 'out/a.txt', content: 'ALPHA' }),
+			text('done'),
+		);
+		const t = harness(double);
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.equal(t.files.files.get('out/a.txt'), 'ALPHA');
+		assert.equal(t.files.writeCount('out/a.txt'), 1);
+		assert.match(JSON.stringify(double.modelRequests[1].body), /cut off by the output token limit/);
+		assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /ALP\\"/);
+	});
+
+	it('an unrepairable call is replayed to the server as valid JSON', async () => {
+		double.script(toolCall('read_file', 'read_file notes/a.txt'), text('ok'));
+		await harness(double).run();
+		const calls = (double.modelRequests[1].body.messages as Array<{ tool_calls?: Array<{ function: { arguments: string } }> }>).flatMap(m => m.tool_calls ?? []);
+		assert.ok(calls.length > 0);
+		for (const call of calls) {
+			assert.doesNotThrow(() => JSON.parse(call.function.arguments));
+		}
+	});
+});
