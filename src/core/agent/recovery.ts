@@ -75,6 +75,9 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial };
 			}
 			const giveUp = (why?: string) => ({ ok: false as const, error: why ? new AgentError(error.code, `${error.message} ${why}`, error.details) : error, partial });
+			if (c.failureClass === 'billing' && ctx.settings.enabled) {
+				return giveUp('This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or choose another model.');
+			}
 			if (!ctx.settings.enabled || c.action === 'stop') {
 				return giveUp();
 			}
@@ -96,9 +99,6 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				notice('warning', 'reflection', `${c.label}: asked the model to correct its tool call (${reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`);
 				await sleep(ctx, ctx.settings.reflectionDelayMs);
 				continue;
-			}
-			if (c.failureClass === 'billing') {
-				return giveUp('This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or choose another model.');
 			}
 			if (c.action === 'textMode') {
 				if (!ctx.onToolsUnsupported(c.status === 400 && /enable-auto-tool-choice|tool-call-parser/i.test(error.message) ? 'vllm' : 'server')) {
