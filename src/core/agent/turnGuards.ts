@@ -84,7 +84,8 @@ export class TurnGuards {
 	/** A tool that kept failing this turn is not run again; the result says why. */
 	refuseRetry(call: StepCall, registry: ToolRegistry): ToolResultData | undefined {
 		const effect = registry.get(call.name)?.effect;
-		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect)) {
+		// A call that can run always may: the budget only stops the same mistake being repeated.
+		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect) || registry.parse(call.name, call.rawArguments).ok) {
 			return undefined;
 		}
 		const limit = this._toolBudget.limit(effect);
