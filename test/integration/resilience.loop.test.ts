@@ -106,7 +106,21 @@ describe('resilience — loop behaviours in real work', function () {
 		assert.ok(t.notices().some(n => n.code === 'toolRetry'));
 	});
 
-	it('at the step cap the model is told the limit was reached, with no tools, and its summary is shown', async () => {
+	it('after Continue at the step cap the next request tells the model the limit was reached; after Stop nothing more is sent', async () => {
+		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
+		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('Still failing; stopping here.'));
+		const go = harness(double, 'openai', { registry: new ToolRegistry(projectTools(state)), approvalSettings: { autoApprove: { read: true, exec: true } }, maxSteps: 2, continueDecider: { request: async () => true } });
+		assert.equal((await go.run()).reason, 'completed');
+		assert.match(JSON.stringify(double.modelRequests[2].body.messages.at(-1)), /step limit was reached .*the user let you continue/);
+
+		double.reset();
+		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('never'));
+		const stop = harness(double, 'openai', { registry: new ToolRegistry(projectTools(state)), approvalSettings: { autoApprove: { read: true, exec: true } }, maxSteps: 2, continueDecider: { request: async () => false } });
+		assert.equal((await stop.run()).reason, 'stepLimit');
+		assert.equal(double.modelRequests.length, 2);
+	});
+
+	it('at the step cap with nobody to ask, the model is told the limit was reached, with no tools, and its summary is shown', async () => {
 		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
 		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('I ran the tests twice; 1 still fails. Next: fix src/a.ts.'));
 		const t = setup(state, 2);

@@ -239,8 +239,9 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				if (signal.aborted) {
 					return finish('cancelled');
 				}
-				if (settings.enabled) {
-					// The model is told: one last request without tools, so it says where it got to.
+				if (settings.enabled && !options.continueDecider) {
+					// Nobody to ask (and so nobody who said Stop): the model is told, in one last request
+					// without tools, so it says where it got to. A user's Stop sends nothing more.
 					const wrapUp = await request(step + 1, squeeze => {
 						const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, false, squeeze);
 						return { messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }], tools: [] };
@@ -252,6 +253,9 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				return finish('stepLimit', new AgentError('stepLimit', message));
 			}
 			guards.extendSteps();
+			if (settings.enabled) {
+				nudge = { text: `[Keel: the step limit was reached (${step} model requests in this turn); the user let you continue for up to ${options.maxSteps} more. Finish the task or give your answer soon.]` };
+			}
 		}
 	}
 }
