@@ -16,15 +16,26 @@ describe('resilience — reasoning models over HTTP', function () {
 	after(() => double.close());
 
 	for (const wire of WIRES) {
-		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and is not sent back`, async () => {
-			double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'The user wants the note. I will read it.' }, { ...text('It says alpha.'), reasoning: 'Now answer.' });
+		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and goes back only where the provider wants it`, async () => {
+			double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'The user wants the note. I will read it.' }, { ...text('It says alpha.'), reasoning: 'Now answer.' }, text('Second turn.'));
 			const t = harness(double, wire);
 			const outcome = await t.run();
 			assert.equal(outcome.reason, 'completed');
 			assert.equal(t.reasoning(), 'The user wants the note. I will read it.Now answer.');
 			assert.equal(t.shown(), 'It says alpha.');
 			assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['It says alpha.']);
-			assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
+			// Within the turn that made the call: DeepSeek-style servers get reasoning_content, Ollama `thinking`; Anthropic nothing (no signature).
+			const sent = (double.modelRequests[1].body.messages as Array<Record<string, unknown>>).find(m => m.role === 'assistant');
+			const field = { openai: 'reasoning_content', ollama: 'thinking', anthropic: undefined }[wire];
+			if (field) {
+				assert.equal(sent?.[field], 'The user wants the note. I will read it.');
+			} else {
+				assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
+			}
+			assert.doesNotMatch(JSON.stringify((double.modelRequests[1].body.messages as Array<{ content: unknown }>).map(m => m.content)), /I will read it/);
+			// A new user turn: earlier reasoning is dropped everywhere.
+			await t.run('and now?', outcome.messages);
+			assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /I will read it/);
 		});
 	}
 

@@ -1,4 +1,4 @@
-import type { ChatModel, TokenUsage, ToolSpec } from '../llm/chatModel';
+import type { ChatModel, ReasoningField, TokenUsage, ToolSpec } from '../llm/chatModel';
 import type { CanonicalMessage } from '../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../llm/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from './events';
@@ -17,6 +17,8 @@ export interface StepOutput {
 	usage?: TokenUsage;
 	/** What the model thought, shown folded; never part of the answer or of the history. */
 	reasoning: string;
+	/** Which wire field the reasoning came in (absent for <think> or Harmony found in the text). */
+	reasoningField?: ReasoningField;
 	/** Calls written in Harmony channels inside the text (not yet matched to offered tools). */
 	harmonyCalls: HarmonyCall[];
 	/** The stream was stopped early because the answer or the reasoning kept repeating itself. */
@@ -48,6 +50,7 @@ export interface StepContext {
 export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	let text = '';
 	let reasoning = '';
+	let reasoningField: ReasoningField | undefined;
 	let degenerate = false;
 	let checkedAt = 0;
 	const splitter = new ReasoningSplitter();
@@ -88,7 +91,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	} finally {
 		ctx.signal.removeEventListener('abort', forwardAbort);
 	}
-	return { text, calls, finishReason, usage, reasoning, harmonyCalls: splitter.harmonyCalls, degenerate: degenerate || undefined };
+	return { text, calls, finishReason, usage, reasoning, reasoningField, harmonyCalls: splitter.harmonyCalls, degenerate: degenerate || undefined };
 
 	function addText(piece: string): void {
 		text += piece;
@@ -135,6 +138,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 					route(splitter.push(event.text));
 					break;
 				case 'reasoning':
+					reasoningField ??= event.field;
 					addReasoning(event.text);
 					break;
 				case 'toolCallDelta': {

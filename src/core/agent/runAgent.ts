@@ -200,9 +200,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 
 		// Every call is recorded before any runs, so an interruption leaves a call without a
 		// result that can be answered "interrupted" later, never a result without a call.
-		for (const call of output.calls) {
-			append(toolCallMessage({ id: call.id, name: call.name, rawArguments: call.rawArguments, arguments: safeParse(call.rawArguments) }));
-		}
+		output.calls.forEach((call, i) => {
+			const reasoning = i === 0 && output.reasoningField && output.reasoning ? { text: output.reasoning, field: output.reasoningField } : undefined;
+			append(toolCallMessage({ id: call.id, name: call.name, rawArguments: call.rawArguments, arguments: safeParse(call.rawArguments), ...(reasoning ? { reasoning } : {}) }));
+		});
 		for (const call of output.calls) {
 			const refused = guards.refuseRetry(call, options.registry);
 			let raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));

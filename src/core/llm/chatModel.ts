@@ -15,6 +15,9 @@ export interface ChatRequest {
 	avoidRepetition?: boolean;
 }
 
+/** Where a provider's reasoning came from, so it is sent back only to a server that wants it back. */
+export type ReasoningField = 'reasoning_content' | 'reasoning' | 'thinking' | 'anthropic';
+
 export interface TokenUsage {
 	promptTokens?: number;
 	completionTokens?: number;
@@ -27,7 +30,7 @@ export interface TokenUsage {
 export type ModelEvent =
 	| { type: 'text'; text: string }
 	/** Reasoning the provider sent apart from the answer (`reasoning_content`, `reasoning`, Ollama `thinking`, Anthropic thinking blocks). */
-	| { type: 'reasoning'; text: string }
+	| { type: 'reasoning'; text: string; field?: ReasoningField }
 	| { type: 'toolCallDelta'; index: number; id?: string; name?: string; argumentsDelta: string }
 	| { type: 'toolCall'; index: number; id: string; name: string; rawArguments: string }
 	| { type: 'finish'; reason: string; usage?: TokenUsage };

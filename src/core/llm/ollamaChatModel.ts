@@ -69,7 +69,7 @@ export class OllamaChatModel implements ChatModel {
 					throw new AgentError('modelStream', `The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`, { body: line });
 				}
 				if (chunk.message?.thinking) {
-					yield { type: 'reasoning', text: chunk.message.thinking };
+					yield { type: 'reasoning', text: chunk.message.thinking, field: 'thinking' };
 				}
 				if (chunk.message?.content) {
 					yield { type: 'text', text: chunk.message.content };

@@ -66,9 +66,10 @@ export class OpenAIChatModel implements ChatModel {
 				}
 				const delta = (choice.delta ?? {}) as WireDelta;
 				// DeepSeek, vLLM, llama.cpp and Qwen servers send `reasoning_content`; Ollama /v1, OpenRouter and LM Studio `reasoning`.
-				const reasoning = delta.reasoning_content ?? delta.reasoning;
-				if (typeof reasoning === 'string' && reasoning) {
-					yield { type: 'reasoning', text: reasoning };
+				if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
+					yield { type: 'reasoning', text: delta.reasoning_content, field: 'reasoning_content' };
+				} else if (typeof delta.reasoning === 'string' && delta.reasoning) {
+					yield { type: 'reasoning', text: delta.reasoning, field: 'reasoning' };
 				}
 				if (delta.content) {
 					yield { type: 'text', text: delta.content };

@@ -2,6 +2,7 @@
 
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../../src/core/agent/runAgent';
+import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
 import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
@@ -43,7 +44,7 @@ export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: P
 		notices: () => of('notice'),
 		reasoning: () => of('reasoningDelta').map(e => e.text).join(''),
 		shown: () => of('textDelta').map(e => e.text).join(''),
-		run: (prompt = 'go') => runTurn(options, [], prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
+		run: (prompt = 'go', history: CanonicalMessage[] = []) => runTurn(options, history, prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
 	};
 }
 
