@@ -49,7 +49,10 @@ async function main(): Promise<void> {
 		stubbornTrials.push(await runAll(scenarios.map((s): Scenario => ({ ...s, stubborn: true, trial })), true));
 	}
 	// pass^k of the obedient model: the only randomness left is backoff jitter and timing.
-	const obedientTrials = [on, ...(await Promise.all(Array.from({ length: k - 1 }, () => runAll(scenarios, true))))];
+	const obedientTrials = [on];
+	for (let trial = 1; trial < k; trial++) {
+		obedientTrials.push(await runAll(scenarios, true));
+	}
 
 	const of = (rs: ScenarioResult[], pick: (s: Scenario) => boolean) => rs.filter(r => pick(r.scenario));
 	const row = (label: string, pick: (s: Scenario) => boolean) => {
@@ -64,9 +67,14 @@ async function main(): Promise<void> {
 	rows.push(row('overall', () => true));
 	console.log(`\n## Resilience: ${scenarios.length} scenarios (seed ${seed}, ${perClass} per class per wire, wires ${WIRES.join('/')}), one injected fault per task; stubborn model: ${k} trials each\n`);
 	printTable(['fault class', 'n', 'recovery on', 'naive', 'extra req/task', 'dup (on)', 'dup (naive)', `pass^${k}`, 'stubborn', `stubborn pass^${k}`, 'stubborn dup'], rows);
-	const failures = on.filter(r => !r.completed);
+	const describe = (r: ScenarioResult) => `#${r.scenario.id} ${r.scenario.fault}/${r.scenario.wire}/p${r.scenario.phase}/v${r.scenario.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`;
+	const failures = obedientTrials.flat().filter(r => !r.completed);
 	if (failures.length > 0) {
-		console.log(`\nNot completed with recovery on: ${failures.map(r => `#${r.scenario.id} ${r.scenario.fault}/${r.scenario.wire}/p${r.scenario.phase}/v${r.scenario.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`).join('; ')}`);
+		console.log(`\nNot completed with recovery on (any of the ${k} trials): ${failures.map(describe).join('; ')}`);
+	}
+	const stubbornTransport = stubbornTrials.flat().filter(r => !r.completed && /http|reset|stream|overloaded/.test(r.scenario.fault));
+	if (stubbornTransport.length > 0) {
+		console.log(`\nStubborn runs lost on transport faults (no correction involved): ${stubbornTransport.map(describe).join('; ')}`);
 	}
 	const hopeless = await runAll(makeScenarios(2, seed, HOPELESS_CLASSES), true);
 	console.log('\n## Budgets hold: faults nothing can fix (recovery on); the turn must end, bounded and explained\n');
