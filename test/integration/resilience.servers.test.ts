@@ -3,7 +3,7 @@
 // what the user reads.
 
 import * as assert from 'node:assert/strict';
-import { presets, httpError, text, toolCall, withFaults, type ModelDouble } from '../support/modelDouble';
+import { presets, httpError, text, toolCall, toolCalls, withFaults, type ModelDouble } from '../support/modelDouble';
 import { startModelDouble } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
 
@@ -62,6 +62,8 @@ describe('resilience — server errors classified by their real bodies', functio
 		['llama.cpp', presets.llamacppContextExceeded(40_000, 4096)],
 		['vLLM', httpError(400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 41024 tokens (40000 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', param: null, code: 400 })],
 		['OpenAI', presets.openaiContextLengthExceeded(4096, 40_000)],
+		// Ollama's runner when it will not truncate (its log: "input exceeds context length" prompt=2782 limit=2048).
+		['Ollama', httpError(500, { error: 'input exceeds context length' })],
 	] as const) {
 		it(`${name} context exceeded: compacts and retries once, then stops with the numbers and what to change`, async () => {
 			double.script(body, body, text('never'));
@@ -78,6 +80,17 @@ describe('resilience — server errors classified by their real bodies', functio
 		double.script(httpError(400, { detail: 'Model qwen3 is still loading weights' }));
 		const outcome = await harness(double).run();
 		assert.match(outcome.error!.message, /still loading weights/);
+	});
+
+	it('empty and duplicate call ids still get one result each, matched to distinct ids', async () => {
+		double.script(toolCalls([{ name: 'read_file', arguments: { path: 'notes/a.txt' }, id: 'call_0' }, { name: 'list_directory', arguments: { path: 'notes' }, id: 'call_0' }]), text('ok'));
+		const outcome = await harness(double).run();
+		const ids = outcome.messages.flatMap(m => (m.kind === 'tool_call' ? [m.data.id] : []));
+		assert.equal(new Set(ids).size, 2);
+		const answered = outcome.messages.flatMap(m => (m.kind === 'tool_result' ? [m.data.toolCallId] : []));
+		assert.deepEqual(answered, ids);
+		const wire = (double.modelRequests[1].body.messages as Array<{ role: string; tool_call_id?: string }>).filter(m => m.role === 'tool').map(m => m.tool_call_id);
+		assert.deepEqual(wire, ids);
 	});
 
 	it('Ollama /v1 index-0 parallel calls become two calls, each with its result', async () => {
