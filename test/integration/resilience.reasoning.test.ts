@@ -3,7 +3,7 @@
 // reasoning or Harmony channels are recovered, and a turn never ends silently.
 
 import * as assert from 'node:assert/strict';
-import { startModelDouble, text, textThenTools, toolCall, type ModelDouble, type Wire } from '../support/modelDouble';
+import { httpError, startModelDouble, text, textThenTools, toolCall, type ModelDouble, type Wire } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
 
 const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
@@ -38,6 +38,20 @@ describe('resilience — reasoning models over HTTP', function () {
 			assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /I will read it/);
 		});
 	}
+
+	it('a server that refuses reasoning sent back gets the request again without it', async () => {
+		double.script(
+			{ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'Read it first.' },
+			httpError(400, { error: { message: 'Invalid request: reasoning_content is not allowed in input messages', type: 'invalid_request_error' } }),
+			text('alpha'),
+		);
+		const t = harness(double);
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.match(JSON.stringify(double.modelRequests[1].body), /reasoning_content/);
+		assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /reasoning_content|Read it first/);
+		assert.ok(t.notices().some(n => n.code === 'reasoningDropped'));
+	});
 
 	it('<think>…</think> in the content, torn across many chunks, is reasoning; the answer is clean', async () => {
 		double.script(text('<think>Short question, short answer.</think>Paris.', { chunks: 17 }));

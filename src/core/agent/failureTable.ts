@@ -6,7 +6,7 @@ import { extractProviderRaw } from '../llm/providerParseErrors';
  * Every way a model request can fail, and what the loop does about it. Exhaustive on
  * purpose: anything not matched falls into `permanent` (never a silent blind retry).
  */
-export type FailureClass = 'transient' | 'stream' | 'format' | 'permanent' | 'contextOverflow' | 'toolsUnsupported' | 'billing' | 'cancelled';
+export type FailureClass = 'transient' | 'stream' | 'format' | 'permanent' | 'contextOverflow' | 'toolsUnsupported' | 'billing' | 'reasoningRefused' | 'cancelled';
 
 export type RecoveryAction =
 	/** R1: back off (Retry-After honoured, capped) and send the same request again. */
@@ -19,6 +19,8 @@ export type RecoveryAction =
 	| 'compact'
 	/** The server takes no native tools for this model: go on with calls written as text. */
 	| 'textMode'
+	/** The server refused the reasoning Keel sent back with earlier calls: send the request without it. */
+	| 'dropReasoning'
 	| 'stop';
 
 export interface Classification {
@@ -79,6 +81,9 @@ export function classifyFailure(error: unknown, now: () => number = Date.now): C
 	}
 	if ((status === 429 || status === 402 || status === 400 || status === 403) && BILLING.test(body)) {
 		return { failureClass: 'billing', action: 'stop', label: `Billing or balance (${status})`, status };
+	}
+	if ((status === 400 || status === 422) && /reasoning_content|\bthinking\b.*(?:not (?:allowed|permitted|supported)|unexpected|extra)/i.test(message)) {
+		return { failureClass: 'reasoningRefused', action: 'dropReasoning', label: 'Server refused the reasoning sent back', status };
 	}
 	if ((status === 400 || status === 404 || status === 422 || status === 501) && NO_TOOLS.test(message)) {
 		return { failureClass: 'toolsUnsupported', action: 'textMode', label: 'Server takes no native tool calls', status };

@@ -37,6 +37,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	onToolsUnsupported(why: string): boolean;
 	/** Sampling that breaks repetition (the re-ask after degenerate output). */
 	avoidRepetition?: boolean;
+	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
+	onReasoningRefused?(): boolean;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
@@ -98,6 +100,13 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				extra = [{ kind: 'user', content: reflectionText(c.raw, error.message, ctx.offered) }];
 				notice('warning', 'reflection', `${c.label}: asked the model to correct its tool call (${reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`);
 				await sleep(ctx, ctx.settings.reflectionDelayMs);
+				continue;
+			}
+			if (c.action === 'dropReasoning') {
+				if (!ctx.onReasoningRefused?.()) {
+					return giveUp();
+				}
+				notice('info', 'reasoningDropped', 'The server did not accept the model\'s earlier reasoning sent back with its calls; sent the request again without it.');
 				continue;
 			}
 			if (c.action === 'textMode') {

@@ -87,11 +87,12 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	// A response that gave nothing to do is re-asked once with a precise correction, sent with
 	// the next request only (not kept in the history); a second one in a row ends the turn.
 	let nudge: { text: string; avoidRepetition?: boolean } | undefined;
+	let sendReasoning = true;
 	let shortfalls = 0;
 
 	for (let step = 1; ; step++) {
 		const plan = (squeeze: boolean) => {
-			const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
+			const planned = guards.plan(options.systemPrompt, sendReasoning ? [...history, ...added] : withoutReasoning([...history, ...added]), offered, mode.mode === 'text', squeeze);
 			return nudge ? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] } : planned;
 		};
 		if (guards.overBudget(plan(false))) {
@@ -112,6 +113,11 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				return switched;
 			},
 			avoidRepetition,
+			onReasoningRefused: () => {
+				const was = sendReasoning;
+				sendReasoning = false;
+				return was;
+			},
 		});
 		const result = await request(step, plan, nudge?.avoidRepetition);
 		nudge = undefined;
@@ -259,6 +265,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			}
 		}
 	}
+}
+
+function withoutReasoning(messages: CanonicalMessage[]): CanonicalMessage[] {
+	return messages.map(m => (m.kind === 'tool_call' && m.data.reasoning ? { ...m, data: { ...m.data, reasoning: undefined } } : m));
 }
 
 function stepLimitNote(steps: number): string {
