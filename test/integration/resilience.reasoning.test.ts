@@ -142,6 +142,16 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.equal(double.modelRequests[1].body.options.repeat_penalty, 1.3);
 	});
 
+	it('reasoning that loops is stopped too, and nothing is folded that was never shown', async () => {
+		double.script({ kind: 'reply', text: '', reasoning: 'Wait, let me reconsider. '.repeat(120), textChunks: 120 }, text('Decided: yes.'));
+		const t = harness(double, 'ollama');
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.ok(t.reasoning().length < 'Wait, let me reconsider. '.repeat(120).length / 2);
+		assert.ok(!t.events.some(e => e.type === 'textRetracted'));
+		assert.equal(double.modelRequests[1].body.options.repeat_penalty, 1.3);
+	});
+
 	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
 		double.script(
 			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }),

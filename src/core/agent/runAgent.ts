@@ -179,7 +179,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			}
 		}
 		if (shortfall) {
-			if (output.degenerate) {
+			if (output.degenerate && result.output.text) {
 				// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
 				options.emit({ type: 'textRetracted', turnId, reason: 'retry' });
 			}
