@@ -20,7 +20,7 @@ export const fastRecovery: Partial<RecoverySettings> = {
 	backoffMaxMs: 50,
 	retryAfterCapMs: 200,
 	reflectionDelayMs: 5,
-	streamIdleTimeoutMs: 1000,
+	streamIdleTimeoutMs: 3000,
 };
 
 export interface ScenarioResult {
