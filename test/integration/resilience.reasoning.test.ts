@@ -152,6 +152,16 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.equal(double.modelRequests[1].body.options.repeat_penalty, 1.3);
 	});
 
+	it('a dialect call for a tool that is not offered never runs and is not left as the answer; the model is told', async () => {
+		double.script(text('[TOOL_CALLS][{"name": "delete_repository", "arguments": {"confirm": true}}]'), text('Sorry, I cannot do that with the tools I have.'));
+		const t = harness(double, 'anthropic');
+		const outcome = await t.run();
+		assert.equal(outcome.reason, 'completed');
+		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['Sorry, I cannot do that with the tools I have.']);
+		assert.match(JSON.stringify(double.modelRequests[1].body), /You called \\"delete_repository\\", which is not one of the offered tools/);
+		assert.ok(t.events.some(e => e.type === 'textRetracted'));
+	});
+
 	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
 		double.script(
 			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }),

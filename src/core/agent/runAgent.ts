@@ -163,7 +163,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				notice('info', 'repair', `${post.note}.`);
 			}
 			shortfall = post.shortfall;
-			detail = pre.truncated[0] ?? '';
+			detail = post.detail ?? pre.truncated[0] ?? '';
 			if (pre.truncated.length > 0) {
 				if (!shortfall && output.calls.length === 0) {
 					shortfall = 'truncatedCall';
@@ -179,7 +179,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			}
 		}
 		if (shortfall) {
-			if (output.degenerate && result.output.text) {
+			if ((output.degenerate || shortfall === 'unofferedCall') && result.output.text) {
 				// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
 				options.emit({ type: 'textRetracted', turnId, reason: 'retry' });
 			}

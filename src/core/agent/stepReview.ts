@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../llm/chatModel';
 import { repairArguments } from '../llm/argumentRepair';
+import { findDialectCalls } from '../llm/textDialects';
 import { matchToolName, parseTextToolCalls } from '../llm/textToolCalls';
 import type { ToolRegistry } from '../tools/registry';
 import type { StepCall, StepOutput } from './modelStep';
@@ -55,9 +56,17 @@ export function preReview(output: StepOutput, registry: ToolRegistry, offered: r
  * After repair, a response with no call and no answer: a complete call written in the
  * reasoning is recovered (offered tool, valid arguments); otherwise the reason it was empty.
  */
-export function postReview(output: StepOutput, registry: ToolRegistry, offered: readonly ToolSpec[], makeId: (index: number) => string): { output: StepOutput; shortfall?: Shortfall; note?: string } {
+export function postReview(output: StepOutput, registry: ToolRegistry, offered: readonly ToolSpec[], makeId: (index: number) => string): { output: StepOutput; shortfall?: Shortfall; note?: string; detail?: string } {
 	if (output.degenerate) {
 		return { output: { ...output, calls: [], text: '' }, shortfall: 'degenerate' };
+	}
+	if (output.calls.length === 0 && output.text.trim()) {
+		// A call in a token dialect for a tool that is not offered: never run, never left as the answer.
+		const names = offered.map(tool => tool.name);
+		const stray = findDialectCalls(output.text).find(call => !matchToolName(call.name, names));
+		if (stray) {
+			return { output: { ...output, text: '' }, shortfall: 'unofferedCall', detail: stray.name };
+		}
 	}
 	if (output.calls.length > 0 || output.text.trim()) {
 		return { output };
