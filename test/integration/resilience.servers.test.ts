@@ -93,6 +93,24 @@ describe('resilience — server errors classified by their real bodies', functio
 		assert.deepEqual(wire, ids);
 	});
 
+	it('the legacy function_call field and arguments sent as an object are calls like any other', async () => {
+		double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), callShape: 'legacyFunctionCall' }, { ...toolCall('list_directory', { path: 'notes' }), callShape: 'objectArguments' }, text('ok'));
+		const outcome = await harness(double).run();
+		assert.equal(outcome.reason, 'completed');
+		assert.deepEqual(outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.name, m.data.ok]), [['read_file', true], ['list_directory', true]]);
+	});
+
+	it('near-miss argument keys are mapped when one property fits (file_path → path), on every wire', async () => {
+		for (const wire of ['openai', 'ollama', 'anthropic'] as const) {
+			double.reset();
+			double.script(toolCall('read_file', { file_path: 'notes/a.txt' }), text('ok'));
+			const t = harness(double, wire);
+			const outcome = await t.run();
+			assert.match(outcome.messages.find(m => m.kind === 'tool_result')!.content, /content of notes\/a.txt/, wire);
+			assert.ok(t.notices().some(n => /renamed "file_path" to "path"/.test(n.text)), wire);
+		}
+	});
+
 	it('Ollama /v1 index-0 parallel calls become two calls, each with its result', async () => {
 		double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), toolCalls: [{ name: 'read_file', arguments: '{"path":"notes/a.txt"}', id: 'call_a' }, { name: 'list_directory', arguments: '{"path":"notes"}', id: 'call_b' }], callShape: 'indexZero' }, text('ok'));
 		const outcome = await harness(double).run();
