@@ -6,7 +6,6 @@ import type { ToolRegistry } from '../tools/registry';
 import type { Approver } from './approvalGate';
 import { isToolOffered, type ApprovalSettings } from './approvalPolicy';
 import type { AgentEvent, NoticeLevel, TurnEndReason } from './events';
-import { recoverCalls } from './callRepair';
 import { askToContinue, type ContinueDecider } from './continueGate';
 import { requestWithRecovery, type RequestPlan } from './recovery';
 import { defaultRecoverySettings, type RecoverySettings, type ToolModeMemory } from './recoverySettings';
@@ -15,7 +14,8 @@ import { noToolCalls } from './stopConditions';
 import { ToolModeState } from './textMode';
 import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
-import { nudgeText, postReview, preReview, shortfallLabel } from './stepReview';
+import { reviewResponse } from './responseReview';
+import { nudgeText, shortfallLabel, type Shortfall } from './stepReview';
 import { TurnGuards } from './turnGuards';
 
 export interface AgentOptions {
@@ -139,43 +139,13 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			turnTokens += promptTokens + completionTokens;
 			options.emit({ type: 'usage', turnId, promptTokens, completionTokens, estimated, contextWindow: settings.contextWindow, turnRequests, turnTokens });
 		}
-		let shortfall: ReturnType<typeof postReview>['shortfall'];
+		let shortfall: Shortfall | undefined;
 		let detail = '';
 		if (settings.enabled) {
-			const pre = preReview(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-h${i}`));
-			pre.notes.forEach(note => notice('info', 'repair', `${note}.`));
-			output = pre.output;
-			const recovery = recoverCalls(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-t${i}`));
-			if (recovery.fromText) {
-				options.emit({ type: 'textRetracted', turnId, reason: 'recovered' });
-				if (recovery.output.text) {
-					options.emit({ type: 'textDelta', turnId, text: recovery.output.text });
-				}
-			}
-			recovery.notes.forEach(note => notice('info', 'repair', `${note}.`));
-			for (let i = 0; i < recovery.unrepairable + (recovery.fromText && mode.mode === 'native' ? 1 : 0); i++) {
-				mode.nativeFailure();
-			}
-			output = recovery.output;
-			const post = postReview(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-m${i}`));
-			output = post.output;
-			if (post.note) {
-				notice('info', 'repair', `${post.note}.`);
-			}
-			shortfall = post.shortfall;
-			detail = post.detail ?? pre.truncated[0] ?? '';
-			if (pre.truncated.length > 0) {
-				if (!shortfall && output.calls.length === 0) {
-					shortfall = 'truncatedCall';
-				} else if (!shortfall) {
-					// The complete calls run; the cut one is asked for again with the next request.
-					notice('warning', 'truncatedCall', `${shortfallLabel('truncatedCall', detail)}.`);
-					nudge = { text: nudgeText('truncatedCall', detail) };
-				}
-			}
-			if (shortfall === 'empty' && pre.unoffered) {
-				shortfall = 'unofferedCall';
-				detail = pre.unoffered;
+			const review = reviewResponse(output, { turnId, registry: options.registry, offered, mode, notice, emit: options.emit, makeId: (tag, i) => uniqueId(undefined, `${turnId}-s${step}-${tag}${i}`) });
+			({ output, shortfall, detail } = review);
+			if (review.followUp) {
+				nudge = { text: review.followUp };
 			}
 		}
 		if (shortfall) {
