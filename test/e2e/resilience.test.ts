@@ -60,6 +60,31 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		assert.match((await chat.locator(`${testId('notice')}[data-code="streamRetry"]`).textContent()) ?? '', /partial answer discarded/);
 	});
 
+	it('re-asks an empty answer once, says so inline, and shows the answer that follows', async () => {
+		double().script(text(''), text('Here after the nudge.'));
+		const chat = await keel.webview();
+		await ask(chat, 'say something');
+		const line = chat.locator(`${testId('notice')}[data-code="reask"]`);
+		await line.waitFor();
+		assert.match((await line.textContent()) ?? '', /empty answer \(no text, no tool call\); asked it again with a correction/);
+		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'Here after the nudge.' }).waitFor();
+		assert.match(JSON.stringify(double().modelRequests[1].body.messages.at(-1)), /Your last reply was empty/);
+		await keel.screenshot('resilience-empty-reask');
+	});
+
+	it('stops a repeating answer while it streams, folds it, and shows the re-asked answer once', async () => {
+		const phrase = 'again and again and again ';
+		double().script(text(phrase.repeat(150), { chunks: 150, delayMs: 5 }), text('A short, plain answer.'));
+		const chat = await keel.webview();
+		await ask(chat, 'tell me');
+		await chat.locator(`${testId('message-retracted')}[data-reason="retry"]`).waitFor();
+		await chat.locator(`${testId('notice')}[data-code="reask"]`).waitFor();
+		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'A short, plain answer.' }).waitFor();
+		assert.strictEqual(await chat.locator(testId('message-assistant')).count(), 1, 'the repetition is not shown as an answer');
+		assert.ok(double().modelRequests[0].response!.frames < 150, 'the stream was closed early');
+		await keel.screenshot('resilience-degenerate-folded');
+	});
+
 	it('asks Continue / Stop at the step cap, in the chat and as a notification whose Continue goes on', async () => {
 		double().script(
 			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),

@@ -1,10 +1,11 @@
 import type { ToolResultData } from '../llm/canonical';
 import type { ToolSpec } from '../llm/chatModel';
-import { repairArguments } from '../llm/argumentRepair';
+import { repairArguments, splitConcatenated } from '../llm/argumentRepair';
 import { matchToolName, parseTextToolCalls } from '../llm/textToolCalls';
 import type { ToolEffect } from '../tools/defineTool';
 import type { ToolRegistry } from '../tools/registry';
 import type { StepCall, StepOutput } from './modelStep';
+import { looksCut } from './stepReview';
 import { compactSchema, exampleArguments } from './textMode';
 
 export interface CallRecovery {
@@ -37,6 +38,15 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 			notes.push(`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text`);
 		}
 	}
+	// Two calls' arguments glued into one string become two calls.
+	calls = calls.flatMap(call => {
+		const parts = splitConcatenated(call.rawArguments);
+		if (!parts) {
+			return [call];
+		}
+		notes.push(`Split ${parts.length} ${call.name} calls that arrived glued together`);
+		return parts.map((rawArguments, i) => ({ id: i === 0 ? call.id : makeId(100 + i), name: call.name, rawArguments }));
+	});
 	let unrepairable = 0;
 	calls = calls.map(call => {
 		const name = matchToolName(call.name, names) ?? call.name;
@@ -70,7 +80,10 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], registry: ToolRegistry): Array<Omit<StepCall, 'id'>> | undefined {
 	const names = offered.map(tool => tool.name);
 	const parsed = parseTextToolCalls(raw, names);
+	// A call whose arguments stop mid-way is never completed by guesswork when it changes something.
+	const whole = (name: string, args: string) => !looksCut(args) || registry.get(name)?.effect === 'read';
 	const valid = parsed.calls
+		.filter(call => whole(call.name, call.rawArguments))
 		.map(call => {
 			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
 			return repaired && registry.parse(call.name, repaired.json).ok ? { name: call.name, rawArguments: repaired.json } : undefined;
@@ -82,6 +95,9 @@ export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], regist
 	// Arguments only: the tool they validate against, preferring the one whose required keys
 	// they fill (an all-optional schema accepts anything); a tie means we cannot know.
 	const fits = offered.flatMap(tool => {
+		if (!whole(tool.name, raw)) {
+			return [];
+		}
 		const repaired = repairArguments(raw, tool.parameters);
 		if (!repaired || !registry.parse(tool.name, repaired.json).ok) {
 			return [];
@@ -122,8 +138,14 @@ export class ToolRetryBudget {
 		return (this._failures.get(name) ?? 0) > this.limit(effect);
 	}
 
+	/**
+	 * Only calls that could not run count (bad arguments, unknown tool): a command that exited
+	 * non-zero or a page that answered 503 is a result. A success of the tool starts it afresh.
+	 */
 	record(result: ToolResultData): void {
-		if (!result.ok && result.errorKind !== 'denied' && result.errorKind !== 'cancelled') {
+		if (result.ok) {
+			this._failures.delete(result.name);
+		} else if (result.errorKind === 'invalidArguments' || result.errorKind === 'unknownTool') {
 			this._failures.set(result.name, (this._failures.get(result.name) ?? 0) + 1);
 		}
 	}

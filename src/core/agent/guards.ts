@@ -136,7 +136,8 @@ export function looksDegenerate(text: string): boolean {
 		for (let i = tail.length - 1; i >= period && tail[i] === tail[i - period]; i--) {
 			same++;
 		}
-		if (same >= Math.max(240, period * 8)) {
+		// Words repeating, not layout: a rule of "=====" or a list of zeros is legitimate output.
+		if (same >= Math.max(240, period * 8) && /\p{L}{2,}/u.test(tail.slice(-period))) {
 			return true;
 		}
 	}

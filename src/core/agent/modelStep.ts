@@ -1,6 +1,8 @@
-import type { ChatModel, TokenUsage, ToolSpec } from '../llm/chatModel';
+import type { ChatModel, ReasoningField, TokenUsage, ToolSpec } from '../llm/chatModel';
 import type { CanonicalMessage } from '../llm/canonical';
+import { ReasoningSplitter, type HarmonyCall } from '../llm/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from './events';
+import { looksDegenerate } from './guards';
 
 export interface StepCall {
 	id: string;
@@ -13,6 +15,14 @@ export interface StepOutput {
 	calls: StepCall[];
 	finishReason: string;
 	usage?: TokenUsage;
+	/** What the model thought, shown folded; never part of the answer or of the history. */
+	reasoning: string;
+	/** Which wire field the reasoning came in (absent for <think> or Harmony found in the text). */
+	reasoningField?: ReasoningField;
+	/** Calls written in Harmony channels inside the text (not yet matched to offered tools). */
+	harmonyCalls: HarmonyCall[];
+	/** The stream was stopped early because the answer or the reasoning kept repeating itself. */
+	degenerate?: boolean;
 }
 
 export interface StepContext {
@@ -27,6 +37,10 @@ export interface StepContext {
 	uniqueId(preferred: string | undefined, fallback: string): string;
 	/** Text streamed so far is handed back even when the stream throws, so nothing shown is lost. */
 	onPartialText(text: string): void;
+	/** Sampling that breaks repetition, for the re-ask after degenerate output. */
+	avoidRepetition?: boolean;
+	/** Off (recovery disabled): degenerate output streams to its end as it did before. */
+	stopDegenerate?: boolean;
 }
 
 /**
@@ -35,6 +49,11 @@ export interface StepContext {
  */
 export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	let text = '';
+	let reasoning = '';
+	let reasoningField: ReasoningField | undefined;
+	let degenerate = false;
+	let checkedAt = 0;
+	const splitter = new ReasoningSplitter();
 	const cards = new Map<number, ToolCallState>();
 	const calls: StepCall[] = [];
 	let finishReason = 'stop';
@@ -72,15 +91,55 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	} finally {
 		ctx.signal.removeEventListener('abort', forwardAbort);
 	}
-	return { text, calls, finishReason, usage };
+	return { text, calls, finishReason, usage, reasoning, reasoningField, harmonyCalls: splitter.harmonyCalls, degenerate: degenerate || undefined };
+
+	function addText(piece: string): void {
+		text += piece;
+		ctx.onPartialText(text);
+		ctx.emit({ type: 'textDelta', turnId: ctx.turnId, text: piece });
+	}
+
+	function addReasoning(piece: string): void {
+		reasoning += piece;
+		ctx.emit({ type: 'reasoningDelta', turnId: ctx.turnId, text: piece });
+	}
+
+	function route(segments: ReturnType<ReasoningSplitter['push']>): void {
+		for (const segment of segments) {
+			if (segment.kind === 'text') {
+				addText(segment.text);
+			} else if (segment.kind === 'reasoning') {
+				addReasoning(segment.text);
+			} else {
+				// The answer streamed so far turned out to be reasoning: take it back, show it folded.
+				const was = text;
+				text = '';
+				ctx.onPartialText('');
+				ctx.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'recovered' });
+				addReasoning(was);
+			}
+		}
+	}
+
+	/** Checked every 64 new characters, so a long answer costs little. */
+	function repeating(): boolean {
+		const size = text.length + reasoning.length;
+		if (!ctx.stopDegenerate || size - checkedAt < 64) {
+			return false;
+		}
+		checkedAt = size;
+		return looksDegenerate(text) || looksDegenerate(reasoning);
+	}
 
 	async function consume(): Promise<void> {
-		for await (const event of ctx.model.stream({ messages: ctx.messages, tools: ctx.tools, signal: requestAbort.signal })) {
+		for await (const event of ctx.model.stream({ messages: ctx.messages, tools: ctx.tools, signal: requestAbort.signal, avoidRepetition: ctx.avoidRepetition })) {
 			switch (event.type) {
 				case 'text':
-					text += event.text;
-					ctx.onPartialText(text);
-					ctx.emit({ type: 'textDelta', turnId: ctx.turnId, text: event.text });
+					route(splitter.push(event.text));
+					break;
+				case 'reasoning':
+					reasoningField ??= event.field;
+					addReasoning(event.text);
 					break;
 				case 'toolCallDelta': {
 					const card = cardFor(event.index, event.id, event.name);
@@ -98,6 +157,13 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 					usage = event.usage;
 					break;
 			}
+			if (repeating()) {
+				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
+				degenerate = true;
+				requestAbort.abort();
+				break;
+			}
 		}
+		route(splitter.end());
 	}
 }

@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../tools/registry';
 import { classifyFailure } from './failureTable';
 import { recoverFromRaw } from './callRepair';
 import type { AgentEvent } from './events';
+import { estimateTokens } from './guards';
 import { runModelStep, type StepContext, type StepOutput } from './modelStep';
 import type { RecoverySettings } from './recoverySettings';
 import { retryDelayMs, type RetryBudget } from './retryBudget';
@@ -32,6 +33,12 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	plan(squeeze: boolean): RequestPlan;
 	/** A native tool-calling failure the server reported (feeds the auto → text switch). */
 	onNativeFailure(): void;
+	/** The server takes no native tools for this model: switch to text mode; false when already there. */
+	onToolsUnsupported(why: string): boolean;
+	/** Sampling that breaks repetition (the re-ask after degenerate output). */
+	avoidRepetition?: boolean;
+	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
+	onReasoningRefused?(): boolean;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
@@ -57,7 +64,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 		let partial = '';
 		const plan = ctx.plan(squeeze);
 		try {
-			const output = await runModelStep({ ...ctx, messages: [...plan.messages, ...extra], tools: plan.tools, onPartialText: text => (partial = text) });
+			const output = await runModelStep({ ...ctx, messages: [...plan.messages, ...extra], tools: plan.tools, onPartialText: text => (partial = text), stopDegenerate: ctx.settings.enabled });
 			if (ctx.signal.aborted) {
 				// Some SDKs end an aborted stream quietly; what arrived is not a complete response.
 				return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial };
@@ -70,6 +77,9 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial };
 			}
 			const giveUp = (why?: string) => ({ ok: false as const, error: why ? new AgentError(error.code, `${error.message} ${why}`, error.details) : error, partial });
+			if (c.failureClass === 'billing' && ctx.settings.enabled) {
+				return giveUp('This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or choose another model.');
+			}
 			if (!ctx.settings.enabled || c.action === 'stop') {
 				return giveUp();
 			}
@@ -80,7 +90,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 					retract(ctx, partial, 'recovered');
 					notice('info', 'recoveredFromError', `Recovered the ${recovered.map(call => call.name).join(', ')} call from the server's parse error (HTTP ${c.status}).`);
 					const calls = recovered.map((call, i) => ({ ...call, id: ctx.uniqueId(undefined, `${ctx.turnId}-s${ctx.step}-r${i}`) }));
-					return { ok: true, output: { text: '', calls, finishReason: 'tool_calls' } };
+					return { ok: true, output: { text: '', calls, finishReason: 'tool_calls', reasoning: '', harmonyCalls: [] } };
 				}
 				if (reflections >= ctx.settings.reflectionsPerRequest || !ctx.budget.take()) {
 					return giveUp(`Gave up after ${reflections} correction(s) (keel.recovery.reflectionsPerRequest).`);
@@ -92,9 +102,24 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				await sleep(ctx, ctx.settings.reflectionDelayMs);
 				continue;
 			}
+			if (c.action === 'dropReasoning') {
+				if (!ctx.onReasoningRefused?.()) {
+					return giveUp();
+				}
+				notice('info', 'reasoningDropped', 'The server did not accept the model\'s earlier reasoning sent back with its calls; sent the request again without it.');
+				continue;
+			}
+			if (c.action === 'textMode') {
+				if (!ctx.onToolsUnsupported(c.status === 400 && /enable-auto-tool-choice|tool-call-parser/i.test(error.message) ? 'vllm' : 'server')) {
+					return giveUp('Text-mode tool calls were already in use.');
+				}
+				retract(ctx, partial, 'retry');
+				continue;
+			}
 			if (c.action === 'compact') {
 				if (squeeze) {
-					return giveUp('Start a new chat or raise keel.model.contextWindow if the model allows more.');
+					const sent = estimateTokens(plan.messages, plan.tools);
+					return giveUp(`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or raise the server's context size (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp --ctx-size, vLLM --max-model-len).`);
 				}
 				squeeze = true;
 				notice('warning', 'contextOverflow', 'The request did not fit the model\'s context window; old tool outputs were compacted and it was sent again.');

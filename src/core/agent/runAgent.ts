@@ -6,15 +6,16 @@ import type { ToolRegistry } from '../tools/registry';
 import type { Approver } from './approvalGate';
 import { isToolOffered, type ApprovalSettings } from './approvalPolicy';
 import type { AgentEvent, NoticeLevel, TurnEndReason } from './events';
-import { recoverCalls } from './callRepair';
 import { askToContinue, type ContinueDecider } from './continueGate';
-import { requestWithRecovery } from './recovery';
+import { requestWithRecovery, type RequestPlan } from './recovery';
 import { defaultRecoverySettings, type RecoverySettings, type ToolModeMemory } from './recoverySettings';
 import { RetryBudget, withIdleTimeout } from './retryBudget';
 import { noToolCalls } from './stopConditions';
 import { ToolModeState } from './textMode';
 import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
+import { reviewResponse } from './responseReview';
+import { nudgeText, shortfallLabel, type Shortfall } from './stepReview';
 import { TurnGuards } from './turnGuards';
 
 export interface AgentOptions {
@@ -83,19 +84,43 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const model = settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model;
 	let turnRequests = 0;
 	let turnTokens = 0;
+	// A response that gave nothing to do is re-asked once with a precise correction, sent with
+	// the next request only (not kept in the history); a second one in a row ends the turn.
+	let nudge: { text: string; avoidRepetition?: boolean } | undefined;
+	let sendReasoning = true;
+	let shortfalls = 0;
 
 	for (let step = 1; ; step++) {
-		const plan = (squeeze: boolean) => guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
+		const plan = (squeeze: boolean) => {
+			const planned = guards.plan(options.systemPrompt, sendReasoning ? [...history, ...added] : withoutReasoning([...history, ...added]), offered, mode.mode === 'text', squeeze);
+			return nudge ? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] } : planned;
+		};
 		if (guards.overBudget(plan(false))) {
 			const message = `This conversation no longer fits the model's context window (${settings.contextWindow} tokens, keel.model.contextWindow) even after compacting old tool outputs. Start a new chat.`;
 			notice('error', 'contextBudget', message, true);
 			return finish('failed', new AgentError('contextOverflow', message));
 		}
-		const result = await requestWithRecovery({
+		const request = (step: number, plan: (squeeze: boolean) => RequestPlan, avoidRepetition?: boolean) => requestWithRecovery({
 			turnId, step, model, signal, emit: options.emit, uniqueId, settings, budget, plan, offered,
 			registry: options.registry, clock: options.clock ?? systemClock, random: options.random ?? Math.random,
 			onNativeFailure: () => mode.nativeFailure(),
+			onToolsUnsupported: why => {
+				const switched = mode.forceText();
+				if (switched) {
+					const flag = why === 'vllm' ? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)' : '';
+					notice('warning', 'textMode', `The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`);
+				}
+				return switched;
+			},
+			avoidRepetition,
+			onReasoningRefused: () => {
+				const was = sendReasoning;
+				sendReasoning = false;
+				return was;
+			},
 		});
+		const result = await request(step, plan, nudge?.avoidRepetition);
+		nudge = undefined;
 		if (!result.ok) {
 			// Keep what the user already saw: the partial answer stays in the history.
 			if (result.partial) {
@@ -114,20 +139,30 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			turnTokens += promptTokens + completionTokens;
 			options.emit({ type: 'usage', turnId, promptTokens, completionTokens, estimated, contextWindow: settings.contextWindow, turnRequests, turnTokens });
 		}
+		let shortfall: Shortfall | undefined;
+		let detail = '';
 		if (settings.enabled) {
-			const recovery = recoverCalls(output, options.registry, offered, i => uniqueId(undefined, `${turnId}-s${step}-t${i}`));
-			if (recovery.fromText) {
-				options.emit({ type: 'textRetracted', turnId, reason: 'recovered' });
-				if (recovery.output.text) {
-					options.emit({ type: 'textDelta', turnId, text: recovery.output.text });
-				}
+			const review = reviewResponse(output, { turnId, registry: options.registry, offered, mode, notice, emit: options.emit, makeId: (tag, i) => uniqueId(undefined, `${turnId}-s${step}-${tag}${i}`) });
+			({ output, shortfall, detail } = review);
+			if (review.followUp) {
+				nudge = { text: review.followUp };
 			}
-			recovery.notes.forEach(note => notice('info', 'repair', `${note}.`));
-			for (let i = 0; i < recovery.unrepairable + (recovery.fromText && mode.mode === 'native' ? 1 : 0); i++) {
-				mode.nativeFailure();
-			}
-			output = recovery.output;
 		}
+		if (shortfall) {
+			if ((output.degenerate || shortfall === 'unofferedCall') && result.output.text) {
+				// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
+				options.emit({ type: 'textRetracted', turnId, reason: 'retry' });
+			}
+			if (shortfalls++ === 0) {
+				notice('warning', 'reask', `${shortfallLabel(shortfall, detail)}; asked it again with a correction${shortfall === 'degenerate' ? ' and sampling that discourages repetition' : ''}.`);
+				nudge = { text: nudgeText(shortfall, detail), avoidRepetition: shortfall === 'degenerate' };
+				continue;
+			}
+			const message = `${shortfallLabel(shortfall, detail)}, again after a correction, so the turn ended with no answer. Rephrase the request, or try a larger model${shortfall === 'degenerate' ? ' or a lower temperature' : ''}.`;
+			notice('error', 'noAnswer', message, true);
+			return finish('failed', new AgentError('modelFormat', message));
+		}
+		shortfalls = 0;
 
 		if (output.text) {
 			append({ kind: 'assistant', content: output.text });
@@ -141,12 +176,21 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 
 		// Every call is recorded before any runs, so an interruption leaves a call without a
 		// result that can be answered "interrupted" later, never a result without a call.
-		for (const call of output.calls) {
-			append(toolCallMessage({ id: call.id, name: call.name, rawArguments: call.rawArguments, arguments: safeParse(call.rawArguments) }));
-		}
+		output.calls.forEach((call, i) => {
+			const reasoning = i === 0 && output.reasoningField && output.reasoning ? { text: output.reasoning, field: output.reasoningField } : undefined;
+			append(toolCallMessage({ id: call.id, name: call.name, rawArguments: call.rawArguments, arguments: safeParse(call.rawArguments), ...(reasoning ? { reasoning } : {}) }));
+		});
 		for (const call of output.calls) {
 			const refused = guards.refuseRetry(call, options.registry);
-			const raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));
+			let raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));
+			const pause = refused ? undefined : guards.transientToolFailure(raw, options.registry.get(call.name)?.effect, 1);
+			if (pause !== undefined && !signal.aborted) {
+				notice('info', 'toolRetry', `${call.name} hit a passing failure; trying it once more in ${Math.max(1, Math.round(pause / 1000))} s.`);
+				await (options.clock ?? systemClock).sleep(pause, signal).catch(() => undefined);
+				if (!signal.aborted) {
+					raw = await runToolCall(call, { ...options, turnId, signal });
+				}
+			}
 			if (refused) {
 				options.emit({ type: 'toolCallUpdated', turnId, call: { id: call.id, name: call.name, title: call.name, argumentsText: call.rawArguments, status: 'failed', output: refused.output } });
 			}
@@ -169,11 +213,36 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			if (!proceed || signal.aborted) {
 				const message = `Stopped after ${step} model steps (keel.agent.maxSteps) without a final answer. Send a message to continue, or raise the limit.`;
 				notice('warning', 'stepLimit', message);
-				return signal.aborted ? finish('cancelled') : finish('stepLimit', new AgentError('stepLimit', message));
+				if (signal.aborted) {
+					return finish('cancelled');
+				}
+				if (settings.enabled && !options.continueDecider) {
+					// Nobody to ask (and so nobody who said Stop): the model is told, in one last request
+					// without tools, so it says where it got to. A user's Stop sends nothing more.
+					const wrapUp = await request(step + 1, squeeze => {
+						const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, false, squeeze);
+						return { messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }], tools: [] };
+					});
+					if (wrapUp.ok && wrapUp.output.text.trim()) {
+						append({ kind: 'assistant', content: wrapUp.output.text });
+					}
+				}
+				return finish('stepLimit', new AgentError('stepLimit', message));
 			}
 			guards.extendSteps();
+			if (settings.enabled) {
+				nudge = { text: `[Keel: the step limit was reached (${step} model requests in this turn); the user let you continue for up to ${options.maxSteps} more. Finish the task or give your answer soon.]` };
+			}
 		}
 	}
+}
+
+function withoutReasoning(messages: CanonicalMessage[]): CanonicalMessage[] {
+	return messages.map(m => (m.kind === 'tool_call' && m.data.reasoning ? { ...m, data: { ...m.data, reasoning: undefined } } : m));
+}
+
+function stepLimitNote(steps: number): string {
+	return `[Keel: the step limit was reached (${steps} model requests in this turn); no more tools will run now. In a few sentences, tell the user what you did, what is left, and what to ask you next.]`;
 }
 
 function safeParse(raw: string): unknown {

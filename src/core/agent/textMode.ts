@@ -92,6 +92,16 @@ export class ToolModeState {
 		return this._mode;
 	}
 
+	/** The server refused native tools outright: text mode now, whatever the failure count; false when already there. */
+	forceText(): boolean {
+		if (this._mode === 'text') {
+			return false;
+		}
+		this._mode = 'text';
+		this._memory?.set(this._modelId, 'text');
+		return true;
+	}
+
 	nativeFailure(): void {
 		if (this._setting !== 'auto' || this._mode === 'text' || ++this._failures < this._threshold) {
 			return;

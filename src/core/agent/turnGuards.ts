@@ -84,12 +84,13 @@ export class TurnGuards {
 	/** A tool that kept failing this turn is not run again; the result says why. */
 	refuseRetry(call: StepCall, registry: ToolRegistry): ToolResultData | undefined {
 		const effect = registry.get(call.name)?.effect;
-		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect)) {
+		// A call that can run always may: the budget only stops the same mistake being repeated.
+		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect) || registry.parse(call.name, call.rawArguments).ok) {
 			return undefined;
 		}
 		const limit = this._toolBudget.limit(effect);
-		this._notice('warning', 'toolBudget', `${call.name} failed ${limit + 1} times this turn; not running it again.`);
-		return { toolCallId: call.id, name: call.name, ok: false, errorKind: 'retryBudget', output: `${call.name} has failed ${limit + 1} times in this turn and will not run again. Use another tool or answer with what you have.` };
+		this._notice('warning', 'toolBudget', `${call.name} could not run ${limit + 1} times in a row (invalid arguments or unknown tool); not running it again this turn.`);
+		return { toolCallId: call.id, name: call.name, ok: false, errorKind: 'retryBudget', output: `${call.name} was called with arguments that could not be used ${limit + 1} times in a row and will not run again in this turn. Use another tool or answer with what you have.` };
 	}
 
 	/** Explains schema errors, counts failures, watches for loops; returns the result to record. */
@@ -108,6 +109,18 @@ export class TurnGuards {
 			return { ...explained, output: `${explained.output}\n\n[Keel: you have repeated this call and got the same result (${this.loopDescription}). Do not call it again with the same arguments; try a different approach or give your answer.]` };
 		}
 		return explained;
+	}
+
+	/**
+	 * A read or fetch that failed for a passing reason (HTTP 429/5xx, a timeout, a reset) is
+	 * worth one more try after a short pause; returns the pause, or undefined.
+	 */
+	transientToolFailure(result: ToolResultData, effect: string | undefined, attempt: number): number | undefined {
+		if (!this._settings.enabled || result.ok || result.errorKind !== 'error' || attempt > 1 || (effect !== 'network' && effect !== 'read')) {
+			return undefined;
+		}
+		const transient = /answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(result.output);
+		return transient ? Math.min(this._settings.backoffMaxMs, this._settings.backoffBaseMs * 2) : undefined;
 	}
 
 	get loopStopped(): boolean {

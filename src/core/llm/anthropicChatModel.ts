@@ -76,6 +76,9 @@ export class AnthropicChatModel implements ChatModel {
 					case 'content_block_delta':
 						if (event.delta.type === 'text_delta') {
 							yield { type: 'text', text: event.delta.text };
+						} else if (event.delta.type === 'thinking_delta') {
+							// Shown folded; not replayed, since Keel never asks for extended thinking with its signatures.
+							yield { type: 'reasoning', text: event.delta.thinking, field: 'anthropic' };
 						} else if (event.delta.type === 'input_json_delta') {
 							const call = calls.get(event.index);
 							if (call && event.delta.partial_json) {

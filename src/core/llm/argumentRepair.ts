@@ -8,7 +8,7 @@ export interface RepairResult {
 	fixes: string[];
 }
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; required?: string[] };
 
 /**
  * Makes near-valid JSON arguments valid: trailing commas, single quotes, unquoted keys,
@@ -76,13 +76,18 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 			fixes.push('converted a string to a number');
 			return Number(value);
 		}
-		if (types.includes('boolean') && /^(true|false)$/i.test(value.trim())) {
+		if (types.includes('boolean') && /^(true|false|yes|no)$/i.test(value.trim())) {
 			fixes.push('converted a string to a boolean');
-			return value.trim().toLowerCase() === 'true';
+			return /^(true|yes)$/i.test(value.trim());
+		}
+		if (types.includes('array')) {
+			// "a.ts, b.ts" for ["a.ts", "b.ts"]; a lone value for a one-item list.
+			fixes.push('split a string into a list');
+			return value.split(',').map(item => item.trim()).filter(Boolean).map(item => coerce(item, schema.items, fixes));
 		}
 	}
 	if (isObject(value) && schema.properties) {
-		const out: Record<string, unknown> = { ...value };
+		const out: Record<string, unknown> = renameNearMisses(value, schema.properties, fixes);
 		for (const [key, sub] of Object.entries(schema.properties)) {
 			if (key in out) {
 				out[key] = coerce(out[key], sub, fixes);
@@ -94,6 +99,37 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 		return value.map(item => coerce(item, schema.items, fixes));
 	}
 	return value;
+}
+
+const ALIASES: Record<string, string[]> = {
+	path: ['file', 'filename', 'filepath', 'file_path', 'file_name', 'path_name', 'pathname', 'target_file', 'target', 'dir', 'directory', 'folder'],
+	command: ['cmd', 'shell', 'shell_command', 'bash', 'script', 'commandline', 'command_line'],
+	content: ['contents', 'text', 'body', 'data', 'file_content', 'file_contents', 'new_content'],
+	query: ['q', 'search', 'search_query', 'term', 'pattern'],
+	pattern: ['regex', 'query', 'search', 'glob'],
+	url: ['uri', 'link', 'href', 'address'],
+};
+
+/**
+ * Keys that are near misses of the schema's (`file_path`, `filename`, `filepath` for `path`)
+ * are renamed when exactly one missing property fits; anything ambiguous stays as sent.
+ */
+function renameNearMisses(value: Record<string, unknown>, properties: Record<string, Schema>, fixes: string[]): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...value };
+	const norm = (key: string) => key.toLowerCase().replace(/[\s_\-]/g, '');
+	for (const key of Object.keys(value)) {
+		if (key in properties) {
+			continue;
+		}
+		const missing = Object.keys(properties).filter(p => !(p in out));
+		const fits = missing.filter(p => norm(p) === norm(key) || (ALIASES[p] ?? []).some(alias => norm(alias) === norm(key)) || (norm(key).endsWith(norm(p)) && norm(p).length >= 3));
+		if (fits.length === 1) {
+			out[fits[0]] = out[key];
+			delete out[key];
+			fixes.push(`renamed "${key}" to "${fits[0]}"`);
+		}
+	}
+	return out;
 }
 
 function stripFences(text: string): string {
@@ -111,4 +147,44 @@ function tryParse(text: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `{"path":"a"}{"path":"b"}`: two calls' arguments in one string (Ollama streams every
+ * parallel call with index 0). Returns each object's text, or undefined when it is not that.
+ */
+export function splitConcatenated(raw: string): string[] | undefined {
+	const text = raw.trim();
+	if (!text.startsWith('{') || tryParse(text) !== undefined) {
+		return undefined;
+	}
+	const parts: string[] = [];
+	let depth = 0;
+	let start = 0;
+	let lastEnd = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (inString) {
+			if (c === '\\') {
+				i++;
+			} else if (c === '"') {
+				inString = false;
+			}
+		} else if (c === '"') {
+			inString = true;
+		} else if (c === '{') {
+			if (depth++ === 0) {
+				// Only whitespace or a comma may sit between the objects.
+				if (text.slice(lastEnd, i).replace(/[\s,]/g, '')) {
+					return undefined;
+				}
+				start = i;
+			}
+		} else if (c === '}' && --depth === 0) {
+			parts.push(text.slice(start, i + 1));
+			lastEnd = i + 1;
+		}
+	}
+	return depth === 0 && !text.slice(lastEnd).trim() && parts.length >= 2 && parts.every(part => isObject(tryParse(part))) ? parts : undefined;
 }

@@ -8,6 +8,12 @@ export interface ToolCallData {
 	/** Parsed arguments when they parsed; the raw text is kept beside them for repair and replay. */
 	arguments: unknown;
 	rawArguments: string;
+	/**
+	 * The provider's reasoning before this batch of calls (on its first call). DeepSeek, Kimi
+	 * and Ollama thinking models want it back within the turn that made the calls; it is
+	 * never shown as an answer and never sent to a server that did not send it.
+	 */
+	reasoning?: { text: string; field: import('./chatModel').ReasoningField };
 }
 
 export interface ToolResultData {

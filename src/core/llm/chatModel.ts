@@ -11,7 +11,12 @@ export interface ChatRequest {
 	messages: readonly CanonicalMessage[];
 	tools: readonly ToolSpec[];
 	signal?: AbortSignal;
+	/** Asks for sampling that breaks a repetition loop, where the provider accepts it (a re-ask after degenerate output). */
+	avoidRepetition?: boolean;
 }
+
+/** Where a provider's reasoning came from, so it is sent back only to a server that wants it back. */
+export type ReasoningField = 'reasoning_content' | 'reasoning' | 'thinking' | 'anthropic';
 
 export interface TokenUsage {
 	promptTokens?: number;
@@ -24,6 +29,8 @@ export interface TokenUsage {
  */
 export type ModelEvent =
 	| { type: 'text'; text: string }
+	/** Reasoning the provider sent apart from the answer (`reasoning_content`, `reasoning`, Ollama `thinking`, Anthropic thinking blocks). */
+	| { type: 'reasoning'; text: string; field?: ReasoningField }
 	| { type: 'toolCallDelta'; index: number; id?: string; name?: string; argumentsDelta: string }
 	| { type: 'toolCall'; index: number; id: string; name: string; rawArguments: string }
 	| { type: 'finish'; reason: string; usage?: TokenUsage };

@@ -45,7 +45,7 @@ export class OllamaChatModel implements ChatModel {
 					messages: toOllamaMessages(request.messages),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: this._options.contextWindow ? { num_ctx: this._options.contextWindow } : undefined,
+					options: ollamaOptions(this._options.contextWindow, request.avoidRepetition),
 					keep_alive: this._options.keepAlive,
 				}),
 				signal,
@@ -67,6 +67,9 @@ export class OllamaChatModel implements ChatModel {
 				if (chunk.error) {
 					// Ollama reports failures after the 200 (e.g. "error parsing tool call") as a line.
 					throw new AgentError('modelStream', `The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`, { body: line });
+				}
+				if (chunk.message?.thinking) {
+					yield { type: 'reasoning', text: chunk.message.thinking, field: 'thinking' };
 				}
 				if (chunk.message?.content) {
 					yield { type: 'text', text: chunk.message.content };
@@ -94,6 +97,20 @@ export class OllamaChatModel implements ChatModel {
 		// Ollama says "stop" even for a tool turn; the loop keys on calls, the reason is informative.
 		yield { type: 'finish', reason: calls.length > 0 ? 'tool_calls' : finishReason, usage };
 	}
+}
+
+/** num_ctx against silent truncation; after degenerate output, a repeat penalty and a little more randomness. */
+function ollamaOptions(contextWindow: number | undefined, avoidRepetition: boolean | undefined): Record<string, number> | undefined {
+	const options: Record<string, number> = {};
+	if (contextWindow) {
+		options.num_ctx = contextWindow;
+	}
+	if (avoidRepetition) {
+		options.repeat_penalty = 1.3;
+		options.repeat_last_n = 256;
+		options.temperature = 0.9;
+	}
+	return Object.keys(options).length > 0 ? options : undefined;
 }
 
 function mapThrown(error: unknown, userSignal: AbortSignal | undefined, midStream: boolean, endpoint: EndpointInfo): AgentError {

@@ -1,10 +1,11 @@
 import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
+import { lastUserIndex } from './openaiWire';
 
 export type OllamaMessage =
 	| { role: 'system' | 'user'; content: string }
-	| { role: 'assistant'; content: string; tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }> }
+	| { role: 'assistant'; content: string; thinking?: string; tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }> }
 	| { role: 'tool'; content: string; tool_name: string };
 
 /**
@@ -13,7 +14,8 @@ export type OllamaMessage =
  */
 export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaMessage[] {
 	const out: OllamaMessage[] = [];
-	for (const message of messages) {
+	const turnStart = lastUserIndex(messages);
+	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
 			case 'user':
@@ -25,10 +27,17 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaM
 			case 'tool_call': {
 				const call = { function: { name: message.data.name, arguments: asObject(message.data.arguments, message.data.rawArguments) } };
 				const last = out[out.length - 1];
+				let holder: Extract<OllamaMessage, { role: 'assistant' }>;
 				if (last && last.role === 'assistant') {
 					last.tool_calls = [...(last.tool_calls ?? []), call];
+					holder = last;
 				} else {
-					out.push({ role: 'assistant', content: '', tool_calls: [call] });
+					holder = { role: 'assistant', content: '', tool_calls: [call] };
+					out.push(holder);
+				}
+				// Thinking models keep their chain of thought across the calls of one turn.
+				if (message.data.reasoning?.field === 'thinking' && index > turnStart) {
+					holder.thinking = message.data.reasoning.text;
 				}
 				break;
 			}

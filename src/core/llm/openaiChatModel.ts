@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { describeModelFailure, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
@@ -26,7 +27,7 @@ export class OpenAIChatModel implements ChatModel {
 			apiKey: _options.apiKey || 'no-key',
 			maxRetries: _options.maxRetries ?? 0,
 			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: _options.fetch,
+			fetch: withOpenAIErrorEnvelope(_options.fetch),
 			dangerouslyAllowBrowser: false,
 		});
 	}
@@ -42,6 +43,8 @@ export class OpenAIChatModel implements ChatModel {
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					stream_options: { include_usage: true },
+					// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
+					...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
 				},
 				{ signal: request.signal },
 			);
@@ -61,22 +64,30 @@ export class OpenAIChatModel implements ChatModel {
 				if (!choice) {
 					continue;
 				}
-				const delta = choice.delta ?? {};
+				const delta = (choice.delta ?? {}) as WireDelta;
+				// DeepSeek, vLLM, llama.cpp and Qwen servers send `reasoning_content`; Ollama /v1, OpenRouter and LM Studio `reasoning`.
+				if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
+					yield { type: 'reasoning', text: delta.reasoning_content, field: 'reasoning_content' };
+				} else if (typeof delta.reasoning === 'string' && delta.reasoning) {
+					yield { type: 'reasoning', text: delta.reasoning, field: 'reasoning' };
+				}
 				if (delta.content) {
 					yield { type: 'text', text: delta.content };
 				}
-				for (const [position, toolDelta] of (delta.tool_calls ?? []).entries()) {
+				// The legacy `function_call` field (older servers and fine-tunes): one call, index 0.
+				const toolDeltas = delta.tool_calls ?? (delta.function_call ? [{ index: 0, id: delta.function_call.id, function: delta.function_call }] : []);
+				for (const [position, toolDelta] of toolDeltas.entries()) {
 					const call = assembler.add(toolDelta, position);
 					yield {
 						type: 'toolCallDelta',
 						index: call.index,
 						id: call.id || undefined,
 						name: call.name || undefined,
-						argumentsDelta: toolDelta.function?.arguments ?? '',
+						argumentsDelta: typeof toolDelta.function?.arguments === 'string' ? toolDelta.function.arguments : toolDelta.function?.arguments ? JSON.stringify(toolDelta.function.arguments) : '',
 					};
 				}
 				if (choice.finish_reason) {
-					finishReason = choice.finish_reason;
+					finishReason = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
 				}
 			}
 		} catch (error) {
@@ -112,6 +123,17 @@ export class OpenAIChatModel implements ChatModel {
 		}
 		return describeModelFailure({ connection: true }, this._options);
 	}
+}
+
+type WireToolDelta = { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null };
+
+/** A streamed delta as the servers really send it, beyond the SDK's type. */
+interface WireDelta {
+	content?: string | null;
+	reasoning_content?: string | null;
+	reasoning?: string | null;
+	tool_calls?: WireToolDelta[];
+	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

@@ -1,3 +1,4 @@
+import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
 
@@ -9,7 +10,7 @@ export interface WireToolCall {
 
 export type WireMessage =
 	| { role: 'system' | 'user'; content: string }
-	| { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[] }
+	| { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string; reasoning?: string }
 	| { role: 'tool'; tool_call_id: string; content: string };
 
 /**
@@ -18,7 +19,8 @@ export type WireMessage =
  */
 export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMessage[] {
 	const out: WireMessage[] = [];
-	for (const message of messages) {
+	const turnStart = lastUserIndex(messages);
+	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
 			case 'user':
@@ -31,13 +33,22 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 				const call: WireToolCall = {
 					id: message.data.id,
 					type: 'function',
-					function: { name: message.data.name, arguments: message.data.rawArguments },
+					// Broken JSON replayed makes vLLM and others reject the whole conversation (400): send valid JSON always.
+					function: { name: message.data.name, arguments: validJson(message.data.arguments, message.data.rawArguments) },
 				};
 				const last = out[out.length - 1];
+				let holder: Extract<WireMessage, { role: 'assistant' }>;
 				if (last && last.role === 'assistant') {
 					last.tool_calls = [...(last.tool_calls ?? []), call];
+					holder = last;
 				} else {
-					out.push({ role: 'assistant', content: null, tool_calls: [call] });
+					holder = { role: 'assistant', content: null, tool_calls: [call] };
+					out.push(holder);
+				}
+				// Reasoning goes back only within the turn that made the calls, in the field it came in.
+				const reasoning = message.data.reasoning;
+				if (reasoning && index > turnStart && (reasoning.field === 'reasoning_content' || reasoning.field === 'reasoning')) {
+					holder[reasoning.field] = reasoning.text;
 				}
 				break;
 			}
@@ -54,4 +65,25 @@ export function toOpenAITools(tools: readonly ToolSpec[]) {
 		type: 'function' as const,
 		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	}));
+}
+
+export function lastUserIndex(messages: readonly CanonicalMessage[]): number {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		if (messages[i].kind === 'user') {
+			return i;
+		}
+	}
+	return -1;
+}
+
+function validJson(parsed: unknown, raw: string): string {
+	try {
+		const value = JSON.parse(raw);
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			return raw;
+		}
+	} catch {
+		// fall through
+	}
+	return JSON.stringify(asObject(parsed, raw));
 }

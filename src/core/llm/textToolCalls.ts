@@ -1,10 +1,11 @@
 import { jsonrepair } from 'jsonrepair';
+import { DIALECT_WRAPPERS, findDialectCalls, type DialectName } from './textDialects';
 
 export interface TextToolCall {
 	name: string;
 	/** JSON text of the arguments (values from XML dialects are strings until schema coercion). */
 	rawArguments: string;
-	dialect: 'json' | 'tool_call' | 'qwen-xml' | 'glm-xml' | 'gemma';
+	dialect: 'json' | 'tool_call' | 'qwen-xml' | 'glm-xml' | 'gemma' | DialectName;
 }
 
 export interface TextCallParse {
@@ -34,6 +35,16 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 		}
 	};
 
+	// Token dialects first: their JSON must not be taken for a bare JSON call.
+	for (const found of findDialectCalls(text)) {
+		const name = matchToolName(found.name, toolNames);
+		// Several calls of one Mistral list share its span.
+		const sameSpan = spans.findIndex(([s, e]) => s === found.start && e === found.end);
+		if (name && (sameSpan >= 0 || !spans.some(([s, e]) => found.start < e && found.end > s))) {
+			calls.push({ name, rawArguments: found.rawArguments, dialect: found.dialect });
+			spans.push([found.start, found.end]);
+		}
+	}
 	for (const m of text.matchAll(/<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g)) {
 		const body = m[1].trim();
 		take(m.index!, m.index! + m[0].length, body.startsWith('{') ? jsonCall(body, 'tool_call') : body.includes('<function=') ? qwenCall(body) : glmCall(body));
@@ -72,6 +83,9 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 		at = end;
 	}
 	prose += text.slice(at);
+	if (calls.length > 0) {
+		prose = prose.replace(DIALECT_WRAPPERS, '');
+	}
 	calls.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
 	return { calls, prose: prose.replace(/\n{3,}/g, '\n\n').trim() };
 }
@@ -80,6 +94,12 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 export function matchToolName(name: string, toolNames: readonly string[]): string | undefined {
 	if (toolNames.includes(name)) {
 		return name;
+	}
+	// Control-token garbage glued on by the template (`read_file<|channel|>analysis`, `read_file</tool_call>`),
+	// Kimi's `functions.read_file:0` call index, quotes and spaces.
+	const cleaned = name.replace(/<[\s\S]*$/, '').replace(/:\d+$/, '').replace(/^["'`\s]+|["'`\s]+$/g, '');
+	if (cleaned !== name && cleaned) {
+		return matchToolName(cleaned, toolNames);
 	}
 	const key = (s: string) => s.toLowerCase().replace(/^functions?[.:]/, '').replace(/[\s_.\-]/g, '');
 	const matches = toolNames.filter(candidate => key(candidate) === key(name));

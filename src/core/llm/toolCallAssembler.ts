@@ -12,10 +12,18 @@ export interface AssembledCall {
 
 export class ToolCallAssembler {
 	private readonly _calls = new Map<number, AssembledCall>();
+	/** Wire index → our index: Ollama streams every parallel call with index 0, each with its own id. */
+	private readonly _slots = new Map<number, number>();
 
-	add(delta: { index?: number; id?: string | null; function?: { name?: string | null; arguments?: string | null } | null }, fallbackIndex: number): AssembledCall {
-		const index = typeof delta.index === 'number' ? delta.index : fallbackIndex;
+	add(delta: { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null }, fallbackIndex: number): AssembledCall {
+		const wireIndex = typeof delta.index === 'number' ? delta.index : fallbackIndex;
+		let index = this._slots.get(wireIndex) ?? wireIndex;
 		let call = this._calls.get(index);
+		if (call && startsAnotherCall(call, delta)) {
+			index = Math.max(...this._calls.keys()) + 1;
+			call = undefined;
+		}
+		this._slots.set(wireIndex, index);
 		if (!call) {
 			call = { index, id: '', name: '', rawArguments: '' };
 			this._calls.set(index, call);
@@ -26,8 +34,10 @@ export class ToolCallAssembler {
 		if (delta.function?.name && !call.name) {
 			call.name = delta.function.name;
 		}
-		if (delta.function?.arguments) {
-			call.rawArguments += delta.function.arguments;
+		const args = delta.function?.arguments;
+		if (args !== undefined && args !== null && args !== '') {
+			// Some servers send the arguments as an object, not as JSON text.
+			call.rawArguments += typeof args === 'string' ? args : JSON.stringify(args);
 		}
 		return call;
 	}
@@ -38,4 +48,20 @@ export class ToolCallAssembler {
 			.sort((a, b) => a.index - b.index)
 			.map(call => ({ ...call, id: call.id || makeId(call.index) }));
 	}
+}
+
+/** A new id, or a new name after complete arguments, on an index already in use: a second call. */
+function startsAnotherCall(call: AssembledCall, delta: { id?: string | null; function?: { name?: string | null } | null }): boolean {
+	if (delta.id && call.id && delta.id !== call.id) {
+		return true;
+	}
+	if (delta.function?.name && call.name && call.rawArguments) {
+		try {
+			JSON.parse(call.rawArguments);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+	return false;
 }

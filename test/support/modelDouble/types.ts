@@ -50,6 +50,14 @@ export interface ReplyStep extends Faults {
   finishReason?: string;
   /** Model name echoed back; defaults to the request's `model`. */
   model?: string;
+  /** Reasoning sent apart from the answer, before it: OpenAI-compatible `reasoning_content`
+   *  (or `reasoning`, see reasoningField), Ollama `message.thinking`, Anthropic thinking blocks. */
+  reasoning?: string;
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** OpenAI wire only: how the calls are shaped on the wire, as some servers really send them.
+   *  legacyFunctionCall: the old `function_call` delta; indexZero: every call with index 0 (Ollama /v1);
+   *  objectArguments: `arguments` as a JSON object instead of a string. */
+  callShape?: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
 }
 
 /** A literal HTTP error: exactly this status, body and headers, whatever the wire. */

@@ -5,9 +5,12 @@ import type { AgentEvent } from '../../../src/core/agent/events';
 import { InMemoryToolModeMemory, type RecoverySettings } from '../../../src/core/agent/recoverySettings';
 import { runTurn, type TurnOutcome } from '../../../src/core/agent/runAgent';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
+import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
+import type { ChatModel } from '../../../src/core/llm/chatModel';
+import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
 import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startModelDouble } from '../modelDouble';
+import { startModelDouble, type ModelDouble } from '../modelDouble';
 import { initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
 import { TaskFiles } from './taskTools';
 
@@ -17,7 +20,7 @@ export const fastRecovery: Partial<RecoverySettings> = {
 	backoffMaxMs: 50,
 	retryAfterCapMs: 200,
 	reflectionDelayMs: 5,
-	streamIdleTimeoutMs: 400,
+	streamIdleTimeoutMs: 3000,
 };
 
 export interface ScenarioResult {
@@ -40,11 +43,12 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		const files = new TaskFiles(initialFiles(scenario));
 		const brain = scenarioBrain(scenario);
 		double.script(...Array.from({ length: 40 }, () => brain));
-		const model = new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'double-model', maxRetries: recovery ? 0 : 2, timeoutMs: 10_000 });
+		const model = modelFor(scenario, double, recovery);
 		const events: AgentEvent[] = [];
 		const abort = new AbortController();
 		// The naive loop has no idle timeout: a stalled stream would hang it, so the harness gives up.
-		const timer = setTimeout(() => abort.abort(), recovery ? 15_000 : 3_000);
+		// Generous otherwise, so a busy machine does not turn into failed scenarios.
+		const timer = setTimeout(() => abort.abort(), !recovery && scenario.fault === 'streamStall' ? 3_000 : 60_000);
 		const outcome = await runTurn(
 			{
 				model,
@@ -64,18 +68,36 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 			abort.signal,
 		).finally(() => clearTimeout(timer));
 		const out = `out/${scenario.key}.txt`;
+		// Reasoning or control tokens left in the answer are a failure too: the user would read them.
+		const clean = outcome.messages.every(m => m.kind !== 'assistant' || !/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call/.test(m.content));
+		const duplicates = Math.max(0, files.writeCount(out) - 1);
+		// The user must see the final answer: an empty or repeated-phrase ending is not a completion.
+		const answered = outcome.messages.some(m => m.kind === 'assistant' && m.content.includes(`Done: out/${scenario.key}.txt`) && m.content.length < 200);
 		return {
 			scenario,
 			recovery,
-			completed: outcome.reason === 'completed' && files.files.get(out) === scenario.word.toUpperCase(),
+			completed: outcome.reason === 'completed' && files.files.get(out) === scenario.word.toUpperCase() && clean && answered && duplicates === 0,
 			reason: outcome.reason,
 			requests: double.modelRequests.length,
-			duplicates: Math.max(0, files.writeCount(out) - 1),
+			duplicates,
 			events,
 			outcome,
 		};
 	} finally {
 		await double.close();
+	}
+}
+
+/** The real adapter for the scenario's wire; the naive loop keeps the SDKs' own 2 retries. */
+function modelFor(scenario: Scenario, double: ModelDouble, recovery: boolean): ChatModel {
+	const timeoutMs = 10_000;
+	switch (scenario.wire) {
+		case 'ollama':
+			return new OllamaChatModel({ baseUrl: double.url, model: 'double-model', timeoutMs });
+		case 'anthropic':
+			return new AnthropicChatModel({ baseUrl: double.url, model: 'double-model', maxRetries: recovery ? 0 : 2, timeoutMs });
+		default:
+			return new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'double-model', maxRetries: recovery ? 0 : 2, timeoutMs });
 	}
 }
 

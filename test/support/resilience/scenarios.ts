@@ -9,19 +9,31 @@
 //   time it is asked the same thing, and writes it correctly once told precisely what was wrong
 //   (a Keel correction: "could not be parsed" / loop nudge), as instruction-following models do.
 
-import { presets, disconnect, httpError, text, toolCall, withFaults, type DataStep, type RecordedRequest, type StepFn } from '../modelDouble';
+// - a *stubborn* model ignores each correction with probability ½ (a seeded coin per scenario
+//   and trial) and repeats its mistake.
 
-export const FAULT_CLASSES = [
+import { presets, disconnect, httpError, text, toolCall, withFaults, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
+import { isCorrection, readConversation } from './conversation';
+import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
+
+export const CLASSIC_CLASSES = [
 	'http429', 'http5xx', 'reset', 'streamDrop', 'streamStall', 'streamError',
 	'badJson', 'textCall', 'nameCase', 'ollamaParse500', 'llamacppParse500', 'invalidArgs400', 'loop', 'contextOverflow',
 ] as const;
-/** Faults no recovery can fix (the model never learns, the server stays down): budgets must end the turn. */
-export const HOPELESS_CLASSES = ['stubbornParse500', 'stubbornArgs', 'degenerate', 'serverDown'] as const;
-export type FaultClass = (typeof FAULT_CLASSES)[number] | (typeof HOPELESS_CLASSES)[number] | 'none';
+export const FAULT_CLASSES = [...CLASSIC_CLASSES, ...MODERN_CLASSES] as const;
+/** Faults no recovery can fix (the model never learns, the server stays down, the account is empty): budgets must end the turn. */
+export const HOPELESS_CLASSES = ['stubbornParse500', 'stubbornArgs', 'stubbornDegenerate', 'serverDown', 'billing'] as const;
+export type FaultClass = (typeof CLASSIC_CLASSES)[number] | ModernClass | (typeof HOPELESS_CLASSES)[number] | 'none';
+export const WIRES: readonly Wire[] = ['openai', 'ollama', 'anthropic'];
 
 export interface Scenario {
 	id: number;
 	fault: FaultClass;
+	wire: Wire;
+	/** Ignores each correction with probability ½. */
+	stubborn: boolean;
+	/** Which repetition of the same task (pass^k): only the stubborn model's coin changes. */
+	trial: number;
 	/** Which step gets the fault: 0 list, 1 read, 2 write. */
 	phase: number;
 	burst: number;
@@ -44,16 +56,35 @@ export function rng(seed: number): () => number {
 
 const WORDS = ['harbor', 'lantern', 'pebble', 'saffron', 'tundra', 'quill', 'meadow', 'cobalt', 'ember', 'willow'];
 
-export function makeScenarios(perClass: number, seed = 1, classes: readonly FaultClass[] = FAULT_CLASSES): Scenario[] {
+const ANY_PHASE: readonly FaultClass[] = ['emptyAnswer', 'reasoningOnly', 'droppedCall', 'thinkTags', 'reasoningField', 'harmony', 'degenerate', 'overloaded', 'stubbornDegenerate'];
+
+function phaseFor(fault: FaultClass, random: () => number): number {
+	if (fault === 'loop' || fault === 'gluedCalls') {
+		return 1;
+	}
+	if (fault === 'truncatedWrite') {
+		return 2;
+	}
+	if (fault === 'billing') {
+		// The first request, so "requests per turn" reads as "not retried".
+		return 0;
+	}
+	return Math.floor(random() * (ANY_PHASE.includes(fault) ? 4 : 3));
+}
+
+export function makeScenarios(perClass: number, seed = 1, classes: readonly FaultClass[] = FAULT_CLASSES, wires: readonly Wire[] = WIRES, stubborn = false): Scenario[] {
 	const random = rng(seed);
 	const out: Scenario[] = [];
 	for (const fault of classes) {
-		for (let i = 0; i < perClass; i++) {
+		for (let i = 0; i < perClass * wires.length; i++) {
 			const id = out.length;
 			out.push({
 				id,
 				fault,
-				phase: fault === 'loop' ? 1 : Math.floor(random() * 3),
+				wire: wires[i % wires.length],
+				stubborn,
+				trial: 0,
+				phase: phaseFor(fault, random),
 				burst: 1 + Math.floor(random() * 3),
 				variant: Math.floor(random() * 5),
 				key: `n${id}`,
@@ -75,12 +106,12 @@ export function initialFiles(s: Scenario): Record<string, string> {
 /** The model: decides its answer from the conversation it is sent, injecting the scenario's fault. */
 export function scenarioBrain(s: Scenario): StepFn {
 	let sent = 0;
+	const coin = rng(s.id * 7919 + s.trial * 104_729 + 13);
 	return (req: RecordedRequest): DataStep => {
-		const messages = (req.body?.messages ?? []) as Array<{ role: string; content: string | null }>;
-		const textMode = !req.body?.tools?.length;
-		const results = messages.filter(m => m.role === 'tool' || (m.role === 'user' && String(m.content).startsWith('<tool_result'))).map(m => String(m.content ?? ''));
-		const last = messages[messages.length - 1];
-		const corrected = last?.role === 'user' && /could not be parsed/.test(String(last.content));
+		const conv = readConversation(req);
+		const { results, textMode } = conv;
+		// A correction is obeyed, unless this model is stubborn and the coin says no.
+		const corrected = isCorrection(conv.lastUser) && !(s.stubborn && coin() < 0.5);
 		const wrote = results.some(r => r.includes(`wrote out/${s.key}.txt`));
 		const read = results.some(r => r.includes(`content of notes/${s.key}.txt:`));
 		const listed = results.some(r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'));
@@ -98,26 +129,38 @@ export function scenarioBrain(s: Scenario): StepFn {
 			return textMode ? text(`<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`) : toolCall(name, args);
 		};
 
-		if (s.fault === 'contextOverflow' && JSON.stringify(messages).length > 60_000) {
-			return presets.openaiContextLengthExceeded(16_000, Math.round(JSON.stringify(messages).length / 4));
+		if (s.fault === 'contextOverflow' && conv.size > 60_000) {
+			const tokens = Math.round(conv.size / 4);
+			return [presets.openaiContextLengthExceeded(16_000, tokens), presets.llamacppContextExceeded(tokens, 16_000), vllmContextExceeded(tokens), presets.anthropicPromptTooLong(tokens, 16_000), presets.openaiContextLengthExceeded(16_000, tokens)][s.variant];
 		}
-		if (s.fault === 'loop' && phase === 1 && !results.some(r => r.includes('[Keel: you have repeated'))) {
+		if (s.fault === 'loop' && phase === 1 && !results.some(r => r.includes('[Keel: you have repeated')) && !(s.stubborn && sent > 0 && coin() < 0.5)) {
 			return good(0);
 		}
 		if (phase !== s.phase || s.fault === 'none') {
 			return good(phase);
 		}
-		const [name, args] = calls[phase];
+		const [name, args] = calls[phase] ?? ['', {}];
 		const json = JSON.stringify(args);
+		if ((MODERN_CLASSES as readonly string[]).includes(s.fault)) {
+			if (s.fault === 'overloaded') {
+				return sent++ < s.burst ? overloaded(s, good(phase)) : good(phase);
+			}
+			if (corrected || (s.fault === 'degenerate' && conv.avoidRepetition && !(s.stubborn && coin() < 0.5))) {
+				return good(phase);
+			}
+			return modernFault(s.fault as ModernClass, { wire: s.wire, variant: s.variant, phase, name, args, good: good(phase), textMode, otherPath: 'notes/readme.txt' });
+		}
 		switch (s.fault) {
 			case 'stubbornParse500':
 				return presets.ollamaV1ToolParse500('ls -R\n', "invalid character 'l' looking for beginning of value");
 			case 'stubbornArgs':
 				return toolCall(name, `${name} ${Object.values(args).join(' ')}`);
-			case 'degenerate':
-				return text('<thinking about the user-providualize '.repeat(40));
+			case 'stubbornDegenerate':
+				return text('<thinking about the user-providualize '.repeat(40), { chunks: 60 });
 			case 'serverDown':
 				return presets.serviceUnavailable();
+			case 'billing':
+				return httpError(429, { error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' } });
 			case 'http429':
 			case 'http5xx':
 			case 'reset':
@@ -130,24 +173,34 @@ export function scenarioBrain(s: Scenario): StepFn {
 				sent++;
 				return transient(s, good(phase));
 			case 'badJson':
-				return textMode ? good(phase) : toolCall(name, malformed(json, s.variant));
+				return textMode || corrected ? good(phase) : toolCall(name, malformed(json, s.variant));
 			case 'textCall':
 				return text(asText(name, args, s.variant));
 			case 'nameCase':
 				return toolCall([name.toUpperCase(), name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()), name.replace('_', '-'), `functions.${name}`, name.replace(/^\w/, c => c.toUpperCase())][s.variant], args);
 			case 'ollamaParse500':
-				if (corrected) {
+				// Without native tools (text mode) the server has no tool call to parse.
+				if (corrected || textMode) {
 					return good(phase);
 				}
 				return s.variant < 3 ? presets.ollamaV1ToolParse500(malformed(json, s.variant), "invalid character '}' looking for beginning of object key string") : presets.ollamaV1ToolParse500(`${name} ${Object.values(args).join(' ')}\n`, "invalid character 'l' looking for beginning of value");
 			case 'llamacppParse500':
-				return corrected ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
+				return corrected || textMode ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
 			case 'invalidArgs400':
-				return corrected ? good(phase) : presets.ollamaInvalidToolCallArguments();
+				return corrected || textMode ? good(phase) : presets.ollamaInvalidToolCallArguments();
 			default:
 				return good(phase);
 		}
 	};
+}
+
+function vllmContextExceeded(tokens: number): DataStep {
+	return httpError(400, { object: 'error', message: `This model's maximum context length is 16000 tokens. However, you requested ${tokens + 1024} tokens (${tokens} in the messages, 1024 in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 });
+}
+
+/** Anthropic's overload: HTTP 529, or an `event: error` in the middle of a 200 stream. */
+function overloaded(s: Scenario, good: DataStep): DataStep {
+	return s.variant % 2 === 0 ? presets.anthropicOverloaded() : withFaults(good, { errorAfter: 2, streamError: { type: 'overloaded_error', message: 'Overloaded' } });
 }
 
 function transient(s: Scenario, good: DataStep): DataStep {

@@ -27,6 +27,14 @@ export function renderAnthropic(r: Resolved): Rendering {
   frames.push(ev('ping', {}));
 
   let index = 0;
+  if (r.reasoning) {
+    // Extended thinking: a thinking block with thinking_delta fragments and a closing signature_delta.
+    frames.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+    for (const t of splitInto(r.reasoning, r.textChunks)) frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
+    frames.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'EqQBCkYIAxgCIkD' + randomId('', 40) } }));
+    frames.push(ev('content_block_stop', { index }));
+    index++;
+  }
   if (r.text) {
     frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
     for (const t of splitInto(r.text, r.textChunks)) {

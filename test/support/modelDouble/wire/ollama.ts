@@ -33,7 +33,9 @@ export function renderOllama(r: Resolved): Rendering {
     return jsonRendering(200, { model: r.model, created_at: createdAt, message: msg(r.text, extra), ...final });
   }
 
-  const frames = r.text ? splitInto(r.text, r.textChunks).map((t) => line({ message: msg(t), done: false })) : [];
+  // Thinking models (qwen3, gpt-oss, deepseek-r1) stream `message.thinking` before the content.
+  const thinking = r.reasoning ? splitInto(r.reasoning, r.textChunks).map((t) => line({ message: msg('', { thinking: t }), done: false })) : [];
+  const frames = [...thinking, ...(r.text ? splitInto(r.text, r.textChunks).map((t) => line({ message: msg(t), done: false })) : [])];
   if (parseError) {
     // Nothing written yet → a real HTTP 500; otherwise the error rides inside the 200 stream.
     if (!frames.length) return jsonRendering(500, { error: parseError });

@@ -55,12 +55,34 @@ function chunks(r: Resolved): object[] {
   const choice = (delta: object, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
 
   const out: object[] = [];
+  // Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field.
+  for (const piece of r.reasoning ? splitInto(r.reasoning, r.textChunks) : []) {
+    out.push(envelope([choice(out.length === 0 ? { role: 'assistant', content: null, [r.reasoningField]: piece } : { [r.reasoningField]: piece })]));
+  }
   const textPieces = r.text ? splitInto(r.text, r.textChunks) : [];
   // The opening chunk names the role; OpenAI sends content:null when the turn is only tool calls.
   if (r.text || !r.calls.length) out.push(envelope([choice({ role: 'assistant', content: '', refusal: null })]));
   for (const piece of textPieces) out.push(envelope([choice({ content: piece })]));
 
-  r.calls.forEach((call, index) => {
+  if (r.callShape === 'legacyFunctionCall') {
+    // One call only, the pre-tools API: a function_call delta and finish_reason "function_call".
+    const call = r.calls[0];
+    if (call) {
+      out.push(envelope([choice({ role: 'assistant', content: null, function_call: { name: call.name, arguments: '' } })]));
+      for (const part of splitInto(call.arguments, r.argSplit)) out.push(envelope([choice({ function_call: { arguments: part } })]));
+    }
+    out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
+    if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+    return out;
+  }
+  r.calls.forEach((call, position) => {
+    const index = r.callShape === 'indexZero' ? 0 : position;
+    if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
+      // Whole calls in one delta each, as Ollama's /v1 sends them.
+      const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
+      out.push(envelope([choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }] })]));
+      return;
+    }
     const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
     const first = out.length === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] };
     out.push(envelope([choice(first)]));
@@ -92,4 +114,12 @@ function completion(r: Resolved) {
     choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(r) }],
     usage: usage(r),
   };
+}
+
+function parseOr(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
 }

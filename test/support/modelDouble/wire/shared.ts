@@ -30,6 +30,9 @@ export interface Resolved {
   finishReason?: string;
   stream: boolean;
   includeUsage: boolean;
+  reasoning: string;
+  reasoningField: 'reasoning_content' | 'reasoning';
+  callShape: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
 }
 
 export function randomId(prefix: string, len = 24): string {
@@ -76,6 +79,9 @@ export function resolve(step: ReplyStep, req: RecordedRequest, wire: 'openai' | 
     finishReason: step.finishReason,
     stream,
     includeUsage: body.stream_options?.include_usage === true,
+    reasoning: step.reasoning ?? '',
+    reasoningField: step.reasoningField ?? 'reasoning_content',
+    callShape: step.callShape ?? 'standard',
   };
 }
 

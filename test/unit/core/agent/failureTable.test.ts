@@ -10,7 +10,13 @@ const http = (status: number, body: unknown, headers?: Record<string, string>) =
 describe('failure classification table', () => {
 	const rows: Array<[string, unknown, string, string]> = [
 		['429 rate limit', http(429, { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }), 'transient', 'retry'],
-		['429 insufficient quota', http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }), 'permanent', 'stop'],
+		['429 insufficient quota', http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }), 'billing', 'stop'],
+		['429 Z.AI 1113 insufficient balance', http(429, { error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' } }), 'billing', 'stop'],
+		['400 Anthropic credit balance', http(400, { type: 'error', error: { type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API.' } }), 'billing', 'stop'],
+		['400 Ollama does not support tools', http(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }), 'toolsUnsupported', 'textMode'],
+		['400 vLLM auto tool choice', http(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 }), 'toolsUnsupported', 'textMode'],
+		['500 Ollama input exceeds context length', http(500, { error: 'input exceeds context length' }), 'contextOverflow', 'compact'],
+		['400 vLLM maximum context length', http(400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens." }), 'contextOverflow', 'compact'],
 		['500 server error', http(500, { error: { message: 'The server had an error' } }), 'transient', 'retry'],
 		['502 HTML from a proxy', http(502, '<html>502 Bad Gateway</html>'), 'transient', 'retry'],
 		['503 loading model', http(503, { error: { code: 503, message: 'Loading model' } }), 'transient', 'retry'],

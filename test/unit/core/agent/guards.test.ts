@@ -55,3 +55,11 @@ describe('looksDegenerate', () => {
 		assert.strictEqual(looksDegenerate('| a | b |\n' + '|---|---|\n'.repeat(3) + 'short'), false);
 	});
 });
+
+describe('looksDegenerate and layout', () => {
+	it('a phrase repeating is degenerate; a rule of "=" or a list of zeros is not', () => {
+		assert.strictEqual(looksDegenerate('Sure. ' + 'the user-providualize '.repeat(30)), true);
+		assert.strictEqual(looksDegenerate('Table:\n' + '='.repeat(400)), false);
+		assert.strictEqual(looksDegenerate('[' + '0, '.repeat(200) + '0]'), false);
+	});
+});

@@ -102,7 +102,7 @@ describe('runTurn', () => {
 
 	it('returns invalid arguments and unknown tools to the model as results', async () => {
 		const { options, model } = setup([
-			callStep({ name: 'read_file', args: { file: 'README.md' }, id: 'bad' }, { name: 'delete_everything', args: {}, id: 'unknown' }),
+			callStep({ name: 'read_file', args: { line: 3 }, id: 'bad' }, { name: 'delete_everything', args: {}, id: 'unknown' }),
 			textStep('sorry'),
 		]);
 		await runTurn(options, [], 'go', 't1', new AbortController().signal);
