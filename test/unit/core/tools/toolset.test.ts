@@ -24,7 +24,8 @@ describe('toolset wrapping', () => {
 		const result = await tools.find(t => t.name === 'run_command')!.execute({ command: 'npx mocha' }, context);
 		assert.strictEqual(result.linesBefore, 346);
 		assert.ok(Number(result.linesAfter) < 10, result.display);
-		assert.match(result.display, /340 passing[\s\S]*AssertionError[\s\S]*Keel filtered this output: 346 → \d+ lines \(ansi, mocha\)/);
+		assert.match(result.display, /340 passing[\s\S]*AssertionError[\s\S]*Keel filtered this output: 346 → \d+ lines \(\d+% filtered, full\), rule mocha/);
+		assert.strictEqual(result.filterConfidence, 'full');
 		const raw = await deps.outputs.get('s', String(result.filteredRef));
 		assert.match(raw ?? '', /✔ case 339/);
 	});
