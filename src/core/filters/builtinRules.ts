@@ -45,7 +45,7 @@ export const BUILTIN_RULES: FilterRule[] = [
 	{
 		name: 'docker-build',
 		match: { regex: '^(?:docker|podman) (?:build|buildx build|image build|compose build)\\b|^docker-compose build\\b' },
-		strategy: { type: 'strip_noise', patterns: ['^Step \\d+/\\d+ : ', '^ ---> [a-f0-9]+$', '^ ---> Running in [a-f0-9]+$', '^ ---> Using cache$', '^Removing intermediate container', '^Sending build context to Docker daemon', '^DEPRECATED: The legacy builder', '^\\s+(?:Install the buildx|BuildKit is currently disabled|https://docs\\.docker\\.com/go/buildx)', '^#\\d+ (?:DONE|CACHED|sha256:|extracting|resolve |\\[internal\\]|transferring|naming to|writing image|exporting|load)', '^#\\d+ \\[internal\\]', '^\\s*$'] },
+		strategy: { type: 'strip_noise', patterns: ['^Step \\d+/\\d+ : ', '^ ---> [a-f0-9]+$', '^ ---> Running in [a-f0-9]+$', '^ ---> Using cache$', '^Removing intermediate container', '^Sending build context to Docker daemon', '^DEPRECATED: The legacy builder', '^\\s+(?:Install the buildx|BuildKit is currently disabled|https://docs\\.docker\\.com/go/buildx|environment-variable\\.$)', '^#\\d+ (?:DONE|CACHED|sha256:|extracting|resolve |\\[internal\\]|transferring|naming to|writing image|exporting|load)', '^#\\d+ \\[internal\\]', '^\\s*$'] },
 	},
 	{
 		name: 'npm-install',
@@ -55,7 +55,7 @@ export const BUILTIN_RULES: FilterRule[] = [
 	{
 		name: 'pip-install',
 		match: { regex: '^(?:pip3?|uv pip|pipx) install\\b' },
-		strategy: { type: 'strip_noise', patterns: ['^\\s*(?:Collecting|Downloading|Using cached|Obtaining|Requirement already satisfied|Looking in (?:indexes|links)|Preparing metadata|Installing build dependencies|Getting requirements|Building wheels? for|Created wheel|Stored in directory|Installing collected packages|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Processing )', '^WARNING: Location .* is ignored', '^\\s*[━╸╺]', '^\\s*$'] },
+		strategy: { type: 'strip_noise', patterns: ['^\\s*(?:Collecting|Downloading|Using cached|Obtaining|Requirement already satisfied|Looking in (?:indexes|links)|Preparing metadata|Installing build dependencies|Getting requirements|Building wheels? for|Created wheel|Stored in directory|Installing collected packages|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Processing )', '^WARNING: Location .* is ignored', '^WARNING: Retrying \\(Retry\\(total=\\d', '^\\s*[━╸╺]', '^\\s*$'] },
 	},
 	{ name: 'make', match: { regex: '^(?:make|gmake|ninja|cmake --build)\\b' }, strategy: [{ type: 'strip_noise', patterns: ['^g?make(?:\\[\\d+\\])?: (?:Entering|Leaving|Nothing to be done)'] }, { type: 'truncate', maxLines: 80, head: 15, tail: 15, keep: ['\\b(?:error|Error|ERROR|undefined reference|No such file|warning:)', '\\*\\*\\*'] }] },
 	{ name: 'pytest', match: { regex: '^(?:pytest|py\\.test|tox|nox)\\b' }, strategy: testSummary('pytest') },

@@ -45,7 +45,7 @@ export function groupByRule(lines: string[], strategy: GroupByRule): StageResult
 			const m = linePatterns.map(p => re(p).exec(line)).find(Boolean);
 			if (m?.groups) {
 				const g = m.groups;
-				const place = [g.file ?? file, g.place].filter(Boolean).join(':');
+				const place = [g.file ?? file, g.place?.replace(',', ':')].filter(Boolean).join(':');
 				add(g.rule ?? g.message ?? 'other', g.severity ?? '', g.message ?? '', place || undefined);
 			} else if (strategy.keep && anyMatch(strategy.keep, line)) {
 				kept.push(line);
@@ -70,9 +70,17 @@ export function groupByRule(lines: string[], strategy: GroupByRule): StageResult
 
 function collectBlocks(lines: string[], strategy: GroupByRule, kept: string[], add: (key: string, severity: string, message: string, place: string | undefined) => void): void {
 	let open: { severity: string; message: string; place?: string; rule?: string } | undefined;
+	// Compilers name the lint on its first instance only; later ones with the same wording
+	// (identifiers aside) belong to the same rule.
+	const learned = new Map<string, string>();
+	const shape = (message: string) => message.replace(/`[^`]*`|'[^']*'/g, '`…`');
 	const close = () => {
 		if (open) {
-			add(open.rule ?? open.message, open.severity, open.message, open.place);
+			const rule = open.rule ?? learned.get(shape(open.message));
+			if (open.rule) {
+				learned.set(shape(open.message), open.rule);
+			}
+			add(rule ?? open.message, open.severity, open.message, open.place);
 		}
 		open = undefined;
 	};
@@ -90,14 +98,14 @@ function collectBlocks(lines: string[], strategy: GroupByRule, kept: string[], a
 			}
 			const rule = strategy.rule ? re(strategy.rule).exec(line) : null;
 			const name = rule?.groups && Object.values(rule.groups).find(Boolean);
-			if (name) {
-				open.rule = name;
+			if (name && !open.rule) {
+				open.rule = name.replace(/^clippy::/, '');
 			}
-			if (/^\S/.test(line) && !place && !rule && line.trim() !== '') {
-				close();
-			} else {
+			// Code frames, notes and help lines belong to the block until the next one starts.
+			if (!(strategy.keep && anyMatch(strategy.keep, line))) {
 				continue;
 			}
+			close();
 		}
 		if (strategy.keep && anyMatch(strategy.keep, line)) {
 			kept.push(line);
