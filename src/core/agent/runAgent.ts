@@ -75,7 +75,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
 	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
-	const offered = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	const offerable = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
+	const toolState = options.registry.policy?.session(options.sessionId ?? '');
+	let offered = toolState ? toolState.offer(offerable) : offerable;
 	const mode = new ToolModeState(settings.enabled ? settings.toolMode : 'native', settings.textModeAfterFailures, options.model.id, options.toolModeMemory, failures =>
 		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`));
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
@@ -85,6 +88,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	let turnTokens = 0;
 
 	for (let step = 1; ; step++) {
+		offered = toolState && step > 1 ? toolState.offer(offerable) : offered;
 		const plan = (squeeze: boolean) => guards.plan(options.systemPrompt, [...history, ...added], offered, mode.mode === 'text', squeeze);
 		if (guards.overBudget(plan(false))) {
 			const message = `This conversation no longer fits the model's context window (${settings.contextWindow} tokens, keel.model.contextWindow) even after compacting old tool outputs. Start a new chat.`;
