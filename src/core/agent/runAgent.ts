@@ -15,6 +15,7 @@ import { noToolCalls } from './stopConditions';
 import { ToolModeState } from './textMode';
 import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
+import { fencedShellCommands } from './fencedShell';
 import { TurnGuards } from './turnGuards';
 
 export interface AgentOptions {
@@ -131,6 +132,17 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				mode.nativeFailure();
 			}
 			output = recovery.output;
+		}
+		// Text mode: a reply ending in a ```bash block is a run_command call (approved like any other).
+		if (mode.mode === 'text' && output.calls.length === 0 && offered.some(tool => tool.name === 'run_command')) {
+			const fenced = fencedShellCommands(output.text);
+			if (fenced.length) {
+				options.emit({ type: 'textRetracted', turnId, reason: 'recovered' });
+				if (fenced[0].prose) {
+					options.emit({ type: 'textDelta', turnId, text: fenced[0].prose });
+				}
+				output = { ...output, text: fenced[0].prose, calls: fenced.map((f, i) => ({ id: uniqueId(undefined, `${turnId}-s${step}-b${i}`), name: 'run_command', rawArguments: JSON.stringify({ command: f.command }) })) };
+			}
 		}
 
 		if (output.text) {
