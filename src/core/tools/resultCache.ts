@@ -52,6 +52,20 @@ export function normalisePath(path: string): string {
 	return clean === '.' ? '' : clean;
 }
 
+/** `./a.txt`, `a.txt` and `a.txt/` name one file: one cache entry. */
+function withNormalisedPaths(input: unknown): unknown {
+	if (!input || typeof input !== 'object' || Array.isArray(input)) {
+		return input;
+	}
+	const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+	for (const key of ['path', 'from', 'to', 'cwd']) {
+		if (typeof out[key] === 'string') {
+			out[key] = normalisePath(out[key] as string);
+		}
+	}
+	return out;
+}
+
 function overlaps(a: string, b: string): boolean {
 	return a === '' || b === '' || a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`);
 }
@@ -63,7 +77,7 @@ export class ToolResultCache {
 	constructor(private readonly _now: () => number = Date.now) {}
 
 	key(tool: string, input: unknown): string {
-		return `${tool}\0${canonicalArguments(input)}`;
+		return `${tool}\0${canonicalArguments(withNormalisedPaths(input))}`;
 	}
 
 	get(sessionId: string, key: string, settings: CacheSettings): ToolResult | undefined {
