@@ -35,4 +35,17 @@ describe('toolset wrapping', () => {
 		const result = await tools.find(t => t.name === 'read_file')!.execute({ path: 'a.txt' }, { ...context, workspace: ws });
 		assert.match(result.display, /\u001b\[31m/);
 	});
+
+	it('cuts long outputs at a share of the model\'s context window, not a fixed size', async () => {
+		const { shapeOutput } = await import('../../../../src/core/tools/toolset');
+		const { defaultToolSystemConfig, overflowThreshold } = await import('../../../../src/core/tools/toolSystemConfig');
+		const long = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+		const small = defaultToolDeps({ toolSystem: () => defaultToolSystemConfig({ overflowChars: overflowThreshold(4096) }) });
+		const cut = await shapeOutput({ ok: true, display: long }, small, { sessionId: 's' });
+		assert.strictEqual(cut.truncated, true);
+		assert.ok(cut.display.length < 5500, String(cut.display.length));
+		assert.match(cut.display, /^line 0\n[\s\S]*omitted\. Full output stored as out_[\s\S]*line 1999$/);
+		const large = defaultToolDeps({ toolSystem: () => defaultToolSystemConfig({ overflowChars: overflowThreshold(200_000) }) });
+		assert.strictEqual((await shapeOutput({ ok: true, display: long }, large, { sessionId: 's' })).truncated, undefined);
+	});
 });
