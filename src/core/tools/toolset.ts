@@ -24,8 +24,12 @@ import { createWebTools } from './webTools';
 
 /** Tools from other sources (MCP, VS Code) pass through the same shaping; the cache never keeps theirs. */
 export function createToolset(deps: ToolDeps, extra: ToolDefinition<any>[] = []): ToolDefinition<any>[] {
+	return wrapTools(deps, [...createReadTools(deps), ...createEditTools(deps), ...createPathTools(deps), ...createSearchTools(deps), ...createWebTools(deps), ...extra]);
+}
+
+/** The shaping alone, for tools assembled elsewhere. */
+export function wrapTools(deps: ToolDeps, tools: ToolDefinition<any>[]): ToolDefinition<any>[] {
 	const cache = deps.resultCache ?? new ToolResultCache();
-	const tools = [...createReadTools(deps), ...createEditTools(deps), ...createPathTools(deps), ...createSearchTools(deps), ...createWebTools(deps), ...extra];
 	return tools.map(tool => wrap(tool, deps, cache));
 }
 
