@@ -105,7 +105,7 @@ export class KeelHost extends Disposable {
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));
 		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
 		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
-		// A tool blocked by the anomaly guard: one click unblocks it.
+		// A tool blocked by the anomaly guard: the notification's one click unblocks it (the chat shows the notice inline).
 		this._register(this._controller.onDidEvent(event => {
 			if (event.type === 'notice' && event.code === 'toolBlocked') {
 				const tool = event.text.split(' ')[0];

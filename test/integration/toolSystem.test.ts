@@ -79,7 +79,7 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		events = [];
 	});
 
-	function session(id: string, policy: Partial<ToolPolicySettings> = {}) {
+	function session(id: string, policy: Partial<ToolPolicySettings> = {}, extra: { textMode?: boolean; askCommands?: boolean } = {}) {
 		const ws = path.join(tree.base, 'ws');
 		const registry = new ToolRegistry(createToolset(deps, [localShell(ws)]));
 		registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 1, ...policy }));
@@ -89,10 +89,10 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 			modelLabel: () => 'glm-4.7-flash',
 			registry,
 			workspace: new NodeWorkspace(ws),
-			approvalSettings: () => ({ autoApprove: { read: true, write: true, exec: true, network: true } }),
+			approvalSettings: () => ({ autoApprove: { read: true, write: true, exec: !extra.askCommands, network: true } }),
 			maxSteps: () => 25,
 			systemPrompt: () => 'You are Keel.',
-			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10 }),
+			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10, ...(extra.textMode ? { toolMode: 'text' as const } : {}) }),
 		});
 		chat.onDidEvent(e => events.push(e));
 		return chat;
@@ -185,5 +185,24 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		double.script(text('ok'));
 		await chat.send('again');
 		assert.ok(names(5).includes('list_directory'));
+	});
+
+	it('text mode: a reply ending in a bash block runs as run_command after approval, filtered like any command', async () => {
+		double.script(text('Let me look.\n```bash\ngit status\n```'), text('Two files changed.'));
+		const chat = session('textmode', {}, { textMode: true, askCommands: true });
+		const asked: string[] = [];
+		chat.onDidEvent(event => {
+			if (event.type === 'toolCallUpdated' && event.call.status === 'awaitingApproval') {
+				asked.push(event.call.title);
+				chat.decide(event.call.id, true);
+			}
+		});
+		const outcome = await chat.send('what changed?');
+		assert.strictEqual(outcome.reason, 'completed');
+		assert.deepStrictEqual(asked, ['Run `git status`']);
+		const system = double.modelRequests[0].body.messages[0].content as string;
+		assert.match(system, /end your reply with a ```bash block/);
+		const second = JSON.stringify(double.modelRequests[1].body.messages);
+		assert.match(second, /unstaged \(\d\): [^\n]*M src\/f1\.ts, M src\/f2\.ts[\s\S]*rule git-status/);
 	});
 });

@@ -53,7 +53,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		const blockedAt = policy?.record(call.name, ok, category);
 		update({ status, output, progress: undefined, errorCategory: category });
 		if (blockedAt !== undefined) {
-			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'toolBlocked', notify: true, text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".` });
+			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'toolBlocked', text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".` });
 		}
 		return { toolCallId: call.id, name: call.name, output, ok, errorKind, ...(category ? { errorCategory: category, retryable } : {}) };
 	};
