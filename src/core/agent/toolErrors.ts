@@ -28,7 +28,7 @@ export interface ToolErrorInfo {
 	suggestion: string;
 }
 
-/** The seed's table: 400/422 the call, 401/403 policy, 429 rate, 5xx server, the rest permanent. */
+/** The specified table: 400/422 the call, 401/403 policy, 429 rate, 5xx server, the rest permanent. */
 export function classifyHttpStatus(status: number): ToolErrorCategory {
 	if (status === 400 || status === 422) {
 		return 'invalid_parameters';

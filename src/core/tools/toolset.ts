@@ -1,5 +1,5 @@
 /**
- * Assembles every tool of issue 4 and wraps each one (and any tool passed in, e.g. issue 5's
+ * Assembles the built-in tools and wraps each one (and any tool passed in, e.g.
  * run_command) with what all outputs need before the model reads them:
  *  - credential redaction, with a note saying it happened;
  *  - head + tail truncation above a share of the model's context window (toolSystemConfig.ts),
