@@ -25,6 +25,8 @@ interface Entry {
 	covers: string[];
 }
 
+const MAX_SESSIONS = 20;
+
 export interface CacheStats {
 	hits: number;
 	misses: number;
@@ -97,6 +99,10 @@ export class ToolResultCache {
 		if (!session) {
 			session = new Map();
 			this._sessions.set(sessionId, session);
+			// Chats that ended long ago: only the most recent ones keep their entries.
+			while (this._sessions.size > MAX_SESSIONS) {
+				this._sessions.delete(this._sessions.keys().next().value as string);
+			}
 		}
 		session.set(key, { result, at: this._now(), covers: covers.map(normalisePath) });
 		// Bounded: a long session must not keep every result it ever saw.
