@@ -43,6 +43,8 @@ export class ToolSystemHost extends Disposable {
 			this._register(event(invalidate));
 		}
 		this._register(vscode.workspace.onDidChangeTextDocument(e => invalidate(e.document.uri)));
+		// Problems change when a language server finishes, not only when a file does.
+		this._register(vscode.languages.onDidChangeDiagnostics(() => this.cache.invalidateTool('diagnostics')));
 	}
 
 	config(): ToolSystemConfig {

@@ -124,6 +124,18 @@ export class ToolResultCache {
 		}
 	}
 
+	/** Results that change without a file changing (VS Code's problems after a language server ran). */
+	invalidateTool(tool: string): void {
+		for (const session of this._sessions.values()) {
+			for (const key of session.keys()) {
+				if (key.startsWith(`${tool}\0`)) {
+					session.delete(key);
+					this.stats.invalidations++;
+				}
+			}
+		}
+	}
+
 	clearSession(sessionId: string): void {
 		this._sessions.delete(sessionId);
 	}

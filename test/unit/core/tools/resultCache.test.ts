@@ -44,6 +44,18 @@ describe('session result cache', () => {
 	});
 });
 
+describe('result cache: tool-wide invalidation', () => {
+	it('drops every entry of one tool (diagnostics after the problems changed)', () => {
+		const cache = new ToolResultCache();
+		const settings = { enabled: true, ttlSeconds: 0 };
+		cache.set('s', cache.key('diagnostics', {}), { ok: true, display: '' }, ['']);
+		cache.set('s', cache.key('read_file', { path: 'a' }), { ok: true, display: '' }, ['a']);
+		cache.invalidateTool('diagnostics');
+		assert.strictEqual(cache.get('s', cache.key('diagnostics', {}), settings), undefined);
+		assert.ok(cache.get('s', cache.key('read_file', { path: 'a' }), settings));
+	});
+});
+
 describe('overflow threshold', () => {
 	it('follows the context window: a share of it at ~4 characters per token, never below 2,000', () => {
 		assert.strictEqual(overflowThreshold(32768), 39322);
