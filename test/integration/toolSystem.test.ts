@@ -124,6 +124,7 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		const card = finalCard('st');
 		assert.strictEqual(card.filterConfidence, 'full');
 		assert.strictEqual(card.filterRule, 'git-status');
+		assert.strictEqual(card.rawOutputRef, ref);
 		assert.ok(card.filtered && card.filtered.to < card.filtered.from);
 		assert.match(secret.content, /\[Keel security: the command's raw output contains 2 credential-shaped strings \(GitHub token, secret assignment\)/);
 		assert.doesNotMatch(secret.content, /ghp_abcdef/);

@@ -30,6 +30,8 @@ export interface ToolCallState {
 	filterConfidence?: 'full' | 'partial' | 'fallback';
 	/** The filter rule that shaped the output (e.g. "cargo-test"). */
 	filterRule?: string;
+	/** Where the unfiltered output is kept (OutputStore ref of this session), for "show unfiltered". */
+	rawOutputRef?: string;
 	/** Answered from the session's result cache: the tool did not run again. */
 	cached?: boolean;
 	/** A failure's class from the error taxonomy (e.g. "rate_limited", "invalid_parameters"). */

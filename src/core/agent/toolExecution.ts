@@ -147,6 +147,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		if (typeof result.filterConfidence === 'string') {
 			card.filterConfidence = result.filterConfidence as ToolCallState['filterConfidence'];
 			card.filterRule = typeof result.filterRule === 'string' ? result.filterRule : undefined;
+			card.rawOutputRef = typeof result.filteredRef === 'string' ? result.filteredRef : undefined;
 		}
 		if (typeof result.linesBefore === 'number' && typeof result.linesAfter === 'number' && result.linesBefore !== result.linesAfter) {
 			card.filtered = { from: result.linesBefore, to: result.linesAfter };

@@ -11,7 +11,9 @@ describe('tool system in VS Code (filter rule file, result cache)', function () 
 	const root = () => vscode.workspace.workspaceFolders![0].uri;
 
 	after(async () => {
-		await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), '.keel'), { recursive: true }).then(undefined, () => undefined);
+		for (const name of ['.keel', 'cache-probe.txt']) {
+			await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), name), { recursive: true }).then(undefined, () => undefined);
+		}
 	});
 
 	it('a rule in .keel/filters.json filters run_command output and the result names it', async () => {
@@ -31,23 +33,25 @@ describe('tool system in VS Code (filter rule file, result cache)', function () 
 	});
 
 	it('an edit made in the editor drops the cached read: the next read_file sees it', async () => {
+		// A file of its own: the other suites read the fixture's files.
+		const uri = vscode.Uri.joinPath(root(), 'cache-probe.txt');
+		await vscode.workspace.fs.writeFile(uri, Buffer.from('original\n'));
 		keel.double.script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
+			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
 			text('read twice'),
 		);
 		await keel.api.runTurn('read the readme twice');
 		const [first, second] = keel.toolResults().slice(-2);
 		assert.strictEqual(first.content, second.content);
-		const uri = vscode.Uri.joinPath(root(), 'README.md');
 		const doc = await vscode.workspace.openTextDocument(uri);
 		const edit = new vscode.WorkspaceEdit();
 		edit.insert(uri, new vscode.Position(0, 0), 'EDITED IN THE EDITOR\n');
 		assert.ok(await vscode.workspace.applyEdit(edit));
 		assert.ok(await doc.save());
-		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), text('again'));
+		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]), text('again'));
 		await keel.api.runTurn('read it again');
-		assert.match(keel.toolResults().at(-1)!.content, /EDITED IN THE EDITOR/);
+		assert.match(keel.toolResults().at(-1)!.content, /EDITED IN THE EDITOR\n.*original/);
 		assert.deepStrictEqual(keel.api.blockedTools(), []);
 	});
 });
