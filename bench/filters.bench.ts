@@ -60,6 +60,10 @@ async function cacheHitRate(): Promise<void> {
 		const [hits, misses, invalidations] = [sum('hits'), sum('misses'), sum('invalidations')];
 		printTable(['scenarios', 'completed', 'cacheable calls', 'answered from cache', 'hit rate', 'entries dropped by writes'], [[String(scenarios.length), String(results.filter(r => r.completed).length), String(hits + misses), String(hits), `${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}%`, String(invalidations)]]);
 		console.log('\n(Each scenario is one task whose fault makes the model repeat calls; a hit is a read that did not run again.)');
+		const failed = results.filter(r => !r.completed);
+		if (failed.length) {
+			console.log(`Not completed: ${failed.map(r => `#${r.scenario.id} ${r.scenario.fault} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 80)}` : ''})`).join('; ')}`);
+		}
 	} finally {
 		TaskFiles.prototype.tools = original;
 	}
