@@ -41,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.showHistory', () => getHost().showHistory()),
 		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
 		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
+		vscode.commands.registerCommand('keel.unblockTools', () => getHost().unblockTools()),
 	);
 
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;
@@ -55,6 +56,8 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		sessionId: () => getHost().api.sessionId(),
 		resumeSession: id => getHost().api.resumeSession(id),
 		onDidEvent: listener => getHost().api.onDidEvent(listener),
+		blockedTools: () => getHost().api.blockedTools(),
+		unblockTool: name => getHost().api.unblockTool(name),
 	};
 }
 

@@ -70,7 +70,7 @@ function excludes(): string[] {
 	return [...new Set(globs)];
 }
 
-export function hostToolDeps(outputs: OutputStore = new InMemoryOutputStore()): ToolDeps {
+export function hostToolDeps(outputs: OutputStore = new InMemoryOutputStore(), toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>): ToolDeps {
 	const rg = findRipgrep();
 	return {
 		pathPolicy: readPathPolicy,
@@ -79,5 +79,6 @@ export function hostToolDeps(outputs: OutputStore = new InMemoryOutputStore()): 
 		diagnostics: vscodeDiagnostics,
 		network: {},
 		outputs,
+		...toolSystem,
 	};
 }

@@ -27,6 +27,7 @@ import { showHistory } from './sessionHistory';
 import { SessionPersistence } from './sessionPersistence';
 import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
+import { ToolSystemHost, unblockTools } from './toolSystemHost';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
 export interface KeelApi {
@@ -41,6 +42,9 @@ export interface KeelApi {
 	sessionId(): string;
 	resumeSession(sessionId: string): boolean;
 	onDidEvent(listener: (event: AgentEvent) => void): vscode.Disposable;
+	/** Tools the anomaly guard blocked in the current chat; unblockTool(name) (or all) lets them be offered again. */
+	blockedTools(): string[];
+	unblockTool(name?: string): string[];
 }
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
@@ -50,6 +54,7 @@ export class KeelHost extends Disposable {
 	private readonly _controller: SessionController;
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
+	private readonly _toolSystem: ToolSystemHost;
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -63,7 +68,10 @@ export class KeelHost extends Disposable {
 		// Registered before the controller, so it closes after the controller's last write.
 		this._persistence = this._register(new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger));
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
-		const registry = new ToolRegistry(createToolset(hostToolDeps(outputs), shell.tools));
+		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
+		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
+		const registry = new ToolRegistry(createToolset(hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache }), shell.tools));
+		registry.policy = toolSystem.policy;
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
@@ -99,6 +107,13 @@ export class KeelHost extends Disposable {
 		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
 		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
 		this._register(this._controller.onDidChangeBusy(busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy)));
+		// A tool blocked by the anomaly guard: the notification's one click unblocks it (the chat shows the notice inline).
+		this._register(this._controller.onDidEvent(event => {
+			if (event.type === 'notice' && event.code === 'toolBlocked') {
+				const tool = event.text.split(' ')[0];
+				void vscode.window.showWarningMessage(`Keel: ${event.text}`, 'Unblock').then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
+			}
+		}));
 		this._register(
 			vscode.workspace.onDidChangeConfiguration(event => {
 				if (event.affectsConfiguration('keel.model')) {
@@ -118,6 +133,8 @@ export class KeelHost extends Disposable {
 			sessionId: () => controller.sessionId,
 			resumeSession: id => controller.resume(id),
 			onDidEvent: listener => controller.onDidEvent(listener),
+			blockedTools: () => toolSystem.policy.session(controller.sessionId).anomaly.blocked(),
+			unblockTool: name => toolSystem.policy.session(controller.sessionId).anomaly.unblock(name),
 		};
 	}
 
@@ -147,6 +164,13 @@ export class KeelHost extends Disposable {
 
 	selectModel(): Promise<void> {
 		return this._modelPicker.select();
+	}
+
+	async unblockTools(): Promise<void> {
+		const names = await unblockTools(this._toolSystem.policy, this._controller.sessionId);
+		if (names.length) {
+			void vscode.window.showInformationMessage(`Keel: unblocked ${names.join(', ')}.`);
+		}
 	}
 
 	async probeModel(): Promise<void> {

@@ -26,6 +26,16 @@ export interface ToolCallState {
 	filtered?: { from: number; to: number };
 	/** Credential-shaped strings cut from the output. */
 	redactions?: number;
+	/** How sure the output filter is it kept what matters: "342 → 28 lines (92% filtered, partial)". */
+	filterConfidence?: 'full' | 'partial' | 'fallback';
+	/** The filter rule that shaped the output (e.g. "cargo-test"). */
+	filterRule?: string;
+	/** Where the unfiltered output is kept (OutputStore ref of this session), for "show unfiltered". */
+	rawOutputRef?: string;
+	/** Answered from the session's result cache: the tool did not run again. */
+	cached?: boolean;
+	/** A failure's class from the error taxonomy (e.g. "rate_limited", "invalid_parameters"). */
+	errorCategory?: string;
 }
 
 export type TurnEndReason = 'completed' | 'stepLimit' | 'cancelled' | 'failed';

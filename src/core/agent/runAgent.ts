@@ -16,6 +16,7 @@ import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
 import { reviewResponse } from './responseReview';
 import { nudgeText, shortfallLabel, type Shortfall } from './stepReview';
+import { fencedShellCommands } from './fencedShell';
 import { TurnGuards } from './turnGuards';
 
 export interface AgentOptions {
@@ -76,7 +77,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
 	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
-	const offered = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	const offerable = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
+	const toolState = options.registry.policy?.session(options.sessionId ?? '');
+	let offered = toolState ? toolState.offer(offerable) : offerable;
 	const mode = new ToolModeState(settings.enabled ? settings.toolMode : 'native', settings.textModeAfterFailures, options.model.id, options.toolModeMemory, failures =>
 		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`));
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
@@ -91,6 +95,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	let shortfalls = 0;
 
 	for (let step = 1; ; step++) {
+		offered = toolState && step > 1 ? toolState.offer(offerable) : offered;
 		const plan = (squeeze: boolean) => {
 			const planned = guards.plan(options.systemPrompt, sendReasoning ? [...history, ...added] : withoutReasoning([...history, ...added]), offered, mode.mode === 'text', squeeze);
 			return nudge ? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] } : planned;
@@ -163,6 +168,17 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			return finish('failed', new AgentError('modelFormat', message));
 		}
 		shortfalls = 0;
+		// Text mode: a reply ending in a ```bash block is a run_command call (approved like any other).
+		if (mode.mode === 'text' && output.calls.length === 0 && offered.some(tool => tool.name === 'run_command')) {
+			const fenced = fencedShellCommands(output.text);
+			if (fenced.length) {
+				options.emit({ type: 'textRetracted', turnId, reason: 'recovered' });
+				if (fenced[0].prose) {
+					options.emit({ type: 'textDelta', turnId, text: fenced[0].prose });
+				}
+				output = { ...output, text: fenced[0].prose, calls: fenced.map((f, i) => ({ id: uniqueId(undefined, `${turnId}-s${step}-b${i}`), name: 'run_command', rawArguments: JSON.stringify({ command: f.command }) })) };
+			}
+		}
 
 		if (output.text) {
 			append({ kind: 'assistant', content: output.text });

@@ -1,5 +1,6 @@
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ToolSpec } from '../llm/chatModel';
+import { FENCED_SHELL_HINT } from './fencedShell';
 
 /**
  * Text-mode tool calling, for models whose native tool calling is broken on their server:
@@ -13,6 +14,7 @@ export function textModeInstructions(tools: readonly ToolSpec[]): string {
 		'<tool_call>{"name": "TOOL_NAME", "arguments": {...}}</tool_call>',
 		'The result comes back in the next message. Tools:',
 		catalog,
+		...(tools.some(tool => tool.name === 'run_command') ? [FENCED_SHELL_HINT] : []),
 	].join('\n');
 }
 

@@ -10,6 +10,7 @@ import { decidePermission, type ApprovalSettings } from './approvalPolicy';
 import { describeRule } from './permissions';
 import type { AgentEvent, ToolCallState } from './events';
 import type { StepCall } from './modelStep';
+import { classifyFailure, describeFailure, formatToolError, INFRASTRUCTURE, type ToolErrorCategory } from './toolErrors';
 
 export interface ToolRunContext {
 	turnId: string;
@@ -33,14 +34,39 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		Object.assign(card, patch);
 		ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: { ...card } });
 	};
-	const finish = (ok: boolean, output: string, status: ToolCallState['status'], errorKind?: string): ToolResultData => {
+	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
+	const finish = (ok: boolean, output: string, status: ToolCallState['status'], errorKind?: string, fields?: Record<string, unknown>): ToolResultData => {
 		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
 		output = redactSecrets(output).text;
-		update({ status, output, progress: undefined });
-		return { toolCallId: call.id, name: call.name, output, ok, errorKind };
+		let category: ToolErrorCategory | undefined;
+		let retryable: boolean | undefined;
+		if (!ok) {
+			category = classifyFailure({ errorKind, message: output, fields });
+			// Failures get the [tool_error] block; the user's own decisions keep their plain words.
+			if (status === 'failed') {
+				const info = describeFailure(category, policy ? policy.qualityAttemptLeft(call.name, category) : true);
+				// Only reads and fetches are retried by the system; a command or a write is not run twice.
+				if (INFRASTRUCTURE.has(category) && card.effect !== 'read' && card.effect !== 'network') {
+					info.retryable = false;
+				}
+				retryable = info.retryable;
+				output = formatToolError(info, output);
+			}
+		}
+		const blockedAt = policy?.record(call.name, ok, category);
+		update({ status, output, progress: undefined, errorCategory: category });
+		if (blockedAt !== undefined) {
+			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'toolBlocked', text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".` });
+		}
+		return { toolCallId: call.id, name: call.name, output, ok, errorKind, ...(category ? { errorCategory: category, retryable } : {}) };
 	};
 
-	const parsed = ctx.registry.parse(call.name, call.rawArguments);
+	const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
+	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
+	if (refusal) {
+		return finish(false, refusal, 'failed', 'blocked');
+	}
+	const parsed = ctx.registry.parse(call.name, rawArguments);
 	if (!parsed.ok) {
 		return finish(false, parsed.message, 'failed', parsed.errorKind);
 	}
@@ -73,7 +99,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 			prepared = await tool.prepare(parsed.input, toolContext());
 		} catch (error) {
 			const refused = error instanceof PathRefused || error instanceof UrlRefused;
-			return finish(false, refused ? (error as Error).message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, 'failed', 'error');
+			return finish(false, refused ? (error as Error).message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, 'failed', 'error', { refused });
 		}
 		card.title = prepared.title ?? card.title;
 		card.diffs = prepared.diffs?.map(d => ({ path: d.path, unified: d.unified, ...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}) }));
@@ -109,21 +135,52 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 
 	update({ status: 'running' });
 	try {
-		const result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
+		let result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
+		// Infrastructure failures of idempotent tools are retried here, never charged to the model.
+		for (let attempt = 1; policy && !result.ok && (tool.effect === 'read' || tool.effect === 'network') && attempt <= policy.settings.infraRetries; attempt++) {
+			const category = classifyFailure({ errorKind: 'error', message: result.display, fields: result });
+			if (!INFRASTRUCTURE.has(category)) {
+				break;
+			}
+			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'toolRetry', text: `${tool.name}: ${category.replace('_', ' ')}; retrying (${attempt}/${policy.settings.infraRetries}).` });
+			await sleep(policy.settings.infraRetryDelayMs * 2 ** (attempt - 1), ctx.signal);
+			result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
+		}
+		if (result.cached === true) {
+			card.cached = true;
+		}
+		if (typeof result.filterConfidence === 'string') {
+			card.filterConfidence = result.filterConfidence as ToolCallState['filterConfidence'];
+			card.filterRule = typeof result.filterRule === 'string' ? result.filterRule : undefined;
+			card.rawOutputRef = typeof result.filteredRef === 'string' ? result.filteredRef : undefined;
+		}
 		if (typeof result.linesBefore === 'number' && typeof result.linesAfter === 'number' && result.linesBefore !== result.linesAfter) {
 			card.filtered = { from: result.linesBefore, to: result.linesAfter };
 		}
 		if (typeof result.redactions === 'number') {
 			card.redactions = result.redactions;
 		}
-		return finish(result.ok, result.display, result.ok ? 'succeeded' : 'failed', result.ok ? undefined : 'error');
+		return finish(result.ok, result.display, result.ok ? 'succeeded' : 'failed', result.ok ? undefined : 'error', result);
 	} catch (error) {
 		if (ctx.signal.aborted) {
 			return finish(false, 'The user stopped the turn while this call was running.', 'cancelled', 'cancelled');
 		}
-		const message = error instanceof PathRefused || error instanceof UrlRefused ? error.message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
-		return finish(false, message, 'failed', 'error');
+		const refused = error instanceof PathRefused || error instanceof UrlRefused;
+		const message = refused ? (error as Error).message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
+		return finish(false, message, 'failed', 'error', { refused });
 	}
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise(resolve => {
+		const timer = setTimeout(done, ms);
+		function done() {
+			clearTimeout(timer);
+			signal.removeEventListener('abort', done);
+			resolve();
+		}
+		signal.addEventListener('abort', done, { once: true });
+	});
 }
 
 /** A tool that ignores its signal must still not hold the turn once the user pressed Stop. */

@@ -23,6 +23,9 @@ export interface ToolResultData {
 	ok: boolean;
 	/** Why the call did not run or failed: 'denied', 'invalidArguments', 'unknownTool', 'error', 'cancelled', 'interrupted'. */
 	errorKind?: string;
+	/** The error taxonomy's class of a failure (toolErrors.ts) and whether the system retries it. */
+	errorCategory?: string;
+	retryable?: boolean;
 }
 
 export type CanonicalMessage =

@@ -9,6 +9,8 @@ import { WorkspaceGuard } from './paths';
 import { bundledRgPath } from './ripgrep';
 import type { NetworkOptions } from './urls';
 import type { ToolContext } from './defineTool';
+import { ToolResultCache } from './resultCache';
+import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';
 
 export interface DiagnosticEntry {
 	path: string;
@@ -35,6 +37,10 @@ export interface ToolDeps {
 	diagnostics?: DiagnosticsSource;
 	network: NetworkOptions;
 	outputs: OutputStore;
+	/** Filters, overflow threshold and cache settings (keel.filters.*, keel.tools.*), read per call. */
+	toolSystem?(): ToolSystemConfig;
+	/** The session result cache; the host invalidates it when files change outside the agent. */
+	resultCache?: ToolResultCache;
 }
 
 export function defaultToolDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
@@ -45,6 +51,8 @@ export function defaultToolDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
 		excludes: () => [],
 		network: {},
 		outputs: new InMemoryOutputStore(),
+		toolSystem: () => defaultToolSystemConfig(),
+		resultCache: new ToolResultCache(),
 		...overrides,
 	};
 }

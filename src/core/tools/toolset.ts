@@ -1,13 +1,16 @@
 /**
- * Assembles every tool of issue 4 and wraps each one (and any tool passed in, e.g. issue 5's
+ * Assembles the built-in tools and wraps each one (and any tool passed in, e.g.
  * run_command) with what all outputs need before the model reads them:
  *  - credential redaction, with a note saying it happened;
- *  - head + tail truncation above 50,000 characters, the full text kept in the session's
- *    OutputStore behind an opaque reference that read_output pages through;
- *  - a per-turn cache of idempotent reads (keyed by the turn's AbortSignal), dropped by any write;
- *  - for commands (effect 'exec'), the output filters, the unfiltered text kept for read_output.
+ *  - head + tail truncation above a share of the model's context window (toolSystemConfig.ts),
+ *    the full text kept in the session's OutputStore behind an opaque reference that
+ *    read_output pages through;
+ *  - the session's result cache of idempotent calls (resultCache.ts), dropped where a write lands;
+ *  - for commands (effect 'exec'), the declarative output filters (src/core/filters), the
+ *    unfiltered text kept for read_output and scanned for credentials.
  */
-import { filterOutput } from '../exec/outputFilters';
+import { describeFilter } from '../filters/engine';
+import { credentialWarning, scanForCredentials } from '../filters/securityScan';
 import type { ToolContext, ToolDefinition, ToolResult } from './defineTool';
 import { createEditTools } from './editTools';
 import { createReadTools } from './fileTools';
@@ -15,33 +18,39 @@ import { createPathTools } from './pathTools';
 import { redactionNote, redactSecrets } from './redact';
 import { createSearchTools } from './searchTools';
 import type { ToolDeps } from './toolDeps';
+import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';
+import { coveredPaths, isCacheable, ToolResultCache, writtenPaths } from './resultCache';
 import { createWebTools } from './webTools';
 
-export const TRUNCATE_AT = 50_000;
-const HEAD = 30_000;
-const TAIL = 15_000;
-const CACHEABLE = new Set(['read_file', 'list_directory', 'find_path', 'grep']);
-
+/** Tools from other sources (MCP, VS Code) pass through the same shaping; the cache never keeps theirs. */
 export function createToolset(deps: ToolDeps, extra: ToolDefinition<any>[] = []): ToolDefinition<any>[] {
-	const cache = new WeakMap<AbortSignal, Map<string, ToolResult>>();
-	const tools = [...createReadTools(deps), ...createEditTools(deps), ...createPathTools(deps), ...createSearchTools(deps), ...createWebTools(deps), ...extra];
+	return wrapTools(deps, [...createReadTools(deps), ...createEditTools(deps), ...createPathTools(deps), ...createSearchTools(deps), ...createWebTools(deps), ...extra]);
+}
+
+/** The shaping alone, for tools assembled elsewhere. */
+export function wrapTools(deps: ToolDeps, tools: ToolDefinition<any>[]): ToolDefinition<any>[] {
+	const cache = deps.resultCache ?? new ToolResultCache();
 	return tools.map(tool => wrap(tool, deps, cache));
 }
 
-function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: WeakMap<AbortSignal, Map<string, ToolResult>>): ToolDefinition<any> {
+function config(deps: ToolDeps): ToolSystemConfig {
+	return deps.toolSystem?.() ?? defaultToolSystemConfig();
+}
+
+function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResultCache): ToolDefinition<any> {
 	return {
 		...tool,
 		async execute(input: unknown, context: ToolContext): Promise<ToolResult> {
-			const key = CACHEABLE.has(tool.name) ? `${tool.name}\0${JSON.stringify(input)}` : undefined;
-			const turnCache = cache.get(context.signal) ?? new Map<string, ToolResult>();
-			cache.set(context.signal, turnCache);
-			const hit = key ? turnCache.get(key) : undefined;
+			const settings = config(deps).cache;
+			const session = context.sessionId ?? '';
+			const key = settings.enabled && isCacheable(tool) ? cache.key(tool.name, input) : undefined;
+			const hit = key ? cache.get(session, key, settings) : undefined;
 			if (hit) {
 				return { ...hit, cached: true };
 			}
-			if (tool.effect !== 'read') {
-				// Writes and commands can change anything a read saw: forget every read of this turn.
-				turnCache.clear();
+			if (tool.effect === 'write' || tool.effect === 'exec') {
+				// Before running, not after: a write that fails half-way may still have changed files.
+				cache.invalidatePaths(writtenPaths(tool, input));
 			}
 			let raw = await tool.execute(input, context);
 			if (tool.effect === 'exec') {
@@ -49,7 +58,7 @@ function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: WeakMap<AbortSig
 			}
 			const result = await shapeOutput(raw, deps, context);
 			if (key && result.ok) {
-				turnCache.set(key, result);
+				cache.set(session, key, result, coveredPaths(tool, input));
 			}
 			return result;
 		},
@@ -57,28 +66,44 @@ function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: WeakMap<AbortSig
 }
 
 /**
- * Command output through outputFilters.ts (ANSI, progress, repeats, test-runner and git
- * summaries). The unfiltered text stays readable through read_output, so nothing is lost;
- * linesBefore/linesAfter drive the card's "342 → 28 lines".
+ * Command output through the filter rules (src/core/filters). The unfiltered text stays
+ * readable through read_output, so nothing is lost; the security scan reads the raw text,
+ * so a credential on a line a filter dropped is still reported. linesBefore/linesAfter and
+ * the confidence drive the card's "342 → 28 lines (92% filtered, partial)".
  */
 export async function filterCommandOutput(result: ToolResult, command: string, deps: ToolDeps, context: Pick<ToolContext, 'sessionId'>): Promise<ToolResult> {
-	const filtered = filterOutput(command, result.display);
+	const settings = config(deps);
+	const filtered = settings.filters.apply(command, result.display);
+	const credentials = settings.securityScan ? scanForCredentials(result.display, settings.securityPatterns) : [];
+	const warning = credentials.length ? `\n${credentialWarning(credentials)}` : '';
 	if (filtered.linesAfter >= filtered.linesBefore && filtered.text === result.display) {
-		return result;
+		return warning ? { ...result, display: result.display + warning, credentialWarnings: credentials.length } : result;
 	}
 	const ref = await deps.outputs.put(context.sessionId ?? '', redactSecrets(result.display).text);
-	const note = filtered.linesAfter < filtered.linesBefore ? `\n[Keel filtered this output: ${filtered.linesBefore} → ${filtered.linesAfter} lines (${filtered.applied.join(', ')}). Unfiltered: read_output {"ref":"${ref}"}]` : '';
-	return { ...result, display: filtered.text + note, linesBefore: filtered.linesBefore, linesAfter: filtered.linesAfter, filteredRef: ref };
+	const rule = filtered.rule && filtered.applied.includes(filtered.rule) ? `rule ${filtered.rule}` : filtered.applied.join(', ');
+	const note = filtered.linesAfter < filtered.linesBefore ? `\n[Keel filtered this output: ${describeFilter(filtered)}, ${rule}. Unfiltered: read_output {"ref":"${ref}"}]` : '';
+	return {
+		...result,
+		display: filtered.text + note + warning,
+		linesBefore: filtered.linesBefore,
+		linesAfter: filtered.linesAfter,
+		filterConfidence: filtered.confidence,
+		filterRule: filtered.rule,
+		filteredRef: ref,
+		...(credentials.length ? { credentialWarnings: credentials.length } : {}),
+	};
 }
 
 export async function shapeOutput(result: ToolResult, deps: ToolDeps, context: Pick<ToolContext, 'sessionId'>): Promise<ToolResult> {
 	const redacted = redactSecrets(result.display);
 	let display = redacted.text;
 	const shaped: ToolResult = { ...result };
-	if (display.length > TRUNCATE_AT) {
+	const threshold = config(deps).overflowChars;
+	if (display.length > threshold) {
 		const ref = await deps.outputs.put(context.sessionId ?? '', display);
-		const head = cutAtLine(display.slice(0, HEAD), 'end');
-		const tail = cutAtLine(display.slice(-TAIL), 'start');
+		// 60% head, 30% tail: the start says what ran, the end how it ended.
+		const head = cutAtLine(display.slice(0, Math.floor(threshold * 0.6)), 'end');
+		const tail = cutAtLine(display.slice(-Math.floor(threshold * 0.3)), 'start');
 		const omitted = display.length - head.length - tail.length;
 		const omittedLines = display.slice(head.length, display.length - tail.length).split('\n').length - 1;
 		display = `${head}\n[… ${omitted} characters (${omittedLines} lines) omitted. Full output stored as ${ref}: call read_output with {"ref":"${ref}","offset":N} to read any part.]\n${tail}`;

@@ -81,14 +81,19 @@ describe('file tools on a real workspace', () => {
 		assert.match(result.output, /21 MB, too large to read\. Search it with grep/);
 	});
 
-	it('reads are cached within a turn and dropped by a write', async () => {
+	it('reads are cached for the session and dropped by a write to the path they cover', async () => {
 		const h = toolHarness(ws);
 		const signal = new AbortController().signal;
 		await h.run('read_file', { path: 'README.md' }, signal);
 		fs.writeFileSync(path.join(ws, 'README.md'), '# changed behind our back\n');
-		assert.match((await h.run('read_file', { path: 'README.md' }, signal)).output, /# hi/);
+		const again = await h.run('read_file', { path: 'README.md' }, signal);
+		assert.match(again.output, /# hi/);
+		assert.strictEqual(again.card.cached, true);
 		await h.run('write_file', { path: 'other.txt', content: 'x' }, signal);
-		assert.match((await h.run('read_file', { path: 'README.md' }, signal)).output, /changed behind our back/);
-		assert.match((await h.run('read_file', { path: 'README.md' }, new AbortController().signal)).output, /changed behind our back/);
+		assert.match((await h.run('read_file', { path: 'README.md' }, new AbortController().signal)).output, /# hi/, 'another file and another turn: still cached');
+		await h.run('write_file', { path: 'README.md', content: '# written\n' }, signal);
+		const fresh = await h.run('read_file', { path: 'README.md' }, signal);
+		assert.match(fresh.output, /# written/);
+		assert.strictEqual(fresh.card.cached, undefined);
 	});
 });

@@ -24,7 +24,8 @@ describe('toolset wrapping', () => {
 		const result = await tools.find(t => t.name === 'run_command')!.execute({ command: 'npx mocha' }, context);
 		assert.strictEqual(result.linesBefore, 346);
 		assert.ok(Number(result.linesAfter) < 10, result.display);
-		assert.match(result.display, /340 passing[\s\S]*AssertionError[\s\S]*Keel filtered this output: 346 → \d+ lines \(ansi, mocha\)/);
+		assert.match(result.display, /340 passing[\s\S]*AssertionError[\s\S]*Keel filtered this output: 346 → \d+ lines \(\d+% filtered, full\), rule mocha/);
+		assert.strictEqual(result.filterConfidence, 'full');
 		const raw = await deps.outputs.get('s', String(result.filteredRef));
 		assert.match(raw ?? '', /✔ case 339/);
 	});
@@ -33,5 +34,18 @@ describe('toolset wrapping', () => {
 		const ws = new InMemoryWorkspace({ 'a.txt': '\u001b[31mred\u001b[0m' });
 		const result = await tools.find(t => t.name === 'read_file')!.execute({ path: 'a.txt' }, { ...context, workspace: ws });
 		assert.match(result.display, /\u001b\[31m/);
+	});
+
+	it('cuts long outputs at a share of the model\'s context window, not a fixed size', async () => {
+		const { shapeOutput } = await import('../../../../src/core/tools/toolset');
+		const { defaultToolSystemConfig, overflowThreshold } = await import('../../../../src/core/tools/toolSystemConfig');
+		const long = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');
+		const small = defaultToolDeps({ toolSystem: () => defaultToolSystemConfig({ overflowChars: overflowThreshold(4096) }) });
+		const cut = await shapeOutput({ ok: true, display: long }, small, { sessionId: 's' });
+		assert.strictEqual(cut.truncated, true);
+		assert.ok(cut.display.length < 5500, String(cut.display.length));
+		assert.match(cut.display, /^line 0\n[\s\S]*omitted\. Full output stored as out_[\s\S]*line 1999$/);
+		const large = defaultToolDeps({ toolSystem: () => defaultToolSystemConfig({ overflowChars: overflowThreshold(200_000) }) });
+		assert.strictEqual((await shapeOutput({ ok: true, display: long }, large, { sessionId: 's' })).truncated, undefined);
 	});
 });
