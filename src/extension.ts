@@ -41,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.showHistory', () => getHost().showHistory()),
 		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
 		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
+		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
 	);
 
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;

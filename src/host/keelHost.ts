@@ -11,7 +11,7 @@ import type { SessionView } from '../shared/views';
 import { ChatViewProvider } from './chatViewProvider';
 import { DiffEditor } from './diffEditor';
 import { hostToolDeps } from './hostToolDeps';
-import { readApprovalSettings, readMaxSteps, readModelConfig } from './config';
+import { readApprovalSettings, readMaxSteps, readModelConfig, readToolBudget } from './config';
 import { Notifier } from './notifier';
 import { GlobalStateToolModeMemory, readRecoverySettings } from './recoveryConfig';
 import { RetryProgress } from './retryProgress';
@@ -27,6 +27,9 @@ import { showHistory } from './sessionHistory';
 import { SessionPersistence } from './sessionPersistence';
 import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
+import { McpManager } from './mcp/mcpManager';
+import { createRequestToolsTool } from '../core/agent/toolSelection';
+import { showMcpServers } from './mcp/mcpQuickPick';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
 export interface KeelApi {
@@ -50,6 +53,7 @@ export class KeelHost extends Disposable {
 	private readonly _controller: SessionController;
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
+	private readonly _mcp: McpManager;
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -63,7 +67,10 @@ export class KeelHost extends Disposable {
 		// Registered before the controller, so it closes after the controller's last write.
 		this._persistence = this._register(new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger));
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
-		const registry = new ToolRegistry(createToolset(hostToolDeps(outputs), shell.tools));
+		const toolDeps = hostToolDeps(outputs);
+		const registry = new ToolRegistry([...createToolset(toolDeps, shell.tools), createRequestToolsTool(readToolBudget)]);
+		// MCP servers put their tools into the same registry, gate, shaping and cards.
+		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output)));
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
@@ -73,6 +80,7 @@ export class KeelHost extends Disposable {
 			new SessionController(
 				() => ({
 					createModel: async () => {
+						await mcp.ready();
 						const resolved = readResolvedProvider();
 						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
 					},
@@ -146,6 +154,10 @@ export class KeelHost extends Disposable {
 
 	selectModel(): Promise<void> {
 		return this._modelPicker.select();
+	}
+
+	showMcpServers(): Promise<void> {
+		return showMcpServers(this._mcp);
 	}
 
 	async probeModel(): Promise<void> {

@@ -16,6 +16,7 @@ import { ToolModeState } from './textMode';
 import { runToolCall } from './toolExecution';
 import { looksDegenerate } from './guards';
 import { TurnGuards } from './turnGuards';
+import { selectTools } from './toolSelection';
 
 export interface AgentOptions {
 	model: ChatModel;
@@ -75,7 +76,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
 	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
-	const offered = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
+	const offered = selectTools(options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)), options.registry, {
+		messages: [...history, { kind: 'user', content: prompt }], contextWindow: settings.contextWindow, signal, notice: text => notice('info', 'toolsOffered', text),
+	});
 	const mode = new ToolModeState(settings.enabled ? settings.toolMode : 'native', settings.textModeAfterFailures, options.model.id, options.toolModeMemory, failures =>
 		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`));
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
