@@ -38,7 +38,7 @@ export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCal
 	const input = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
 		if (validate && !validate(value)) {
 			for (const error of validate.errors ?? []) {
-				ctx.addIssue({ code: 'custom', message: `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`.trim() });
+				ctx.addIssue({ code: 'custom', path: error.instancePath.split('/').filter(Boolean), message: error.message ?? 'is invalid' });
 			}
 		}
 	});
