@@ -29,7 +29,7 @@ export function mcpToolName(server: string, tool: string): string {
 	for (const ch of name) {
 		hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
 	}
-	return `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash.toString(36).slice(0, 6)}`;
+	return `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash.toString(36).slice(-6).padStart(6, '0')}`;
 }
 
 export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCaller, shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>): ToolDefinition<Record<string, unknown>> {
@@ -101,7 +101,7 @@ export function toToolResult(result: CallToolResult): ToolResult {
 				break;
 			case 'image':
 				images++;
-				parts.push(`[image: ${item.mimeType}, ${Math.round((item.data.length * 3) / 4)} bytes — not shown to the model]`);
+				parts.push(`[image: ${item.mimeType}, ${base64Bytes(item.data)} bytes — not shown to the model]`);
 				break;
 			case 'audio':
 				parts.push(`[audio: ${item.mimeType} — not shown to the model]`);
@@ -122,4 +122,9 @@ export function toToolResult(result: CallToolResult): ToolResult {
 	const text = parts.join('\n') || '(the tool returned nothing)';
 	const fields = { source: 'mcp', ...(images ? { images } : {}) };
 	return result.isError ? { ok: false, display: `The tool reported an error: ${text}`, ...fields } : { ok: true, display: text, ...fields };
+}
+
+function base64Bytes(data: string): number {
+	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+	return Math.floor((data.length * 3) / 4) - padding;
 }
