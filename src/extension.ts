@@ -44,6 +44,20 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
 	);
 
+	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
+	// Registering is cheap; the host loads on the first call.
+	const lent = (context.extension.packageJSON.contributes?.languageModelTools ?? []) as Array<{ name: string }>;
+	if (vscode.lm?.registerTool) {
+		for (const { name } of lent) {
+			context.subscriptions.push(
+				vscode.lm.registerTool<unknown>(name, {
+					prepareInvocation: options => ({ invocationMessage: getHost().lentToolTitle(name, options.input) }),
+					invoke: (options, token) => getHost().invokeLentTool(name, options.input, token),
+				}),
+			);
+		}
+	}
+
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;
 	return {
 		diagnostics: () => ({ ...diagnostics }),

@@ -29,6 +29,10 @@ import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
 import { McpManager } from './mcp/mcpManager';
 import { createRequestToolsTool } from '../core/agent/toolSelection';
+import { shapeOutput } from '../core/tools/toolset';
+import { createLmChatModel, isLmProviderSelected } from './lm/lmChatModel';
+import { invokeLentTool, lentToolTitle } from './lm/lmKeelTools';
+import { LmToolSource } from './lm/lmTools';
 import { showMcpServers } from './mcp/mcpQuickPick';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
@@ -54,6 +58,10 @@ export class KeelHost extends Disposable {
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
 	private readonly _mcp: McpManager;
+	private readonly _lend: {
+		invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+		title(name: string, input: unknown): string;
+	};
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -71,6 +79,12 @@ export class KeelHost extends Disposable {
 		const registry = new ToolRegistry([...createToolset(toolDeps, shell.tools), createRequestToolsTool(readToolBudget)]);
 		// MCP servers put their tools into the same registry, gate, shaping and cards.
 		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output)));
+		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
+		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
+		this._lend = {
+			invoke: (name, input, token) => invokeLentTool(registry, workspace, name, input, token),
+			title: (name, input) => lentToolTitle(registry, name, input),
+		};
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
@@ -81,6 +95,10 @@ export class KeelHost extends Disposable {
 				() => ({
 					createModel: async () => {
 						await mcp.ready();
+						lmTools.sync();
+						if (isLmProviderSelected()) {
+							return createLmChatModel(readModelConfig().model);
+						}
 						const resolved = readResolvedProvider();
 						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
 					},
@@ -154,6 +172,15 @@ export class KeelHost extends Disposable {
 
 	selectModel(): Promise<void> {
 		return this._modelPicker.select();
+	}
+
+	/** A Language Model Tool call from VS Code or another extension (registered by the activation shim). */
+	invokeLentTool(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+		return this._lend.invoke(name, input, token);
+	}
+
+	lentToolTitle(name: string, input: unknown): string {
+		return this._lend.title(name, input);
 	}
 
 	showMcpServers(): Promise<void> {

@@ -34,14 +34,7 @@ export function mcpToolName(server: string, tool: string): string {
 
 export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCaller, shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>): ToolDefinition<Record<string, unknown>> {
 	const parameters = schemaFor(tool);
-	const validate = compile(parameters);
-	const input = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-		if (validate && !validate(value)) {
-			for (const error of validate.errors ?? []) {
-				ctx.addIssue({ code: 'custom', path: error.instancePath.split('/').filter(Boolean), message: error.message ?? 'is invalid' });
-			}
-		}
-	});
+	const input = jsonSchemaInput(parameters);
 	const title = tool.annotations?.title ?? tool.title ?? tool.name;
 	const description = `[MCP ${server}] ${tool.description ?? title}`;
 	return {
@@ -57,6 +50,18 @@ export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCal
 			return shape(toToolResult(result), context);
 		},
 	};
+}
+
+/** A zod input that validates with Ajv against a tool's own JSON Schema (its errors become the usual "Invalid arguments" reply). */
+export function jsonSchemaInput(parameters: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+	const validate = compile(parameters);
+	return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+		if (validate && !validate(value)) {
+			for (const error of validate.errors ?? []) {
+				ctx.addIssue({ code: 'custom', path: error.instancePath.split('/').filter(Boolean), message: error.message ?? 'is invalid' });
+			}
+		}
+	});
 }
 
 function schemaFor(tool: Tool): Record<string, unknown> {
