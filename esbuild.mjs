@@ -22,6 +22,8 @@ const node = {
 	target: 'node20',
 	// dockerode's optional native helpers cannot be bundled; they are optional at runtime.
 	external: ['vscode', 'cpu-features', './crypto/build/Release/sshcrypto.node'],
+	// jsonc-parser's UMD entry requires its parts dynamically, which a bundle cannot follow; its ESM build bundles.
+	alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 // Heavy SDKs get their own files beside the host bundle. The host requires them inside the

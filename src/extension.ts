@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		sessionId: () => getHost().api.sessionId(),
 		resumeSession: id => getHost().api.resumeSession(id),
 		onDidEvent: listener => getHost().api.onDidEvent(listener),
+		mcpServers: () => getHost().api.mcpServers(),
 	};
 }
 

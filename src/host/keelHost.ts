@@ -48,6 +48,8 @@ export interface KeelApi {
 	sessionId(): string;
 	resumeSession(sessionId: string): boolean;
 	onDidEvent(listener: (event: AgentEvent) => void): vscode.Disposable;
+	/** MCP servers as Keel: MCP Servers shows them (state, error, offered tool names). */
+	mcpServers(): Promise<Array<{ name: string; scope: string; status: string; error?: string; tools: string[] }>>;
 }
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
@@ -143,6 +145,10 @@ export class KeelHost extends Disposable {
 			sessionId: () => controller.sessionId,
 			resumeSession: id => controller.resume(id),
 			onDidEvent: listener => controller.onDidEvent(listener),
+			mcpServers: async () => {
+				await mcp.ready();
+				return mcp.list().map(s => ({ name: s.entry.config.name, scope: s.entry.config.scope, status: s.status, error: s.error, tools: s.tools.filter(t => !t.disabled).map(t => t.name) }));
+			},
 		};
 	}
 

@@ -20,8 +20,14 @@ export async function invokeLentTool(registry: ToolRegistry, workspace: Workspac
 	}
 	const abort = new AbortController();
 	token.onCancellationRequested(() => abort.abort());
-	const result = await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined });
-	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.display)]);
+	let display: string;
+	try {
+		display = (await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })).display;
+	} catch (error) {
+		// A refused path is an answer the calling model can act on, as in Keel's own loop.
+		display = (error as Error)?.message ?? String(error);
+	}
+	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
 }
 
 export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unknown): string {

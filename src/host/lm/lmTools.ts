@@ -33,7 +33,8 @@ export class LmToolSource {
 			return;
 		}
 		for (const info of vscode.lm.tools) {
-			if (info.name.startsWith(KEEL_LM_PREFIX)) {
+			// VS Code's own "_internal" tools serve its built-in chat only.
+			if (info.name.startsWith(KEEL_LM_PREFIX) || info.name.endsWith('_internal')) {
 				continue;
 			}
 			const definition = this._definition(info);

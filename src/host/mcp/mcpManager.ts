@@ -51,7 +51,8 @@ export class McpManager extends Disposable {
 		this._consent = new McpConsent(_context.workspaceState);
 		this._inputs = new McpInputs(_context.secrets);
 		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
-		const reload = () => void this.reload();
+		// ready() follows the latest reload, so a turn right after a config change sees its servers.
+		const reload = () => void (this._ready = this.reload());
 		this._register(watcher.onDidChange(reload));
 		this._register(watcher.onDidCreate(reload));
 		this._register(watcher.onDidDelete(reload));
@@ -238,8 +239,12 @@ export class McpManager extends Disposable {
 				void vscode.window.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs').then(c => c && this._output.show(true));
 				break;
 			case 'state':
-				if (event.state === 'running' && server?.status === 'error') {
-					server.status = undefined;
+				if (event.state === 'running') {
+					if (server?.status === 'error') {
+						server.status = undefined;
+					}
+					// The first tools/list answers before the state says running: register them now.
+					this._sync(key);
 				}
 				break;
 		}
