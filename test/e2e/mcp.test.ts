@@ -125,4 +125,27 @@ describe('Keel with MCP servers (e2e)', function () {
 		await chat.locator(testId('message-assistant')).filter({ hasText: /It broke: mcp_shop_crash failed/ }).waitFor();
 		await keel.page.locator('.notification-toast', { hasText: 'stopped unexpectedly' }).first().waitFor();
 	});
+
+	it('a tool a workspace server adds after it was allowed is held back until the user allows it', async () => {
+		await serverRow(keel.page, 'shop', 'running');
+		const chat = await freshChat(keel);
+		double().script(toolCalls([{ name: 'mcp_shop_add_tool', arguments: {} }]), text('added'));
+		await ask(chat, 'use add_tool of the shop');
+		await approveCard(chat, 'mcp_shop_add_tool');
+		await chat.locator(testId('message-assistant')).filter({ hasText: 'added' }).waitFor();
+		const toast = keel.page.locator('.notification-toast', { hasText: 'added or changed tools since you allowed it (extra_tool)' }).first();
+		await toast.waitFor();
+		const offeredFor = async (prompt: string) => {
+			double().script(text('ok'));
+			await ask(await freshChat(keel), prompt);
+			await chat.locator(testId('message-assistant')).filter({ hasText: 'ok' }).waitFor();
+			return double().modelRequests.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name) as string[];
+		};
+		assert.ok(!(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'), 'held back before the user allows it');
+		await toast.locator('.monaco-button', { hasText: 'Allow' }).first().click();
+		for (let i = 0; i < 20 && !(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'); i++) {
+			await keel.page.waitForTimeout(250);
+		}
+		assert.ok((await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'), 'offered once allowed');
+	});
 });

@@ -17,6 +17,8 @@ export const DEFAULT_MAX_OFFERED = 40;
 /** Share of the context window tool schemas may take; the conversation needs the rest. */
 export const TOOL_TOKEN_SHARE = 0.25;
 const MAX_CATALOG_CHARS = 4000;
+/** Words every description has: matching on them would rank noise. */
+const STOP_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'are', 'be', 'it', 'its', 'this', 'that', 'with', 'by', 'as', 'at', 'from', 'what', 'which', 'how', 'can', 'you', 'me', 'my', 'please', 'get', 'returns', 'return']);
 
 export interface ToolBudget {
 	maxOffered: number;
@@ -150,7 +152,7 @@ function rank(specs: ToolSpec[], query: string): ToolSpec[] {
 	const search = new MiniSearch<{ id: number; name: string; description: string; params: string }>({
 		fields: ['name', 'description', 'params'],
 		tokenize: text => text.split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u).filter(Boolean),
-		processTerm: term => (term.length > 1 ? term.toLowerCase() : null),
+		processTerm: term => (term.length > 1 && !STOP_WORDS.has(term.toLowerCase()) ? term.toLowerCase() : null),
 		searchOptions: { boost: { name: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
 	});
 	search.addAll(specs.map((spec, id) => ({ id, name: spec.name.replace(/^mcp_/, ''), description: spec.description, params: Object.keys((spec.parameters.properties as object) ?? {}).join(' ') })));

@@ -33,6 +33,42 @@ export class McpConsent {
 		await this._state.update(this._key(server), undefined);
 	}
 
+	/**
+	 * Rug pulls: a server can change a tool's description or schema after it was allowed. Each
+	 * tool's definition is pinned (hashed) the first time it is seen; a new or changed tool of a
+	 * workspace server is not offered until the user allows the new definitions.
+	 */
+	static toolHashes(tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Record<string, string> {
+		return Object.fromEntries(tools.map(t => [t.name, createHash('sha256').update(JSON.stringify([t.description ?? '', t.inputSchema])).digest('hex').slice(0, 16)]));
+	}
+
+	/** Names of tools new or changed since the pin; undefined when nothing was pinned yet (then this pins). */
+	async changedTools(server: McpServerConfig, hashes: Record<string, string>): Promise<string[]> {
+		if (server.scope === 'user') {
+			return [];
+		}
+		const key = `keel.mcp.pinnedTools:${server.name}:${McpConsent.fingerprint(server)}`;
+		const pinned = this._state.get<Record<string, string>>(key);
+		if (!pinned) {
+			await this._state.update(key, hashes);
+			return [];
+		}
+		return Object.keys(hashes).filter(name => pinned[name] !== hashes[name]);
+	}
+
+	async pinTools(server: McpServerConfig, hashes: Record<string, string>): Promise<void> {
+		await this._state.update(`keel.mcp.pinnedTools:${server.name}:${McpConsent.fingerprint(server)}`, hashes);
+	}
+
+	async askChangedTools(server: McpServerConfig, changed: string[]): Promise<boolean> {
+		const choice = await vscode.window.showWarningMessage(
+			`Keel: the MCP server "${server.name}" added or changed tools since you allowed it (${changed.join(', ')}). A changed description can carry instructions to the model. Offer them?`,
+			'Allow',
+			'Keep Them Off',
+		);
+		return choice === 'Allow';
+	}
+
 	/** A notification, not a modal: the user can answer later. Dismissed = not allowed. */
 	async ask(server: McpServerConfig): Promise<boolean> {
 		const what = server.type === 'stdio' ? `runs \`${[server.command, ...(server.args ?? [])].join(' ')}\`` : `connects to ${server.url}`;

@@ -32,7 +32,7 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
-	private readonly _servers = new Map<string, { entry: McpServerEntry; connection?: McpConnection; registered: string[]; error?: string; status?: ServerStatus }>();
+	private readonly _servers = new Map<string, { entry: McpServerEntry; connection?: McpConnection; registered: string[]; error?: string; status?: ServerStatus; heldBack?: Set<string> }>();
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -210,6 +210,7 @@ export class McpManager extends Disposable {
 		const connection = server.connection;
 		server.connection = undefined;
 		server.status = undefined;
+		server.heldBack = undefined;
 		this._unregister(server);
 		await connection.stop();
 	}
@@ -229,12 +230,15 @@ export class McpManager extends Disposable {
 				return;
 			case 'tools':
 				this._logger.info(`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`);
-				this._sync(key);
+				if (server) {
+					void this._checkPins(key, event.tools);
+				}
 				break;
 			case 'crashed':
 				this._logger.warn(`MCP ${name}: ${event.error}${event.willRetry ? '; reconnecting' : ''}`);
 				if (server) {
 					this._unregister(server);
+					server.heldBack = undefined;
 				}
 				void vscode.window.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs').then(c => c && this._output.show(true));
 				break;
@@ -251,6 +255,31 @@ export class McpManager extends Disposable {
 		this._onDidChange.fire();
 	}
 
+	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
+	private async _checkPins(key: string, tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Promise<void> {
+		const server = this._servers.get(key);
+		if (!server) {
+			return;
+		}
+		const hashes = McpConsent.toolHashes(tools);
+		const changed = await this._consent.changedTools(server.entry.config, hashes);
+		server.heldBack = new Set(changed);
+		this._sync(key);
+		if (changed.length === 0) {
+			return;
+		}
+		this._logger.warn(`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`);
+		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
+		this._onDidChange.fire();
+		if (await this._consent.askChangedTools(server.entry.config, changed)) {
+			await this._consent.pinTools(server.entry.config, hashes);
+			server.heldBack = new Set();
+			server.error = undefined;
+			this._sync(key);
+			this._onDidChange.fire();
+		}
+	}
+
 	/** The registry holds exactly the running server's enabled tools. */
 	private _sync(key: string): void {
 		const server = this._servers.get(key);
@@ -263,7 +292,15 @@ export class McpManager extends Disposable {
 			return;
 		}
 		const disabled = new Set(this._context.globalState.get<string[]>(DISABLED_TOOLS, []));
+		// Until the pin check of this tool list is done nothing is offered (fail closed).
+		const held = server.heldBack;
+		if (!held) {
+			return;
+		}
 		for (const tool of connection.tools) {
+			if (held.has(tool.name)) {
+				continue;
+			}
 			const definition = this._definitionFor(server.entry, tool, connection);
 			if (disabled.has(definition.name)) {
 				continue;
