@@ -101,8 +101,12 @@ export class McpManager extends Disposable {
 		}
 		const starts: Promise<void>[] = [];
 		for (const entry of loaded.entries) {
-			if (!this._servers.has(entry.key)) {
+			const known = this._servers.get(entry.key);
+			if (!known) {
 				this._servers.set(entry.key, { entry, registered: [] });
+				starts.push(this.start(entry.key, false));
+			} else if (known.status === 'untrusted') {
+				// Trust was granted since: start what was held back.
 				starts.push(this.start(entry.key, false));
 			}
 		}
@@ -113,7 +117,7 @@ export class McpManager extends Disposable {
 	/** `interactive`: the user asked (quick pick), so a missing consent is asked for, not skipped silently. */
 	async start(key: string, interactive = true): Promise<void> {
 		const server = this._servers.get(key);
-		if (!server || server.connection?.state === 'running') {
+		if (!server || server.connection?.state === 'running' || server.connection?.state === 'starting') {
 			return;
 		}
 		const { entry } = server;
@@ -139,6 +143,8 @@ export class McpManager extends Disposable {
 		}
 		await this._setDisabled(DISABLED_SERVERS, key, false);
 		set(undefined);
+		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
+		await server.connection?.stop();
 		try {
 			const resolved = await resolveEntry(entry, this._inputs);
 			const config = vscode.workspace.getConfiguration('keel');
