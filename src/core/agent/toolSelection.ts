@@ -16,7 +16,9 @@ export const REQUEST_TOOLS = 'request_tools';
 export const DEFAULT_MAX_OFFERED = 40;
 /** Share of the context window tool schemas may take; the conversation needs the rest. */
 export const TOOL_TOKEN_SHARE = 0.25;
-const MAX_CATALOG_CHARS = 4000;
+/** The catalog lists the most relevant held-back names up to this length; the rest are found by search. */
+const MAX_CATALOG_CHARS = 700;
+const SEARCH_HITS = 5;
 /** Words every description has: matching on them would rank noise. */
 const STOP_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'are', 'be', 'it', 'its', 'this', 'that', 'with', 'by', 'as', 'at', 'from', 'what', 'which', 'how', 'can', 'you', 'me', 'my', 'please', 'get', 'returns', 'return']);
 
@@ -24,7 +26,7 @@ export interface ToolBudget {
 	maxOffered: number;
 }
 
-type RequestToolsTool = ToolDefinition<{ names: string[] }> & { budget(): ToolBudget };
+type RequestToolsTool = ToolDefinition<{ names?: string[]; search?: string }> & { budget(): ToolBudget };
 
 /** One turn's selection: request_tools adds to `offered`, the very array the loop holds. */
 class TurnSelection {
@@ -34,9 +36,16 @@ class TurnSelection {
 		private readonly _notice: (text: string) => void,
 	) {}
 
-	request(names: string[]): string {
+	request(names: string[], search?: string): string {
 		const added: string[] = [];
 		const unknown: string[] = [];
+		if (search) {
+			const hits = rank([...this._withheld.values()], search, true).slice(0, SEARCH_HITS);
+			names = [...names, ...hits.map(spec => spec.name)];
+			if (hits.length === 0) {
+				unknown.push(`(nothing matches "${search}")`);
+			}
+		}
 		for (const name of names) {
 			const spec = this._withheld.get(name);
 			if (spec) {
@@ -64,12 +73,17 @@ export function createRequestToolsTool(budget: () => ToolBudget): RequestToolsTo
 	const tool = defineTool({
 		name: REQUEST_TOOLS,
 		description: requestDescription([]),
-		input: z.object({ names: z.array(z.string()).min(1).describe('Exact tool names from the list in this description') }),
+		input: z
+			.object({
+				names: z.array(z.string()).optional().describe('Exact tool names from the list in this description'),
+				search: z.string().optional().describe('Words describing the tool you need; the best matches are offered'),
+			})
+			.refine(input => (input.names?.length ?? 0) > 0 || !!input.search?.trim(), 'give "names" or "search"'),
 		effect: 'read',
-		describe: input => `Request tools: ${input.names.join(', ')}`,
+		describe: input => `Request tools: ${[...(input.names ?? []), ...(input.search ? [`"${input.search}"`] : [])].join(', ')}`,
 		async execute(input, context) {
 			const turn = turns.get(context.signal);
-			return ok(turn ? turn.request(input.names) : 'Every tool is already offered in this request.');
+			return ok(turn ? turn.request(input.names ?? [], input.search?.trim()) : 'Every tool is already offered in this request.');
 		},
 	});
 	return { ...tool, budget };
@@ -79,9 +93,10 @@ function requestDescription(withheld: string[]): string {
 	let list = withheld.join(', ');
 	if (list.length > MAX_CATALOG_CHARS) {
 		const cut = list.lastIndexOf(', ', MAX_CATALOG_CHARS);
-		list = `${list.slice(0, cut)} and ${withheld.length - list.slice(0, cut).split(', ').length} more`;
+		const shown = list.slice(0, cut);
+		list = `${shown} and ${withheld.length - shown.split(', ').length} more (find them with "search")`;
 	}
-	return `Ask for tools that are not offered in this request, by exact name. Not offered now: ${list || '(none)'}.`;
+	return `Ask for tools that are not offered in this request: by exact name, or by "search" words. Not offered now, most relevant first: ${list || '(none)'}.`;
 }
 
 export function estimateTokens(spec: ToolSpec): number {
@@ -112,7 +127,9 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 	}
 	const ranked = rank(sourced, queryFrom(context.messages));
 	const request: ToolSpec | undefined = requester && { name: REQUEST_TOOLS, description: '', parameters: structuredClone(all.find(s => s.name === REQUEST_TOOLS)?.parameters ?? {}) };
-	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + (request ? estimateTokens(request) : 0);
+	// The catalog is counted at its largest (every source tool named), so the request never ends up over budget.
+	const catalogCost = request ? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) }) : 0;
+	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
 	const chosen: ToolSpec[] = [];
 	const withheld = new Map<string, ToolSpec>();
 	for (const spec of ranked) {
@@ -145,9 +162,9 @@ function queryFrom(messages: readonly CanonicalMessage[]): string {
 }
 
 /** BM25 over name words, description and parameter names; unmatched tools keep their order after the matches. */
-function rank(specs: ToolSpec[], query: string): ToolSpec[] {
+function rank(specs: ToolSpec[], query: string, matchesOnly = false): ToolSpec[] {
 	if (specs.length === 0 || !query.trim()) {
-		return specs;
+		return matchesOnly ? [] : specs;
 	}
 	const search = new MiniSearch<{ id: number; name: string; description: string; params: string }>({
 		fields: ['name', 'description', 'params'],
@@ -158,5 +175,5 @@ function rank(specs: ToolSpec[], query: string): ToolSpec[] {
 	search.addAll(specs.map((spec, id) => ({ id, name: spec.name.replace(/^mcp_/, ''), description: spec.description, params: Object.keys((spec.parameters.properties as object) ?? {}).join(' ') })));
 	const hits = search.search(query).map(hit => hit.id as number);
 	const seen = new Set(hits);
-	return [...hits.map(id => specs[id]), ...specs.filter((_, id) => !seen.has(id))];
+	return [...hits.map(id => specs[id]), ...(matchesOnly ? [] : specs.filter((_, id) => !seen.has(id)))];
 }
