@@ -98,8 +98,10 @@ describe('Keel with MCP servers (e2e)', function () {
 		const statuses = await chat.locator(testId('tool-card')).evaluateAll(cards => cards.map(c => c.getAttribute('data-status')));
 		assert.deepStrictEqual(statuses, ['succeeded', 'succeeded']);
 		const [first] = double().modelRequests;
-		const offered: string[] = first.body.tools.map((t: { function: { name: string } }) => t.function.name);
-		assert.ok(offered.includes('mcp_shop_lookup_order') && offered.includes('mcp_remote_lookup_order'), offered.join(', '));
+		// 8k window, ~80 tools: the built-ins fill the budget, so the order tools are named first in request_tools' catalog.
+		const tools = first.body.tools as Array<{ function: { name: string; description: string } }>;
+		const catalog = tools.find(t => t.function.name === 'request_tools')!.function.description;
+		assert.match(catalog, /most relevant first: (mcp_shop_lookup_order, mcp_remote_lookup_order|mcp_remote_lookup_order, mcp_shop_lookup_order),/);
 	});
 
 	it('with 60 more tools and an 8k window, only the relevant ones are sent and the chat says which', async () => {
@@ -108,12 +110,13 @@ describe('Keel with MCP servers (e2e)', function () {
 		await ask(chat, 'What is the flight status of LH 400?');
 		const notice = chat.locator(`${testId('notice')}[data-code="toolsOffered"]`).last();
 		await notice.waitFor();
-		assert.match(await notice.innerText(), /Tools offered: \d+ of \d+ — \d+ built-in \+ \d+ by relevance \(mcp_big_flight_status/);
+		assert.match(await notice.innerText(), /^Tools offered: \d+ of \d+ — 15 built-in( \+ \d+ by relevance \(mcp_big_flight_status_\d+[^)]*\))? \+ request_tools\. \d+ more listed by name for request_tools\. Budget: 40 tools, 2,048 tokens/);
 		await keel.screenshot('mcp-tools-offered');
 		const offered: string[] = double().modelRequests.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name);
 		assert.ok(offered.length < 40, `a filtered set: ${offered.length}`);
 		assert.ok(offered.includes('request_tools'));
 		assert.ok(offered.includes('read_file'));
+		assert.ok(offered.filter(n => n.startsWith('mcp_')).every(n => n.startsWith('mcp_big_flight_status_')), offered.join(', '));
 	});
 
 	it('a server that crashes mid-call fails that card and the turn goes on', async () => {
@@ -135,11 +138,13 @@ describe('Keel with MCP servers (e2e)', function () {
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'added' }).waitFor();
 		const toast = keel.page.locator('.notification-toast', { hasText: 'added or changed tools since you allowed it (extra_tool)' }).first();
 		await toast.waitFor();
+		// In the request at all: offered, or named in request_tools' catalog.
 		const offeredFor = async (prompt: string) => {
 			double().script(text('ok'));
 			await ask(await freshChat(keel), prompt);
 			await chat.locator(testId('message-assistant')).filter({ hasText: 'ok' }).waitFor();
-			return double().modelRequests.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name) as string[];
+			const tools = double().modelRequests.at(-1)!.body.tools as Array<{ function: { name: string; description: string } }>;
+			return tools.flatMap(t => [t.function.name, ...(t.function.name === 'request_tools' ? t.function.description.split(/[ ,:]+/) : [])]);
 		};
 		assert.ok(!(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'), 'held back before the user allows it');
 		await toast.locator('.monaco-button', { hasText: 'Allow' }).first().click();

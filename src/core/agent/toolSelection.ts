@@ -40,7 +40,7 @@ class TurnSelection {
 		const added: string[] = [];
 		const unknown: string[] = [];
 		if (search) {
-			const hits = rank([...this._withheld.values()], search, true).slice(0, SEARCH_HITS);
+			const hits = rank([...this._withheld.values()], search).hits.slice(0, SEARCH_HITS);
 			names = [...names, ...hits.map(spec => spec.name)];
 			if (hits.length === 0) {
 				unknown.push(`(nothing matches "${search}")`);
@@ -132,14 +132,22 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
 	const chosen: ToolSpec[] = [];
 	const withheld = new Map<string, ToolSpec>();
-	for (const spec of ranked) {
+	// Strictly by relevance: the first tool that does not fit closes the list, so a small
+	// irrelevant tool never slips in ahead of a relevant one. Tools the conversation does not
+	// match at all stay in the catalog.
+	let open = true;
+	for (const spec of ranked.hits) {
 		const cost = estimateTokens(spec);
-		if (core.length + chosen.length + (request ? 1 : 0) < maxOffered && used + cost <= tokenBudget) {
+		open &&= core.length + chosen.length + (request ? 1 : 0) < maxOffered && used + cost <= tokenBudget;
+		if (open) {
 			chosen.push(spec);
 			used += cost;
 		} else {
 			withheld.set(spec.name, spec);
 		}
+	}
+	for (const spec of ranked.rest) {
+		withheld.set(spec.name, spec);
 	}
 	const offered = [...core, ...chosen];
 	if (request && withheld.size > 0) {
@@ -162,9 +170,9 @@ function queryFrom(messages: readonly CanonicalMessage[]): string {
 }
 
 /** BM25 over name words, description and parameter names; unmatched tools keep their order after the matches. */
-function rank(specs: ToolSpec[], query: string, matchesOnly = false): ToolSpec[] {
+function rank(specs: ToolSpec[], query: string): { hits: ToolSpec[]; rest: ToolSpec[] } {
 	if (specs.length === 0 || !query.trim()) {
-		return matchesOnly ? [] : specs;
+		return { hits: [], rest: specs };
 	}
 	const search = new MiniSearch<{ id: number; name: string; description: string; params: string }>({
 		fields: ['name', 'description', 'params'],
@@ -175,5 +183,5 @@ function rank(specs: ToolSpec[], query: string, matchesOnly = false): ToolSpec[]
 	search.addAll(specs.map((spec, id) => ({ id, name: spec.name.replace(/^mcp_/, ''), description: spec.description, params: Object.keys((spec.parameters.properties as object) ?? {}).join(' ') })));
 	const hits = search.search(query).map(hit => hit.id as number);
 	const seen = new Set(hits);
-	return [...hits.map(id => specs[id]), ...(matchesOnly ? [] : specs.filter((_, id) => !seen.has(id)))];
+	return { hits: hits.map(id => specs[id]), rest: specs.filter((_, id) => !seen.has(id)) };
 }
