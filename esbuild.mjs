@@ -22,6 +22,8 @@ const node = {
 	target: 'node20',
 	// dockerode's optional native helpers cannot be bundled; they are optional at runtime.
 	external: ['vscode', 'cpu-features', './crypto/build/Release/sshcrypto.node'],
+	// jsonc-parser's UMD entry requires its parts dynamically, which a bundle cannot follow; its ESM build bundles.
+	alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 // Heavy SDKs get their own files beside the host bundle. The host requires them inside the
@@ -33,6 +35,23 @@ const lazyVendors = {
 		build.onResolve({ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim)$/ }, args => ({ path: `./vendor/${vendors[args.path]}.js`, external: true }));
 	},
 };
+// The MCP SDK and Ajv go into one vendor file: several specifiers, one module with every export they need.
+const mcpSpecifiers = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/types.js', 'ajv', 'ajv/dist/2020'];
+const mcpVendor = {
+	name: 'mcp-vendor',
+	setup(build) {
+		build.onResolve({ filter: /^(@modelcontextprotocol\/sdk\/|ajv$|ajv\/dist\/2020$)/ }, args => (mcpSpecifiers.includes(args.path) ? { path: './vendor/mcp-sdk.js', external: true } : undefined));
+	},
+};
+const mcpVendorSource = `module.exports = {
+	...require('@modelcontextprotocol/sdk/client/index.js'),
+	...require('@modelcontextprotocol/sdk/client/stdio.js'),
+	...require('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+	...require('@modelcontextprotocol/sdk/client/sse.js'),
+	ToolListChangedNotificationSchema: require('@modelcontextprotocol/sdk/types.js').ToolListChangedNotificationSchema,
+	Ajv: require('ajv').default,
+	Ajv2020: require('ajv/dist/2020').default,
+};`;
 const vendorBundle = (specifier, name) =>
 	esbuild.context({
 		...node,
@@ -42,8 +61,9 @@ const vendorBundle = (specifier, name) =>
 
 const contexts = await Promise.all([
 	esbuild.context({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' }),
-	esbuild.context({ ...node, entryPoints: ['src/host/keelHost.ts'], outfile: 'dist/host.js', plugins: [lazyVendors] }),
+	esbuild.context({ ...node, entryPoints: ['src/host/keelHost.ts'], outfile: 'dist/host.js', plugins: [lazyVendors, mcpVendor] }),
 	...Object.entries(vendors).map(([specifier, name]) => vendorBundle(specifier, name)),
+	esbuild.context({ ...node, stdin: { contents: mcpVendorSource, resolveDir: '.', loader: 'js' }, outfile: 'dist/vendor/mcp-sdk.js' }),
 	esbuild.context({
 		...common,
 		platform: 'browser',

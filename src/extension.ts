@@ -42,7 +42,22 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
 		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
 		vscode.commands.registerCommand('keel.unblockTools', () => getHost().unblockTools()),
+		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
 	);
+
+	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
+	// Registering is cheap; the host loads on the first call.
+	const lent = (context.extension.packageJSON.contributes?.languageModelTools ?? []) as Array<{ name: string }>;
+	if (vscode.lm?.registerTool) {
+		for (const { name } of lent) {
+			context.subscriptions.push(
+				vscode.lm.registerTool<unknown>(name, {
+					prepareInvocation: options => ({ invocationMessage: getHost().lentToolTitle(name, options.input) }),
+					invoke: (options, token) => getHost().invokeLentTool(name, options.input, token),
+				}),
+			);
+		}
+	}
 
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;
 	return {
@@ -58,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		onDidEvent: listener => getHost().api.onDidEvent(listener),
 		blockedTools: () => getHost().api.blockedTools(),
 		unblockTool: name => getHost().api.unblockTool(name),
+		mcpServers: () => getHost().api.mcpServers(),
 	};
 }
 

@@ -41,3 +41,8 @@ export function readApprovalSettings(): ApprovalSettings {
 export function readMaxSteps(): number {
 	return Math.max(1, section().get<number>('agent.maxSteps', 25));
 }
+
+/** keel.tools.maxOffered: the most tool schemas one request carries (toolSelection.ts). */
+export function readToolBudget(): { maxOffered: number } {
+	return { maxOffered: Math.max(5, section().get<number>('tools.maxOffered', 40)) };
+}

@@ -18,7 +18,8 @@ export function findRipgrep(): string | undefined {
 	for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
 		const scoped = path.join(vscode.env.appRoot, modules, '@vscode');
 		const packages = fs.existsSync(scoped) ? fs.readdirSync(scoped).filter(name => name === 'ripgrep' || name.startsWith('ripgrep-')) : [];
-		candidates.push(...packages.map(name => path.join(scoped, name, 'bin', exe)), path.join(vscode.env.appRoot, modules, 'vscode-ripgrep', 'bin', exe));
+		// VS Code 1.13x ships @vscode/ripgrep-universal with one folder per platform: bin/linux-x64/rg.
+		candidates.push(...packages.flatMap(name => [path.join(scoped, name, 'bin', exe), path.join(scoped, name, 'bin', `${process.platform}-${process.arch}`, exe)]), path.join(vscode.env.appRoot, modules, 'vscode-ripgrep', 'bin', exe));
 	}
 	return candidates.find(candidate => fs.existsSync(candidate)) ?? bundledRgPath();
 }

@@ -11,7 +11,7 @@ import type { SessionView } from '../shared/views';
 import { ChatViewProvider } from './chatViewProvider';
 import { DiffEditor } from './diffEditor';
 import { hostToolDeps } from './hostToolDeps';
-import { readApprovalSettings, readMaxSteps, readModelConfig } from './config';
+import { readApprovalSettings, readMaxSteps, readModelConfig, readToolBudget } from './config';
 import { Notifier } from './notifier';
 import { GlobalStateToolModeMemory, readRecoverySettings } from './recoveryConfig';
 import { RetryProgress } from './retryProgress';
@@ -28,6 +28,13 @@ import { SessionPersistence } from './sessionPersistence';
 import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
 import { ToolSystemHost, unblockTools } from './toolSystemHost';
+import { McpManager } from './mcp/mcpManager';
+import { createRequestToolsTool } from '../core/agent/toolSelection';
+import { shapeOutput } from '../core/tools/toolset';
+import { createLmChatModel, isLmProviderSelected } from './lm/lmChatModel';
+import { invokeLentTool, lentToolTitle } from './lm/lmKeelTools';
+import { LmToolSource } from './lm/lmTools';
+import { showMcpServers } from './mcp/mcpQuickPick';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
 export interface KeelApi {
@@ -45,6 +52,8 @@ export interface KeelApi {
 	/** Tools the anomaly guard blocked in the current chat; unblockTool(name) (or all) lets them be offered again. */
 	blockedTools(): string[];
 	unblockTool(name?: string): string[];
+	/** MCP servers as Keel: MCP Servers shows them (state, error, offered tool names). */
+	mcpServers(): Promise<Array<{ name: string; scope: string; status: string; error?: string; tools: string[] }>>;
 }
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
@@ -55,6 +64,11 @@ export class KeelHost extends Disposable {
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
 	private readonly _toolSystem: ToolSystemHost;
+	private readonly _mcp: McpManager;
+	private readonly _lend: {
+		invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+		title(name: string, input: unknown): string;
+	};
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -70,8 +84,17 @@ export class KeelHost extends Disposable {
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
 		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
 		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
-		const registry = new ToolRegistry(createToolset(hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache }), shell.tools));
+		const toolDeps = hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache });
+		const registry = new ToolRegistry([...createToolset(toolDeps, shell.tools), createRequestToolsTool(readToolBudget)]);
 		registry.policy = toolSystem.policy;
+		// MCP servers put their tools into the same registry, gate, shaping and cards.
+		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output)));
+		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
+		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
+		this._lend = {
+			invoke: (name, input, token) => invokeLentTool(registry, workspace, name, input, token),
+			title: (name, input) => lentToolTitle(registry, name, input),
+		};
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
@@ -81,6 +104,11 @@ export class KeelHost extends Disposable {
 			new SessionController(
 				() => ({
 					createModel: async () => {
+						await mcp.ready();
+						lmTools.sync();
+						if (isLmProviderSelected()) {
+							return createLmChatModel(readModelConfig().model);
+						}
 						const resolved = readResolvedProvider();
 						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
 					},
@@ -135,6 +163,10 @@ export class KeelHost extends Disposable {
 			onDidEvent: listener => controller.onDidEvent(listener),
 			blockedTools: () => toolSystem.policy.session(controller.sessionId).anomaly.blocked(),
 			unblockTool: name => toolSystem.policy.session(controller.sessionId).anomaly.unblock(name),
+			mcpServers: async () => {
+				await mcp.ready();
+				return mcp.list().map(s => ({ name: s.entry.config.name, scope: s.entry.config.scope, status: s.status, error: s.error, tools: s.tools.filter(t => !t.disabled).map(t => t.name) }));
+			},
 		};
 	}
 
@@ -171,6 +203,19 @@ export class KeelHost extends Disposable {
 		if (names.length) {
 			void vscode.window.showInformationMessage(`Keel: unblocked ${names.join(', ')}.`);
 		}
+	}
+
+	/** A Language Model Tool call from VS Code or another extension (registered by the activation shim). */
+	invokeLentTool(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+		return this._lend.invoke(name, input, token);
+	}
+
+	lentToolTitle(name: string, input: unknown): string {
+		return this._lend.title(name, input);
+	}
+
+	showMcpServers(): Promise<void> {
+		return showMcpServers(this._mcp);
 	}
 
 	async probeModel(): Promise<void> {

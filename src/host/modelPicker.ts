@@ -6,9 +6,11 @@ import type { Logger } from '../core/ports';
 import { Disposable } from '../core/util/lifecycle';
 import { providerLabel, readResolvedProvider } from './providerConfig';
 import { getApiKey, promptAndStoreApiKey } from './secrets';
+import { lmModelItems, useLmModel } from './lm/lmModelItems';
+import { isLmProviderSelected } from './lm/lmChatModel';
 
 const PROBE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('beaker'), tooltip: 'Probe: check that native tool calling works' };
-type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider' };
+type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider'; lm?: string };
 
 /**
  * "Keel: Select Model" and its status-bar item: the models the endpoint reports, with context
@@ -45,9 +47,17 @@ export class ModelPicker extends Disposable {
 		pick.items = [providerItem];
 		pick.show();
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
-		const render = (models: ModelInfo[]) => {
-			pick.items = [providerItem, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...models.map(model => this._toItem(resolved, model))];
+		// Models other extensions offer through VS Code (vscode.lm) are listed below the endpoint's.
+		let lmItems: ModelItem[] = [];
+		let endpointItems: ModelItem[] = [];
+		const render = (models?: ModelInfo[]) => {
+			endpointItems = models ? models.map(model => this._toItem(resolved, model)) : endpointItems;
+			pick.items = [providerItem, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...endpointItems, ...lmItems];
 		};
+		void lmModelItems(readModelConfigName(), isLmProviderSelected()).then(items => {
+			lmItems = items;
+			render();
+		});
 		listModels(resolved, apiKey).then(
 			models => {
 				render(models);
@@ -69,7 +79,13 @@ export class ModelPicker extends Disposable {
 			pick.hide();
 			if (chosen?.action === 'provider') {
 				await this.selectProvider();
+			} else if (chosen?.lm) {
+				await useLmModel(chosen.lm);
 			} else if (chosen?.model) {
+				if (isLmProviderSelected()) {
+					// Back from a VS Code model to the endpoint this list came from.
+					await vscode.workspace.getConfiguration('keel').update('model.provider', undefined, vscode.ConfigurationTarget.Global);
+				}
 				await vscode.workspace.getConfiguration('keel').update('model.name', chosen.model.id, vscode.ConfigurationTarget.Global);
 			}
 		});
@@ -132,6 +148,10 @@ export class ModelPicker extends Disposable {
 	private _probeFor(resolved: ResolvedProvider, model: string): ProbeResult | undefined {
 		return this._context.globalState.get<ProbeResult>(probeKey(resolved, model));
 	}
+}
+
+function readModelConfigName(): string {
+	return vscode.workspace.getConfiguration('keel').get<string>('model.name', '');
 }
 
 function probeKey(resolved: ResolvedProvider, model: string): string {

@@ -11,7 +11,9 @@ import { freePort, killGroup, stopGroup, waitForHttp } from './processes';
 
 /** The repository root, whether this runs from test/support (ts) or out/test/support (js). */
 export const REPO_ROOT = findRepoRoot(__dirname);
-export const CODE_SERVER_ENTRY = path.join(REPO_ROOT, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js');
+// Another code-server (e.g. a current one, which needs a newer Node) with KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE.
+export const CODE_SERVER_ENTRY = process.env.KEEL_CODE_SERVER_ENTRY || path.join(REPO_ROOT, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js');
+const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE || process.execPath;
 export const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test/fixtures/workspace');
 
 export interface CodeServerOptions {
@@ -70,7 +72,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 
   if (opts.vsix?.length) {
     const install = opts.vsix.flatMap((v) => ['--install-extension', path.resolve(v)]);
-    await promisify(execFile)(process.execPath, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], { env: serverEnv() });
+    await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], { env: serverEnv() });
   }
 
   const port = await freePort();
@@ -80,7 +82,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
   const log = fs.openSync(logFile, 'a');
   const t0 = Date.now();
   // detached: own process group, so dispose() can signal the server and all it forked.
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: serverEnv(opts.env) });
+  const child = spawn(CODE_SERVER_NODE, args, { detached: true, stdio: ['ignore', log, log], env: serverEnv(opts.env) });
   fs.closeSync(log);
   watchForAbort();
   live.add(child);

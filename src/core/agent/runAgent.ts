@@ -18,6 +18,7 @@ import { reviewResponse } from './responseReview';
 import { nudgeText, shortfallLabel, type Shortfall } from './stepReview';
 import { fencedShellCommands } from './fencedShell';
 import { TurnGuards } from './turnGuards';
+import { selectTools } from './toolSelection';
 
 export interface AgentOptions {
 	model: ChatModel;
@@ -77,7 +78,10 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
 	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
-	const offerable = options.registry.specs(tool => isToolOffered(tool, options.approvalSettings));
+	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
+	const offerable = selectTools(options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)), options.registry, {
+		messages: [...history, { kind: 'user', content: prompt }], contextWindow: settings.contextWindow, signal, notice: text => notice('info', 'toolsOffered', text),
+	});
 	// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
 	const toolState = options.registry.policy?.session(options.sessionId ?? '');
 	let offered = toolState ? toolState.offer(offerable) : offerable;

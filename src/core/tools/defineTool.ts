@@ -72,6 +72,10 @@ export interface ToolDefinition<I = unknown> {
 	name: string;
 	description: string;
 	input: z.ZodType<I>;
+	/** Tools from a source (MCP, VS Code) bring their own JSON Schema; `input` then validates against it. */
+	parameters?: Record<string, unknown>;
+	/** Where a tool comes from when it is not built in, e.g. "mcp:github" or "vscode.lm"; used by tool selection. */
+	source?: string;
 	effect: ToolEffect;
 	/** The card title: what this call will do, e.g. "Read src/app.ts (lines 1–200)". */
 	describe(input: I): string;

@@ -26,6 +26,11 @@ export class ToolRegistry {
 		this._tools.set(tool.name, tool);
 	}
 
+	/** Tool sources (MCP servers) come and go; built-in tools are never removed. */
+	unregister(name: string): boolean {
+		return this._tools.delete(name);
+	}
+
 	get(name: string): ToolDefinition | undefined {
 		return this._tools.get(name);
 	}
@@ -79,6 +84,9 @@ export class ToolRegistry {
 }
 
 export function toolSpec(tool: ToolDefinition): ToolSpec {
+	if (tool.parameters) {
+		return { name: tool.name, description: tool.description, parameters: tool.parameters };
+	}
 	const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
 	// The $schema key costs tokens and no server uses it.
 	delete schema.$schema;

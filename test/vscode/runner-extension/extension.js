@@ -37,7 +37,8 @@ async function runAll(file) {
   writeResult(config.resultFile, { ...result, activatedAt, finishedAt: Date.now() });
 }
 
-exports.activate = function activate() {
+exports.activate = function activate(context) {
+  require('./lmFixtures').registerLmFixtures(context);
   const file = configFile();
   if (!file) return; // installed outside a test run: stay inert
   // Not awaited: activation must return promptly; the result file is the only output.

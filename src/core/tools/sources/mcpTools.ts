@@ -1,0 +1,135 @@
+/**
+ * An MCP server's tools as Keel tools: namespaced by server (`mcp_<server>_<tool>`), arguments
+ * validated against the server's own JSON Schema with Ajv (Keel's repair and coercion run
+ * first, from the same schema, see callRepair.ts), effect 'exec' so they ask by default and
+ * never run in an untrusted workspace, and results turned into text the model and the card read.
+ */
+import * as z from 'zod';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
+import type { ToolContext, ToolDefinition, ToolResult } from '../defineTool';
+import { mcpSdk } from './mcpSdk';
+
+/** Providers cap tool names (OpenAI: 64 characters of [a-zA-Z0-9_-]). */
+export const MAX_TOOL_NAME = 64;
+const MAX_DESCRIPTION = 1024;
+
+export interface McpToolCaller {
+	call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+}
+
+export function mcpToolName(server: string, tool: string): string {
+	const clean = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+	const name = `mcp_${clean(server)}_${clean(tool)}`;
+	if (name.length <= MAX_TOOL_NAME) {
+		return name;
+	}
+	// Long names keep their start and a short hash of the whole, so two never collide.
+	let hash = 0;
+	for (const ch of name) {
+		hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+	}
+	return `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash.toString(36).slice(-6).padStart(6, '0')}`;
+}
+
+export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCaller, shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>): ToolDefinition<Record<string, unknown>> {
+	const parameters = schemaFor(tool);
+	const input = jsonSchemaInput(parameters);
+	const title = tool.annotations?.title ?? tool.title ?? tool.name;
+	const description = `[MCP ${server}] ${tool.description ?? title}`;
+	return {
+		name: mcpToolName(server, tool.name),
+		description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
+		input,
+		parameters,
+		source: `mcp:${server}`,
+		effect: 'exec',
+		describe: args => `${server}: ${title}${summarize(args)}`,
+		async execute(args, context) {
+			const result = await caller.call(tool.name, args, context.signal);
+			return shape(toToolResult(result), context);
+		},
+	};
+}
+
+/** A zod input that validates with Ajv against a tool's own JSON Schema (its errors become the usual "Invalid arguments" reply). */
+export function jsonSchemaInput(parameters: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+	const validate = compile(parameters);
+	return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+		if (validate && !validate(value)) {
+			for (const error of validate.errors ?? []) {
+				ctx.addIssue({ code: 'custom', path: error.instancePath.split('/').filter(Boolean), message: error.message ?? 'is invalid' });
+			}
+		}
+	});
+}
+
+function schemaFor(tool: Tool): Record<string, unknown> {
+	const schema: Record<string, unknown> = { ...(tool.inputSchema as Record<string, unknown>) };
+	delete schema.$schema;
+	schema.type = 'object';
+	schema.properties ??= {};
+	return schema;
+}
+
+/** A schema Ajv cannot compile is not a reason to lose the tool: the server validates too. */
+function compile(schema: Record<string, unknown>): ValidateFunction | undefined {
+	const { Ajv } = mcpSdk();
+	try {
+		return new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+	} catch {
+		return undefined;
+	}
+}
+
+function summarize(args: Record<string, unknown>): string {
+	const first = Object.entries(args).find(([, v]) => typeof v === 'string' || typeof v === 'number');
+	if (!first) {
+		return '';
+	}
+	const text = String(first[1]);
+	return ` (${first[0]}: ${text.length > 60 ? `${text.slice(0, 59)}…` : text})`;
+}
+
+/**
+ * Text as is; images and audio as a line saying what arrived (the canonical history is text);
+ * embedded resources with their text; links; structured content as JSON when no text came
+ * with it. `isError` makes it a failed result the model reads and can act on.
+ */
+export function toToolResult(result: CallToolResult): ToolResult {
+	const parts: string[] = [];
+	let images = 0;
+	for (const item of result.content ?? []) {
+		switch (item.type) {
+			case 'text':
+				parts.push(item.text);
+				break;
+			case 'image':
+				images++;
+				parts.push(`[image: ${item.mimeType}, ${base64Bytes(item.data)} bytes — not shown to the model]`);
+				break;
+			case 'audio':
+				parts.push(`[audio: ${item.mimeType} — not shown to the model]`);
+				break;
+			case 'resource': {
+				const resource = item.resource as { uri: string; mimeType?: string; text?: string };
+				parts.push(typeof resource.text === 'string' ? `[resource ${resource.uri}]\n${resource.text}` : `[resource ${resource.uri} (${resource.mimeType ?? 'binary'})]`);
+				break;
+			}
+			case 'resource_link':
+				parts.push(`[link ${item.uri}${item.name ? ` — ${item.name}` : ''}${item.description ? `: ${item.description}` : ''}]`);
+				break;
+		}
+	}
+	if (result.structuredContent !== undefined && !parts.some(p => p.trim() !== '')) {
+		parts.push(JSON.stringify(result.structuredContent, null, 2));
+	}
+	const text = parts.join('\n') || '(the tool returned nothing)';
+	const fields = { source: 'mcp', ...(images ? { images } : {}) };
+	return result.isError ? { ok: false, display: `The tool reported an error: ${text}`, ...fields } : { ok: true, display: text, ...fields };
+}
+
+function base64Bytes(data: string): number {
+	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+	return Math.floor((data.length * 3) / 4) - padding;
+}

@@ -1,0 +1,338 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/ports';
+import type { ToolDefinition } from '../../core/tools/defineTool';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { ToolDeps } from '../../core/tools/toolDeps';
+import { shapeOutput } from '../../core/tools/toolset';
+import { McpConnection, describe, type McpConnectionEvent, type McpState } from '../../core/tools/sources/mcpConnection';
+import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
+import { Disposable } from '../../core/util/lifecycle';
+import { McpConsent } from './mcpConsent';
+import { McpInputs } from './mcpInputs';
+import { loadServers, resolveEntry, type McpServerEntry } from './mcpServers';
+
+export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
+
+export interface ServerInfo {
+	entry: McpServerEntry;
+	status: ServerStatus;
+	error?: string;
+	transport?: string;
+	/** Every tool the server offers, with Keel's name and whether the user disabled it. */
+	tools: Array<{ name: string; mcpName: string; description?: string; disabled: boolean }>;
+}
+
+const DISABLED_SERVERS = 'keel.mcp.disabledServers';
+const DISABLED_TOOLS = 'keel.mcp.disabledTools';
+
+/**
+ * Keeps Keel's MCP servers in step with their configuration: starts the ones allowed to run
+ * (never in an untrusted workspace; a workspace's server only after the user's yes), puts
+ * their tools into the registry and takes them out again, logs each server's stderr to Keel's
+ * output channel, and says so when a server fails or crashes.
+ */
+export class McpManager extends Disposable {
+	private readonly _servers = new Map<string, { entry: McpServerEntry; connection?: McpConnection; registered: string[]; error?: string; status?: ServerStatus; heldBack?: Set<string> }>();
+	private readonly _consent: McpConsent;
+	private readonly _inputs: McpInputs;
+	private _configErrors: string[] = [];
+	private _ready: Promise<void> = Promise.resolve();
+	private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+	readonly onDidChange = this._onDidChange.event;
+
+	constructor(
+		private readonly _context: vscode.ExtensionContext,
+		private readonly _registry: ToolRegistry,
+		private readonly _deps: ToolDeps,
+		private readonly _logger: Logger,
+		private readonly _output: vscode.OutputChannel,
+	) {
+		super();
+		this._consent = new McpConsent(_context.workspaceState);
+		this._inputs = new McpInputs(_context.secrets);
+		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
+		// ready() follows the latest reload, so a turn right after a config change sees its servers.
+		const reload = () => void (this._ready = this.reload());
+		this._register(watcher.onDidChange(reload));
+		this._register(watcher.onDidCreate(reload));
+		this._register(watcher.onDidDelete(reload));
+		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
+		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
+		this._register({ dispose: () => void this._stopAll() });
+		this._ready = this.reload();
+	}
+
+	/** Resolves once the configured servers had their first chance to start (bounded by the connect timeout). */
+	ready(): Promise<void> {
+		return this._ready;
+	}
+
+	get configErrors(): readonly string[] {
+		return this._configErrors;
+	}
+
+	list(): ServerInfo[] {
+		const disabledTools = new Set(this._context.globalState.get<string[]>(DISABLED_TOOLS, []));
+		return [...this._servers.values()].map(s => ({
+			entry: s.entry,
+			status: s.status ?? s.connection?.state ?? 'stopped',
+			error: s.error ?? s.connection?.error,
+			transport: s.connection?.transport,
+			tools: (s.connection?.tools ?? []).map(t => {
+				const name = mcpToolName(s.entry.config.name, t.name);
+				return { name, mcpName: t.name, description: t.description, disabled: disabledTools.has(name) };
+			}),
+		}));
+	}
+
+	async reload(): Promise<void> {
+		const loaded = await loadServers();
+		this._configErrors = loaded.errors;
+		for (const error of loaded.errors) {
+			this._logger.warn(`MCP configuration: ${error}`);
+		}
+		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
+		for (const [key, server] of this._servers) {
+			const next = wanted.get(key);
+			if (!next || McpConsentFingerprint(next) !== McpConsentFingerprint(server.entry)) {
+				await this._stop(key);
+				this._servers.delete(key);
+			}
+		}
+		const starts: Promise<void>[] = [];
+		for (const entry of loaded.entries) {
+			const known = this._servers.get(entry.key);
+			if (!known) {
+				this._servers.set(entry.key, { entry, registered: [] });
+				starts.push(this.start(entry.key, false));
+			} else if (known.status === 'untrusted') {
+				// Trust was granted since: start what was held back.
+				starts.push(this.start(entry.key, false));
+			}
+		}
+		this._onDidChange.fire();
+		await Promise.all(starts);
+	}
+
+	/** `interactive`: the user asked (quick pick), so a missing consent is asked for, not skipped silently. */
+	async start(key: string, interactive = true): Promise<void> {
+		const server = this._servers.get(key);
+		if (!server || server.connection?.state === 'running' || server.connection?.state === 'starting') {
+			return;
+		}
+		const { entry } = server;
+		const set = (status: ServerStatus | undefined, error?: string) => {
+			server.status = status;
+			server.error = error;
+			this._onDidChange.fire();
+		};
+		if (!vscode.workspace.isTrusted) {
+			return set('untrusted', 'MCP servers never start in an untrusted workspace (Workspace Trust).');
+		}
+		if (!interactive && this._context.globalState.get<string[]>(DISABLED_SERVERS, []).includes(key)) {
+			return set('disabled');
+		}
+		if (!this._consent.isAllowed(entry.config)) {
+			set('needsConsent', 'Waiting for your permission to start this workspace server.');
+			// Not awaited at startup: an unanswered notification must not hold the first turn.
+			const asking = this._consent.ask(entry.config).then(allowed => (allowed ? this.start(key, interactive) : undefined));
+			if (interactive) {
+				await asking;
+			}
+			return;
+		}
+		await this._setDisabled(DISABLED_SERVERS, key, false);
+		set(undefined);
+		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
+		await server.connection?.stop();
+		try {
+			const resolved = await resolveEntry(entry, this._inputs);
+			const config = vscode.workspace.getConfiguration('keel');
+			const connection = new McpConnection(resolved.config, {
+				callTimeoutMs: Math.max(1, config.get<number>('mcp.callTimeoutSeconds', 60)) * 1000,
+				connectTimeoutMs: Math.max(1, config.get<number>('mcp.connectTimeoutSeconds', 30)) * 1000,
+				maxReconnects: 3,
+				reconnectBaseMs: 2000,
+				clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
+				env: resolved.env,
+			}, event => this._handle(key, event));
+			server.connection = connection;
+			await connection.start();
+			this._logger.info(`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`);
+		} catch (error) {
+			set('error', describe(error));
+			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
+			void vscode.window.showErrorMessage(`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`, 'Show Logs').then(c => c && this._output.show(true));
+		}
+	}
+
+	async stop(key: string, disable = false): Promise<void> {
+		await this._stop(key);
+		if (disable) {
+			await this._setDisabled(DISABLED_SERVERS, key, true);
+			const server = this._servers.get(key);
+			if (server) {
+				server.status = 'disabled';
+			}
+		}
+		this._onDidChange.fire();
+	}
+
+	async restart(key: string): Promise<void> {
+		await this._stop(key);
+		await this.start(key, true);
+	}
+
+	async revoke(key: string): Promise<void> {
+		const server = this._servers.get(key);
+		if (server) {
+			await this._stop(key);
+			await this._consent.revoke(server.entry.config);
+			server.status = 'needsConsent';
+			this._onDidChange.fire();
+		}
+	}
+
+	async setToolDisabled(key: string, toolName: string, disabled: boolean): Promise<void> {
+		await this._setDisabled(DISABLED_TOOLS, toolName, disabled);
+		this._sync(key);
+	}
+
+	showLogs(): void {
+		this._output.show(true);
+	}
+
+	private async _setDisabled(stateKey: string, item: string, disabled: boolean): Promise<void> {
+		const current = new Set(this._context.globalState.get<string[]>(stateKey, []));
+		disabled ? current.add(item) : current.delete(item);
+		await this._context.globalState.update(stateKey, [...current]);
+	}
+
+	private async _stop(key: string): Promise<void> {
+		const server = this._servers.get(key);
+		if (!server?.connection) {
+			return;
+		}
+		const connection = server.connection;
+		server.connection = undefined;
+		server.status = undefined;
+		server.heldBack = undefined;
+		this._unregister(server);
+		await connection.stop();
+	}
+
+	private async _stopAll(): Promise<void> {
+		await Promise.all([...this._servers.keys()].map(key => this._stop(key)));
+	}
+
+	private _handle(key: string, event: McpConnectionEvent): void {
+		const server = this._servers.get(key);
+		const name = server?.entry.config.name ?? key;
+		switch (event.kind) {
+			case 'stderr':
+				for (const line of event.text.split(/\r?\n/).filter(l => l.trim())) {
+					this._logger.info(`[mcp ${name}] ${line}`);
+				}
+				return;
+			case 'tools':
+				this._logger.info(`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`);
+				if (server) {
+					void this._checkPins(key, event.tools);
+				}
+				break;
+			case 'crashed':
+				this._logger.warn(`MCP ${name}: ${event.error}${event.willRetry ? '; reconnecting' : ''}`);
+				if (server) {
+					this._unregister(server);
+					server.heldBack = undefined;
+				}
+				void vscode.window.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs').then(c => c && this._output.show(true));
+				break;
+			case 'state':
+				if (event.state === 'running') {
+					if (server?.status === 'error') {
+						server.status = undefined;
+					}
+					// The first tools/list answers before the state says running: register them now.
+					this._sync(key);
+				}
+				break;
+		}
+		this._onDidChange.fire();
+	}
+
+	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
+	private async _checkPins(key: string, tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Promise<void> {
+		const server = this._servers.get(key);
+		if (!server) {
+			return;
+		}
+		const hashes = McpConsent.toolHashes(tools);
+		const changed = await this._consent.changedTools(server.entry.config, hashes);
+		server.heldBack = new Set(changed);
+		this._sync(key);
+		if (changed.length === 0) {
+			return;
+		}
+		this._logger.warn(`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`);
+		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
+		this._onDidChange.fire();
+		if (await this._consent.askChangedTools(server.entry.config, changed)) {
+			await this._consent.pinTools(server.entry.config, hashes);
+			server.heldBack = new Set();
+			server.error = undefined;
+			this._sync(key);
+			this._onDidChange.fire();
+		}
+	}
+
+	/** The registry holds exactly the running server's enabled tools. */
+	private _sync(key: string): void {
+		const server = this._servers.get(key);
+		if (!server) {
+			return;
+		}
+		this._unregister(server);
+		const connection = server.connection;
+		if (!connection || connection.state !== 'running') {
+			return;
+		}
+		const disabled = new Set(this._context.globalState.get<string[]>(DISABLED_TOOLS, []));
+		// Until the pin check of this tool list is done nothing is offered (fail closed).
+		const held = server.heldBack;
+		if (!held) {
+			return;
+		}
+		for (const tool of connection.tools) {
+			if (held.has(tool.name)) {
+				continue;
+			}
+			const definition = this._definitionFor(server.entry, tool, connection);
+			if (disabled.has(definition.name)) {
+				continue;
+			}
+			if (this._registry.get(definition.name)) {
+				this._logger.warn(`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`);
+				continue;
+			}
+			this._registry.register(definition);
+			server.registered.push(definition.name);
+		}
+	}
+
+	private _definitionFor(entry: McpServerEntry, tool: Parameters<typeof mcpToolDefinition>[1], connection: McpConnection): ToolDefinition<any> {
+		const caller = { call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => connection.call(name, args, signal) };
+		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) => shapeOutput(result, this._deps, context));
+	}
+
+	private _unregister(server: { registered: string[] }): void {
+		for (const name of server.registered) {
+			this._registry.unregister(name);
+		}
+		server.registered = [];
+	}
+}
+
+function McpConsentFingerprint(entry: McpServerEntry): string {
+	return McpConsent.fingerprint(entry.config);
+}

@@ -1,0 +1,72 @@
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { parseMcpConfig, parseMcpConfigText, type McpConfig, type McpInput, type McpServerConfig } from '../../core/tools/sources/mcpConfig';
+import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
+import type { McpInputs } from './mcpInputs';
+
+/** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
+export interface McpServerEntry {
+	key: string;
+	config: McpServerConfig;
+	origin: string;
+	folder?: string;
+	inputs: McpInput[];
+}
+
+export interface LoadedServers {
+	entries: McpServerEntry[];
+	errors: string[];
+}
+
+/** `.vscode/mcp.json` of every workspace folder, then the user's keel.mcp.config (user level only). */
+export async function loadServers(): Promise<LoadedServers> {
+	const entries: McpServerEntry[] = [];
+	const errors: string[] = [];
+	const add = (parsed: McpConfig, origin: string, folder?: string) => {
+		errors.push(...parsed.errors);
+		for (const config of parsed.servers) {
+			const key = `${config.scope}:${origin}:${config.name}`;
+			entries.push({ key, config, origin, folder, inputs: parsed.inputs });
+		}
+	};
+	for (const folder of vscode.workspace.workspaceFolders ?? []) {
+		const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+		let text: string | undefined;
+		try {
+			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+		} catch {
+			continue;
+		}
+		add(parseMcpConfigText(text, 'workspace', vscode.workspace.asRelativePath(uri)), folder.uri.toString(), folder.uri.fsPath);
+	}
+	// Only the user's own value: a workspace must not add servers through settings.json.
+	const user = vscode.workspace.getConfiguration('keel').inspect<unknown>('mcp.config')?.globalValue;
+	add(parseMcpConfig(user, 'user', 'keel.mcp.config (user settings)'), 'user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+	return { entries, errors };
+}
+
+/** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */
+export async function resolveEntry(entry: McpServerEntry, inputs: McpInputs): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
+	const context: VariableContext = {
+		workspaceFolder: entry.folder,
+		userHome: os.homedir(),
+		pathSeparator: path.sep,
+		env: process.env,
+		input: id => inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+	};
+	const config = await resolveServer(entry.config, context);
+	let env: Record<string, string> = {};
+	if (config.envFile) {
+		const file = path.isAbsolute(config.envFile) ? config.envFile : path.join(entry.folder ?? os.homedir(), config.envFile);
+		try {
+			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
+		} catch (error) {
+			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`);
+		}
+	}
+	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {
+		config.cwd = entry.folder;
+	}
+	return { config, env: { ...env, ...config.env } };
+}

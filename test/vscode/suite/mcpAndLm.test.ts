@@ -1,0 +1,112 @@
+// MCP servers and VS Code's language-model ecosystem inside the real extension host: a stdio
+// MCP server of our own from the user's keel.mcp.config, a workspace server from
+// .vscode/mcp.json that must not start without consent, the test extension's Language Model
+// Tool offered to Keel's model, Keel's own read tool lent to VS Code, and (VS Code 1.104+) a
+// chat model another extension registers, driven through Keel.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { text, toolCalls } from '../../support/modelDouble';
+import { testConfig } from '../context';
+import { useKeelSuite } from '../keelSuite';
+
+const fixture = () => path.join(testConfig().repoRoot, 'out/test/fixtures/mcp/fixtureServer.js');
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+	for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+		const value = await probe();
+		if (value !== undefined) {
+			return value;
+		}
+		await new Promise(resolve => setTimeout(resolve, 100));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('MCP and vscode.lm in the extension host', function () {
+	this.timeout(60_000);
+	const keel = useKeelSuite();
+
+	it('starts a user-configured stdio MCP server; its tool asks, runs once approved, and its result reaches the answer', async () => {
+		await keel.set('mcp.config', { servers: { shop: { type: 'stdio', command: process.execPath, args: [fixture()] } } });
+		const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the shop server');
+		assert.ok(server.tools.includes('mcp_shop_lookup_order'), server.tools.join(', '));
+		keel.double.script(toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]), text('Answer: {{lastToolResult}}'));
+		const turn = keel.api.runTurn('Where is order A-1001?');
+		const pending = await keel.pendingApprovals();
+		assert.strictEqual(pending.length, 1, 'MCP tools ask by default');
+		assert.strictEqual(keel.toolCards()[0].title, 'shop: lookup_order (orderId: A-1001)');
+		assert.ok(keel.api.decideToolCall(pending[0], true));
+		const outcome = await turn;
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.strictEqual(keel.last().content, 'Answer: Order A-1001: shipped in 3 parcels, arriving Thursday.');
+		assert.strictEqual(keel.toolCards()[0].status, 'succeeded');
+	});
+
+	it('a server crashing mid-call fails that card with a message, and the server comes back', async () => {
+		await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the shop server');
+		keel.double.script(toolCalls([{ name: 'mcp_shop_crash', arguments: {} }]), text('{{lastToolResult}}'));
+		const turn = keel.api.runTurn('crash it');
+		const pending = await keel.pendingApprovals();
+		keel.api.decideToolCall(pending[0], true);
+		const outcome = await turn;
+		assert.strictEqual(outcome.reason, 'completed');
+		assert.strictEqual(keel.toolCards()[0].status, 'failed');
+		assert.match(keel.last().content, /mcp_shop_crash failed: .*(closed|exited)/i);
+		await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the reconnect', 20_000);
+	});
+
+	it('a workspace server from .vscode/mcp.json waits for the user\'s permission and does not start on its own', async () => {
+		const root = vscode.workspace.workspaceFolders![0].uri;
+		const file = vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
+		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { repo: { command: process.execPath, args: [fixture(), '--name', 'repo'] } } })));
+		try {
+			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'repo'), 'the workspace server entry');
+			assert.strictEqual(server.status, 'needsConsent');
+			assert.deepStrictEqual(server.tools, []);
+		} finally {
+			await vscode.workspace.fs.delete(file);
+		}
+	});
+
+	it('offers the tools other extensions registered (vscode.lm.tools) through the approval gate and runs them with invokeTool', async function () {
+		if (!vscode.lm?.tools?.some(t => t.name === 'keeltest_weather')) {
+			this.skip();
+		}
+		keel.double.script(toolCalls([{ name: 'lm_keeltest_weather', arguments: { city: 'Lyon' } }]), text('{{lastToolResult}}'));
+		const turn = keel.api.runTurn('Weather in Lyon?');
+		const pending = await keel.pendingApprovals();
+		assert.strictEqual(pending.length, 1);
+		keel.api.decideToolCall(pending[0], true);
+		const outcome = await turn;
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.strictEqual(keel.last().content, 'Weather in Lyon: 21 °C and sunny.');
+		const offered = keel.double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
+		assert.ok(!offered.some((n: string) => n.startsWith('lm_keel_')), 'Keel\'s own lent tools are not offered back to it');
+	});
+
+	it('lends its guarded read tool to VS Code: vscode.lm.invokeTool reads the workspace, and refuses outside it', async () => {
+		assert.ok(vscode.lm.tools.some(t => t.name === 'keel_read_file'));
+		const token = new vscode.CancellationTokenSource().token;
+		const result = await vscode.lm.invokeTool('keel_read_file', { input: { path: 'README.md' }, toolInvocationToken: undefined }, token);
+		assert.match((result.content[0] as vscode.LanguageModelTextPart).value, /# Fixture workspace/);
+		const outside = await vscode.lm.invokeTool('keel_read_file', { input: { path: '../../etc/passwd' }, toolInvocationToken: undefined }, token);
+		assert.match((outside.content[0] as vscode.LanguageModelTextPart).value, /leaves the workspace|outside/i);
+	});
+
+	it('talks to a chat model another extension registered in VS Code (1.104+), with tool calls and results', async function () {
+		const models = (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider ? await vscode.lm.selectChatModels({ vendor: 'keel-test' }) : [];
+		if (models.length === 0) {
+			// VS Code before 1.104 has no API for an extension to register a chat model.
+			this.skip();
+		}
+		await keel.set('model.provider', 'vscode-lm');
+		await keel.set('model.name', 'keel-test/scripted');
+		const outcome = await keel.api.runTurn('What does the README say?');
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.strictEqual(keel.toolCards()[0].name, 'read_file');
+		assert.match(keel.last().content, /^The VS Code model read: .*# Fixture workspace/);
+		await keel.set('model.provider', undefined);
+		await keel.set('model.name', undefined);
+	});
+});
