@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../core/agent/events';
-import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { TurnOutcome } from '../core/agent/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
 import { createChatModel } from '../core/llm/providers';
@@ -10,6 +9,9 @@ import { Disposable } from '../core/util/lifecycle';
 import type { SessionView } from '../shared/views';
 import { ChatViewProvider } from './chatViewProvider';
 import { DiffEditor } from './diffEditor';
+import { Everyday } from './everyday';
+import type { EverydayApi } from './everydayApi';
+import { everydayCommands } from './everydayCommands';
 import { hostToolDeps } from './hostToolDeps';
 import { readApprovalSettings, readMaxSteps, readModelConfig } from './config';
 import { Notifier } from './notifier';
@@ -29,7 +31,7 @@ import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
-export interface KeelApi {
+export interface KeelApi extends EverydayApi {
 	runTurn(prompt: string): Promise<TurnOutcome>;
 	/** `always`: approve and save the card's suggested rule ("Always allow"). */
 	decideToolCall(toolCallId: string, approved: boolean, reason?: string, always?: boolean): boolean;
@@ -50,6 +52,8 @@ export class KeelHost extends Disposable {
 	private readonly _controller: SessionController;
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
+	/** Rules, checkpoints, modes, slash commands, mentions, history search (everyday.ts). */
+	readonly everyday: Everyday;
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -63,33 +67,42 @@ export class KeelHost extends Disposable {
 		// Registered before the controller, so it closes after the controller's last write.
 		this._persistence = this._register(new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger));
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
-		const registry = new ToolRegistry(createToolset(hostToolDeps(outputs), shell.tools));
+		const everyday = (this.everyday = this._register(new Everyday(this._context, workspace, logger, this._persistence)));
+		// File tools and commands take the turn's checkpoint before they run.
+		const registry = new ToolRegistry(everyday.wrapTools(createToolset(hostToolDeps(outputs), shell.tools)));
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
 		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
 
+		const createModel = async () => {
+			const resolved = readResolvedProvider();
+			return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+		};
 		this._controller = this._register(
 			new SessionController(
-				() => ({
+				sessionId => ({
 					createModel: async () => {
-						const resolved = readResolvedProvider();
-						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+						// The prompt of this turn must carry the rules as they are now (a reload may be running).
+						await everyday.rules.ready();
+						return createModel();
 					},
 					modelLabel: () => readModelConfig().model,
 					registry,
 					workspace,
-					approvalSettings: readApprovalSettings,
+					// The session's mode narrows the tools (Plan: read-only) through deny rules.
+					approvalSettings: () => everyday.approvalSettings(sessionId, readApprovalSettings()),
 					maxSteps: readMaxSteps,
 					recovery: readRecoverySettings,
 					toolModeMemory,
-					systemPrompt: () => buildSystemPrompt(workspace.rootName),
+					systemPrompt: () => everyday.systemPrompt(sessionId, workspace.rootName),
 				}),
 				channel,
 				logger,
 				this._persistence,
 			),
 		);
+		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index)));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
@@ -108,6 +121,7 @@ export class KeelHost extends Disposable {
 
 		const controller = this._controller;
 		this.api = {
+			...everyday.api,
 			runTurn: prompt => controller.send(prompt),
 			decideToolCall: (id, approved, reason, always) => controller.decide(id, approved, reason, always),
 			pendingApprovals: () => controller.session.pendingApprovals(),
@@ -136,12 +150,20 @@ export class KeelHost extends Disposable {
 		await promptAndStoreApiKey(this._context.secrets, readResolvedProvider().baseUrl);
 	}
 
-	showHistory(): Promise<void> {
+	/** `query` starts the list searched (keybindings, tests). */
+	showHistory(query?: string): Promise<void> {
 		return showHistory(this._persistence, {
+			query,
 			currentSessionId: () => this._controller.sessionId,
 			resume: id => void this._controller.resume(id),
 			newChat: () => this._controller.newChat(),
 		});
+	}
+
+	/** Runs one of EVERYDAY_COMMANDS (registered by the activation shim). */
+	everydayCommand(id: string, args: unknown[]): Promise<void> {
+		const command = everydayCommands(() => this.everyday)[id];
+		return command ? command(...args) : Promise.resolve();
 	}
 
 	selectModel(): Promise<void> {
