@@ -55,6 +55,9 @@ export class CheckpointsHost extends Disposable {
 	handle(sessionId: string, event: AgentEvent): void {
 		if (event.type === 'turnStarted') {
 			this.checkpoints.turnStarted(sessionId, event.turnId);
+			if (readCheckpointSettings().enabled) {
+				this.checkpoints.warm();
+			}
 		} else if (event.type === 'turnFinished') {
 			const done = this.checkpoints.turnFinished(sessionId, event.turnId);
 			this._settling = Promise.all([this._settling, done]);
