@@ -13,6 +13,7 @@ import type { ToolDefinition } from '../core/tools/defineTool';
 import type { ToolRegistry } from '../core/tools/registry';
 import { Disposable } from '../core/util/lifecycle';
 import { postNotice } from './chatNotices';
+import { CheckpointDiff } from './checkpointDiff';
 import { CheckpointsHost } from './checkpointsHost';
 import { ConversationRewind } from './conversationRewind';
 import type { EverydayApi, TurnInfo } from './everydayApi';
@@ -40,6 +41,7 @@ export class Everyday extends Disposable {
 	readonly modes: ModesHost;
 	readonly checkpoints: CheckpointsHost;
 	readonly mentions: MentionsHost;
+	private readonly _diff: CheckpointDiff;
 	private _wiring: EverydayWiring | undefined;
 	private _rewind: ConversationRewind | undefined;
 	private _slash: SlashHost | undefined;
@@ -50,6 +52,7 @@ export class Everyday extends Disposable {
 		this.modes = this._register(new ModesHost(context.workspaceState));
 		this.checkpoints = this._register(new CheckpointsHost(context.storageUri ?? context.globalStorageUri, notice => this._notice(notice.sessionId, notice)));
 		this.mentions = this._register(new MentionsHost(_workspace));
+		this._diff = this._register(new CheckpointDiff(this.checkpoints.checkpoints));
 	}
 
 	/** File tools and commands take the turn's checkpoint before they run. */
@@ -182,6 +185,19 @@ export class Everyday extends Disposable {
 			return { id: mode.id, name: mode.name };
 		},
 		turns: () => this.turns(),
+		turnDiff: async (turnId, open = true) => {
+			const sessionId = this._controller.sessionId;
+			const checkpoint = (await this.checkpoints.turns(sessionId)).find(c => c.turnId === turnId && c.after);
+			if (!checkpoint) {
+				throw new Error('That turn changed no files (or ran before checkpoints were on).');
+			}
+			const prompt = this._persistence.store?.turns(sessionId).find(t => t.turnId === turnId)?.prompt ?? '';
+			const diff = this._diff.describe(checkpoint, prompt);
+			if (open) {
+				await this._diff.open(diff);
+			}
+			return diff;
+		},
 		restoreCheckpoint: (turnId, onConflict) => this._guardIdle(() => this.checkpoints.restore(this._controller.sessionId, turnId, onConflict)),
 		undoRestore: onConflict => this._guardIdle(() => this.checkpoints.undoRestore(this._controller.sessionId, onConflict)),
 		rewindTo: async (turnId, options = {}) => {

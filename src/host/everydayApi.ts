@@ -3,6 +3,7 @@ import type { RestoreOutcome } from '../core/checkpoints/checkpoints';
 import type { ChangedFile } from '../core/checkpoints/checkpointStore';
 import type { Attachment } from '../core/mentions/mentions';
 import type { CommandInfo } from '../core/prompts/slashCommands';
+import type { TurnDiff } from './checkpointDiff';
 import type { ConflictChoice } from './checkpointsHost';
 import type { MentionCandidate } from './mentionsHost';
 import type { SubmitResult } from './slashHost';
@@ -27,6 +28,8 @@ export interface EverydayApi {
 	modes(): Array<{ id: string; name: string; description: string }>;
 	setMode(name: string): { id: string; name: string };
 	turns(): Promise<TurnInfo[]>;
+	/** A turn's changes as before/after documents; opens VS Code's multi-file diff unless `open` is false. */
+	turnDiff(turnId: string, open?: boolean): Promise<TurnDiff>;
 	restoreCheckpoint(turnId: string, onConflict?: ConflictChoice): Promise<RestoreOutcome>;
 	undoRestore(onConflict?: ConflictChoice): Promise<RestoreOutcome>;
 	/** Rewinds the conversation to before `turnId` (optionally its files too); returns that turn's prompt to edit and resend. */
@@ -46,12 +49,12 @@ export interface EverydayApi {
 
 /** The method names, so the activation shim can forward them without loading the host. */
 export const EVERYDAY_API_METHODS = [
-	'rules', 'reloadRules', 'draftAgentsMd', 'mode', 'modes', 'setMode', 'turns', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'undoRewind',
+	'rules', 'reloadRules', 'draftAgentsMd', 'mode', 'modes', 'setMode', 'turns', 'turnDiff', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'undoRewind',
 	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'compact',
 ] as const satisfies ReadonlyArray<keyof EverydayApi>;
 
 /** Palette commands of these features (everydayCommands.ts); registered by the activation shim. */
 export const EVERYDAY_COMMANDS = [
-	'keel.draftAgentsMd', 'keel.restoreCheckpoint', 'keel.undoRestore', 'keel.rewindConversation', 'keel.undoRewind',
+	'keel.draftAgentsMd', 'keel.showTurnChanges', 'keel.restoreCheckpoint', 'keel.undoRestore', 'keel.rewindConversation', 'keel.undoRewind',
 	'keel.switchMode', 'keel.planMode', 'keel.actMode', 'keel.compact',
 ] as const;

@@ -43,6 +43,14 @@ export function everydayCommands(getEveryday: () => Everyday): Record<string, (.
 			const outcome = await getEveryday().draftAgentsMd();
 			return outcome.error ? outcome.error.message : undefined;
 		}),
+		'keel.showTurnChanges': turnId => report(async () => {
+			const everyday = getEveryday();
+			const turn = await pickTurn(everyday, 'Keel: Show Changes of a Turn', true, turnId);
+			if (turn) {
+				await everyday.api.turnDiff(turn.turnId);
+			}
+			return undefined;
+		}),
 		'keel.restoreCheckpoint': turnId => report(async () => {
 			const everyday = getEveryday();
 			const turn = await pickTurn(everyday, 'Keel: Restore Files to Before a Turn', true, turnId);

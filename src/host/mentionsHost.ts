@@ -33,15 +33,17 @@ export class MentionsHost extends Disposable {
 		// Shell integration streams every command's output; keep the last one per terminal.
 		this._register(vscode.window.onDidStartTerminalShellExecution(async event => {
 			let text = '';
+			const keep = () => this._terminalOutput.set(event.terminal, `$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`);
+			keep();
 			try {
+				// Kept as it streams: a long-running command's output so far is attachable too.
 				for await (const chunk of event.execution.read()) {
 					text = (text + chunk).slice(-TERMINAL_KEEP);
+					keep();
 				}
 			} catch {
 				// the terminal closed mid-command: keep what arrived
 			}
-			const command = event.execution.commandLine.value;
-			this._terminalOutput.set(event.terminal, `$ ${command}\n${stripAnsi(text)}`);
 		}));
 		this._register(vscode.window.onDidCloseTerminal(terminal => this._terminalOutput.delete(terminal)));
 	}

@@ -123,6 +123,11 @@ export class Checkpoints {
 		}
 	}
 
+	/** A file's content in a snapshot (for the diff view); undefined when the snapshot has no such file. */
+	async fileAt(commit: string, file: string): Promise<Buffer | undefined> {
+		return (await this._open()).store.show(commit, file);
+	}
+
 	/** Files back to how they were before `turnId` ran (that turn and every later one undone). */
 	async restore(sessionId: string, turnId: string, confirm: ConfirmOverwrite): Promise<RestoreOutcome> {
 		const { store, index } = await this._open();

@@ -114,6 +114,12 @@ describe('Everyday work in the extension host', function () {
 			const turns = await api().turns();
 			assert.deepStrictEqual(turns.at(-1)!.changes!.map(c => `${c.status} ${c.path}`).sort(), ['added made-by-keel.ts', 'modified notes.md', 'modified src/app.ts']);
 			assert.ok(notices().some(n => n.code === 'turnChanges' && /^3 files changed: /.test(n.text)), JSON.stringify(notices()));
+			const diff = await api().turnDiff(outcome.turnId);
+			const notes = diff.files.find(f => f.path === 'notes.md')!;
+			const content = async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+			assert.deepStrictEqual([await content(notes.before), await content(notes.after)], ['original notes\n', 'keel notes\n']);
+			assert.strictEqual(await content(diff.files.find(f => f.path === 'made-by-keel.ts')!.before), '', 'a created file has no before');
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 			fs.writeFileSync(file('notes.md'), 'my own notes\n');
 			const cancelled = await api().restoreCheckpoint(outcome.turnId, 'cancel');
@@ -281,6 +287,27 @@ describe('Everyday work in the extension host', function () {
 			const candidates = await api().mentionCandidates('read');
 			assert.ok(candidates.some(c => c.value === 'README.md'));
 			assert.ok(!(await api().mentionCandidates('env')).some(c => c.value === '.env'), 'a denied file is not offered');
+		});
+
+		it('@terminal attaches the active terminal\'s last command output; a private URL is refused by the network guard', async () => {
+			const terminal = vscode.window.createTerminal({ name: 'Keel mention test', shellPath: '/bin/bash' });
+			try {
+				terminal.show();
+				const integration = await until(() => terminal.shellIntegration, 'shell integration', 20_000);
+				integration.executeCommand('echo keel-terminal-$((40+2))');
+				const resolved = await until(async () => {
+					const r = await api().resolveMentions('why @terminal');
+					return /keel-terminal-42/.test(r.prompt) && r;
+				}, 'the command output', 20_000);
+				assert.deepStrictEqual(resolved.attachments.map(a => [a.kind, a.label]), [['terminal', 'Terminal output']]);
+				assert.match(resolved.prompt, /\$ echo keel-terminal-\$\(\(40\+2\)\)/);
+			} finally {
+				terminal.dispose();
+			}
+			const url = await api().resolveMentions('read @https://127.0.0.1/admin');
+			assert.strictEqual(url.attachments[0].kind, 'url');
+			assert.ok(url.attachments[0].error, 'refused');
+			assert.strictEqual(url.prompt, 'read @https://127.0.0.1/admin', 'nothing attached');
 		});
 
 		it('@selection attaches the editor selection', async () => {
