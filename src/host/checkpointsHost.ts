@@ -5,6 +5,7 @@ import { CheckpointError, CheckpointStore, DEFAULT_LIMITS } from '../core/checkp
 import { CheckpointIndex, type TurnCheckpoint } from '../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../core/agent/events';
+import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
 
 /** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
@@ -26,6 +27,9 @@ export function readCheckpointSettings(): { enabled: boolean; maxFileBytes: numb
 export class CheckpointsHost extends Disposable {
 	readonly checkpoints: Checkpoints;
 	private _settling: Promise<unknown> = Promise.resolve();
+	private readonly _onDidChange = this._register(new Emitter<void>());
+	/** A turn's checkpoint was completed, or files were restored. */
+	readonly onDidChange = this._onDidChange.event;
 
 	constructor(storage: vscode.Uri, notice: (notice: CheckpointNotice) => void) {
 		super();
@@ -59,7 +63,11 @@ export class CheckpointsHost extends Disposable {
 				this.checkpoints.warm();
 			}
 		} else if (event.type === 'turnFinished') {
-			const done = this.checkpoints.turnFinished(sessionId, event.turnId);
+			const done = this.checkpoints.turnFinished(sessionId, event.turnId).then(checkpoint => {
+				if (checkpoint) {
+					this._onDidChange.fire();
+				}
+			});
 			this._settling = Promise.all([this._settling, done]);
 		}
 	}
@@ -72,12 +80,16 @@ export class CheckpointsHost extends Disposable {
 
 	async restore(sessionId: string, turnId: string, onConflict: ConflictChoice = 'ask'): Promise<RestoreOutcome> {
 		await this._settling.catch(() => undefined);
-		return this.checkpoints.restore(sessionId, turnId, confirmFor(onConflict));
+		const outcome = await this.checkpoints.restore(sessionId, turnId, confirmFor(onConflict));
+		this._onDidChange.fire();
+		return outcome;
 	}
 
 	async undoRestore(sessionId: string, onConflict: ConflictChoice = 'ask'): Promise<RestoreOutcome> {
 		await this._settling.catch(() => undefined);
-		return this.checkpoints.undoRestore(sessionId, confirmFor(onConflict));
+		const outcome = await this.checkpoints.undoRestore(sessionId, confirmFor(onConflict));
+		this._onDidChange.fire();
+		return outcome;
 	}
 }
 

@@ -229,6 +229,14 @@ export class Everyday extends Disposable {
 		mentionCandidates: query => this.mentions.candidates(query),
 		resolveMentions: text => this.mentions.resolve(text),
 		compact: () => this.compact(),
+		onDidChangeState: listener => {
+			const subscriptions = [
+				this.rules.onDidChange(() => listener('rules')),
+				this.modes.onDidChange(({ sessionId }) => sessionId === this._wiring?.controller.sessionId && listener('mode')),
+				this.checkpoints.onDidChange(() => listener('checkpoints')),
+			];
+			return { dispose: () => subscriptions.forEach(s => s.dispose()) };
+		},
 	};
 
 	private async _guardIdle<T>(run: () => Promise<T>): Promise<T> {

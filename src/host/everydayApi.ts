@@ -45,12 +45,14 @@ export interface EverydayApi {
 	mentionCandidates(query: string): Promise<MentionCandidate[]>;
 	resolveMentions(text: string): Promise<{ prompt: string; attachments: Attachment[] }>;
 	compact(): Promise<string>;
+	/** Fires when the rules, the current chat's mode, or its checkpoints changed: the view refreshes what it shows. */
+	onDidChangeState(listener: (what: 'rules' | 'mode' | 'checkpoints') => void): { dispose(): void };
 }
 
 /** The method names, so the activation shim can forward them without loading the host. */
 export const EVERYDAY_API_METHODS = [
 	'rules', 'reloadRules', 'draftAgentsMd', 'mode', 'modes', 'setMode', 'turns', 'turnDiff', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'undoRewind',
-	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'compact',
+	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'compact', 'onDidChangeState',
 ] as const satisfies ReadonlyArray<keyof EverydayApi>;
 
 /** Palette commands of these features (everydayCommands.ts); registered by the activation shim. */

@@ -64,6 +64,12 @@ describe('Everyday work in the extension host', function () {
 			assert.match(systemPrompt(), /limericks/);
 			assert.doesNotMatch(systemPrompt(), /haiku/);
 			await until(() => notices().filter(n => n.code === 'rules').length === 2, 'a second rules notice after the change');
+			const changes: string[] = [];
+			const listening = api().onDidChangeState(what => changes.push(what));
+			write('.keel/rules/style.md', 'No default exports.\n');
+			await until(() => api().rules().files.some(f => f.path === '.keel/rules/style.md'), 'the new .keel/rules file to load');
+			assert.ok(changes.includes('rules'), 'the view is told the rules changed');
+			listening.dispose();
 		});
 
 		it('skips a rules file that does not fit the token budget and says which', async () => {
