@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger, Workspace } from '../core/ports';
-import { loadRules, RULE_GLOBS, rulesPromptSection, rulesSummary, type LoadedRules } from '../core/rules/projectRules';
+import { loadRules, rulesPromptSection, rulesSummary, type LoadedRules } from '../core/rules/projectRules';
 import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
 
@@ -27,10 +27,9 @@ export class RulesHost extends Disposable {
 
 	constructor(private readonly _workspace: Workspace, private readonly _logger: Logger) {
 		super();
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		for (const glob of RULE_GLOBS) {
-			// Relative to the folder: a bare ".keel/rules/*.md" would be matched against absolute paths.
-			const watcher = this._register(vscode.workspace.createFileSystemWatcher(folder ? new vscode.RelativePattern(folder, glob) : glob));
+		// Globs on the absolute path, hence the leading **/ (the loader's globs are workspace-relative).
+		for (const glob of ['**/AGENTS.md', '**/.keel/rules/*.md']) {
+			const watcher = this._register(vscode.workspace.createFileSystemWatcher(glob));
 			this._register(watcher.onDidChange(() => this.reload()));
 			this._register(watcher.onDidCreate(() => this.reload()));
 			this._register(watcher.onDidDelete(() => this.reload()));
