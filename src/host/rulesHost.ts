@@ -27,8 +27,10 @@ export class RulesHost extends Disposable {
 
 	constructor(private readonly _workspace: Workspace, private readonly _logger: Logger) {
 		super();
-		// Globs on the absolute path, hence the leading **/ (the loader's globs are workspace-relative).
-		for (const glob of ['**/AGENTS.md', '**/.keel/rules/*.md']) {
+		// Globs on the absolute path, hence the leading **/. The .keel folder is watched whole: when
+		// `.keel/rules/x.md` is created together with its folders, inotify reports only the new
+		// folder (the file appears before the folder is watched), so a folder event reloads too.
+		for (const glob of ['**/AGENTS.md', '**/.keel', '**/.keel/**']) {
 			const watcher = this._register(vscode.workspace.createFileSystemWatcher(glob));
 			this._register(watcher.onDidChange(() => this.reload()));
 			this._register(watcher.onDidCreate(() => this.reload()));
