@@ -7,6 +7,7 @@ import { ShadowGit } from '../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../core/agent/events';
 import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
+import { readPathPolicy } from './permissionsConfig';
 
 /** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
 export type ConflictChoice = 'ask' | 'overwrite' | 'skip' | 'cancel';
@@ -45,7 +46,7 @@ export class CheckpointsHost extends Disposable {
 				}
 				const settings = readCheckpointSettings();
 				const gitDir = path.join(storage.fsPath, 'checkpoints', 'shadow.git');
-				const store = await CheckpointStore.open(gitDir, folder.fsPath, { maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles });
+				const store = await CheckpointStore.open(gitDir, folder.fsPath, { maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles }, readPathPolicy());
 				return { store, index: new CheckpointIndex(path.join(storage.fsPath, 'checkpoints', 'turns.json')) };
 			},
 		});

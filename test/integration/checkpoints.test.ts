@@ -8,6 +8,7 @@ import * as path from 'path';
 import { Checkpoints, type CheckpointNotice } from '../../src/core/checkpoints/checkpoints';
 import { withCheckpoints } from '../../src/core/checkpoints/checkpointedTools';
 import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
+import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ } from '../../src/core/tools/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
@@ -40,7 +41,7 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		notices = [];
 		const gitDir = path.join(storage, 'checkpoints.git');
 		checkpoints = new Checkpoints({
-			open: async () => ({ store: await CheckpointStore.open(gitDir, tree.base), index: new CheckpointIndex(path.join(storage, 'checkpoints.json')) }),
+			open: async () => ({ store: await CheckpointStore.open(gitDir, tree.base, undefined, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ }), index: new CheckpointIndex(path.join(storage, 'checkpoints.json')) }),
 			notice: notice => notices.push(notice),
 			now: () => ++clock,
 		});
@@ -130,7 +131,7 @@ describe('checkpoints through the loop (real git, real files)', function () {
 
 	it('never touches the workspace\'s own git repository, and honours its .gitignore and the size limit', async () => {
 		execFileSync('git', ['init', '-q'], { cwd: tree.base });
-		tree.add({ '.gitignore': 'build/\n', 'build/out.js': 'generated\n' });
+		tree.add({ '.gitignore': 'build/\n', 'build/out.js': 'generated\n', '.env': 'SECRET=1\n', 'keys/server.pem': 'pem', '.env.example': 'SECRET=\n' });
 		fs.writeFileSync(path.join(tree.base, 'big.bin'), Buffer.alloc(3 * 1024 * 1024));
 		const gitBefore = execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' });
 		const done = await turn([{ name: 'write_file', arguments: { path: 'build/out.js', content: 'changed\n' } }, { name: 'write_file', arguments: { path: 'src/app.ts', content: 'x\n' } }]);
@@ -140,5 +141,8 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		assert.strictEqual(fs.existsSync(path.join(tree.base, '.git', 'refs', 'keel')), false, 'nothing written into the user\'s .git');
 		assert.strictEqual(execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' }).replace(/.*src\/app\.ts\n/, '').replace(/.*build.*\n/, ''), gitBefore.replace(/.*build.*\n/, ''));
 		assert.ok(fs.existsSync(path.join(storage, 'checkpoints.git', 'HEAD')), 'the shadow repository lives in the storage folder');
+		const stored = execFileSync('git', ['--git-dir', path.join(storage, 'checkpoints.git'), 'ls-tree', '-r', '--name-only', done.before], { encoding: 'utf8' }).split('\n');
+		assert.ok(!stored.includes('.env') && !stored.includes('keys/server.pem'), 'secrets on the deny-read list are never copied into Keel\'s storage');
+		assert.ok(stored.includes('.env.example'), 'allow-read exceptions are kept');
 	});
 });

@@ -39,9 +39,13 @@ export class CheckpointStore {
 
 	private constructor(readonly git: ShadowGit, private readonly _limits: CheckpointLimits) {}
 
-	static async open(gitDir: string, workTree: string, limits: CheckpointLimits = DEFAULT_LIMITS, gitPath?: string): Promise<CheckpointStore> {
+	/**
+	 * `secrets`: the deny-read list (and its allow exceptions). Those files are never copied into
+	 * Keel's storage; the price is that a restore cannot bring back a secret a command changed.
+	 */
+	static async open(gitDir: string, workTree: string, limits: CheckpointLimits = DEFAULT_LIMITS, secrets?: { denyRead: readonly string[]; allowRead: readonly string[] }, gitPath?: string): Promise<CheckpointStore> {
 		const git = new ShadowGit(gitDir, workTree, gitPath);
-		await git.init(DEFAULT_EXCLUDES);
+		await git.init([...DEFAULT_EXCLUDES, ...(secrets?.denyRead ?? []), ...(secrets?.allowRead ?? []).map(glob => `!${glob}`)]);
 		return new CheckpointStore(git, limits);
 	}
 
