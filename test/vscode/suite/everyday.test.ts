@@ -203,6 +203,31 @@ describe('Everyday work in the extension host', function () {
 		});
 	});
 
+	describe('palette commands', () => {
+		it('"Keel: Restore Files to Before a Turn", "Undo Last Restore" and "Switch Mode" work from the palette (with their argument)', async () => {
+			await keel.set('approval.autoApproveWrites', true);
+			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'palette\n' } }]), text('Done.'));
+			const outcome = await api().runTurn('make a file');
+			assert.strictEqual(read('made-by-keel.ts'), 'palette\n');
+			await vscode.commands.executeCommand('keel.showTurnChanges', outcome.turnId);
+			await until(() => /changes of "make a file"/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''), 'the multi-file diff of the turn');
+			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+			await vscode.commands.executeCommand('keel.restoreCheckpoint', outcome.turnId);
+			assert.strictEqual(read('made-by-keel.ts'), undefined);
+			await vscode.commands.executeCommand('keel.undoRestore');
+			assert.strictEqual(read('made-by-keel.ts'), 'palette\n');
+			fs.rmSync(file('made-by-keel.ts'));
+			await vscode.commands.executeCommand('keel.switchMode', 'plan');
+			assert.strictEqual(api().mode().id, 'plan');
+			await vscode.commands.executeCommand('keel.actMode');
+			assert.strictEqual(api().mode().id, 'act');
+			const result = await api().submit('/model qwen3:8b');
+			assert.strictEqual(vscode.workspace.getConfiguration('keel').get('model.name'), 'qwen3:8b');
+			assert.match((result as { message: string }).message, /^Model: qwen3:8b/);
+			await keel.set('model.name', undefined);
+		});
+	});
+
 	describe('modes', () => {
 		it('Plan offers only read tools and asks for a plan; a write the model tries anyway is refused; Act brings the tools back', async () => {
 			assert.strictEqual(api().mode().id, 'act');
