@@ -1,6 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { KeelApi, KeelHost } from './host/keelHost';
+import { EVERYDAY_API_METHODS, EVERYDAY_COMMANDS, type EverydayApi } from './host/everydayApi';
 
 // Taken when this module is evaluated, so the activation figure includes loading the shim.
 const moduleLoadedAt = performance.now();
@@ -38,12 +39,17 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.focusChat', () => vscode.commands.executeCommand('keel.chat.focus')),
 		vscode.commands.registerCommand('keel.askAboutSelection', (question?: unknown) => getHost().askAboutSelection(typeof question === 'string' ? question : undefined)),
 		vscode.commands.registerCommand('keel.setApiKey', () => getHost().setApiKey()),
-		vscode.commands.registerCommand('keel.showHistory', () => getHost().showHistory()),
+		vscode.commands.registerCommand('keel.showHistory', (query?: unknown) => getHost().showHistory(typeof query === 'string' ? query : undefined)),
 		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
 		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
 		vscode.commands.registerCommand('keel.unblockTools', () => getHost().unblockTools()),
 		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
+		...EVERYDAY_COMMANDS.map(id => vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args))),
 	);
+	// Rules, checkpoints, modes, history search, slash commands, mentions: forwarded by name.
+	const everydayApi = Object.fromEntries(
+		EVERYDAY_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)]),
+	) as unknown as EverydayApi;
 
 	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
 	// Registering is cheap; the host loads on the first call.
@@ -61,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;
 	return {
+		...everydayApi,
 		diagnostics: () => ({ ...diagnostics }),
 		runTurn: prompt => getHost().api.runTurn(prompt),
 		decideToolCall: (id, approved, reason, always) => getHost().api.decideToolCall(id, approved, reason, always),

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../core/agent/events';
-import { buildSystemPrompt } from '../core/agent/systemPrompt';
 import type { TurnOutcome } from '../core/agent/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
 import { createChatModel } from '../core/llm/providers';
@@ -10,6 +9,9 @@ import { Disposable } from '../core/util/lifecycle';
 import type { SessionView } from '../shared/views';
 import { ChatViewProvider } from './chatViewProvider';
 import { DiffEditor } from './diffEditor';
+import { Everyday } from './everyday';
+import type { EverydayApi } from './everydayApi';
+import { everydayCommands } from './everydayCommands';
 import { hostToolDeps } from './hostToolDeps';
 import { readApprovalSettings, readMaxSteps, readModelConfig, readToolBudget } from './config';
 import { Notifier } from './notifier';
@@ -37,7 +39,7 @@ import { LmToolSource } from './lm/lmTools';
 import { showMcpServers } from './mcp/mcpQuickPick';
 
 /** What activate() returns: lets tests and other extensions drive a turn and read the result. */
-export interface KeelApi {
+export interface KeelApi extends EverydayApi {
 	runTurn(prompt: string): Promise<TurnOutcome>;
 	/** `always`: approve and save the card's suggested rule ("Always allow"). */
 	decideToolCall(toolCallId: string, approved: boolean, reason?: string, always?: boolean): boolean;
@@ -69,6 +71,8 @@ export class KeelHost extends Disposable {
 		invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 		title(name: string, input: unknown): string;
 	};
+	/** Rules, checkpoints, modes, slash commands, mentions, history search (everyday.ts). */
+	readonly everyday: Everyday;
 
 	constructor(private readonly _context: vscode.ExtensionContext) {
 		super();
@@ -85,7 +89,9 @@ export class KeelHost extends Disposable {
 		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
 		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
 		const toolDeps = hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache });
-		const registry = new ToolRegistry([...createToolset(toolDeps, shell.tools), createRequestToolsTool(readToolBudget)]);
+		const everyday = (this.everyday = this._register(new Everyday(this._context, workspace, logger, this._persistence)));
+		// File tools and commands take the turn's checkpoint before they run.
+		const registry = new ToolRegistry([...everyday.wrapTools(createToolset(toolDeps, shell.tools)), createRequestToolsTool(readToolBudget)]);
 		registry.policy = toolSystem.policy;
 		// MCP servers put their tools into the same registry, gate, shaping and cards.
 		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output)));
@@ -100,33 +106,39 @@ export class KeelHost extends Disposable {
 		const channel = new WebviewChannel(message => provider?.post(message));
 		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
 
+		const createModel = async () => {
+			if (isLmProviderSelected()) {
+				return createLmChatModel(readModelConfig().model);
+			}
+			const resolved = readResolvedProvider();
+			return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+		};
 		this._controller = this._register(
 			new SessionController(
-				() => ({
+				sessionId => ({
 					createModel: async () => {
-						await mcp.ready();
+						// The prompt of this turn must carry the rules as they are now (a reload may be running).
+						await Promise.all([everyday.rules.ready(), mcp.ready()]);
 						lmTools.sync();
-						if (isLmProviderSelected()) {
-							return createLmChatModel(readModelConfig().model);
-						}
-						const resolved = readResolvedProvider();
-						return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+						return createModel();
 					},
 					modelLabel: () => readModelConfig().model,
 					endpoint: () => readResolvedProvider().baseUrl,
 					registry,
 					workspace,
-					approvalSettings: readApprovalSettings,
+					// The session's mode narrows the tools (Plan: read-only) through deny rules.
+					approvalSettings: () => everyday.approvalSettings(sessionId, readApprovalSettings()),
 					maxSteps: readMaxSteps,
 					recovery: readRecoverySettings,
 					toolModeMemory,
-					systemPrompt: () => buildSystemPrompt(workspace.rootName),
+					systemPrompt: () => everyday.systemPrompt(sessionId, workspace.rootName),
 				}),
 				channel,
 				logger,
 				this._persistence,
 			),
 		);
+		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index)));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
@@ -152,6 +164,7 @@ export class KeelHost extends Disposable {
 
 		const controller = this._controller;
 		this.api = {
+			...everyday.api,
 			runTurn: prompt => controller.send(prompt),
 			decideToolCall: (id, approved, reason, always) => controller.decide(id, approved, reason, always),
 			pendingApprovals: () => controller.session.pendingApprovals(),
@@ -186,12 +199,20 @@ export class KeelHost extends Disposable {
 		await promptAndStoreApiKey(this._context.secrets, readResolvedProvider().baseUrl);
 	}
 
-	showHistory(): Promise<void> {
+	/** `query` starts the list searched (keybindings, tests). */
+	showHistory(query?: string): Promise<void> {
 		return showHistory(this._persistence, {
+			query,
 			currentSessionId: () => this._controller.sessionId,
 			resume: id => void this._controller.resume(id),
 			newChat: () => this._controller.newChat(),
 		});
+	}
+
+	/** Runs one of EVERYDAY_COMMANDS (registered by the activation shim). */
+	everydayCommand(id: string, args: unknown[]): Promise<void> {
+		const command = everydayCommands(() => this.everyday)[id];
+		return command ? command(...args) : Promise.resolve();
 	}
 
 	selectModel(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../core/agent/events';
+import type { AgentEvent, NoticeLevel } from '../core/agent/events';
 import type { TurnOutcome } from '../core/agent/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
 import { ChatSession, type ChatSessionDeps } from '../core/session/chatSession';
@@ -117,6 +117,13 @@ export class SessionController extends Disposable {
 
 	stop(): void {
 		this._session.cancel();
+	}
+
+	/** A notice from outside the loop, drawn like a guard's notice; view-only, never part of the transcript. */
+	showNotice(notice: { turnId?: string; level: NoticeLevel; code: string; text: string }): void {
+		for (const update of this._view.apply({ type: 'notice', turnId: notice.turnId ?? '', level: notice.level, code: notice.code, text: notice.text })) {
+			this._channel.push(update);
+		}
 	}
 
 	/** The model setting changed: the header and empty state name the new one. */

@@ -4,6 +4,8 @@ import type { SessionMeta, SessionStore } from '../core/store/sessionStore';
 import type { SessionPersistence } from './sessionPersistence';
 
 export interface HistoryActions {
+	/** Text to search for when the list opens. */
+	query?: string;
 	currentSessionId(): string;
 	resume(sessionId: string): void;
 	/** After the current session was deleted: start a fresh one. */
@@ -14,11 +16,12 @@ const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit')
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: 'Export as Markdown or JSON' };
 const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete (with its stored tool outputs)' };
 
-type SessionItem = vscode.QuickPickItem & { meta: SessionMeta };
+type SessionItem = vscode.QuickPickItem & { meta?: SessionMeta };
 
 /**
- * "Keel: Show History": every stored session of this workspace, most recent first. Enter resumes;
- * the buttons on each row rename, export or delete it.
+ * "Keel: Show History": every stored session of this workspace, most recent first, grouped by
+ * day. Typing searches the text of every session (SQLite full-text search) and shows the
+ * matching passage. Enter resumes; the buttons on each row rename, export or delete it.
  */
 export async function showHistory(persistence: SessionPersistence, actions: HistoryActions): Promise<void> {
 	const store = persistence.store;
@@ -28,23 +31,34 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 	}
 	const pick = vscode.window.createQuickPick<SessionItem>();
 	pick.title = 'Keel: Session History';
-	pick.placeholder = 'Pick a session to resume';
-	pick.matchOnDescription = true;
+	pick.placeholder = 'Type to search every session\'s text; pick one to resume';
 	const refresh = () => {
-		pick.items = store.list().map(meta => toItem(meta, meta.id === actions.currentSessionId()));
+		const query = pick.value.trim();
+		if (query) {
+			// Search results are already filtered by SQLite; alwaysShow keeps the quick pick's own label filter out of it.
+			const hits = store.search(query);
+			pick.items = hits.map(hit => ({ ...toItem(hit.meta, hit.meta.id === actions.currentSessionId()), detail: hit.snippet, alwaysShow: true }));
+			return;
+		}
+		pick.items = withDaySeparators(store.list().map(meta => toItem(meta, meta.id === actions.currentSessionId())));
 		if (pick.items.length === 0) {
 			pick.placeholder = 'No saved sessions yet in this workspace';
 		}
 	};
+	pick.value = actions.query ?? '';
 	refresh();
+	pick.onDidChangeValue(() => refresh());
 	pick.onDidAccept(() => {
 		const chosen = pick.selectedItems[0];
 		pick.hide();
-		if (chosen) {
+		if (chosen?.meta) {
 			actions.resume(chosen.meta.id);
 		}
 	});
 	pick.onDidTriggerItemButton(async ({ button, item }) => {
+		if (!item.meta) {
+			return;
+		}
 		if (button === RENAME) {
 			await renameSession(store, item.meta);
 		} else if (button === EXPORT) {
@@ -107,4 +121,21 @@ function toItem(meta: SessionMeta, current: boolean): SessionItem {
 		detail: `${new Date(meta.updatedAt).toLocaleString()} · ${meta.eventCount} messages${current ? ' · current' : ''}`,
 		buttons: [RENAME, EXPORT, DELETE],
 	};
+}
+
+/** "Today", "Yesterday", then dates: sessions stay in recency order under their day. */
+function withDaySeparators(items: SessionItem[]): SessionItem[] {
+	const out: SessionItem[] = [];
+	let last = '';
+	const today = new Date().toDateString();
+	const yesterday = new Date(Date.now() - 86_400_000).toDateString();
+	for (const item of items) {
+		const day = new Date(item.meta!.updatedAt).toDateString();
+		if (day !== last) {
+			out.push({ label: day === today ? 'Today' : day === yesterday ? 'Yesterday' : new Date(item.meta!.updatedAt).toLocaleDateString(), kind: vscode.QuickPickItemKind.Separator });
+			last = day;
+		}
+		out.push(item);
+	}
+	return out;
 }

@@ -1,9 +1,17 @@
+/** What the host adds to the base prompt: project rules and the session's mode. */
+export interface SystemPromptExtras {
+	/** The rules section (rules/projectRules.ts), already within its token budget. */
+	rules?: string;
+	/** The current mode's instructions (modes/modes.ts); absent in Act. */
+	modeInstructions?: string;
+}
+
 /**
  * Kept short on purpose: small local models lose track of long system prompts, and every
  * token here is paid on every request.
  */
-export function buildSystemPrompt(workspaceName: string): string {
-	return [
+export function buildSystemPrompt(workspaceName: string, extras: SystemPromptExtras = {}): string {
+	const base = [
 		`You are Keel, a coding agent working in the workspace "${workspaceName}".`,
 		'Use the tools to look at files before answering questions about them; do not guess file contents.',
 		'Paths are relative to the workspace root. Call tools with JSON arguments that match their schema.',
@@ -13,4 +21,6 @@ export function buildSystemPrompt(workspaceName: string): string {
 		'Quote tool output, file paths and links exactly as the tool gave them.',
 		'A result with hasMore: true is one page: call again with the offset or page it names to get the rest.',
 	].join('\n');
+	// Mode last: it is the most specific instruction and small models weigh the end most.
+	return [base, extras.rules, extras.modeInstructions].filter(part => part && part.trim()).join('\n\n');
 }

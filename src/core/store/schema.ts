@@ -59,6 +59,21 @@ const migrations: Array<(db: Database) => void> = [
 			CREATE INDEX full_outputs_created ON full_outputs(created_at);
 		`);
 	},
+	// 3: full-text search over what was said (prompts and answers), kept in step with `events`
+	// by triggers, so every writer (and every deletion or rewind) updates it. Additive: the
+	// existing rows are indexed once here.
+	db => {
+		db.exec(`
+			CREATE VIRTUAL TABLE events_fts USING fts5(content, session_id UNINDEXED, seq UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+			CREATE TRIGGER events_fts_insert AFTER INSERT ON events WHEN new.kind IN ('user', 'assistant') BEGIN
+				INSERT INTO events_fts (content, session_id, seq) VALUES (new.content, new.session_id, new.seq);
+			END;
+			CREATE TRIGGER events_fts_delete AFTER DELETE ON events WHEN old.kind IN ('user', 'assistant') BEGIN
+				DELETE FROM events_fts WHERE session_id = old.session_id AND seq = old.seq;
+			END;
+			INSERT INTO events_fts (content, session_id, seq) SELECT content, session_id, seq FROM events WHERE kind IN ('user', 'assistant');
+		`);
+	},
 ];
 
 export const SCHEMA_VERSION = migrations.length;

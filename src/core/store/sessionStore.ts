@@ -1,5 +1,6 @@
 import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
+import { searchSessions, type SearchHit } from './historySearch';
 import { migrate } from './schema';
 import { openDatabase, transaction } from './sqlite';
 
@@ -153,6 +154,43 @@ export class SessionStore {
 	getFullOutput(sessionId: string, ref: string): string | undefined {
 		const row = this._db.get('SELECT text FROM full_outputs WHERE session_id = ? AND ref = ?', [sessionId, ref]);
 		return row ? String(row.text) : undefined;
+	}
+
+	/** Full-text search over prompts, answers and titles (historySearch.ts). */
+	search(query: string, limit?: number): Array<SearchHit & { meta: SessionMeta }> {
+		return searchSessions(this._db, query, limit).flatMap(hit => {
+			const meta = this.get(hit.sessionId);
+			return meta ? [{ ...hit, meta }] : [];
+		});
+	}
+
+	/** The session's turns in order: id and prompt (the first user message of each). */
+	turns(sessionId: string): Array<{ turnId: string; prompt: string; seq: number; createdAt: number }> {
+		const rows = this._db.all(
+			`SELECT turn_id, MIN(seq) AS seq, MIN(created_at) AS created_at,
+				(SELECT content FROM events u WHERE u.session_id = e.session_id AND u.turn_id = e.turn_id AND u.kind = 'user' ORDER BY seq LIMIT 1) AS prompt
+			 FROM events e WHERE session_id = ? AND turn_id IS NOT NULL GROUP BY turn_id ORDER BY MIN(seq)`,
+			[sessionId],
+		) as Array<Record<string, string | number | null>>;
+		return rows.map(row => ({ turnId: String(row.turn_id), prompt: String(row.prompt ?? ''), seq: Number(row.seq), createdAt: Number(row.created_at) }));
+	}
+
+	/**
+	 * Rewind: removes the turn and everything after it; returns what was removed (with tool
+	 * outputs) so it can be put back.
+	 */
+	truncateFromTurn(sessionId: string, turnId: string): StoredEvent[] {
+		const from = this.turns(sessionId).find(turn => turn.turnId === turnId)?.seq;
+		if (from === undefined) {
+			return [];
+		}
+		const removed = this.events(sessionId).filter(event => event.seq >= from);
+		transaction(this._db, () => {
+			this._db.run(`DELETE FROM tool_outputs WHERE session_id = ? AND call_id IN (SELECT call_id FROM events WHERE session_id = ? AND seq >= ? AND kind = 'tool_result')`, [sessionId, sessionId, from]);
+			this._db.run('DELETE FROM events WHERE session_id = ? AND seq >= ?', [sessionId, from]);
+			this._db.run('UPDATE sessions SET event_count = (SELECT COUNT(*) FROM events WHERE session_id = ?), updated_at = ? WHERE id = ?', [sessionId, this._now(), sessionId]);
+		});
+		return removed;
 	}
 
 	/** SQLite's own consistency check: 'ok' or the problems it found. */

@@ -1,0 +1,77 @@
+import { execFile } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * The git CLI pointed at a repository of Keel's own (GIT_DIR in Keel's storage) with the
+ * workspace as its work tree. The user's `.git` is never read or written: git skips any `.git`
+ * entry of a work tree, and nothing here runs without GIT_DIR set. Their global and system
+ * git config are ignored too, so hooks, signing or autocrlf settings cannot change a snapshot.
+ */
+export class ShadowGit {
+	constructor(readonly gitDir: string, readonly workTree: string, private readonly _gitPath = 'git') {}
+
+	private _env(withWorkTree: boolean): NodeJS.ProcessEnv {
+		const env: NodeJS.ProcessEnv = {};
+		for (const [key, value] of Object.entries(process.env)) {
+			// An inherited GIT_INDEX_FILE or GIT_DIR (e.g. from a hook) would point git elsewhere.
+			if (!key.startsWith('GIT_')) {
+				env[key] = value;
+			}
+		}
+		return {
+			...env,
+			GIT_DIR: this.gitDir,
+			...(withWorkTree ? { GIT_WORK_TREE: this.workTree } : {}),
+			GIT_CONFIG_NOSYSTEM: '1',
+			GIT_CONFIG_GLOBAL: process.platform === 'win32' ? 'NUL' : '/dev/null',
+			GIT_AUTHOR_NAME: 'Keel', GIT_AUTHOR_EMAIL: 'checkpoints@keel.invalid',
+			GIT_COMMITTER_NAME: 'Keel', GIT_COMMITTER_EMAIL: 'checkpoints@keel.invalid',
+			GIT_TERMINAL_PROMPT: '0',
+			// Paths are file names, never globs: a file called `*.ts` must not match every file.
+			GIT_LITERAL_PATHSPECS: '1',
+		};
+	}
+
+	/** Runs git; `input` goes to stdin. Rejects with git's own stderr, which says what went wrong. */
+	run(args: string[], input?: string, withWorkTree = true): Promise<string> {
+		return new Promise((resolve, reject) => {
+			const child = execFile(this._gitPath, ['-c', 'core.autocrlf=false', '-c', 'core.safecrlf=false', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=false', ...args],
+				{ cwd: this.workTree, env: this._env(withWorkTree), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+				(error, stdout, stderr) => {
+					if (error) {
+						const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed or not on PATH' : stderr.trim() || error.message;
+						reject(new Error(`git ${args[0]} failed: ${why}`));
+						return;
+					}
+					resolve(stdout);
+				});
+			if (input !== undefined) {
+				child.stdin?.end(input);
+			}
+		});
+	}
+
+	/** Creates the repository on first use: no hooks, no automatic gc (it would drop checkpoints). */
+	async init(excludes: readonly string[]): Promise<void> {
+		if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+			fs.mkdirSync(this.gitDir, { recursive: true });
+			// init refuses GIT_WORK_TREE; the work tree is given to every later command instead.
+			await this.run(['init', '--quiet', '--bare', '--template='], undefined, false);
+			await this.run(['config', 'core.bare', 'false']);
+			await this.run(['config', 'gc.auto', '0']);
+			await this.run(['config', 'core.fsmonitor', 'false']);
+		}
+		fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+		fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `# Written by Keel: never in checkpoints.\n${excludes.join('\n')}\n`);
+	}
+
+	static available(gitPath = 'git'): Promise<boolean> {
+		return new Promise(resolve => execFile(gitPath, ['--version'], error => resolve(!error)));
+	}
+}
+
+/** NUL-separated git output as a list, without the empty tail. */
+export function splitNul(output: string): string[] {
+	return output.split('\0').filter(Boolean);
+}
