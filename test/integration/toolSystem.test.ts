@@ -17,6 +17,7 @@ import { createToolset } from '../../src/core/tools/toolset';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { selfSignedCert, startTlsServer, type RecordingServer } from '../support/tlsServer';
+import { loadBashParser } from '../../src/core/tools/bashParser';
 
 /** run_command on the local shell: the same envelope shape as the sandbox's, a real process. */
 function localShell(root: string) {
@@ -49,6 +50,8 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 	let events: AgentEvent[];
 
 	before(async () => {
+		// Command decisions read bash's own parse; this test's shell tool does not load it itself.
+		await loadBashParser();
 		double = await startModelDouble();
 		const tls = selfSignedCert(['docs.test']);
 		web = await startTlsServer(tls, (req, res) => {
