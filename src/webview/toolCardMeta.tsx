@@ -37,20 +37,31 @@ export function CardBadges({ call }: { call: ToolCallView }) {
  */
 export function UnfilteredOutput({ call, filtered }: { call: ToolCallView; filtered: string }) {
 	const raw = useRawOutput(call.id);
+	const [wanted, setWanted] = useState(false);
 	const request = (offset: number) => {
 		requestedRawOutput(call.id);
 		post({ type: 'readRawOutput', toolCallId: call.id, offset });
 	};
-	const showing = raw !== undefined && !raw.error && (raw.text !== '' || raw.loading);
+	const show = () => {
+		setWanted(true);
+		// Asked once per card: the text stays in the webview when the user switches back and forth.
+		if (!raw || raw.error) {
+			request(0);
+		}
+	};
+	const showing = wanted && raw !== undefined && !raw.error && (raw.text !== '' || raw.loading);
 	return (
 		<>
 			<div class="tool-output-actions">
 				{showing ? (
-					<span class="tool-raw-label" data-testid="unfiltered-label">Unfiltered output{raw.total ? ` (${raw.total.toLocaleString()} characters)` : ''}{raw.loading ? ' — loading…' : ''}</span>
+					<>
+						<span class="tool-raw-label" data-testid="unfiltered-label">Unfiltered output{raw.total ? ` (${raw.total.toLocaleString()} characters)` : ''}{raw.loading ? ' — loading…' : ''}</span>
+						<button class="link" data-testid="show-filtered" onClick={() => setWanted(false)}>Show filtered</button>
+					</>
 				) : (
-					<button class="link" data-testid="show-unfiltered" onClick={() => request(0)}>Show unfiltered</button>
+					<button class="link" data-testid="show-unfiltered" onClick={show}>Show unfiltered</button>
 				)}
-				{raw?.error && <span class="tool-raw-error" data-testid="unfiltered-error" role="alert">{raw.error}</span>}
+				{wanted && raw?.error && <span class="tool-raw-error" data-testid="unfiltered-error" role="alert">{raw.error}</span>}
 			</div>
 			{showing ? <ToolOutput text={raw.text} testId="unfiltered-output" /> : <ToolOutput text={filtered} />}
 			{showing && raw.nextOffset !== undefined && !raw.loading && (

@@ -76,6 +76,9 @@ describe('Keel tool card details (e2e)', function () {
 		assert.doesNotMatch(rawText, /Keel filtered this output/, 'the raw text is the command\'s own');
 		assert.match((await card.locator(testId('unfiltered-label')).textContent()) ?? '', /Unfiltered output \([\d,]+ characters\)/);
 		await keel.screenshot('card-unfiltered');
+		await card.locator(testId('show-filtered')).click();
+		await raw.waitFor({ state: 'detached' });
+		assert.strictEqual(await card.locator(`${testId('tool-output')} pre`).textContent(), shown, 'back to the filtered result');
 	});
 
 	it('marks a repeated read as answered from the cache', async () => {
