@@ -97,6 +97,18 @@ describe('Keel tool card details (e2e)', function () {
 		assert.strictEqual(await cards.nth(1).getAttribute('data-status'), 'succeeded');
 	});
 
+	it('names the kind of failure on a failed card', async () => {
+		double().script(toolCalls([{ name: 'read_file', arguments: { path: 42 } }]), text('The path was wrong.'), text('The path was wrong.'));
+		const chat = await keel.webview();
+		await ask(chat, 'Read something');
+		const failed = chat.locator(`${testId('tool-card')}[data-status="failed"]`).first();
+		await failed.waitFor();
+		const chip = failed.locator(testId('card-error-category'));
+		assert.strictEqual(await chip.getAttribute('data-category'), 'type_mismatch');
+		assert.strictEqual(await chip.textContent(), 'type mismatch');
+		assert.strictEqual(await chat.locator(`${testId('tool-card')}[data-status="succeeded"] ${testId('card-error-category')}`).count(), 0);
+	});
+
 	it('folds the model\'s reasoning into a thinking block, apart from the answer', async () => {
 		const reasoning = 'The user greets me; a short friendly reply is enough.';
 		double().script({ ...text('Hello there, how can I help?', { chunks: 4 }), reasoning });
