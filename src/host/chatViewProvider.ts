@@ -21,6 +21,8 @@ export class ChatViewProvider extends Disposable {
 		private readonly _logger: Logger,
 		/** Opens a card's diff in VS Code's diff editor (diffEditor.ts). */
 		private readonly _openDiff?: (toolCallId: string, index: number) => void,
+		/** "Show unfiltered": answers with a page of a card's stored raw output. */
+		private readonly _readRawOutput?: (toolCallId: string, offset: number) => Promise<void>,
 	) {
 		super();
 		this._register({ dispose: () => this._disposeView() });
@@ -95,6 +97,9 @@ export class ChatViewProvider extends Disposable {
 				return;
 			case 'insertText':
 				void insertAtCursor(message.text);
+				return;
+			case 'readRawOutput':
+				this._readRawOutput?.(message.toolCallId, message.offset).catch(error => this._logger.warn(`could not read a raw output: ${(error as Error).message}`));
 				return;
 		}
 	}

@@ -8,6 +8,7 @@ import type { SessionView } from '../shared/views';
 import type { Logger } from '../core/ports';
 import { ChatView } from './view/chatView';
 import { chatViewFromHistory } from './view/fromHistory';
+import { rawOutputPage } from './view/rawOutput';
 import type { WebviewChannel } from './webviewChannel';
 
 export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'> & {
@@ -83,6 +84,13 @@ export class SessionController extends Disposable {
 	loadOlder(beforeId: string): void {
 		const { items, olderCount } = this._view.older(beforeId);
 		this._channel.push({ type: 'didPrependItems', items, olderCount });
+		this._channel.flush();
+	}
+
+	/** "Show unfiltered": sends a page of a card's raw output, read from this session's output store. */
+	async sendRawOutput(toolCallId: string, offset: number, read: (sessionId: string, ref: string) => Promise<string | undefined>): Promise<void> {
+		const sessionId = this._sessionId;
+		this._channel.push(await rawOutputPage(this._view.toolCall(toolCallId), toolCallId, offset, ref => read(sessionId, ref)));
 		this._channel.flush();
 	}
 

@@ -34,6 +34,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('copyText'), text: z.string().max(1_000_000) }).strict(),
 	/** "Insert at cursor" on a code block: into the active editor, replacing its selection. */
 	z.object({ type: z.literal('insertText'), text: z.string().max(1_000_000) }).strict(),
+	/** "Show unfiltered": a page of a card's stored raw output; the host finds the reference by card id. */
+	z.object({ type: z.literal('readRawOutput'), toolCallId: id, offset: z.number().int().min(0).max(1_000_000_000).default(0) }).strict(),
 ]);
 
 const versioned = { version: z.number().int().nonnegative() };
@@ -57,6 +59,19 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('didSetStatus'), ...versioned, busy: z.boolean(), error: ErrorView.optional() }),
 	z.object({ type: z.literal('didSetUsage'), ...versioned, usage: UsageView }),
 	z.object({ type: z.literal('didSetModel'), ...versioned, modelLabel: z.string(), endpoint: z.string().optional() }),
+	/** The answer to `readRawOutput`: one page of the unfiltered text, or why there is none. */
+	z.object({
+		type: z.literal('didRawOutput'),
+		...versioned,
+		toolCallId: z.string(),
+		offset: z.number().int().nonnegative(),
+		text: z.string(),
+		/** Characters in the whole stored output. */
+		total: z.number().int().nonnegative(),
+		/** Where the next page starts; absent on the last page. */
+		nextOffset: z.number().int().nonnegative().optional(),
+		error: z.string().optional(),
+	}),
 ]);
 
 export type WebviewToHost = z.infer<typeof WebviewToHost>;

@@ -35,6 +35,12 @@ export const ToolCallViewSchema = z.object({
 	suggestedRule: z.object({ tool: z.string(), match: z.string().optional(), action: z.literal('allow') }).optional(),
 	filtered: z.object({ from: z.number(), to: z.number() }).optional(),
 	redactions: z.number().optional(),
+	filterConfidence: z.enum(['full', 'partial', 'fallback']).optional(),
+	filterRule: z.string().optional(),
+	/** Opaque reference of the unfiltered output; "Show unfiltered" asks the host for it by card id. */
+	rawOutputRef: z.string().optional(),
+	cached: z.boolean().optional(),
+	errorCategory: z.string().optional(),
 });
 
 // The schema validates the one tool-call type; these fail to compile when the two drift apart.

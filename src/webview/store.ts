@@ -1,5 +1,6 @@
 import type { HostToWebview } from '../shared/protocol';
 import type { ChatItem, SessionView } from '../shared/views';
+import { applyRawOutput } from './rawOutput';
 
 export type Header = Omit<SessionView, 'items' | 'olderCount'>;
 export type ApplyResult = 'applied' | 'gap' | 'stale';
@@ -100,6 +101,8 @@ export class ChatStore {
 			case 'didSetModel':
 				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
 				return;
+			case 'didRawOutput':
+				return applyRawOutput(message);
 		}
 	}
 

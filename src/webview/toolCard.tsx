@@ -2,6 +2,7 @@ import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ToolCallView } from '../shared/views';
 import { DiffView, ruleText } from './diffView';
+import { CardBadges, FilteredLines, UnfilteredOutput } from './toolCardMeta';
 import { ToolOutput, countLines } from './toolOutput';
 import { post } from './vscodeApi';
 
@@ -26,6 +27,7 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 		<div class={`tool-card status-${call.status}`} role="group" aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`} data-testid="tool-card" data-tool-call-id={call.id} data-tool-name={call.name} data-status={call.status}>
 			<div class="tool-header">
 				<span class="tool-title" data-testid="tool-title">{call.title || call.name}</span>
+				<CardBadges call={call} />
 				<span class={`tool-status status-${call.status}`} data-testid="tool-status">{STATUS_LABEL[call.status]}</span>
 			</div>
 			<details class="tool-args" open={call.status === 'streaming' || awaiting}>
@@ -49,10 +51,10 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 			{output !== undefined && (
 				<details class="tool-output" data-testid="tool-output" open={call.status === 'running' || call.status === 'failed'}>
 					<summary>
-						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <span data-testid="tool-filtered">{call.filtered.from} → {call.filtered.to} lines</span> : `${countLines(output)} lines`})
+						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <FilteredLines call={call} /> : `${countLines(output)} lines`})
 						{call.redactions ? <span class="tool-redacted" data-testid="tool-redacted"> · {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted</span> : null}
 					</summary>
-					<ToolOutput text={output} />
+					{call.rawOutputRef && call.output !== undefined ? <UnfilteredOutput call={call} filtered={output} /> : <ToolOutput text={output} />}
 				</details>
 			)}
 		</div>

@@ -4,12 +4,12 @@ import { useState } from 'preact/hooks';
 const PREVIEW_LINES = 200;
 
 /** A tool's output in a bounded, scrollable block; the rest on request. */
-export function ToolOutput({ text }: { text: string }) {
+export function ToolOutput({ text, testId }: { text: string; testId?: string }) {
 	const [all, setAll] = useState(false);
 	const lines = countLines(text);
 	const shown = all || lines <= PREVIEW_LINES ? text : firstLines(text, PREVIEW_LINES);
 	return (
-		<div class="tool-output-body">
+		<div class="tool-output-body" data-testid={testId}>
 			<pre tabIndex={0} aria-label="Tool output">{shown}</pre>
 			{shown !== text && (
 				<button class="link" data-testid="tool-output-show-all" onClick={() => setAll(true)}>

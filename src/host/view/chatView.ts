@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../core/agent/events';
 import type { HostUpdate } from '../../shared/protocol';
-import type { ChatItem, ErrorView, SessionView, UsageView } from '../../shared/views';
+import type { ChatItem, ErrorView, SessionView, ToolCallView, UsageView } from '../../shared/views';
 import { toToolCallView, toolCallChange } from './toolCallView';
 
 /** Items the webview gets on open; older ones come a page at a time when it scrolls up. */
@@ -49,6 +49,12 @@ export class ChatView {
 		const end = this._index.get(beforeId) ?? 0;
 		const start = Math.max(0, end - size);
 		return { items: structuredClone(this._items.slice(start, end)), olderCount: start };
+	}
+
+	/** The card of a tool call, as last projected; undefined for an unknown id. */
+	toolCall(id: string): ToolCallView | undefined {
+		const item = this._find(id);
+		return item?.kind === 'tool' ? item.call : undefined;
 	}
 
 	setModel(modelLabel: string, endpoint?: string): HostUpdate {
