@@ -127,7 +127,7 @@ describe('Keel with MCP servers (e2e)', function () {
 		await ask(chat, 'crash the shop server');
 		await approveCard(chat, 'mcp_shop_crash');
 		await chat.locator(`${testId('tool-card')}[data-tool-name="mcp_shop_crash"][data-status="failed"]`).waitFor();
-		await chat.locator(testId('message-assistant')).filter({ hasText: /It broke: mcp_shop_crash failed/ }).waitFor();
+		await chat.locator(testId('message-assistant')).filter({ hasText: /It broke:[\s\S]*mcp_shop_crash failed/ }).waitFor();
 		await keel.page.locator('.notification-toast', { hasText: 'stopped unexpectedly' }).first().waitFor();
 	});
 
