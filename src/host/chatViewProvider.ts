@@ -5,6 +5,7 @@ import type { Logger } from '../core/ports';
 import { WebviewChannel } from './webviewChannel';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
 import type { SessionController } from './sessionController';
+import type { EverydayBridge } from './view/everydayBridge';
 
 /**
  * The chat view. Treats the webview as untrusted: every inbound message is validated and
@@ -21,6 +22,8 @@ export class ChatViewProvider extends Disposable {
 		private readonly _logger: Logger,
 		/** Opens a card's diff in VS Code's diff editor (diffEditor.ts). */
 		private readonly _openDiff?: (toolCallId: string, index: number) => void,
+		/** Slash commands, mentions, modes and per-turn controls (everydayBridge.ts). */
+		private readonly _everyday?: EverydayBridge,
 	) {
 		super();
 		this._register({ dispose: () => this._disposeView() });
@@ -62,6 +65,10 @@ export class ChatViewProvider extends Disposable {
 	}
 
 	private _handle(message: WebviewToHost): void {
+		if (this._everyday?.handles(message)) {
+			this._everyday.handle(message);
+			return;
+		}
 		switch (message.type) {
 			case 'ready':
 				if (message.protocolVersion !== PROTOCOL_VERSION) {
@@ -95,6 +102,10 @@ export class ChatViewProvider extends Disposable {
 				return;
 			case 'insertText':
 				void insertAtCursor(message.text);
+				return;
+			case 'submit':
+				// Without the everyday features (tests of the view alone), a plain send.
+				this._controller.sendFromUser(message.text);
 				return;
 		}
 	}

@@ -1,5 +1,6 @@
 import type { HostToWebview } from '../shared/protocol';
 import type { ChatItem, SessionView } from '../shared/views';
+import { everydayState } from './everydayState';
 
 export type Header = Omit<SessionView, 'items' | 'olderCount'>;
 export type ApplyResult = 'applied' | 'gap' | 'stale';
@@ -100,6 +101,16 @@ export class ChatStore {
 			case 'didSetModel':
 				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
 				return;
+			case 'didSetMode':
+				return everydayState.setMode(message.mode, message.modes);
+			case 'didSetTurns':
+				return everydayState.setTurns(message.turns);
+			case 'didComplete':
+				return everydayState.setCompletions(message.requestId, message.items);
+			case 'didFillComposer':
+				return everydayState.fillComposer(message.text);
+			case 'didMeasureMention':
+				return everydayState.setMentionCost(message.value, { label: message.label, tokens: message.tokens, error: message.error });
 		}
 	}
 
@@ -112,6 +123,8 @@ export class ChatStore {
 
 	private _reset(view: SessionView): void {
 		const { items, olderCount, ...header } = view;
+		// The controls of the old items go; the host sends the new ones after each snapshot.
+		everydayState.setTurns([]);
 		this.items = [...items];
 		this.olderCount = olderCount;
 		this.header = header;
