@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CompletionView } from '../shared/protocol';
-import { useEverydayState } from './everydayState';
+import { useEverydayState } from './useEverydayState';
 import { post } from './vscodeApi';
 
 export interface CompletionTrigger {

@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CompletionList, completionTrigger, useCompletions } from './completions';
-import { useEverydayState } from './everydayState';
+import { useEverydayState } from './useEverydayState';
 import { MentionChips } from './mentionChips';
 import { ModeControl } from './modeControl';
 import { post } from './vscodeApi';

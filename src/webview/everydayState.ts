@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
 import type { CompletionView, ModeView, TurnControl } from '../shared/protocol';
 
 /**
@@ -54,10 +53,3 @@ class EverydayState {
 }
 
 export const everydayState = new EverydayState();
-
-/** Re-renders the calling component when the everyday state changes. */
-export function useEverydayState(): EverydayState {
-	const [, setTick] = useState(0);
-	useEffect(() => everydayState.subscribe(() => setTick(tick => tick + 1)), []);
-	return everydayState;
-}

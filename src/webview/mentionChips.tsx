@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { useEverydayState } from './everydayState';
+import { useEverydayState } from './useEverydayState';
 import { post } from './vscodeApi';
 
 /** The mentions of the box's text that are typed out (a space follows), as the host will read them. */

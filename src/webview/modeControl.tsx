@@ -1,4 +1,4 @@
-import { useEverydayState } from './everydayState';
+import { useEverydayState } from './useEverydayState';
 import { post } from './vscodeApi';
 
 /** The session's mode (Act, Plan, or one of keel.modes); choosing another switches it for this chat. */

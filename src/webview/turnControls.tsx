@@ -1,4 +1,4 @@
-import { useEverydayState } from './everydayState';
+import { useEverydayState } from './useEverydayState';
 import { post } from './vscodeApi';
 
 /**
