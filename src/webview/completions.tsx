@@ -2,27 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CompletionView } from '../shared/protocol';
 import { useEverydayState } from './useEverydayState';
 import { post } from './vscodeApi';
+import type { CompletionTrigger } from './composerText';
 
-export interface CompletionTrigger {
-	kind: 'slash' | 'mention';
-	query: string;
-	/** Where the `/` or `@` is: picking replaces from there to the caret. */
-	start: number;
-}
-
-/** A `/command` at the start of the box, or an `@mention` being typed at the caret. */
-export function completionTrigger(text: string, caret: number): CompletionTrigger | undefined {
-	const before = text.slice(0, caret);
-	const slash = /^\/(\S*)$/.exec(before);
-	if (slash) {
-		return { kind: 'slash', query: slash[1], start: 0 };
-	}
-	const mention = /(^|\s)@(\S*)$/.exec(before);
-	if (mention) {
-		return { kind: 'mention', query: mention[2], start: before.length - mention[2].length - 1 };
-	}
-	return undefined;
-}
+export { completionTrigger } from './composerText';
 
 let nextRequest = 0;
 

@@ -1,18 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { useEverydayState } from './useEverydayState';
+import { completeMentions } from './composerText';
 import { post } from './vscodeApi';
-
-/** The mentions of the box's text that are typed out (a space follows), as the host will read them. */
-export function completeMentions(text: string): Array<{ token: string; value: string }> {
-	const found: Array<{ token: string; value: string }> = [];
-	for (const match of text.matchAll(/(^|\s)(@(\S+))(?=\s)/g)) {
-		const value = match[3].replace(/[),.;:!?]+$/, '');
-		if (value && !found.some(f => f.value === value)) {
-			found.push({ token: match[2], value });
-		}
-	}
-	return found;
-}
 
 const requested = new Set<string>();
 
