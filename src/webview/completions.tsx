@@ -45,6 +45,7 @@ export function CompletionList({ items, selected, kind, onPick }: { items: Compl
 			{items.map((item, index) => (
 				<li
 					key={`${item.kind}:${item.value}`}
+					id={`keel-completion-${index}`}
 					role="option"
 					aria-selected={index === selected}
 					class={index === selected ? 'selected' : ''}

@@ -110,6 +110,7 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 					aria-expanded={completions.open}
 					aria-controls="keel-completions"
 					aria-autocomplete="list"
+					aria-activedescendant={completions.open ? `keel-completion-${completions.selected}` : undefined}
 					onInput={onInput}
 					onClick={e => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? text.length)}
 					onCompositionStart={() => (composing.current = true)}
