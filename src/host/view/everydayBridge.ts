@@ -63,7 +63,7 @@ export class EverydayBridge extends Disposable {
 			case 'rewindTo':
 				return this._try(async () => {
 					const { prompt } = await this._api.rewindTo(message.turnId);
-					this._channel.push({ type: 'didFillComposer', text: prompt });
+					this._channel.push({ type: 'didFillComposer', text: typedPrompt(prompt) });
 					this._channel.flush();
 				});
 		}
@@ -156,4 +156,10 @@ export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, tu
 		pairs.unshift({ itemId: users[users.length - i].id, turnId: turn.turnId, filesChanged: turn.changes?.length || undefined });
 	}
 	return pairs;
+}
+
+/** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */
+export function typedPrompt(prompt: string): string {
+	const at = prompt.search(/\n\nAttached (file|folder|selection|problems|terminal|url) [^\n]*\(\d+ tokens[^\n]*\):\n/);
+	return at === -1 ? prompt : prompt.slice(0, at);
 }

@@ -3,7 +3,7 @@ import type { AgentEvent } from '../../../../src/core/agent/events';
 import { Emitter } from '../../../../src/core/util/emitter';
 import type { EverydayApi, TurnInfo } from '../../../../src/host/everydayApi';
 import type { SessionController } from '../../../../src/host/sessionController';
-import { EverydayBridge, pairTurns } from '../../../../src/host/view/everydayBridge';
+import { EverydayBridge, pairTurns, typedPrompt } from '../../../../src/host/view/everydayBridge';
 import { WebviewChannel } from '../../../../src/host/webviewChannel';
 import type { HostToWebview } from '../../../../src/shared/protocol';
 import type { ChatItem } from '../../../../src/shared/views';
@@ -96,5 +96,11 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.deepStrictEqual(done && done.type === 'didComplete' && [done.requestId, done.items.map(i => i.label)], [7, ['/plan']]);
 		const cost = posted.find(m => m.type === 'didMeasureMention');
 		assert.deepStrictEqual(cost && cost.type === 'didMeasureMention' && [cost.tokens, cost.error], [0, 'denied by keel.permissions.denyRead']);
+	});
+
+	it('refills the composer with what was typed, not the mentions\' content appended at send', () => {
+		const sent = 'Explain @src/app.ts please\n\nAttached file src/app.ts (47 tokens):\n```\nexport function greet() {}\n```';
+		assert.strictEqual(typedPrompt(sent), 'Explain @src/app.ts please');
+		assert.strictEqual(typedPrompt('Plain words\n\nAttached is my idea'), 'Plain words\n\nAttached is my idea');
 	});
 });
