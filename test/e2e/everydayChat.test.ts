@@ -58,7 +58,8 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		assert.match(fs.readFileSync(file, 'utf8'), /^\/\/ edited by Keel\n/);
 
 		const changes = chat.locator(testId('turn-changes'));
-		await changes.waitFor().catch(error => explain(chat, error));
+		// The count comes with the turn's closing snapshot (git), which a loaded machine can slow down.
+		await changes.waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
 		assert.strictEqual((await changes.textContent())?.trim(), '1 file changed');
 		await keel.screenshot('everyday-turn-changes');
 		await changes.click();
@@ -66,7 +67,7 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		await keel.page.locator('.view-line', { hasText: '// edited by Keel' }).first().waitFor({ timeout: 20_000 });
 
 		await chat.locator(testId('checkpoint-restore')).click();
-		await chat.locator(testId('notice')).filter({ hasText: /restor/i }).first().waitFor().catch(error => explain(chat, error));
+		await chat.locator(testId('notice')).filter({ hasText: /restor/i }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
 		assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
 	});
 

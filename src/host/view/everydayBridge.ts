@@ -18,6 +18,8 @@ const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
  */
 export class EverydayBridge extends Disposable {
 	private _turnsRequest = 0;
+	/** The controls last sent, so a live turn can be added before the full list is known. */
+	private _turns: TurnControl[] = [];
 
 	constructor(
 		private readonly _api: EverydayApi,
@@ -27,13 +29,16 @@ export class EverydayBridge extends Disposable {
 	) {
 		super();
 		this._register(_channel.onDidReset(() => {
+			this._turns = [];
 			this.pushMode();
 			void this.pushTurns();
 		}));
 		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
 		this._register(_controller.onDidEvent(event => {
 			if (event.type === 'turnFinished') {
-				void this.pushTurns();
+				// Rewind is offered at once; the file counts follow when the turn's closing snapshot is in (git can be slow).
+				this._pushLiveTurns();
+				setTimeout(() => void this.pushTurns(), 0);
 			}
 		}));
 	}
@@ -91,7 +96,23 @@ export class EverydayBridge extends Disposable {
 		if (request !== this._turnsRequest) {
 			return; // a newer refresh is under way
 		}
-		this._channel.push({ type: 'didSetTurns', turns: pairTurns(this._controller.snapshot().items, turns) });
+		this._sendTurns(pairTurns(this._controller.snapshot().items, turns));
+	}
+
+	/** Turns run in this window have items named after them (`<turnId>-user`): no need to wait for the store. */
+	private _pushLiveTurns(): void {
+		const known = new Set(this._turns.map(t => t.itemId));
+		const live = this._controller.snapshot().items
+			.filter(item => item.kind === 'user' && item.id.endsWith('-user') && !known.has(item.id))
+			.map(item => ({ itemId: item.id, turnId: item.id.slice(0, -'-user'.length) }));
+		if (live.length) {
+			this._sendTurns([...this._turns, ...live]);
+		}
+	}
+
+	private _sendTurns(turns: TurnControl[]): void {
+		this._turns = turns;
+		this._channel.push({ type: 'didSetTurns', turns });
 		this._channel.flush();
 	}
 

@@ -103,4 +103,11 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.strictEqual(typedPrompt(sent), 'Explain @src/app.ts please');
 		assert.strictEqual(typedPrompt('Plain words\n\nAttached is my idea'), 'Plain words\n\nAttached is my idea');
 	});
+
+	it('offers rewind on a turn as soon as it finishes, before the checkpoint store answers', async () => {
+		const { posted, events } = setup({ turns: () => new Promise(() => undefined) }, [user('t7-user'), answer('t7-a1')]);
+		events.fire({ type: 'turnFinished', turnId: 't7' } as AgentEvent);
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7' }]);
+	});
 });
