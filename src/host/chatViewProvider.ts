@@ -5,6 +5,7 @@ import type { Logger } from '../core/ports';
 import { WebviewChannel } from './webviewChannel';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
 import type { SessionController } from './sessionController';
+import type { EverydayBridge } from './view/everydayBridge';
 
 /**
  * The chat view. Treats the webview as untrusted: every inbound message is validated and
@@ -23,6 +24,8 @@ export class ChatViewProvider extends Disposable {
 		private readonly _openDiff?: (toolCallId: string, index: number) => void,
 		/** "Show unfiltered": answers with a page of a card's stored raw output. */
 		private readonly _readRawOutput?: (toolCallId: string, offset: number) => Promise<void>,
+		/** Slash commands, mentions, modes and per-turn controls (everydayBridge.ts). */
+		private readonly _everyday?: EverydayBridge,
 	) {
 		super();
 		this._register({ dispose: () => this._disposeView() });
@@ -64,6 +67,10 @@ export class ChatViewProvider extends Disposable {
 	}
 
 	private _handle(message: WebviewToHost): void {
+		if (this._everyday?.handles(message)) {
+			this._everyday.handle(message);
+			return;
+		}
 		switch (message.type) {
 			case 'ready':
 				if (message.protocolVersion !== PROTOCOL_VERSION) {
@@ -100,6 +107,10 @@ export class ChatViewProvider extends Disposable {
 				return;
 			case 'readRawOutput':
 				this._readRawOutput?.(message.toolCallId, message.offset).catch(error => this._logger.warn(`could not read a raw output: ${(error as Error).message}`));
+				return;
+			case 'submit':
+				// Without the everyday features (tests of the view alone), a plain send.
+				this._controller.sendFromUser(message.text);
 				return;
 		}
 	}

@@ -12,6 +12,7 @@ import { DiffEditor } from './diffEditor';
 import { Everyday } from './everyday';
 import type { EverydayApi } from './everydayApi';
 import { everydayCommands } from './everydayCommands';
+import { EverydayBridge } from './view/everydayBridge';
 import { hostToolDeps } from './hostToolDeps';
 import { readApprovalSettings, readMaxSteps, readModelConfig, readToolBudget } from './config';
 import { Notifier } from './notifier';
@@ -140,7 +141,8 @@ export class KeelHost extends Disposable {
 		);
 		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
-		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref))));
+		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
+		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
 		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));

@@ -11,6 +11,7 @@ export class WebviewChannel {
 	private _ready = false;
 	private _queue: HostUpdate[] = [];
 	private _timer: ReturnType<typeof setTimeout> | undefined;
+	private readonly _resetListeners = new Set<() => void>();
 
 	constructor(
 		private readonly _post: (message: HostToWebview) => void,
@@ -26,6 +27,14 @@ export class WebviewChannel {
 		this._queue = [];
 		this._ready = true;
 		this._send(snapshot);
+		// State kept beside the snapshot (the mode, the per-turn controls) follows it.
+		this._resetListeners.forEach(listener => listener());
+	}
+
+	/** Called after every snapshot: a new webview, a new chat, a resumed or rewound one. */
+	onDidReset(listener: () => void): { dispose(): void } {
+		this._resetListeners.add(listener);
+		return { dispose: () => void this._resetListeners.delete(listener) };
 	}
 
 	detach(): void {

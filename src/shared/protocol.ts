@@ -36,7 +36,23 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('insertText'), text: z.string().max(1_000_000) }).strict(),
 	/** "Show unfiltered": a page of a card's stored raw output; the host finds the reference by card id. */
 	z.object({ type: z.literal('readRawOutput'), toolCallId: id, offset: z.number().int().min(0).max(1_000_000_000).default(0) }).strict(),
+	/** The composer's send: slash commands, prompt files and @-mentions are resolved by the host. */
+	z.object({ type: z.literal('submit'), text: z.string().trim().min(1).max(MAX_PROMPT) }).strict(),
+	/** The composer's completion list: `/` commands or `@` mentions matching `query`; answered by `didComplete`. */
+	z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), kind: z.enum(['slash', 'mention']), query: z.string().max(500) }).strict(),
+	z.object({ type: z.literal('setMode'), name: z.string().min(1).max(200) }).strict(),
+	/** Per-turn controls: "N files changed" (diff), "Restore files to here", "Rewind the conversation to here". */
+	z.object({ type: z.literal('openTurnChanges'), turnId: id }).strict(),
+	z.object({ type: z.literal('restoreCheckpoint'), turnId: id }).strict(),
+	z.object({ type: z.literal('rewindTo'), turnId: id }).strict(),
+	/** A mention chip's token cost: the host resolves `@value` as sending would; answered by `didMeasureMention`. */
+	z.object({ type: z.literal('measureMention'), value: z.string().min(1).max(2000) }).strict(),
 ]);
+
+/** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */
+export const TurnControl = z.object({ itemId: z.string(), turnId: z.string(), filesChanged: z.number().int().nonnegative().optional() });
+export const ModeView = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
+export const CompletionView = z.object({ value: z.string(), label: z.string(), description: z.string().optional(), kind: z.string().optional() });
 
 const versioned = { version: z.number().int().nonnegative() };
 
@@ -72,11 +88,23 @@ export const HostToWebview = z.discriminatedUnion('type', [
 		nextOffset: z.number().int().nonnegative().optional(),
 		error: z.string().optional(),
 	}),
+	/** The session's mode and the modes to switch to (the composer's mode control). */
+	z.object({ type: z.literal('didSetMode'), ...versioned, mode: ModeView, modes: z.array(ModeView) }),
+	/** The per-turn controls of the loaded conversation, replacing the previous list. */
+	z.object({ type: z.literal('didSetTurns'), ...versioned, turns: z.array(TurnControl) }),
+	/** The answer to `complete`; a reply to an older request is ignored by the webview. */
+	z.object({ type: z.literal('didComplete'), ...versioned, requestId: z.number().int(), items: z.array(CompletionView) }),
+	/** Puts text in the composer for editing (a rewound turn's prompt). */
+	z.object({ type: z.literal('didFillComposer'), ...versioned, text: z.string() }),
+	z.object({ type: z.literal('didMeasureMention'), ...versioned, value: z.string(), label: z.string(), tokens: z.number().nonnegative(), error: z.string().optional() }),
 ]);
 
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
 export type HostToWebview = z.infer<typeof HostToWebview>;
 export type ToolCallPatch = z.infer<typeof ToolCallPatch>;
+export type TurnControl = z.infer<typeof TurnControl>;
+export type ModeView = z.infer<typeof ModeView>;
+export type CompletionView = z.infer<typeof CompletionView>;
 
 /** A notification before the host stamps its version. */
 export type HostUpdate = HostToWebview extends infer M ? (M extends { version: number } ? Omit<M, 'version'> : never) : never;

@@ -3,13 +3,19 @@ import { useState } from 'preact/hooks';
 import type { ChatItem } from '../shared/views';
 import { MarkdownView, flashCopied } from './markdownView';
 import { ToolCard } from './toolCard';
+import { TurnControls } from './turnControls';
 import { post } from './vscodeApi';
 
 /** One item; memoised, so an update re-renders only the item it changed (items are replaced, never mutated). */
 export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatItem }) {
 	switch (item.kind) {
 		case 'user':
-			return <div class="message user" data-testid="message-user">{item.text}</div>;
+			return (
+				<div class="user-turn">
+					<div class="message user" data-testid="message-user">{item.text}</div>
+					<TurnControls itemId={item.id} />
+				</div>
+			);
 		case 'assistant':
 			if (item.retracted) {
 				// A failed attempt's text (retried) or a call written as text (run as a card): folded, so nothing reads twice.

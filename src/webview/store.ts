@@ -1,6 +1,7 @@
 import type { HostToWebview } from '../shared/protocol';
 import type { ChatItem, SessionView } from '../shared/views';
 import { applyRawOutput } from './rawOutput';
+import { everydayState } from './everydayState';
 
 export type Header = Omit<SessionView, 'items' | 'olderCount'>;
 export type ApplyResult = 'applied' | 'gap' | 'stale';
@@ -103,6 +104,16 @@ export class ChatStore {
 				return;
 			case 'didRawOutput':
 				return applyRawOutput(message);
+			case 'didSetMode':
+				return everydayState.setMode(message.mode, message.modes);
+			case 'didSetTurns':
+				return everydayState.setTurns(message.turns);
+			case 'didComplete':
+				return everydayState.setCompletions(message.requestId, message.items);
+			case 'didFillComposer':
+				return everydayState.fillComposer(message.text);
+			case 'didMeasureMention':
+				return everydayState.setMentionCost(message.value, { label: message.label, tokens: message.tokens, error: message.error });
 		}
 	}
 
@@ -115,6 +126,8 @@ export class ChatStore {
 
 	private _reset(view: SessionView): void {
 		const { items, olderCount, ...header } = view;
+		// The controls of the old items go; the host sends the new ones after each snapshot.
+		everydayState.setTurns([]);
 		this.items = [...items];
 		this.olderCount = olderCount;
 		this.header = header;

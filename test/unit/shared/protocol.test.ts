@@ -27,4 +27,34 @@ describe('host ⇄ webview protocol', () => {
 		assert.strictEqual(parseHostMessage({ type: 'didAppendText', version: 1, itemId: 'a' }), undefined);
 		assert.ok(parseHostMessage({ type: 'didSetStatus', version: 2, busy: true }));
 	});
+
+	it('validates the everyday controls both ways: commands, completions, modes, per-turn actions, mentions', () => {
+		for (const message of [
+			{ type: 'submit', text: '/plan' },
+			{ type: 'complete', requestId: 3, kind: 'mention', query: 'src/a' },
+			{ type: 'setMode', name: 'plan' },
+			{ type: 'openTurnChanges', turnId: 't1' },
+			{ type: 'restoreCheckpoint', turnId: 't1' },
+			{ type: 'rewindTo', turnId: 't1' },
+			{ type: 'measureMention', value: 'src/a.ts' },
+		]) {
+			assert.deepStrictEqual(parseWebviewMessage(message), message);
+		}
+		for (const message of [
+			{ type: 'submit', text: '   ' },
+			{ type: 'complete', requestId: -1, kind: 'slash', query: '' },
+			{ type: 'complete', requestId: 1, kind: 'shell', query: '' },
+			{ type: 'rewindTo', turnId: '' },
+			{ type: 'restoreCheckpoint', turnId: 't1', force: true },
+			{ type: 'setMode', name: '' },
+		]) {
+			assert.strictEqual(parseWebviewMessage(message), undefined, JSON.stringify(message));
+		}
+		assert.ok(parseHostMessage({ type: 'didSetMode', version: 1, mode: { id: 'plan', name: 'Plan' }, modes: [{ id: 'act', name: 'Act' }] }));
+		assert.ok(parseHostMessage({ type: 'didSetTurns', version: 1, turns: [{ itemId: 'u', turnId: 't', filesChanged: 2 }] }));
+		assert.strictEqual(parseHostMessage({ type: 'didSetTurns', version: 1, turns: [{ itemId: 'u', turnId: 't', filesChanged: -1 }] }), undefined);
+		assert.ok(parseHostMessage({ type: 'didComplete', version: 1, requestId: 3, items: [{ value: 'plan', label: '/plan' }] }));
+		assert.ok(parseHostMessage({ type: 'didFillComposer', version: 1, text: 'again' }));
+		assert.ok(parseHostMessage({ type: 'didMeasureMention', version: 1, value: 'a.ts', label: 'a.ts', tokens: 12 }));
+	});
 });
