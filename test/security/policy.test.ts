@@ -14,7 +14,7 @@ import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
 import { attack } from './tally';
 
-// Stands in for issue 5's run_command: only its subjects matter to the policy.
+// Stands in for run_command: only its subjects matter to the policy.
 const runCommand = defineTool({
 	name: 'run_command',
 	description: 'test double of run_command',

@@ -22,7 +22,7 @@ export interface ToolContext {
 
 /**
  * What permission rules match on. Path tools return `{kind:'path'}` with normalised
- * workspace-relative paths, network tools `{kind:'url'}`, and run_command (issue 5) returns
+ * workspace-relative paths, network tools `{kind:'url'}`, and run_command returns
  * `{kind:'command', values:[commandLine]}`; the policy splits command lines into every
  * command of the chain itself (shellRules.ts), so tools hand over the raw line.
  */

@@ -1,6 +1,6 @@
 /**
  * Full tool outputs that were too long for the model, kept per session behind opaque
- * references so read_output can page through them. The SQLite store (issue 6) can implement
+ * references so read_output can page through them. The SQLite store (storedOutputs.ts) implements
  * this port; the in-memory one is the default and what tests use.
  */
 import { randomBytes } from 'crypto';

@@ -1,5 +1,5 @@
-// Error responses as the real servers send them. Bodies are copied from the sources cited in
-// /work/shared/reference/competitors.md §3 or from the servers' own error code, so recovery
+// Error responses as the real servers send them. Bodies are copied from the servers' public
+// issue threads and documentation or from the servers' own error code, so recovery
 // code is tested against what users actually hit, not against what we imagine.
 // Each preset is a literal httpError step: it is sent unchanged, whatever endpoint was hit.
 

@@ -1,4 +1,4 @@
-// Issue 4's tools inside a real VS Code: edits go through WorkspaceEdit (open editors update,
+// The file, search and diagnostics tools inside a real VS Code: edits go through WorkspaceEdit (open editors update,
 // Undo reverts), the guard sees real symlinks through VscodeWorkspace, and diagnostics come
 // from vscode.languages.
 import * as assert from 'assert';
