@@ -41,7 +41,12 @@ export async function openKeelView(page: Page, timeoutMs = 30_000): Promise<void
   } catch {
     await runCommand(page, 'Keel: Focus Chat');
   }
-  await page.locator('.part.sidebar .composite.title', { hasText: /keel/i }).first().waitFor({ timeout: timeoutMs });
+  const title = page.locator('.part.sidebar .composite.title', { hasText: /keel/i }).first();
+  // After a reload VS Code may restore the Keel view just as we click its item, and that
+  // click collapses the sidebar again; Focus Chat only ever opens it.
+  const shown = await title.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+  if (!shown) await runCommand(page, 'Keel: Focus Chat');
+  await title.waitFor({ timeout: timeoutMs });
 }
 
 /** Runs a command by its palette title, e.g. "Keel: Focus Chat". */
