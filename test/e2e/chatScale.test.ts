@@ -217,6 +217,8 @@ describe('Keel chat from the keyboard alone (e2e)', function () {
 			const input = chat.locator(testId('prompt-input'));
 			await input.focus();
 			await chat.page().keyboard.type('Read the README');
+			// Send is enabled once the chat has loaded; before that Enter keeps the text unsent.
+			await chat.locator(`${testId('send')}:not([disabled])`).waitFor();
 			await chat.page().keyboard.press('Enter');
 			await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`).waitFor();
 			await input.focus();
