@@ -4,6 +4,7 @@ import { findDialectCalls } from '../llm/textDialects';
 import { matchToolName, parseTextToolCalls } from '../llm/textToolCalls';
 import type { ToolRegistry } from '../tools/registry';
 import type { StepCall, StepOutput } from './modelStep';
+import { scanOutsideStrings } from '../llm/jsonScan';
 
 /** Why a response gave the loop nothing to do: each one is re-asked once with its own nudge. */
 export type Shortfall = 'empty' | 'reasoningOnly' | 'callInReasoning' | 'toolCallsWithoutCalls' | 'truncatedCall' | 'degenerate' | 'unofferedCall';
@@ -145,22 +146,12 @@ export function looksCut(raw: string): boolean {
 		return false;
 	}
 	let depth = 0;
-	let inString = false;
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (inString) {
-			if (c === '\\') {
-				i++;
-			} else if (c === '"') {
-				inString = false;
-			}
-		} else if (c === '"') {
-			inString = true;
-		} else if (c === '{' || c === '[') {
+	const inString = scanOutsideStrings(text, c => {
+		if (c === '{' || c === '[') {
 			depth++;
 		} else if (c === '}' || c === ']') {
 			depth--;
 		}
-	}
+	});
 	return inString || depth > 0;
 }

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { scanOutsideStrings } from './jsonScan';
 
 export interface RepairResult {
 	/** Canonical JSON text of the arguments after repair. */
@@ -162,22 +163,14 @@ export function splitConcatenated(raw: string): string[] | undefined {
 	let depth = 0;
 	let start = 0;
 	let lastEnd = 0;
-	let inString = false;
-	for (let i = 0; i < text.length; i++) {
-		const c = text[i];
-		if (inString) {
-			if (c === '\\') {
-				i++;
-			} else if (c === '"') {
-				inString = false;
-			}
-		} else if (c === '"') {
-			inString = true;
-		} else if (c === '{') {
+	let stray = false;
+	scanOutsideStrings(text, (c, i) => {
+		if (c === '{') {
 			if (depth++ === 0) {
 				// Only whitespace or a comma may sit between the objects.
 				if (text.slice(lastEnd, i).replace(/[\s,]/g, '')) {
-					return undefined;
+					stray = true;
+					return false;
 				}
 				start = i;
 			}
@@ -185,6 +178,10 @@ export function splitConcatenated(raw: string): string[] | undefined {
 			parts.push(text.slice(start, i + 1));
 			lastEnd = i + 1;
 		}
+		return true;
+	});
+	if (stray) {
+		return undefined;
 	}
 	return depth === 0 && !text.slice(lastEnd).trim() && parts.length >= 2 && parts.every(part => isObject(tryParse(part))) ? parts : undefined;
 }
