@@ -5,6 +5,8 @@
  * measured P12 `docker exec` CLI p50 78 ms, P13 Engine API exec p50 66 ms / 54 ms, P11
  * hardened `docker run --rm` p50 293 ms on this machine kind. Needs a running engine and the
  * base image (scripts/lib/setup.sh: keel_start_docker, keel_docker_base_image).
+ * Also: how soon a command that runs past its timeout is killed (whole process tree) and
+ * reported, next to the timeout itself; budget: the timeout plus 8 s.
  */
 import { execFile } from 'child_process';
 import * as fs from 'fs';
@@ -20,6 +22,9 @@ export const title = 'Shell sandbox: command latency (Keel warm exec vs docker e
 const run = promisify(execFile);
 const WARM_RUNS = 40;
 const COLD_RUNS = 15;
+const KILL_RUNS = 3;
+const KILL_TIMEOUT_MS = 2_000;
+const KILL_BUDGET_MS = KILL_TIMEOUT_MS + 8_000;
 
 async function sample(times: number, fn: () => Promise<unknown>): Promise<number[]> {
 	const samples: number[] = [];
@@ -59,6 +64,19 @@ export async function runBench(): Promise<void> {
 			['docker run --rm per command (hardened)', percentile(perCommand, 0.5), percentile(perCommand, 0.95), percentile(perCommand, 0.5) / keelP50],
 		];
 		printTable(['trivial command `true`', 'p50 ms', 'p95 ms', '× Keel p50'], rows);
+		// A loop that ignores signals in a subshell, a detached sleep: the kill must take the tree.
+		const endless = '(while :; do :; done) & (sleep 1000) & setsid sleep 1001 & while :; do :; done';
+		const kills: number[] = [];
+		for (let i = 0; i < KILL_RUNS; i++) {
+			kills.push(await timeIt(async () => {
+				const result = await runner.run({ ...request, command: endless, timeoutMs: KILL_TIMEOUT_MS });
+				if (!result.timedOut) {
+					throw new Error('the endless command did not time out: the figure would be wrong');
+				}
+			}));
+		}
+		console.log('');
+		printTable(['command past its timeout', 'timeout ms', 'p50 ms', 'max ms', 'budget ms'], [['killed and reported', KILL_TIMEOUT_MS, percentile(kills, 0.5), Math.max(...kills), KILL_BUDGET_MS]]);
 		console.log(`\nfirst command of a session (container create + start, image cached): ${first.toFixed(0)} ms; n=${WARM_RUNS} warm, ${COLD_RUNS} per-command`);
 	} finally {
 		await runner.disposeAsync();

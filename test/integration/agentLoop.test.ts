@@ -34,7 +34,7 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 		workspace = new InMemoryWorkspace({ 'README.md': '# Fixture\nThe answer is 42.', 'src/app.ts': 'export const answer = 42;\n' });
 	});
 
-	function session(baseUrl = double.openaiBaseUrl, model = 'glm-4.7-flash') {
+	function session(baseUrl = double.openaiBaseUrl, model = 'glm-4.7-flash', streamIdleTimeoutMs = 2000) {
 		return new ChatSession({
 			sessionId: 'it',
 			createModel: async () => new OpenAIChatModel({ baseUrl, model }),
@@ -45,7 +45,7 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 			maxSteps: () => 25,
 			systemPrompt: () => 'You are Keel.',
 			// Recovery retries unreachable servers with backoff; keep its waits short here.
-			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10, streamIdleTimeoutMs: 2000 }),
+			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10, streamIdleTimeoutMs }),
 		});
 	}
 
@@ -118,21 +118,23 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 		assert.match(outcome.error!.message, /Model "glm-4\.7-flash" was not found/);
 	});
 
-	it('stops a stalled stream promptly and keeps the partial text', async () => {
+	it('stops a stalled stream and keeps the partial text', async () => {
 		double.script(withFaults(text('one two three four five six', { chunks: 6 }), { stallAfter: 3 }));
-		const chat = session();
+		// The idle timeout is far beyond the test's own timeout, so only the stop can end this
+		// stall; how quickly it does is a figure for `npm run bench -- cancel`.
+		const chat = session(undefined, undefined, 3_600_000);
 		let streamed = false;
 		chat.onDidEvent(event => (streamed ||= event.type === 'textDelta'));
 		const turn = chat.send('talk');
 		while (!chat.history.some(m => m.kind === 'user') || !streamed) {
 			await new Promise(resolve => setTimeout(resolve, 10));
 		}
-		const started = Date.now();
 		chat.cancel();
 		const outcome = await turn;
 		assert.strictEqual(outcome.reason, 'cancelled');
-		assert.ok(Date.now() - started < 2000, 'the stall does not hold the stop');
+		assert.strictEqual(double.modelRequests.length, 1, 'the stalled request was not replayed');
 		const partial = chat.history.find(m => m.kind === 'assistant');
 		assert.ok(partial && partial.content.startsWith('one'), 'the partial answer is kept');
 	});
+
 });

@@ -24,11 +24,11 @@ describe('Keel activation', () => {
 		const ext = vscode.extensions.getExtension('keel.keel')!;
 		const api = (await ext.activate()) as { diagnostics(): Diagnostics; view(): unknown };
 		const atActivation = api.diagnostics();
-		assert.ok(atActivation.activationMs > 0);
+		assert.ok(Number.isFinite(atActivation.activationMs), 'activation is measured');
 		assert.strictEqual(atActivation.hostLoadMs, undefined, 'the host bundle was loaded during activation');
 		api.view(); // first use
 		const afterUse = api.diagnostics();
-		assert.ok(afterUse.hostLoadMs !== undefined && afterUse.hostLoadMs > 0);
+		assert.ok(afterUse.hostLoadMs !== undefined, 'the host bundle is loaded on first use');
 		fs.mkdirSync(path.join(config.repoRoot, 'test-results'), { recursive: true });
 		fs.writeFileSync(path.join(config.repoRoot, 'test-results', 'activation-figures.json'), JSON.stringify(afterUse));
 	});
