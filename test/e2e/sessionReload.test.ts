@@ -3,10 +3,11 @@
 // a matching "interrupted" result on the next turn instead of the call running.
 import * as assert from 'assert';
 import { keelVsixPath } from '../support/codeServer';
+import { strictTiers } from '../support/tierGate';
 import { text, toolCalls } from '../support/modelDouble';
 import { ask, testId, useKeel, useModelDouble } from './harness';
 
-(keelVsixPath() ? describe : describe.skip)('sessions survive a window reload (e2e)', function () {
+(keelVsixPath() || strictTiers() ? describe : describe.skip)('sessions survive a window reload (e2e)', function () {
 	this.timeout(240_000);
 	const double = useModelDouble();
 

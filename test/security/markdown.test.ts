@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, launchBrowser } from '../support/browser';
+import { requirePart } from '../support/tierGate';
 import { attack } from './tally';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -68,9 +69,7 @@ describe('security: markdown / XSS in model output (real Chromium)', function ()
 	let page: Page;
 
 	before(async function () {
-		if (!fs.existsSync(CHROMIUM)) {
-			this.skip();
-		}
+		requirePart(this, 'Chromium', fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} does not exist (set KEEL_CHROMIUM or install chromium)`);
 		const bundle = await esbuild.build({
 			entryPoints: [path.join(REPO, 'src/webview/markdown.ts')],
 			bundle: true,

@@ -1,14 +1,15 @@
 /**
  * The real Docker engine for the integration tier. CI starts dockerd and imports the offline
  * base image first (scripts/lib/setup.sh: keel_start_docker, keel_docker_base_image); when
- * nothing answers we try the same functions once, and the docker suites skip with a reason
- * only when no engine can be started at all.
+ * nothing answers we try the same functions once. When no engine can be started at all the
+ * docker suites fail under CI and skip, naming the reason, when run by hand (tierGate.ts).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import Docker from 'dockerode';
+import { requirePart } from './tierGate';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const DOCKERFILE_DIR = path.join(REPO_ROOT, 'sandbox');
@@ -39,15 +40,11 @@ async function hasImage(docker: Docker, name: string): Promise<boolean> {
 	return docker.getImage(name).inspect().then(() => true, () => false);
 }
 
-/** A mocha `before` that skips the whole suite, loudly, when no engine can be had. */
+/** A mocha `before` for the docker suites: fails them under CI, skips them by hand, when no engine can be had. */
 export function requireDocker(): Mocha.Func {
 	return async function (this: Mocha.Context) {
 		this.timeout(300_000);
-		const reason = await dockerReady();
-		if (reason) {
-			console.log(`    SKIPPED (docker): ${reason}`);
-			this.skip();
-		}
+		requirePart(this, 'Docker engine', await dockerReady());
 	};
 }
 

@@ -7,6 +7,7 @@ import type { KeelApi } from '../../src/host/keelHost';
 import type { ToolCallView } from '../../src/shared/views';
 import { startModelDouble, type ModelDouble, type ModelDoubleOptions } from '../support/modelDouble';
 import { testConfig } from './context';
+import { requirePart } from '../support/tierGate';
 
 export interface KeelSuite {
 	readonly api: KeelApi;
@@ -34,7 +35,7 @@ export function useKeelSuite(options: { double?: ModelDoubleOptions } = {}): Kee
 	};
 
 	before(async function () {
-		if (!testConfig().installed.includes('keel.keel')) this.skip();
+		requirePart(this, 'Keel VSIX', testConfig().installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
 		double = await startModelDouble(options.double);
 		api = (await vscode.extensions.getExtension('keel.keel')!.activate()) as KeelApi;
 		await set('model.baseUrl', double.openaiBaseUrl);

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { testConfig } from '../context';
+import { requirePart } from '../../support/tierGate';
 
 interface Diagnostics { activationMs: number; hostLoadMs?: number }
 
@@ -12,7 +13,7 @@ describe('Keel activation', () => {
 	const config = testConfig();
 
 	it('is not active before its view or a command is used', function () {
-		if (!config.installed.includes('keel.keel')) this.skip();
+		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
 		const ext = vscode.extensions.getExtension('keel.keel')!;
 		assert.strictEqual(ext.isActive, false, 'Keel must not activate on startup (no "*" activation)');
 		const events = (ext.packageJSON.activationEvents ?? []) as string[];
@@ -20,7 +21,7 @@ describe('Keel activation', () => {
 	});
 
 	it('activates without loading the engine, then loads it on first use', async function () {
-		if (!config.installed.includes('keel.keel')) this.skip();
+		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
 		const ext = vscode.extensions.getExtension('keel.keel')!;
 		const api = (await ext.activate()) as { diagnostics(): Diagnostics; view(): unknown };
 		const atActivation = api.diagnostics();

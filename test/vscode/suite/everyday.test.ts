@@ -8,6 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { text, toolCalls } from '../../support/modelDouble';
 import { testConfig } from '../context';
+import { requirePart } from '../../support/tierGate';
 import { useKeelSuite } from '../keelSuite';
 
 const until = async <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> => {
@@ -149,8 +150,7 @@ describe('Everyday work in the extension host', function () {
 
 		it('a command in the Docker sandbox gets a checkpoint too: the file it created is removed on restore', async function () {
 			if (!(await new Docker().ping().then(() => true, () => false))) {
-				console.log('    SKIPPED (docker): no engine answers in the extension host');
-				this.skip();
+				requirePart(this, 'Docker engine', 'no engine answers in the extension host');
 			}
 			this.timeout(180_000);
 			// When VS Code runs as root the sandbox runs as 1000:1000 (keel.shell.user): let it write

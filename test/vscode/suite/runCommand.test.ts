@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import Docker from 'dockerode';
 import * as vscode from 'vscode';
 import { text, toolCalls } from '../../support/modelDouble';
+import { requirePart } from '../../support/tierGate';
 import { useKeelSuite } from '../keelSuite';
 
 describe('run_command through Keel (real VS Code)', function () {
@@ -34,8 +35,7 @@ describe('run_command through Keel (real VS Code)', function () {
 
 	it('auto backend with a running engine: runs in the sandbox built from the VSIX\'s Dockerfile', async function () {
 		if (!(await new Docker().ping().then(() => true, () => false))) {
-			console.log('    SKIPPED (docker): no engine answers in the extension host');
-			this.skip();
+			requirePart(this, 'Docker engine', 'no engine answers in the extension host');
 		}
 		await keel.set('shell.backend', 'auto');
 		keel.double.script(toolCalls([{ name: 'run_command', arguments: { command: 'id -un; pwd; ls' } }]), text('{{lastToolResult}}'));

@@ -8,6 +8,7 @@ import { ExecError } from '../../../src/core/exec/execError';
 import type { CommandRequest } from '../../../src/core/ports';
 import { TerminalRunner } from '../../../src/host/terminalRunner';
 import { testConfig } from '../context';
+import { requirePart } from '../../support/tierGate';
 
 describe('terminal backend (real VS Code terminal, shell integration)', function () {
 	this.timeout(60_000);
@@ -74,7 +75,7 @@ describe('terminal backend (real VS Code terminal, shell integration)', function
 	});
 
 	it('contributes the keel.shell settings with safe defaults', function () {
-		if (!config.installed.includes('keel.keel')) this.skip();
+		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
 		const shell = vscode.workspace.getConfiguration('keel.shell');
 		assert.deepStrictEqual(
 			['backend', 'network', 'memoryMb', 'cpus', 'pids', 'timeoutSeconds', 'outputLimitBytes'].map(key => shell.get(key)),
