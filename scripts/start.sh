@@ -2,28 +2,47 @@
 # Sets everything up on a bare machine and starts VS Code with Keel loaded: the desktop
 # `code` when present, otherwise code-server in the browser at a printed URL.
 # Usage: npm start [-- /path/to/workspace]   (default: the current folder)
+# KEEL_PORT picks code-server's port (default 8080). KEEL_VSIX installs that VSIX instead of
+# building one and KEEL_START_DATA moves code-server's profile: the first-start test uses both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/setup.sh
 workspace=$(cd "${1:-$PWD}" && pwd)
 
-[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
-npm run --silent build
+if [ -z "${KEEL_VSIX:-}" ]; then
+  [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+  npm run --silent build
+fi
 
-if command -v code >/dev/null 2>&1; then
+if [ -z "${KEEL_VSIX:-}" ] && command -v code >/dev/null 2>&1; then
   echo "Starting VS Code with Keel loaded from $PWD on $workspace"
   exec code --extensionDevelopmentPath="$PWD" "$workspace"
 fi
 
 keel_setup_code_server
-npm run --silent package >/dev/null
-data="$KEEL_CACHE/start"
-mkdir -p "$data/extensions" "$data/user"
-node "$KEEL_CODE_SERVER_ENTRY" --extensions-dir "$data/extensions" --user-data-dir "$data/user" \
-  --install-extension dist/keel.vsix --force >/dev/null
+vsix=${KEEL_VSIX:-dist/keel.vsix}
+[ -n "${KEEL_VSIX:-}" ] || npm run --silent package >/dev/null
+data="${KEEL_START_DATA:-$KEEL_CACHE/start}"
+mkdir -p "$data/extensions" "$data/user/User"
+# code-server's own config file, so nothing is written to ~/.config/code-server and a config
+# left there (a password, another port) does not change this VS Code.
+printf 'auth: none\ncert: false\n' >"$data/config.yaml"
+# First start only, so the user's later changes stay: no calls home (the machine may be
+# offline, and each failed call is an error in the logs) and no update prompts.
+[ -f "$data/user/User/settings.json" ] || cat >"$data/user/User/settings.json" <<'JSON'
+{
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoUpdate": false,
+  "extensions.autoCheckUpdates": false,
+  "workbench.enableExperiments": false
+}
+JSON
+base=(--config "$data/config.yaml" --extensions-dir "$data/extensions" --user-data-dir "$data/user")
+node "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --install-extension "$vsix" --force >/dev/null
 port=${KEEL_PORT:-8080}
 echo
 echo "Keel is ready: open http://127.0.0.1:$port/?folder=$workspace"
 echo "(model endpoint: keel.model.baseUrl, default Ollama at http://127.0.0.1:11434/v1; Ctrl+C stops)"
-exec node "$KEEL_CODE_SERVER_ENTRY" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
-  --disable-update-check --extensions-dir "$data/extensions" --user-data-dir "$data/user" "$workspace"
+exec node "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
+  --disable-update-check "$workspace"
