@@ -14,10 +14,19 @@ if [ -z "${KEEL_VSIX:-}" ]; then
   npm run --silent build
 fi
 
-if [ -z "${KEEL_VSIX:-}" ] && command -v code >/dev/null 2>&1; then
+# In a terminal of VS Code's remote server (SSH, WSL, containers, code-server) `code` is the
+# remote CLI: it would hand the folder to that window instead of starting a VS Code of ours.
+desktop=$(command -v code 2>/dev/null || true)
+if [ -z "${KEEL_VSIX:-}" ] && [ -n "$desktop" ] && [[ "$desktop" != */remote-cli/* ]]; then
   echo "Starting VS Code with Keel loaded from $PWD on $workspace"
   exec code --extensionDevelopmentPath="$PWD" "$workspace"
 fi
+
+# Run from a VS Code terminal, the enclosing instance's variables (VSCODE_IPC_HOOK_CLI above
+# all) make code-server open the folder in that instance and exit instead of serving its own.
+for name in $(compgen -e); do
+  case "$name" in VSCODE_*|ELECTRON_RUN_AS_NODE) unset "$name" ;; esac
+done
 
 keel_setup_code_server
 vsix=${KEEL_VSIX:-dist/keel.vsix}

@@ -1,7 +1,8 @@
 // `npm start` on a bare machine: the VS Code it sets up must start clean. Runs scripts/start.sh
-// itself (with a fresh profile and the built VSIX), opens the printed workbench in Chromium,
-// answers the trust prompt as a user would, lets Git activate on a repository, and then
-// expects no error or warning notification and no extension that failed to activate.
+// itself (a fresh profile, the built VSIX, from what looks like a VS Code terminal), opens the
+// printed workbench in Chromium, answers the trust prompt as a user would, lets Git activate
+// on a repository, and then expects no error or warning notification and no extension that
+// failed to activate.
 import * as assert from 'assert';
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
@@ -31,8 +32,9 @@ describe('npm start: a clean first start (e2e)', function () {
 		// A repository, so the built-in Git extensions have something to open.
 		execFileSync('git', ['init', '-q', workspace]);
 		const port = await freePort();
-		// VSCODE_* of an enclosing VS Code would make code-server talk to that instance.
-		const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'));
+		// As if typed in a VS Code terminal: start.sh must serve its own VS Code, not hand the
+		// folder to the enclosing one (which VSCODE_IPC_HOOK_CLI would make code-server do).
+		const env = { ...process.env, VSCODE_IPC_HOOK_CLI: path.join(root, 'enclosing-vscode.sock') };
 		const log = fs.openSync(path.join(root, 'start.log'), 'a');
 		server = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh'), workspace], {
 			cwd: REPO_ROOT, detached: true, stdio: ['ignore', log, log],
