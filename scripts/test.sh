@@ -49,4 +49,4 @@ tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"
-node scripts/summary.js
+node scripts/summary.js unit integration security vscode e2e
