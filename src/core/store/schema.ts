@@ -2,6 +2,13 @@ import type { Database } from 'node-sqlite3-wasm';
 import { transaction } from './sqlite';
 
 /**
+ * The full-text index of what was said. Derived from `events` alone, so it can be dropped and
+ * rebuilt from them at any time (repair.ts does when it is damaged).
+ */
+export const EVENTS_FTS_TABLE = `CREATE VIRTUAL TABLE events_fts USING fts5(content, session_id UNINDEXED, seq UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`;
+export const EVENTS_FTS_FILL = `INSERT INTO events_fts (content, session_id, seq) SELECT content, session_id, seq FROM events WHERE kind IN ('user', 'assistant')`;
+
+/**
  * Versioned migrations. `PRAGMA user_version` holds the applied version; each migration runs
  * in its own transaction together with the version bump, so a crash mid-migration leaves the
  * previous version intact. Append new migrations; never edit a shipped one.
@@ -64,14 +71,14 @@ const migrations: Array<(db: Database) => void> = [
 	// existing rows are indexed once here.
 	db => {
 		db.exec(`
-			CREATE VIRTUAL TABLE events_fts USING fts5(content, session_id UNINDEXED, seq UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+			${EVENTS_FTS_TABLE};
 			CREATE TRIGGER events_fts_insert AFTER INSERT ON events WHEN new.kind IN ('user', 'assistant') BEGIN
 				INSERT INTO events_fts (content, session_id, seq) VALUES (new.content, new.session_id, new.seq);
 			END;
 			CREATE TRIGGER events_fts_delete AFTER DELETE ON events WHEN old.kind IN ('user', 'assistant') BEGIN
 				DELETE FROM events_fts WHERE session_id = old.session_id AND seq = old.seq;
 			END;
-			INSERT INTO events_fts (content, session_id, seq) SELECT content, session_id, seq FROM events WHERE kind IN ('user', 'assistant');
+			${EVENTS_FTS_FILL};
 		`);
 	},
 ];

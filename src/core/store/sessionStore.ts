@@ -1,6 +1,7 @@
 import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
+import { checkAndRepair, DamagedStoreError } from './repair';
 import { migrate } from './schema';
 import { openDatabase, transaction } from './sqlite';
 
@@ -36,17 +37,33 @@ export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.
  * runs the call, so a tool call is on disk before the tool starts.
  */
 export class SessionStore {
-	private constructor(private readonly _db: Database, private readonly _now: () => number) {}
+	private constructor(
+		private readonly _db: Database,
+		private readonly _now: () => number,
+		/** What the check on open repaired (for the log), or undefined when the file was sound. */
+		readonly repaired: string | undefined,
+	) {}
 
+	/**
+	 * Opens (or creates) the database: rolls back a commit a killed process left half done,
+	 * checks the whole file and repairs its derived data (repair.ts), then migrates. A file
+	 * damaged beyond that throws DamagedStoreError, whose message says what to do.
+	 */
 	static open(file: string, now: () => number = Date.now): SessionStore {
-		const db = openDatabase(file);
+		let db: Database;
 		try {
+			db = openDatabase(file);
+		} catch (error) {
+			throw /malformed|not a database/i.test((error as Error).message) ? new DamagedStoreError(file, (error as Error).message) : error;
+		}
+		try {
+			const repaired = checkAndRepair(db, file);
 			migrate(db);
+			return new SessionStore(db, now, repaired);
 		} catch (error) {
 			db.close();
 			throw error;
 		}
-		return new SessionStore(db, now);
 	}
 
 	/** Appends one message in one durable transaction; returns its sequence number. */
