@@ -41,6 +41,12 @@ function cutAfter(before: Buffer, after: Buffer, pages: number[], written: numbe
 	return file;
 }
 
+/** Marks the file as schema 3, the last one an earlier build (whose VFS ignored hot journals) wrote. */
+function asEarlierBuildLeftIt(file: Buffer): Buffer {
+	file.writeUInt32BE(3, 60); // PRAGMA user_version lives at offset 60 of the header
+	return file;
+}
+
 /** Every acknowledged message is there, in order, and the history search finds each one. */
 function assertKept(store: SessionStore): void {
 	assert.strictEqual(store.integrityCheck(), 'ok');
@@ -98,7 +104,7 @@ describe('session store after a writer killed mid-commit (real damaged files)', 
 			const found: string[] = [];
 			for (let written = 1; written < pages.length; written++) {
 				const file = path.join(dir, `old${written}.db`);
-				fs.writeFileSync(file, cutAfter(before, after, pages, written));
+				fs.writeFileSync(file, asEarlierBuildLeftIt(cutAfter(before, after, pages, written)));
 				const store = SessionStore.open(file);
 				try {
 					found.push(store.repaired ?? '');
@@ -134,6 +140,7 @@ describe('session store after a writer killed mid-commit (real damaged files)', 
 		const old = new Database(file);
 		old.run(`INSERT INTO full_outputs (session_id, ref, text, created_at) VALUES ('kept', 'r', 'x', 0)`);
 		old.close();
+		fs.writeFileSync(file, asEarlierBuildLeftIt(fs.readFileSync(file)));
 		assert.strictEqual(fs.existsSync(`${file}-journal`), false);
 		const hash = sha(file);
 		assert.throws(

@@ -21,13 +21,14 @@ const nodeFs = require('node:fs') as typeof import('fs');
  *
  * While the new connection first reads the file (the only moment SQLite looks for a hot
  * journal), the lock directory is reported absent to the VFS. That is the true answer: mkdir is
- * exclusive, so while this connection holds the directory nobody else can hold any lock. The
- * check on open (repair.ts) stays as the second line of defence.
+ * exclusive, so while this connection holds the directory nobody else can hold any lock. A
+ * journal found here also makes the store check the whole file (repair.ts), a second line of
+ * defence: a kill can damage the file only inside a commit, and a cut commit leaves its journal.
  */
-export function openRollingBack(file: string): Database {
+export function openRollingBack(file: string): { db: Database; journalFound: boolean } {
 	const db = new Database(file);
 	if (!nodeFs.existsSync(`${file}-journal`)) {
-		return db;
+		return { db, journalFound: false };
 	}
 	const lock = `${path.resolve(file)}.lock`;
 	const accessSync = nodeFs.accessSync;
@@ -48,5 +49,5 @@ export function openRollingBack(file: string): Database {
 	} finally {
 		nodeFs.accessSync = accessSync;
 	}
-	return db;
+	return { db, journalFound: true };
 }

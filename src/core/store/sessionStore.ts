@@ -2,7 +2,7 @@ import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
 import { checkAndRepair, DamagedStoreError } from './repair';
-import { migrate } from './schema';
+import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
 import { openDatabase, transaction } from './sqlite';
 
 export interface SessionMeta {
@@ -45,19 +45,22 @@ export class SessionStore {
 	) {}
 
 	/**
-	 * Opens (or creates) the database: rolls back a commit a killed process left half done,
-	 * checks the whole file and repairs its derived data (repair.ts), then migrates. A file
-	 * damaged beyond that throws DamagedStoreError, whose message says what to do.
+	 * Opens (or creates) the database: rolls back a commit a killed process left half done, then
+	 * migrates. The whole file is checked first, and its derived data repaired (repair.ts), when
+	 * a killed writer left its journal or no build has checked the file yet; the check reads
+	 * every page (bench/store.bench.ts), too slow for every open. A file damaged beyond repair
+	 * throws DamagedStoreError, whose message says what to do.
 	 */
 	static open(file: string, now: () => number = Date.now): SessionStore {
-		let db: Database;
+		let opened: { db: Database; journalFound: boolean };
 		try {
-			db = openDatabase(file);
+			opened = openDatabase(file);
 		} catch (error) {
 			throw /malformed|not a database/i.test((error as Error).message) ? new DamagedStoreError(file, (error as Error).message) : error;
 		}
+		const { db, journalFound } = opened;
 		try {
-			const repaired = checkAndRepair(db, file);
+			const repaired = journalFound || schemaVersion(db) < CHECKED_SINCE_VERSION ? checkAndRepair(db, file) : undefined;
 			migrate(db);
 			return new SessionStore(db, now, repaired);
 		} catch (error) {

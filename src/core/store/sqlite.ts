@@ -19,9 +19,9 @@ import { openRollingBack } from './hotJournal';
  * a transaction leaves it behind and every later open would see SQLITE_BUSY. We record the
  * owner's pid beside it and remove the lock when that process is gone.
  */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string): { db: Database; journalFound: boolean } {
 	clearStaleLock(file);
-	const db = openRollingBack(file);
+	const { db, journalFound } = openRollingBack(file);
 	try {
 		db.exec('PRAGMA journal_mode=DELETE');
 		db.exec('PRAGMA synchronous=FULL');
@@ -31,7 +31,7 @@ export function openDatabase(file: string): Database {
 		throw error;
 	}
 	fs.writeFileSync(ownerFile(file), String(process.pid));
-	return db;
+	return { db, journalFound };
 }
 
 function ownerFile(file: string): string {
