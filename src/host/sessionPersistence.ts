@@ -28,6 +28,9 @@ export class SessionPersistence implements IDisposable {
 		try {
 			fs.mkdirSync(storageFolder.fsPath, { recursive: true });
 			this.store = SessionStore.open(file);
+			if (this.store.repaired) {
+				_logger.warn(`session history at ${file} was damaged and has been repaired; no stored message was lost: ${this.store.repaired}`);
+			}
 			const pruned = this.store.pruneToolOutputs(readHistorySettings().toolOutputRetentionDays);
 			if (pruned > 0) {
 				_logger.info(`removed ${pruned} stored tool outputs older than keel.history.toolOutputRetentionDays`);

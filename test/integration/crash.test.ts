@@ -71,12 +71,20 @@ function runAndKill(db: string, double: ModelDouble, runsLog: string, fresh: boo
 	});
 }
 
-function checkStore(db: string, acked: Ack[]): { staleLock: boolean } {
+function checkStore(db: string, acked: Ack[], fresh: Ack[]): { staleLock: boolean; hotJournal: boolean } {
 	// A kill inside a transaction leaves the VFS's lock directory behind; opening must clear it.
 	const staleLock = fs.existsSync(`${db}.lock`);
+	// A kill inside a commit leaves its journal; opening must roll the commit back from it.
+	const hotJournal = fs.existsSync(`${db}-journal`);
 	const store = SessionStore.open(db);
 	try {
+		// The rollback alone must leave a sound file: a repair would mean the kill damaged it.
+		assert.strictEqual(store.repaired, undefined, `a kill left the database damaged: ${store.repaired}`);
 		assert.strictEqual(store.integrityCheck(), 'ok');
+		// A hot journal was played back and deleted. One can stay only if it never held anything:
+		// empty or zeroed (killed as the commit began), which SQLite rightly ignores.
+		const left = fs.existsSync(`${db}-journal`) ? fs.readFileSync(`${db}-journal`) : undefined;
+		assert.ok(left === undefined || left.length === 0 || left[0] === 0, 'a hot journal was left behind, not played back');
 		for (const meta of store.list()) {
 			const events = store.events(meta.id);
 			const seqs = events.map(e => e.seq);
@@ -103,7 +111,16 @@ function checkStore(db: string, acked: Ack[]): { staleLock: boolean } {
 			}
 			assert.strictEqual(events.get(ack.seq), ack.kind, `acknowledged ${ack.kind} #${ack.seq} of ${ack.session} is missing`);
 		}
-		return { staleLock };
+		// History search is kept by triggers in the same commits: it finds every prompt and answer
+		// acknowledged in this run, in its session.
+		for (const ack of fresh.filter(a => a.kind === 'user' || a.kind === 'assistant')) {
+			const content = store.events(ack.session).find(e => e.seq === ack.seq)?.message.content ?? '';
+			if (!/[\p{L}\p{N}]/u.test(content)) {
+				continue; // Nothing to search for (an answer that was only tool calls).
+			}
+			assert.ok(store.search(content).some(hit => hit.sessionId === ack.session), `search does not find acknowledged ${ack.kind} #${ack.seq} of ${ack.session}: ${content}`);
+		}
+		return { staleLock, hotJournal };
 	} finally {
 		store.close();
 	}
@@ -122,7 +139,7 @@ describe('crash safety of the session store (SIGKILL at random points)', functio
 		fs.rmSync(dir, { recursive: true, force: true });
 	});
 
-	it(`loses no acknowledged event, never orphans a result, never duplicates or re-runs a call (${KILLS} kills)`, async () => {
+	it(`loses no acknowledged event, never damages the file or its search index, never orphans a result, never duplicates or re-runs a call (${KILLS} kills)`, async () => {
 		const db = path.join(dir, 'sessions.db');
 		const runsLog = path.join(dir, 'runs.log');
 		const counter = { n: 0 };
@@ -130,6 +147,7 @@ describe('crash safety of the session store (SIGKILL at random points)', functio
 		const where: Record<string, number> = {};
 		let started = 0;
 		let staleLocks = 0;
+		let hotJournals = 0;
 		for (let kill = 0; kill < KILLS; kill++) {
 			double.reset();
 			double.script(...Array.from({ length: 400 }, () => nextStep(counter)));
@@ -138,7 +156,9 @@ describe('crash safety of the session store (SIGKILL at random points)', functio
 			started += run.state === 'starting' ? 0 : 1;
 			where[run.state] = (where[run.state] ?? 0) + 1;
 			acked.push(...run.acks);
-			staleLocks += checkStore(db, acked).staleLock ? 1 : 0;
+			const check = checkStore(db, acked, run.acks);
+			staleLocks += check.staleLock ? 1 : 0;
+			hotJournals += check.hotJournal ? 1 : 0;
 		}
 		const tags = fs.readFileSync(runsLog, 'utf8').split('\n').filter(Boolean);
 		assert.strictEqual(new Set(tags).size, tags.length, 'an approved call ran twice');
@@ -151,7 +171,7 @@ describe('crash safety of the session store (SIGKILL at random points)', functio
 		console.log(
 			`      crash test: ${KILLS} kills (${started} after startup) — where: ${JSON.stringify(where)}; ` +
 				`${acked.length} acknowledged events all present; ${sessions.length} sessions, ${all.length} events; ` +
-				`${tags.length} tool runs, none twice; ${staleLocks} stale locks cleared on reopen; ${interrupted} interrupted calls answered on resume; ${partial} assistant messages`,
+				`${tags.length} tool runs, none twice; ${staleLocks} stale locks cleared on reopen; ${hotJournals} journals found on reopen (hot ones played back); ${interrupted} interrupted calls answered on resume; ${partial} assistant messages`,
 		);
 		assert.ok((where.stream ?? 0) + (where.callStream ?? 0) > 0 && (where.tool ?? 0) > 0, 'kills landed both mid-stream and mid-tool');
 		assert.ok(interrupted > 0, 'some calls were interrupted and answered on resume');

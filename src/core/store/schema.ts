@@ -2,6 +2,13 @@ import type { Database } from 'node-sqlite3-wasm';
 import { transaction } from './sqlite';
 
 /**
+ * The full-text index of what was said. Derived from `events` alone, so it can be dropped and
+ * rebuilt from them at any time (repair.ts does when it is damaged).
+ */
+export const EVENTS_FTS_TABLE = `CREATE VIRTUAL TABLE events_fts USING fts5(content, session_id UNINDEXED, seq UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`;
+export const EVENTS_FTS_FILL = `INSERT INTO events_fts (content, session_id, seq) SELECT content, session_id, seq FROM events WHERE kind IN ('user', 'assistant')`;
+
+/**
  * Versioned migrations. `PRAGMA user_version` holds the applied version; each migration runs
  * in its own transaction together with the version bump, so a crash mid-migration leaves the
  * previous version intact. Append new migrations; never edit a shipped one.
@@ -64,22 +71,33 @@ const migrations: Array<(db: Database) => void> = [
 	// existing rows are indexed once here.
 	db => {
 		db.exec(`
-			CREATE VIRTUAL TABLE events_fts USING fts5(content, session_id UNINDEXED, seq UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+			${EVENTS_FTS_TABLE};
 			CREATE TRIGGER events_fts_insert AFTER INSERT ON events WHEN new.kind IN ('user', 'assistant') BEGIN
 				INSERT INTO events_fts (content, session_id, seq) VALUES (new.content, new.session_id, new.seq);
 			END;
 			CREATE TRIGGER events_fts_delete AFTER DELETE ON events WHEN old.kind IN ('user', 'assistant') BEGIN
 				DELETE FROM events_fts WHERE session_id = old.session_id AND seq = old.seq;
 			END;
-			INSERT INTO events_fts (content, session_id, seq) SELECT content, session_id, seq FROM events WHERE kind IN ('user', 'assistant');
+			${EVENTS_FTS_FILL};
 		`);
 	},
+	// 4: no change to the tables. Marks a file that has been through the full check on open
+	// (repair.ts): builds before this one left an index damaged when killed mid-commit, so each
+	// older file is checked once; after that only a file a killed writer left is.
+	() => undefined,
 ];
+
+/** Files below this version have not been checked yet (see migration 4). */
+export const CHECKED_SINCE_VERSION = 4;
+
+export function schemaVersion(db: Database): number {
+	return Number(db.get('PRAGMA user_version')?.user_version ?? 0);
+}
 
 export const SCHEMA_VERSION = migrations.length;
 
 export function migrate(db: Database): void {
-	const current = Number(db.get('PRAGMA user_version')?.user_version ?? 0);
+	const current = schemaVersion(db);
 	if (current > SCHEMA_VERSION) {
 		throw new Error(`Keel's session database is from a newer version (schema ${current}, this build knows ${SCHEMA_VERSION}). Update Keel to open it.`);
 	}

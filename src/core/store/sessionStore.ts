@@ -1,7 +1,8 @@
 import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
-import { migrate } from './schema';
+import { checkAndRepair, DamagedStoreError } from './repair';
+import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
 import { openDatabase, transaction } from './sqlite';
 
 export interface SessionMeta {
@@ -36,17 +37,36 @@ export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.
  * runs the call, so a tool call is on disk before the tool starts.
  */
 export class SessionStore {
-	private constructor(private readonly _db: Database, private readonly _now: () => number) {}
+	private constructor(
+		private readonly _db: Database,
+		private readonly _now: () => number,
+		/** What the check on open repaired (for the log), or undefined when the file was sound. */
+		readonly repaired: string | undefined,
+	) {}
 
+	/**
+	 * Opens (or creates) the database: rolls back a commit a killed process left half done, then
+	 * migrates. The whole file is checked first, and its derived data repaired (repair.ts), when
+	 * a killed writer left its journal or no build has checked the file yet; the check reads
+	 * every page (bench/store.bench.ts), too slow for every open. A file damaged beyond repair
+	 * throws DamagedStoreError, whose message says what to do.
+	 */
 	static open(file: string, now: () => number = Date.now): SessionStore {
-		const db = openDatabase(file);
+		let opened: { db: Database; journalFound: boolean };
 		try {
+			opened = openDatabase(file);
+		} catch (error) {
+			throw /malformed|not a database/i.test((error as Error).message) ? new DamagedStoreError(file, (error as Error).message) : error;
+		}
+		const { db, journalFound } = opened;
+		try {
+			const repaired = journalFound || schemaVersion(db) < CHECKED_SINCE_VERSION ? checkAndRepair(db, file) : undefined;
 			migrate(db);
+			return new SessionStore(db, now, repaired);
 		} catch (error) {
 			db.close();
 			throw error;
 		}
-		return new SessionStore(db, now);
 	}
 
 	/** Appends one message in one durable transaction; returns its sequence number. */

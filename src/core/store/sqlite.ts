@@ -1,5 +1,7 @@
 import * as fs from 'fs';
-import { Database } from 'node-sqlite3-wasm';
+import type { Database } from 'node-sqlite3-wasm';
+import { whileBusy } from './busy';
+import { openRollingBack } from './hotJournal';
 
 /**
  * Opens a SQLite file through node-sqlite3-wasm (real SQLite, no native build).
@@ -10,15 +12,16 @@ import { Database } from 'node-sqlite3-wasm';
  * host would leave the lock behind. A rollback journal with FULL fsyncs the journal and the
  * database at every commit, so an acknowledged commit survives a killed process and a power
  * cut (when the disk honours fsync); an interrupted commit is rolled back from the hot journal
- * on the next open. Cost: a few fsyncs per commit (bench/store.bench.ts).
+ * on the next open (hotJournal.ts: this VFS needs help for that). Cost: a few fsyncs per commit
+ * (bench/store.bench.ts).
  *
  * The VFS locks with a `<file>.lock` directory created per transaction; a process killed inside
  * a transaction leaves it behind and every later open would see SQLITE_BUSY. We record the
  * owner's pid beside it and remove the lock when that process is gone.
  */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string): { db: Database; journalFound: boolean } {
 	clearStaleLock(file);
-	const db = new Database(file);
+	const { db, journalFound } = openRollingBack(file);
 	try {
 		db.exec('PRAGMA journal_mode=DELETE');
 		db.exec('PRAGMA synchronous=FULL');
@@ -28,7 +31,7 @@ export function openDatabase(file: string): Database {
 		throw error;
 	}
 	fs.writeFileSync(ownerFile(file), String(process.pid));
-	return db;
+	return { db, journalFound };
 }
 
 function ownerFile(file: string): string {
@@ -62,22 +65,11 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Runs `fn` in one transaction; BEGIN IMMEDIATE takes the write lock up front. This VFS has no
- * busy handler, so a lock held by another window is waited for here (briefly, synchronously:
- * the other side's transactions last milliseconds).
+ * Runs `fn` in one transaction; BEGIN IMMEDIATE takes the write lock up front, waiting briefly
+ * for another window's transaction (busy.ts).
  */
 export function transaction<T>(db: Database, fn: () => T): T {
-	for (let attempt = 0; ; attempt++) {
-		try {
-			db.exec('BEGIN IMMEDIATE');
-			break;
-		} catch (error) {
-			if (attempt >= 100 || !/locked|busy/i.test((error as Error).message)) {
-				throw error;
-			}
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-		}
-	}
+	whileBusy(() => db.exec('BEGIN IMMEDIATE'));
 	try {
 		const result = fn();
 		db.exec('COMMIT');
