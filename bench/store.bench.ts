@@ -14,7 +14,7 @@ import { percentile, printTable } from './table';
 
 export const title = 'Session store (SQLite event log, durable commits)';
 
-/** Opening the store checks the whole file; a window waits for that before it shows history. */
+/** After a crash, opening the store checks the whole file; the window waits for it before it shows history. */
 const OPEN_CHECK_BUDGET_MS = 300;
 
 function message(i: number): CanonicalMessage {
@@ -68,18 +68,20 @@ export async function run(): Promise<void> {
 			count = history.length;
 			store.close();
 		}
-		// Every open checks the whole file (repair.ts); this is what that check costs at this size.
-		const openCheck: number[] = [];
+		// An open after a crash (a journal left behind) also checks the whole file (repair.ts);
+		// this is what an open costs, and what that check adds, at this size.
+		const openOnly: number[] = [];
 		const checkOnly: number[] = [];
 		for (let round = 0; round < 5; round++) {
 			const start = process.hrtime.bigint();
 			store = SessionStore.open(file);
-			openCheck.push(ms(start));
+			openOnly.push(ms(start));
 			const checkStart = process.hrtime.bigint();
 			store.integrityCheck();
 			checkOnly.push(ms(checkStart));
 			store.close();
 		}
+		const openCheck = openOnly.map((value, i) => value + checkOnly[i]);
 		const size = fs.statSync(file).size / 1024 / 1024;
 		printTable(
 			['measure', 'p50 ms', 'p99 ms', 'max ms', 'n'],
@@ -87,11 +89,14 @@ export async function run(): Promise<void> {
 				['append one event (commit + fsync)', percentile(latencies, 0.5), percentile(latencies, 0.99), Math.max(...latencies), latencies.length],
 				[`reopen DB + load ${count} events`, percentile(reopen, 0.5), percentile(reopen, 0.99), Math.max(...reopen), reopen.length],
 				[`rebuild the view of ${count} events`, percentile(rebuild, 0.5), percentile(rebuild, 0.99), Math.max(...rebuild), rebuild.length],
-				['open incl. full integrity check, 12,000 events', percentile(openCheck, 0.5), percentile(openCheck, 0.99), Math.max(...openCheck), openCheck.length],
-				['  of which PRAGMA integrity_check', percentile(checkOnly, 0.5), percentile(checkOnly, 0.99), Math.max(...checkOnly), checkOnly.length],
+				['open (no journal left: no check)', percentile(openOnly, 0.5), percentile(openOnly, 0.99), Math.max(...openOnly), openOnly.length],
+				['full check (PRAGMA integrity_check)', percentile(checkOnly, 0.5), percentile(checkOnly, 0.99), Math.max(...checkOnly), checkOnly.length],
+				['open after a crash (open + full check)', percentile(openCheck, 0.5), percentile(openCheck, 0.99), Math.max(...openCheck), openCheck.length],
 			],
 		);
-		console.log(`\nopen + check budget: ${OPEN_CHECK_BUDGET_MS} ms (once per window, when Keel's host first loads, not on activation); median is ${((percentile(openCheck, 0.5) / OPEN_CHECK_BUDGET_MS) * 100).toFixed(0)}% of it`);
+		console.log(
+			`\nopen after a crash, budget ${OPEN_CHECK_BUDGET_MS} ms (when Keel's host first loads, not on activation; also once for a file an earlier build wrote): median is ${((percentile(openCheck, 0.5) / OPEN_CHECK_BUDGET_MS) * 100).toFixed(0)}% of it`,
+		);
 		console.log(`\ndatabase: ${size.toFixed(1)} MB for 12,000 events; journal_mode=DELETE, synchronous=FULL`);
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });
