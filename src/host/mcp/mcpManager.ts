@@ -8,6 +8,7 @@ import { McpConnection, describe, type McpConnectionEvent, type McpState } from 
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
+import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
 import { loadServers, resolveEntry, type McpServerEntry } from './mcpServers';
 
@@ -46,9 +47,11 @@ export class McpManager extends Disposable {
 		private readonly _deps: ToolDeps,
 		private readonly _logger: Logger,
 		private readonly _output: vscode.OutputChannel,
+		/** The chat's cards that ask to start a workspace server. */
+		readonly consentPrompts: McpConsentPrompts = new McpConsentPrompts(),
 	) {
 		super();
-		this._consent = new McpConsent(_context.workspaceState);
+		this._consent = new McpConsent(_context.workspaceState, consentPrompts);
 		this._inputs = new McpInputs(_context.secrets);
 		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
@@ -134,8 +137,8 @@ export class McpManager extends Disposable {
 		}
 		if (!this._consent.isAllowed(entry.config)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
-			// Not awaited at startup: an unanswered notification must not hold the first turn.
-			const asking = this._consent.ask(entry.config).then(allowed => (allowed ? this.start(key, interactive) : undefined));
+			// Not awaited at startup: an unanswered card must not hold the first turn.
+			const asking = this._consent.ask(entry.config, consentSource(entry), interactive).then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
 			}
@@ -335,4 +338,9 @@ export class McpManager extends Disposable {
 
 function McpConsentFingerprint(entry: McpServerEntry): string {
 	return McpConsent.fingerprint(entry.config);
+}
+
+/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
+function consentSource(entry: McpServerEntry): string {
+	return entry.config.scope === 'user' ? 'your user settings' : vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json'), true);
 }
