@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openWorkbench, screenshot } from '../support/browser';
-import { CodeServer, REPO_ROOT, ensureTools, keelVsixPath, startCodeServer } from '../support/codeServer';
+import { CODE_SERVER_VERSION, CodeServer, REPO_ROOT, ensureTools, keelVsixPath, startCodeServer } from '../support/codeServer';
 import type { VscodeTestConfig } from './context';
 import { suiteFiles, SuiteResult } from './index';
 import { report, reportError } from './report';
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
       timeout: 20_000, repoRoot: REPO_ROOT, workspace: server.workspace,
       installed: ['keel-test.keel-test-runner', ...(keel ? ['keel.keel'] : [])] };
     fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
-    console.log(`code-server answered in ${Date.now() - t0} ms (install + start)`);
+    console.log(`code-server ${CODE_SERVER_VERSION} answered in ${Date.now() - t0} ms (install + start)`);
     browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url);
     const workbenchAt = Date.now();

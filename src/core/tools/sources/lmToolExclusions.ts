@@ -29,7 +29,7 @@ export const LM_TOOL_EXCLUSIONS: readonly LmToolExclusion[] = [
 	...group('edits', [
 		'copilot_createFile', 'copilot_createDirectory', 'copilot_insertEdit', 'copilot_replaceString', 'copilot_multiReplaceString',
 		'copilot_applyPatch', 'copilot_editFiles', 'copilot_editNotebook', 'copilot_createNewJupyterNotebook', 'copilot_createNewWorkspace',
-		'apply_patch', 'vscode_renameSymbol',
+		'apply_patch', 'vscode_renameSymbol', 'setup_tools_createNewWorkspace',
 	]),
 	// Running commands: Keel's run_command (sandbox, command rules, filtered output).
 	...group('terminal', [
@@ -39,7 +39,7 @@ export const LM_TOOL_EXCLUSIONS: readonly LmToolExclusion[] = [
 		'copilot_installExtension',
 	]),
 	// Parts of VS Code's own chat: confirmations, questions, plans and sub-agents of its session.
-	...group('vscode-chat', ['*_internal', 'vscode_get_*confirmation*', 'vscode_askQuestions', 'copilot_askQuestions', 'vscode_reviewPlan', 'manage_todo_list', 'runSubagent', 'copilot_think', 'copilot_memory', 'copilot_updateUserPreferences']),
+	...group('vscode-chat', ['*_internal', 'vscode_get_*confirmation*', 'vscode_askQuestions', 'copilot_askQuestions', 'vscode_reviewPlan', 'manage_todo_list', 'runSubagent', 'task_complete', 'inline_chat_exit', 'renderMermaidDiagram', 'copilot_think', 'copilot_memory', 'copilot_updateUserPreferences']),
 ];
 
 const compiled = LM_TOOL_EXCLUSIONS.map(e => ({ ...e, test: new RegExp(`^${e.name.split('*').map(escape).join('.*')}$`) }));

@@ -13,10 +13,11 @@ describe('VS Code tools Keel does not offer (lmToolExclusions)', () => {
 		assert.strictEqual(lmToolExclusion('vscode_editFile_internal')?.why, 'vscode-chat');
 		assert.strictEqual(lmToolExclusion('vscode_get_terminal_confirmation')?.why, 'vscode-chat');
 		assert.strictEqual(lmToolExclusion('keel_read_file')?.why, 'keel');
+		assert.strictEqual(lmToolExclusion('runSubagent')?.why, 'vscode-chat');
 	});
 
 	it('offers everything else: other extensions\' tools and MCP servers configured in VS Code', () => {
-		for (const name of ['keeltest_weather', 'mcp_github_create_issue', 'runTests', 'vscode_listCodeUsages', 'copilot_fetchWebPage', 'my_run_in_terminal_helper']) {
+		for (const name of ['keeltest_weather', 'mcp_github_create_issue', 'runTests', 'testFailure', 'vscode_listCodeUsages', 'copilot_fetchWebPage', 'my_run_in_terminal_helper']) {
 			assert.strictEqual(lmToolExclusion(name), undefined, name);
 		}
 	});
