@@ -15,6 +15,10 @@ export interface VscodeTestConfig {
   repoRoot: string;
   /** The workspace folder the window was opened on (a temp copy of test/fixtures/workspace). */
   workspace: string;
+  /** The code-server version the run started (4.X.Y ships VS Code 1.X.Y). */
+  codeServerVersion?: string;
+  /** code-server's --user-data-dir (User/settings.json, User/mcp.json live there). */
+  userDataDir?: string;
   /** Extension ids installed from VSIX for this run, e.g. ["keel-test.keel-test-runner", "keel.keel"]. */
   installed: string[];
 }

@@ -10,7 +10,7 @@ import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
-import { loadServers, resolveEntry, type McpServerEntry } from './mcpServers';
+import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -59,6 +59,11 @@ export class McpManager extends Disposable {
 		this._register(watcher.onDidChange(reload));
 		this._register(watcher.onDidCreate(reload));
 		this._register(watcher.onDidDelete(reload));
+		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
+		const userWatcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json')));
+		this._register(userWatcher.onDidChange(reload));
+		this._register(userWatcher.onDidCreate(reload));
+		this._register(userWatcher.onDidDelete(reload));
 		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
 		this._register({ dispose: () => void this._stopAll() });
@@ -89,7 +94,7 @@ export class McpManager extends Disposable {
 	}
 
 	async reload(): Promise<void> {
-		const loaded = await loadServers();
+		const loaded = await loadServers(vscodeUserMcpFile(this._context.globalStorageUri));
 		this._configErrors = loaded.errors;
 		for (const error of loaded.errors) {
 			this._logger.warn(`MCP configuration: ${error}`);
@@ -342,5 +347,5 @@ function McpConsentFingerprint(entry: McpServerEntry): string {
 
 /** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
 function consentSource(entry: McpServerEntry): string {
-	return entry.config.scope === 'user' ? 'your user settings' : vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json'), true);
+	return entry.config.scope === 'user' ? 'your user configuration' : vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json'), true);
 }

@@ -71,6 +71,22 @@ describe('MCP and vscode.lm in the extension host', function () {
 		}
 	});
 
+	it('starts a server added the VS Code way to the user\'s mcp.json (MCP: Add Server → Global) without asking, and drops it when removed', async function () {
+		const userDataDir = testConfig().userDataDir;
+		if (!userDataDir) {
+			this.skip();
+		}
+		const file = vscode.Uri.file(path.join(userDataDir!, 'User', 'mcp.json'));
+		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { vsuser: { type: 'stdio', command: process.execPath, args: [fixture(), '--name', 'vsuser'] } } })));
+		try {
+			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'), 'the server from the user\'s mcp.json', 30_000);
+			assert.ok(server.tools.includes('mcp_vsuser_lookup_order'), server.tools.join(', '));
+		} finally {
+			await vscode.workspace.fs.delete(file);
+		}
+		await until(async () => ((await keel.api.mcpServers()).some(s => s.name === 'vsuser') ? undefined : true), 'the server to go with the file', 30_000);
+	});
+
 	it('offers the tools other extensions registered (vscode.lm.tools) through the approval gate and runs them with invokeTool', async function () {
 		if (!vscode.lm?.tools?.some(t => t.name === 'keeltest_weather')) {
 			this.skip();
