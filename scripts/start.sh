@@ -19,11 +19,11 @@ keel_setup_code_server
 npm run --silent package >/dev/null
 data="$KEEL_CACHE/start"
 mkdir -p "$data/extensions" "$data/user"
-node "$KEEL_CODE_SERVER_ENTRY" --extensions-dir "$data/extensions" --user-data-dir "$data/user" \
+"$KEEL_CODE_SERVER_NODE" "$KEEL_CODE_SERVER_ENTRY" --extensions-dir "$data/extensions" --user-data-dir "$data/user" \
   --install-extension dist/keel.vsix --force >/dev/null
 port=${KEEL_PORT:-8080}
 echo
 echo "Keel is ready: open http://127.0.0.1:$port/?folder=$workspace"
 echo "(model endpoint: keel.model.baseUrl, default Ollama at http://127.0.0.1:11434/v1; Ctrl+C stops)"
-exec node "$KEEL_CODE_SERVER_ENTRY" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
+exec "$KEEL_CODE_SERVER_NODE" "$KEEL_CODE_SERVER_ENTRY" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
   --disable-update-check --extensions-dir "$data/extensions" --user-data-dir "$data/user" "$workspace"

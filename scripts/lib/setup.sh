@@ -8,6 +8,10 @@ KEEL_CACHE="${KEEL_CACHE:-$KEEL_ROOT/.vscode-test}"
 # The versions live in one file that test/support/codeServer.ts reads too.
 # shellcheck source=code-server-versions.env
 source "$KEEL_ROOT/scripts/lib/code-server-versions.env"
+# The current code-server and the Node it runs on (scripts/start.sh); not exported.
+KEEL_CODE_SERVER_DIR="$KEEL_CACHE/code-server-$KEEL_CODE_SERVER_VERSION"
+KEEL_CODE_SERVER_ENTRY="$KEEL_CODE_SERVER_DIR/node_modules/code-server/out/node/entry.js"
+KEEL_CODE_SERVER_NODE="$KEEL_CACHE/node-$KEEL_CODE_SERVER_NODE_VERSION/bin/node"
 KEEL_BASE_IMAGE="debian:bookworm-slim"
 
 _keel_log() { echo "[keel-setup] $*" >&2; }
@@ -65,6 +69,8 @@ keel_setup_code_server() {
     set -e
     # npm and node-gyp then run on that Node and build against its headers.
     if [ -n "$node_dir" ]; then export PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir"; fi
+    # node-gyp builds the native modules (sqlite3, node-pty, spdlog…) on every core.
+    export JOBS=max
     cd "$dir"
     npm install --ignore-scripts --no-audit --no-fund --loglevel=error "code-server@$version"
     npm rebuild argon2 --loglevel=error
