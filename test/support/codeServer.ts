@@ -64,6 +64,8 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'extensions.autoCheckUpdates': false,
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
+  // A current VS Code opens its own Chat in the secondary sidebar on first start; keep screenshots on Keel.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 export async function startCodeServer(opts: CodeServerOptions = {}): Promise<CodeServer> {
