@@ -1,6 +1,6 @@
 // What a suite running inside the extension host may know about its run. The driver
 // (run.ts / runElectron.ts) writes it as JSON and points KEEL_VSCODE_TEST_CONFIG at it;
-// the extension host inherits that variable from code-server (verified on 1.100.3).
+// the extension host inherits that variable from code-server (verified on 1.100.3 and 1.139.1).
 import * as fs from 'fs';
 
 export interface VscodeTestConfig {
