@@ -347,5 +347,7 @@ function McpConsentFingerprint(entry: McpServerEntry): string {
 
 /** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
 function consentSource(entry: McpServerEntry): string {
-	return entry.config.scope === 'user' ? 'your user configuration' : vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json'), true);
+	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
+	// The folder's name only where there are several to tell apart.
+	return entry.config.scope === 'user' ? 'your user configuration' : vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
