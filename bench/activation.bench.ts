@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { percentile, printTable } from './table';
 
-export const title = 'Activation in the real extension host (code-server 4.100.3)';
+export const title = `Activation in the real extension host (code-server ${process.env.KEEL_VSCODE === 'oldest' ? 'oldest' : 'current'} release)`;
 
 const RUNS = 5;
 const BUDGET_MS = 50;

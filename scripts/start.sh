@@ -48,10 +48,10 @@ printf 'auth: none\ncert: false\n' >"$data/config.yaml"
 }
 JSON
 base=(--config "$data/config.yaml" --extensions-dir "$data/extensions" --user-data-dir "$data/user")
-node "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --install-extension "$vsix" --force >/dev/null
+"$KEEL_CODE_SERVER_NODE" "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --install-extension "$vsix" --force >/dev/null
 port=${KEEL_PORT:-8080}
 echo
 echo "Keel is ready: open http://127.0.0.1:$port/?folder=$workspace"
 echo "(model endpoint: keel.model.baseUrl, default Ollama at http://127.0.0.1:11434/v1; Ctrl+C stops)"
-exec node "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
+exec "$KEEL_CODE_SERVER_NODE" "$KEEL_CODE_SERVER_ENTRY" "${base[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry \
   --disable-update-check "$workspace"

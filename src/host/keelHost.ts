@@ -32,6 +32,7 @@ import { VscodeWorkspace } from './vscodeWorkspace';
 import { WebviewChannel } from './webviewChannel';
 import { ToolSystemHost, unblockTools } from './toolSystemHost';
 import { McpManager } from './mcp/mcpManager';
+import { McpConsentPrompts } from './mcp/mcpConsentPrompts';
 import { createRequestToolsTool } from '../core/agent/toolSelection';
 import { shapeOutput } from '../core/tools/toolset';
 import { createLmChatModel, isLmProviderSelected } from './lm/lmChatModel';
@@ -95,7 +96,8 @@ export class KeelHost extends Disposable {
 		const registry = new ToolRegistry([...everyday.wrapTools(createToolset(toolDeps, shell.tools)), createRequestToolsTool(readToolBudget)]);
 		registry.policy = toolSystem.policy;
 		// MCP servers put their tools into the same registry, gate, shaping and cards.
-		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output)));
+		const mcpConsents = new McpConsentPrompts(() => void vscode.commands.executeCommand('keel.chat.focus'));
+		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output, mcpConsents)));
 		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
 		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
 		this._lend = {
@@ -105,6 +107,7 @@ export class KeelHost extends Disposable {
 		const diffEditor = this._register(new DiffEditor());
 		let provider: ChatViewProvider | undefined;
 		const channel = new WebviewChannel(message => provider?.post(message));
+		this._register(mcpConsents.attach(channel));
 		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
 
 		const createModel = async () => {
@@ -142,7 +145,7 @@ export class KeelHost extends Disposable {
 		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
-		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge));
+		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge, (id, allow) => mcpConsents.decide(id, allow)));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
 		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));

@@ -47,11 +47,23 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('rewindTo'), turnId: id }).strict(),
 	/** A mention chip's token cost: the host resolves `@value` as sending would; answered by `didMeasureMention`. */
 	z.object({ type: z.literal('measureMention'), value: z.string().min(1).max(2000) }).strict(),
+	/** The in-chat card asking to start a workspace's MCP server: Allow (remembered) or Deny. */
+	z.object({ type: z.literal('decideMcpConsent'), id, allow: z.boolean() }).strict(),
 ]);
 
 /** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */
 export const TurnControl = z.object({ itemId: z.string(), turnId: z.string(), filesChanged: z.number().int().nonnegative().optional() });
 export const ModeView = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
+/** A workspace MCP server waiting for the user's permission to start (or the answer just given). */
+export const McpConsentView = z.object({
+	id: z.string(),
+	server: z.string(),
+	/** Where it is configured, e.g. `.vscode/mcp.json`. */
+	source: z.string(),
+	/** What starting it does: the command line, or the URL it connects to. */
+	runs: z.string(),
+	state: z.enum(['pending', 'allowed', 'denied']),
+});
 export const CompletionView = z.object({ value: z.string(), label: z.string(), description: z.string().optional(), kind: z.string().optional() });
 
 const versioned = { version: z.number().int().nonnegative() };
@@ -97,6 +109,8 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	/** Puts text in the composer for editing (a rewound turn's prompt). */
 	z.object({ type: z.literal('didFillComposer'), ...versioned, text: z.string() }),
 	z.object({ type: z.literal('didMeasureMention'), ...versioned, value: z.string(), label: z.string(), tokens: z.number().nonnegative(), error: z.string().optional() }),
+	/** The MCP consent cards, replacing the previous list. */
+	z.object({ type: z.literal('didSetMcpConsents'), ...versioned, consents: z.array(McpConsentView) }),
 ]);
 
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
@@ -105,6 +119,7 @@ export type ToolCallPatch = z.infer<typeof ToolCallPatch>;
 export type TurnControl = z.infer<typeof TurnControl>;
 export type ModeView = z.infer<typeof ModeView>;
 export type CompletionView = z.infer<typeof CompletionView>;
+export type McpConsentView = z.infer<typeof McpConsentView>;
 
 /** A notification before the host stamps its version. */
 export type HostUpdate = HostToWebview extends infer M ? (M extends { version: number } ? Omit<M, 'version'> : never) : never;

@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION, parseHostMessage } from '../shared/protocol';
 import { ChatList } from './chatList';
 import { Composer } from './composer';
 import { Header } from './header';
+import { McpConsentCards } from './mcpConsent';
 import { ChatStore } from './store';
 import { cacheView, cachedView, post } from './vscodeApi';
 
@@ -83,6 +84,7 @@ function App() {
 			{header?.error && (
 				<div class="error-banner" data-testid="error-banner" data-code={header.error.code} role="alert">{header.error.message}</div>
 			)}
+			<McpConsentCards />
 			<Composer busy={header?.busy ?? false} ready={store.loaded} lastPrompt={lastPrompt} />
 		</div>
 	);

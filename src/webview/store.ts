@@ -2,6 +2,7 @@ import type { HostToWebview } from '../shared/protocol';
 import type { ChatItem, SessionView } from '../shared/views';
 import { applyRawOutput } from './rawOutput';
 import { everydayState } from './everydayState';
+import { mcpConsentState } from './mcpConsentState';
 
 export type Header = Omit<SessionView, 'items' | 'olderCount'>;
 export type ApplyResult = 'applied' | 'gap' | 'stale';
@@ -114,6 +115,8 @@ export class ChatStore {
 				return everydayState.fillComposer(message.text);
 			case 'didMeasureMention':
 				return everydayState.setMentionCost(message.value, { label: message.label, tokens: message.tokens, error: message.error });
+			case 'didSetMcpConsents':
+				return mcpConsentState.set(message.consents);
 		}
 	}
 

@@ -1,5 +1,5 @@
 // MCP as a user meets it in real VS Code: servers of our own in the workspace's .vscode/mcp.json
-// (stdio, Streamable HTTP, and one with 60 tools), allowed on Keel's notification, listed in
+// (stdio, Streamable HTTP, and one with 60 tools), allowed on their cards in the chat, listed in
 // "Keel: MCP Servers", their tools called by the model double, approved on the card, results in
 // the answer; a server crashing mid-call; an 8k window showing which tools were offered.
 import * as assert from 'assert';
@@ -26,10 +26,14 @@ function startHttpFixture(): Promise<{ child: ChildProcess; port: number }> {
 	});
 }
 
-async function allow(page: Page, server: string): Promise<void> {
-	const toast = page.locator('.notification-toast', { hasText: `MCP server "${server}"` }).first();
-	await toast.waitFor({ timeout: 60_000 });
-	await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Allow' }).first().click();
+/** The in-chat card: "Server X from .vscode/mcp.json wants to run: <command line>", Allow / Deny. */
+async function allow(chat: Frame, server: string, runs: RegExp): Promise<void> {
+	const card = chat.locator(`${testId('mcp-consent')}[data-server="${server}"]`).first();
+	await card.waitFor({ timeout: 60_000 });
+	assert.match(await card.innerText(), /from \.vscode\/mcp\.json wants to run/);
+	assert.match(await card.locator(testId('mcp-consent-runs')).innerText(), runs);
+	await card.locator(testId('mcp-allow')).click();
+	await chat.locator(`${testId('mcp-consent')}[data-server="${server}"][data-state="allowed"]`).waitFor();
 }
 
 async function serverRow(page: Page, server: string, state: string): Promise<void> {
@@ -77,9 +81,10 @@ describe('Keel with MCP servers (e2e)', function () {
 
 	it('allowed once, its stdio and HTTP tools are called by the model, approved on the card, and answered from', async () => {
 		const chat = await keel.openKeel();
-		await allow(keel.page, 'shop');
-		await allow(keel.page, 'remote');
-		await allow(keel.page, 'big');
+		await allow(chat, 'shop', /fixtureServer\.js --name shop$/);
+		await keel.screenshot('mcp-consent-card');
+		await allow(chat, 'remote', /^connect to http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+		await allow(chat, 'big', /fixtureServer\.js --fillers 60$/);
 		await serverRow(keel.page, 'shop', 'running');
 		await serverRow(keel.page, 'remote', 'running');
 		await serverRow(keel.page, 'big', 'running');

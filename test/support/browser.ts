@@ -34,7 +34,9 @@ export async function openWorkbench(browser: Browser, url: string, timeoutMs = 6
 export async function openKeelView(page: Page, timeoutMs = 30_000): Promise<void> {
   const item = page.locator('.part.activitybar li.action-item:has(> a.action-label[aria-label^="Keel"])').first();
   try {
-    await item.waitFor({ state: 'visible', timeout: Math.min(timeoutMs, 10_000) });
+    // A current VS Code shows an extension's commands in the palette only once it is active, so
+    // the activity bar item (there as soon as the extension is scanned) is the way in.
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
     // Clicking an already-active item collapses the sidebar, so click only when inactive.
     if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
     await page.mouse.move(700, 450); // park the pointer so the item's tooltip stays out of screenshots

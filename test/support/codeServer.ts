@@ -1,7 +1,9 @@
-// Launches a real VS Code (code-server 4.100.3, VS Code 1.100.3) for the extension-host and
-// e2e tiers. Each launch gets fresh user-data and extensions dirs under one temp folder, so
-// tests never see each other's state, and dispose() kills the whole process group (the
-// server forks the extension host and pty host; killing only the server leaks them).
+// Launches a real VS Code (code-server) for the extension-host and e2e tiers: the current
+// release by default, or with KEEL_VSCODE=oldest the oldest VS Code that engines.vscode claims
+// (versions in scripts/lib/code-server-versions.env). Each launch gets fresh user-data and
+// extensions dirs under one temp folder, so tests never see each other's state, and dispose()
+// kills the whole process group (the server forks the extension host and pty host; killing
+// only the server leaks them).
 import { ChildProcess, execFile, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -11,9 +13,18 @@ import { freePort, killGroup, stopGroup, waitForHttp } from './processes';
 
 /** The repository root, whether this runs from test/support (ts) or out/test/support (js). */
 export const REPO_ROOT = findRepoRoot(__dirname);
-// Another code-server (e.g. a current one, which needs a newer Node) with KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE.
-export const CODE_SERVER_ENTRY = process.env.KEEL_CODE_SERVER_ENTRY || path.join(REPO_ROOT, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js');
-const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE || process.execPath;
+const VERSIONS = readVersions(path.join(REPO_ROOT, 'scripts/lib/code-server-versions.env'));
+/** Which code-server the tiers run on: 'current' (main target) or 'oldest' (smoke run). */
+export const VSCODE_TARGET: 'current' | 'oldest' = process.env.KEEL_VSCODE === 'oldest' ? 'oldest' : 'current';
+export const CODE_SERVER_VERSION = VSCODE_TARGET === 'oldest' ? VERSIONS.KEEL_CODE_SERVER_OLDEST_VERSION : VERSIONS.KEEL_CODE_SERVER_VERSION;
+// Same folders as scripts/lib/setup.sh; the oldest keeps the historical folder name.
+const CACHE = process.env.KEEL_CACHE || path.join(REPO_ROOT, '.vscode-test');
+const CODE_SERVER_DIR = path.join(CACHE, VSCODE_TARGET === 'oldest' ? 'code-server' : `code-server-${CODE_SERVER_VERSION}`);
+// Another code-server entirely with KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE.
+export const CODE_SERVER_ENTRY = process.env.KEEL_CODE_SERVER_ENTRY || path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
+// The current release needs a newer Node than the test runner's: setup.sh puts one in the cache.
+const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE
+  || (VSCODE_TARGET === 'current' && !process.env.KEEL_CODE_SERVER_ENTRY ? path.join(CACHE, `node-${VERSIONS.KEEL_CODE_SERVER_NODE_VERSION}/bin/node`) : process.execPath);
 export const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test/fixtures/workspace');
 
 export interface CodeServerOptions {
@@ -53,6 +64,8 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'extensions.autoCheckUpdates': false,
   'extensions.ignoreRecommendations': true,
   'git.enabled': false,
+  // A current VS Code opens its own Chat in the secondary sidebar on first start; keep screenshots on Keel.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 export async function startCodeServer(opts: CodeServerOptions = {}): Promise<CodeServer> {
@@ -129,8 +142,8 @@ export function copyFixtureWorkspace(parent: string): string {
 
 /** Installs code-server and Chromium through scripts/lib/setup.sh when missing (CI starts bare). */
 export function ensureTools(): void {
-  if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync('/usr/bin/chromium')) return;
-  const script = `source "${REPO_ROOT}/scripts/lib/setup.sh" && keel_setup_code_server && keel_setup_chromium`;
+  if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync(CODE_SERVER_NODE) && fs.existsSync('/usr/bin/chromium')) return;
+  const script = `source "${REPO_ROOT}/scripts/lib/setup.sh" && keel_setup_code_server ${VSCODE_TARGET} && keel_setup_chromium`;
   execFileSync('bash', ['-c', script], { stdio: 'inherit' });
 }
 
@@ -148,4 +161,14 @@ function findRepoRoot(start: string): string {
     if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'keel') return dir;
   }
   throw new Error(`no keel package.json above ${start}`);
+}
+
+/** KEY=value lines of a shell-sourceable file (comments and blanks skipped). */
+function readVersions(file: string): Record<'KEEL_CODE_SERVER_VERSION' | 'KEEL_CODE_SERVER_NODE_VERSION' | 'KEEL_CODE_SERVER_OLDEST_VERSION', string> {
+  const values: Record<string, string> = {};
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (match) values[match[1]] = match[2].replace(/^["']|["']$/g, '');
+  }
+  return values as ReturnType<typeof readVersions>;
 }

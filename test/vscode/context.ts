@@ -1,6 +1,6 @@
 // What a suite running inside the extension host may know about its run. The driver
 // (run.ts / runElectron.ts) writes it as JSON and points KEEL_VSCODE_TEST_CONFIG at it;
-// the extension host inherits that variable from code-server (verified on 1.100.3).
+// the extension host inherits that variable from code-server (verified on 1.100.3 and 1.139.1).
 import * as fs from 'fs';
 
 export interface VscodeTestConfig {
@@ -15,6 +15,10 @@ export interface VscodeTestConfig {
   repoRoot: string;
   /** The workspace folder the window was opened on (a temp copy of test/fixtures/workspace). */
   workspace: string;
+  /** The code-server version the run started (4.X.Y ships VS Code 1.X.Y). */
+  codeServerVersion?: string;
+  /** code-server's --user-data-dir (User/settings.json, User/mcp.json live there). */
+  userDataDir?: string;
   /** Extension ids installed from VSIX for this run, e.g. ["keel-test.keel-test-runner", "keel.keel"]. */
   installed: string[];
 }

@@ -19,7 +19,8 @@ export function runSuites(files: string[], opts: { timeout?: number; grep?: stri
   // Mocha's own reporter output would only reach the extension host log; the driver
   // prints from the result instead, so keep the reporter silent.
   const mocha = new Mocha({ ui: 'bdd', timeout: opts.timeout ?? 20_000, color: false, reporter: QuietReporter });
-  if (opts.grep) mocha.grep(opts.grep);
+  // A regular expression, so a smoke run can pick several suites ('A|B').
+  if (opts.grep) mocha.grep(new RegExp(opts.grep));
   // Sync require (not import()): `require('vscode')` is resolved by the extension host's
   // module interceptor, which only hooks CommonJS loading.
   for (const f of files) mocha.addFile(f);

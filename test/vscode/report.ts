@@ -1,5 +1,5 @@
-// Prints a SuiteResult and writes test-results/vscode.json; shared by both drivers so the
-// code-server tier and the desktop (test-electron) tier report the same way.
+// Prints a SuiteResult and writes test-results/<tier>.json (KEEL_TIER, default vscode); shared by
+// both drivers so the code-server tier and the desktop (test-electron) tier report the same way.
 import * as fs from 'fs';
 import * as path from 'path';
 import { RESULTS_DIR } from '../support/browser';
@@ -26,5 +26,6 @@ export function reportError(err: unknown): number {
 
 function writeSummary(summary: object): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS_DIR, 'vscode.json'), JSON.stringify(summary, null, 2));
+  const tier = process.env.KEEL_TIER || 'vscode';
+  fs.writeFileSync(path.join(RESULTS_DIR, `${tier}.json`), JSON.stringify({ tier, ...summary }, null, 2));
 }

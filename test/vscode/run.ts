@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openWorkbench, screenshot } from '../support/browser';
-import { CodeServer, REPO_ROOT, ensureTools, keelVsixPath, startCodeServer } from '../support/codeServer';
+import { CODE_SERVER_VERSION, CodeServer, REPO_ROOT, ensureTools, keelVsixPath, startCodeServer } from '../support/codeServer';
 import type { VscodeTestConfig } from './context';
 import { suiteFiles, SuiteResult } from './index';
 import { report, reportError } from './report';
@@ -56,10 +56,11 @@ async function main(): Promise<number> {
     server = await startCodeServer({ vsix, env: { KEEL_VSCODE_TEST_CONFIG: configFile, KEEL_VSCODE_TEST_ENV_PROBE: 'inherited' },
       settings: { 'keelTestRunner.configFile': configFile } });
     const config: VscodeTestConfig = { index: path.join(__dirname, 'index.js'), files, resultFile, grep,
-      timeout: 20_000, repoRoot: REPO_ROOT, workspace: server.workspace,
+      timeout: 20_000, repoRoot: REPO_ROOT, workspace: server.workspace, userDataDir: server.userDataDir,
+      codeServerVersion: process.env.KEEL_CODE_SERVER_ENTRY ? undefined : CODE_SERVER_VERSION,
       installed: ['keel-test.keel-test-runner', ...(keel ? ['keel.keel'] : [])] };
     fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
-    console.log(`code-server answered in ${Date.now() - t0} ms (install + start)`);
+    console.log(`code-server ${CODE_SERVER_VERSION} answered in ${Date.now() - t0} ms (install + start)`);
     browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url);
     const workbenchAt = Date.now();

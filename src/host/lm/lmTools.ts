@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ToolDefinition, ToolResult } from '../../core/tools/defineTool';
 import type { ToolRegistry } from '../../core/tools/registry';
+import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
 
 /** Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel. */
@@ -33,8 +34,8 @@ export class LmToolSource {
 			return;
 		}
 		for (const info of vscode.lm.tools) {
-			// VS Code's own "_internal" tools serve its built-in chat only.
-			if (info.name.startsWith(KEEL_LM_PREFIX) || info.name.endsWith('_internal')) {
+			// Duplicates of Keel's guarded tools, parts of VS Code's own chat, Keel's lent tools (lmToolExclusions.ts).
+			if (info.name.startsWith(KEEL_LM_PREFIX) || lmToolExclusion(info.name)) {
 				continue;
 			}
 			const definition = this._definition(info);

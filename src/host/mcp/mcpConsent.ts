@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import * as vscode from 'vscode';
 import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
+import type { McpConsentPrompts } from './mcpConsentPrompts';
 
 /**
  * Starting a workspace's MCP server runs a program the repository chose, so it needs the
@@ -10,7 +11,10 @@ import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
  * (keel.mcp.servers) need no consent.
  */
 export class McpConsent {
-	constructor(private readonly _state: vscode.Memento) {}
+	constructor(
+		private readonly _state: vscode.Memento,
+		private readonly _prompts: Pick<McpConsentPrompts, 'ask'>,
+	) {}
 
 	static fingerprint(server: McpServerConfig): string {
 		const what = JSON.stringify([server.type, server.command, server.args, server.env, server.envFile, server.cwd, server.url, server.headers]);
@@ -69,18 +73,15 @@ export class McpConsent {
 		return choice === 'Allow';
 	}
 
-	/** A notification, not a modal: the user can answer later. Dismissed = not allowed. */
-	async ask(server: McpServerConfig): Promise<boolean> {
-		const what = server.type === 'stdio' ? `runs \`${[server.command, ...(server.args ?? [])].join(' ')}\`` : `connects to ${server.url}`;
-		const choice = await vscode.window.showInformationMessage(
-			`Keel: this workspace configures the MCP server "${server.name}" (.vscode/mcp.json), which ${what}. Start it and offer its tools to the model?`,
-			'Allow',
-			'Not Now',
-		);
-		if (choice === 'Allow') {
-			await this.allow(server);
-			return true;
+	/**
+	 * Asked on a card in the chat (McpConsentPrompts), not in a modal: the user can answer
+	 * later, and nothing starts until they do. Deny is not remembered: Start asks again.
+	 */
+	async ask(server: McpServerConfig, source: string, interactive: boolean): Promise<boolean> {
+		if (!(await this._prompts.ask(server, source, interactive))) {
+			return false;
 		}
-		return false;
+		await this.allow(server);
+		return true;
 	}
 }

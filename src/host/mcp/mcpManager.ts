@@ -8,8 +8,9 @@ import { McpConnection, describe, type McpConnectionEvent, type McpState } from 
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
+import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
-import { loadServers, resolveEntry, type McpServerEntry } from './mcpServers';
+import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -46,9 +47,11 @@ export class McpManager extends Disposable {
 		private readonly _deps: ToolDeps,
 		private readonly _logger: Logger,
 		private readonly _output: vscode.OutputChannel,
+		/** The chat's cards that ask to start a workspace server. */
+		readonly consentPrompts: McpConsentPrompts = new McpConsentPrompts(),
 	) {
 		super();
-		this._consent = new McpConsent(_context.workspaceState);
+		this._consent = new McpConsent(_context.workspaceState, consentPrompts);
 		this._inputs = new McpInputs(_context.secrets);
 		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
@@ -56,6 +59,11 @@ export class McpManager extends Disposable {
 		this._register(watcher.onDidChange(reload));
 		this._register(watcher.onDidCreate(reload));
 		this._register(watcher.onDidDelete(reload));
+		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
+		const userWatcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json')));
+		this._register(userWatcher.onDidChange(reload));
+		this._register(userWatcher.onDidCreate(reload));
+		this._register(userWatcher.onDidDelete(reload));
 		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
 		this._register({ dispose: () => void this._stopAll() });
@@ -86,7 +94,7 @@ export class McpManager extends Disposable {
 	}
 
 	async reload(): Promise<void> {
-		const loaded = await loadServers();
+		const loaded = await loadServers(vscodeUserMcpFile(this._context.globalStorageUri));
 		this._configErrors = loaded.errors;
 		for (const error of loaded.errors) {
 			this._logger.warn(`MCP configuration: ${error}`);
@@ -134,8 +142,8 @@ export class McpManager extends Disposable {
 		}
 		if (!this._consent.isAllowed(entry.config)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
-			// Not awaited at startup: an unanswered notification must not hold the first turn.
-			const asking = this._consent.ask(entry.config).then(allowed => (allowed ? this.start(key, interactive) : undefined));
+			// Not awaited at startup: an unanswered card must not hold the first turn.
+			const asking = this._consent.ask(entry.config, consentSource(entry), interactive).then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
 			}
@@ -335,4 +343,11 @@ export class McpManager extends Disposable {
 
 function McpConsentFingerprint(entry: McpServerEntry): string {
 	return McpConsent.fingerprint(entry.config);
+}
+
+/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
+function consentSource(entry: McpServerEntry): string {
+	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
+	// The folder's name only where there are several to tell apart.
+	return entry.config.scope === 'user' ? 'your user configuration' : vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

@@ -19,8 +19,11 @@ export interface LoadedServers {
 	errors: string[];
 }
 
-/** `.vscode/mcp.json` of every workspace folder, then the user's keel.mcp.config (user level only). */
-export async function loadServers(): Promise<LoadedServers> {
+/**
+ * `.vscode/mcp.json` of every workspace folder, then the user's own servers: VS Code's user
+ * `mcp.json` (what "MCP: Add Server" → Global writes) and keel.mcp.config (user level only).
+ */
+export async function loadServers(userMcpFile?: vscode.Uri): Promise<LoadedServers> {
 	const entries: McpServerEntry[] = [];
 	const errors: string[] = [];
 	const add = (parsed: McpConfig, origin: string, folder?: string) => {
@@ -32,18 +35,35 @@ export async function loadServers(): Promise<LoadedServers> {
 	};
 	for (const folder of vscode.workspace.workspaceFolders ?? []) {
 		const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-		let text: string | undefined;
-		try {
-			text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-		} catch {
+		const text = await readText(uri);
+		if (text === undefined) {
 			continue;
 		}
 		add(parseMcpConfigText(text, 'workspace', vscode.workspace.asRelativePath(uri)), folder.uri.toString(), folder.uri.fsPath);
+	}
+	if (userMcpFile) {
+		const text = await readText(userMcpFile);
+		if (text !== undefined) {
+			add(parseMcpConfigText(text, 'user', 'mcp.json (VS Code user configuration)'), 'vscode-user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+		}
 	}
 	// Only the user's own value: a workspace must not add servers through settings.json.
 	const user = vscode.workspace.getConfiguration('keel').inspect<unknown>('mcp.config')?.globalValue;
 	add(parseMcpConfig(user, 'user', 'keel.mcp.config (user settings)'), 'user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
 	return { entries, errors };
+}
+
+/** VS Code keeps the user's MCP servers in mcp.json beside its settings.json (the User folder). */
+export function vscodeUserMcpFile(globalStorageUri: vscode.Uri): vscode.Uri {
+	return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'mcp.json');
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+	try {
+		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+	} catch {
+		return undefined;
+	}
 }
 
 /** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */

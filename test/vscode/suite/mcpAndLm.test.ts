@@ -7,6 +7,8 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { text, toolCalls } from '../../support/modelDouble';
+import { lmToolExclusion } from '../../../src/core/tools/sources/lmToolExclusions';
+import { lmToolName } from '../../../src/host/lm/lmTools';
 import { testConfig } from '../context';
 import { useKeelSuite } from '../keelSuite';
 
@@ -69,6 +71,22 @@ describe('MCP and vscode.lm in the extension host', function () {
 		}
 	});
 
+	it('starts a server added the VS Code way to the user\'s mcp.json (MCP: Add Server → Global) without asking, and drops it when removed', async function () {
+		const userDataDir = testConfig().userDataDir;
+		if (!userDataDir) {
+			this.skip();
+		}
+		const file = vscode.Uri.file(path.join(userDataDir!, 'User', 'mcp.json'));
+		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { vsuser: { type: 'stdio', command: process.execPath, args: [fixture(), '--name', 'vsuser'] } } })));
+		try {
+			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'), 'the server from the user\'s mcp.json', 30_000);
+			assert.ok(server.tools.includes('mcp_vsuser_lookup_order'), server.tools.join(', '));
+		} finally {
+			await vscode.workspace.fs.delete(file);
+		}
+		await until(async () => ((await keel.api.mcpServers()).some(s => s.name === 'vsuser') ? undefined : true), 'the server to go with the file', 30_000);
+	});
+
 	it('offers the tools other extensions registered (vscode.lm.tools) through the approval gate and runs them with invokeTool', async function () {
 		if (!vscode.lm?.tools?.some(t => t.name === 'keeltest_weather')) {
 			this.skip();
@@ -83,6 +101,10 @@ describe('MCP and vscode.lm in the extension host', function () {
 		assert.strictEqual(keel.last().content, 'Weather in Lyon: 21 °C and sunny.');
 		const offered = keel.double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
 		assert.ok(!offered.some((n: string) => n.startsWith('lm_keel_')), 'Keel\'s own lent tools are not offered back to it');
+		// VS Code's own file, edit and terminal tools (present on a current VS Code) are left out; other extensions' are not.
+		const all = vscode.lm.tools.map(t => t.name);
+		const left = all.filter(n => lmToolExclusion(n)).map(lmToolName);
+		assert.deepStrictEqual(offered.filter((n: string) => left.includes(n)), [], `VS Code's tools: ${all.join(', ')}`);
 	});
 
 	it('lends its guarded read tool to VS Code: vscode.lm.invokeTool reads the workspace, and refuses outside it', async () => {
@@ -95,11 +117,13 @@ describe('MCP and vscode.lm in the extension host', function () {
 	});
 
 	it('talks to a chat model another extension registered in VS Code (1.104+), with tool calls and results', async function () {
-		const models = (vscode.lm as { registerLanguageModelChatProvider?: unknown }).registerLanguageModelChatProvider ? await vscode.lm.selectChatModels({ vendor: 'keel-test' }) : [];
-		if (models.length === 0) {
-			// VS Code before 1.104 has no API for an extension to register a chat model.
+		const [major, minor] = vscode.version.split('.').map(Number);
+		if (major === 1 && minor < 104) {
+			// VS Code before 1.104 has no API for an extension to register a chat model (the smoke run on the oldest VS Code).
 			this.skip();
 		}
+		const models = await until(async () => ((await vscode.lm.selectChatModels({ vendor: 'keel-test' })).length > 0 ? true : undefined), 'the test extension\'s chat model');
+		assert.ok(models);
 		await keel.set('model.provider', 'vscode-lm');
 		await keel.set('model.name', 'keel-test/scripted');
 		const outcome = await keel.api.runTurn('What does the README say?');
