@@ -162,8 +162,9 @@ export class Everyday extends Disposable {
 	async turns(): Promise<TurnInfo[]> {
 		const controller = this._controller;
 		const sessionId = controller.sessionId;
-		const stored = this._persistence.store?.turns(sessionId) ?? [];
 		const checkpoints = await this.checkpoints.turns(sessionId);
+		// Read after the wait: a rewind or a turn meanwhile shows in the list.
+		const stored = this._persistence.store?.turns(sessionId) ?? [];
 		return stored.map(turn => ({ turnId: turn.turnId, prompt: turn.prompt, changes: checkpoints.find(c => c.turnId === turn.turnId)?.files }));
 	}
 

@@ -14,6 +14,8 @@ class EverydayState {
 	fill: { text: string; serial: number } = { text: '', serial: 0 };
 	/** Each mention's chip: its label and token cost (or why it would not be attached). */
 	mentionCosts = new Map<string, { label: string; tokens: number; error?: string }>();
+	/** Bumped with every change, so a component can tell it missed one before it subscribed. */
+	serial = 0;
 	private readonly _listeners = new Set<() => void>();
 
 	setMode(mode: ModeView, modes: ModeView[]): void {
@@ -48,6 +50,7 @@ class EverydayState {
 	}
 
 	private _notify(): void {
+		this.serial++;
 		this._listeners.forEach(listener => listener());
 	}
 }

@@ -18,8 +18,8 @@ const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
  */
 export class EverydayBridge extends Disposable {
 	private _turnsRequest = 0;
-	/** The controls last sent, so a live turn can be added before the full list is known. */
-	private _turns: TurnControl[] = [];
+	/** The current chat's stored turns as last read (with their changed files); empty until read. */
+	private _stored: TurnInfo[] = [];
 
 	constructor(
 		private readonly _api: EverydayApi,
@@ -29,16 +29,16 @@ export class EverydayBridge extends Disposable {
 	) {
 		super();
 		this._register(_channel.onDidReset(() => {
-			this._turns = [];
+			// Another chat (or a reloaded view): the turns read before belong to it no more.
+			this._stored = [];
 			this.pushMode();
 			void this.pushTurns();
 		}));
 		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
 		this._register(_controller.onDidEvent(event => {
 			if (event.type === 'turnFinished') {
-				// Rewind is offered at once; the file counts follow when the turn's closing snapshot is in (git can be slow).
-				this._pushLiveTurns();
-				setTimeout(() => void this.pushTurns(), 0);
+				// The controls show when the turn ends; the file counts follow when its closing snapshot is in (git can be slow).
+				void this.pushTurns();
 			}
 		}));
 	}
@@ -83,9 +83,14 @@ export class EverydayBridge extends Disposable {
 		}
 	}
 
-	/** The loaded conversation's user items paired with the stored turns, newest first (older pages may be unloaded). */
+	/**
+	 * Sends the controls at once from what is known (turns run in this window are named by their
+	 * items), then again once the store and the checkpoints have answered: a slow snapshot delays
+	 * only the file counts, never the controls.
+	 */
 	async pushTurns(): Promise<void> {
 		const request = ++this._turnsRequest;
+		this._sendTurns();
 		let turns: TurnInfo[];
 		try {
 			turns = await this._api.turns();
@@ -96,23 +101,12 @@ export class EverydayBridge extends Disposable {
 		if (request !== this._turnsRequest) {
 			return; // a newer refresh is under way
 		}
-		this._sendTurns(pairTurns(this._controller.snapshot().items, turns));
+		this._stored = turns;
+		this._sendTurns();
 	}
 
-	/** Turns run in this window have items named after them (`<turnId>-user`): no need to wait for the store. */
-	private _pushLiveTurns(): void {
-		const known = new Set(this._turns.map(t => t.itemId));
-		const live = this._controller.snapshot().items
-			.filter(item => item.kind === 'user' && item.id.endsWith('-user') && !known.has(item.id))
-			.map(item => ({ itemId: item.id, turnId: item.id.slice(0, -'-user'.length) }));
-		if (live.length) {
-			this._sendTurns([...this._turns, ...live]);
-		}
-	}
-
-	private _sendTurns(turns: TurnControl[]): void {
-		this._turns = turns;
-		this._channel.push({ type: 'didSetTurns', turns });
+	private _sendTurns(): void {
+		this._channel.push({ type: 'didSetTurns', turns: pairTurns(this._controller.snapshot().items, this._stored) });
 		this._channel.flush();
 	}
 
@@ -168,16 +162,38 @@ export class EverydayBridge extends Disposable {
 	}
 }
 
-/** Pairs user items with turns from the end: the n-th last user message is the n-th last turn. */
+/**
+ * The per-turn controls: a user item named after its turn (`<turnId>-user`, a turn run in this
+ * window) gets that turn, stored or not yet; the rest (a resumed conversation's `h<n>` items)
+ * pair with the remaining stored turns from the end: the n-th last such message is the n-th
+ * last such turn.
+ */
 export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, turns: readonly TurnInfo[]): TurnControl[] {
 	const users = items.filter(item => item.kind === 'user');
-	const pairs: TurnControl[] = [];
-	for (let i = 1; i <= Math.min(users.length, turns.length); i++) {
-		const turn = turns[turns.length - i];
-		pairs.unshift({ itemId: users[users.length - i].id, turnId: turn.turnId, filesChanged: turn.changes?.length || undefined });
+	const byId = new Map(turns.map(turn => [turn.turnId, turn]));
+	const named = new Map<string, TurnControl>();
+	for (const item of users) {
+		if (item.id.endsWith(LIVE_SUFFIX)) {
+			const turnId = item.id.slice(0, -LIVE_SUFFIX.length);
+			named.set(item.id, { itemId: item.id, turnId, filesChanged: byId.get(turnId)?.changes?.length || undefined });
+		}
 	}
-	return pairs;
+	const claimed = new Set([...named.values()].map(control => control.turnId));
+	const others = users.filter(item => !named.has(item.id));
+	const rest = turns.filter(turn => !claimed.has(turn.turnId));
+	const positional = new Map<string, TurnControl>();
+	for (let i = 1; i <= Math.min(others.length, rest.length); i++) {
+		const turn = rest[rest.length - i];
+		const item = others[others.length - i];
+		positional.set(item.id, { itemId: item.id, turnId: turn.turnId, filesChanged: turn.changes?.length || undefined });
+	}
+	return users.flatMap(item => {
+		const control = named.get(item.id) ?? positional.get(item.id);
+		return control ? [control] : [];
+	});
 }
+
+const LIVE_SUFFIX = '-user';
 
 /** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */
 export function typedPrompt(prompt: string): string {

@@ -47,7 +47,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		await settle();
 		const mode = posted.find(m => m.type === 'didSetMode');
 		assert.deepStrictEqual(mode && mode.type === 'didSetMode' && mode.modes.map(m => m.id), ['act', 'plan']);
-		const turns = posted.find(m => m.type === 'didSetTurns');
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
 		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 'u0', turnId: 't0', filesChanged: 1 }]);
 	});
 
@@ -108,6 +108,26 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		const { posted, events } = setup({ turns: () => new Promise(() => undefined) }, [user('t7-user'), answer('t7-a1')]);
 		events.fire({ type: 'turnFinished', turnId: 't7' } as AgentEvent);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
-		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7' }]);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7', filesChanged: undefined }]);
+	});
+
+	it('keeps every finished turn\'s controls, under its own message, while the store lags behind', async () => {
+		// The store knows only the first turn so far: the second still gets its controls, and neither is shifted onto the other's message.
+		const { posted, events } = setup({ turns: async () => [turn('t1', 1)] }, [user('t1-user'), answer('a1'), user('t2-user'), answer('a2')]);
+		events.fire({ type: 'turnFinished', turnId: 't2' } as AgentEvent);
+		await settle();
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [
+			{ itemId: 't1-user', turnId: 't1', filesChanged: 1 },
+			{ itemId: 't2-user', turnId: 't2', filesChanged: undefined },
+		]);
+	});
+
+	it('pairs a resumed conversation\'s messages with the stored turns left after those run in this window', () => {
+		const items = [user('h0'), answer('h1'), user('t9-user')];
+		assert.deepStrictEqual(pairTurns(items, [turn('t0', 3), turn('t9')]), [
+			{ itemId: 'h0', turnId: 't0', filesChanged: 3 },
+			{ itemId: 't9-user', turnId: 't9', filesChanged: undefined },
+		]);
 	});
 });
