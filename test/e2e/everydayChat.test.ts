@@ -57,7 +57,7 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		assert.strictEqual(double().modelRequests.length, 0, 'commands never reach the model');
 	});
 
-	it('a turn that edits a file shows "1 file changed", and "Restore files to here" puts the file back', async () => {
+	it('a turn that edits a file shows "1 file changed", "Restore files to here" puts the file back, and "Undo restore" undoes that', async () => {
 		const file = path.join(keel.server.workspace, 'src/app.ts');
 		const original = fs.readFileSync(file, 'utf8');
 		double().script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '// edited by Keel\nexport function greet' } }]), text('Edited.'));
@@ -79,6 +79,12 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		await chat.locator(testId('checkpoint-restore')).click();
 		await chat.locator(testId('notice')).filter({ hasText: /restor/i }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
 		assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
+
+		// Restoring is itself undoable, from the same turn.
+		await chat.locator(testId('checkpoint-undo-restore')).click().catch(error => explain(chat, error));
+		await chat.locator(testId('notice')).filter({ hasText: /Undid the restore/ }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
+		assert.match(fs.readFileSync(file, 'utf8'), /^\/\/ edited by Keel\n/);
+		await chat.locator(testId('checkpoint-undo-restore')).waitFor({ state: 'detached' });
 	});
 
 	it('"Rewind the conversation to here" removes the turn and everything after it and puts the prompt back in the composer', async () => {

@@ -2,10 +2,11 @@ import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import type { CompletionView, TurnControl, WebviewToHost } from '../../shared/protocol';
 import type { EverydayApi, TurnInfo } from '../everydayApi';
+import { ImagesRefused } from '../../core/llm/imageParts';
 import type { SessionController } from '../sessionController';
 import type { WebviewChannel } from '../webviewChannel';
 
-type EverydayMessage = Extract<WebviewToHost, { type: 'submit' | 'complete' | 'setMode' | 'openTurnChanges' | 'restoreCheckpoint' | 'rewindTo' | 'measureMention' }>;
+type EverydayMessage = Extract<WebviewToHost, { type: 'submit' | 'complete' | 'setMode' | 'openTurnChanges' | 'restoreCheckpoint' | 'undoRestore' | 'rewindTo' | 'measureMention' | 'dropUris' }>;
 
 /** Commands whose own effect already shows in the chat (a mode notice, a new chat, a turn). */
 const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
@@ -44,13 +45,13 @@ export class EverydayBridge extends Disposable {
 	}
 
 	handles(message: WebviewToHost): message is EverydayMessage {
-		return ['submit', 'complete', 'setMode', 'openTurnChanges', 'restoreCheckpoint', 'rewindTo', 'measureMention'].includes(message.type);
+		return ['submit', 'complete', 'setMode', 'openTurnChanges', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'measureMention', 'dropUris'].includes(message.type);
 	}
 
 	handle(message: EverydayMessage): void {
 		switch (message.type) {
 			case 'submit':
-				return void this._submit(message.text);
+				return void this._submit(message.text, message.images);
 			case 'complete':
 				return void this._complete(message.requestId, message.kind, message.query);
 			case 'setMode':
@@ -63,8 +64,25 @@ export class EverydayBridge extends Disposable {
 					this._notice(outcome.cancelled ? 'warning' : 'info', 'restore', outcome.message);
 					void this.pushTurns();
 				});
+			case 'undoRestore':
+				return this._try(async () => {
+					const outcome = await this._api.undoRestore();
+					this._notice(outcome.cancelled ? 'warning' : 'info', 'restore', outcome.message);
+					void this.pushTurns();
+				});
 			case 'measureMention':
 				return void this._measure(message.value);
+			case 'dropUris':
+				return this._try(async () => {
+					const { values, refused } = await this._api.mentionsForUris(message.uris);
+					if (values.length) {
+						this._channel.push({ type: 'didAddMentions', values });
+						this._channel.flush();
+					}
+					if (refused.length) {
+						this._notice('warning', 'mention', `Not attached: ${refused.join('; ')}.`);
+					}
+				});
 			case 'rewindTo':
 				return this._try(async () => {
 					const { prompt } = await this._api.rewindTo(message.turnId);
@@ -110,15 +128,20 @@ export class EverydayBridge extends Disposable {
 		this._channel.flush();
 	}
 
-	private async _submit(text: string): Promise<void> {
+	private async _submit(text: string, images?: Array<{ name: string; data: string }>): Promise<void> {
 		try {
-			const result = await this._api.submit(text);
+			const result = await this._api.submit(text, images?.length ? { images } : undefined);
 			if (result.kind === 'command' && !SILENT_COMMANDS.has(result.command)) {
 				this._notice('info', `command-${result.command}`, result.message);
 			}
 		} catch (error) {
 			const message = (error as Error).message;
-			if (text.trimStart().startsWith('/')) {
+			if (error instanceof ImagesRefused) {
+				// Nothing was sent: the text and the images go back into the composer, with the reason.
+				this._notice('error', 'images', message);
+				this._channel.push({ type: 'didFillComposer', text, images });
+				this._channel.flush();
+			} else if (text.trimStart().startsWith('/')) {
 				this._notice('error', 'command', message);
 			} else {
 				// A failed turn already shows in the chat; only log it.
@@ -175,7 +198,7 @@ export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, tu
 	for (const item of users) {
 		if (item.id.endsWith(LIVE_SUFFIX)) {
 			const turnId = item.id.slice(0, -LIVE_SUFFIX.length);
-			named.set(item.id, { itemId: item.id, turnId, filesChanged: byId.get(turnId)?.changes?.length || undefined });
+			named.set(item.id, control(item.id, turnId, byId.get(turnId)));
 		}
 	}
 	const claimed = new Set([...named.values()].map(control => control.turnId));
@@ -185,7 +208,7 @@ export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, tu
 	for (let i = 1; i <= Math.min(others.length, rest.length); i++) {
 		const turn = rest[rest.length - i];
 		const item = others[others.length - i];
-		positional.set(item.id, { itemId: item.id, turnId: turn.turnId, filesChanged: turn.changes?.length || undefined });
+		positional.set(item.id, control(item.id, turn.turnId, turn));
 	}
 	return users.flatMap(item => {
 		const control = named.get(item.id) ?? positional.get(item.id);
@@ -194,6 +217,10 @@ export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, tu
 }
 
 const LIVE_SUFFIX = '-user';
+
+function control(itemId: string, turnId: string, turn: TurnInfo | undefined): TurnControl {
+	return { itemId, turnId, filesChanged: turn?.changes?.length || undefined, ...(turn?.restored ? { undoRestore: true } : {}) };
+}
 
 /** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */
 export function typedPrompt(prompt: string): string {
