@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../../../src/core/agent/events';
 import { Emitter } from '../../../../src/core/util/emitter';
 import type { EverydayApi, TurnInfo } from '../../../../src/host/everydayApi';
 import type { SessionController } from '../../../../src/host/sessionController';
+import { ImagesRefused } from '../../../../src/core/llm/imageParts';
 import { EverydayBridge, pairTurns, typedPrompt } from '../../../../src/host/view/everydayBridge';
 import { WebviewChannel } from '../../../../src/host/webviewChannel';
 import type { HostToWebview } from '../../../../src/shared/protocol';
@@ -82,6 +83,32 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		const fill = posted.find(m => m.type === 'didFillComposer');
 		assert.strictEqual(fill && fill.type === 'didFillComposer' && fill.text, 'prompt of t3');
 		assert.deepStrictEqual(notices.map(n => n.level + ': ' + n.text), ['error: A turn is running. Stop it before restoring files.']);
+	});
+
+	it('a send refused for its images says why and puts the text and the images back; a stored restore offers "Undo restore"', async () => {
+		const image = { name: 'shot.png', data: 'iVBORw0KGgo=' };
+		const { bridge, posted, notices } = setup({
+			submit: async () => {
+				throw new ImagesRefused('m is not known to accept images, so the image was not sent.');
+			},
+			turns: async () => [turn('t1', 2), { ...turn('t2', 1), restored: true }],
+		}, [user('t1-user'), user('t2-user')]);
+		bridge.handle({ type: 'submit', text: 'What is this?', images: [image] });
+		await settle();
+		assert.deepStrictEqual(notices.map(n => [n.level, n.code]), [['error', 'images']]);
+		const fill = posted.filter(m => m.type === 'didFillComposer').at(-1);
+		assert.deepStrictEqual(fill && fill.type === 'didFillComposer' && [fill.text, fill.images], ['What is this?', [image]]);
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns.map(t => t.undoRestore), [undefined, true]);
+	});
+
+	it('a drop from the Explorer adds the mentions to the composer and names what was refused', async () => {
+		const { bridge, posted, notices } = setup({ mentionsForUris: async () => ({ values: ['src/app.ts', 'docs/'], refused: ['/etc/hostname (outside the workspace)'] }) });
+		bridge.handle({ type: 'dropUris', uris: ['file:///w/src/app.ts', 'file:///w/docs', 'file:///etc/hostname'] });
+		await settle();
+		const added = posted.find(m => m.type === 'didAddMentions');
+		assert.deepStrictEqual(added && added.type === 'didAddMentions' && added.values, ['src/app.ts', 'docs/']);
+		assert.deepStrictEqual(notices.map(n => n.text), ['Not attached: /etc/hostname (outside the workspace).']);
 	});
 
 	it('answers completion requests with their id, and measures a mention as sending would', async () => {
