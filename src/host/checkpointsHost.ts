@@ -1,12 +1,13 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Checkpoints, type CheckpointNotice, type ConfirmOverwrite, type RestoreOutcome } from '../core/checkpoints/checkpoints';
+import { Checkpoints, type ApproveProtected, type CheckpointNotice, type ConfirmOverwrite, type RestoreOutcome } from '../core/checkpoints/checkpoints';
 import { CheckpointError, CheckpointStore, DEFAULT_LIMITS } from '../core/checkpoints/checkpointStore';
 import { CheckpointIndex, type TurnCheckpoint } from '../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../core/agent/events';
 import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
+import { isProtectedPath } from '../core/tools/pathPolicy';
 import { readPathPolicy } from './permissionsConfig';
 
 /** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
@@ -36,6 +37,7 @@ export class CheckpointsHost extends Disposable {
 		super();
 		this.checkpoints = new Checkpoints({
 			notice,
+			protectedReason: file => isProtectedPath(file, readPathPolicy()),
 			open: async () => {
 				const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
 				if (!folder || folder.scheme !== 'file') {
@@ -81,17 +83,36 @@ export class CheckpointsHost extends Disposable {
 
 	async restore(sessionId: string, turnId: string, onConflict: ConflictChoice = 'ask'): Promise<RestoreOutcome> {
 		await this._settling.catch(() => undefined);
-		const outcome = await this.checkpoints.restore(sessionId, turnId, confirmFor(onConflict));
+		const outcome = await this.checkpoints.restore(sessionId, turnId, confirmFor(onConflict), approveFor(onConflict));
 		this._onDidChange.fire();
 		return outcome;
 	}
 
 	async undoRestore(sessionId: string, onConflict: ConflictChoice = 'ask'): Promise<RestoreOutcome> {
 		await this._settling.catch(() => undefined);
-		const outcome = await this.checkpoints.undoRestore(sessionId, confirmFor(onConflict));
+		const outcome = await this.checkpoints.undoRestore(sessionId, confirmFor(onConflict), approveFor(onConflict));
 		this._onDidChange.fire();
 		return outcome;
 	}
+}
+
+/**
+ * The approval gate for protected files in a restore: asked in a dialog when the user is there
+ * to answer ('ask'); a choice decided up front (the API) never writes them (fail closed).
+ */
+function approveFor(choice: ConflictChoice): ApproveProtected {
+	if (choice !== 'ask') {
+		return async () => false;
+	}
+	return async files => {
+		const list = files.map(f => `${f.path} (${f.reason})`).join('\n');
+		const answer = await vscode.window.showWarningMessage(
+			`Restoring also writes ${files.length === 1 ? 'a protected file' : `${files.length} protected files`}.`,
+			{ modal: true, detail: `${list}\n\nRestore skips them unless you allow it.` },
+			'Allow',
+		);
+		return answer === 'Allow';
+	};
 }
 
 function confirmFor(choice: ConflictChoice): ConfirmOverwrite {

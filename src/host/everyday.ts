@@ -17,7 +17,9 @@ import { CheckpointDiff } from './checkpointDiff';
 import { CheckpointsHost } from './checkpointsHost';
 import { ConversationRewind } from './conversationRewind';
 import type { EverydayApi, TurnInfo } from './everydayApi';
+import { checkImages } from './everydayImages';
 import { MentionsHost } from './mentionsHost';
+import { readResolvedProvider } from './providerConfig';
 import { ModesHost } from './modesHost';
 import { RulesHost } from './rulesHost';
 import type { SessionController } from './sessionController';
@@ -73,7 +75,7 @@ export class Everyday extends Disposable {
 		const { controller } = wiring;
 		this._rewind = new ConversationRewind(this._persistence, controller);
 		this._slash = new SlashHost(this._workspace, {
-			send: prompt => controller.send(prompt),
+			send: (prompt, images) => controller.send(prompt, images),
 			newChat: () => controller.newChat(),
 			compact: () => this.compact(),
 			setMode: async name => {
@@ -162,9 +164,16 @@ export class Everyday extends Disposable {
 	async turns(): Promise<TurnInfo[]> {
 		const controller = this._controller;
 		const sessionId = controller.sessionId;
-		const stored = this._persistence.store?.turns(sessionId) ?? [];
 		const checkpoints = await this.checkpoints.turns(sessionId);
-		return stored.map(turn => ({ turnId: turn.turnId, prompt: turn.prompt, changes: checkpoints.find(c => c.turnId === turn.turnId)?.files }));
+		// Read after the wait: a rewind or a turn meanwhile shows in the list.
+		const stored = this._persistence.store?.turns(sessionId) ?? [];
+		const restored = (await this.checkpoints.checkpoints.lastRestore(sessionId))?.turnId;
+		return stored.map(turn => ({
+			turnId: turn.turnId,
+			prompt: turn.prompt,
+			changes: checkpoints.find(c => c.turnId === turn.turnId)?.files,
+			...(turn.turnId === restored ? { restored: true } : {}),
+		}));
 	}
 
 	readonly api: EverydayApi = {
@@ -224,10 +233,15 @@ export class Everyday extends Disposable {
 			}
 			return format === 'json' ? sessionToJson(meta, store.events(id)) : sessionToMarkdown(meta, store.load(id));
 		},
-		submit: text => this._slash!.submit(text),
+		submit: (text, options) => {
+			const resolved = readResolvedProvider();
+			const images = options?.images?.length ? checkImages(options.images, { wire: resolved.preset.wire, name: resolved.model }) : undefined;
+			return this._slash!.submit(text, images);
+		},
 		slashCompletions: prefix => this._slash!.completions(prefix),
 		mentionCandidates: query => this.mentions.candidates(query),
 		resolveMentions: text => this.mentions.resolve(text),
+		mentionsForUris: uris => this.mentions.mentionsForUris(uris),
 		compact: () => this.compact(),
 		onDidChangeState: listener => {
 			const subscriptions = [

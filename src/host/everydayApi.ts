@@ -14,6 +14,8 @@ export interface TurnInfo {
 	prompt: string;
 	/** Files the turn changed ("N files changed"); undefined when it took no checkpoint. */
 	changes?: ChangedFile[];
+	/** The session's last restore (not undone) went back to this turn: "Undo restore" is offered on it. */
+	restored?: boolean;
 }
 
 /**
@@ -39,11 +41,16 @@ export interface EverydayApi {
 	renameSession(sessionId: string, title: string): void;
 	deleteSession(sessionId: string): void;
 	exportSession(sessionId: string, format: 'markdown' | 'json'): string;
-	/** The composer's send: slash commands, prompt files, @-mentions, or a plain prompt. */
-	submit(text: string): Promise<SubmitResult>;
+	/**
+	 * The composer's send: slash commands, prompt files, @-mentions, or a plain prompt; `images`
+	 * (base64 PNG, JPEG, GIF or WebP) go with a prompt to a model that takes them, else it throws.
+	 */
+	submit(text: string, options?: { images?: Array<{ name: string; data: string }> }): Promise<SubmitResult>;
 	slashCompletions(prefix: string): Promise<CommandInfo[]>;
 	mentionCandidates(query: string): Promise<MentionCandidate[]>;
 	resolveMentions(text: string): Promise<{ prompt: string; attachments: Attachment[] }>;
+	/** Files and folders dropped from the Explorer → their mentions (workspace-relative), and what was refused and why. */
+	mentionsForUris(uris: readonly string[]): Promise<{ values: string[]; refused: string[] }>;
 	compact(): Promise<string>;
 	/** Fires when the rules, the current chat's mode, or its checkpoints changed: the view refreshes what it shows. */
 	onDidChangeState(listener: (what: 'rules' | 'mode' | 'checkpoints') => void): { dispose(): void };
@@ -52,7 +59,7 @@ export interface EverydayApi {
 /** The method names, so the activation shim can forward them without loading the host. */
 export const EVERYDAY_API_METHODS = [
 	'rules', 'reloadRules', 'draftAgentsMd', 'mode', 'modes', 'setMode', 'turns', 'turnDiff', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'undoRewind',
-	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'compact', 'onDidChangeState',
+	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'mentionsForUris', 'compact', 'onDidChangeState',
 ] as const satisfies ReadonlyArray<keyof EverydayApi>;
 
 /** Palette commands of these features (everydayCommands.ts); registered by the activation shim. */

@@ -82,6 +82,47 @@ export class MentionsHost extends Disposable {
 		return { prompt: promptWithAttachments(text, attachments), attachments };
 	}
 
+	/**
+	 * Files and folders dragged from the Explorer (a uri-list): the workspace-relative mention of
+	 * each, so the composer shows them as chips. Outside the workspace or denied by the read
+	 * policy: refused with the reason, never attached.
+	 */
+	async mentionsForUris(uris: readonly string[]): Promise<{ values: string[]; refused: string[] }> {
+		const values: string[] = [];
+		const refused: string[] = [];
+		const policy = readPathPolicy();
+		for (const text of uris) {
+			let uri: vscode.Uri;
+			try {
+				uri = vscode.Uri.parse(text, true);
+			} catch {
+				refused.push(`${text} (not a file address)`);
+				continue;
+			}
+			if (!vscode.workspace.getWorkspaceFolder(uri)) {
+				refused.push(`${uri.fsPath || text} (outside the workspace)`);
+				continue;
+			}
+			const relative = vscode.workspace.asRelativePath(uri, false);
+			if (isDeniedRead(relative, policy)) {
+				refused.push(`${relative} (the read policy denies it)`);
+				continue;
+			}
+			const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+			if (!stat) {
+				refused.push(`${relative} (not found)`);
+				continue;
+			}
+			const value = stat.type & vscode.FileType.Directory ? `${relative}/` : relative;
+			if (/\s/.test(value)) {
+				refused.push(`${relative} (a mention cannot hold spaces; attach it with @ instead)`);
+				continue;
+			}
+			values.push(value);
+		}
+		return { values, refused };
+	}
+
 	/** For the `@` picker: the special mentions and workspace files/folders matching `query` (fuzzy), never a denied one. */
 	async candidates(query: string, limit = 50): Promise<MentionCandidate[]> {
 		const q = query.toLowerCase();
@@ -90,6 +131,10 @@ export class MentionsHost extends Disposable {
 			{ kind: 'problems', value: 'problems', label: 'Problems' },
 			{ kind: 'terminal', value: 'terminal', label: 'Last terminal output' },
 		].filter(c => fuzzy(q, c.value) >= 0) as MentionCandidate[];
+		if (/^https?:\/\/\S+$/i.test(query)) {
+			// A typed address: fetched through the network guard when measured or sent, like the fetch tool.
+			return [{ kind: 'url', value: query, label: `Fetch ${query}` }];
+		}
 		if (!this._files || Date.now() - this._files.at > 10_000) {
 			this._files = { at: Date.now(), list: await this._workspace.findFiles('**/*', 5000).catch(() => []) };
 		}

@@ -1,4 +1,5 @@
 import type { AgentEvent, NoticeLevel } from '../core/agent/events';
+import type { ImagePart } from '../core/llm/imageParts';
 import type { TurnOutcome } from '../core/agent/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
 import { ChatSession, type ChatSessionDeps } from '../core/session/chatSession';
@@ -103,8 +104,8 @@ export class SessionController extends Disposable {
 		this.send(text).catch(error => this._logger.warn(`prompt refused: ${(error as Error).message}`));
 	}
 
-	send(text: string): Promise<TurnOutcome> {
-		return this._session.send(text);
+	send(text: string, images?: ImagePart[]): Promise<TurnOutcome> {
+		return this._session.send(text, images);
 	}
 
 	decide(toolCallId: string, approved: boolean, reason?: string, always?: boolean): boolean {

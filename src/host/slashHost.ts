@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { TurnOutcome } from '../core/agent/runAgent';
+import { ImagesRefused, type ImagePart } from '../core/llm/imageParts';
 import type { Attachment } from '../core/mentions/mentions';
 import type { Workspace } from '../core/ports';
 import { BUILT_IN_COMMANDS, completions, expandPrompt, loadPromptFiles, parseSlash, type CommandInfo } from '../core/prompts/slashCommands';
@@ -11,7 +12,7 @@ export type SubmitResult =
 
 /** What the slash commands act on; the host (everyday.ts) provides it. */
 export interface SlashTargets {
-	send(prompt: string): Promise<TurnOutcome>;
+	send(prompt: string, images?: ImagePart[]): Promise<TurnOutcome>;
 	newChat(): void;
 	compact(): Promise<string>;
 	setMode(name?: string): Promise<string>;
@@ -31,10 +32,13 @@ export class SlashHost {
 		return completions(prefix, await loadPromptFiles(this._workspace));
 	}
 
-	async submit(text: string): Promise<SubmitResult> {
+	async submit(text: string, images?: ImagePart[]): Promise<SubmitResult> {
 		const command = parseSlash(text);
 		if (!command) {
-			return this._prompt(text);
+			return this._prompt(text, images);
+		}
+		if (images?.length && BUILT_IN_COMMANDS.some(c => c.name === command.name)) {
+			throw new ImagesRefused(`/${command.name} does not take images. Send the image with a question instead.`);
 		}
 		const t = this._targets;
 		switch (command.name) {
@@ -65,12 +69,12 @@ export class SlashHost {
 			const names = [...BUILT_IN_COMMANDS.map(c => c.name), ...(await loadPromptFiles(this._workspace)).map(f => f.name)];
 			throw new Error(`There is no command /${command.name}. Commands: ${names.map(n => `/${n}`).join(', ')}. Add your own as .keel/prompts/NAME.md.`);
 		}
-		const result = await this._prompt(expandPrompt(file.body, command.args));
+		const result = await this._prompt(expandPrompt(file.body, command.args), images);
 		return { ...result, command: command.name };
 	}
 
-	private async _prompt(text: string): Promise<SubmitResult & { kind: 'prompt' }> {
+	private async _prompt(text: string, images?: ImagePart[]): Promise<SubmitResult & { kind: 'prompt' }> {
 		const { prompt, attachments } = await this._targets.resolveMentions(text);
-		return { kind: 'prompt', outcome: await this._targets.send(prompt), attachments };
+		return { kind: 'prompt', outcome: await this._targets.send(prompt, images), attachments };
 	}
 }

@@ -10,6 +10,8 @@ import { ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView } from 
 export const PROTOCOL_VERSION = 2;
 
 const MAX_PROMPT = 100_000;
+/** 4 MB of image as base64, with room for the rounding: the host gives the precise refusal. */
+const MAX_IMAGE_BASE64 = 5_600_000;
 const id = z.string().min(1).max(200);
 
 export const WebviewToHost = z.discriminatedUnion('type', [
@@ -37,22 +39,36 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	/** "Show unfiltered": a page of a card's stored raw output; the host finds the reference by card id. */
 	z.object({ type: z.literal('readRawOutput'), toolCallId: id, offset: z.number().int().min(0).max(1_000_000_000).default(0) }).strict(),
 	/** The composer's send: slash commands, prompt files and @-mentions are resolved by the host. */
-	z.object({ type: z.literal('submit'), text: z.string().trim().min(1).max(MAX_PROMPT) }).strict(),
+	z.object({
+		type: z.literal('submit'),
+		text: z.string().trim().min(1).max(MAX_PROMPT),
+		/** Pasted or dropped images, base64; the host checks format and size (imageParts.ts) and whether the model takes images. */
+		images: z.array(z.object({ name: z.string().max(200), data: z.string().max(MAX_IMAGE_BASE64) }).strict()).max(4).optional(),
+	}).strict(),
 	/** The composer's completion list: `/` commands or `@` mentions matching `query`; answered by `didComplete`. */
 	z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), kind: z.enum(['slash', 'mention']), query: z.string().max(500) }).strict(),
 	z.object({ type: z.literal('setMode'), name: z.string().min(1).max(200) }).strict(),
 	/** Per-turn controls: "N files changed" (diff), "Restore files to here", "Rewind the conversation to here". */
 	z.object({ type: z.literal('openTurnChanges'), turnId: id }).strict(),
 	z.object({ type: z.literal('restoreCheckpoint'), turnId: id }).strict(),
+	z.object({ type: z.literal('undoRestore') }).strict(),
 	z.object({ type: z.literal('rewindTo'), turnId: id }).strict(),
 	/** A mention chip's token cost: the host resolves `@value` as sending would; answered by `didMeasureMention`. */
 	z.object({ type: z.literal('measureMention'), value: z.string().min(1).max(2000) }).strict(),
 	/** The in-chat card asking to start a workspace's MCP server: Allow (remembered) or Deny. */
 	z.object({ type: z.literal('decideMcpConsent'), id, allow: z.boolean() }).strict(),
+	/** Files or folders dropped from the Explorer (a uri-list): answered by `didAddMentions`. */
+	z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4000)).min(1).max(50) }).strict(),
 ]);
 
 /** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */
-export const TurnControl = z.object({ itemId: z.string(), turnId: z.string(), filesChanged: z.number().int().nonnegative().optional() });
+export const TurnControl = z.object({
+	itemId: z.string(),
+	turnId: z.string(),
+	filesChanged: z.number().int().nonnegative().optional(),
+	/** Files were restored to this turn (and not undone since): "Undo restore" shows on it. */
+	undoRestore: z.boolean().optional(),
+});
 export const ModeView = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
 /** A workspace MCP server waiting for the user's permission to start (or the answer just given). */
 export const McpConsentView = z.object({
@@ -107,7 +123,10 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	/** The answer to `complete`; a reply to an older request is ignored by the webview. */
 	z.object({ type: z.literal('didComplete'), ...versioned, requestId: z.number().int(), items: z.array(CompletionView) }),
 	/** Puts text in the composer for editing (a rewound turn's prompt). */
-	z.object({ type: z.literal('didFillComposer'), ...versioned, text: z.string() }),
+	/** Text (and images) back into the composer: a rewound turn's prompt, or a send the host refused. */
+	z.object({ type: z.literal('didFillComposer'), ...versioned, text: z.string(), images: z.array(z.object({ name: z.string(), data: z.string() })).optional() }),
+	/** Mentions to add to the composer's text (a drop from the Explorer). */
+	z.object({ type: z.literal('didAddMentions'), ...versioned, values: z.array(z.string()) }),
 	z.object({ type: z.literal('didMeasureMention'), ...versioned, value: z.string(), label: z.string(), tokens: z.number().nonnegative(), error: z.string().optional() }),
 	/** The MCP consent cards, replacing the previous list. */
 	z.object({ type: z.literal('didSetMcpConsents'), ...versioned, consents: z.array(McpConsentView) }),

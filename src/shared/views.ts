@@ -50,7 +50,8 @@ void _toWire;
 void _fromWire;
 
 export const ChatItem = z.discriminatedUnion('kind', [
-	z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
+	/** `images`: what was attached (name, size), not the pixels: the transcript stays small. */
+	z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), images: z.array(z.object({ name: z.string(), bytes: z.number() })).optional() }),
 	z.object({
 		kind: z.literal('assistant'),
 		id: z.string(),

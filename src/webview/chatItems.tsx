@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ChatItem } from '../shared/views';
+import { formatSize } from './imageAttach';
 import { MarkdownView, flashCopied } from './markdownView';
 import { ToolCard } from './toolCard';
 import { TurnControls } from './turnControls';
@@ -13,6 +14,11 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 			return (
 				<div class="user-turn">
 					<div class="message user" data-testid="message-user">{item.text}</div>
+					{item.images?.length ? (
+						<div class="message-images">
+							{item.images.map(image => <span class="image-chip" data-testid="message-image" data-name={image.name}>🖼 {image.name} ({formatSize(image.bytes)})</span>)}
+						</div>
+					) : null}
 					<TurnControls itemId={item.id} />
 				</div>
 			);

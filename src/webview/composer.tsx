@@ -2,6 +2,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CompletionList, completionTrigger, useCompletions } from './completions';
 import { useEverydayState } from './useEverydayState';
+import { ImageChips, imageFiles, pendingFromHost, usePendingImages } from './imageAttach';
 import { MentionChips } from './mentionChips';
 import { ModeControl } from './modeControl';
 import { post } from './vscodeApi';
@@ -19,15 +20,32 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 	const state = useEverydayState();
 	const trigger = completionTrigger(text, caret);
 	const completions = useCompletions(trigger);
+	const pending = usePendingImages();
 
 	// A rewound turn's prompt comes back here to edit and resend.
 	useEffect(() => {
 		if (state.fill.serial > 0) {
 			setText(state.fill.text);
 			setCaret(state.fill.text.length);
+			if (state.fill.images) {
+				// A send refused for its images: they come back to fix and send again.
+				pending.set(state.fill.images.map(pendingFromHost));
+			}
 			input.current?.focus();
 		}
 	}, [state.fill.serial]);
+
+	// Files dropped from the Explorer come back from the host as mentions, added at the end.
+	useEffect(() => {
+		if (state.added.serial > 0 && state.added.values.length) {
+			setText(current => {
+				const joined = `${current}${current && !/\s$/.test(current) ? ' ' : ''}${state.added.values.map(v => `@${v}`).join(' ')} `;
+				setCaret(joined.length);
+				return joined;
+			});
+			input.current?.focus();
+		}
+	}, [state.added.serial]);
 
 	const update = (value: string, at = value.length) => {
 		setText(value);
@@ -38,8 +56,40 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 		if (!prompt || busy || !ready) {
 			return;
 		}
-		post({ type: 'submit', text: prompt });
+		const images = pending.images.map(({ name, data }) => ({ name, data }));
+		post(images.length ? { type: 'submit', text: prompt, images } : { type: 'submit', text: prompt });
 		update('');
+		pending.set([]);
+	};
+	const onPaste = (e: ClipboardEvent) => {
+		const files = imageFiles(e.clipboardData);
+		if (files.length) {
+			// Text in the same paste still goes in the box; only the image is taken here.
+			if (!e.clipboardData?.getData('text/plain')) {
+				e.preventDefault();
+			}
+			void pending.add(files);
+		}
+	};
+	const onDragOver = (e: DragEvent) => {
+		e.preventDefault();
+		if (e.dataTransfer) {
+			e.dataTransfer.dropEffect = 'copy';
+		}
+	};
+	const onDrop = (e: DragEvent) => {
+		e.preventDefault();
+		const files = imageFiles(e.dataTransfer);
+		if (files.length) {
+			void pending.add(files);
+			return;
+		}
+		// From VS Code's Explorer (Shift held while dropping into a webview): a list of URIs.
+		const list = e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
+		const uris = list.split(/\r?\n/).map(line => line.trim()).filter(line => line && !line.startsWith('#'));
+		if (uris.length) {
+			post({ type: 'dropUris', uris: uris.slice(0, 50) });
+		}
 	};
 	const accept = (index: number) => {
 		const item = completions.items[index];
@@ -96,8 +146,9 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 		update(area.value, area.selectionStart ?? area.value.length);
 	};
 	return (
-		<div class="composer-box">
+		<div class="composer-box" data-testid="composer" onDragOver={onDragOver} onDrop={onDrop}>
 			{completions.open && <CompletionList items={completions.items} selected={completions.selected} kind={trigger?.kind ?? 'slash'} onPick={accept} />}
+			<ImageChips images={pending.images} error={pending.error} onRemove={pending.remove} />
 			<MentionChips text={text} onRemove={(token) => update(text.replace(token, '').replace(/ {2,}/g, ' '))} />
 			<div class="composer">
 				<label for="keel-prompt" class="visually-hidden">Message Keel</label>
@@ -116,6 +167,7 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 					onCompositionStart={() => (composing.current = true)}
 					onCompositionEnd={() => (composing.current = false)}
 					onKeyDown={onKeyDown}
+					onPaste={onPaste}
 				/>
 				<div class="composer-actions">
 					<ModeControl disabled={!ready} />

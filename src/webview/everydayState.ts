@@ -11,9 +11,13 @@ class EverydayState {
 	turns = new Map<string, TurnControl>();
 	completions: { requestId: number; items: CompletionView[] } = { requestId: -1, items: [] };
 	/** Bumped with each fill so the same text twice still refills. */
-	fill: { text: string; serial: number } = { text: '', serial: 0 };
+	fill: { text: string; serial: number; images?: Array<{ name: string; data: string }> } = { text: '', serial: 0 };
+	/** Mentions to append to the composer (dropped files), bumped like `fill`. */
+	added: { values: string[]; serial: number } = { values: [], serial: 0 };
 	/** Each mention's chip: its label and token cost (or why it would not be attached). */
 	mentionCosts = new Map<string, { label: string; tokens: number; error?: string }>();
+	/** Bumped with every change, so a component can tell it missed one before it subscribed. */
+	serial = 0;
 	private readonly _listeners = new Set<() => void>();
 
 	setMode(mode: ModeView, modes: ModeView[]): void {
@@ -32,8 +36,13 @@ class EverydayState {
 		this._notify();
 	}
 
-	fillComposer(text: string): void {
-		this.fill = { text, serial: this.fill.serial + 1 };
+	fillComposer(text: string, images?: Array<{ name: string; data: string }>): void {
+		this.fill = { text, serial: this.fill.serial + 1, images };
+		this._notify();
+	}
+
+	addMentions(values: string[]): void {
+		this.added = { values, serial: this.added.serial + 1 };
 		this._notify();
 	}
 
@@ -48,6 +57,7 @@ class EverydayState {
 	}
 
 	private _notify(): void {
+		this.serial++;
 		this._listeners.forEach(listener => listener());
 	}
 }

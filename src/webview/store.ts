@@ -112,7 +112,9 @@ export class ChatStore {
 			case 'didComplete':
 				return everydayState.setCompletions(message.requestId, message.items);
 			case 'didFillComposer':
-				return everydayState.fillComposer(message.text);
+				return everydayState.fillComposer(message.text, message.images);
+			case 'didAddMentions':
+				return everydayState.addMentions(message.values);
 			case 'didMeasureMention':
 				return everydayState.setMentionCost(message.value, { label: message.label, tokens: message.tokens, error: message.error });
 			case 'didSetMcpConsents':

@@ -24,6 +24,11 @@ export function TurnControls({ itemId }: { itemId: string }) {
 					</button>
 				</>
 			) : null}
+			{turn.undoRestore ? (
+				<button class="link" data-testid="checkpoint-undo-restore" title="Put the files back as they were before this restore" onClick={() => post({ type: 'undoRestore' })}>
+					Undo restore
+				</button>
+			) : null}
 			<button class="link" data-testid="rewind-here" title="Remove this message and everything after it; the prompt goes back into the box to edit and resend" onClick={() => post({ type: 'rewindTo', turnId: turn.turnId })}>
 				Rewind the conversation to here
 			</button>

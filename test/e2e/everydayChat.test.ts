@@ -18,8 +18,18 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
 	};
 
-	it('typing /plan picks it from the completion list and switches the mode control; choosing Act switches back', async () => {
+	/** A new chat with an empty composer, whatever the test before left behind (messages, a refilled prompt). */
+	const cleanChat = async (): Promise<Frame> => {
 		const chat = await freshChat(keel);
+		const input = chat.locator(testId('prompt-input'));
+		if (await input.inputValue()) {
+			await input.fill('');
+		}
+		return chat;
+	};
+
+	it('typing /plan picks it from the completion list and switches the mode control; choosing Act switches back', async () => {
+		const chat = await cleanChat();
 		const mode = chat.locator(testId('mode'));
 		await chat.locator(`${testId('mode')}[data-mode="act"]`).waitFor();
 		const input = chat.locator(testId('prompt-input'));
@@ -47,11 +57,11 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		assert.strictEqual(double().modelRequests.length, 0, 'commands never reach the model');
 	});
 
-	it('a turn that edits a file shows "1 file changed", and "Restore files to here" puts the file back', async () => {
+	it('a turn that edits a file shows "1 file changed", "Restore files to here" puts the file back, and "Undo restore" undoes that', async () => {
 		const file = path.join(keel.server.workspace, 'src/app.ts');
 		const original = fs.readFileSync(file, 'utf8');
 		double().script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '// edited by Keel\nexport function greet' } }]), text('Edited.'));
-		const chat = await freshChat(keel);
+		const chat = await cleanChat();
 		await ask(chat, 'Add a comment to app.ts');
 		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"] ${testId('tool-approve')}`).click().catch(error => explain(chat, error));
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'Edited.' }).waitFor();
@@ -69,11 +79,17 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		await chat.locator(testId('checkpoint-restore')).click();
 		await chat.locator(testId('notice')).filter({ hasText: /restor/i }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
 		assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
+
+		// Restoring is itself undoable, from the same turn.
+		await chat.locator(testId('checkpoint-undo-restore')).click().catch(error => explain(chat, error));
+		await chat.locator(testId('notice')).filter({ hasText: /Undid the restore/ }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
+		assert.match(fs.readFileSync(file, 'utf8'), /^\/\/ edited by Keel\n/);
+		await chat.locator(testId('checkpoint-undo-restore')).waitFor({ state: 'detached' });
 	});
 
 	it('"Rewind the conversation to here" removes the turn and everything after it and puts the prompt back in the composer', async () => {
 		double().script(text('First answer.'), text('Second answer.'));
-		const chat = await freshChat(keel);
+		const chat = await cleanChat();
 		await ask(chat, 'first question');
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'First answer.' }).waitFor();
 		await ask(chat, 'second question');
@@ -94,7 +110,7 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 
 	it('@ opens the picker; the chosen file shows as a chip with its token cost and is attached when sent', async () => {
 		double().script(text('Seen the file.'));
-		const chat = await freshChat(keel);
+		const chat = await cleanChat();
 		const input = chat.locator(testId('prompt-input'));
 		await input.fill('Explain @src/ap');
 		const picker = chat.locator(testId('mention-picker'));

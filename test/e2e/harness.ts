@@ -118,7 +118,8 @@ export async function freshChat(keel: KeelE2E): Promise<Frame> {
   const chat = await keel.openKeel();
   if ((await chat.locator(testId('message-user')).count()) > 0) {
     await chat.locator(testId('new-chat')).click();
-    await chat.locator(testId('message-user')).waitFor({ state: 'detached' });
+    // first(): a left-behind chat can hold several messages, and waitFor on many is a strict-mode error.
+    await chat.locator(testId('message-user')).first().waitFor({ state: 'detached' });
   }
   return chat;
 }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Checkpoints, type CheckpointNotice } from '../../src/core/checkpoints/checkpoints';
 import { withCheckpoints } from '../../src/core/checkpoints/checkpointedTools';
 import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
-import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ } from '../../src/core/tools/pathPolicy';
+import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/tools/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
@@ -44,6 +44,7 @@ describe('checkpoints through the loop (real git, real files)', function () {
 			open: async () => ({ store: await CheckpointStore.open(gitDir, tree.base, undefined, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ }), index: new CheckpointIndex(path.join(storage, 'checkpoints.json')) }),
 			notice: notice => notices.push(notice),
 			now: () => ++clock,
+			protectedReason: file => isProtectedPath(file, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] }),
 		});
 		const registry = new ToolRegistry(withCheckpoints(createToolset(defaultToolDeps()), () => checkpoints.beforeChange()));
 		session = new ChatSession({
@@ -94,6 +95,32 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		assert.strictEqual(tree.read('src/app.ts'), 'export const a = 2;\n');
 		assert.strictEqual(tree.read('src/new/created.ts'), 'new\n');
 		assert.strictEqual(tree.read('notes.txt'), undefined);
+	});
+
+	it('a restore that would write a protected file (.vscode/settings.json) leaves it alone unless approved; the approved one writes it', async () => {
+		tree.add({ '.vscode/settings.json': '{ "editor.tabSize": 4 }\n' });
+		const done = await turn([{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'export const a = 2;\n' } }]);
+		// Changed after the turn (by the user or a task): restoring to before the turn would write it back.
+		fs.writeFileSync(path.join(tree.base, '.vscode/settings.json'), '{ "editor.tabSize": 2 }\n');
+		const asked: Array<Array<{ path: string; reason: string }>> = [];
+		const refused = await checkpoints.restore('s1', done.turnId, async () => 'overwrite', async files => (asked.push(files), false));
+		assert.deepStrictEqual(asked.map(files => files.map(f => f.path)), [['.vscode/settings.json']]);
+		assert.match(asked[0][0].reason, /editor settings/);
+		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 2 }\n', 'not approved: the protected file is untouched');
+		assert.strictEqual(tree.read('src/app.ts'), 'export const a = 1;\n', 'the other files are restored');
+		assert.deepStrictEqual(refused.guarded, ['.vscode/settings.json']);
+		assert.match(refused.message, /Left protected files alone \(not approved\): \.vscode\/settings\.json/);
+
+		// No gate at all (an API call that decided up front) fails closed as well.
+		await checkpoints.undoRestore('s1', async () => 'overwrite');
+		const silent = await checkpoints.restore('s1', done.turnId, async () => 'overwrite');
+		assert.deepStrictEqual(silent.guarded, ['.vscode/settings.json']);
+		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 2 }\n');
+
+		await checkpoints.undoRestore('s1', async () => 'overwrite');
+		const approved = await checkpoints.restore('s1', done.turnId, async () => 'overwrite', async () => true);
+		assert.deepStrictEqual(approved.guarded, []);
+		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 4 }\n', 'approved: written back');
 	});
 
 	it('a turn that only reads takes no checkpoint', async () => {

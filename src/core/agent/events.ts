@@ -47,7 +47,7 @@ export type NoticeLevel = 'info' | 'warning' | 'error';
  * nobody reaches back into the loop except through its inputs.
  */
 export type AgentEvent =
-	| { type: 'turnStarted'; turnId: string; prompt: string }
+	| { type: 'turnStarted'; turnId: string; prompt: string; images?: Array<{ name: string; bytes: number }> }
 	/** A canonical message became part of the history (persist it). */
 	| { type: 'messageAppended'; turnId: string; message: CanonicalMessage }
 	| { type: 'textDelta'; turnId: string; text: string }

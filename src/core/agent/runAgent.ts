@@ -1,4 +1,5 @@
 import { AgentError } from '../errors';
+import type { ImagePart } from '../llm/imageParts';
 import type { ChatModel } from '../llm/chatModel';
 import { toolCallMessage, toolResultMessage, type CanonicalMessage } from '../llm/canonical';
 import { systemClock, type Clock, type Workspace } from '../ports';
@@ -53,7 +54,7 @@ export interface TurnOutcome {
  * model answers without calling a tool, the step cap is hit, the user stops, or it fails.
  * History is append-only: every message is emitted as `messageAppended` when it happens.
  */
-export async function runTurn(options: AgentOptions, history: readonly CanonicalMessage[], prompt: string, turnId: string, signal: AbortSignal): Promise<TurnOutcome> {
+export async function runTurn(options: AgentOptions, history: readonly CanonicalMessage[], prompt: string, turnId: string, signal: AbortSignal, images?: ImagePart[]): Promise<TurnOutcome> {
 	const added: CanonicalMessage[] = [];
 	const append = (message: CanonicalMessage) => {
 		added.push(message);
@@ -73,8 +74,8 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 		return { turnId, reason, messages: added, error };
 	};
 
-	options.emit({ type: 'turnStarted', turnId, prompt });
-	append({ kind: 'user', content: prompt });
+	options.emit({ type: 'turnStarted', turnId, prompt, ...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}) });
+	append(images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt });
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
 	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.

@@ -12,11 +12,15 @@ export interface CheckpointNotice {
 
 /** Asked before a restore overwrites files the user changed since: all, keep theirs, or stop. */
 export type ConfirmOverwrite = (files: string[]) => Promise<'overwrite' | 'skip' | 'cancel'>;
+/** The approval gate for a restore that would write protected files (the path policy's list): true writes them. */
+export type ApproveProtected = (files: Array<{ path: string; reason: string }>) => Promise<boolean>;
 
 export interface RestoreOutcome {
 	restored: ChangedFile[];
 	/** Kept as the user left them (they chose "keep my edits"). */
 	kept: string[];
+	/** Protected files the restore left alone: writing them was not approved. */
+	guarded?: string[];
 	cancelled?: boolean;
 	message: string;
 }
@@ -26,6 +30,12 @@ export interface CheckpointsOptions {
 	open(): Promise<{ store: CheckpointStore; index: CheckpointIndex }>;
 	notice(notice: CheckpointNotice): void;
 	now?(): number;
+	/**
+	 * Why writing `path` needs approval (the path policy: .vscode/, .git/, .github/, .keel/ and
+	 * keel.permissions.alwaysAsk), or undefined. A restore writes files like any tool does, so
+	 * these pass the same gate; without it every path is written.
+	 */
+	protectedReason?(path: string): string | undefined;
 }
 
 /**
@@ -123,13 +133,22 @@ export class Checkpoints {
 		}
 	}
 
+	/** The session's last restore that is not undone: the chat offers "Undo restore" on its turn. */
+	async lastRestore(sessionId: string): Promise<{ turnId: string } | undefined> {
+		try {
+			return (await this._open()).index.lastRestore(sessionId);
+		} catch {
+			return undefined;
+		}
+	}
+
 	/** A file's content in a snapshot (for the diff view); undefined when the snapshot has no such file. */
 	async fileAt(commit: string, file: string): Promise<Buffer | undefined> {
 		return (await this._open()).store.show(commit, file);
 	}
 
 	/** Files back to how they were before `turnId` ran (that turn and every later one undone). */
-	async restore(sessionId: string, turnId: string, confirm: ConfirmOverwrite): Promise<RestoreOutcome> {
+	async restore(sessionId: string, turnId: string, confirm: ConfirmOverwrite, approve?: ApproveProtected): Promise<RestoreOutcome> {
 		const { store, index } = await this._open();
 		const target = index.turn(sessionId, turnId);
 		if (!target) {
@@ -140,17 +159,17 @@ export class Checkpoints {
 			...index.turns(sessionId).filter(t => t.createdAt >= target.createdAt && t.after).map(t => ({ at: t.createdAt, from: t.before, to: t.after! })),
 			...index.restores(sessionId).filter(r => r.createdAt >= target.createdAt && r.result).map(r => ({ at: r.createdAt, from: r.restorePoint, to: r.result! })),
 		].sort((a, b) => a.at - b.at);
-		return this._restoreTo(store, index, { sessionId, turnId, target: target.before, keel: steps.map(step => [step.from, step.to]) }, confirm);
+		return this._restoreTo(store, index, { sessionId, turnId, target: target.before, keel: steps.map(step => [step.from, step.to]) }, confirm, approve);
 	}
 
 	/** Puts back what the last restore of this session replaced. */
-	async undoRestore(sessionId: string, confirm: ConfirmOverwrite): Promise<RestoreOutcome> {
+	async undoRestore(sessionId: string, confirm: ConfirmOverwrite, approve?: ApproveProtected): Promise<RestoreOutcome> {
 		const { store, index } = await this._open();
 		const last = index.lastRestore(sessionId);
 		if (!last?.result) {
 			throw new CheckpointError('There is no restore to undo in this session.');
 		}
-		const outcome = await this._restoreTo(store, index, { sessionId, turnId: last.turnId, target: last.restorePoint, keel: [[last.restorePoint, last.result]], undoing: last }, confirm);
+		const outcome = await this._restoreTo(store, index, { sessionId, turnId: last.turnId, target: last.restorePoint, keel: [[last.restorePoint, last.result]], undoing: last }, confirm, approve);
 		return outcome;
 	}
 
@@ -159,6 +178,7 @@ export class Checkpoints {
 		index: CheckpointIndex,
 		plan: { sessionId: string; turnId: string; target: string; keel: Array<[string, string]>; undoing?: RestoreRecord },
 		confirm?: ConfirmOverwrite,
+		approve?: ApproveProtected,
 	): Promise<RestoreOutcome> {
 		const id = `r${this._now().toString(36)}${++this._counter}`;
 		const now = await store.snapshot(`${plan.sessionId}/restore/${id}/point`, `before restore ${id}`);
@@ -179,6 +199,20 @@ export class Checkpoints {
 				changes = changes.filter(c => !userEdited.has(c.path));
 			}
 		}
+		// Protected files pass the approval gate; without an approval they are left alone (fail closed).
+		const protectedFiles = changes.flatMap(c => {
+			const reason = this._options.protectedReason?.(c.path);
+			return reason ? [{ path: c.path, reason }] : [];
+		});
+		let guarded: string[] = [];
+		if (protectedFiles.length && !(approve ? await approve(protectedFiles).catch(() => false) : false)) {
+			guarded = protectedFiles.map(f => f.path);
+			changes = changes.filter(c => !guarded.includes(c.path));
+		}
+		const guardedText = guarded.length ? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.` : '';
+		if (changes.length === 0) {
+			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
+		}
 		await store.checkout(plan.target, changes.map(c => c.path));
 		const result = await store.snapshot(`${plan.sessionId}/restore/${id}/result`, `after restore ${id}`);
 		if (plan.undoing) {
@@ -188,7 +222,7 @@ export class Checkpoints {
 		}
 		const verb = plan.undoing ? 'Undid the restore' : 'Restored';
 		const keptText = kept.length ? ` Kept your edits to ${kept.join(', ')}.` : '';
-		return { restored: changes, kept, message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}` };
+		return { restored: changes, kept, guarded, message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}` };
 	}
 
 	/** Files changed outside Keel's own steps: between one Keel step's end and the next one's start, and since the last. */

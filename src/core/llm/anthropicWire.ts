@@ -1,10 +1,12 @@
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
+import { anthropicImageBlocks } from './imageParts';
 
 export type AnthropicBlock =
 	| { type: 'text'; text: string }
 	| { type: 'tool_use'; id: string; name: string; input: unknown }
-	| { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+	| { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+	| ReturnType<typeof anthropicImageBlocks>[number];
 
 export interface AnthropicMessage {
 	role: 'user' | 'assistant';
@@ -34,6 +36,7 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): { sys
 				system.push(message.content);
 				break;
 			case 'user':
+				anthropicImageBlocks(message.images ?? []).forEach(block => push('user', block));
 				push('user', { type: 'text', text: message.content || '(empty message)' });
 				break;
 			case 'assistant':

@@ -30,7 +30,8 @@ export interface ToolResultData {
 
 export type CanonicalMessage =
 	| { kind: 'system'; content: string }
-	| { kind: 'user'; content: string }
+	/** `images`: pasted or dropped into the composer (imageParts.ts); only on the prompt that carried them. */
+	| { kind: 'user'; content: string; images?: import('./imageParts').ImagePart[] }
 	| { kind: 'assistant'; content: string }
 	| { kind: 'tool_call'; content: string; data: ToolCallData }
 	| { kind: 'tool_result'; content: string; data: ToolResultData };

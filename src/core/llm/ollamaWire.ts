@@ -4,7 +4,7 @@ import type { ToolSpec } from './chatModel';
 import { lastUserIndex } from './openaiWire';
 
 export type OllamaMessage =
-	| { role: 'system' | 'user'; content: string }
+	| { role: 'system' | 'user'; content: string; images?: string[] }
 	| { role: 'assistant'; content: string; thinking?: string; tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }> }
 	| { role: 'tool'; content: string; tool_name: string };
 
@@ -18,8 +18,11 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaM
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-			case 'user':
 				out.push({ role: message.kind, content: message.content });
+				break;
+			case 'user':
+				// Ollama's native chat takes the images as bare base64 beside the text.
+				out.push(message.images?.length ? { role: 'user', content: message.content, images: message.images.map(image => image.data) } : { role: 'user', content: message.content });
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });

@@ -1,6 +1,7 @@
 import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
+import { openaiUserContent } from './imageParts';
 
 export interface WireToolCall {
 	id: string;
@@ -10,6 +11,7 @@ export interface WireToolCall {
 
 export type WireMessage =
 	| { role: 'system' | 'user'; content: string }
+	| { role: 'user'; content: ReturnType<typeof openaiUserContent> }
 	| { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string; reasoning?: string }
 	| { role: 'tool'; tool_call_id: string; content: string };
 
@@ -23,8 +25,10 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-			case 'user':
 				out.push({ role: message.kind, content: message.content });
+				break;
+			case 'user':
+				out.push(message.images?.length ? { role: 'user', content: openaiUserContent(message.content, message.images) } : { role: 'user', content: message.content });
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });

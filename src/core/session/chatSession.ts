@@ -1,4 +1,5 @@
 import { ApprovalGate } from '../agent/approvalGate';
+import type { ImagePart } from '../llm/imageParts';
 import { ContinueGate } from '../agent/continueGate';
 import type { RecoverySettings, ToolModeMemory } from '../agent/recoverySettings';
 import type { ApprovalSettings } from '../agent/approvalPolicy';
@@ -56,13 +57,13 @@ export class ChatSession extends Disposable {
 	}
 
 	/** Runs one turn. A second prompt while one runs is refused rather than interleaved. */
-	send(prompt: string): Promise<TurnOutcome> {
+	send(prompt: string, images?: ImagePart[]): Promise<TurnOutcome> {
 		if (this._running) {
 			return Promise.reject(new AgentError('protocol', 'A turn is already running. Stop it first or wait for it to finish.'));
 		}
 		const abort = new AbortController();
 		const turnId = `${this._deps.sessionId}-t${Date.now().toString(36)}${++this._turnCounter}`;
-		const done = this._run(prompt, turnId, abort.signal).finally(() => {
+		const done = this._run(prompt, turnId, abort.signal, images).finally(() => {
 			this._running = undefined;
 		});
 		this._running = { abort, done };
@@ -97,7 +98,7 @@ export class ChatSession extends Disposable {
 		await this._running?.done.catch(() => undefined);
 	}
 
-	private async _run(prompt: string, turnId: string, signal: AbortSignal): Promise<TurnOutcome> {
+	private async _run(prompt: string, turnId: string, signal: AbortSignal, images?: ImagePart[]): Promise<TurnOutcome> {
 		const emit = (event: AgentEvent) => {
 			if (event.type === 'messageAppended') {
 				this.history.push(event.message);
@@ -110,7 +111,7 @@ export class ChatSession extends Disposable {
 		} catch (error) {
 			const agentError = toAgentError(error);
 			emit({ type: 'turnStarted', turnId, prompt });
-			emit({ type: 'messageAppended', turnId, message: { kind: 'user', content: prompt } });
+			emit({ type: 'messageAppended', turnId, message: images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt } });
 			emit({ type: 'turnFinished', turnId, reason: 'failed', error: { code: agentError.code, message: agentError.message } });
 			return { turnId, reason: 'failed', messages: [], error: agentError };
 		}
@@ -133,6 +134,7 @@ export class ChatSession extends Disposable {
 			prompt,
 			turnId,
 			signal,
+			images,
 		);
 	}
 }

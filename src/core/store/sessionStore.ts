@@ -80,7 +80,10 @@ export class SessionStore {
 			]);
 			let data: unknown = null;
 			let callId: string | null = null;
-			if (message.kind === 'tool_call') {
+			if (message.kind === 'user' && message.images?.length) {
+				// Pasted images stay with the session, so a resumed chat shows and sends them again.
+				data = { images: message.images };
+			} else if (message.kind === 'tool_call') {
 				data = message.data;
 				callId = message.data.id;
 			} else if (message.kind === 'tool_result') {
@@ -243,6 +246,9 @@ function toMessage(row: Record<string, string | number | null>): CanonicalMessag
 	if (kind === 'tool_result') {
 		const output = row.output === null || row.output === undefined ? PRUNED_OUTPUT : String(row.output);
 		return { kind, content: output, data: { ...JSON.parse(String(row.data)), output } };
+	}
+	if (kind === 'user' && row.data) {
+		return { kind, content, images: JSON.parse(String(row.data)).images };
 	}
 	return { kind, content } as CanonicalMessage;
 }

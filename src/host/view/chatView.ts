@@ -75,7 +75,7 @@ export class ChatView {
 			case 'turnStarted': {
 				this._error = undefined;
 				this._busy = true;
-				return [{ type: 'didSetStatus', busy: true }, this._add({ kind: 'user', id: `${event.turnId}-user`, text: event.prompt })];
+				return [{ type: 'didSetStatus', busy: true }, this._add({ kind: 'user', id: `${event.turnId}-user`, text: event.prompt, ...(event.images?.length ? { images: event.images } : {}) })];
 			}
 			case 'textDelta':
 				return [...this._close(event.turnId, 'thinking'), ...this._appendText(event.turnId, 'assistant', event.text)];

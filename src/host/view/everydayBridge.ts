@@ -2,10 +2,11 @@ import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import type { CompletionView, TurnControl, WebviewToHost } from '../../shared/protocol';
 import type { EverydayApi, TurnInfo } from '../everydayApi';
+import { ImagesRefused } from '../../core/llm/imageParts';
 import type { SessionController } from '../sessionController';
 import type { WebviewChannel } from '../webviewChannel';
 
-type EverydayMessage = Extract<WebviewToHost, { type: 'submit' | 'complete' | 'setMode' | 'openTurnChanges' | 'restoreCheckpoint' | 'rewindTo' | 'measureMention' }>;
+type EverydayMessage = Extract<WebviewToHost, { type: 'submit' | 'complete' | 'setMode' | 'openTurnChanges' | 'restoreCheckpoint' | 'undoRestore' | 'rewindTo' | 'measureMention' | 'dropUris' }>;
 
 /** Commands whose own effect already shows in the chat (a mode notice, a new chat, a turn). */
 const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
@@ -18,8 +19,8 @@ const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
  */
 export class EverydayBridge extends Disposable {
 	private _turnsRequest = 0;
-	/** The controls last sent, so a live turn can be added before the full list is known. */
-	private _turns: TurnControl[] = [];
+	/** The current chat's stored turns as last read (with their changed files); empty until read. */
+	private _stored: TurnInfo[] = [];
 
 	constructor(
 		private readonly _api: EverydayApi,
@@ -29,28 +30,28 @@ export class EverydayBridge extends Disposable {
 	) {
 		super();
 		this._register(_channel.onDidReset(() => {
-			this._turns = [];
+			// Another chat (or a reloaded view): the turns read before belong to it no more.
+			this._stored = [];
 			this.pushMode();
 			void this.pushTurns();
 		}));
 		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
 		this._register(_controller.onDidEvent(event => {
 			if (event.type === 'turnFinished') {
-				// Rewind is offered at once; the file counts follow when the turn's closing snapshot is in (git can be slow).
-				this._pushLiveTurns();
-				setTimeout(() => void this.pushTurns(), 0);
+				// The controls show when the turn ends; the file counts follow when its closing snapshot is in (git can be slow).
+				void this.pushTurns();
 			}
 		}));
 	}
 
 	handles(message: WebviewToHost): message is EverydayMessage {
-		return ['submit', 'complete', 'setMode', 'openTurnChanges', 'restoreCheckpoint', 'rewindTo', 'measureMention'].includes(message.type);
+		return ['submit', 'complete', 'setMode', 'openTurnChanges', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'measureMention', 'dropUris'].includes(message.type);
 	}
 
 	handle(message: EverydayMessage): void {
 		switch (message.type) {
 			case 'submit':
-				return void this._submit(message.text);
+				return void this._submit(message.text, message.images);
 			case 'complete':
 				return void this._complete(message.requestId, message.kind, message.query);
 			case 'setMode':
@@ -63,8 +64,25 @@ export class EverydayBridge extends Disposable {
 					this._notice(outcome.cancelled ? 'warning' : 'info', 'restore', outcome.message);
 					void this.pushTurns();
 				});
+			case 'undoRestore':
+				return this._try(async () => {
+					const outcome = await this._api.undoRestore();
+					this._notice(outcome.cancelled ? 'warning' : 'info', 'restore', outcome.message);
+					void this.pushTurns();
+				});
 			case 'measureMention':
 				return void this._measure(message.value);
+			case 'dropUris':
+				return this._try(async () => {
+					const { values, refused } = await this._api.mentionsForUris(message.uris);
+					if (values.length) {
+						this._channel.push({ type: 'didAddMentions', values });
+						this._channel.flush();
+					}
+					if (refused.length) {
+						this._notice('warning', 'mention', `Not attached: ${refused.join('; ')}.`);
+					}
+				});
 			case 'rewindTo':
 				return this._try(async () => {
 					const { prompt } = await this._api.rewindTo(message.turnId);
@@ -83,9 +101,14 @@ export class EverydayBridge extends Disposable {
 		}
 	}
 
-	/** The loaded conversation's user items paired with the stored turns, newest first (older pages may be unloaded). */
+	/**
+	 * Sends the controls at once from what is known (turns run in this window are named by their
+	 * items), then again once the store and the checkpoints have answered: a slow snapshot delays
+	 * only the file counts, never the controls.
+	 */
 	async pushTurns(): Promise<void> {
 		const request = ++this._turnsRequest;
+		this._sendTurns();
 		let turns: TurnInfo[];
 		try {
 			turns = await this._api.turns();
@@ -96,35 +119,29 @@ export class EverydayBridge extends Disposable {
 		if (request !== this._turnsRequest) {
 			return; // a newer refresh is under way
 		}
-		this._sendTurns(pairTurns(this._controller.snapshot().items, turns));
+		this._stored = turns;
+		this._sendTurns();
 	}
 
-	/** Turns run in this window have items named after them (`<turnId>-user`): no need to wait for the store. */
-	private _pushLiveTurns(): void {
-		const known = new Set(this._turns.map(t => t.itemId));
-		const live = this._controller.snapshot().items
-			.filter(item => item.kind === 'user' && item.id.endsWith('-user') && !known.has(item.id))
-			.map(item => ({ itemId: item.id, turnId: item.id.slice(0, -'-user'.length) }));
-		if (live.length) {
-			this._sendTurns([...this._turns, ...live]);
-		}
-	}
-
-	private _sendTurns(turns: TurnControl[]): void {
-		this._turns = turns;
-		this._channel.push({ type: 'didSetTurns', turns });
+	private _sendTurns(): void {
+		this._channel.push({ type: 'didSetTurns', turns: pairTurns(this._controller.snapshot().items, this._stored) });
 		this._channel.flush();
 	}
 
-	private async _submit(text: string): Promise<void> {
+	private async _submit(text: string, images?: Array<{ name: string; data: string }>): Promise<void> {
 		try {
-			const result = await this._api.submit(text);
+			const result = await this._api.submit(text, images?.length ? { images } : undefined);
 			if (result.kind === 'command' && !SILENT_COMMANDS.has(result.command)) {
 				this._notice('info', `command-${result.command}`, result.message);
 			}
 		} catch (error) {
 			const message = (error as Error).message;
-			if (text.trimStart().startsWith('/')) {
+			if (error instanceof ImagesRefused) {
+				// Nothing was sent: the text and the images go back into the composer, with the reason.
+				this._notice('error', 'images', message);
+				this._channel.push({ type: 'didFillComposer', text, images });
+				this._channel.flush();
+			} else if (text.trimStart().startsWith('/')) {
 				this._notice('error', 'command', message);
 			} else {
 				// A failed turn already shows in the chat; only log it.
@@ -168,15 +185,41 @@ export class EverydayBridge extends Disposable {
 	}
 }
 
-/** Pairs user items with turns from the end: the n-th last user message is the n-th last turn. */
+/**
+ * The per-turn controls: a user item named after its turn (`<turnId>-user`, a turn run in this
+ * window) gets that turn, stored or not yet; the rest (a resumed conversation's `h<n>` items)
+ * pair with the remaining stored turns from the end: the n-th last such message is the n-th
+ * last such turn.
+ */
 export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, turns: readonly TurnInfo[]): TurnControl[] {
 	const users = items.filter(item => item.kind === 'user');
-	const pairs: TurnControl[] = [];
-	for (let i = 1; i <= Math.min(users.length, turns.length); i++) {
-		const turn = turns[turns.length - i];
-		pairs.unshift({ itemId: users[users.length - i].id, turnId: turn.turnId, filesChanged: turn.changes?.length || undefined });
+	const byId = new Map(turns.map(turn => [turn.turnId, turn]));
+	const named = new Map<string, TurnControl>();
+	for (const item of users) {
+		if (item.id.endsWith(LIVE_SUFFIX)) {
+			const turnId = item.id.slice(0, -LIVE_SUFFIX.length);
+			named.set(item.id, control(item.id, turnId, byId.get(turnId)));
+		}
 	}
-	return pairs;
+	const claimed = new Set([...named.values()].map(control => control.turnId));
+	const others = users.filter(item => !named.has(item.id));
+	const rest = turns.filter(turn => !claimed.has(turn.turnId));
+	const positional = new Map<string, TurnControl>();
+	for (let i = 1; i <= Math.min(others.length, rest.length); i++) {
+		const turn = rest[rest.length - i];
+		const item = others[others.length - i];
+		positional.set(item.id, control(item.id, turn.turnId, turn));
+	}
+	return users.flatMap(item => {
+		const control = named.get(item.id) ?? positional.get(item.id);
+		return control ? [control] : [];
+	});
+}
+
+const LIVE_SUFFIX = '-user';
+
+function control(itemId: string, turnId: string, turn: TurnInfo | undefined): TurnControl {
+	return { itemId, turnId, filesChanged: turn?.changes?.length || undefined, ...(turn?.restored ? { undoRestore: true } : {}) };
 }
 
 /** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */

@@ -20,7 +20,8 @@ export function chatViewFromHistory(
 	history.forEach((message, index) => {
 		const id = `h${index}`;
 		if (message.kind === 'user') {
-			view.push({ kind: 'user', id, text: message.content });
+			const images = message.images?.map(image => ({ name: image.name, bytes: image.bytes }));
+			view.push({ kind: 'user', id, text: message.content, ...(images?.length ? { images } : {}) });
 		} else if (message.kind === 'assistant') {
 			view.push({ kind: 'assistant', id, text: message.content, streaming: false });
 		} else if (message.kind === 'tool_call') {

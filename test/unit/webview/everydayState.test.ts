@@ -17,8 +17,11 @@ describe('webview everyday state', () => {
 		assert.deepStrictEqual([everydayState.completions.requestId, everydayState.completions.items[0].value], [9, 'plan']);
 		assert.strictEqual(everydayState.fill.text, 'hi');
 		assert.strictEqual(changes, 4, 'each change tells the controls to repaint');
+		const serial = everydayState.serial;
+		store.apply({ type: 'didSetTurns', version: 6, turns: [] });
+		assert.strictEqual(everydayState.serial, serial + 1, 'a control that subscribes late can tell it missed a change');
 
-		store.apply({ type: 'didSnapshot', version: 6, state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
+		store.apply({ type: 'didSnapshot', version: 7, state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
 		assert.strictEqual(everydayState.turns.size, 0, 'a rewound or new chat shows no stale controls');
 		assert.strictEqual(everydayState.mode?.id, 'plan', 'the mode stays until the host sends the new one');
 		unsubscribe();

@@ -3,6 +3,7 @@ import type { AgentEvent } from '../../../../src/core/agent/events';
 import { Emitter } from '../../../../src/core/util/emitter';
 import type { EverydayApi, TurnInfo } from '../../../../src/host/everydayApi';
 import type { SessionController } from '../../../../src/host/sessionController';
+import { ImagesRefused } from '../../../../src/core/llm/imageParts';
 import { EverydayBridge, pairTurns, typedPrompt } from '../../../../src/host/view/everydayBridge';
 import { WebviewChannel } from '../../../../src/host/webviewChannel';
 import type { HostToWebview } from '../../../../src/shared/protocol';
@@ -47,7 +48,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		await settle();
 		const mode = posted.find(m => m.type === 'didSetMode');
 		assert.deepStrictEqual(mode && mode.type === 'didSetMode' && mode.modes.map(m => m.id), ['act', 'plan']);
-		const turns = posted.find(m => m.type === 'didSetTurns');
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
 		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 'u0', turnId: 't0', filesChanged: 1 }]);
 	});
 
@@ -84,6 +85,32 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.deepStrictEqual(notices.map(n => n.level + ': ' + n.text), ['error: A turn is running. Stop it before restoring files.']);
 	});
 
+	it('a send refused for its images says why and puts the text and the images back; a stored restore offers "Undo restore"', async () => {
+		const image = { name: 'shot.png', data: 'iVBORw0KGgo=' };
+		const { bridge, posted, notices } = setup({
+			submit: async () => {
+				throw new ImagesRefused('m is not known to accept images, so the image was not sent.');
+			},
+			turns: async () => [turn('t1', 2), { ...turn('t2', 1), restored: true }],
+		}, [user('t1-user'), user('t2-user')]);
+		bridge.handle({ type: 'submit', text: 'What is this?', images: [image] });
+		await settle();
+		assert.deepStrictEqual(notices.map(n => [n.level, n.code]), [['error', 'images']]);
+		const fill = posted.filter(m => m.type === 'didFillComposer').at(-1);
+		assert.deepStrictEqual(fill && fill.type === 'didFillComposer' && [fill.text, fill.images], ['What is this?', [image]]);
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns.map(t => t.undoRestore), [undefined, true]);
+	});
+
+	it('a drop from the Explorer adds the mentions to the composer and names what was refused', async () => {
+		const { bridge, posted, notices } = setup({ mentionsForUris: async () => ({ values: ['src/app.ts', 'docs/'], refused: ['/etc/hostname (outside the workspace)'] }) });
+		bridge.handle({ type: 'dropUris', uris: ['file:///w/src/app.ts', 'file:///w/docs', 'file:///etc/hostname'] });
+		await settle();
+		const added = posted.find(m => m.type === 'didAddMentions');
+		assert.deepStrictEqual(added && added.type === 'didAddMentions' && added.values, ['src/app.ts', 'docs/']);
+		assert.deepStrictEqual(notices.map(n => n.text), ['Not attached: /etc/hostname (outside the workspace).']);
+	});
+
 	it('answers completion requests with their id, and measures a mention as sending would', async () => {
 		const { bridge, posted } = setup({
 			slashCompletions: async prefix => [{ name: `${prefix}lan`, description: 'Plan mode', source: 'builtin' }],
@@ -108,6 +135,26 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		const { posted, events } = setup({ turns: () => new Promise(() => undefined) }, [user('t7-user'), answer('t7-a1')]);
 		events.fire({ type: 'turnFinished', turnId: 't7' } as AgentEvent);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
-		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7' }]);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7', filesChanged: undefined }]);
+	});
+
+	it('keeps every finished turn\'s controls, under its own message, while the store lags behind', async () => {
+		// The store knows only the first turn so far: the second still gets its controls, and neither is shifted onto the other's message.
+		const { posted, events } = setup({ turns: async () => [turn('t1', 1)] }, [user('t1-user'), answer('a1'), user('t2-user'), answer('a2')]);
+		events.fire({ type: 'turnFinished', turnId: 't2' } as AgentEvent);
+		await settle();
+		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [
+			{ itemId: 't1-user', turnId: 't1', filesChanged: 1 },
+			{ itemId: 't2-user', turnId: 't2', filesChanged: undefined },
+		]);
+	});
+
+	it('pairs a resumed conversation\'s messages with the stored turns left after those run in this window', () => {
+		const items = [user('h0'), answer('h1'), user('t9-user')];
+		assert.deepStrictEqual(pairTurns(items, [turn('t0', 3), turn('t9')]), [
+			{ itemId: 'h0', turnId: 't0', filesChanged: 3 },
+			{ itemId: 't9-user', turnId: 't9', filesChanged: undefined },
+		]);
 	});
 });
