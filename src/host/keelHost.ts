@@ -103,8 +103,8 @@ export class KeelHost extends Disposable {
 			title: (name, input) => lentToolTitle(registry, name, input),
 		};
 		const diffEditor = this._register(new DiffEditor());
-		let provider: ChatViewProvider | undefined;
-		const channel = new WebviewChannel(message => provider?.post(message));
+		// Opened by the webview's `ready` (chatViewProvider.ts); until then updates are dropped.
+		const channel = new WebviewChannel();
 		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
 
 		const createModel = async () => {
@@ -142,7 +142,7 @@ export class KeelHost extends Disposable {
 		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
-		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge));
+		this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
 		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));

@@ -62,7 +62,7 @@ export class SessionController extends Disposable {
 		}
 		this._session.cancel();
 		this._start(stored);
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
+		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 		return true;
 	}
 
@@ -142,7 +142,7 @@ export class SessionController extends Disposable {
 	newChat(): void {
 		this._session.cancel();
 		this._start();
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
+		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 	}
 
 	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): void {
