@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../core/agent/noticeCodes';
 import type { AgentEvent, NoticeLevel } from '../core/agent/events';
 import type { TurnOutcome } from '../core/agent/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
@@ -128,7 +129,7 @@ export class SessionController extends Disposable {
 	}
 
 	/** A notice from outside the loop, drawn like a guard's notice; view-only, never part of the transcript. */
-	showNotice(notice: { turnId?: string; level: NoticeLevel; code: string; text: string }): void {
+	showNotice(notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
 		for (const update of this._view.apply({ type: 'notice', turnId: notice.turnId ?? '', level: notice.level, code: notice.code, text: notice.text })) {
 			this._channel.push(update);
 		}
