@@ -6,9 +6,9 @@
 import { defaultApprovalSettings } from '../src/core/agent/approvalPolicy';
 import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
 import { ChatSession } from '../src/core/session/chatSession';
-import { fileTools } from '../src/core/tools/fileTools';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { InMemoryWorkspace } from '../test/fakes/inMemoryWorkspace';
+import { fileTools } from '../test/fakes/readTools';
 import { startModelDouble, text, withFaults, type ModelDouble } from '../test/support/modelDouble';
 import { percentile, printTable, timeIt } from './table';
 

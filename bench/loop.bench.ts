@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import { defaultApprovalSettings } from '../src/core/agent/approvalPolicy';
 import { runTurn } from '../src/core/agent/runAgent';
 import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
-import { fileTools } from '../src/core/tools/fileTools';
+import { fileTools } from '../test/fakes/readTools';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { InMemoryWorkspace } from '../test/fakes/inMemoryWorkspace';
 import { startModelDouble, text, toolCalls } from '../test/support/modelDouble';

@@ -1,7 +1,10 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { KeelApi, KeelHost } from './host/keelHost';
-import { EVERYDAY_API_METHODS, EVERYDAY_COMMANDS, type EverydayApi } from './host/everydayApi';
+import type { KeelHost } from './host/keelHost';
+import { EVERYDAY_COMMANDS } from './host/everydayApi';
+import { KEEL_API_METHODS, type KeelApi } from './host/keelApi';
+
+export type { KeelApi } from './host/keelApi';
 
 // Taken when this module is evaluated, so the activation figure includes loading the shim.
 const moduleLoadedAt = performance.now();
@@ -46,10 +49,10 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
 		...EVERYDAY_COMMANDS.map(id => vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args))),
 	);
-	// Rules, checkpoints, modes, history search, slash commands, mentions: forwarded by name.
-	const everydayApi = Object.fromEntries(
-		EVERYDAY_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)]),
-	) as unknown as EverydayApi;
+	// The whole API, forwarded by name: the host (and with it the engine) loads on the first call.
+	const api = Object.fromEntries(
+		KEEL_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)]),
+	) as unknown as KeelApi;
 
 	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
 	// Registering is cheap; the host loads on the first call.
@@ -66,22 +69,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 	}
 
 	diagnostics.activationMs = performance.now() - moduleLoadedAt;
-	return {
-		...everydayApi,
-		diagnostics: () => ({ ...diagnostics }),
-		runTurn: prompt => getHost().api.runTurn(prompt),
-		decideToolCall: (id, approved, reason, always) => getHost().api.decideToolCall(id, approved, reason, always),
-		pendingApprovals: () => getHost().api.pendingApprovals(),
-		transcript: () => getHost().api.transcript(),
-		view: () => getHost().api.view(),
-		newChat: () => getHost().api.newChat(),
-		sessionId: () => getHost().api.sessionId(),
-		resumeSession: id => getHost().api.resumeSession(id),
-		onDidEvent: listener => getHost().api.onDidEvent(listener),
-		blockedTools: () => getHost().api.blockedTools(),
-		unblockTool: name => getHost().api.unblockTool(name),
-		mcpServers: () => getHost().api.mcpServers(),
-	};
+	return { ...api, diagnostics: () => ({ ...diagnostics }) };
 }
 
 export function deactivate(): void {

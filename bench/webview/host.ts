@@ -5,7 +5,7 @@
 import type { AgentEvent } from '../../src/core/agent/events';
 import { ChatView } from '../../src/host/view/chatView';
 import { WebviewChannel } from '../../src/host/webviewChannel';
-import type { HostToWebview } from '../../src/shared/protocol';
+import { PROTOCOL_VERSION, type HostToWebview } from '../../src/shared/protocol';
 
 export interface BenchHost {
 	/** What `ready` is answered with, serialised as it crosses to the webview. */
@@ -20,11 +20,12 @@ export function createBenchHost(history: AgentEvent[]): BenchHost {
 		view.apply(event);
 	}
 	let posted: HostToWebview[] = [];
-	const channel = new WebviewChannel(message => posted.push(JSON.parse(JSON.stringify(message))), 1_000_000);
+	const channel = new WebviewChannel(1_000_000);
+	channel.open(message => posted.push(JSON.parse(JSON.stringify(message))), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: view.page() }));
 	return {
 		snapshot() {
 			const start = performance.now();
-			channel.resetWithSnapshot({ type: 'didSnapshot', state: view.page() });
+			channel.reset({ type: 'didSnapshot', state: view.page() });
 			const json = JSON.stringify(posted.pop());
 			return { json, buildMs: performance.now() - start };
 		},

@@ -45,12 +45,6 @@ export interface Workspace {
 	copy(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
 }
 
-export interface SecretStore {
-	get(key: string): Promise<string | undefined>;
-	store(key: string, value: string): Promise<void>;
-	delete(key: string): Promise<void>;
-}
-
 export interface Logger {
 	info(message: string): void;
 	warn(message: string): void;

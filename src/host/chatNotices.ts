@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../core/agent/noticeCodes';
 import type { NoticeLevel } from '../core/agent/events';
 import type { SessionController } from './sessionController';
 
@@ -6,6 +7,6 @@ import type { SessionController } from './sessionController';
  * mode switched): the same line a guard's notice draws, applied to the session's view and
  * sent as a delta. Notices are view-only: they are not part of the transcript.
  */
-export function postNotice(controller: SessionController, notice: { turnId?: string; level: NoticeLevel; code: string; text: string }): void {
+export function postNotice(controller: SessionController, notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
 	controller.showNotice(notice);
 }

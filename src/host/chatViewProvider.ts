@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/util/lifecycle';
-import { PROTOCOL_VERSION, parseWebviewMessage, type WebviewToHost } from '../shared/protocol';
+import { parseWebviewMessage, type WebviewToHost } from '../shared/protocol';
 import type { Logger } from '../core/ports';
 import { WebviewChannel } from './webviewChannel';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
@@ -41,7 +41,7 @@ export class ChatViewProvider extends Disposable {
 		this._viewDisposables.push(
 			view.webview.onDidReceiveMessage(raw => this._onMessage(raw)),
 			view.onDidDispose(() => {
-				this._channel.detach();
+				this._channel.close();
 				this._view = undefined;
 			}),
 		);
@@ -49,10 +49,6 @@ export class ChatViewProvider extends Disposable {
 
 	get visible(): boolean {
 		return this._view?.visible ?? false;
-	}
-
-	post(message: unknown): void {
-		void this._view?.webview.postMessage(message);
 	}
 
 	private _onMessage(raw: unknown): void {
@@ -74,11 +70,18 @@ export class ChatViewProvider extends Disposable {
 			return;
 		}
 		switch (message.type) {
-			case 'ready':
-				if (message.protocolVersion !== PROTOCOL_VERSION) {
-					this._logger.warn(`webview protocol ${message.protocolVersion} != ${PROTOCOL_VERSION}; reload the window`);
+			case 'ready': {
+				const webview = this._view?.webview;
+				if (webview) {
+					this._channel.open(m => void webview.postMessage(m), message.protocolVersion, () => ({ type: 'didSnapshot', state: this._controller.page() }));
 				}
-				this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this._controller.page() });
+				return;
+			}
+			case 'reloadWindow':
+				// Only the refusal's button may ask: a webview cannot reload the window at will.
+				if (this._channel.refused) {
+					void vscode.commands.executeCommand('workbench.action.reloadWindow');
+				}
 				return;
 			case 'sendPrompt':
 				this._controller.sendFromUser(message.text);

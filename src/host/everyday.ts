@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../core/agent/noticeCodes';
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../core/agent/approvalPolicy';
 import { buildSystemPrompt } from '../core/agent/systemPrompt';
@@ -98,7 +99,7 @@ export class Everyday extends Disposable {
 		this._register(this.modes.onDidChange(({ sessionId, mode }) => this._notice(sessionId, { level: 'info', code: 'mode', text: `Mode: ${describeMode(mode)}.` })));
 	}
 
-	private _notice(sessionId: string, notice: { turnId?: string; level: 'info' | 'warning' | 'error'; code: string; text: string }): void {
+	private _notice(sessionId: string, notice: { turnId?: string; level: 'info' | 'warning' | 'error'; code: NoticeCode; text: string }): void {
 		const controller = this._wiring?.controller;
 		if (controller && controller.sessionId === sessionId) {
 			postNotice(controller, notice);

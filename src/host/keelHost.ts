@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
-import type { AgentEvent } from '../core/agent/events';
-import type { TurnOutcome } from '../core/agent/runAgent';
-import type { CanonicalMessage } from '../core/llm/canonical';
 import { createChatModel } from '../core/llm/providers';
 import { createToolset } from '../core/tools/toolset';
 import { ToolRegistry } from '../core/tools/registry';
 import { Disposable } from '../core/util/lifecycle';
-import type { SessionView } from '../shared/views';
 import { ChatViewProvider } from './chatViewProvider';
 import { DiffEditor } from './diffEditor';
 import { Everyday } from './everyday';
-import type { EverydayApi } from './everydayApi';
+import type { KeelApi } from './keelApi';
 import { everydayCommands } from './everydayCommands';
 import { EverydayBridge } from './view/everydayBridge';
 import { hostToolDeps } from './hostToolDeps';
@@ -39,26 +35,6 @@ import { createLmChatModel, isLmProviderSelected } from './lm/lmChatModel';
 import { invokeLentTool, lentToolTitle } from './lm/lmKeelTools';
 import { LmToolSource } from './lm/lmTools';
 import { showMcpServers } from './mcp/mcpQuickPick';
-
-/** What activate() returns: lets tests and other extensions drive a turn and read the result. */
-export interface KeelApi extends EverydayApi {
-	runTurn(prompt: string): Promise<TurnOutcome>;
-	/** `always`: approve and save the card's suggested rule ("Always allow"). */
-	decideToolCall(toolCallId: string, approved: boolean, reason?: string, always?: boolean): boolean;
-	pendingApprovals(): string[];
-	transcript(): CanonicalMessage[];
-	view(): SessionView;
-	newChat(): void;
-	/** The current session's id in the history store; resumeSession switches to a stored one. */
-	sessionId(): string;
-	resumeSession(sessionId: string): boolean;
-	onDidEvent(listener: (event: AgentEvent) => void): vscode.Disposable;
-	/** Tools the anomaly guard blocked in the current chat; unblockTool(name) (or all) lets them be offered again. */
-	blockedTools(): string[];
-	unblockTool(name?: string): string[];
-	/** MCP servers as Keel: MCP Servers shows them (state, error, offered tool names). */
-	mcpServers(): Promise<Array<{ name: string; scope: string; status: string; error?: string; tools: string[] }>>;
-}
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
 export class KeelHost extends Disposable {
@@ -105,8 +81,8 @@ export class KeelHost extends Disposable {
 			title: (name, input) => lentToolTitle(registry, name, input),
 		};
 		const diffEditor = this._register(new DiffEditor());
-		let provider: ChatViewProvider | undefined;
-		const channel = new WebviewChannel(message => provider?.post(message));
+		// Opened by the webview's `ready` (chatViewProvider.ts); until then updates are dropped.
+		const channel = new WebviewChannel();
 		this._register(mcpConsents.attach(channel));
 		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
 
@@ -145,7 +121,7 @@ export class KeelHost extends Disposable {
 		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
-		provider = this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge, (id, allow) => mcpConsents.decide(id, allow)));
+		this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge, (id, allow) => mcpConsents.decide(id, allow)));
 		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
 		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));

@@ -4,7 +4,7 @@ import { ACT, BUILT_IN_MODES, describeMode, findMode, modeDenyRules, parseCustom
 import type { ToolDefinition } from '../core/tools/defineTool';
 import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
-import { trustedSetting } from './permissionsConfig';
+import { readSettingUnparsed } from './settings';
 
 const STATE_KEY = 'keel.modes.bySession';
 
@@ -27,7 +27,7 @@ export class ModesHost extends Disposable {
 	/** Act, Plan, then the valid custom modes; a broken keel.modes entry is reported once. */
 	all(): Mode[] {
 		// An untrusted workspace's own modes are ignored: their instructions would be its words in the prompt.
-		const { modes, errors } = parseCustomModes(trustedSetting<unknown>('modes', []));
+		const { modes, errors } = parseCustomModes(readSettingUnparsed('modes'));
 		const text = errors.join(' ');
 		if (text && text !== this._reportedErrors) {
 			void vscode.window.showWarningMessage(`Keel: ${text}`);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../core/agent/events';
+import { RETRY_NOTICE_CODES } from '../core/agent/noticeCodes';
 
 /**
  * Turns the agent events a user must know about into VS Code notifications. The chat shows
@@ -19,7 +20,7 @@ export class Notifier {
 			return;
 		}
 		// Long retries get a progress notification with Cancel instead (retryProgress.ts).
-		if (event.type === 'notice' && event.notify && !['transportRetry', 'streamRetry', 'reflection'].includes(event.code)) {
+		if (event.type === 'notice' && event.notify && !RETRY_NOTICE_CODES.has(event.code)) {
 			const show = event.level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
 			void show(`Keel: ${event.text}`, 'Open Chat').then(choice => choice && this._openChat());
 			return;

@@ -3,21 +3,6 @@ import type { PermissionRule } from '../core/agent/permissions';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../core/tools/pathPolicy';
 import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../core/tools/permissionsMerge';
 
-/**
- * Settings that widen what the agent may do are read trust-aware: in an untrusted workspace
- * (Workspace Trust) the workspace and folder values are ignored and only the user's own
- * (global) value or the default counts — a cloned repo must not approve its own attacks
- * (CVE-2025-53773: an agent set chat.tools.autoApprove in .vscode/settings.json).
- */
-export function trustedSetting<T>(key: string, fallback: T): T {
-	const config = vscode.workspace.getConfiguration('keel');
-	if (vscode.workspace.isTrusted) {
-		return config.get<T>(key, fallback);
-	}
-	const inspected = config.inspect<T>(key);
-	return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
-}
-
 /** keel.permissions.rules merged across scopes (permissionsMerge.ts): a workspace never drops the user's deny rules. */
 export function readPermissionRules(): PermissionRule[] {
 	const config = vscode.workspace.getConfiguration('keel');

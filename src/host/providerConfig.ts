@@ -1,5 +1,6 @@
-import * as vscode from 'vscode';
 import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../core/llm/providers';
+import { readSetting } from './settings';
+import { settingDefault } from './settingsSchema';
 
 /**
  * Reads keel.model.* into a resolved provider. keel.model.baseUrl counts only when the user set
@@ -7,23 +8,22 @@ import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } 
  * old settings file with just baseUrl + name keeps working ('auto' infers the provider).
  */
 export function readResolvedProvider(): ResolvedProvider {
-	const config = vscode.workspace.getConfiguration('keel');
-	// get() (not inspect()) so Workspace Trust's restrictedConfigurations still applies.
-	const baseUrl = config.get<string>('model.baseUrl');
-	const userBaseUrl = baseUrl && baseUrl !== config.inspect<string>('model.baseUrl')?.defaultValue ? baseUrl : undefined;
-	const provider = config.get<string>('model.provider', 'auto');
+	// Trust-aware (settings.ts): an untrusted workspace must not point Keel (and the API key) at its own server.
+	const baseUrl = readSetting('model.baseUrl');
+	const userBaseUrl = baseUrl !== settingDefault('model.baseUrl') ? baseUrl : undefined;
+	const provider = readSetting('model.provider');
 	return resolveProvider({
 		provider: provider in PROVIDERS ? (provider as ProviderKind) : 'auto',
 		baseUrl: userBaseUrl || undefined,
-		model: config.get<string>('model.name', 'glm-4.7-flash'),
-		contextWindow: config.get<number>('model.contextWindow', 32768),
-		requestTimeoutSeconds: config.get<number>('model.requestTimeoutSeconds', 600),
-		keepAlive: config.get<string>('model.ollamaKeepAlive', '30m') || undefined,
+		model: readSetting('model.name'),
+		contextWindow: readSetting('model.contextWindow'),
+		requestTimeoutSeconds: readSetting('model.requestTimeoutSeconds'),
+		keepAlive: readSetting('model.ollamaKeepAlive') || undefined,
 	});
 }
 
 export function readHistorySettings(): { toolOutputRetentionDays: number } {
-	return { toolOutputRetentionDays: Math.max(0, vscode.workspace.getConfiguration('keel').get<number>('history.toolOutputRetentionDays', 30)) };
+	return { toolOutputRetentionDays: Math.max(0, readSetting('history.toolOutputRetentionDays')) };
 }
 
 /** The label on the status bar and in the view header: model, and the provider when not obvious. */

@@ -1,27 +1,26 @@
 import * as vscode from 'vscode';
-import { defaultRecoverySettings, type RecoverySettings, type ToolMode, type ToolModeMemory } from '../core/agent/recoverySettings';
+import type { RecoverySettings, ToolModeMemory } from '../core/agent/recoverySettings';
+import { readSetting } from './settings';
 
 /** keel.recovery.* (and the model's context window) → the recovery layer's budgets, read per turn. */
 export function readRecoverySettings(): Partial<RecoverySettings> {
-	const config = vscode.workspace.getConfiguration('keel');
-	const d = defaultRecoverySettings;
-	const seconds = (key: string, fallback: number) => Math.max(0, config.get<number>(key, fallback / 1000)) * 1000;
+	const seconds = (key: Parameters<typeof readSetting>[0] & `recovery.${string}Seconds`) => Math.max(0, readSetting(key)) * 1000;
 	return {
-		enabled: config.get<boolean>('recovery.enabled', d.enabled),
-		maxRetriesPerTurn: config.get<number>('recovery.maxRetriesPerTurn', d.maxRetriesPerTurn),
-		backoffBaseMs: seconds('recovery.backoffBaseSeconds', d.backoffBaseMs),
-		backoffMaxMs: seconds('recovery.backoffMaxSeconds', d.backoffMaxMs),
-		retryAfterCapMs: seconds('recovery.retryAfterCapSeconds', d.retryAfterCapMs),
-		streamIdleTimeoutMs: seconds('recovery.streamIdleTimeoutSeconds', d.streamIdleTimeoutMs),
-		reflectionsPerRequest: config.get<number>('recovery.reflectionsPerRequest', d.reflectionsPerRequest),
-		reflectionDelayMs: seconds('recovery.reflectionDelaySeconds', d.reflectionDelayMs),
-		readToolRetries: config.get<number>('recovery.readToolRetries', d.readToolRetries),
-		sideEffectToolRetries: config.get<number>('recovery.sideEffectToolRetries', d.sideEffectToolRetries),
-		toolMode: config.get<ToolMode>('recovery.toolMode', d.toolMode),
-		textModeAfterFailures: config.get<number>('recovery.textModeAfterFailures', d.textModeAfterFailures),
-		loopRepeats: config.get<number>('agent.loopRepeats', d.loopRepeats),
-		compactAt: config.get<number>('agent.compactAt', d.compactAt),
-		contextWindow: config.get<number>('model.contextWindow', d.contextWindow),
+		enabled: readSetting('recovery.enabled'),
+		maxRetriesPerTurn: readSetting('recovery.maxRetriesPerTurn'),
+		backoffBaseMs: seconds('recovery.backoffBaseSeconds'),
+		backoffMaxMs: seconds('recovery.backoffMaxSeconds'),
+		retryAfterCapMs: seconds('recovery.retryAfterCapSeconds'),
+		streamIdleTimeoutMs: seconds('recovery.streamIdleTimeoutSeconds'),
+		reflectionsPerRequest: readSetting('recovery.reflectionsPerRequest'),
+		reflectionDelayMs: seconds('recovery.reflectionDelaySeconds'),
+		readToolRetries: readSetting('recovery.readToolRetries'),
+		sideEffectToolRetries: readSetting('recovery.sideEffectToolRetries'),
+		toolMode: readSetting('recovery.toolMode'),
+		textModeAfterFailures: readSetting('recovery.textModeAfterFailures'),
+		loopRepeats: readSetting('agent.loopRepeats'),
+		compactAt: readSetting('agent.compactAt'),
+		contextWindow: readSetting('model.contextWindow'),
 	};
 }
 

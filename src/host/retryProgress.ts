@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../core/agent/events';
-
-const RETRY_CODES = new Set(['transportRetry', 'streamRetry', 'reflection']);
+import { RETRY_NOTICE_CODES } from '../core/agent/noticeCodes';
 
 /**
  * A retry the user would otherwise wait on blindly (a long Retry-After, a slow backoff) shows
@@ -14,7 +13,7 @@ export class RetryProgress implements vscode.Disposable {
 	constructor(private readonly _stop: () => void) {}
 
 	handle(event: AgentEvent): void {
-		if (event.type === 'notice' && RETRY_CODES.has(event.code) && event.notify) {
+		if (event.type === 'notice' && RETRY_NOTICE_CODES.has(event.code) && event.notify) {
 			this._close?.();
 			void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Keel: ${event.text}`, cancellable: true }, (_progress, token) =>
 				new Promise<void>(resolve => {

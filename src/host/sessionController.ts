@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../core/agent/noticeCodes';
 import type { AgentEvent, NoticeLevel } from '../core/agent/events';
 import type { ImagePart } from '../core/llm/imageParts';
 import type { TurnOutcome } from '../core/agent/runAgent';
@@ -63,7 +64,7 @@ export class SessionController extends Disposable {
 		}
 		this._session.cancel();
 		this._start(stored);
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
+		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 		return true;
 	}
 
@@ -129,7 +130,7 @@ export class SessionController extends Disposable {
 	}
 
 	/** A notice from outside the loop, drawn like a guard's notice; view-only, never part of the transcript. */
-	showNotice(notice: { turnId?: string; level: NoticeLevel; code: string; text: string }): void {
+	showNotice(notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
 		for (const update of this._view.apply({ type: 'notice', turnId: notice.turnId ?? '', level: notice.level, code: notice.code, text: notice.text })) {
 			this._channel.push(update);
 		}
@@ -143,7 +144,7 @@ export class SessionController extends Disposable {
 	newChat(): void {
 		this._session.cancel();
 		this._start();
-		this._channel.resetWithSnapshot({ type: 'didSnapshot', state: this.page() });
+		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 	}
 
 	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): void {

@@ -7,27 +7,28 @@ import type { Logger } from '../core/ports';
 import type { ToolDefinition } from '../core/tools/defineTool';
 import { createShellTools, type ShellToolSettings } from '../core/tools/shellTools';
 import { DisposableStore } from '../core/util/lifecycle';
-import { readPathPolicy, trustedSetting } from './permissionsConfig';
+import { readPathPolicy } from './permissionsConfig';
+import { readSetting } from './settings';
 import { TerminalRunner } from './terminalRunner';
 
 /** keel.shell.*; trust-aware, so an untrusted folder cannot widen its own sandbox. */
 export function readShellSettings(dockerfileDir: string): { backend: ShellBackendSetting; image: ImageSource; limits: SandboxLimits; tool: ShellToolSettings } {
-	const image = trustedSetting<string>('shell.image', '').trim();
+	const image = readSetting('shell.image').trim();
 	const limits: SandboxLimits = {
-		network: trustedSetting<string>('shell.network', 'none').trim() || 'none',
-		memoryMb: Math.max(64, trustedSetting<number>('shell.memoryMb', 512)),
-		cpus: Math.max(0.1, trustedSetting<number>('shell.cpus', 0.5)),
-		pids: Math.max(16, trustedSetting<number>('shell.pids', 256)),
-		tmpSizeMb: Math.max(16, trustedSetting<number>('shell.tmpSizeMb', 256)),
-		user: trustedSetting<string>('shell.user', '').trim() || defaultUser(),
+		network: readSetting('shell.network').trim() || 'none',
+		memoryMb: Math.max(64, readSetting('shell.memoryMb')),
+		cpus: Math.max(0.1, readSetting('shell.cpus')),
+		pids: Math.max(16, readSetting('shell.pids')),
+		tmpSizeMb: Math.max(16, readSetting('shell.tmpSizeMb')),
+		user: readSetting('shell.user').trim() || defaultUser(),
 	};
 	return {
-		backend: trustedSetting<ShellBackendSetting>('shell.backend', 'auto'),
+		backend: readSetting('shell.backend'),
 		image: image ? { kind: 'user', name: image } : { kind: 'managed', dockerfileDir },
 		limits,
 		tool: {
-			timeoutSeconds: Math.max(1, trustedSetting<number>('shell.timeoutSeconds', 30)),
-			outputLimitBytes: Math.max(1024, trustedSetting<number>('shell.outputLimitBytes', 1024 * 1024)),
+			timeoutSeconds: Math.max(1, readSetting('shell.timeoutSeconds')),
+			outputLimitBytes: Math.max(1024, readSetting('shell.outputLimitBytes')),
 			memoryMb: limits.memoryMb,
 			pids: limits.pids,
 		},

@@ -8,7 +8,7 @@ import type { Logger } from '../core/ports';
 import { ToolResultCache } from '../core/tools/resultCache';
 import { overflowThreshold, type ToolSystemConfig } from '../core/tools/toolSystemConfig';
 import { Disposable } from '../core/util/lifecycle';
-import { trustedSetting } from './permissionsConfig';
+import { readSetting } from './settings';
 
 /** The workspace's own filter rules; read only in a trusted workspace (they decide what the model sees). */
 export const WORKSPACE_FILTERS = '.keel/filters.json';
@@ -70,7 +70,7 @@ export class ToolSystemHost extends Disposable {
 		if (userFile) {
 			layers.push(this._load(userFile, userFile));
 		}
-		return new FilterEngine(layers, { enabled: trustedSetting<boolean>('filters.enabled', true), disabledRules: config.get<string[]>('filters.disabledRules', []) });
+		return new FilterEngine(layers, { enabled: readSetting('filters.enabled'), disabledRules: config.get<string[]>('filters.disabledRules', []) });
 	}
 
 	private _load(file: string, label: string): RuleEntry[] {

@@ -1,31 +1,60 @@
-import type { HostToWebview, HostUpdate } from '../shared/protocol';
+import { PROTOCOL_VERSION, type HostToWebview, type HostUpdate, type ProtocolRefusal } from '../shared/protocol';
+
+type Snapshot = HostUpdate & { type: 'didSnapshot' };
+
+/** Shown by the webview when its protocol differs from the host's; its button reloads the window. */
+export const PROTOCOL_REFUSAL_TEXT = 'Keel was updated: reload the window.';
 
 /**
- * Outbound side of the protocol: stamps monotonic versions, holds everything until the
- * webview said `ready`, and coalesces to about 30 Hz so a fast model does not flood the
- * webview with one message per token: appended text and output join, patches of one card
- * merge, a newer usage replaces the older.
+ * Outbound side of the protocol: stamps monotonic versions, sends nothing until the webview
+ * said `ready` (the only thing that opens it), and coalesces to about 30 Hz so a fast model
+ * does not flood the webview with one message per token: appended text and output join,
+ * patches of one card merge, a newer usage replaces the older.
  */
 export class WebviewChannel {
 	private _version = 0;
-	private _ready = false;
+	/** Where messages go; set only by `open`, i.e. by the webview's `ready`. */
+	private _post: ((message: HostToWebview) => void) | undefined;
+	private _refused = false;
 	private _queue: HostUpdate[] = [];
 	private _timer: ReturnType<typeof setTimeout> | undefined;
 	private readonly _resetListeners = new Set<() => void>();
 
-	constructor(
-		private readonly _post: (message: HostToWebview) => void,
-		private readonly _intervalMs = 33,
-	) {}
+	constructor(private readonly _intervalMs = 33) {}
 
 	get version(): number {
 		return this._version;
 	}
 
-	/** The webview (re)loaded: the queue is stale, the snapshot replaces it. */
-	resetWithSnapshot(snapshot: HostUpdate & { type: 'didSnapshot' }): void {
+	/** True after a `ready` of another protocol version, until a matching one: a reload may be asked for. */
+	get refused(): boolean {
+		return this._refused;
+	}
+
+	/**
+	 * The webview said `ready`. With the host's protocol version the channel opens and a snapshot
+	 * replaces anything queued; with another, the webview is told to reload and the channel stays
+	 * closed, because neither side could read the other's messages reliably.
+	 */
+	open(post: (message: HostToWebview | ProtocolRefusal) => void, protocolVersion: number, snapshot: () => Snapshot): boolean {
+		this.close();
+		if (protocolVersion !== PROTOCOL_VERSION) {
+			this._refused = true;
+			post({ type: 'didRefuseProtocol', hostVersion: PROTOCOL_VERSION, message: PROTOCOL_REFUSAL_TEXT });
+			return false;
+		}
+		this._refused = false;
+		this._post = post;
+		this.reset(snapshot());
+		return true;
+	}
+
+	/** A new chat, a resumed or rewound one: the queue is stale, the snapshot replaces it. Nothing while closed: the next `ready` gets one. */
+	reset(snapshot: Snapshot): void {
+		if (!this._post) {
+			return;
+		}
 		this._queue = [];
-		this._ready = true;
 		this._send(snapshot);
 		// State kept beside the snapshot (the mode, the per-turn controls) follows it.
 		this._resetListeners.forEach(listener => listener());
@@ -37,8 +66,9 @@ export class WebviewChannel {
 		return { dispose: () => void this._resetListeners.delete(listener) };
 	}
 
-	detach(): void {
-		this._ready = false;
+	/** The webview went away: nothing is sent until it says `ready` again. */
+	close(): void {
+		this._post = undefined;
 		this._queue = [];
 		if (this._timer) {
 			clearTimeout(this._timer);
@@ -47,7 +77,7 @@ export class WebviewChannel {
 	}
 
 	push(update: HostUpdate): void {
-		if (!this._ready) {
+		if (!this._post) {
 			// The next `ready` gets a full snapshot, which already contains this change.
 			return;
 		}
@@ -71,7 +101,7 @@ export class WebviewChannel {
 	}
 
 	private _send(update: HostUpdate): void {
-		this._post({ ...update, version: ++this._version } as HostToWebview);
+		this._post?.({ ...update, version: ++this._version } as HostToWebview);
 	}
 }
 

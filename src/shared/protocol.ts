@@ -59,6 +59,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('decideMcpConsent'), id, allow: z.boolean() }).strict(),
 	/** Files or folders dropped from the Explorer (a uri-list): answered by `didAddMentions`. */
 	z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4000)).min(1).max(50) }).strict(),
+	/** The button of the protocol refusal: the host reloads the window (honoured only after a refusal). */
+	z.object({ type: z.literal('reloadWindow') }).strict(),
 ]);
 
 /** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */
@@ -132,7 +134,15 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('didSetMcpConsents'), ...versioned, consents: z.array(McpConsentView) }),
 ]);
 
+/**
+ * The host's answer to a `ready` whose protocol version differs from its own (the extension was
+ * updated under a live webview): the channel stays closed and the webview shows `message` with a
+ * button that asks for `reloadWindow`. Outside the versioned stream, so no version check drops it.
+ */
+export const ProtocolRefusal = z.object({ type: z.literal('didRefuseProtocol'), hostVersion: z.number().int(), message: z.string() });
+
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
+export type ProtocolRefusal = z.infer<typeof ProtocolRefusal>;
 export type HostToWebview = z.infer<typeof HostToWebview>;
 export type ToolCallPatch = z.infer<typeof ToolCallPatch>;
 export type TurnControl = z.infer<typeof TurnControl>;
@@ -145,6 +155,11 @@ export type HostUpdate = HostToWebview extends infer M ? (M extends { version: n
 
 export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
 	const result = WebviewToHost.safeParse(raw);
+	return result.success ? result.data : undefined;
+}
+
+export function parseProtocolRefusal(raw: unknown): ProtocolRefusal | undefined {
+	const result = ProtocolRefusal.safeParse(raw);
 	return result.success ? result.data : undefined;
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ToolCallState } from '../core/agent/events';
 
 /**
- * The render model: what the webview draws, projected by the host (src/host/view). A tool
+ * The view state: what the webview draws, projected by the host (src/host/view). A tool
  * call is the agent's own `ToolCallState`, less what the webview has no use for: a write's
  * before/after contents stay in the host ("Open diff" asks for them by id).
  */

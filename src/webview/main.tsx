@@ -1,10 +1,11 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { PROTOCOL_VERSION, parseHostMessage } from '../shared/protocol';
+import { PROTOCOL_VERSION, parseHostMessage, parseProtocolRefusal } from '../shared/protocol';
 import { ChatList } from './chatList';
 import { Composer } from './composer';
 import { Header } from './header';
 import { McpConsentCards } from './mcpConsent';
+import { ProtocolRefusalBanner } from './protocolRefusal';
 import { ChatStore } from './store';
 import { cacheView, cachedView, post } from './vscodeApi';
 
@@ -16,6 +17,7 @@ if (cached) {
 
 function App() {
 	const [, setTick] = useState(0);
+	const [refusal, setRefusal] = useState<string>();
 	const rerender = useCallback(() => setTick(tick => tick + 1), []);
 	useEffect(() => {
 		// One repaint per frame however many notifications arrived in it.
@@ -27,6 +29,11 @@ function App() {
 			});
 		});
 		const onMessage = (event: MessageEvent) => {
+			const refused = parseProtocolRefusal(event.data);
+			if (refused) {
+				setRefusal(refused.message);
+				return;
+			}
 			const message = parseHostMessage(event.data);
 			if (!message) {
 				return; // Version skew or garbage: drop it, as the host does.
@@ -63,6 +70,9 @@ function App() {
 		return undefined;
 	}, []);
 
+	if (refusal) {
+		return <div class="app"><ProtocolRefusalBanner message={refusal} /></div>;
+	}
 	const header = store.header;
 	const empty = header && store.items.length === 0 && store.olderCount === 0;
 	return (

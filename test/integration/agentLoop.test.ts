@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { defaultApprovalSettings } from '../../src/core/agent/approvalPolicy';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
-import { fileTools } from '../../src/core/tools/fileTools';
+import { fileTools } from '../fakes/readTools';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defineTool, ok } from '../../src/core/tools/defineTool';
 import * as z from 'zod';

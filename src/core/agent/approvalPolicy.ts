@@ -1,8 +1,6 @@
 import type { Preparation, ToolDefinition, ToolEffect } from '../tools/defineTool';
 import { evaluatePermissions, toolOffered, type PermissionRule, type PermissionVerdict } from './permissions';
 
-export type PolicyVerdict = 'allow' | 'ask' | 'deny';
-
 /** Which effects run without asking, the user's rules, and whether the workspace is trusted. */
 export interface ApprovalSettings {
 	autoApprove: Partial<Record<ToolEffect, boolean>>;
@@ -20,10 +18,6 @@ export const defaultApprovalSettings: ApprovalSettings = { autoApprove: { read: 
  * Default policy: read-only tools inside the workspace run without asking; everything else
  * asks; rules, trust and protected paths refine it (permissions.ts).
  */
-export function decidePolicy(tool: ToolDefinition, input: unknown, settings: ApprovalSettings, prepared?: Preparation): PolicyVerdict {
-	return decidePermission(tool, input, settings, prepared).verdict;
-}
-
 export function decidePermission(tool: ToolDefinition, input: unknown, settings: ApprovalSettings, prepared?: Preparation): PermissionVerdict {
 	return evaluatePermissions(tool, input, {
 		rules: settings.rules ?? [],

@@ -1,5 +1,6 @@
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ErrorCode } from '../errors';
+import type { NoticeCode } from './noticeCodes';
 import type { ToolEffect } from '../tools/defineTool';
 
 export type ToolCallStatus = 'streaming' | 'awaitingApproval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled' | 'interrupted';
@@ -60,7 +61,7 @@ export type AgentEvent =
 	| { type: 'usage'; turnId: string; promptTokens: number; completionTokens: number; estimated: boolean; contextWindow: number; turnRequests: number; turnTokens: number }
 	| { type: 'toolCallUpdated'; turnId: string; call: ToolCallState }
 	/** Retries, repairs, guards: a compact inline line, and a notification when it matters. */
-	| { type: 'notice'; turnId: string; level: NoticeLevel; code: string; text: string; notify?: boolean }
+	| { type: 'notice'; turnId: string; level: NoticeLevel; code: NoticeCode; text: string; notify?: boolean }
 	/** The text streamed since the last tool call belongs to a failed attempt (retried) or became a call: mark it, never show it twice. */
 	| { type: 'textRetracted'; turnId: string; reason: 'retry' | 'recovered' }
 	/** The step cap was reached: the user decides whether the turn goes on (Continue) or ends (Stop). */

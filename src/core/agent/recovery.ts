@@ -1,3 +1,4 @@
+import type { NoticeCode } from './noticeCodes';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ToolSpec } from '../llm/chatModel';
@@ -49,7 +50,7 @@ export type RequestResult = { ok: true; output: StepOutput } | { ok: false; erro
  * server-side tool-call parse errors, one squeeze on context overflow. Everything is a notice.
  */
 export async function requestWithRecovery(ctx: RecoveryContext): Promise<RequestResult> {
-	const notice = (level: 'info' | 'warning' | 'error', code: string, text: string, notify?: boolean) =>
+	const notice = (level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean) =>
 		ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify });
 	let reflections = 0;
 	let squeeze = false;

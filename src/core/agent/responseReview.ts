@@ -1,3 +1,4 @@
+import type { NoticeCode } from './noticeCodes';
 import type { ToolSpec } from '../llm/chatModel';
 import type { ToolRegistry } from '../tools/registry';
 import { recoverCalls } from './callRepair';
@@ -11,7 +12,7 @@ export interface ReviewContext {
 	registry: ToolRegistry;
 	offered: readonly ToolSpec[];
 	mode: ToolModeState;
-	notice(level: NoticeLevel, code: string, text: string): void;
+	notice(level: NoticeLevel, code: NoticeCode, text: string): void;
 	emit(event: AgentEvent): void;
 	/** A fresh call id; `tag` keeps ids from the different recoveries apart. */
 	makeId(tag: string, index: number): string;

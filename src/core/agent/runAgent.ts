@@ -1,3 +1,4 @@
+import type { NoticeCode } from './noticeCodes';
 import { AgentError } from '../errors';
 import type { ImagePart } from '../llm/imageParts';
 import type { ChatModel } from '../llm/chatModel';
@@ -77,7 +78,7 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	options.emit({ type: 'turnStarted', turnId, prompt, ...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}) });
 	append(images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt });
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
-	const notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
+	const notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
 	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
 	const offerable = selectTools(options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)), options.registry, {

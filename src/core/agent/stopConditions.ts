@@ -6,10 +6,6 @@ export interface StepInfo {
 
 export type StopCondition = (info: StepInfo) => boolean;
 
-export function maxSteps(limit: number): StopCondition {
-	return info => info.step >= limit;
-}
-
 export function noToolCalls(): StopCondition {
 	return info => info.toolCalls === 0;
 }

@@ -1,3 +1,4 @@
+import type { NoticeCode } from './noticeCodes';
 import type { CanonicalMessage, ToolResultData } from '../llm/canonical';
 import type { ToolSpec } from '../llm/chatModel';
 import type { ToolRegistry } from '../tools/registry';
@@ -9,7 +10,7 @@ import type { RequestPlan } from './recovery';
 import type { RecoverySettings } from './recoverySettings';
 import { textModeInstructions, toTextModeMessages } from './textMode';
 
-type Notice = (level: NoticeLevel, code: string, text: string, notify?: boolean) => void;
+type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => void;
 
 /**
  * The per-turn guards the loop consults: context budget (estimate, compact, refuse), Ollama

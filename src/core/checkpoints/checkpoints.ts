@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../agent/noticeCodes';
 import type { NoticeLevel } from '../agent/events';
 import { CheckpointError, type ChangedFile, type CheckpointStore } from './checkpointStore';
 import type { CheckpointIndex, RestoreRecord, TurnCheckpoint } from './turnCheckpoints';
@@ -6,7 +7,7 @@ export interface CheckpointNotice {
 	sessionId: string;
 	turnId: string;
 	level: NoticeLevel;
-	code: string;
+	code: NoticeCode;
 	text: string;
 }
 

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
-import { describeModelFailure, type EndpointInfo } from './httpErrors';
+import { mapModelError, type EndpointInfo } from './httpErrors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropicWire';
 import { lazyRequire } from '../util/lazyRequire';
 
@@ -107,22 +107,11 @@ export class AnthropicChatModel implements ChatModel {
 
 	private _mapError(error: unknown, midStream = false): AgentError {
 		const Sdk = loadSdk();
-		if (error instanceof Sdk.APIUserAbortError || (error as { name?: string })?.name === 'AbortError') {
-			return new AgentError('cancelled', 'Stopped.', { cause: error });
-		}
-		if (error instanceof Sdk.APIConnectionError || !(error instanceof Sdk.APIError)) {
-			if (midStream) {
-				const message = error instanceof Error ? error.message : String(error);
-				return new AgentError('modelStream', `The model stream broke: ${message}`, { cause: error });
-			}
-			return describeModelFailure({ connection: true }, this._options);
-		}
-		const body = error.error ? JSON.stringify(error.error) : error.message;
-		if (error.status === undefined && midStream) {
-			// An `event: error` inside a 200 stream (overloaded mid-answer).
-			return new AgentError('modelStream', `The model stream broke: ${error.message}`, { body, cause: error });
-		}
-		return describeModelFailure({ status: error.status, body }, this._options);
+		// A connection error is an APIError too, but carries no response to describe.
+		const http = error instanceof Sdk.APIError && !(error instanceof Sdk.APIConnectionError) && !(error instanceof Sdk.APIUserAbortError)
+			? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message }
+			: undefined;
+		return mapModelError(error, { aborted: error instanceof Sdk.APIUserAbortError, http }, midStream, this._options);
 	}
 }
 

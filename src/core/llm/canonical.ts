@@ -36,10 +36,6 @@ export type CanonicalMessage =
 	| { kind: 'tool_call'; content: string; data: ToolCallData }
 	| { kind: 'tool_result'; content: string; data: ToolResultData };
 
-export function userMessage(content: string): CanonicalMessage {
-	return { kind: 'user', content };
-}
-
 export function toolCallMessage(data: ToolCallData): CanonicalMessage {
 	return { kind: 'tool_call', content: `${data.name}(${data.rawArguments})`, data };
 }

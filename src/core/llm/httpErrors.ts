@@ -46,6 +46,40 @@ export function describeModelFailure(failure: ModelFailure, endpoint: EndpointIn
 	return new AgentError('modelHttp', `The model server answered HTTP ${status ?? '?'}: ${summary}`, details);
 }
 
+/** How an adapter saw a thrown error; everything after that is mapped the same way for every provider. */
+export interface ThrownModelError {
+	/** The user stopped the request (the SDK's abort error, or the request's own signal). */
+	aborted?: boolean;
+	/** An HTTP error the SDK parsed; no status means an error event inside a 200 stream. */
+	http?: ModelFailure;
+}
+
+/**
+ * The one error mapper of the model adapters: a stop is `cancelled`, the request timeout and a
+ * stream that broke after it started are `modelStream` (recovery replays those), an HTTP error
+ * is named by describeModelFailure, anything else before the first byte is an unreachable server.
+ */
+export function mapModelError(error: unknown, seen: ThrownModelError, midStream: boolean, endpoint: EndpointInfo): AgentError {
+	const name = (error as { name?: string } | undefined)?.name;
+	if (seen.aborted || name === 'AbortError') {
+		return new AgentError('cancelled', 'Stopped.', { cause: error });
+	}
+	if (name === 'TimeoutError') {
+		return new AgentError('modelStream', `The model did not finish within keel.model.requestTimeoutSeconds.`, { cause: error });
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	if (seen.http) {
+		if (midStream && seen.http.status === undefined) {
+			return new AgentError('modelStream', `The model stream broke: ${message}`, { body: seen.http.body, cause: error });
+		}
+		return describeModelFailure(seen.http, endpoint);
+	}
+	if (midStream) {
+		return new AgentError('modelStream', `The model stream broke: ${message}`, { cause: error });
+	}
+	return describeModelFailure({ connection: true }, endpoint);
+}
+
 /** Pulls the human message out of the error bodies OpenAI, Ollama, llama.cpp and Anthropic send. */
 export function extractErrorMessage(body: string): string | undefined {
 	if (!body) {

@@ -1,6 +1,7 @@
+import { randomUUID } from 'crypto';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
-import { describeModelFailure, extractErrorMessage, type EndpointInfo } from './httpErrors';
+import { describeModelFailure, extractErrorMessage, mapModelError, type EndpointInfo } from './httpErrors';
 import { ndjsonLines, toOllamaMessages, toOllamaTools, type OllamaChunk } from './ollamaWire';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
@@ -51,7 +52,7 @@ export class OllamaChatModel implements ChatModel {
 				signal,
 			});
 		} catch (error) {
-			throw mapThrown(error, request.signal, false, endpoint);
+			throw mapModelError(error, { aborted: request.signal?.aborted }, false, endpoint);
 		}
 		if (!response.ok || !response.body) {
 			const body = await response.text().catch(() => '');
@@ -78,7 +79,7 @@ export class OllamaChatModel implements ChatModel {
 					const index = calls.length;
 					const args = call.function?.arguments;
 					const rawArguments = typeof args === 'string' ? args : JSON.stringify(args ?? {});
-					const id = call.id || `call_${Date.now().toString(36)}_${index}`;
+					const id = call.id || `call_${randomUUID()}`;
 					calls.push({ index, id, name: call.function?.name ?? '', rawArguments });
 					yield { type: 'toolCallDelta', index, id, name: call.function?.name, argumentsDelta: rawArguments };
 				}
@@ -89,7 +90,7 @@ export class OllamaChatModel implements ChatModel {
 				}
 			}
 		} catch (error) {
-			throw error instanceof AgentError ? error : mapThrown(error, request.signal, true, endpoint);
+			throw error instanceof AgentError ? error : mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
 		}
 		for (const call of calls) {
 			yield { type: 'toolCall', ...call };
@@ -111,17 +112,4 @@ function ollamaOptions(contextWindow: number | undefined, avoidRepetition: boole
 		options.temperature = 0.9;
 	}
 	return Object.keys(options).length > 0 ? options : undefined;
-}
-
-function mapThrown(error: unknown, userSignal: AbortSignal | undefined, midStream: boolean, endpoint: EndpointInfo): AgentError {
-	if (userSignal?.aborted) {
-		return new AgentError('cancelled', 'Stopped.', { cause: error });
-	}
-	if ((error as { name?: string })?.name === 'TimeoutError') {
-		return new AgentError('modelStream', `The model did not finish within keel.model.requestTimeoutSeconds.`, { cause: error });
-	}
-	if (midStream) {
-		return new AgentError('modelStream', `The model stream broke: ${(error as Error)?.message ?? String(error)}`, { cause: error });
-	}
-	return describeModelFailure({ connection: true }, endpoint);
 }

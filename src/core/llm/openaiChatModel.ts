@@ -1,8 +1,9 @@
+import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
-import { describeModelFailure, type EndpointInfo } from './httpErrors';
+import { mapModelError, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
 
@@ -93,35 +94,18 @@ export class OpenAIChatModel implements ChatModel {
 		} catch (error) {
 			throw this._mapError(error, true);
 		}
-		for (const call of assembler.finish(index => `call_${Date.now().toString(36)}_${index}`)) {
+		for (const call of assembler.finish(() => `call_${randomUUID()}`)) {
 			yield { type: 'toolCall', index: call.index, id: call.id, name: call.name, rawArguments: call.rawArguments };
 		}
 		yield { type: 'finish', reason: finishReason, usage };
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
-		if (error instanceof OpenAI.APIUserAbortError || (error as { name?: string })?.name === 'AbortError') {
-			return new AgentError('cancelled', 'Stopped.', { cause: error });
-		}
-		if (error instanceof OpenAI.APIConnectionError) {
-			if (midStream) {
-				return new AgentError('modelStream', `The model stream broke: ${error.message}`, { cause: error });
-			}
-			return describeModelFailure({ connection: true }, this._options);
-		}
-		if (error instanceof OpenAI.APIError) {
-			const body = error.error ? JSON.stringify(error.error) : error.message;
-			if (midStream && error.status === undefined) {
-				// An `error` event inside a 200 stream: the body broke, not the request.
-				return new AgentError('modelStream', `The model stream broke: ${error.message}`, { body, cause: error });
-			}
-			return describeModelFailure({ status: error.status, body, headers: headerRecord(error.headers) }, this._options);
-		}
-		if (midStream) {
-			const message = error instanceof Error ? error.message : String(error);
-			return new AgentError('modelStream', `The model stream broke: ${message}`, { cause: error });
-		}
-		return describeModelFailure({ connection: true }, this._options);
+		// A connection error is an APIError too, but carries no response to describe.
+		const http = error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) && !(error instanceof OpenAI.APIUserAbortError)
+			? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message, headers: headerRecord(error.headers) }
+			: undefined;
+		return mapModelError(error, { aborted: error instanceof OpenAI.APIUserAbortError, http }, midStream, this._options);
 	}
 }
 

@@ -17,9 +17,3 @@ export function interruptedResults(history: readonly CanonicalMessage[]): Canoni
 			: [],
 	);
 }
-
-/** The history to resume with: results go at the end, where the interrupted batch ended. */
-export function withInterruptedResults(history: readonly CanonicalMessage[]): { history: CanonicalMessage[]; added: CanonicalMessage[] } {
-	const added = interruptedResults(history);
-	return { history: [...history, ...added], added };
-}

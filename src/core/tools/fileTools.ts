@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
 import { displayPath, type ResolvedPath } from './paths';
 import { rgListFiles } from './ripgrep';
-import { defaultToolDeps, guardFor, type ToolDeps } from './toolDeps';
+import { guardFor, type ToolDeps } from './toolDeps';
 
 export { PathRefused } from './paths';
 
@@ -132,10 +132,3 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 
 	return [readFile, listDirectory, findPath];
 }
-
-const defaults = createReadTools(defaultToolDeps());
-export const readFileTool = defaults[0];
-export const listDirectoryTool = defaults[1];
-export const findPathTool = defaults[2];
-/** The read-only file tools with default dependencies (bundled rg, default deny list). */
-export const fileTools: ToolDefinition<any>[] = defaults;

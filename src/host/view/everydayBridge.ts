@@ -1,3 +1,4 @@
+import type { NoticeCode } from '../../core/agent/noticeCodes';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import type { CompletionView, TurnControl, WebviewToHost } from '../../shared/protocol';
@@ -180,7 +181,7 @@ export class EverydayBridge extends Disposable {
 		run().catch(error => this._notice('error', 'everyday', (error as Error).message));
 	}
 
-	private _notice(level: 'info' | 'warning' | 'error', code: string, text: string): void {
+	private _notice(level: 'info' | 'warning' | 'error', code: NoticeCode, text: string): void {
 		this._controller.showNotice({ level, code, text });
 	}
 }

@@ -2,17 +2,17 @@ import * as assert from 'assert';
 import { McpConsentPrompts, describeRun } from '../../../src/host/mcp/mcpConsentPrompts';
 import { WebviewChannel } from '../../../src/host/webviewChannel';
 import type { McpServerConfig } from '../../../src/core/tools/sources/mcpConfig';
-import { parseHostMessage, parseWebviewMessage, type HostToWebview, type McpConsentView } from '../../../src/shared/protocol';
+import { PROTOCOL_VERSION, parseHostMessage, parseWebviewMessage, type HostToWebview, type McpConsentView } from '../../../src/shared/protocol';
 
 const repo: McpServerConfig = { name: 'repo', scope: 'workspace', type: 'stdio', command: 'node', args: ['server.js', '--name', 'my repo'] };
 
 function setup() {
 	const posted: HostToWebview[] = [];
-	const channel = new WebviewChannel(m => posted.push(m));
+	const channel = new WebviewChannel();
 	let shown = 0;
 	const prompts = new McpConsentPrompts(() => shown++);
 	prompts.attach(channel);
-	channel.resetWithSnapshot({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
+	channel.open(m => void (m.type !== 'didRefuseProtocol' && posted.push(m)), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }));
 	const cards = (): McpConsentView[] => {
 		const last = posted.filter(m => m.type === 'didSetMcpConsents').at(-1);
 		return last?.type === 'didSetMcpConsents' ? last.consents : [];
@@ -58,7 +58,7 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 		void prompts.ask(repo, '.vscode/mcp.json', false);
 		void prompts.ask({ ...repo, name: 'other' }, '.vscode/mcp.json', false);
 		prompts.decide(cards()[0].id, true);
-		channel.resetWithSnapshot({ type: 'didSnapshot', state: { sessionId: 's2', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
+		channel.reset({ type: 'didSnapshot', state: { sessionId: 's2', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
 		assert.deepStrictEqual(cards().map(c => [c.server, c.state]), [['other', 'pending']]);
 	});
 

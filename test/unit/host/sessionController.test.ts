@@ -6,6 +6,7 @@ import type { Workspace } from '../../../src/core/ports';
 import { nullLogger } from '../../../src/core/ports';
 import { SessionController, type SessionPersistencePort } from '../../../src/host/sessionController';
 import { WebviewChannel } from '../../../src/host/webviewChannel';
+import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, textStep } from '../../fakes/scriptedChatModel';
 
@@ -31,7 +32,7 @@ class RecordingPersistence implements SessionPersistencePort {
 
 function controller(persistence: SessionPersistencePort, model = new ScriptedChatModel([textStep('ok')])) {
 	const posted: unknown[] = [];
-	const channel = new WebviewChannel(message => posted.push(message));
+	const channel = new WebviewChannel();
 	const instance = new SessionController(
 		() => ({
 			createModel: async () => model,
@@ -46,7 +47,9 @@ function controller(persistence: SessionPersistencePort, model = new ScriptedCha
 		nullLogger,
 		persistence,
 	);
-	return { instance, posted, model };
+	// The webview's `ready`: the only thing that opens the channel.
+	const ready = () => channel.open(message => posted.push(message), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: instance.page() }));
+	return { instance, posted, model, ready };
 }
 
 const stored: Record<string, CanonicalMessage[]> = {
@@ -90,10 +93,10 @@ describe('SessionController with a session store', () => {
 
 	it('opens a long session on its newest page and sends older pages when asked', () => {
 		const long: CanonicalMessage[] = Array.from({ length: 150 }, (_, i) => ({ kind: 'user', content: `question ${i}` }));
-		const { instance, posted } = controller(new RecordingPersistence({ long }, 'long'));
+		const { instance, posted, ready } = controller(new RecordingPersistence({ long }, 'long'));
 		const page = instance.page();
 		assert.deepStrictEqual([page.items.length, page.olderCount], [100, 50]);
-		instance.newChat(); // makes the channel ready, as a webview's `ready` does
+		ready();
 		instance.resume('long');
 		instance.loadOlder(instance.page().items[0].id);
 		const older = posted.find((m): m is { type: 'didPrependItems'; items: Array<{ text: string }>; olderCount: number } => (m as { type: string }).type === 'didPrependItems');

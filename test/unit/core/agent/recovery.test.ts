@@ -9,7 +9,7 @@ import { AgentError } from '../../../../src/core/errors';
 import type { ModelEvent } from '../../../../src/core/llm/chatModel';
 import type { Clock } from '../../../../src/core/ports';
 import { defineTool, ok } from '../../../../src/core/tools/defineTool';
-import { fileTools } from '../../../../src/core/tools/fileTools';
+import { fileTools } from '../../../fakes/readTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, callStep, textStep, type ScriptedStep } from '../../../fakes/scriptedChatModel';

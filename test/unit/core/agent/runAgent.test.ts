@@ -3,7 +3,7 @@ import { ApprovalGate } from '../../../../src/core/agent/approvalGate';
 import { defaultApprovalSettings } from '../../../../src/core/agent/approvalPolicy';
 import type { AgentEvent } from '../../../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../../../src/core/agent/runAgent';
-import { fileTools } from '../../../../src/core/tools/fileTools';
+import { fileTools } from '../../../fakes/readTools';
 import { defineTool, ok } from '../../../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import * as z from 'zod';

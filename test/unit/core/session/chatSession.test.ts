@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { defaultApprovalSettings } from '../../../../src/core/agent/approvalPolicy';
 import { ChatSession } from '../../../../src/core/session/chatSession';
-import { fileTools } from '../../../../src/core/tools/fileTools';
+import { fileTools } from '../../../fakes/readTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 import { ChatView } from '../../../../src/host/view/chatView';
 import { chatViewFromHistory } from '../../../../src/host/view/fromHistory';

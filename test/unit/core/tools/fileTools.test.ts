@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { findPathTool, listDirectoryTool, readFileTool } from '../../../../src/core/tools/fileTools';
+import { findPathTool, listDirectoryTool, readFileTool } from '../../../fakes/readTools';
 import type { ToolContext } from '../../../../src/core/tools/defineTool';
 import { normalizeWorkspacePath } from '../../../../src/core/tools/paths';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { fileTools } from '../../../../src/core/tools/fileTools';
+import { fileTools } from '../../../fakes/readTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 
 describe('ToolRegistry', () => {

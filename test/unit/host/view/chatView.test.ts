@@ -64,7 +64,7 @@ describe('ChatView — paged snapshots', () => {
 	const long = () => {
 		const view = new ChatView('s', 'm', 'http://127.0.0.1:11434/v1');
 		for (let i = 0; i < 250; i++) {
-			view.apply({ type: 'notice', turnId: 't', level: 'info', code: 'n', text: `notice ${i}` });
+			view.apply({ type: 'notice', turnId: 't', level: 'info', code: 'rules', text: `notice ${i}` });
 		}
 		return view;
 	};

@@ -6,7 +6,7 @@ import type { SessionController } from '../../../../src/host/sessionController';
 import { ImagesRefused } from '../../../../src/core/llm/imageParts';
 import { EverydayBridge, pairTurns, typedPrompt } from '../../../../src/host/view/everydayBridge';
 import { WebviewChannel } from '../../../../src/host/webviewChannel';
-import type { HostToWebview } from '../../../../src/shared/protocol';
+import { PROTOCOL_VERSION, type HostToWebview } from '../../../../src/shared/protocol';
 import type { ChatItem } from '../../../../src/shared/views';
 
 const user = (id: string): ChatItem => ({ kind: 'user', id, text: id });
@@ -18,7 +18,7 @@ function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
 	const posted: HostToWebview[] = [];
 	const notices: Array<{ level: string; code: string; text: string }> = [];
 	const events = new Emitter<AgentEvent>();
-	const channel = new WebviewChannel(m => posted.push(m));
+	const channel = new WebviewChannel();
 	const controller = { onDidEvent: events.event, snapshot: () => ({ items }), showNotice: (n: never) => notices.push(n) } as unknown as SessionController;
 	const full: EverydayApi = {
 		mode: () => ({ id: 'act', name: 'Act' }),
@@ -28,7 +28,7 @@ function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
 		...api,
 	} as EverydayApi;
 	const bridge = new EverydayBridge(full, controller, channel, { warn() {}, error() {}, info() {}, debug() {} } as never);
-	channel.resetWithSnapshot({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items, olderCount: 0, modelLabel: 'm' } });
+	channel.open(m => posted.push(m as HostToWebview), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items, olderCount: 0, modelLabel: 'm' } }));
 	return { posted, notices, bridge, events };
 }
 
