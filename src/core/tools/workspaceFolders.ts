@@ -158,7 +158,7 @@ export class MultiRootWorkspace implements Workspace {
 		return workspace.stat(rest);
 	}
 
-	readFile(path: string): Promise<Uint8Array> {
+	async readFile(path: string): Promise<Uint8Array> {
 		const { workspace, rest } = this._route(path);
 		return workspace.readFile(rest);
 	}
@@ -188,7 +188,7 @@ export class MultiRootWorkspace implements Workspace {
 		return found;
 	}
 
-	writeFile(path: string, content: Uint8Array): Promise<void> {
+	async writeFile(path: string, content: Uint8Array): Promise<void> {
 		const { workspace, rest } = this._route(path);
 		return workspace.writeFile(rest, content);
 	}
@@ -199,22 +199,22 @@ export class MultiRootWorkspace implements Workspace {
 		return folders.length === 1 ? folders[0].workspace.rootRealPath() : undefined;
 	}
 
-	realPath(path: string): Promise<string | 'dangling' | undefined> {
+	async realPath(path: string): Promise<string | 'dangling' | undefined> {
 		const { workspace, rest } = this._route(path);
 		return workspace.realPath(rest);
 	}
 
-	writeText(path: string, text: string): Promise<void> {
+	async writeText(path: string, text: string): Promise<void> {
 		const { workspace, rest } = this._route(path);
 		return workspace.writeText(rest, text);
 	}
 
-	createDirectory(path: string): Promise<void> {
+	async createDirectory(path: string): Promise<void> {
 		const { workspace, rest } = this._route(path);
 		return workspace.createDirectory(rest);
 	}
 
-	delete(path: string, options: { recursive: boolean }): Promise<void> {
+	async delete(path: string, options: { recursive: boolean }): Promise<void> {
 		const { workspace, rest } = this._route(path);
 		return workspace.delete(rest, options);
 	}
