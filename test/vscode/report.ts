@@ -6,25 +6,25 @@ import { RESULTS_DIR } from '../support/browser';
 import type { SuiteResult } from './index';
 
 /** Returns the process exit code: 1 when anything failed or nothing ran. */
-export function report(result: SuiteResult): number {
+export function report(result: SuiteResult, name = 'vscode'): number {
   for (const t of result.tests) {
     const mark = t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-';
     console.log(`  ${mark} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}`);
   }
   for (const f of result.failures) console.log(`\n✗ ${f.title}\n${f.error}`);
   console.log(`\n${result.passed} passed, ${result.failed} failed, ${result.pending} pending`);
-  writeSummary({ passed: result.passed, failed: result.failed, skipped: result.pending, skippedTitles: result.tests.filter(t => t.state !== 'passed' && t.state !== 'failed').map(t => t.title), tests: result.tests });
+  writeSummary(name, { passed: result.passed, failed: result.failed, skipped: result.pending, skippedTitles: result.tests.filter(t => t.state !== 'passed' && t.state !== 'failed').map(t => t.title), tests: result.tests });
   return result.failed > 0 || result.passed === 0 ? 1 : 0;
 }
 
 /** For runs that never produced a result (crash, timeout): still leave a summary behind. */
-export function reportError(err: unknown): number {
-  console.error(`vscode tier: ${err instanceof Error ? err.message : err}`);
-  writeSummary({ passed: 0, failed: 1, error: String(err) });
+export function reportError(err: unknown, name = 'vscode'): number {
+  console.error(`${name} tier: ${err instanceof Error ? err.message : err}`);
+  writeSummary(name, { passed: 0, failed: 1, error: String(err) });
   return 1;
 }
 
-function writeSummary(summary: object): void {
+function writeSummary(name: string, summary: object): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS_DIR, 'vscode.json'), JSON.stringify(summary, null, 2));
+  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), JSON.stringify(summary, null, 2));
 }
