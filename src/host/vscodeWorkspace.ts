@@ -31,7 +31,7 @@ export class VscodeWorkspace extends MultiRootWorkspace {
 					const key = folder.uri.toString();
 					let workspace = byUri.get(key);
 					if (!workspace) {
-						workspace = new VscodeFolderWorkspace(folder.uri, folder.name);
+						workspace = new VscodeFolderWorkspace(folder);
 						byUri.set(key, workspace);
 					}
 					return { name: names[i], workspace };
@@ -47,7 +47,13 @@ export class VscodeWorkspace extends MultiRootWorkspace {
  * remote workspaces the same way the editor does. Paths arrive already normalised.
  */
 export class VscodeFolderWorkspace implements Workspace {
-	constructor(readonly uri: vscode.Uri, readonly rootName: string) {}
+	readonly uri: vscode.Uri;
+	readonly rootName: string;
+
+	constructor(private readonly _folder: vscode.WorkspaceFolder) {
+		this.uri = _folder.uri;
+		this.rootName = _folder.name;
+	}
 
 
 	private _uri(relativePath: string): vscode.Uri {
@@ -80,11 +86,13 @@ export class VscodeFolderWorkspace implements Workspace {
 
 	async findFiles(glob: string, maxResults: number, signal?: AbortSignal): Promise<string[]> {
 		const root = this.uri;
+		const folder = this._folder;
 		const source = new vscode.CancellationTokenSource();
 		signal?.addEventListener('abort', () => source.cancel(), { once: true });
 		try {
 			// `undefined` excludes = the user's files.exclude, as the explorer shows it.
-			const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(root, glob), undefined, maxResults, source.token);
+			// The folder itself as the base (not its URI), so the search runs as the editor's own, with its index.
+			const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, maxResults, source.token);
 			// Relative to this folder, whatever folder VS Code thinks owns the file (nested folders).
 			return uris.map(uri => uri.path.slice(root.path.replace(/\/$/, '').length + 1));
 		} finally {
