@@ -45,6 +45,7 @@ tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
 tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
 [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
 tier vscode node out/test/vscode/run.js
+tier vscode-multiroot node out/test/vscode/run.js --multi-root
 tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
 # The tiers above run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
 KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'

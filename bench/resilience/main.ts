@@ -4,11 +4,13 @@
  * model double; recovery on vs the naive loop, then the same tasks against a stubborn model
  * (ignores each correction with probability ½) repeated k times for pass^k. Scored by the file
  * on disk and the answer shown, never the transcript.
- * Options: --per-class N per wire (default 3), --seed S, --class NAME, --k K (default 3).
+ * Options: --per-class N per wire (default 3), --seed S, --class NAME, --k K (default 3),
+ * --only tafc (just the TAFC with/without table).
  */
 import { printTable } from '../table';
 import { FAULT_CLASSES, HOPELESS_CLASSES, makeScenarios, WIRES, type Scenario } from '../../test/support/resilience/scenarios';
 import { BASELINE_REQUESTS, runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
+import { tafcTable } from './tafc';
 
 function arg(name: string, fallback: string): string {
 	const index = process.argv.indexOf(`--${name}`);
@@ -38,6 +40,10 @@ async function main(): Promise<void> {
 	const seed = Number(arg('seed', '1'));
 	const k = Number(arg('k', '3'));
 	const only = arg('class', '');
+	if (arg('only', '') === 'tafc') {
+		await tafcTable(perClass, seed, k);
+		return;
+	}
 	const classes = FAULT_CLASSES.filter(c => !only || c === only);
 	const scenarios = makeScenarios(perClass, seed, classes);
 	const started = Date.now();
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
 			return [c, String(rs.length), String(rs.filter(r => r.completed).length), String(Math.max(...rs.map(r => r.requests))), reasons, String(rs.reduce((n, r) => n + r.duplicates, 0))];
 		}),
 	);
+	await tafcTable(perClass, seed, k);
 	console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; target ≥ 95% overall with recovery on and 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning or control tokens)`);
 }
 

@@ -20,6 +20,11 @@ export interface FileStat {
 export interface Workspace {
 	/** A display name for the root, e.g. the folder name; never used to resolve files. */
 	readonly rootName: string;
+	/**
+	 * The workspace's folders, each its own Workspace, when it is multi-root: then every path
+	 * starts with a folder's name (tools/workspaceFolders.ts). Absent or one entry: a single folder.
+	 */
+	folders?(): ReadonlyArray<{ name: string; workspace: Workspace }>;
 	stat(relativePath: string): Promise<FileStat | undefined>;
 	readFile(relativePath: string): Promise<Uint8Array>;
 	readDirectory(relativePath: string): Promise<Array<[name: string, type: FileType]>>;

@@ -67,8 +67,8 @@ export class Everyday extends Disposable {
 		return this.modes.applyTo(sessionId, base, this._wiring?.registry.list() ?? []);
 	}
 
-	systemPrompt(sessionId: string, workspaceName: string): string {
-		return buildSystemPrompt(workspaceName, { rules: this.rules.promptSection(), modeInstructions: this.modes.instructions(sessionId) });
+	systemPrompt(sessionId: string, workspaceName: string, folders?: string[]): string {
+		return buildSystemPrompt(workspaceName, { rules: this.rules.promptSection(), modeInstructions: this.modes.instructions(sessionId), folders });
 	}
 
 	attach(wiring: EverydayWiring): void {

@@ -6,6 +6,7 @@ import { InMemoryOutputStore } from '../core/tools/outputStore';
 import { bundledRgPath } from '../core/tools/ripgrep';
 import type { DiagnosticEntry, DiagnosticsSource, ToolDeps } from '../core/tools/toolDeps';
 import { readPathPolicy } from './permissionsConfig';
+import { relativeOfUri, uriOfRelative } from './workspaceFolderNames';
 
 /**
  * VS Code's own ripgrep first, then the @vscode/ripgrep copy if bundled. Its place moved
@@ -34,19 +35,23 @@ const SEVERITY: Record<vscode.DiagnosticSeverity, DiagnosticEntry['severity']> =
 /** The Problems panel as data: only files inside the workspace, errors first. */
 export const vscodeDiagnostics: DiagnosticsSource = {
 	get(relative) {
-		const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-		if (!root) {
-			return [];
+		let pairs: Array<[vscode.Uri, readonly vscode.Diagnostic[]]>;
+		if (relative !== undefined) {
+			// Multi-root: "api/src/x.ts" is in the api folder, as the tools name it.
+			const uri = uriOfRelative(relative);
+			pairs = uri ? [[uri, vscode.languages.getDiagnostics(uri)]] : [];
+		} else {
+			pairs = vscode.languages.getDiagnostics();
 		}
-		const pairs: Array<[vscode.Uri, readonly vscode.Diagnostic[]]> = relative !== undefined ? [[vscode.Uri.joinPath(root, ...relative.split('/').filter(Boolean)), vscode.languages.getDiagnostics(vscode.Uri.joinPath(root, ...relative.split('/').filter(Boolean)))]] : vscode.languages.getDiagnostics();
 		const entries: DiagnosticEntry[] = [];
 		for (const [uri, diagnostics] of pairs) {
-			if (vscode.workspace.getWorkspaceFolder(uri) === undefined) {
+			const shown = relativeOfUri(uri);
+			if (shown === undefined) {
 				continue;
 			}
 			for (const d of diagnostics) {
 				entries.push({
-					path: vscode.workspace.asRelativePath(uri, false),
+					path: shown,
 					line: d.range.start.line + 1,
 					column: d.range.start.character + 1,
 					severity: SEVERITY[d.severity],

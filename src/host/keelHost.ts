@@ -111,7 +111,7 @@ export class KeelHost extends Disposable {
 					maxSteps: readMaxSteps,
 					recovery: readRecoverySettings,
 					toolModeMemory,
-					systemPrompt: () => everyday.systemPrompt(sessionId, workspace.rootName),
+					systemPrompt: () => everyday.systemPrompt(sessionId, workspace.rootName, workspace.folders().map(f => f.name)),
 				}),
 				channel,
 				logger,

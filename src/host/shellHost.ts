@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as path from 'path';
 import { DockerRunner } from '../core/exec/dockerRunner';
 import type { ImageSource } from '../core/exec/sandboxImage';
 import { defaultUser, type SandboxLimits } from '../core/exec/sandboxSpec';
@@ -9,6 +10,7 @@ import { createShellTools, type ShellToolSettings } from '../core/tools/shellToo
 import { DisposableStore } from '../core/util/lifecycle';
 import { readPathPolicy } from './permissionsConfig';
 import { readSetting } from './settings';
+import { namedFolders } from './workspaceFolderNames';
 import { TerminalRunner } from './terminalRunner';
 
 /** keel.shell.*; trust-aware, so an untrusted folder cannot widen its own sandbox. */
@@ -42,13 +44,29 @@ export function readShellSettings(dockerfileDir: string): { backend: ShellBacken
 export function createShellTooling(context: vscode.ExtensionContext, logger: Logger): { tools: ToolDefinition<any>[]; disposable: vscode.Disposable } {
 	const dockerfileDir = context.asAbsolutePath('sandbox');
 	const settings = () => readShellSettings(dockerfileDir);
-	const root = () => {
-		const folder = vscode.workspace.workspaceFolders?.[0];
-		return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+	// Named as the tools name them, so "api/src" is /workspace/api/src in the sandbox and <api's folder>/src in the terminal.
+	const folders = () => namedFolders().map(({ name, folder }) => ({ name, path: folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined }));
+	const root = () => folders()[0]?.path;
+	const mounts = () => {
+		const all = folders();
+		// A folder that is not on the local disk cannot be mounted: the sandbox then has no complete workspace.
+		if (all.length === 0 || all.some(f => f.path === undefined)) {
+			return undefined;
+		}
+		return all.length === 1 ? all[0].path : all.map(f => ({ name: f.name, path: f.path! }));
+	};
+	const resolveCwd = (cwd: string) => {
+		const all = folders();
+		if (all.length <= 1) {
+			return all[0]?.path ? path.join(all[0].path, cwd) : undefined;
+		}
+		const [head, ...rest] = cwd.split('/');
+		const folder = all.find(f => f.name === head);
+		return folder?.path ? path.join(folder.path, ...rest) : undefined;
 	};
 	const store = new DisposableStore();
-	const sandbox = store.add(new DockerRunner({ workspaceRoot: root, settings: () => settings(), logger }));
-	const terminal = store.add(new TerminalRunner({ workspaceRoot: root }));
+	const sandbox = store.add(new DockerRunner({ workspaceRoot: mounts, settings: () => settings(), logger }));
+	const terminal = store.add(new TerminalRunner({ workspaceRoot: root, resolveCwd }));
 	const selector = new ShellBackendSelector(() => settings().backend, sandbox, terminal);
 	const tools = createShellTools({ selector, settings: () => settings().tool, pathPolicy: readPathPolicy });
 	return { tools, disposable: store };

@@ -6,6 +6,8 @@ import type { CommandRequest, CommandResult, CommandRunner } from '../core/ports
 
 export interface TerminalRunnerOptions {
 	workspaceRoot(): string | undefined;
+	/** The disk folder of a workspace-relative cwd; multi-root workspaces map "name/…" to that folder. Default: under workspaceRoot. */
+	resolveCwd?(cwd: string): string | undefined;
 	/** How long to wait for shell integration in a new terminal before refusing. */
 	shellIntegrationTimeoutMs?: number;
 	/** Tests pick a shell; users get their default profile. */
@@ -76,7 +78,7 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 
 	private async _run(request: CommandRequest): Promise<CommandResult> {
 		const root = this._options.workspaceRoot();
-		const target = root ? path.join(root, request.cwd) : undefined;
+		const target = this._options.resolveCwd ? this._options.resolveCwd(request.cwd) : root ? path.join(root, request.cwd) : undefined;
 		const terminal = this._ensureTerminal(root);
 		terminal.show(true);
 		const integration = await this._shellIntegration(terminal);

@@ -1,6 +1,7 @@
 import * as fs from 'fs/promises';
 import * as vscode from 'vscode';
 import type { FileStat, FileType, Workspace } from '../core/ports';
+import { folderNames, MultiRootWorkspace, type WorkspaceFolderRef } from '../core/tools/workspaceFolders';
 
 function toFileType(type: vscode.FileType): FileType {
 	if (type & vscode.FileType.SymbolicLink) {
@@ -16,24 +17,47 @@ function toFileType(type: vscode.FileType): FileType {
 }
 
 /**
- * The Workspace port over `vscode.workspace.fs`, so reads see unsaved-file providers and
+ * The workspace the tools see: every folder of the window. One folder keeps plain relative
+ * paths; several make paths start with the folder's name (core/tools/workspaceFolders.ts).
+ */
+export class VscodeWorkspace extends MultiRootWorkspace {
+	constructor() {
+		const byUri = new Map<string, VscodeFolderWorkspace>();
+		super(
+			() => {
+				const open = vscode.workspace.workspaceFolders ?? [];
+				const names = folderNames(open.map(f => f.name));
+				return open.map((folder, i): WorkspaceFolderRef => {
+					const key = folder.uri.toString();
+					let workspace = byUri.get(key);
+					if (!workspace) {
+						workspace = new VscodeFolderWorkspace(folder);
+						byUri.set(key, workspace);
+					}
+					return { name: names[i], workspace };
+				});
+			},
+			() => vscode.workspace.name,
+		);
+	}
+}
+
+/**
+ * One workspace folder over `vscode.workspace.fs`, so reads see unsaved-file providers and
  * remote workspaces the same way the editor does. Paths arrive already normalised.
  */
-export class VscodeWorkspace implements Workspace {
-	get rootName(): string {
-		return this._root()?.name ?? '(no folder open)';
+export class VscodeFolderWorkspace implements Workspace {
+	readonly uri: vscode.Uri;
+	readonly rootName: string;
+
+	constructor(private readonly _folder: vscode.WorkspaceFolder) {
+		this.uri = _folder.uri;
+		this.rootName = _folder.name;
 	}
 
-	private _root(): vscode.WorkspaceFolder | undefined {
-		return vscode.workspace.workspaceFolders?.[0];
-	}
 
 	private _uri(relativePath: string): vscode.Uri {
-		const root = this._root();
-		if (!root) {
-			throw new Error('No folder is open. Open a folder (File → Open Folder) so Keel has a workspace to work in.');
-		}
-		return relativePath === '' ? root.uri : vscode.Uri.joinPath(root.uri, ...relativePath.split('/'));
+		return relativePath === '' ? this.uri : vscode.Uri.joinPath(this.uri, ...relativePath.split('/'));
 	}
 
 	async stat(relativePath: string): Promise<FileStat | undefined> {
@@ -61,16 +85,16 @@ export class VscodeWorkspace implements Workspace {
 	}
 
 	async findFiles(glob: string, maxResults: number, signal?: AbortSignal): Promise<string[]> {
-		const root = this._root();
-		if (!root) {
-			throw new Error('No folder is open. Open a folder so Keel has a workspace to search.');
-		}
+		const root = this.uri;
+		const folder = this._folder;
 		const source = new vscode.CancellationTokenSource();
 		signal?.addEventListener('abort', () => source.cancel(), { once: true });
 		try {
 			// `undefined` excludes = the user's files.exclude, as the explorer shows it.
-			const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(root, glob), undefined, maxResults, source.token);
-			return uris.map(uri => vscode.workspace.asRelativePath(uri, false));
+			// The folder itself as the base (not its URI), so the search runs as the editor's own, with its index.
+			const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, maxResults, source.token);
+			// Relative to this folder, whatever folder VS Code thinks owns the file (nested folders).
+			return uris.map(uri => uri.path.slice(root.path.replace(/\/$/, '').length + 1));
 		} finally {
 			source.dispose();
 		}
@@ -81,9 +105,8 @@ export class VscodeWorkspace implements Workspace {
 	}
 
 	async rootRealPath(): Promise<string | undefined> {
-		const root = this._root();
 		// Symlinks can only be resolved on the local disk; elsewhere the guard works on names alone.
-		return root?.uri.scheme === 'file' ? fs.realpath(root.uri.fsPath) : undefined;
+		return this.uri.scheme === 'file' ? fs.realpath(this.uri.fsPath) : undefined;
 	}
 
 	async realPath(relativePath: string): Promise<string | 'dangling' | undefined> {

@@ -112,7 +112,8 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
     await dispose();
     throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`);
   }
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
+  const url = `http://127.0.0.1:${port}/?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
   return { port, url, workspace, userDataDir, extensionsDir, logFile, startupMs: Date.now() - t0, dispose };
 }
 

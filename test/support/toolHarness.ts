@@ -5,6 +5,7 @@ import type { ApprovalSettings } from '../../src/core/agent/approvalPolicy';
 import type { AgentEvent, ToolCallState } from '../../src/core/agent/events';
 import { runToolCall } from '../../src/core/agent/toolExecution';
 import type { ToolResultData } from '../../src/core/llm/canonical';
+import type { Workspace } from '../../src/core/ports';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
 import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
@@ -30,8 +31,9 @@ export interface Harness {
 
 let counter = 0;
 
-export function toolHarness(root: string, options: { settings?: ApprovalSettings; deps?: Partial<ToolDeps>; extra?: ToolDefinition<any>[]; sessionId?: string } = {}): Harness {
-	const workspace = new NodeWorkspace(root);
+export function toolHarness(root: string, options: { settings?: ApprovalSettings; deps?: Partial<ToolDeps>; extra?: ToolDefinition<any>[]; sessionId?: string; workspace?: Workspace } = {}): Harness {
+	// A multi-root workspace comes in whole; `root` then only names the test's base folder.
+	const workspace = (options.workspace ?? new NodeWorkspace(root)) as NodeWorkspace;
 	const approver = new RecordingApprover();
 	const events: AgentEvent[] = [];
 	const deps = defaultToolDeps(options.deps);

@@ -15,6 +15,9 @@ import type { VscodeTestConfig } from './context';
 import { suiteFiles, SuiteResult } from './index';
 import { report, reportError } from './report';
 
+// --multi-root: the window opens a .code-workspace with two folders and runs suite/multiRoot only.
+const multiRoot = process.argv.includes('--multi-root');
+const RESULT_NAME = multiRoot ? 'vscode-multiroot' : process.env.KEEL_TIER || 'vscode';
 const TIMEOUT_MS = Number(process.env.KEEL_VSCODE_TEST_TIMEOUT ?? 180_000);
 const RUNNER_DIR = path.join(REPO_ROOT, 'test/vscode/runner-extension');
 
@@ -36,11 +39,26 @@ async function waitForFile(file: string, timeoutMs: number, alive: () => boolean
   return fs.existsSync(file);
 }
 
+/**
+ * Two folders that share the basename "app" (one/app, a copy of the fixture, and two/app),
+ * opened through a .code-workspace file: the tools name them "app" and "app-2".
+ */
+function multiRootWorkspace(parent: string): string {
+  const first = path.join(parent, 'one', 'app');
+  const second = path.join(parent, 'two', 'app');
+  fs.cpSync(path.join(REPO_ROOT, 'test/fixtures/workspace'), first, { recursive: true });
+  fs.mkdirSync(path.join(second, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(second, 'docs', 'second.md'), '# Second folder\nMARKER_SECOND_FOLDER\n');
+  const file = path.join(parent, 'keel-test.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: [{ path: 'one/app' }, { path: 'two/app' }], settings: {} }, null, 2));
+  return file;
+}
+
 async function main(): Promise<number> {
   const grepAt = process.argv.indexOf('--grep');
   const grep = grepAt > 0 ? process.argv[grepAt + 1] : undefined;
   ensureTools();
-  const files = suiteFiles();
+  const files = suiteFiles().filter((f) => f.includes(`${path.sep}multiRoot${path.sep}`) === multiRoot);
   if (files.length === 0) throw new Error('no compiled suites in out/test/vscode/suite: run `tsc -p .` first');
   const keel = keelVsixPath();
   console.log(keel ? `Keel VSIX: ${keel}` : 'dist/keel.vsix not built: running without Keel');
@@ -54,6 +72,7 @@ async function main(): Promise<number> {
   const t0 = Date.now();
   try {
     server = await startCodeServer({ vsix, env: { KEEL_VSCODE_TEST_CONFIG: configFile, KEEL_VSCODE_TEST_ENV_PROBE: 'inherited' },
+      ...(multiRoot ? { workspace: multiRootWorkspace(tmp) } : {}),
       settings: { 'keelTestRunner.configFile': configFile } });
     const config: VscodeTestConfig = { index: path.join(__dirname, 'index.js'), files, resultFile, grep,
       timeout: 20_000, repoRoot: REPO_ROOT, workspace: server.workspace, userDataDir: server.userDataDir,
@@ -73,7 +92,7 @@ async function main(): Promise<number> {
     }
     const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult & { activatedAt: number; finishedAt: number };
     console.log(`extension host ran the runner at ${result.activatedAt - t0} ms; suites took ${result.finishedAt - result.activatedAt} ms\n`);
-    return report(result);
+    return report(result, RESULT_NAME);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.dispose();
@@ -81,4 +100,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err) => process.exit(reportError(err)));
+main().then((code) => process.exit(code), (err) => process.exit(reportError(err, RESULT_NAME)));

@@ -4,6 +4,16 @@ export interface SystemPromptExtras {
 	rules?: string;
 	/** The current mode's instructions (modes/modes.ts); absent in Act. */
 	modeInstructions?: string;
+	/** The workspace's folder names, as paths address them; more than one makes paths start with a name. */
+	folders?: string[];
+}
+
+/** How paths are written: relative to the one root, or starting with a folder's name in a multi-root workspace. */
+function pathsLine(folders: string[] | undefined): string {
+	if (!folders || folders.length < 2) {
+		return 'Paths are relative to the workspace root.';
+	}
+	return `The workspace has ${folders.length} folders: ${folders.map(name => `${name}/`).join(', ')}. Every path starts with a folder's name, e.g. "${folders[0]}/README.md"; a command's cwd is a folder such as "${folders[0]}".`;
 }
 
 /**
@@ -14,7 +24,7 @@ export function buildSystemPrompt(workspaceName: string, extras: SystemPromptExt
 	const base = [
 		`You are Keel, a coding agent working in the workspace "${workspaceName}".`,
 		'Use the tools to look at files before answering questions about them; do not guess file contents.',
-		'Paths are relative to the workspace root. Call tools with JSON arguments that match their schema.',
+		`${pathsLine(extras.folders)} Call tools with JSON arguments that match their schema.`,
 		'When you have what you need, answer concisely in Markdown and cite the files you used.',
 		'When a tool fails, show the user the error and suggest a fix; a [tool_error] block says whether Keel retries it (retryable).',
 		'After changing code, run the tests or the build to check it, if the project has them.',

@@ -8,12 +8,15 @@ import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
-import { containerSpec, removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits } from './sandboxSpec';
+import { containerSpec, removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
 import { LIMIT_HINT, readCounters, WRAPPER, type CgroupCounters } from './sandboxShell';
 
 export interface DockerRunnerOptions {
-	/** The folder mounted at /workspace; a function when it can change (or be absent) at run time. */
-	workspaceRoot: string | (() => string | undefined);
+	/**
+	 * The folder mounted at /workspace, or a multi-root workspace's folders (each at
+	 * /workspace/<name>); a function when it can change (or be absent) at run time.
+	 */
+	workspaceRoot: SandboxWorkspace | (() => SandboxWorkspace | undefined);
 	/** Read on every command so a settings change applies to the next one. */
 	settings(): { image: ImageSource; limits: SandboxLimits };
 	/** Defaults to `new Docker()`, which honours DOCKER_HOST (and DOCKER_TLS_VERIFY/CERT_PATH). */
@@ -230,7 +233,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	private _ensureWarm(progress: (text: string) => void): Promise<Warm> {
 		const { image, limits } = this._options.settings();
 		const root = typeof this._options.workspaceRoot === 'function' ? this._options.workspaceRoot() : this._options.workspaceRoot;
-		if (!root) {
+		if (!root || root.length === 0) {
 			return Promise.reject(new ExecError('containerFailed', 'Open a folder first: the sandbox mounts the workspace folder at /workspace.'));
 		}
 		// The managed image's tag is its content hash: an edited Dockerfile means a new container.
@@ -261,7 +264,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		return info?.State.Running === true;
 	}
 
-	private async _create(root: string, image: ImageSource, limits: SandboxLimits, specKey: string, progress: (text: string) => void): Promise<Warm> {
+	private async _create(root: SandboxWorkspace, image: ImageSource, limits: SandboxLimits, specKey: string, progress: (text: string) => void): Promise<Warm> {
 		try {
 			await this.docker.ping();
 		} catch (error) {

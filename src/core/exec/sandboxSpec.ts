@@ -24,6 +24,31 @@ export const defaultLimits: SandboxLimits = { network: 'none', memoryMb: 512, cp
 export const LABEL = 'keel.sandbox';
 export const WORKSPACE_MOUNT = '/workspace';
 
+/** A folder of a multi-root workspace: mounted at /workspace/<name>, the path the tools use for it. */
+export interface SandboxFolder {
+	name: string;
+	path: string;
+}
+
+/** What the sandbox mounts: one folder at /workspace, or several at /workspace/<name>. */
+export type SandboxWorkspace = string | readonly SandboxFolder[];
+
+/** Each host folder with where it appears in the container. */
+export function sandboxMountPoints(workspace: SandboxWorkspace): Array<{ source: string; target: string }> {
+	if (typeof workspace === 'string') {
+		return [{ source: path.resolve(workspace), target: WORKSPACE_MOUNT }];
+	}
+	if (workspace.length === 1) {
+		return [{ source: path.resolve(workspace[0].path), target: WORKSPACE_MOUNT }];
+	}
+	return workspace.map(folder => {
+		if (!folder.name || /[/\\]|^\.\.?$/.test(folder.name)) {
+			throw new ExecError('containerFailed', `The workspace folder name "${folder.name}" cannot be a mount point; rename the folder in the .code-workspace file.`);
+		}
+		return { source: path.resolve(folder.path), target: `${WORKSPACE_MOUNT}/${folder.name}` };
+	});
+}
+
 /**
  * On Linux the container runs as the host user so files it writes in the workspace stay the
  * user's; as root (CI) or elsewhere it runs as the image's non-root user 1000.
@@ -108,7 +133,7 @@ function submoduleGitPaths(workspace: string): string[] {
 }
 
 /** The read-only mounts over the workspace, for what exists (and .vscode, created empty when missing). */
-export function protectedMounts(workspace: string): Docker.MountSettings[] {
+export function protectedMounts(workspace: string, target = WORKSPACE_MOUNT): Docker.MountSettings[] {
 	const mounts: Docker.MountSettings[] = [];
 	for (const rel of CREATE_WHEN_MISSING) {
 		try {
@@ -122,7 +147,7 @@ export function protectedMounts(workspace: string): Docker.MountSettings[] {
 		// lstat: a protected name that is a symlink is mounted as what it points to only if that stays inside.
 		const real = fs.existsSync(source) ? fs.realpathSync(source) : undefined;
 		if (real !== undefined && (real === workspace || real.startsWith(`${workspace}${path.sep}`) || real.startsWith(`${fs.realpathSync(workspace)}${path.sep}`))) {
-			mounts.push({ Type: 'bind', Source: source, Target: `${WORKSPACE_MOUNT}/${rel}`, ReadOnly: true });
+			mounts.push({ Type: 'bind', Source: source, Target: `${target}/${rel}`, ReadOnly: true });
 		}
 	}
 	return mounts;
@@ -133,8 +158,9 @@ export function protectedMounts(workspace: string): Docker.MountSettings[] {
  * no-new-privileges, read-only root with a tmpfs /tmp, the workspace at /workspace, and
  * never the Docker socket.
  */
-export function containerSpec(root: string, image: string, limits: SandboxLimits): Docker.ContainerCreateOptions {
-	const workspace = path.resolve(root);
+export function containerSpec(root: SandboxWorkspace, image: string, limits: SandboxLimits): Docker.ContainerCreateOptions {
+	const points = sandboxMountPoints(root);
+	const workspace = points.map(p => p.source).join('\n');
 	if (limits.user.split(':')[0] === '0' || limits.user.startsWith('root')) {
 		throw new ExecError('containerFailed', 'keel.shell.user must not be root: the sandbox only runs commands as a non-root user.');
 	}
@@ -142,13 +168,19 @@ export function containerSpec(root: string, image: string, limits: SandboxLimits
 		// The host's network namespace reaches every local service (Ollama, a Docker TCP port).
 		throw new ExecError('containerFailed', `keel.shell.network "${limits.network}" would share a network namespace with the host or another container; use "none" or a Docker network such as "bridge".`);
 	}
-	for (const socket of SOCKETS) {
-		const rel = path.relative(workspace, socket);
-		if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
-			throw new ExecError('containerFailed', `The workspace ${workspace} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`);
+	for (const { source } of points) {
+		for (const socket of SOCKETS) {
+			const rel = path.relative(source, socket);
+			if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+				throw new ExecError('containerFailed', `The workspace ${source} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`);
+			}
 		}
 	}
-	const mounts: Docker.MountSettings[] = [{ Type: 'bind', Source: workspace, Target: WORKSPACE_MOUNT, ReadOnly: false }, ...protectedMounts(workspace)];
+	// Every folder read-write at its place, then each one's protected paths read-only over it.
+	const mounts: Docker.MountSettings[] = [
+		...points.map(({ source, target }): Docker.MountSettings => ({ Type: 'bind', Source: source, Target: target, ReadOnly: false })),
+		...points.flatMap(({ source, target }) => protectedMounts(source, target)),
+	];
 	const memory = Math.round(limits.memoryMb * 1024 * 1024);
 	return {
 		Image: image,

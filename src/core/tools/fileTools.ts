@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
 import { displayPath, type ResolvedPath } from './paths';
 import { rgListFiles } from './ripgrep';
+import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 export { PathRefused } from './paths';
@@ -22,6 +23,32 @@ async function confirmed(deps: ToolDeps, context: ToolContext, input: string, in
 	const guard = guardFor(deps, context);
 	const approved = context.prepared?.data as ResolvedPath | undefined;
 	return approved ? guard.confirm(approved, intent) : guard.resolve(input, intent);
+}
+
+/** rg's file list over each folder's root, in folder order, prefixed with the folder's name; one page of `max` over all. */
+async function listEveryRoot(
+	roots: Array<{ prefix: string; root: string; folder: string }>,
+	names: string[],
+	list: (cwd: string, glob: string, max: number) => Promise<{ files: string[]; hasMore: boolean }>,
+	glob: string,
+	max: number,
+): Promise<{ files: string[]; hasMore: boolean }> {
+	const files: string[] = [];
+	let hasMore = false;
+	for (const { prefix, root, folder } of roots) {
+		const own = folder ? globForFolder(glob, folder, names) : glob;
+		if (own === undefined) {
+			continue;
+		}
+		if (files.length >= max) {
+			hasMore = true;
+			break;
+		}
+		const part = await list(root, own, max - files.length);
+		files.push(...part.files.map(file => prefix + file));
+		hasMore ||= part.hasMore;
+	}
+	return { files, hasMore };
 }
 
 /** read_file, list_directory, find_path: the read-only file tools. */
@@ -114,10 +141,12 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 				return fail('The glob must stay inside the workspace: no "..", no absolute paths.');
 			}
 			const rg = deps.rgPath();
-			const root = await workspace.rootRealPath();
+			const roots = await searchRoots(workspace);
+			const names = (multiRootFolders(workspace) ?? []).map(f => f.name);
 			let found: { files: string[]; hasMore: boolean } | undefined;
-			if (rg && root) {
-				found = await rgListFiles({ rg, cwd: root, glob: input.glob, excludes: deps.excludes(), max: input.maxResults, signal }).catch(() => undefined);
+			// Every folder of a multi-root workspace; a folder off the local disk sends the whole search to the editor's findFiles.
+			if (rg && roots.length > 0 && roots.length === Math.max(1, names.length)) {
+				found = await listEveryRoot(roots, names, async (cwd, glob, max) => rgListFiles({ rg, cwd, glob, excludes: deps.excludes(), max, signal }), input.glob, input.maxResults).catch(() => undefined);
 			}
 			if (!found) {
 				const files = await workspace.findFiles(input.glob, input.maxResults + 1, signal);

@@ -8,9 +8,14 @@
  *     location is not under the canonical root (symlinks out, prefix siblings such as /ws-evil
  *     next to /ws), dangling symlinks, deleting the root, and deny-read files.
  * The policy (deny-read, allow overrides, always-ask paths) lives in pathPolicy.ts.
+ * In a multi-root workspace the first segment names the folder, and the rest is checked in
+ * that folder exactly as above, against that folder's canonical root: a symlink that leaves
+ * its folder is refused even when it lands in another workspace folder (the model is told the
+ * path through that folder), so each folder's guard stands on its own, as its sandbox mount does.
  */
 import type { Workspace } from '../ports';
 import { isDeniedRead, isProtectedPath, type PathPolicy, defaultPathPolicy } from './pathPolicy';
+import { multiRootFolders, splitFolderPath, unknownFolderMessage } from './workspaceFolders';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
 
@@ -96,31 +101,61 @@ export class WorkspaceGuard {
 		if (!checked.ok) {
 			throw new PathRefused(checked.message);
 		}
+		const folders = multiRootFolders(this._workspace);
+		if (!folders) {
+			return this._resolveIn(this._workspace, checked.path, input, intent, '');
+		}
 		const path = checked.path;
+		if (path === '') {
+			// The virtual root: it can be listed (its entries are the folders) and is a command's default cwd, nothing else.
+			if (intent !== 'list') {
+				throw new PathRefused(`The workspace root holds only its folders (${folders.map(f => f.name).join(', ')}); ${intent === 'read' ? 'read a file inside one of them' : 'write inside one of them'}, e.g. "${folders[0].name}/…".`);
+			}
+			return { path: '', canonical: '', exists: true };
+		}
+		const hit = splitFolderPath(folders, path);
+		if (!hit) {
+			throw new PathRefused(unknownFolderMessage(folders, input));
+		}
+		if ((intent === 'delete' || intent === 'write') && hit.rest === '') {
+			throw new PathRefused(`"${input}" is the workspace folder ${hit.folder.name} itself; ${intent === 'delete' ? 'deleting' : 'replacing'} it is not allowed.`);
+		}
+		const resolved = await this._resolveIn(hit.folder.workspace, hit.rest, input, intent, `${hit.folder.name}/`);
+		// Deny and protected globs also see the folder's name, so a rule written for "api/**" holds.
+		const full = `${hit.folder.name}${hit.rest ? `/${hit.rest}` : ''}`;
+		if ((intent === 'read' || intent === 'write') && isDeniedRead(full, this._policy)) {
+			throw new PathRefused(`${full} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
+		}
+		return { ...resolved, protectedReason: resolved.protectedReason ?? isProtectedPath(full, this._policy) };
+	}
+
+	/** One folder's check; `prefix` is the folder's name and "/" in a multi-root workspace, '' otherwise. */
+	private async _resolveIn(workspace: Workspace, path: string, input: string, intent: PathIntent, prefix: string): Promise<ResolvedPath> {
+		const shown = (p: string) => (prefix ? `${prefix}${p}`.replace(/\/$/, '') : displayPath(p));
 		if (intent === 'delete' && path === '') {
 			throw new PathRefused('Deleting the workspace root is not allowed. Delete the files inside it one by one if you must.');
 		}
-		const root = await this._workspace.rootRealPath();
+		const root = await workspace.rootRealPath();
 		let canonical = path;
 		let exists = false;
 		if (root !== undefined) {
-			const walked = await this._canonical(path, root, input);
+			const walked = await this._canonical(workspace, path, root, input, prefix);
 			canonical = walked.relative;
 			exists = walked.exists;
 			if (intent === 'delete' && canonical === '') {
 				throw new PathRefused(`"${input}" resolves to the workspace root; deleting it is not allowed.`);
 			}
 		} else {
-			exists = (await this._workspace.stat(path)) !== undefined;
+			exists = (await workspace.stat(path)) !== undefined;
 		}
 		if ((intent === 'read' || intent === 'write') && (isDeniedRead(path, this._policy) || isDeniedRead(canonical, this._policy))) {
-			throw new PathRefused(`${displayPath(path)} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
+			throw new PathRefused(`${shown(path)} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
 		}
-		if ((intent === 'write' || intent === 'read') && exists && (await isForeignHardLink(this._workspace, path, intent))) {
-			throw new PathRefused(`${displayPath(path)} is hard-linked to another file that may be outside the workspace (realpath cannot tell where), so ${intent === 'write' ? 'writing' : 'reading'} it is refused.${intent === 'write' ? ' Write a new file instead.' : ''}`);
+		if ((intent === 'write' || intent === 'read') && exists && (await isForeignHardLink(workspace, path, intent))) {
+			throw new PathRefused(`${shown(path)} is hard-linked to another file that may be outside the workspace (realpath cannot tell where), so ${intent === 'write' ? 'writing' : 'reading'} it is refused.${intent === 'write' ? ' Write a new file instead.' : ''}`);
 		}
 		const protectedReason = isProtectedPath(path, this._policy) ?? isProtectedPath(canonical, this._policy);
-		return { path, canonical, exists, protectedReason };
+		return { path: prefix + path, canonical: prefix + canonical, exists, protectedReason };
 	}
 
 	/**
@@ -136,25 +171,40 @@ export class WorkspaceGuard {
 	}
 
 	/** realpath the deepest existing ancestor, then re-append the missing tail (no `..` left in it). */
-	private async _canonical(path: string, root: string, input: string): Promise<{ relative: string; exists: boolean }> {
+	private async _canonical(workspace: Workspace, path: string, root: string, input: string, prefix: string): Promise<{ relative: string; exists: boolean }> {
 		const parts = path === '' ? [] : path.split('/');
 		for (let keep = parts.length; keep >= 0; keep--) {
 			const head = parts.slice(0, keep).join('/');
-			const real = await this._workspace.realPath(head);
+			const real = await workspace.realPath(head);
 			if (real === 'dangling') {
-				throw new PathRefused(`"${input}" goes through a symlink that points nowhere (${head}); it could land outside the workspace, so it is refused.`);
+				throw new PathRefused(`"${input}" goes through a symlink that points nowhere (${prefix}${head}); it could land outside the workspace, so it is refused.`);
 			}
 			if (real === undefined) {
 				continue;
 			}
 			if (!isUnder(root, real)) {
-				throw new PathRefused(`"${input}" leads outside the workspace through a symlink (${head || '.'} → ${real}). Only files inside the workspace are allowed.`);
+				const via = prefix ? await this._throughFolder(real, parts.slice(keep)) : undefined;
+				throw new PathRefused(via
+					? `"${input}" leads out of its folder through a symlink (${prefix}${head} → ${real}). Each workspace folder is checked on its own: use the path through the folder it lands in, "${via}".`
+					: `"${input}" leads outside the workspace through a symlink (${prefix}${head || '.'} → ${real}). Only files inside the workspace are allowed.`);
 			}
 			const relHead = real === root ? '' : real.slice(root.length).replace(/^[\\/]+/, '').replace(/\\/g, '/');
 			const tail = parts.slice(keep);
 			return { relative: [relHead, ...tail].filter(Boolean).join('/'), exists: keep === parts.length };
 		}
 		throw new PathRefused('The workspace root could not be resolved. Is a folder open?');
+	}
+
+	/** The same place named through the workspace folder it really is in, for the refusal's hint. */
+	private async _throughFolder(real: string, tail: string[]): Promise<string | undefined> {
+		for (const folder of multiRootFolders(this._workspace) ?? []) {
+			const root = await folder.workspace.rootRealPath();
+			if (root && isUnder(root, real)) {
+				const rel = real === root ? '' : real.slice(root.length).replace(/^[\\/]+/, '').replace(/\\/g, '/');
+				return [folder.name, rel, ...tail].filter(Boolean).join('/');
+			}
+		}
+		return undefined;
 	}
 }
 

@@ -104,6 +104,8 @@ export interface SearchResult {
 	lines: SearchLine[];
 	matches: number;
 	hasMore: boolean;
+	/** Matches counted before rg stopped (offset + page + 1 at most): what a search over several folders skips by. */
+	seen: number;
 	error?: string;
 }
 
@@ -160,7 +162,7 @@ export async function rgSearch(options: SearchOptions): Promise<SearchResult> {
 	}, options.signal);
 	// rg exits 1 for "no match" and 2 for errors such as a bad regex.
 	const error = !run.stopped && run.code === 2 && seen === 0 ? run.stderr.trim() : undefined;
-	return { lines, matches: Math.min(seen, options.offset + options.limit) - Math.min(seen, options.offset), hasMore, error };
+	return { lines, matches: Math.min(seen, options.offset + options.limit) - Math.min(seen, options.offset), hasMore, seen, error };
 }
 
 interface RgData {

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { defineTool, fail, ok, type ToolDefinition } from './defineTool';
 import { denyReadRgGlobs } from './pathPolicy';
 import { isForeignHardLink, normalizeWorkspacePath } from './paths';
-import { rgSearch, type SearchLine } from './ripgrep';
+import { rgSearch, type SearchLine, type SearchOptions, type SearchResult } from './ripgrep';
+import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
 import type { ToolDeps } from './toolDeps';
 
 function formatLines(lines: SearchLine[]): string {
@@ -24,6 +25,39 @@ function formatLines(lines: SearchLine[]): string {
 	return out.join('\n');
 }
 
+type Search = (cwd: string, include: string | undefined, offset: number, limit: number) => Promise<SearchResult>;
+
+/**
+ * One page of matches over every folder, in folder order, paths prefixed with the folder's
+ * name: the offset skips whole folders by their match counts, the page fills across them.
+ */
+async function searchEveryRoot(roots: Array<{ prefix: string; root: string; folder: string }>, names: string[], path: SearchOptions['include'], offset: number, limit: number, search: Search): Promise<SearchResult> {
+	const out: SearchResult = { lines: [], matches: 0, hasMore: false, seen: 0 };
+	let skip = offset;
+	for (const { prefix, root, folder } of roots) {
+		const include = path === undefined || !folder ? path : globForFolder(path, folder, names);
+		if (path !== undefined && include === undefined) {
+			continue;
+		}
+		const left = limit - out.matches;
+		// A full page only needs to know whether anything follows: rg stops at the first match.
+		const part = await search(root, include, left > 0 ? skip : 0, Math.max(0, left));
+		if (part.error) {
+			return { ...out, error: part.error };
+		}
+		if (left <= 0) {
+			out.hasMore ||= part.seen > 0;
+			if (out.hasMore) break;
+			continue;
+		}
+		out.lines.push(...part.lines.map(line => ({ ...line, path: prefix + line.path })));
+		out.matches += part.matches;
+		out.hasMore = part.hasMore;
+		skip = Math.max(0, skip - part.seen);
+	}
+	return out;
+}
+
 export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 	const grep = defineTool({
 		name: 'grep',
@@ -42,8 +76,9 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 		describe: input => `Search for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}`,
 		async execute(input, { workspace, signal }) {
 			const rg = deps.rgPath();
-			const root = await workspace.rootRealPath();
-			if (!rg || !root) {
+			const roots = await searchRoots(workspace);
+			const names = (multiRootFolders(workspace) ?? []).map(f => f.name);
+			if (!rg || roots.length === 0 || roots.length < names.length) {
 				return fail('grep is not available here (no ripgrep, or the workspace is not on a local disk). Use find_path and read_file instead.');
 			}
 			if (input.path !== undefined) {
@@ -53,7 +88,9 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 				}
 			}
 			const excludes = [...deps.excludes(), ...denyReadRgGlobs(deps.pathPolicy())];
-			const result = await rgSearch({ rg, cwd: root, pattern: input.pattern, fixedStrings: input.fixed === true, caseSensitive: input.caseSensitive, include: input.path, excludes, context: input.context, offset: input.offset, limit: input.limit, signal });
+			const search = (cwd: string, include: string | undefined, offset: number, limit: number) =>
+				rgSearch({ rg, cwd, pattern: input.pattern, fixedStrings: input.fixed === true, caseSensitive: input.caseSensitive, include, excludes, context: input.context, offset, limit, signal });
+			const result = await searchEveryRoot(roots, names, input.path, input.offset, input.limit, search);
 			if (result.error) {
 				return fail(`ripgrep rejected the search: ${result.error.split('\n').slice(-3).join(' ')}. Fix the regex (or pass fixed: true for literal text).`);
 			}

@@ -7,6 +7,7 @@ import { loadBashParser } from './bashParser';
 import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
 import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths';
 import { splitCommandLine } from './shellRules';
+import { multiRootFolders } from './workspaceFolders';
 
 export interface ShellToolSettings {
 	timeoutSeconds: number;
@@ -153,6 +154,11 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				throw new PathRefused(`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`);
 			}
 			const choice = await deps.selector.choose();
+			const folders = multiRootFolders(workspace);
+			// The sandbox has every folder under /workspace; a terminal has no such place, only the folders themselves.
+			if (folders && cwd.canonical === '' && choice.backend === 'terminal') {
+				throw new PathRefused(`This workspace has several folders (${folders.map(f => f.name).join(', ')}) and the command runs in the terminal, which starts inside one of them: pass cwd, e.g. "${folders[0].name}".`);
+			}
 			const data: ShellPlan = { choice, cwd, targets };
 			return { title: title(input.command, choice.backend), data, protectedReasons: reasons, canonicalPaths: targets.map(t => t.resolved.canonical) };
 		},

@@ -53,3 +53,17 @@ export function readConversation(req: RecordedRequest): Conversation {
 export function isCorrection(text: string): boolean {
 	return /could not be parsed|nothing ran|did not run|Your last reply|kept repeating|only reasoning|inside your reasoning|not one of the offered tools/.test(text);
 }
+
+/** Tools the request offers with a `thinking` property (TAFC): a model that follows the schema fills it. */
+export function thinkingTools(req: RecordedRequest): Set<string> {
+	const tools = (((req.body ?? {}) as Record<string, any>).tools ?? []) as Array<Record<string, any>>;
+	const names = new Set<string>();
+	for (const tool of tools) {
+		const name = tool.function?.name ?? tool.name;
+		const schema = tool.function?.parameters ?? tool.input_schema ?? tool.parameters;
+		if (typeof name === 'string' && schema?.properties?.thinking) {
+			names.add(name);
+		}
+	}
+	return names;
+}

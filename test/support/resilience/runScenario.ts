@@ -9,8 +9,9 @@ import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
 import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
 import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
+import { defaultToolPolicySettings, ToolPolicy } from '../../../src/core/agent/toolPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startModelDouble, type ModelDouble } from '../modelDouble';
+import { startModelDouble, type DataStep, type ModelDouble, type RecordedRequest } from '../modelDouble';
 import { initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
 import { TaskFiles } from './taskTools';
 
@@ -32,6 +33,32 @@ export interface ScenarioResult {
 	duplicates: number;
 	events: AgentEvent[];
 	outcome: TurnOutcome;
+	/** Model replies whose tool call Keel could not take as written (repaired, reflected, or refused by the schema). */
+	argumentErrors: number;
+	/** Estimated tokens over the turn (characters / 4): every request body as sent plus every reply's text and arguments. */
+	tokens: number;
+}
+
+/** Notices that mean the model's call was malformed and Keel had to repair it or ask again. */
+const ARGUMENT_NOTICES = new Set(['repair', 'reflection', 'recoveredFromError', 'truncatedCall']);
+
+function countArgumentErrors(events: AgentEvent[]): number {
+	const notices = events.filter(e => e.type === 'notice' && ARGUMENT_NOTICES.has(e.code)).length;
+	const refused = new Set<string>();
+	for (const e of events) {
+		if (e.type === 'toolCallUpdated' && (e.call.errorCategory === 'invalid_parameters' || e.call.errorCategory === 'type_mismatch')) {
+			refused.add(e.call.id);
+		}
+	}
+	return notices + refused.size;
+}
+
+function replyChars(step: DataStep): number {
+	if (step.kind !== 'reply') {
+		return 0;
+	}
+	const args = (step.toolCalls ?? []).reduce((n, c) => n + c.arguments.length, 0);
+	return (step.text ?? '').length + args;
 }
 
 /** 4 requests solve the task with no fault: list, read, write, answer. */
@@ -41,8 +68,20 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 	const double = await startModelDouble();
 	try {
 		const files = new TaskFiles(initialFiles(scenario));
-		const brain = scenarioBrain(scenario);
+		const inner = scenarioBrain(scenario);
+		let completionChars = 0;
+		const brain = (req: RecordedRequest): DataStep => {
+			const step = inner(req);
+			completionChars += replyChars(step);
+			return step;
+		};
 		double.script(...Array.from({ length: 40 }, () => brain));
+		const registry = new ToolRegistry(files.tools());
+		if (scenario.tafc !== undefined) {
+			// Both arms carry the same policy; only TAFC differs. Threshold 0: the task's tools are simple
+			// (complexity ≤ 0.25), so at the default 0.6 none of them would get the field at all.
+			registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, tafc: { enabled: scenario.tafc === true, complexityThreshold: 0 } }));
+		}
 		const model = modelFor(scenario, double, recovery);
 		const events: AgentEvent[] = [];
 		const abort = new AbortController();
@@ -52,7 +91,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		const outcome = await runTurn(
 			{
 				model,
-				registry: new ToolRegistry(files.tools()),
+				registry,
 				approvals: undefined,
 				approvalSettings: { autoApprove: { read: true, write: true } },
 				workspace: files.workspace,
@@ -82,6 +121,8 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 			duplicates,
 			events,
 			outcome,
+			argumentErrors: countArgumentErrors(events),
+			tokens: Math.ceil((double.modelRequests.reduce((n, r) => n + JSON.stringify(r.body ?? '').length, 0) + completionChars) / 4),
 		};
 	} finally {
 		await double.close();

@@ -13,7 +13,7 @@
 //   and trial) and repeats its mistake.
 
 import { presets, disconnect, httpError, text, toolCall, withFaults, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
-import { isCorrection, readConversation } from './conversation';
+import { isCorrection, readConversation, thinkingTools } from './conversation';
 import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
 
 export const CLASSIC_CLASSES = [
@@ -34,6 +34,12 @@ export interface Scenario {
 	stubborn: boolean;
 	/** Which repetition of the same task (pass^k): only the stubborn model's coin changes. */
 	trial: number;
+	/**
+	 * Think-augmented function calling for this run: undefined leaves the tool policy off (as
+	 * every other scenario runs); true/false attach it with TAFC on (every tool of the task
+	 * augmented) or off, for the with/without comparison.
+	 */
+	tafc?: boolean;
 	/** Which step gets the fault: 0 list, 1 read, 2 write. */
 	phase: number;
 	burst: number;
@@ -116,10 +122,15 @@ export function scenarioBrain(s: Scenario): StepFn {
 		const read = results.some(r => r.includes(`content of notes/${s.key}.txt:`));
 		const listed = results.some(r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'));
 		const phase = wrote ? 3 : read ? 2 : listed ? 1 : 0;
+		const thinks = thinkingTools(req);
+		// Offered a `thinking` property, the model fills it first, as the schema asks; what it
+		// writes does not change which arguments it gets wrong: a script has no reasoning to improve.
+		const withThinking = (name: string, args: Record<string, string>): [string, Record<string, string>] =>
+			thinks.has(name) ? [name, { thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(args).map(([k, v]) => `${k} "${v}"`).join(' and ')}.`, ...args }] : [name, args];
 		const calls: Array<[string, Record<string, string>]> = [
-			['list_directory', { path: 'notes' }],
-			['read_file', { path: `notes/${s.key}.txt` }],
-			['write_file', { path: `out/${s.key}.txt`, content: s.word.toUpperCase() }],
+			withThinking('list_directory', { path: 'notes' }),
+			withThinking('read_file', { path: `notes/${s.key}.txt` }),
+			withThinking('write_file', { path: `out/${s.key}.txt`, content: s.word.toUpperCase() }),
 		];
 		const good = (p: number): DataStep => {
 			if (p === 3) {
