@@ -53,4 +53,4 @@ KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/tes
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"
-node scripts/summary.js unit integration security vscode e2e
+node scripts/summary.js unit integration security vscode vscode-multiroot e2e vscode-oldest e2e-oldest
