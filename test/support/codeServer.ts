@@ -97,7 +97,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
   } catch (err) {
     const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
     await dispose();
-    throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`);
+    throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`, { cause: err });
   }
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   return { port, url, workspace, userDataDir, extensionsDir, logFile, startupMs: Date.now() - t0, dispose };

@@ -40,7 +40,7 @@ async function hasImage(docker: Docker, name: string): Promise<boolean> {
 }
 
 /** A mocha `before` that skips the whole suite, loudly, when no engine can be had. */
-export function requireDocker(): Mocha.Func {
+export function requireDocker(): Mocha.AsyncFunc {
 	return async function (this: Mocha.Context) {
 		this.timeout(300_000);
 		const reason = await dockerReady();

@@ -102,7 +102,7 @@ export class WorkspaceGuard {
 		}
 		const root = await this._workspace.rootRealPath();
 		let canonical = path;
-		let exists = false;
+		let exists: boolean;
 		if (root !== undefined) {
 			const walked = await this._canonical(path, root, input);
 			canonical = walked.relative;
