@@ -3,7 +3,6 @@
 // `npm run lint` runs it; a layer test (test/unit/lint) proves the layer rules still bite.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -12,25 +11,36 @@ const vscodeOnlyInHost = {
 	message: 'Only src/host, src/extension.ts and the extension-host tests may import vscode; pass what you need through a port in src/core/ports.ts.',
 };
 
-// Paths are relative to this file; `except` is relative to `from`.
-const layerZones = [
+// Each layer of src/, the relative imports that leave it and where they may not land. A relative
+// path is read against the file's depth inside its layer (one block per depth), so "../shared"
+// from src/core/agent stays inside src/core while "../../shared" reaches src/shared.
+const layers = [
 	{
-		target: './src/core',
-		from: ['./src/shared', './src/host', './src/webview', './src/extension.ts'],
-		message: 'src/core is the engine: it knows nothing of the host or the chat view. Move the shared type into src/core, or the code into src/host.',
+		layer: 'core',
+		forbidden: '(?:shared|host|webview|extension)(?:/|\\.|$)',
+		message: 'src/core is the engine: it knows nothing of VS Code, the host or the chat view. Move the shared type into src/core, or the code into src/host.',
 	},
 	{
-		target: './src/shared',
-		from: ['./src/core', './src/host', './src/webview', './src/extension.ts'],
+		layer: 'shared',
+		forbidden: '(?:core|host|webview|extension)(?:/|\\.|$)',
 		message: 'src/shared is imported by both the host and the webview bundle, so it may import nothing from either side.',
 	},
 	{
-		target: './src/webview',
-		from: './',
-		except: ['./src/webview', './src/shared', './node_modules'],
+		layer: 'webview',
+		forbidden: '(?!shared/)', // anything outside src/webview but src/shared
 		message: 'src/webview is a browser bundle: it may import only src/shared, its own files and npm packages.',
 	},
 ];
+const MAX_DEPTH = 8;
+
+const layerRules = layers.flatMap(({ layer, forbidden, message }) =>
+	Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
+		files: [`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx,js,mjs}`],
+		rules: {
+			'no-restricted-imports': ['error', { paths: [vscodeOnlyInHost], patterns: [{ regex: `^(?:\\./)?(?:\\.\\./){${depth + 1}}${forbidden}`, message }] }],
+		},
+	})),
+);
 
 export default defineConfig(
 	{
@@ -39,16 +49,11 @@ export default defineConfig(
 	{
 		files: ['**/*.{ts,tsx,js,mjs,cjs}'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
-		plugins: { 'import-x': importX },
 		languageOptions: {
 			ecmaVersion: 2022,
 			globals: { ...globals.node },
 		},
-		settings: {
-			'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
-		},
 		rules: {
-			'import-x/no-restricted-paths': ['error', { zones: layerZones }],
 			'no-restricted-imports': ['error', { paths: [vscodeOnlyInHost] }],
 			// A list of tools of different inputs is `ToolDefinition<any>[]`, and tests poke at wire
 			// JSON: `any` is deliberate there, and strict type checking guards the rest.
@@ -85,4 +90,5 @@ export default defineConfig(
 		files: ['src/host/**', 'src/extension.ts', 'test/vscode/**'],
 		rules: { 'no-restricted-imports': 'off' },
 	},
+	...layerRules,
 );

@@ -13,7 +13,7 @@ fs.mkdirSync(path.dirname(resultFile), { recursive: true });
 
 const checks = [
 	{ title: 'eslint: no lint errors (npm run lint)', bin: 'eslint/bin/eslint.js', args: ['.'] },
-	{ title: 'format: the tree is formatted (npm run format:check)', bin: 'prettier/bin/prettier.cjs', args: ['--check', '--log-level=warn', '.'] },
+	{ title: 'format: the tree is formatted (npm run format:check)', bin: 'prettier/bin/prettier.cjs', args: ['--check', '.'] },
 ];
 
 const failedTitles = [];
