@@ -12,17 +12,20 @@ const resultFile = path.join(root, 'test-results', 'lint.json');
 fs.mkdirSync(path.dirname(resultFile), { recursive: true });
 
 const checks = [
-	{ title: 'eslint: no lint errors (npm run lint)', bin: 'eslint/bin/eslint.js', args: ['.'] },
-	{ title: 'format: the tree is formatted (npm run format:check)', bin: 'prettier/bin/prettier.cjs', args: ['--check', '.'] },
+	{ title: 'eslint: no lint errors (npm run lint)', tool: 'eslint', args: ['.'] },
+	{ title: 'format: the tree is formatted (npm run format:check)', tool: 'prettier', args: ['--check', '.'] },
 ];
 
 const failedTitles = [];
 for (const check of checks) {
 	let bin;
 	try {
-		bin = require.resolve(check.bin, { paths: [root] });
+		// The package's own command, found through its manifest (its exports hide the bin path).
+		const manifest = require.resolve(`${check.tool}/package.json`, { paths: [root] });
+		const command = require(manifest).bin;
+		bin = path.join(path.dirname(manifest), typeof command === 'string' ? command : command[check.tool]);
 	} catch {
-		console.error(`[lint] ${check.bin} is not installed; run npm ci`);
+		console.error(`[lint] ${check.tool} is not installed; run npm ci`);
 		failedTitles.push(check.title);
 		continue;
 	}
