@@ -1,6 +1,6 @@
-// ESLint: the recommended rules, promises that must not be left floating, and the layer rules of
-// docs/ARCHITECTURE.md that keep the engine free of VS Code and the chat view free of the host.
-// `npm run lint` runs it; a layer test (test/unit/lint) proves the layer rules still bite.
+// ESLint: the recommended rules, promises that must not be left floating, and the layer rules that
+// keep the engine (src/core) free of VS Code and of the views, and the chat view (src/webview) free
+// of the host. `npm run lint` runs it; test/unit/lint proves the layer rules still bite.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
