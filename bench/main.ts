@@ -19,6 +19,7 @@ async function main(): Promise<void> {
 		.filter(file => only.length === 0 || only.some(name => file.startsWith(name)))
 		.sort();
 	for (const file of files) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const module = require(path.join(__dirname, file)) as BenchModule;
 		console.log(`\n## ${module.title}\n`);
 		try {

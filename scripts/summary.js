@@ -12,6 +12,7 @@ let failed = 0;
 let skipped = 0;
 const skippedTitles = [];
 const seen = new Set();
+const failedTitles = [];
 for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')).sort() : []) {
 	try {
 		const result = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
@@ -28,6 +29,9 @@ for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWi
 		for (const title of result.skippedTitles ?? []) {
 			skippedTitles.push(`[${tier}] ${title}`);
 		}
+		for (const title of result.failedTitles ?? []) {
+			failedTitles.push(`[${tier}] ${title}`);
+		}
 	} catch {
 		console.log(`${file}: unreadable result, counted as a failure`);
 		failed += 1;
@@ -42,6 +46,9 @@ if (passed + failed === 0) {
 }
 for (const title of skippedTitles) {
 	console.log(`skipped: ${title}`);
+}
+for (const title of failedTitles) {
+	console.log(`failed: ${title}`);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test tier, on a bare Debian machine: installs what it needs (npm packages, Chromium,
 # code-server, a Docker engine and the offline sandbox base image), builds the extension and
-# its VSIX, runs unit → integration → security → vscode → e2e, and ends with one line:
+# its VSIX, runs lint → unit → integration → security → vscode → e2e, and ends with one line:
 # "N passed, N failed, N skipped". Exit status is non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,7 @@ tier() {
   echo "[$name] took $(( $(date +%s) - t0 ))s"
 }
 
+tier lint node scripts/lintTier.js
 tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
 tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
 [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
@@ -53,4 +54,4 @@ KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/tes
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"
-node scripts/summary.js unit integration security vscode vscode-multiroot e2e vscode-oldest e2e-oldest
+node scripts/summary.js lint unit integration security vscode vscode-multiroot e2e vscode-oldest e2e-oldest

@@ -27,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		if (!host) {
 			const started = performance.now();
 			// A computed path keeps esbuild from inlining the host into this bundle.
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const module = require(path.join(__dirname, 'host.js')) as typeof import('./host/keelHost');
 			host = new module.KeelHost(context);
 			context.subscriptions.push(host);

@@ -19,6 +19,7 @@ export interface TerminalRunnerOptions {
 const INTERRUPT_GRACE_MS = 2000;
 
 // CSI, OSC (shell integration's own 633 marks included), other ESC sequences, bare CRs.
+// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r(?!\n)/g;
 
 export function stripAnsi(text: string): string {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { ToolCallState } from '../core/agent/events';
 
 /**
  * The view state: what the webview draws, projected by the host (src/host/view). A tool
@@ -19,7 +18,7 @@ export const DiffPreview = z.object({
 });
 
 export type DiffPreview = z.infer<typeof DiffPreview>;
-export type ToolCallView = Omit<ToolCallState, 'diffs'> & { diffs?: DiffPreview[] };
+export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
 export const ToolCallViewSchema = z.object({
 	id: z.string(),
@@ -42,12 +41,6 @@ export const ToolCallViewSchema = z.object({
 	cached: z.boolean().optional(),
 	errorCategory: z.string().optional(),
 });
-
-// The schema validates the one tool-call type; these fail to compile when the two drift apart.
-const _toWire = (call: ToolCallView): z.infer<typeof ToolCallViewSchema> => call;
-const _fromWire = (call: z.infer<typeof ToolCallViewSchema>): ToolCallView => call;
-void _toWire;
-void _fromWire;
 
 export const ChatItem = z.discriminatedUnion('kind', [
 	/** `images`: what was attached (name, size), not the pixels: the transcript stays small. */

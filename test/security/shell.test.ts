@@ -150,10 +150,9 @@ describe('security class 2: deny rules match the command, however it is spelled 
 describe('security class 3: redirect targets are resolved as bash and the file system resolve them', () => {
 	let tree: TempTree;
 	let h: Harness;
-	let ws: string;
 	before(() => {
 		tree = setup('keel-c3-');
-		({ h, ws } = shellHarness(tree, settingsFor([], true)));
+		({ h } = shellHarness(tree, settingsFor([], true)));
 	});
 	after(() => tree.cleanup());
 

@@ -110,7 +110,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
   } catch (err) {
     const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
     await dispose();
-    throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`);
+    throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`, { cause: err });
   }
   // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
   const url = `http://127.0.0.1:${port}/?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;

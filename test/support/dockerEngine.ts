@@ -41,7 +41,7 @@ async function hasImage(docker: Docker, name: string): Promise<boolean> {
 }
 
 /** A mocha `before` for the docker suites: fails them under CI, skips them by hand, when no engine can be had. */
-export function requireDocker(): Mocha.Func {
+export function requireDocker(): Mocha.AsyncFunc {
 	return async function (this: Mocha.Context) {
 		this.timeout(300_000);
 		requirePart(this, 'Docker engine', await dockerReady());

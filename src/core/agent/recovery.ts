@@ -6,7 +6,6 @@ import type { Clock } from '../ports';
 import type { ToolRegistry } from '../tools/registry';
 import { classifyFailure } from './failureTable';
 import { recoverFromRaw } from './callRepair';
-import type { AgentEvent } from './events';
 import { estimateTokens } from './guards';
 import { runModelStep, type StepContext, type StepOutput } from './modelStep';
 import type { RecoverySettings } from './recoverySettings';

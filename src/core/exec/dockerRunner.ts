@@ -31,6 +31,7 @@ interface Warm {
 }
 
 // A string literal inside a function, so esbuild maps it to dist/vendor/dockerode.js, loaded on first use.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadDockerode = lazyRequire(() => require('dockerode') as typeof import('dockerode'));
 
 const EXEC_FAILED = /^OCI runtime exec failed/m;

@@ -6,6 +6,7 @@ import { toAnthropicRequest, toAnthropicTools } from './anthropicWire';
 import { lazyRequire } from '../util/lazyRequire';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadSdk = lazyRequire(() => (require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).default);
 
 export interface AnthropicChatModelOptions extends EndpointInfo {

@@ -117,7 +117,7 @@ const ALIASES: Record<string, string[]> = {
  */
 function renameNearMisses(value: Record<string, unknown>, properties: Record<string, Schema>, fixes: string[]): Record<string, unknown> {
 	const out: Record<string, unknown> = { ...value };
-	const norm = (key: string) => key.toLowerCase().replace(/[\s_\-]/g, '');
+	const norm = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
 	for (const key of Object.keys(value)) {
 		if (key in properties) {
 			continue;

@@ -25,7 +25,7 @@ export function findDialectCalls(text: string): DialectCall[] {
 	};
 
 	// Harmony: `to=functions.NAME … <|message|>{json}<|call|>`; only up to the first <|call|>.
-	for (const m of text.matchAll(/(?:<\|start\|>[^<]*|<\|channel\|>[^<]*)?to=(?:functions\.)?([\w.\-]+)[^<\n]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/g)) {
+	for (const m of text.matchAll(/(?:<\|start\|>[^<]*|<\|channel\|>[^<]*)?to=(?:functions\.)?([\w.-]+)[^<\n]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/g)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2].trim(), 'harmony');
 		if (m[0].includes('<|call|>')) {
 			break;
@@ -42,7 +42,7 @@ export function findDialectCalls(text: string): DialectCall[] {
 			}
 		}
 	}
-	for (const m of text.matchAll(/\[TOOL_CALLS\]\s*([\w.\-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?\[ARGS\]\s*(\{[\s\S]*?\})(?=\s*(?:\[TOOL_CALLS\]|<\/s>|$))/g)) {
+	for (const m of text.matchAll(/\[TOOL_CALLS\]\s*([\w.-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?\[ARGS\]\s*(\{[\s\S]*?\})(?=\s*(?:\[TOOL_CALLS\]|<\/s>|$))/g)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2], 'mistral');
 	}
 
@@ -54,7 +54,7 @@ export function findDialectCalls(text: string): DialectCall[] {
 		const head = m[1].trim();
 		const body = m[2].trim();
 		if (head === 'function') {
-			const split = /^([\w.\-]+)\s*\n?([\s\S]*)$/.exec(body);
+			const split = /^([\w.-]+)\s*\n?([\s\S]*)$/.exec(body);
 			add(m.index!, m.index! + m[0].length, split?.[1], split ? stripFence(split[2]) : undefined, 'deepseek');
 		} else {
 			add(m.index!, m.index! + m[0].length, head, stripFence(body), 'deepseek');

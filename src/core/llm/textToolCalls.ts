@@ -49,13 +49,13 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 		const body = m[1].trim();
 		take(m.index!, m.index! + m[0].length, body.startsWith('{') ? jsonCall(body, 'tool_call') : body.includes('<function=') ? qwenCall(body) : glmCall(body));
 	}
-	for (const m of text.matchAll(/<function=([\w.\-]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
+	for (const m of text.matchAll(/<function=([\w.-]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
 		take(m.index!, m.index! + m[0].length, qwenCall(m[0]));
 	}
 	for (const m of text.matchAll(/```(?:json|tool_call|tool)?\s*\n([\s\S]*?)```/g)) {
 		take(m.index!, m.index! + m[0].length, jsonCall(m[1].trim(), 'json'));
 	}
-	for (const m of text.matchAll(/call:([\w.\-]+)\s*(\{[\s\S]*?\})(?=\s*(?:$|\n|<))/g)) {
+	for (const m of text.matchAll(/call:([\w.-]+)\s*(\{[\s\S]*?\})(?=\s*(?:$|\n|<))/g)) {
 		const args = repairObject(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
 		take(m.index!, m.index! + m[0].length, args ? { name: m[1], rawArguments: JSON.stringify(args), dialect: 'gemma' } : undefined);
 	}
@@ -101,7 +101,7 @@ export function matchToolName(name: string, toolNames: readonly string[]): strin
 	if (cleaned !== name && cleaned) {
 		return matchToolName(cleaned, toolNames);
 	}
-	const key = (s: string) => s.toLowerCase().replace(/^functions?[.:]/, '').replace(/[\s_.\-]/g, '');
+	const key = (s: string) => s.toLowerCase().replace(/^functions?[.:]/, '').replace(/[\s_.-]/g, '');
 	const matches = toolNames.filter(candidate => key(candidate) === key(name));
 	return matches.length === 1 ? matches[0] : undefined;
 }
@@ -124,19 +124,19 @@ function jsonCall(body: string, dialect: TextToolCall['dialect']): TextToolCall 
 }
 
 function qwenCall(body: string): TextToolCall | undefined {
-	const head = /<function=([\w.\-]+)>/.exec(body);
+	const head = /<function=([\w.-]+)>/.exec(body);
 	if (!head) {
 		return undefined;
 	}
 	const args: Record<string, string> = {};
-	for (const m of body.matchAll(/<parameter=([\w.\-]+)>([\s\S]*?)(?=<\/parameter>|<parameter=|<\/function>|<\/tool_call>|$)/g)) {
+	for (const m of body.matchAll(/<parameter=([\w.-]+)>([\s\S]*?)(?=<\/parameter>|<parameter=|<\/function>|<\/tool_call>|$)/g)) {
 		args[m[1]] = trimValue(m[2]);
 	}
 	return { name: head[1], rawArguments: JSON.stringify(args), dialect: 'qwen-xml' };
 }
 
 function glmCall(body: string): TextToolCall | undefined {
-	const name = /^([\w.\-]+)/.exec(body.trim())?.[1];
+	const name = /^([\w.-]+)/.exec(body.trim())?.[1];
 	if (!name) {
 		return undefined;
 	}

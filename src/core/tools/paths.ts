@@ -137,7 +137,7 @@ export class WorkspaceGuard {
 		}
 		const root = await workspace.rootRealPath();
 		let canonical = path;
-		let exists = false;
+		let exists: boolean;
 		if (root !== undefined) {
 			const walked = await this._canonical(workspace, path, root, input, prefix);
 			canonical = walked.relative;

@@ -15,7 +15,6 @@ function formatLines(lines: SearchLine[]): string {
 		if (line.path !== file) {
 			out.push(out.length ? `\n${line.path}` : line.path);
 			file = line.path;
-			last = -1;
 		} else if (last !== -1 && line.line > last + 1) {
 			out.push('  --');
 		}

@@ -288,7 +288,7 @@ function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrap
 	return out;
 }
 
-/** `git -c alias.x='!cmd'`, `-c core.pager=cmd`, `core.sshCommand`, `…​.textconv`: config values git runs as commands. */
+/** `git -c alias.x='!cmd'`, `-c core.pager=cmd`, `core.sshCommand`, `….textconv`: config values git runs as commands. */
 function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void {
 	if (!setting?.known) {
 		out.nested.push(undefined);

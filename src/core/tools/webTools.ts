@@ -9,6 +9,7 @@ import { lazyRequire } from '../util/lazyRequire';
 // The slim build parses with htmlparser2 only: the full entry pulls undici, parse5 and
 // iconv-lite (~2 MB) for features fetch never uses. It is built into dist/vendor/cheerio.js
 // and loaded the first time a page is parsed.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadCheerio = lazyRequire(() => require('cheerio/slim') as typeof import('cheerio'));
 
 const MAX_TEXT = 100_000;

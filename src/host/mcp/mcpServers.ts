@@ -82,7 +82,7 @@ export async function resolveEntry(entry: McpServerEntry, inputs: McpInputs): Pr
 		try {
 			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
 		} catch (error) {
-			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`);
+			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, { cause: error });
 		}
 	}
 	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {

@@ -8,6 +8,14 @@ const DIFF_PREVIEW_CHARS = 24_000;
 
 const previews = new WeakMap<object, DiffPreview[]>();
 
+// The card is the agent's own `ToolCallState` less the diffs' contents; src/shared may not import
+// the engine, so the host, which sees both, fails to compile when the two drift apart.
+type CallFields = Omit<ToolCallState, 'diffs'>;
+const _toCard = (call: CallFields): Omit<ToolCallView, 'diffs'> => call;
+const _fromCard = (call: Omit<ToolCallView, 'diffs'>): CallFields => call;
+void _toCard;
+void _fromCard;
+
 /** The card for a call: the agent's state less the before/after contents of its diffs. */
 export function toToolCallView(call: ToolCallState): ToolCallView {
 	const { diffs, ...rest } = call;

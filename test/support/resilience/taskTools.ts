@@ -25,6 +25,7 @@ export class TaskFiles {
 	}
 
 	tools(): ToolDefinition<any>[] {
+		// eslint-disable-next-line @typescript-eslint/no-this-alias -- the tools' execute() are methods, with their own `this`
 		const files = this;
 		return [
 			defineTool({

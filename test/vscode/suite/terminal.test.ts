@@ -29,6 +29,7 @@ describe('terminal backend (real VS Code terminal, shell integration)', function
 		assert.strictEqual(result.exitCode, 3);
 		assert.match(result.stdout, /out\n/);
 		assert.match(result.stdout, /err\n/, 'a terminal has one stream: stderr shows in stdout');
+		// eslint-disable-next-line no-control-regex
 		assert.doesNotMatch(result.stdout, /\x1b/, 'escape sequences are stripped');
 		assert.strictEqual(result.timedOut, false);
 		assert.ok(chunks.join('').includes('out'), 'output streamed live');

@@ -98,7 +98,7 @@ export class McpConnection {
 			return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout, resetTimeoutOnProgress: true, maxTotalTimeout: timeout * 4 })) as CallToolResult;
 		} catch (error) {
 			if (/timed out/i.test(describe(error))) {
-				throw new Error(`the MCP server "${this.config.name}" did not answer within ${Math.round(timeout / 1000)} s (keel.mcp.callTimeoutSeconds)`);
+				throw new Error(`the MCP server "${this.config.name}" did not answer within ${Math.round(timeout / 1000)} s (keel.mcp.callTimeoutSeconds)`, { cause: error });
 			}
 			throw error;
 		}

@@ -1,6 +1,5 @@
 import * as assert from 'assert';
 import * as z from 'zod';
-import { defaultApprovalSettings } from '../../../../src/core/agent/approvalPolicy';
 import type { AgentEvent } from '../../../../src/core/agent/events';
 import { runTurn } from '../../../../src/core/agent/runAgent';
 import { createRequestToolsTool, REQUEST_TOOLS } from '../../../../src/core/agent/toolSelection';

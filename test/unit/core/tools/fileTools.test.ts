@@ -15,7 +15,7 @@ describe('file tools', () => {
 		const result = await readFileTool.execute({ path: 'a.txt', offset: 3, limit: 2 }, context({ 'a.txt': lines }));
 		assert.ok(result.ok);
 		assert.strictEqual(result.display.split('\n')[0], '3  line 3');
-		assert.match(result.display, /4  line 4\n\[6 more lines; call again with offset 5\]/);
+		assert.match(result.display, /4 {2}line 4\n\[6 more lines; call again with offset 5\]/);
 		assert.strictEqual(result.hasMore, true);
 	});
 

@@ -33,6 +33,7 @@ describe('toolset wrapping', () => {
 	it('leaves read tools unfiltered', async () => {
 		const ws = new InMemoryWorkspace({ 'a.txt': '\u001b[31mred\u001b[0m' });
 		const result = await tools.find(t => t.name === 'read_file')!.execute({ path: 'a.txt' }, { ...context, workspace: ws });
+		// eslint-disable-next-line no-control-regex
 		assert.match(result.display, /\u001b\[31m/);
 	});
 

@@ -1,0 +1,103 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import { ESLint } from 'eslint';
+
+// The layer rules of eslint.config.mjs, run through ESLint itself on code placed (by name) in each
+// layer, so a change of config, plugin or resolver that stops them from biting fails here.
+const root = path.resolve(__dirname, '../../../..');
+
+// The probes are not files of any tsconfig, so the type-aware rules (checked below) are off here.
+const eslint = new ESLint({
+	cwd: root,
+	overrideConfig: {
+		files: ['**/*.ts', '**/*.tsx'],
+		languageOptions: { parserOptions: { projectService: false } },
+		rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+	},
+});
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+	const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+	return result.messages.map(m => `${m.ruleId ?? 'parse'}: ${m.message}`);
+}
+
+describe('lint: layer rules', function () {
+	this.timeout(120_000); // loading typescript-eslint is slow on a busy machine; no time is asserted
+
+	it('reports src/core importing vscode', async () => {
+		const errors = await layerErrors('src/core/agent/layerProbe.ts', "import * as vscode from 'vscode';\nexport const probe = vscode;\n");
+		assert.strictEqual(errors.length, 1, errors.join('\n'));
+		assert.match(errors[0], /^no-restricted-imports: .*vscode/);
+	});
+
+	it('reports src/core importing the view types of src/shared or the host', async () => {
+		const errors = await layerErrors('src/core/agent/layerProbe.ts', "import type { ChatItem } from '../../shared/views';\nimport { KeelHost } from '../../host/keelHost';\nexport type Probe = [ChatItem, KeelHost];\n");
+		assert.deepStrictEqual(
+			errors.map(e => e.split(':')[0]),
+			['no-restricted-imports', 'no-restricted-imports'],
+			errors.join('\n'),
+		);
+	});
+
+	it('reports src/webview importing the host, the engine or vscode', async () => {
+		const errors = await layerErrors(
+			'src/webview/layerProbe.tsx',
+			"import { KeelHost } from '../host/keelHost';\nimport { runTurn } from '../core/agent/runAgent';\nimport * as vscode from 'vscode';\nexport const probe = [KeelHost, runTurn, vscode];\n",
+		);
+		assert.deepStrictEqual(errors.map(e => e.split(':')[0]).sort(), ['no-restricted-imports', 'no-restricted-imports', 'no-restricted-imports'], errors.join('\n'));
+	});
+
+	it('reads a relative path against the depth of the file', async () => {
+		const errors = await layerErrors('src/core/tools/sources/layerProbe.ts', "import type { ChatItem } from '../../../shared/views';\nexport type Probe = ChatItem;\n");
+		assert.deepStrictEqual(
+			errors.map(e => e.split(':')[0]),
+			['no-restricted-imports'],
+			errors.join('\n'),
+		);
+		const fromWebview = await layerErrors('src/webview/parts/layerProbe.tsx', "import type { ChatItem } from '../../shared/views';\nimport { send } from '../../host/x';\nexport type Probe = [ChatItem, typeof send];\n");
+		assert.deepStrictEqual(
+			fromWebview.map(e => e.split(':')[0]),
+			['no-restricted-imports'],
+			fromWebview.join('\n'),
+		);
+		assert.match(fromWebview[0], /browser bundle/);
+	});
+
+	it('reports src/shared importing the engine', async () => {
+		const errors = await layerErrors('src/shared/layerProbe.ts', "import type { ToolCallState } from '../core/agent/events';\nexport type Probe = ToolCallState;\n");
+		assert.deepStrictEqual(
+			errors.map(e => e.split(':')[0]),
+			['no-restricted-imports'],
+			errors.join('\n'),
+		);
+	});
+
+	it('lets each layer import what it may', async () => {
+		assert.deepStrictEqual(
+			await layerErrors('src/webview/layerProbe.tsx', "import { render } from 'preact';\nimport type { ChatItem } from '../shared/views';\nimport { h } from './h';\nexport type Probe = [typeof render, ChatItem, typeof h];\n"),
+			[],
+		);
+		assert.deepStrictEqual(
+			await layerErrors(
+				'src/core/tools/sources/layerProbe.ts',
+				"import { Client } from '@modelcontextprotocol/sdk/shared/transport.js';\nimport { ok } from '../../defineTool';\nimport type { Host } from '../host/x';\nexport type Probe = [Client, typeof ok, Host];\n",
+			),
+			[],
+		);
+		assert.deepStrictEqual(
+			await layerErrors(
+				'src/host/layerProbe.ts',
+				"import * as vscode from 'vscode';\nimport { runTurn } from '../core/agent/runAgent';\nimport type { ChatItem } from '../shared/views';\nexport type Probe = [typeof vscode, typeof runTurn, ChatItem];\n",
+			),
+			[],
+		);
+	});
+
+	it('checks for floating and misused promises with type information', async () => {
+		const config = await new ESLint({ cwd: root }).calculateConfigForFile(path.join(root, 'src/core/agent/runAgent.ts'));
+		for (const rule of ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-misused-promises']) {
+			assert.ok([2, 'error'].includes(config.rules[rule]?.[0]), `${rule} is not an error`);
+		}
+		assert.ok(config.languageOptions.parserOptions.projectService, 'type information is off');
+	});
+});
