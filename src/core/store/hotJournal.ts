@@ -3,6 +3,7 @@ import { Database } from 'node-sqlite3-wasm';
 import { whileBusy } from './busy';
 
 // The module object itself, not an import copy: the VFS calls `accessSync` on it at run time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const nodeFs = require('node:fs') as typeof import('fs');
 
 /**

@@ -26,6 +26,7 @@ function main(): void {
 	if (mode === 'commit') {
 		fs.copyFileSync(file, `${file}.before`);
 		// The module object the VFS deletes the journal through.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const nodeFs = require('node:fs') as typeof fs;
 		const unlinkSync = nodeFs.unlinkSync;
 		nodeFs.unlinkSync = (target: fs.PathLike) => {
