@@ -36,7 +36,15 @@ const lazyVendors = {
 	},
 };
 // The MCP SDK and Ajv go into one vendor file: several specifiers, one module with every export they need.
-const mcpSpecifiers = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/stdio.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/client/sse.js', '@modelcontextprotocol/sdk/types.js', 'ajv', 'ajv/dist/2020'];
+const mcpSpecifiers = [
+	'@modelcontextprotocol/sdk/client/index.js',
+	'@modelcontextprotocol/sdk/client/stdio.js',
+	'@modelcontextprotocol/sdk/client/streamableHttp.js',
+	'@modelcontextprotocol/sdk/client/sse.js',
+	'@modelcontextprotocol/sdk/types.js',
+	'ajv',
+	'ajv/dist/2020',
+];
 const mcpVendor = {
 	name: 'mcp-vendor',
 	setup(build) {

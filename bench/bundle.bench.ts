@@ -21,7 +21,12 @@ export async function run(): Promise<void> {
 		rows.push(['highlight.js (webview, lazy)', kb(bytes.length), kb(zlib.gzipSync(bytes).length), '-', 'loaded on the first code block']);
 	}
 	const vendorDir = path.join(dist, 'vendor');
-	for (const file of fs.existsSync(vendorDir) ? fs.readdirSync(vendorDir).filter(file => file.endsWith('.js')).sort() : []) {
+	for (const file of fs.existsSync(vendorDir)
+		? fs
+				.readdirSync(vendorDir)
+				.filter(file => file.endsWith('.js'))
+				.sort()
+		: []) {
 		const bytes = fs.readFileSync(path.join(vendorDir, file));
 		rows.push([`vendor/${file} (lazy)`, kb(bytes.length), kb(zlib.gzipSync(bytes).length), '-', 'loaded on first use']);
 	}

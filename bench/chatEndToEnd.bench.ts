@@ -39,7 +39,10 @@ export async function run(): Promise<void> {
 		await chat.locator(testId('stop')).waitFor();
 		const last = chat.locator(`${testId('message-assistant')} >> text=LAST-MARK`);
 		// The last answer, or the turn ending without it (a guard stopped it: say why).
-		await last.or(chat.locator(testId('send'))).first().waitFor({ timeout: 900_000 });
+		await last
+			.or(chat.locator(testId('send')))
+			.first()
+			.waitFor({ timeout: 900_000 });
 		const visible = Date.now();
 		clearInterval(watcher);
 		if ((await last.count()) === 0) {
@@ -48,14 +51,17 @@ export async function run(): Promise<void> {
 		}
 		const memory = await chat.evaluate(() => ({ heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length }));
 
-		printTable(['figure', 'measured', 'budget'], [
-			['rounds the loop ran', double.modelRequests.length - 1, ROUNDS],
-			['turn duration (prompt → loop done), s', (loopEnded - started) / 1000, ''],
-			['last answer visible after the loop ended, ms', visible - loopEnded, '≤ 1,000'],
-			// performance.memory: the renderer's used heap as Chromium reports it to the page, garbage included.
-			['webview renderer JS heap at the end, MB', memory.heap / 1024 / 1024, ''],
-			['webview DOM nodes at the end', memory.nodes, '≤ 3,000'],
-		]);
+		printTable(
+			['figure', 'measured', 'budget'],
+			[
+				['rounds the loop ran', double.modelRequests.length - 1, ROUNDS],
+				['turn duration (prompt → loop done), s', (loopEnded - started) / 1000, ''],
+				['last answer visible after the loop ended, ms', visible - loopEnded, '≤ 1,000'],
+				// performance.memory: the renderer's used heap as Chromium reports it to the page, garbage included.
+				['webview renderer JS heap at the end, MB', memory.heap / 1024 / 1024, ''],
+				['webview DOM nodes at the end', memory.nodes, '≤ 3,000'],
+			],
+		);
 	} finally {
 		await keel.dispose();
 		await double.close();

@@ -45,14 +45,17 @@ export async function run(): Promise<void> {
 		}
 		const files = Array.from({ length: 10 }, (_, i) => `src/dir1/module${1 + i * 40}.ts`);
 		const restoreMs = await timeIt(() => store.checkout(first, files));
-		printTable(['operation', 'ms', 'budget'], [
-			['open (git init on first use)', open, ''],
-			['first snapshot, 2,000 files (8 MB)', firstMs, 'once per workspace'],
-			['snapshot after one file changed (median of 5)', later.sort((a, b) => a - b)[2], '< 300'],
-			['snapshot, nothing changed', unchanged, '< 300'],
-			['diff of a turn', diffMs, ''],
-			['restore 10 files', restoreMs, ''],
-		]);
+		printTable(
+			['operation', 'ms', 'budget'],
+			[
+				['open (git init on first use)', open, ''],
+				['first snapshot, 2,000 files (8 MB)', firstMs, 'once per workspace'],
+				['snapshot after one file changed (median of 5)', later.sort((a, b) => a - b)[2], '< 300'],
+				['snapshot, nothing changed', unchanged, '< 300'],
+				['diff of a turn', diffMs, ''],
+				['restore 10 files', restoreMs, ''],
+			],
+		);
 	} finally {
 		fs.rmSync(root, { recursive: true, force: true });
 		fs.rmSync(storage, { recursive: true, force: true });

@@ -68,12 +68,14 @@ export async function runBench(): Promise<void> {
 		const endless = '(while :; do :; done) & (sleep 1000) & setsid sleep 1001 & while :; do :; done';
 		const kills: number[] = [];
 		for (let i = 0; i < KILL_RUNS; i++) {
-			kills.push(await timeIt(async () => {
-				const result = await runner.run({ ...request, command: endless, timeoutMs: KILL_TIMEOUT_MS });
-				if (!result.timedOut) {
-					throw new Error('the endless command did not time out: the figure would be wrong');
-				}
-			}));
+			kills.push(
+				await timeIt(async () => {
+					const result = await runner.run({ ...request, command: endless, timeoutMs: KILL_TIMEOUT_MS });
+					if (!result.timedOut) {
+						throw new Error('the endless command did not time out: the figure would be wrong');
+					}
+				}),
+			);
 		}
 		console.log('');
 		printTable(['command past its timeout', 'timeout ms', 'p50 ms', 'max ms', 'budget ms'], [['killed and reported', KILL_TIMEOUT_MS, percentile(kills, 0.5), Math.max(...kills), KILL_BUDGET_MS]]);

@@ -30,7 +30,16 @@ function filterTable(): void {
 		row.confidence[result.confidence]++;
 		families.set(fixture.family, row);
 	}
-	const rows = [...families].map(([family, r]) => [family, String(r.n), `${r.linesRaw} → ${r.linesFiltered}`, r.raw, r.filtered, `${Math.round((100 * (r.raw - r.filtered)) / r.raw)}%`, tokens(r.raw - r.filtered), `${r.confidence.full}/${r.confidence.partial}/${r.confidence.fallback}`]);
+	const rows = [...families].map(([family, r]) => [
+		family,
+		String(r.n),
+		`${r.linesRaw} → ${r.linesFiltered}`,
+		r.raw,
+		r.filtered,
+		`${Math.round((100 * (r.raw - r.filtered)) / r.raw)}%`,
+		tokens(r.raw - r.filtered),
+		`${r.confidence.full}/${r.confidence.partial}/${r.confidence.fallback}`,
+	]);
 	const total = [...families.values()].reduce((t, r) => ({ raw: t.raw + r.raw, filtered: t.filtered + r.filtered, n: t.n + r.n }), { raw: 0, filtered: 0, n: 0 });
 	rows.push(['all', String(total.n), '', total.raw, total.filtered, `${Math.round((100 * (total.raw - total.filtered)) / total.raw)}%`, tokens(total.raw - total.filtered), '']);
 	printTable(['command family', 'outputs', 'lines', 'chars raw', 'chars filtered', 'saved', '≈ tokens saved', 'F/P/B'], rows);
@@ -58,7 +67,10 @@ async function cacheHitRate(): Promise<void> {
 		const results = await runAll(scenarios, true);
 		const sum = (key: 'hits' | 'misses' | 'invalidations') => caches.reduce((n, c) => n + c.stats[key], 0);
 		const [hits, misses, invalidations] = [sum('hits'), sum('misses'), sum('invalidations')];
-		printTable(['scenarios', 'completed', 'cacheable calls', 'answered from cache', 'hit rate', 'entries dropped by writes'], [[String(scenarios.length), String(results.filter(r => r.completed).length), String(hits + misses), String(hits), `${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}%`, String(invalidations)]]);
+		printTable(
+			['scenarios', 'completed', 'cacheable calls', 'answered from cache', 'hit rate', 'entries dropped by writes'],
+			[[String(scenarios.length), String(results.filter(r => r.completed).length), String(hits + misses), String(hits), `${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}%`, String(invalidations)]],
+		);
 		console.log('\n(Each scenario is one task whose fault makes the model repeat calls; a hit is a read that did not run again.)');
 		const failed = results.filter(r => !r.completed);
 		if (failed.length) {

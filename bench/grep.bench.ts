@@ -66,7 +66,10 @@ export async function run(): Promise<void> {
 		for (let i = 0; i < 13; i++) {
 			const rgMs = await timeIt(async () => {
 				const out = spawnSync(rg, ['--json', '--no-require-git', '--hidden', '--glob', '!.git', '--smart-case', '--regexp', c.pattern, '--', '.'], { cwd: ROOT, maxBuffer: 1 << 30 });
-				rgCount = out.stdout.toString().split('\n').filter(l => l.startsWith('{"type":"match"')).length;
+				rgCount = out.stdout
+					.toString()
+					.split('\n')
+					.filter(l => l.startsWith('{"type":"match"')).length;
 			});
 			const toolMs = await timeIt(async () => {
 				const result = await grep.execute({ pattern: c.pattern, context: 0, offset: 0, limit: c.limit }, { workspace, signal: new AbortController().signal, progress: () => {} });

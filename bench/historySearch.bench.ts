@@ -36,10 +36,13 @@ export async function run(): Promise<void> {
 				searches[label].push(Number(process.hrtime.bigint() - started) / 1e6);
 			}
 		}
-		printTable(['operation (500 sessions, 10,000 messages)', 'p50 ms', 'p95 ms', 'budget'], [
-			['append one message (durable, with the index)', percentile(appends, 0.5), percentile(appends, 0.95), ''],
-			...Object.entries(searches).map(([label, values]) => [`search: ${label}`, percentile(values, 0.5), percentile(values, 0.95), '< 50']),
-		]);
+		printTable(
+			['operation (500 sessions, 10,000 messages)', 'p50 ms', 'p95 ms', 'budget'],
+			[
+				['append one message (durable, with the index)', percentile(appends, 0.5), percentile(appends, 0.95), ''],
+				...Object.entries(searches).map(([label, values]) => [`search: ${label}`, percentile(values, 0.5), percentile(values, 0.95), '< 50']),
+			],
+		);
 		store.close();
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,12 @@ export function printTable(header: string[], rows: Array<Array<string | number>>
 	const cells = [header, ...rows.map(row => row.map(cell => (typeof cell === 'number' ? formatNumber(cell) : cell)))];
 	const widths = header.map((_, i) => Math.max(...cells.map(row => String(row[i] ?? '').length)));
 	for (const [index, row] of cells.entries()) {
-		console.log(row.map((cell, i) => String(cell ?? '').padEnd(widths[i])).join('  ').trimEnd());
+		console.log(
+			row
+				.map((cell, i) => String(cell ?? '').padEnd(widths[i]))
+				.join('  ')
+				.trimEnd(),
+		);
 		if (index === 0) {
 			console.log(widths.map(w => '-'.repeat(w)).join('  '));
 		}

@@ -13,7 +13,12 @@ let skipped = 0;
 const skippedTitles = [];
 const seen = new Set();
 const failedTitles = [];
-for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.json')).sort() : []) {
+for (const file of fs.existsSync(dir)
+	? fs
+			.readdirSync(dir)
+			.filter(f => f.endsWith('.json'))
+			.sort()
+	: []) {
 	try {
 		const result = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
 		if (typeof result.passed !== 'number' || typeof result.failed !== 'number') {

@@ -51,9 +51,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		...EVERYDAY_COMMANDS.map(id => vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args))),
 	);
 	// The whole API, forwarded by name: the host (and with it the engine) loads on the first call.
-	const api = Object.fromEntries(
-		KEEL_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)]),
-	) as unknown as KeelApi;
+	const api = Object.fromEntries(KEEL_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)])) as unknown as KeelApi;
 
 	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
 	// Registering is cheap; the host loads on the first call.

@@ -31,7 +31,10 @@ async function main(): Promise<number> {
 	return 0;
 }
 
-void main().then(code => process.exit(code), error => {
-	console.error(error);
-	process.exit(1);
-});
+void main().then(
+	code => process.exit(code),
+	error => {
+		console.error(error);
+		process.exit(1);
+	},
+);

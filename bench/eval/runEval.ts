@@ -53,7 +53,10 @@ export async function runTask(task: GoldenTask, options: EvalOptions): Promise<T
 	).finally(() => clearTimeout(timer));
 	const toolCalls = events.filter(e => e.type === 'messageAppended' && e.message.kind === 'tool_call').length;
 	const notices = events.flatMap(e => (e.type === 'notice' ? [e.code] : []));
-	const answer = outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content).join('\n');
+	const answer = outcome.messages
+		.filter(m => m.kind === 'assistant')
+		.map(m => m.content)
+		.join('\n');
 	const base = { id: task.id, dimension: task.dimension, toolCalls, notices };
 	if (outcome.reason !== 'completed') {
 		return { ...base, passed: false, why: `turn ${outcome.reason}: ${outcome.error?.message ?? ''}`.trim() };
@@ -94,5 +97,13 @@ export async function runEval(tasks: GoldenTask[], options: EvalOptions, onResul
 export function summarizeEval(results: TaskResult[]): Array<[string, string, string]> {
 	const dims = [...new Set(results.map(r => r.dimension))];
 	const row = (label: string, rs: TaskResult[]): [string, string, string] => [label, `${rs.filter(r => r.passed).length}/${rs.length}`, `${((100 * rs.filter(r => r.passed).length) / Math.max(1, rs.length)).toFixed(0)}%`];
-	return [...dims.map(d => row(d, results.filter(r => r.dimension === d))), row('overall', results)];
+	return [
+		...dims.map(d =>
+			row(
+				d,
+				results.filter(r => r.dimension === d),
+			),
+		),
+		row('overall', results),
+	];
 }

@@ -52,7 +52,12 @@ async function main(): Promise<void> {
 	// The same tasks, k times each, against a model that ignores half of Keel's corrections.
 	const stubbornTrials: ScenarioResult[][] = [];
 	for (let trial = 0; trial < k; trial++) {
-		stubbornTrials.push(await runAll(scenarios.map((s): Scenario => ({ ...s, stubborn: true, trial })), true));
+		stubbornTrials.push(
+			await runAll(
+				scenarios.map((s): Scenario => ({ ...s, stubborn: true, trial })),
+				true,
+			),
+		);
 	}
 	// pass^k of the obedient model: the only randomness left is backoff jitter and timing.
 	const obedientTrials = [on];
@@ -63,10 +68,7 @@ async function main(): Promise<void> {
 	const of = (rs: ScenarioResult[], pick: (s: Scenario) => boolean) => rs.filter(r => pick(r.scenario));
 	const row = (label: string, pick: (s: Scenario) => boolean) => {
 		const stub = stubbornTrials.map(t => of(t, pick));
-		return [
-			label, String(of(on, pick).length), rate(of(on, pick)), rate(of(off, pick)), extra(of(on, pick)), dup(of(on, pick)), dup(of(off, pick)),
-			passK(obedientTrials.map(t => of(t, pick))), rate(stub.flat()), passK(stub), dup(stub.flat()),
-		];
+		return [label, String(of(on, pick).length), rate(of(on, pick)), rate(of(off, pick)), extra(of(on, pick)), dup(of(on, pick)), dup(of(off, pick)), passK(obedientTrials.map(t => of(t, pick))), rate(stub.flat()), passK(stub), dup(stub.flat())];
 	};
 	const rows = classes.map(c => row(c, s => s.fault === c));
 	rows.push(...WIRES.map(w => row(`overall ${w}`, s => s.wire === w)));
@@ -93,10 +95,15 @@ async function main(): Promise<void> {
 		}),
 	);
 	await tafcTable(perClass, seed, k);
-	console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; target ≥ 95% overall with recovery on and 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning or control tokens)`);
+	console.log(
+		`\n(${((Date.now() - started) / 1000).toFixed(1)} s; target ≥ 95% overall with recovery on and 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning or control tokens)`,
+	);
 }
 
-void main().then(() => process.exit(0), error => {
-	console.error(error);
-	process.exit(1);
-});
+void main().then(
+	() => process.exit(0),
+	error => {
+		console.error(error);
+		process.exit(1);
+	},
+);

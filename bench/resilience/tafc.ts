@@ -42,7 +42,12 @@ export async function tafcTable(perClass: number, seed: number, k: number): Prom
 	const run = async (tafc: boolean) => {
 		const all: ScenarioResult[] = [];
 		for (let trial = 0; trial < k; trial++) {
-			all.push(...(await runAll(scenarios.map((s): Scenario => ({ ...s, stubborn: true, trial, tafc })), true)));
+			all.push(
+				...(await runAll(
+					scenarios.map((s): Scenario => ({ ...s, stubborn: true, trial, tafc })),
+					true,
+				)),
+			);
 		}
 		return all;
 	};
@@ -54,14 +59,20 @@ export async function tafcTable(perClass: number, seed: number, k: number): Prom
 		const b = arm(pick(on));
 		const extra = b.tokens / Math.max(1, b.tasks) - a.tokens / Math.max(1, a.tasks);
 		return [
-			c, String(a.tasks),
-			pct(a.errors, a.requests), pct(b.errors, b.requests),
-			pct(a.completed, a.tasks), pct(b.completed, b.tasks),
-			String(Math.round(a.tokens / Math.max(1, a.tasks))), String(Math.round(b.tokens / Math.max(1, b.tasks))),
+			c,
+			String(a.tasks),
+			pct(a.errors, a.requests),
+			pct(b.errors, b.requests),
+			pct(a.completed, a.tasks),
+			pct(b.completed, b.tasks),
+			String(Math.round(a.tokens / Math.max(1, a.tasks))),
+			String(Math.round(b.tokens / Math.max(1, b.tasks))),
 			`${extra >= 0 ? '+' : ''}${Math.round(extra)} (${pct(extra, a.tokens / Math.max(1, a.tasks))})`,
 		];
 	});
 	console.log(`\n## TAFC against the stubborn model: ${scenarios.length} argument-fault tasks × ${k} trials per arm (seed ${seed}); thinking on every tool of the task (threshold 0)\n`);
 	printTable(['fault class', 'runs', 'arg errors / reply (off)', '(on)', 'recovered (off)', '(on)', 'tokens/task (off)', '(on)', 'extra tokens/task'], rows);
-	console.log('\n(reference: with vs without TAFC on the same seeded tasks and coins. Argument errors are replies whose call Keel repaired, reflected or refused by schema. The scripted model writes the `thinking` text when offered but its mistakes are scripted, so no change in errors is expected from a double; the extra tokens are the measured price. At the default threshold 0.6 none of these tools (complexity ≤ 0.25) would be augmented at all.)');
+	console.log(
+		'\n(reference: with vs without TAFC on the same seeded tasks and coins. Argument errors are replies whose call Keel repaired, reflected or refused by schema. The scripted model writes the `thinking` text when offered but its mistakes are scripted, so no change in errors is expected from a double; the extra tokens are the measured price. At the default threshold 0.6 none of these tools (complexity ≤ 0.25) would be augmented at all.)',
+	);
 }

@@ -21,7 +21,11 @@ export function createBenchHost(history: AgentEvent[]): BenchHost {
 	}
 	let posted: HostToWebview[] = [];
 	const channel = new WebviewChannel(1_000_000);
-	channel.open(message => posted.push(JSON.parse(JSON.stringify(message))), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: view.page() }));
+	channel.open(
+		message => posted.push(JSON.parse(JSON.stringify(message))),
+		PROTOCOL_VERSION,
+		() => ({ type: 'didSnapshot', state: view.page() }),
+	);
 	return {
 		snapshot() {
 			const start = performance.now();

@@ -73,7 +73,11 @@ export class ChatViewProvider extends Disposable {
 			case 'ready': {
 				const webview = this._view?.webview;
 				if (webview) {
-					this._channel.open(m => void webview.postMessage(m), message.protocolVersion, () => ({ type: 'didSnapshot', state: this._controller.page() }));
+					this._channel.open(
+						m => void webview.postMessage(m),
+						message.protocolVersion,
+						() => ({ type: 'didSnapshot', state: this._controller.page() }),
+					);
 				}
 				return;
 			}

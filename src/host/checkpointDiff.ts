@@ -18,12 +18,14 @@ export interface TurnDiff {
 export class CheckpointDiff extends Disposable {
 	constructor(private readonly _checkpoints: Checkpoints) {
 		super();
-		this._register(vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
-			provideTextDocumentContent: async uri => {
-				const commit = new URLSearchParams(uri.query).get('commit') ?? '';
-				return (await this._checkpoints.fileAt(commit, uri.path.replace(/^\//, '')))?.toString('utf8') ?? '';
-			},
-		}));
+		this._register(
+			vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
+				provideTextDocumentContent: async uri => {
+					const commit = new URLSearchParams(uri.query).get('commit') ?? '';
+					return (await this._checkpoints.fileAt(commit, uri.path.replace(/^\//, '')))?.toString('utf8') ?? '';
+				},
+			}),
+		);
 	}
 
 	describe(checkpoint: TurnCheckpoint, prompt: string): TurnDiff {
@@ -39,10 +41,10 @@ export class CheckpointDiff extends Disposable {
 		if (!root || diff.files.length === 0) {
 			return;
 		}
-		await vscode.commands.executeCommand('vscode.changes', diff.title, diff.files.map(file => [
-			vscode.Uri.joinPath(root, ...file.path.split('/')),
-			vscode.Uri.parse(file.before),
-			vscode.Uri.parse(file.after),
-		]));
+		await vscode.commands.executeCommand(
+			'vscode.changes',
+			diff.title,
+			diff.files.map(file => [vscode.Uri.joinPath(root, ...file.path.split('/')), vscode.Uri.parse(file.before), vscode.Uri.parse(file.after)]),
+		);
 	}
 }

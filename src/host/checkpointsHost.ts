@@ -41,7 +41,7 @@ export class CheckpointsHost extends Disposable {
 			open: async () => {
 				const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
 				if (!folder || folder.scheme !== 'file') {
-					throw new CheckpointError('checkpoints need a workspace folder on this machine\'s disk');
+					throw new CheckpointError("checkpoints need a workspace folder on this machine's disk");
 				}
 				if (!(await ShadowGit.available())) {
 					throw new CheckpointError('checkpoints need git (the git command was not found); install git to get "Restore files"');
@@ -124,7 +124,8 @@ function confirmFor(choice: ConflictChoice): ConfirmOverwrite {
 		const answer = await vscode.window.showWarningMessage(
 			`You changed ${list} after Keel did. Restoring overwrites your edits.`,
 			{ modal: true, detail: 'Keep my edits restores every other file and leaves these as they are.' },
-			'Overwrite', 'Keep my edits',
+			'Overwrite',
+			'Keep my edits',
 		);
 		return answer === 'Overwrite' ? 'overwrite' : answer === 'Keep my edits' ? 'skip' : 'cancel';
 	};

@@ -9,7 +9,10 @@ import type { SessionPersistence } from './sessionPersistence';
 export class ConversationRewind {
 	private _undo: { sessionId: string; removed: StoredEvent[] } | undefined;
 
-	constructor(private readonly _persistence: SessionPersistence, private readonly _controller: SessionController) {}
+	constructor(
+		private readonly _persistence: SessionPersistence,
+		private readonly _controller: SessionController,
+	) {}
 
 	/** Returns the rewound turn's prompt, for "edit and resend". */
 	rewind(turnId: string): { prompt: string; removedMessages: number } {

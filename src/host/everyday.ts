@@ -49,7 +49,12 @@ export class Everyday extends Disposable {
 	private _rewind: ConversationRewind | undefined;
 	private _slash: SlashHost | undefined;
 
-	constructor(context: vscode.ExtensionContext, private readonly _workspace: Workspace, logger: Logger, private readonly _persistence: SessionPersistence) {
+	constructor(
+		context: vscode.ExtensionContext,
+		private readonly _workspace: Workspace,
+		logger: Logger,
+		private readonly _persistence: SessionPersistence,
+	) {
 		super();
 		this.rules = this._register(new RulesHost(_workspace, logger));
 		this.modes = this._register(new ModesHost(context.workspaceState));
@@ -86,16 +91,18 @@ export class Everyday extends Disposable {
 			draftAgentsMd: () => this.draftAgentsMd(),
 			resolveMentions: text => this._resolveMentions(text),
 		});
-		this._register(controller.onDidEvent(event => {
-			this.checkpoints.handle(controller.sessionId, event);
-			if (event.type === 'turnStarted') {
-				const text = this.rules.announcement(controller.sessionId);
-				// After the turn's own first update, so the line sits under the prompt.
-				if (text) {
-					queueMicrotask(() => postNotice(controller, { turnId: event.turnId, level: this.rules.applied ? 'info' : 'warning', code: 'rules', text }));
+		this._register(
+			controller.onDidEvent(event => {
+				this.checkpoints.handle(controller.sessionId, event);
+				if (event.type === 'turnStarted') {
+					const text = this.rules.announcement(controller.sessionId);
+					// After the turn's own first update, so the line sits under the prompt.
+					if (text) {
+						queueMicrotask(() => postNotice(controller, { turnId: event.turnId, level: this.rules.applied ? 'info' : 'warning', code: 'rules', text }));
+					}
 				}
-			}
-		}));
+			}),
+		);
 		this._register(this.modes.onDidChange(({ sessionId, mode }) => this._notice(sessionId, { level: 'info', code: 'mode', text: `Mode: ${describeMode(mode)}.` })));
 	}
 

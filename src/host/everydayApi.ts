@@ -58,12 +58,30 @@ export interface EverydayApi {
 
 /** The method names, so the activation shim can forward them without loading the host. */
 export const EVERYDAY_API_METHODS = [
-	'rules', 'reloadRules', 'draftAgentsMd', 'mode', 'modes', 'setMode', 'turns', 'turnDiff', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'undoRewind',
-	'searchHistory', 'renameSession', 'deleteSession', 'exportSession', 'submit', 'slashCompletions', 'mentionCandidates', 'resolveMentions', 'mentionsForUris', 'compact', 'onDidChangeState',
+	'rules',
+	'reloadRules',
+	'draftAgentsMd',
+	'mode',
+	'modes',
+	'setMode',
+	'turns',
+	'turnDiff',
+	'restoreCheckpoint',
+	'undoRestore',
+	'rewindTo',
+	'undoRewind',
+	'searchHistory',
+	'renameSession',
+	'deleteSession',
+	'exportSession',
+	'submit',
+	'slashCompletions',
+	'mentionCandidates',
+	'resolveMentions',
+	'mentionsForUris',
+	'compact',
+	'onDidChangeState',
 ] as const satisfies ReadonlyArray<keyof EverydayApi>;
 
 /** Palette commands of these features (everydayCommands.ts); registered by the activation shim. */
-export const EVERYDAY_COMMANDS = [
-	'keel.draftAgentsMd', 'keel.showTurnChanges', 'keel.restoreCheckpoint', 'keel.undoRestore', 'keel.rewindConversation', 'keel.undoRewind',
-	'keel.switchMode', 'keel.planMode', 'keel.actMode', 'keel.compact',
-] as const;
+export const EVERYDAY_COMMANDS = ['keel.draftAgentsMd', 'keel.showTurnChanges', 'keel.restoreCheckpoint', 'keel.undoRestore', 'keel.rewindConversation', 'keel.undoRewind', 'keel.switchMode', 'keel.planMode', 'keel.actMode', 'keel.compact'] as const;

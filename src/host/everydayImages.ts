@@ -24,7 +24,7 @@ export function checkImages(raw: ReadonlyArray<{ name: string; data: string }>, 
 	if (images.length && !modelTakesImages(model.wire)) {
 		throw new ImagesRefused(
 			`${model.name} is not known to accept images, so the image was not sent. Switch to a vision model, or if ${model.name} does read images set keel.model.supportsImages to "yes". ` +
-			`Images up to ${formatBytes(IMAGE_LIMITS.maxBytes)}, ${IMAGE_LIMITS.maxPerMessage} per message.`,
+				`Images up to ${formatBytes(IMAGE_LIMITS.maxBytes)}, ${IMAGE_LIMITS.maxPerMessage} per message.`,
 		);
 	}
 	return images;

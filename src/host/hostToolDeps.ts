@@ -71,7 +71,11 @@ function excludes(): string[] {
 	const globs: string[] = [];
 	for (const key of ['files.exclude', 'search.exclude']) {
 		const value = vscode.workspace.getConfiguration().get<Record<string, boolean | { when: string }>>(key, {});
-		globs.push(...Object.entries(value).filter(([, on]) => on === true).map(([glob]) => glob));
+		globs.push(
+			...Object.entries(value)
+				.filter(([, on]) => on === true)
+				.map(([glob]) => glob),
+		);
 	}
 	return [...new Set(globs)];
 }

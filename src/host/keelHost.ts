@@ -111,7 +111,12 @@ export class KeelHost extends Disposable {
 					maxSteps: readMaxSteps,
 					recovery: readRecoverySettings,
 					toolModeMemory,
-					systemPrompt: () => everyday.systemPrompt(sessionId, workspace.rootName, workspace.folders().map(f => f.name)),
+					systemPrompt: () =>
+						everyday.systemPrompt(
+							sessionId,
+							workspace.rootName,
+							workspace.folders().map(f => f.name),
+						),
 				}),
 				channel,
 				logger,
@@ -121,20 +126,37 @@ export class KeelHost extends Disposable {
 		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
-		this._provider = this._register(new ChatViewProvider(this._context.extensionUri, this._controller, channel, logger, (id, index) => void diffEditor.open(id, index), (id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)), everydayBridge, (id, allow) => mcpConsents.decide(id, allow)));
-		const notifier = new Notifier(() => void vscode.commands.executeCommand('keel.chat.focus'), () => this._provider.visible, (id, proceed) => this._controller.decideContinue(id, proceed));
+		this._provider = this._register(
+			new ChatViewProvider(
+				this._context.extensionUri,
+				this._controller,
+				channel,
+				logger,
+				(id, index) => void diffEditor.open(id, index),
+				(id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)),
+				everydayBridge,
+				(id, allow) => mcpConsents.decide(id, allow),
+			),
+		);
+		const notifier = new Notifier(
+			() => void vscode.commands.executeCommand('keel.chat.focus'),
+			() => this._provider.visible,
+			(id, proceed) => this._controller.decideContinue(id, proceed),
+		);
 		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));
 		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
 		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
 		this._register(this._controller.onDidChangeBusy(busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy)));
 		// A tool blocked by the anomaly guard: the notification's one click unblocks it (the chat shows the notice inline).
-		this._register(this._controller.onDidEvent(event => {
-			if (event.type === 'notice' && event.code === 'toolBlocked') {
-				const tool = event.text.split(' ')[0];
-				void vscode.window.showWarningMessage(`Keel: ${event.text}`, 'Unblock').then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
-			}
-		}));
+		this._register(
+			this._controller.onDidEvent(event => {
+				if (event.type === 'notice' && event.code === 'toolBlocked') {
+					const tool = event.text.split(' ')[0];
+					void vscode.window.showWarningMessage(`Keel: ${event.text}`, 'Unblock').then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
+				}
+			}),
+		);
 		this._register(
 			vscode.workspace.onDidChangeConfiguration(event => {
 				if (event.affectsConfiguration('keel.model')) {

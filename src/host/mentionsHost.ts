@@ -31,20 +31,22 @@ export class MentionsHost extends Disposable {
 	constructor(private readonly _workspace: Workspace) {
 		super();
 		// Shell integration streams every command's output; keep the last one per terminal.
-		this._register(vscode.window.onDidStartTerminalShellExecution(async event => {
-			let text = '';
-			const keep = () => this._terminalOutput.set(event.terminal, `$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`);
-			keep();
-			try {
-				// Kept as it streams: a long-running command's output so far is attachable too.
-				for await (const chunk of event.execution.read()) {
-					text = (text + chunk).slice(-TERMINAL_KEEP);
-					keep();
+		this._register(
+			vscode.window.onDidStartTerminalShellExecution(async event => {
+				let text = '';
+				const keep = () => this._terminalOutput.set(event.terminal, `$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`);
+				keep();
+				try {
+					// Kept as it streams: a long-running command's output so far is attachable too.
+					for await (const chunk of event.execution.read()) {
+						text = (text + chunk).slice(-TERMINAL_KEEP);
+						keep();
+					}
+				} catch {
+					// the terminal closed mid-command: keep what arrived
 				}
-			} catch {
-				// the terminal closed mid-command: keep what arrived
-			}
-		}));
+			}),
+		);
 		this._register(vscode.window.onDidCloseTerminal(terminal => this._terminalOutput.delete(terminal)));
 	}
 
@@ -147,7 +149,10 @@ export class MentionsHost extends Disposable {
 			}
 		}
 		const paths = [...this._files.list, ...folders].filter(p => !isDeniedRead(p.replace(/\/$/, ''), policy));
-		const scored = paths.map(p => ({ p, score: fuzzy(q, p.toLowerCase()) })).filter(s => s.score >= 0).sort((a, b) => a.score - b.score || a.p.length - b.p.length);
+		const scored = paths
+			.map(p => ({ p, score: fuzzy(q, p.toLowerCase()) }))
+			.filter(s => s.score >= 0)
+			.sort((a, b) => a.score - b.score || a.p.length - b.p.length);
 		return [...special, ...scored.slice(0, limit).map(({ p }) => ({ kind: (p.endsWith('/') ? 'folder' : 'file') as MentionKind, value: p, label: p }))].slice(0, limit);
 	}
 }

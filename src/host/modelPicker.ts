@@ -21,7 +21,10 @@ type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider'
 export class ModelPicker extends Disposable {
 	private readonly _item = this._register(vscode.window.createStatusBarItem('keel.model', vscode.StatusBarAlignment.Right, 100));
 
-	constructor(private readonly _context: vscode.ExtensionContext, private readonly _logger: Logger) {
+	constructor(
+		private readonly _context: vscode.ExtensionContext,
+		private readonly _logger: Logger,
+	) {
 		super();
 		this._item.name = 'Keel Model';
 		this._item.command = 'keel.selectModel';
@@ -58,16 +61,18 @@ export class ModelPicker extends Disposable {
 			lmItems = items;
 			render();
 		});
-		listModels(resolved, apiKey).then(
-			models => {
-				render(models);
-				pick.placeholder = models.length ? 'Pick a model · the beaker probes native tool calling' : 'The endpoint reports no models';
-			},
-			error => {
-				pick.placeholder = (error as Error).message;
-				this._logger.warn(`listing models failed: ${(error as Error).message}`);
-			},
-		).finally(() => (pick.busy = false));
+		listModels(resolved, apiKey)
+			.then(
+				models => {
+					render(models);
+					pick.placeholder = models.length ? 'Pick a model · the beaker probes native tool calling' : 'The endpoint reports no models';
+				},
+				error => {
+					pick.placeholder = (error as Error).message;
+					this._logger.warn(`listing models failed: ${(error as Error).message}`);
+				},
+			)
+			.finally(() => (pick.busy = false));
 		pick.onDidTriggerItemButton(async ({ item }) => {
 			if (item.model) {
 				await this.probe(item.model.id);
@@ -120,14 +125,11 @@ export class ModelPicker extends Disposable {
 	async probe(model = readResolvedProvider().model): Promise<ProbeResult> {
 		const resolved = { ...readResolvedProvider(), model };
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
-		const result = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: `Keel: probing tool calling on ${model}…`, cancellable: true },
-			(_progress, token) => {
-				const abort = new AbortController();
-				token.onCancellationRequested(() => abort.abort());
-				return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
-			},
-		);
+		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Keel: probing tool calling on ${model}…`, cancellable: true }, (_progress, token) => {
+			const abort = new AbortController();
+			token.onCancellationRequested(() => abort.abort());
+			return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
+		});
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
 		void (result.ok ? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`) : vscode.window.showWarningMessage(`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`));

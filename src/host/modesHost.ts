@@ -45,7 +45,11 @@ export class ModesHost extends Disposable {
 	set(sessionId: string, nameOrId: string): Mode {
 		const mode = findMode(this.all(), nameOrId);
 		if (!mode) {
-			throw new Error(`There is no mode "${nameOrId}". Modes: ${this.all().map(m => m.name).join(', ')} (add your own in keel.modes).`);
+			throw new Error(
+				`There is no mode "${nameOrId}". Modes: ${this.all()
+					.map(m => m.name)
+					.join(', ')} (add your own in keel.modes).`,
+			);
 		}
 		this._bySession[sessionId] = mode.id;
 		void this._state.update(STATE_KEY, this._bySession);

@@ -15,14 +15,16 @@ export class RetryProgress implements vscode.Disposable {
 	handle(event: AgentEvent): void {
 		if (event.type === 'notice' && RETRY_NOTICE_CODES.has(event.code) && event.notify) {
 			this._close?.();
-			void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Keel: ${event.text}`, cancellable: true }, (_progress, token) =>
-				new Promise<void>(resolve => {
-					this._close = resolve;
-					token.onCancellationRequested(() => {
-						this._stop();
-						resolve();
-					});
-				}),
+			void vscode.window.withProgress(
+				{ location: vscode.ProgressLocation.Notification, title: `Keel: ${event.text}`, cancellable: true },
+				(_progress, token) =>
+					new Promise<void>(resolve => {
+						this._close = resolve;
+						token.onCancellationRequested(() => {
+							this._stop();
+							resolve();
+						});
+					}),
 			);
 			return;
 		}

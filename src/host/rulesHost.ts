@@ -25,7 +25,10 @@ export class RulesHost extends Disposable {
 	private readonly _onDidChange = this._register(new Emitter<LoadedRules>());
 	readonly onDidChange = this._onDidChange.event;
 
-	constructor(private readonly _workspace: Workspace, private readonly _logger: Logger) {
+	constructor(
+		private readonly _workspace: Workspace,
+		private readonly _logger: Logger,
+	) {
 		super();
 		// Globs on the absolute path, hence the leading **/. The .keel folder is watched whole: when
 		// `.keel/rules/x.md` is created together with its folders, inotify reports only the new

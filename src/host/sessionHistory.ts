@@ -31,7 +31,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 	}
 	const pick = vscode.window.createQuickPick<SessionItem>();
 	pick.title = 'Keel: Session History';
-	pick.placeholder = 'Type to search every session\'s text; pick one to resume';
+	pick.placeholder = "Type to search every session's text; pick one to resume";
 	const refresh = () => {
 		const query = pick.value.trim();
 		if (query) {

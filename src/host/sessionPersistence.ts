@@ -23,7 +23,10 @@ export interface ResumedSession {
 export class SessionPersistence implements IDisposable {
 	readonly store: SessionStore | undefined;
 
-	constructor(storageFolder: vscode.Uri, private readonly _logger: Logger) {
+	constructor(
+		storageFolder: vscode.Uri,
+		private readonly _logger: Logger,
+	) {
 		const file = path.join(storageFolder.fsPath, 'sessions.db');
 		try {
 			fs.mkdirSync(storageFolder.fsPath, { recursive: true });

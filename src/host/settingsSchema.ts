@@ -96,7 +96,7 @@ export const SETTINGS = {
 	'mcp.connectTimeoutSeconds': spec(num(30, 1)),
 	'rules.enabled': spec(bool(true)),
 	'rules.maxTokens': spec(num(2000, 0)),
-	'modes': spec(objects(), 'restricted'),
+	modes: spec(objects(), 'restricted'),
 	'checkpoints.enabled': spec(bool(true)),
 	'checkpoints.maxFileSizeKb': spec(num(2048, 1)),
 	'checkpoints.maxFiles': spec(num(20000, 1)),

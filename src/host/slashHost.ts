@@ -6,9 +6,7 @@ import type { Workspace } from '../core/ports';
 import { BUILT_IN_COMMANDS, completions, expandPrompt, loadPromptFiles, parseSlash, type CommandInfo } from '../core/prompts/slashCommands';
 
 /** What the composer's text turned into. */
-export type SubmitResult =
-	| { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string }
-	| { kind: 'command'; command: string; message: string };
+export type SubmitResult = { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string } | { kind: 'command'; command: string; message: string };
 
 /** What the slash commands act on; the host (everyday.ts) provides it. */
 export interface SlashTargets {
@@ -26,7 +24,10 @@ export interface SlashTargets {
  * API and tests.
  */
 export class SlashHost {
-	constructor(private readonly _workspace: Workspace, private readonly _targets: SlashTargets) {}
+	constructor(
+		private readonly _workspace: Workspace,
+		private readonly _targets: SlashTargets,
+	) {}
 
 	async completions(prefix: string): Promise<CommandInfo[]> {
 		return completions(prefix, await loadPromptFiles(this._workspace));

@@ -84,7 +84,10 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 		terminal.show(true);
 		const integration = await this._shellIntegration(terminal);
 		if (!integration) {
-			throw new ExecError('shellIntegrationUnavailable', `Shell integration did not start in the Keel terminal within ${Math.round((this._options.shellIntegrationTimeoutMs ?? 5000) / 1000)} s, so Keel cannot tell when a command ends or how it exited; nothing was run. Use bash, zsh, fish or PowerShell with terminal.integrated.shellIntegration.enabled on, or set keel.shell.backend to docker.`);
+			throw new ExecError(
+				'shellIntegrationUnavailable',
+				`Shell integration did not start in the Keel terminal within ${Math.round((this._options.shellIntegrationTimeoutMs ?? 5000) / 1000)} s, so Keel cannot tell when a command ends or how it exited; nothing was run. Use bash, zsh, fish or PowerShell with terminal.integrated.shellIntegration.enabled on, or set keel.shell.backend to docker.`,
+			);
 		}
 		if (request.signal?.aborted) {
 			throw new ExecError('cancelled', 'Stopped before the command ran.');

@@ -27,11 +27,13 @@ export class ToolSystemHost extends Disposable {
 	constructor(private readonly _logger: Logger) {
 		super();
 		this.policy = new ToolPolicy(readPolicySettings, line => _logger.info(line));
-		this._register(vscode.workspace.onDidChangeConfiguration(e => {
-			if (e.affectsConfiguration('keel.filters')) {
-				this._engine = undefined;
-			}
-		}));
+		this._register(
+			vscode.workspace.onDidChangeConfiguration(e => {
+				if (e.affectsConfiguration('keel.filters')) {
+					this._engine = undefined;
+				}
+			}),
+		);
 		const rulesWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_FILTERS}`));
 		for (const event of [rulesWatcher.onDidChange, rulesWatcher.onDidCreate, rulesWatcher.onDidDelete]) {
 			this._register(event(() => (this._engine = undefined)));

@@ -55,7 +55,6 @@ export class VscodeFolderWorkspace implements Workspace {
 		this.rootName = _folder.name;
 	}
 
-
 	private _uri(relativePath: string): vscode.Uri {
 		return relativePath === '' ? this.uri : vscode.Uri.joinPath(this.uri, ...relativePath.split('/'));
 	}

@@ -17,14 +17,16 @@ const id = z.string().min(1).max(200);
 export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('ready'), protocolVersion: z.number().int() }).strict(),
 	z.object({ type: z.literal('sendPrompt'), text: z.string().trim().min(1).max(MAX_PROMPT) }).strict(),
-	z.object({
-		type: z.literal('decideToolCall'),
-		toolCallId: id,
-		approved: z.boolean(),
-		reason: z.string().max(2000).optional(),
-		/** "Always allow": approve and save the card's suggested rule to the workspace settings. */
-		always: z.boolean().optional(),
-	}).strict(),
+	z
+		.object({
+			type: z.literal('decideToolCall'),
+			toolCallId: id,
+			approved: z.boolean(),
+			reason: z.string().max(2000).optional(),
+			/** "Always allow": approve and save the card's suggested rule to the workspace settings. */
+			always: z.boolean().optional(),
+		})
+		.strict(),
 	/** Opens a pending or finished write's diff in VS Code's diff editor; the host looks the diff up by id. */
 	z.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().min(0).max(100).optional() }).strict(),
 	z.object({ type: z.literal('cancelTurn') }).strict(),
@@ -39,12 +41,17 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	/** "Show unfiltered": a page of a card's stored raw output; the host finds the reference by card id. */
 	z.object({ type: z.literal('readRawOutput'), toolCallId: id, offset: z.number().int().min(0).max(1_000_000_000).default(0) }).strict(),
 	/** The composer's send: slash commands, prompt files and @-mentions are resolved by the host. */
-	z.object({
-		type: z.literal('submit'),
-		text: z.string().trim().min(1).max(MAX_PROMPT),
-		/** Pasted or dropped images, base64; the host checks format and size (imageParts.ts) and whether the model takes images. */
-		images: z.array(z.object({ name: z.string().max(200), data: z.string().max(MAX_IMAGE_BASE64) }).strict()).max(4).optional(),
-	}).strict(),
+	z
+		.object({
+			type: z.literal('submit'),
+			text: z.string().trim().min(1).max(MAX_PROMPT),
+			/** Pasted or dropped images, base64; the host checks format and size (imageParts.ts) and whether the model takes images. */
+			images: z
+				.array(z.object({ name: z.string().max(200), data: z.string().max(MAX_IMAGE_BASE64) }).strict())
+				.max(4)
+				.optional(),
+		})
+		.strict(),
 	/** The composer's completion list: `/` commands or `@` mentions matching `query`; answered by `didComplete`. */
 	z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), kind: z.enum(['slash', 'mention']), query: z.string().max(500) }).strict(),
 	z.object({ type: z.literal('setMode'), name: z.string().min(1).max(200) }).strict(),

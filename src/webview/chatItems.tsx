@@ -13,10 +13,16 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 		case 'user':
 			return (
 				<div class="user-turn">
-					<div class="message user" data-testid="message-user">{item.text}</div>
+					<div class="message user" data-testid="message-user">
+						{item.text}
+					</div>
 					{item.images?.length ? (
 						<div class="message-images">
-							{item.images.map(image => <span class="image-chip" data-testid="message-image" data-name={image.name}>🖼 {image.name} ({formatSize(image.bytes)})</span>)}
+							{item.images.map(image => (
+								<span class="image-chip" data-testid="message-image" data-name={image.name}>
+									🖼 {image.name} ({formatSize(image.bytes)})
+								</span>
+							))}
 						</div>
 					) : null}
 					<TurnControls itemId={item.id} />
@@ -38,7 +44,17 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 						<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
 					</div>
 					{!item.streaming && (
-						<button class="link copy-answer" data-testid="copy-answer" data-label="Copy answer" aria-label="Copy answer" title="Copy answer" onClick={e => { post({ type: 'copyText', text: item.text }); flashCopied(e.currentTarget); }} />
+						<button
+							class="link copy-answer"
+							data-testid="copy-answer"
+							data-label="Copy answer"
+							aria-label="Copy answer"
+							title="Copy answer"
+							onClick={e => {
+								post({ type: 'copyText', text: item.text });
+								flashCopied(e.currentTarget);
+							}}
+						/>
 					)}
 				</div>
 			);
@@ -52,15 +68,23 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 		case 'tool':
 			return <ToolCard call={item.call} />;
 		case 'notice':
-			return <div class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>{item.text}</div>;
+			return (
+				<div class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>
+					{item.text}
+				</div>
+			);
 		case 'continue':
 			return (
 				<div class={`continue-prompt state-${item.state}`} data-testid="continue-prompt" data-state={item.state}>
 					<span>{item.text}</span>
 					{item.state === 'pending' ? (
 						<span class="continue-actions">
-							<button class="primary" data-testid="continue-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: true })}>Continue</button>
-							<button class="secondary" data-testid="stop-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: false })}>Stop</button>
+							<button class="primary" data-testid="continue-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: true })}>
+								Continue
+							</button>
+							<button class="secondary" data-testid="stop-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: false })}>
+								Stop
+							</button>
 						</span>
 					) : (
 						<span class="continue-state">{item.state === 'continued' ? 'Continued' : 'Stopped'}</span>
@@ -74,18 +98,24 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 const expandedGroups = new Set<string>();
 
 /** "Read 6 files": identical finished cards folded into one line that expands to the cards. */
-export const CardGroup = memo(function CardGroup({ groupKey, label, items }: { groupKey: string; label: string; items: ChatItem[] }) {
-	const [open, setOpen] = useState(expandedGroups.has(groupKey));
-	const toggle = () => {
-		open ? expandedGroups.delete(groupKey) : expandedGroups.add(groupKey);
-		setOpen(!open);
-	};
-	return (
-		<div class="card-group" data-testid="card-group" data-count={items.length} data-expanded={String(open)}>
-			<button class="card-group-toggle" aria-expanded={open} onClick={toggle} data-testid="card-group-toggle">
-				<span class="codicon-like" aria-hidden="true">{open ? '▾' : '▸'}</span> {label}
-			</button>
-			{open && items.map(item => <ChatItemView key={item.id} item={item} />)}
-		</div>
-	);
-}, (a, b) => a.groupKey === b.groupKey && a.label === b.label && a.items.length === b.items.length && a.items.every((item, i) => item === b.items[i]));
+export const CardGroup = memo(
+	function CardGroup({ groupKey, label, items }: { groupKey: string; label: string; items: ChatItem[] }) {
+		const [open, setOpen] = useState(expandedGroups.has(groupKey));
+		const toggle = () => {
+			open ? expandedGroups.delete(groupKey) : expandedGroups.add(groupKey);
+			setOpen(!open);
+		};
+		return (
+			<div class="card-group" data-testid="card-group" data-count={items.length} data-expanded={String(open)}>
+				<button class="card-group-toggle" aria-expanded={open} onClick={toggle} data-testid="card-group-toggle">
+					<span class="codicon-like" aria-hidden="true">
+						{open ? '▾' : '▸'}
+					</span>{' '}
+					{label}
+				</button>
+				{open && items.map(item => <ChatItemView key={item.id} item={item} />)}
+			</div>
+		);
+	},
+	(a, b) => a.groupKey === b.groupKey && a.label === b.label && a.items.length === b.items.length && a.items.every((item, i) => item === b.items[i]),
+);

@@ -28,7 +28,20 @@ export function ChatList({ store, structure }: { store: ChatStore; structure: nu
 	const items = virtualizer.getVirtualItems();
 	return (
 		<div class="messages-frame">
-			<div class="messages" ref={scrollRef} data-testid="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabIndex={0} onScroll={scroll.onScroll} onWheel={scroll.onIntent} onPointerDown={scroll.onIntent} onKeyDown={scroll.onIntent}>
+			<div
+				class="messages"
+				ref={scrollRef}
+				data-testid="messages"
+				role="log"
+				aria-live="polite"
+				aria-relevant="additions"
+				aria-label="Conversation"
+				tabIndex={0}
+				onScroll={scroll.onScroll}
+				onWheel={scroll.onIntent}
+				onPointerDown={scroll.onIntent}
+				onKeyDown={scroll.onIntent}
+			>
 				<div class="virtual-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
 					<div class="virtual-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
 						{items.map(entry => (

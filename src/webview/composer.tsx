@@ -86,7 +86,10 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 		}
 		// From VS Code's Explorer (Shift held while dropping into a webview): a list of URIs.
 		const list = e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
-		const uris = list.split(/\r?\n/).map(line => line.trim()).filter(line => line && !line.startsWith('#'));
+		const uris = list
+			.split(/\r?\n/)
+			.map(line => line.trim())
+			.filter(line => line && !line.startsWith('#'));
 		if (uris.length) {
 			post({ type: 'dropUris', uris: uris.slice(0, 50) });
 		}
@@ -149,9 +152,11 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 		<div class="composer-box" data-testid="composer" onDragOver={onDragOver} onDrop={onDrop}>
 			{completions.open && <CompletionList items={completions.items} selected={completions.selected} kind={trigger?.kind ?? 'slash'} onPick={accept} />}
 			<ImageChips images={pending.images} error={pending.error} onRemove={pending.remove} />
-			<MentionChips text={text} onRemove={(token) => update(text.replace(token, '').replace(/ {2,}/g, ' '))} />
+			<MentionChips text={text} onRemove={token => update(text.replace(token, '').replace(/ {2,}/g, ' '))} />
 			<div class="composer">
-				<label for="keel-prompt" class="visually-hidden">Message Keel</label>
+				<label for="keel-prompt" class="visually-hidden">
+					Message Keel
+				</label>
 				<textarea
 					id="keel-prompt"
 					ref={input}
@@ -172,9 +177,13 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 				<div class="composer-actions">
 					<ModeControl disabled={!ready} />
 					{busy ? (
-						<button data-testid="stop" class="secondary" aria-label="Stop the running turn (Escape)" title="Stop (Escape)" onClick={() => post({ type: 'cancelTurn' })}>Stop</button>
+						<button data-testid="stop" class="secondary" aria-label="Stop the running turn (Escape)" title="Stop (Escape)" onClick={() => post({ type: 'cancelTurn' })}>
+							Stop
+						</button>
 					) : (
-						<button data-testid="send" class="primary" aria-label="Send" onClick={send} disabled={!text.trim() || !ready}>Send</button>
+						<button data-testid="send" class="primary" aria-label="Send" onClick={send} disabled={!text.trim() || !ready}>
+							Send
+						</button>
 					)}
 				</div>
 			</div>

@@ -14,13 +14,27 @@ export function DiffView({ call }: { call: ToolCallView }) {
 					<details class="tool-diff" open={call.status === 'awaitingApproval'} data-testid="tool-diff" data-path={diff.path}>
 						<summary>
 							{diff.path} <span class="diff-added">+{diff.added}</span> <span class="diff-removed">−{diff.removed}</span>{' '}
-							<button class="link" data-testid="tool-open-diff" aria-label={`Open the diff of ${diff.path} in the editor`} onClick={e => { e.preventDefault(); post({ type: 'openDiff', toolCallId: call.id, index }); }}>Open diff</button>
+							<button
+								class="link"
+								data-testid="tool-open-diff"
+								aria-label={`Open the diff of ${diff.path} in the editor`}
+								onClick={e => {
+									e.preventDefault();
+									post({ type: 'openDiff', toolCallId: call.id, index });
+								}}
+							>
+								Open diff
+							</button>
 						</summary>
 						<pre class="diff">
 							{lines.map(line => (
 								<div class={line.startsWith('+') ? 'diff-line added' : line.startsWith('-') ? 'diff-line removed' : line.startsWith('@@') ? 'diff-line hunk' : 'diff-line'}>{line || ' '}</div>
 							))}
-							{diff.omittedLines ? <div class="diff-line hunk" data-testid="diff-omitted">… {diff.omittedLines} more lines: Open diff shows the whole change</div> : null}
+							{diff.omittedLines ? (
+								<div class="diff-line hunk" data-testid="diff-omitted">
+									… {diff.omittedLines} more lines: Open diff shows the whole change
+								</div>
+							) : null}
 						</pre>
 					</details>
 				);

@@ -6,9 +6,13 @@ import { post } from './vscodeApi';
 export const Header = memo(function Header({ modelLabel, usage, ready }: { modelLabel: string; usage: UsageView | undefined; ready: boolean }) {
 	return (
 		<div class="toolbar" role="toolbar" aria-label="Chat">
-			<span class="model" data-testid="model-label" title="keel.model.name">{modelLabel}</span>
+			<span class="model" data-testid="model-label" title="keel.model.name">
+				{modelLabel}
+			</span>
 			{usage && <ContextMeter usage={usage} />}
-			<button class="secondary" data-testid="new-chat" aria-label="New chat" onClick={() => post({ type: 'newSession' })} disabled={!ready}>New chat</button>
+			<button class="secondary" data-testid="new-chat" aria-label="New chat" onClick={() => post({ type: 'newSession' })} disabled={!ready}>
+				New chat
+			</button>
 		</div>
 	);
 });

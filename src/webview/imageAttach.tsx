@@ -87,11 +87,19 @@ export function ImageChips({ images, error, onRemove }: { images: PendingImage[]
 				<span key={`${index}-${image.name}`} class="image-chip" data-testid="image-chip" data-name={image.name} data-bytes={image.bytes}>
 					<img src={`data:${image.mediaType};base64,${image.data}`} alt={image.name} />
 					<span class="image-label">{image.name}</span>
-					<span class="image-size" data-testid="image-size">{formatSize(image.bytes)}</span>
-					<button class="link mention-remove" data-testid="image-remove" aria-label={`Remove ${image.name}`} onClick={() => onRemove(index)}>×</button>
+					<span class="image-size" data-testid="image-size">
+						{formatSize(image.bytes)}
+					</span>
+					<button class="link mention-remove" data-testid="image-remove" aria-label={`Remove ${image.name}`} onClick={() => onRemove(index)}>
+						×
+					</button>
 				</span>
 			))}
-			{error && <div class="image-error" data-testid="image-error" role="alert">{error}</div>}
+			{error && (
+				<div class="image-error" data-testid="image-error" role="alert">
+					{error}
+				</div>
+			)}
 		</div>
 	);
 }

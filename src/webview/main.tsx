@@ -71,7 +71,11 @@ function App() {
 	}, []);
 
 	if (refusal) {
-		return <div class="app"><ProtocolRefusalBanner message={refusal} /></div>;
+		return (
+			<div class="app">
+				<ProtocolRefusalBanner message={refusal} />
+			</div>
+		);
 	}
 	const header = store.header;
 	const empty = header && store.items.length === 0 && store.olderCount === 0;
@@ -80,19 +84,25 @@ function App() {
 			<Header modelLabel={header?.modelLabel ?? ''} usage={header?.usage} ready={store.loaded} />
 			{empty ? (
 				<div class="empty" data-testid="empty-state">
-					<p>
-						Ask Keel about your workspace. Reads run on their own; anything that changes files asks you first.
-					</p>
+					<p>Ask Keel about your workspace. Reads run on their own; anything that changes files asks you first.</p>
 					<p>
 						Model: <strong data-testid="empty-model">{header.modelLabel || 'not set'}</strong>
-						{header.endpoint ? <> at <code data-testid="empty-endpoint">{header.endpoint}</code></> : null}. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
+						{header.endpoint ? (
+							<>
+								{' '}
+								at <code data-testid="empty-endpoint">{header.endpoint}</code>
+							</>
+						) : null}
+						. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
 					</p>
 				</div>
 			) : (
 				<ChatList store={store} structure={store.structure} version={store.version} />
 			)}
 			{header?.error && (
-				<div class="error-banner" data-testid="error-banner" data-code={header.error.code} role="alert">{header.error.message}</div>
+				<div class="error-banner" data-testid="error-banner" data-code={header.error.code} role="alert">
+					{header.error.message}
+				</div>
 			)}
 			<McpConsentCards />
 			<Composer busy={header?.busy ?? false} ready={store.loaded} lastPrompt={lastPrompt} />

@@ -79,11 +79,15 @@ function loadHighlighter(): void {
 		return;
 	}
 	loading = true;
-	window.addEventListener('keel-highlighter', () => {
-		highlighter = (globalThis as { keelHighlighter?: Highlighter }).keelHighlighter;
-		cache.clear();
-		listeners.forEach(listener => listener());
-	}, { once: true });
+	window.addEventListener(
+		'keel-highlighter',
+		() => {
+			highlighter = (globalThis as { keelHighlighter?: Highlighter }).keelHighlighter;
+			cache.clear();
+			listeners.forEach(listener => listener());
+		},
+		{ once: true },
+	);
 	const script = document.createElement('script');
 	script.src = current.src.replace(/webview\.js$/, 'highlight.js');
 	script.nonce = current.nonce ?? '';

@@ -19,8 +19,12 @@ export function McpConsentCards() {
 					</span>
 					{c.state === 'pending' ? (
 						<span class="continue-actions">
-							<button class="primary" data-testid="mcp-allow" onClick={() => post({ type: 'decideMcpConsent', id: c.id, allow: true })}>Allow</button>
-							<button class="secondary" data-testid="mcp-deny" onClick={() => post({ type: 'decideMcpConsent', id: c.id, allow: false })}>Deny</button>
+							<button class="primary" data-testid="mcp-allow" onClick={() => post({ type: 'decideMcpConsent', id: c.id, allow: true })}>
+								Allow
+							</button>
+							<button class="secondary" data-testid="mcp-deny" onClick={() => post({ type: 'decideMcpConsent', id: c.id, allow: false })}>
+								Deny
+							</button>
 						</span>
 					) : (
 						<span class="continue-state">{c.state === 'allowed' ? 'Allowed' : 'Denied'}</span>

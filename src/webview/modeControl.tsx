@@ -20,7 +20,9 @@ export function ModeControl({ disabled }: { disabled: boolean }) {
 			onChange={e => post({ type: 'setMode', name: (e.target as HTMLSelectElement).value })}
 		>
 			{(modes.length ? modes : [mode]).map(m => (
-				<option key={m.id} value={m.id} title={m.description}>{m.name}</option>
+				<option key={m.id} value={m.id} title={m.description}>
+					{m.name}
+				</option>
 			))}
 		</select>
 	);

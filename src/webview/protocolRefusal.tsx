@@ -5,7 +5,9 @@ export function ProtocolRefusalBanner({ message }: { message: string }) {
 	return (
 		<div class="error-banner" data-testid="protocol-refusal" role="alert">
 			{message}{' '}
-			<button data-testid="reload-window" onClick={() => post({ type: 'reloadWindow' })}>Reload Window</button>
+			<button data-testid="reload-window" onClick={() => post({ type: 'reloadWindow' })}>
+				Reload Window
+			</button>
 		</div>
 	);
 }

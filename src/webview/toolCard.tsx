@@ -26,33 +26,57 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 	return (
 		<div class={`tool-card status-${call.status}`} role="group" aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`} data-testid="tool-card" data-tool-call-id={call.id} data-tool-name={call.name} data-status={call.status}>
 			<div class="tool-header">
-				<span class="tool-title" data-testid="tool-title">{call.title || call.name}</span>
+				<span class="tool-title" data-testid="tool-title">
+					{call.title || call.name}
+				</span>
 				<CardBadges call={call} />
-				<span class={`tool-status status-${call.status}`} data-testid="tool-status">{STATUS_LABEL[call.status]}</span>
+				<span class={`tool-status status-${call.status}`} data-testid="tool-status">
+					{STATUS_LABEL[call.status]}
+				</span>
 			</div>
 			<details class="tool-args" open={call.status === 'streaming' || awaiting}>
 				<summary>{call.name} arguments</summary>
 				<pre data-testid="tool-arguments">{call.argumentsText}</pre>
 			</details>
-			{call.policyReason && (awaiting || call.status === 'denied') && <div class="tool-policy" data-testid="tool-policy">{call.policyReason}</div>}
+			{call.policyReason && (awaiting || call.status === 'denied') && (
+				<div class="tool-policy" data-testid="tool-policy">
+					{call.policyReason}
+				</div>
+			)}
 			<DiffView call={call} />
 			{awaiting && (
 				<div class="tool-actions">
-					<button data-testid="tool-approve" class="primary" onClick={() => decide(true)}>Allow once</button>
+					<button data-testid="tool-approve" class="primary" onClick={() => decide(true)}>
+						Allow once
+					</button>
 					{call.suggestedRule && (
 						<button data-testid="tool-always-allow" class="secondary" title={`Adds "allow ${ruleText(call.suggestedRule)}" to this workspace's keel.permissions.rules`} onClick={() => decide(true, true)}>
 							Always allow {ruleText(call.suggestedRule)}
 						</button>
 					)}
-					<button data-testid="tool-deny" class="secondary" onClick={() => decide(false)}>Deny</button>
-					<input data-testid="tool-deny-reason" class="deny-reason" aria-label="Reason for denying (optional, sent to the model)" placeholder="Reason (optional, sent to the model)" value={reason} onInput={e => setReason((e.target as HTMLInputElement).value)} />
+					<button data-testid="tool-deny" class="secondary" onClick={() => decide(false)}>
+						Deny
+					</button>
+					<input
+						data-testid="tool-deny-reason"
+						class="deny-reason"
+						aria-label="Reason for denying (optional, sent to the model)"
+						placeholder="Reason (optional, sent to the model)"
+						value={reason}
+						onInput={e => setReason((e.target as HTMLInputElement).value)}
+					/>
 				</div>
 			)}
 			{output !== undefined && (
 				<details class="tool-output" data-testid="tool-output" open={call.status === 'running' || call.status === 'failed'}>
 					<summary>
 						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <FilteredLines call={call} /> : `${countLines(output)} lines`})
-						{call.redactions ? <span class="tool-redacted" data-testid="tool-redacted"> · {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted</span> : null}
+						{call.redactions ? (
+							<span class="tool-redacted" data-testid="tool-redacted">
+								{' '}
+								· {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted
+							</span>
+						) : null}
 					</summary>
 					{call.rawOutputRef && call.output !== undefined ? <UnfilteredOutput call={call} filtered={output} /> : <ToolOutput text={output} />}
 				</details>

@@ -9,10 +9,13 @@ export function FilteredLines({ call }: { call: ToolCallView }) {
 	const { from, to } = call.filtered!;
 	const percent = from > 0 ? Math.round(((from - to) / from) * 100) : 0;
 	const confidence = call.filterConfidence && call.filterConfidence !== 'full' ? `, ${call.filterConfidence}` : '';
-	const title = call.filterRule ? `Filtered by the rule "${call.filterRule}"` : 'Filtered by Keel\'s output filters';
+	const title = call.filterRule ? `Filtered by the rule "${call.filterRule}"` : "Filtered by Keel's output filters";
 	return (
 		<span class="tool-filtered" data-testid="card-filtered" data-confidence={call.filterConfidence} title={title}>
-			<span data-testid="tool-filtered">{from} → {to} lines</span> ({percent}% filtered{confidence})
+			<span data-testid="tool-filtered">
+				{from} → {to} lines
+			</span>{' '}
+			({percent}% filtered{confidence})
 		</span>
 	);
 }
@@ -21,7 +24,11 @@ export function FilteredLines({ call }: { call: ToolCallView }) {
 export function CardBadges({ call }: { call: ToolCallView }) {
 	return (
 		<>
-			{call.cached && <span class="tool-chip cached" data-testid="card-cached" title="Answered from this session's result cache: the tool did not run again">cached</span>}
+			{call.cached && (
+				<span class="tool-chip cached" data-testid="card-cached" title="Answered from this session's result cache: the tool did not run again">
+					cached
+				</span>
+			)}
 			{call.status === 'failed' && call.errorCategory && (
 				<span class="tool-chip error-category" data-testid="card-error-category" data-category={call.errorCategory} title="The kind of failure">
 					{call.errorCategory.replace(/_/g, ' ')}
@@ -55,17 +62,30 @@ export function UnfilteredOutput({ call, filtered }: { call: ToolCallView; filte
 			<div class="tool-output-actions">
 				{showing ? (
 					<>
-						<span class="tool-raw-label" data-testid="unfiltered-label">Unfiltered output{raw.total ? ` (${raw.total.toLocaleString()} characters)` : ''}{raw.loading ? ' — loading…' : ''}</span>
-						<button class="link" data-testid="show-filtered" onClick={() => setWanted(false)}>Show filtered</button>
+						<span class="tool-raw-label" data-testid="unfiltered-label">
+							Unfiltered output{raw.total ? ` (${raw.total.toLocaleString()} characters)` : ''}
+							{raw.loading ? ' — loading…' : ''}
+						</span>
+						<button class="link" data-testid="show-filtered" onClick={() => setWanted(false)}>
+							Show filtered
+						</button>
 					</>
 				) : (
-					<button class="link" data-testid="show-unfiltered" onClick={show}>Show unfiltered</button>
+					<button class="link" data-testid="show-unfiltered" onClick={show}>
+						Show unfiltered
+					</button>
 				)}
-				{wanted && raw?.error && <span class="tool-raw-error" data-testid="unfiltered-error" role="alert">{raw.error}</span>}
+				{wanted && raw?.error && (
+					<span class="tool-raw-error" data-testid="unfiltered-error" role="alert">
+						{raw.error}
+					</span>
+				)}
 			</div>
 			{showing ? <ToolOutput text={raw.text} testId="unfiltered-output" /> : <ToolOutput text={filtered} />}
 			{showing && raw.nextOffset !== undefined && !raw.loading && (
-				<button class="link" data-testid="unfiltered-more" onClick={() => request(raw.nextOffset!)}>Load more</button>
+				<button class="link" data-testid="unfiltered-more" onClick={() => request(raw.nextOffset!)}>
+					Load more
+				</button>
 			)}
 		</>
 	);

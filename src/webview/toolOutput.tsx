@@ -10,7 +10,9 @@ export function ToolOutput({ text, testId }: { text: string; testId?: string }) 
 	const shown = all || lines <= PREVIEW_LINES ? text : firstLines(text, PREVIEW_LINES);
 	return (
 		<div class="tool-output-body" data-testid={testId}>
-			<pre tabIndex={0} aria-label="Tool output">{shown}</pre>
+			<pre tabIndex={0} aria-label="Tool output">
+				{shown}
+			</pre>
 			{shown !== text && (
 				<button class="link" data-testid="tool-output-show-all" onClick={() => setAll(true)}>
 					Show all {lines} lines

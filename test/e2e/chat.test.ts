@@ -19,10 +19,7 @@ describe('Keel chat in VS Code (e2e)', function () {
 	});
 
 	it('streams an answer grounded in a file read the user approved on its card', async () => {
-		double().script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], { split: 4, delayMs: 20 }),
-			text('The README says:\n\n```\n{{lastToolResult}}\n```', { chunks: 6, delayMs: 30 }),
-		);
+		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], { split: 4, delayMs: 20 }), text('The README says:\n\n```\n{{lastToolResult}}\n```', { chunks: 6, delayMs: 30 }));
 		const chat = await keel.webview();
 		await ask(chat, 'What does the README say?');
 		const card = chat.locator(testId('tool-card'));

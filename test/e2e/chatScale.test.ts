@@ -71,10 +71,7 @@ describe('Keel chat with long conversations (e2e)', function () {
 
 	it('shows the newest page of a long session and pages older items in when the user scrolls up', async () => {
 		const rounds = 60; // 1 prompt + 2 items per round + the answer: more than one page
-		double().script(
-			...Array.from({ length: rounds }, (_, i) => textThenTools(`Round ${i + 1}.`, [{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: i + 1 } }])),
-			text('All rounds done.'),
-		);
+		double().script(...Array.from({ length: rounds }, (_, i) => textThenTools(`Round ${i + 1}.`, [{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: i + 1 } }])), text('All rounds done.'));
 		let chat = await keel.webview();
 		await ask(chat, 'The very first prompt');
 		await chat.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=All rounds done.`).waitFor({ timeout: 120_000 });
@@ -108,7 +105,10 @@ describe('Keel chat with long conversations (e2e)', function () {
 		assert.strictEqual(await group.locator(testId('tool-card')).count(), 0, 'folded until asked');
 		await group.locator(testId('card-group-toggle')).click();
 		await group.locator(testId('tool-card')).nth(3).waitFor();
-		assert.deepStrictEqual(await group.locator(testId('tool-title')).allTextContents(), reads.map(r => `Read README.md (lines 1–${r.arguments.limit})`));
+		assert.deepStrictEqual(
+			await group.locator(testId('tool-title')).allTextContents(),
+			reads.map(r => `Read README.md (lines 1–${r.arguments.limit})`),
+		);
 		assert.strictEqual(await group.locator(testId('card-group-toggle')).getAttribute('aria-expanded'), 'true');
 	});
 
@@ -150,10 +150,9 @@ describe('Keel chat with long conversations (e2e)', function () {
 		const reads = ['README.md', 'package.json', 'src/app.ts'].map(path => ({ name: 'read_file', arguments: { path } }));
 		double().script(
 			toolCalls(reads),
-			textThenTools(
-				'`greet` has no doc comment. I will add one:\n\n```ts\n/** Says hello to `name`. */\nexport function greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```',
-				[{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '/** Says hello to `name`. */\nexport function greet' } }],
-			),
+			textThenTools('`greet` has no doc comment. I will add one:\n\n```ts\n/** Says hello to `name`. */\nexport function greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```', [
+				{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '/** Says hello to `name`. */\nexport function greet' } },
+			]),
 			text('Done.'),
 		);
 		const chat = await keel.webview();
@@ -165,7 +164,10 @@ describe('Keel chat with long conversations (e2e)', function () {
 		// Toasts from earlier tests (e.g. a truncation warning) are not part of the picture.
 		const toastClose = keel.page.locator('.notification-toast .codicon-notifications-clear');
 		while ((await toastClose.count()) > 0) {
-			await toastClose.first().click().catch(() => undefined);
+			await toastClose
+				.first()
+				.click()
+				.catch(() => undefined);
 			await keel.page.waitForTimeout(200);
 		}
 		await keel.page.mouse.move(700, 450);
@@ -210,7 +212,10 @@ describe('Keel chat from the keyboard alone (e2e)', function () {
 		assert.fail(`${target} is not reachable with Shift+Tab from the prompt box`);
 	}
 
-	for (const [decision, button, status] of [['approves', 'tool-approve', 'succeeded'], ['denies', 'tool-deny', 'denied']] as const) {
+	for (const [decision, button, status] of [
+		['approves', 'tool-approve', 'succeeded'],
+		['denies', 'tool-deny', 'denied'],
+	] as const) {
 		it(`${decision} a tool call with the keyboard`, async () => {
 			double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), text('Done.'));
 			const chat = await keel.webview();

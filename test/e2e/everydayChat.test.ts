@@ -40,7 +40,10 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		await input.press('Tab');
 		assert.strictEqual(await input.inputValue(), '/plan ');
 		await input.press('Enter');
-		await chat.locator(`${testId('mode')}[data-mode="plan"]`).waitFor().catch(error => explain(chat, error));
+		await chat
+			.locator(`${testId('mode')}[data-mode="plan"]`)
+			.waitFor()
+			.catch(error => explain(chat, error));
 		assert.strictEqual(await input.inputValue(), '');
 		await chat.locator(testId('notice')).filter({ hasText: 'Mode: Plan' }).first().waitFor();
 
@@ -63,7 +66,10 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		double().script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '// edited by Keel\nexport function greet' } }]), text('Edited.'));
 		const chat = await cleanChat();
 		await ask(chat, 'Add a comment to app.ts');
-		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"] ${testId('tool-approve')}`).click().catch(error => explain(chat, error));
+		await chat
+			.locator(`${testId('tool-card')}[data-status="awaitingApproval"] ${testId('tool-approve')}`)
+			.click()
+			.catch(error => explain(chat, error));
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'Edited.' }).waitFor();
 		assert.match(fs.readFileSync(file, 'utf8'), /^\/\/ edited by Keel\n/);
 
@@ -77,12 +83,25 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		await keel.page.locator('.view-line', { hasText: '// edited by Keel' }).first().waitFor({ timeout: 20_000 });
 
 		await chat.locator(testId('checkpoint-restore')).click();
-		await chat.locator(testId('notice')).filter({ hasText: /restor/i }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
+		await chat
+			.locator(testId('notice'))
+			.filter({ hasText: /restor/i })
+			.first()
+			.waitFor({ timeout: 60_000 })
+			.catch(error => explain(chat, error));
 		assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
 
 		// Restoring is itself undoable, from the same turn.
-		await chat.locator(testId('checkpoint-undo-restore')).click().catch(error => explain(chat, error));
-		await chat.locator(testId('notice')).filter({ hasText: /Undid the restore/ }).first().waitFor({ timeout: 60_000 }).catch(error => explain(chat, error));
+		await chat
+			.locator(testId('checkpoint-undo-restore'))
+			.click()
+			.catch(error => explain(chat, error));
+		await chat
+			.locator(testId('notice'))
+			.filter({ hasText: /Undid the restore/ })
+			.first()
+			.waitFor({ timeout: 60_000 })
+			.catch(error => explain(chat, error));
 		assert.match(fs.readFileSync(file, 'utf8'), /^\/\/ edited by Keel\n/);
 		await chat.locator(testId('checkpoint-undo-restore')).waitFor({ state: 'detached' });
 	});
@@ -98,7 +117,10 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		assert.strictEqual(await users.count(), 2);
 
 		const rewind = chat.locator(testId('rewind-here'));
-		await rewind.nth(1).waitFor().catch(error => explain(chat, error));
+		await rewind
+			.nth(1)
+			.waitFor()
+			.catch(error => explain(chat, error));
 		await rewind.nth(1).click();
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'Second answer.' }).waitFor({ state: 'detached' });
 		assert.strictEqual(await users.count(), 1);
@@ -114,13 +136,19 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 		const input = chat.locator(testId('prompt-input'));
 		await input.fill('Explain @src/ap');
 		const picker = chat.locator(testId('mention-picker'));
-		await picker.locator(`${testId('completion-item')}[data-value="src/app.ts"]`).waitFor().catch(error => explain(chat, error));
+		await picker
+			.locator(`${testId('completion-item')}[data-value="src/app.ts"]`)
+			.waitFor()
+			.catch(error => explain(chat, error));
 		await input.press('ArrowDown');
 		await input.press('ArrowUp');
 		await input.press('Enter');
 		assert.strictEqual(await input.inputValue(), 'Explain @src/app.ts ');
 		const chip = chat.locator(`${testId('mention-chip')}[data-value="src/app.ts"]`);
-		await chip.locator(testId('mention-cost')).filter({ hasText: /^\d+ tokens$/ }).waitFor();
+		await chip
+			.locator(testId('mention-cost'))
+			.filter({ hasText: /^\d+ tokens$/ })
+			.waitFor();
 		await keel.screenshot('everyday-mention-chip');
 
 		await input.press('Enter');

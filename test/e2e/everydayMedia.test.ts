@@ -26,9 +26,7 @@ async function transfer(chat: Frame, how: 'paste' | 'drop', payload: { png?: str
 			data.setData('application/vnd.code.uri-list', payload.uriList);
 		}
 		const input = document.querySelector('[data-testid="prompt-input"]');
-		input.dispatchEvent(${how === 'paste'
-		? `new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })`
-		: `new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true })`});
+		input.dispatchEvent(${how === 'paste' ? `new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })` : `new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true })`});
 	})()`);
 }
 
@@ -73,7 +71,12 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 		await keel.screenshot('everyday-image-chip');
 		await chat.locator(testId('send')).click();
 		// The default ("auto") treats an OpenAI-compatible model as text-only.
-		await chat.locator(testId('notice')).filter({ hasText: /not known to accept images.*keel\.model\.supportsImages/ }).first().waitFor().catch(error => explain(chat, error));
+		await chat
+			.locator(testId('notice'))
+			.filter({ hasText: /not known to accept images.*keel\.model\.supportsImages/ })
+			.first()
+			.waitFor()
+			.catch(error => explain(chat, error));
 		assert.strictEqual(double().modelRequests.length, 0, 'nothing reached the model');
 		// The text and the image are back in the composer to send again.
 		await chat.locator(`${testId('image-chip')}[data-name="dropped.png"]`).waitFor();
@@ -87,10 +90,18 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 		await transfer(chat, 'drop', { uriList: `file://${file}` });
 		await composerValue(chat, 'Explain @src/app.ts ').catch(error => explain(chat, error));
 		const chip = chat.locator(`${testId('mention-chip')}[data-value="src/app.ts"]`);
-		await chip.locator(testId('mention-cost')).filter({ hasText: /^\d+ tokens$/ }).waitFor();
+		await chip
+			.locator(testId('mention-cost'))
+			.filter({ hasText: /^\d+ tokens$/ })
+			.waitFor();
 		// Outside the workspace: refused with the reason, nothing added.
 		await transfer(chat, 'drop', { uriList: 'file:///etc/hostname' });
-		await chat.locator(testId('notice')).filter({ hasText: /Not attached: .*hostname \(outside the workspace\)/ }).first().waitFor().catch(error => explain(chat, error));
+		await chat
+			.locator(testId('notice'))
+			.filter({ hasText: /Not attached: .*hostname \(outside the workspace\)/ })
+			.first()
+			.waitFor()
+			.catch(error => explain(chat, error));
 		assert.strictEqual(await chat.locator(testId('prompt-input')).inputValue(), 'Explain @src/app.ts ');
 	});
 
@@ -101,11 +112,18 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 		const url = 'https://127.0.0.1/page';
 		await input.fill(`Summarise @${url}`);
 		const picker = chat.locator(testId('mention-picker'));
-		await picker.locator(`${testId('completion-item')}[data-value="${url}"]`).waitFor().catch(error => explain(chat, error));
+		await picker
+			.locator(`${testId('completion-item')}[data-value="${url}"]`)
+			.waitFor()
+			.catch(error => explain(chat, error));
 		await input.press('Enter');
 		assert.strictEqual(await input.inputValue(), `Summarise @${url} `);
 		const chip = chat.locator(`${testId('mention-chip')}[data-value="${url}"]`);
-		await chip.locator(testId('mention-cost')).filter({ hasText: 'not attached' }).waitFor().catch(error => explain(chat, error));
+		await chip
+			.locator(testId('mention-cost'))
+			.filter({ hasText: 'not attached' })
+			.waitFor()
+			.catch(error => explain(chat, error));
 		assert.match(String(await chip.getAttribute('title')), /127\.0\.0\.1 is a loopback address; only public addresses can be fetched/);
 	});
 });
@@ -122,11 +140,17 @@ describe('Keel images sent to a model that reads them (e2e)', function () {
 		await chat.locator(testId('prompt-input')).fill('Describe the image');
 		double().script(text('A single pixel.'));
 		await chat.locator(testId('send')).click();
-		await chat.locator(testId('message-assistant')).filter({ hasText: 'A single pixel.' }).waitFor().catch(async error => {
-			throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
-		});
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'A single pixel.' })
+			.waitFor()
+			.catch(async error => {
+				throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
+			});
 		const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } };
-		const sent = double().modelRequests.at(-1)!.body.messages.find((m: { role: string }) => m.role === 'user');
+		const sent = double()
+			.modelRequests.at(-1)!
+			.body.messages.find((m: { role: string }) => m.role === 'user');
 		assert.deepStrictEqual(sent.content, [{ type: 'text', text: 'Describe the image' }, image]);
 		await chat.locator(`${testId('message-image')}[data-name="shot.png"]`).waitFor();
 		assert.strictEqual(await chat.locator(testId('image-chip')).count(), 0, 'the composer is empty after sending');
@@ -140,7 +164,9 @@ describe('Keel images sent to a model that reads them (e2e)', function () {
 		await again.locator(testId('prompt-input')).fill('And now?');
 		await again.locator(testId('send')).click();
 		await again.locator(testId('message-assistant')).filter({ hasText: 'Still one pixel.' }).waitFor();
-		const history = double().modelRequests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === 'user');
+		const history = double()
+			.modelRequests.at(-1)!
+			.body.messages.filter((m: { role: string }) => m.role === 'user');
 		assert.deepStrictEqual(history[0].content, [{ type: 'text', text: 'Describe the image' }, image], 'the stored image is sent again with the history');
 	});
 });

@@ -37,7 +37,9 @@ describe('npm start: a clean first start (e2e)', function () {
 		const env = { ...process.env, VSCODE_IPC_HOOK_CLI: path.join(root, 'enclosing-vscode.sock') };
 		const log = fs.openSync(path.join(root, 'start.log'), 'a');
 		server = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh'), workspace], {
-			cwd: REPO_ROOT, detached: true, stdio: ['ignore', log, log],
+			cwd: REPO_ROOT,
+			detached: true,
+			stdio: ['ignore', log, log],
 			env: { ...env, KEEL_VSIX: vsix, KEEL_PORT: String(port), KEEL_START_DATA: data },
 		});
 		fs.closeSync(log);
@@ -54,7 +56,12 @@ describe('npm start: a clean first start (e2e)', function () {
 
 	it('shows Keel, activates Git after the folder is trusted, and raises no error or warning notification', async () => {
 		const trust = page.getByRole('button', { name: 'Yes, I trust the authors' });
-		if (await trust.waitFor({ timeout: 30_000 }).then(() => true, () => false)) {
+		if (
+			await trust.waitFor({ timeout: 30_000 }).then(
+				() => true,
+				() => false,
+			)
+		) {
 			await trust.focus();
 			await page.keyboard.press('Enter');
 		}
@@ -66,13 +73,17 @@ describe('npm start: a clean first start (e2e)', function () {
 		await runCommand(page, 'Notifications: Show Notifications');
 		const rows = page.locator('.notifications-center .notification-list-item');
 		// Nothing the user did not ask for may warn or fail at first start (the Git message was an error).
-		const notices = await rows.evaluateAll(items => items.map(item => ({
-			severity: ['error', 'warning', 'info'].find(level => item.querySelector(`.notification-list-item-icon.codicon-${level}`)) ?? 'unknown',
-			text: item.querySelector('.notification-list-item-message')?.textContent ?? '',
-		})));
+		const notices = await rows.evaluateAll(items =>
+			items.map(item => ({
+				severity: ['error', 'warning', 'info'].find(level => item.querySelector(`.notification-list-item-icon.codicon-${level}`)) ?? 'unknown',
+				text: item.querySelector('.notification-list-item-message')?.textContent ?? '',
+			})),
+		);
 		const loud = notices.filter(n => n.severity === 'error' || n.severity === 'warning').map(n => `${n.severity}: ${n.text}`);
 		assert.deepStrictEqual(loud, [], `notifications at first start:\n${loud.join('\n')}`);
-		const failed = extensionHostLogs().split('\n').filter(line => /Cannot activate|depends on .* which is (?:not loaded|disabled)|Activating extension .* failed/.test(line));
+		const failed = extensionHostLogs()
+			.split('\n')
+			.filter(line => /Cannot activate|depends on .* which is (?:not loaded|disabled)|Activating extension .* failed/.test(line));
 		assert.deepStrictEqual(failed, [], 'extensions that failed to activate');
 	});
 

@@ -16,42 +16,50 @@ import { startModelDouble, type ModelDouble, type ModelDoubleOptions } from '../
 export const PROMPT_INPUT = '[data-testid="prompt-input"]';
 
 export interface KeelE2EOptions extends CodeServerOptions {
-  /** Default: Keel's VSIX ($KEEL_VSIX or dist/keel.vsix). */
-  vsix?: string[];
+	/** Default: Keel's VSIX ($KEEL_VSIX or dist/keel.vsix). */
+	vsix?: string[];
 }
 
 export interface KeelE2E {
-  server: CodeServer;
-  page: Page;
-  /** Shows Keel's view and returns its webview frame (waits for PROMPT_INPUT). */
-  openKeel(): Promise<Frame>;
-  /** The webview frame holding `selector`; re-resolved each call since VS Code may recreate it. */
-  webview(selector?: string): Promise<Frame>;
-  /** Saves test-results/<name>.png and returns its path. */
-  screenshot(name: string): Promise<string>;
-  dispose(): Promise<void>;
+	server: CodeServer;
+	page: Page;
+	/** Shows Keel's view and returns its webview frame (waits for PROMPT_INPUT). */
+	openKeel(): Promise<Frame>;
+	/** The webview frame holding `selector`; re-resolved each call since VS Code may recreate it. */
+	webview(selector?: string): Promise<Frame>;
+	/** Saves test-results/<name>.png and returns its path. */
+	screenshot(name: string): Promise<string>;
+	dispose(): Promise<void>;
 }
 
 export async function startKeel(opts: KeelE2EOptions = {}): Promise<KeelE2E> {
-  const vsix = opts.vsix ?? [requireKeelVsix()];
-  const server = await startCodeServer({ ...opts, vsix });
-  let browser: Browser | undefined;
-  try {
-    browser = await launchBrowser();
-    const page = await openWorkbench(browser, server.url);
-    const b = browser;
-    const webview = (selector = PROMPT_INPUT) => webviewFrame(page, selector);
-    return {
-      server, page, webview,
-      openKeel: async () => { await openKeelView(page); return webview(); },
-      screenshot: (name) => screenshot(page, name),
-      dispose: async () => { await b.close().catch(() => undefined); await server.dispose(); },
-    };
-  } catch (err) {
-    await browser?.close().catch(() => undefined);
-    await server.dispose();
-    throw err;
-  }
+	const vsix = opts.vsix ?? [requireKeelVsix()];
+	const server = await startCodeServer({ ...opts, vsix });
+	let browser: Browser | undefined;
+	try {
+		browser = await launchBrowser();
+		const page = await openWorkbench(browser, server.url);
+		const b = browser;
+		const webview = (selector = PROMPT_INPUT) => webviewFrame(page, selector);
+		return {
+			server,
+			page,
+			webview,
+			openKeel: async () => {
+				await openKeelView(page);
+				return webview();
+			},
+			screenshot: name => screenshot(page, name),
+			dispose: async () => {
+				await b.close().catch(() => undefined);
+				await server.dispose();
+			},
+		};
+	} catch (err) {
+		await browser?.close().catch(() => undefined);
+		await server.dispose();
+		throw err;
+	}
 }
 
 /**
@@ -60,34 +68,44 @@ export async function startKeel(opts: KeelE2EOptions = {}): Promise<KeelE2E> {
  * Pass a function when options are only known in `before` (e.g. a model double's URL).
  */
 export function useKeel(opts: KeelE2EOptions | (() => KeelE2EOptions) = {}): KeelE2E {
-  let session: KeelE2E | undefined;
-  const current = (): KeelE2E => {
-    if (!session) throw new Error('Keel session not started: use it inside a test or hook');
-    return session;
-  };
-  before(async function () {
-    this.timeout(Math.max(this.timeout(), 120_000));
-    session = await startKeel(typeof opts === 'function' ? opts() : opts);
-  });
-  afterEach(async function () {
-    const t = this.currentTest;
-    if (session && t?.state === 'failed') await session.screenshot(`failed-${t.fullTitle()}`).catch(() => undefined);
-  });
-  after(async () => { await session?.dispose(); session = undefined; });
-  return {
-    get server() { return current().server; },
-    get page() { return current().page; },
-    openKeel: () => current().openKeel(),
-    webview: (selector?: string) => current().webview(selector),
-    screenshot: (name: string) => current().screenshot(name),
-    dispose: async () => { await session?.dispose(); session = undefined; },
-  };
+	let session: KeelE2E | undefined;
+	const current = (): KeelE2E => {
+		if (!session) throw new Error('Keel session not started: use it inside a test or hook');
+		return session;
+	};
+	before(async function () {
+		this.timeout(Math.max(this.timeout(), 120_000));
+		session = await startKeel(typeof opts === 'function' ? opts() : opts);
+	});
+	afterEach(async function () {
+		const t = this.currentTest;
+		if (session && t?.state === 'failed') await session.screenshot(`failed-${t.fullTitle()}`).catch(() => undefined);
+	});
+	after(async () => {
+		await session?.dispose();
+		session = undefined;
+	});
+	return {
+		get server() {
+			return current().server;
+		},
+		get page() {
+			return current().page;
+		},
+		openKeel: () => current().openKeel(),
+		webview: (selector?: string) => current().webview(selector),
+		screenshot: (name: string) => current().screenshot(name),
+		dispose: async () => {
+			await session?.dispose();
+			session = undefined;
+		},
+	};
 }
 
 function requireKeelVsix(): string {
-  const vsix = keelVsixPath();
-  if (!vsix) throw new Error('dist/keel.vsix not found: run `npm run build && npm run package` (or set KEEL_VSIX)');
-  return vsix;
+	const vsix = keelVsixPath();
+	if (!vsix) throw new Error('dist/keel.vsix not found: run `npm run build && npm run package` (or set KEEL_VSIX)');
+	return vsix;
 }
 
 /** A `[data-testid="…"]` selector: the stable hooks the chat exposes to tests. */
@@ -95,8 +113,8 @@ export const testId = (id: string) => `[data-testid="${id}"]`;
 
 /** Types a prompt into the chat and sends it, as a user would. */
 export async function ask(chat: Frame, prompt: string): Promise<void> {
-  await chat.locator(testId('prompt-input')).fill(prompt);
-  await chat.locator(testId('send')).click();
+	await chat.locator(testId('prompt-input')).fill(prompt);
+	await chat.locator(testId('send')).click();
 }
 
 /**
@@ -104,22 +122,27 @@ export async function ask(chat: Frame, prompt: string): Promise<void> {
  * follow it, closed after. Call it before `useKeel` so the hooks run in that order.
  */
 export function useModelDouble(options?: ModelDoubleOptions): () => ModelDouble {
-  let double: ModelDouble | undefined;
-  before(async () => { double = await startModelDouble(options); });
-  after(async () => { await double?.close(); double = undefined; });
-  return () => {
-    if (!double) throw new Error('model double not started: use it inside a test or hook');
-    return double;
-  };
+	let double: ModelDouble | undefined;
+	before(async () => {
+		double = await startModelDouble(options);
+	});
+	after(async () => {
+		await double?.close();
+		double = undefined;
+	});
+	return () => {
+		if (!double) throw new Error('model double not started: use it inside a test or hook');
+		return double;
+	};
 }
 
 /** Shows Keel and starts a new chat when the last test left one behind; returns the webview. */
 export async function freshChat(keel: KeelE2E): Promise<Frame> {
-  const chat = await keel.openKeel();
-  if ((await chat.locator(testId('message-user')).count()) > 0) {
-    await chat.locator(testId('new-chat')).click();
-    // first(): a left-behind chat can hold several messages, and waitFor on many is a strict-mode error.
-    await chat.locator(testId('message-user')).first().waitFor({ state: 'detached' });
-  }
-  return chat;
+	const chat = await keel.openKeel();
+	if ((await chat.locator(testId('message-user')).count()) > 0) {
+		await chat.locator(testId('new-chat')).click();
+		// first(): a left-behind chat can hold several messages, and waitFor on many is a strict-mode error.
+		await chat.locator(testId('message-user')).first().waitFor({ state: 'detached' });
+	}
+	return chat;
 }

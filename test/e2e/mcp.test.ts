@@ -65,13 +65,20 @@ describe('Keel with MCP servers (e2e)', function () {
 		workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-mcp-ws-'));
 		fs.cpSync(path.join(REPO_ROOT, 'test/fixtures/workspace'), workspace, { recursive: true });
 		fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-		fs.writeFileSync(path.join(workspace, '.vscode/mcp.json'), JSON.stringify({
-			servers: {
-				shop: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--name', 'shop'] },
-				remote: { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
-				big: { command: process.execPath, args: [FIXTURE, '--fillers', '60'] },
-			},
-		}, null, 2));
+		fs.writeFileSync(
+			path.join(workspace, '.vscode/mcp.json'),
+			JSON.stringify(
+				{
+					servers: {
+						shop: { type: 'stdio', command: process.execPath, args: [FIXTURE, '--name', 'shop'] },
+						remote: { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+						big: { command: process.execPath, args: [FIXTURE, '--fillers', '60'] },
+					},
+				},
+				null,
+				2,
+			),
+		);
 	});
 	after(() => {
 		http?.child.kill();
@@ -90,11 +97,7 @@ describe('Keel with MCP servers (e2e)', function () {
 		await serverRow(keel.page, 'big', 'running');
 		await keel.screenshot('mcp-servers');
 
-		double().script(
-			toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]),
-			toolCalls([{ name: 'mcp_remote_lookup_order', arguments: { orderId: 'B-7' } }]),
-			text('Both: {{lastToolResult}}'),
-		);
+		double().script(toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]), toolCalls([{ name: 'mcp_remote_lookup_order', arguments: { orderId: 'B-7' } }]), text('Both: {{lastToolResult}}'));
 		await ask(chat, 'Where are my orders A-1001 and B-7? Look up each order.');
 		await approveCard(chat, 'mcp_shop_lookup_order');
 		await keel.screenshot('mcp-card-approved');
@@ -119,11 +122,16 @@ describe('Keel with MCP servers (e2e)', function () {
 		await notice.waitFor();
 		assert.match(await notice.innerText(), /^Tools offered: \d+ of \d+ — 15 built-in( \+ \d+ by relevance \(mcp_big_flight_status_\d+[^)]*\))? \+ request_tools\. \d+ more listed by name for request_tools\. Budget: 40 tools, 2,048 tokens/);
 		await keel.screenshot('mcp-tools-offered');
-		const offered: string[] = double().modelRequests.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+		const offered: string[] = double()
+			.modelRequests.at(-1)!
+			.body.tools.map((t: { function: { name: string } }) => t.function.name);
 		assert.ok(offered.length < 40, `a filtered set: ${offered.length}`);
 		assert.ok(offered.includes('request_tools'));
 		assert.ok(offered.includes('read_file'));
-		assert.ok(offered.filter(n => n.startsWith('mcp_')).every(n => n.startsWith('mcp_big_flight_status_')), offered.join(', '));
+		assert.ok(
+			offered.filter(n => n.startsWith('mcp_')).every(n => n.startsWith('mcp_big_flight_status_')),
+			offered.join(', '),
+		);
 	});
 
 	it('a server that crashes mid-call fails that card and the turn goes on', async () => {
@@ -132,7 +140,10 @@ describe('Keel with MCP servers (e2e)', function () {
 		await ask(chat, 'crash the shop server');
 		await approveCard(chat, 'mcp_shop_crash');
 		await chat.locator(`${testId('tool-card')}[data-tool-name="mcp_shop_crash"][data-status="failed"]`).waitFor();
-		await chat.locator(testId('message-assistant')).filter({ hasText: /It broke:[\s\S]*mcp_shop_crash failed/ }).waitFor();
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: /It broke:[\s\S]*mcp_shop_crash failed/ })
+			.waitFor();
 		await keel.page.locator('.notification-toast', { hasText: 'stopped unexpectedly' }).first().waitFor();
 	});
 

@@ -48,7 +48,11 @@ const posted = (page: Page) => page.evaluate(() => window.__posted);
 		// An older webview: its `ready` carries another version; the real channel answers it.
 		const channel = new WebviewChannel();
 		const sent: unknown[] = [];
-		const opened = channel.open(m => sent.push(m), (ready.protocolVersion ?? 0) - 1, () => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }));
+		const opened = channel.open(
+			m => sent.push(m),
+			(ready.protocolVersion ?? 0) - 1,
+			() => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }),
+		);
 		assert.strictEqual(opened, false);
 		for (const message of sent) {
 			await page.evaluate(m => window.postMessage(m, '*'), message);
@@ -58,7 +62,10 @@ const posted = (page: Page) => page.evaluate(() => window.__posted);
 		assert.match(await banner.innerText(), new RegExp(PROTOCOL_REFUSAL_TEXT.replace('.', '\\.')));
 		assert.strictEqual(await page.getByTestId('prompt-input').count(), 0, 'no composer to type into a chat that cannot work');
 		await page.getByTestId('reload-window').click();
-		assert.ok((await posted(page)).some(m => m.type === 'reloadWindow'), 'the button asked the host to reload');
+		assert.ok(
+			(await posted(page)).some(m => m.type === 'reloadWindow'),
+			'the button asked the host to reload',
+		);
 		await page.close();
 	});
 });

@@ -86,11 +86,7 @@ describe('Keel recovery in VS Code (e2e)', function () {
 	});
 
 	it('asks Continue / Stop at the step cap, in the chat and as a notification whose Continue goes on', async () => {
-		double().script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
-			toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]),
-			text('Finished after continuing.'),
-		);
+		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]), text('Finished after continuing.'));
 		const chat = await keel.webview();
 		await ask(chat, 'look around');
 		await chat.locator(`${testId('continue-prompt')}[data-state="pending"]`).waitFor();

@@ -11,7 +11,7 @@ describe('Keel model picker (e2e)', function () {
 	const double = useModelDouble({ models: ['glm-4.7-flash', 'qwen3:8b'] });
 	const keel = useKeel(() => ({ settings: { 'keel.model.baseUrl': double().openaiBaseUrl } }));
 
-	it('lists the endpoint\'s models, and the picked one is shown and used', async () => {
+	it("lists the endpoint's models, and the picked one is shown and used", async () => {
 		const chat = await keel.openKeel();
 		const statusItem = keel.page.locator('.statusbar-item', { hasText: 'glm-4.7-flash' }).first();
 		await statusItem.waitFor();
@@ -25,9 +25,13 @@ describe('Keel model picker (e2e)', function () {
 		await chat.locator(testId('model-label')).filter({ hasText: 'qwen3:8b' }).waitFor();
 		double().script(text('hello from qwen'));
 		await ask(chat, 'which model are you?');
-		await chat.locator(testId('message-assistant')).filter({ hasText: 'hello from qwen' }).waitFor().catch(async error => {
-			throw new Error(`${(error as Error).message}\nrequests: ${JSON.stringify(double().requests.map(r => [r.path, r.body?.model]))}\nchat: ${(await chat.locator('body').innerText()).slice(0, 800)}`);
-		});
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'hello from qwen' })
+			.waitFor()
+			.catch(async error => {
+				throw new Error(`${(error as Error).message}\nrequests: ${JSON.stringify(double().requests.map(r => [r.path, r.body?.model]))}\nchat: ${(await chat.locator('body').innerText()).slice(0, 800)}`);
+			});
 		assert.strictEqual(double().modelRequests.at(-1)!.body.model, 'qwen3:8b');
 	});
 });

@@ -31,7 +31,10 @@ import { ask, testId, useKeel, useModelDouble } from './harness';
 		await chat.locator(`${testId('tool-card')}[data-status="interrupted"]`).waitFor({ timeout: 60_000 });
 		const users = await chat.locator(testId('message-user')).allTextContents();
 		assert.deepStrictEqual(users, ['First question', 'Now read the README']);
-		assert.deepStrictEqual((await chat.locator(testId('message-assistant')).allTextContents()).map(t => t.trim()), ['The first answer is here.']);
+		assert.deepStrictEqual(
+			(await chat.locator(testId('message-assistant')).allTextContents()).map(t => t.trim()),
+			['The first answer is here.'],
+		);
 		assert.strictEqual(await chat.locator(testId('tool-approve')).count(), 0, 'nothing from before the reload can be approved now');
 		await keel.screenshot('reload-after');
 

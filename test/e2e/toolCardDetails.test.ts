@@ -44,7 +44,7 @@ describe('Keel tool card details (e2e)', function () {
 		await freshChat(keel);
 	});
 
-	it('says how much of a command\'s output was filtered, and Show unfiltered reveals all of it', async () => {
+	it("says how much of a command's output was filtered, and Show unfiltered reveals all of it", async () => {
 		double().script(toolCalls([{ name: 'run_command', arguments: { command: MANY_FILES } }]), text('Listed the files.'));
 		const chat = await keel.webview();
 		await ask(chat, 'Make 300 files and list them');
@@ -73,7 +73,7 @@ describe('Keel tool card details (e2e)', function () {
 		const rawText = (await raw.locator('pre').textContent()) ?? '';
 		const entries = new Set(rawText.match(/entry-\d+/g));
 		assert.strictEqual(entries.size, 300, 'every file the command listed is in the unfiltered output');
-		assert.doesNotMatch(rawText, /Keel filtered this output/, 'the raw text is the command\'s own');
+		assert.doesNotMatch(rawText, /Keel filtered this output/, "the raw text is the command's own");
 		assert.match((await card.locator(testId('unfiltered-label')).textContent()) ?? '', /Unfiltered output \([\d,]+ characters\)/);
 		await keel.screenshot('card-unfiltered');
 		await card.locator(testId('show-filtered')).click();
@@ -82,11 +82,7 @@ describe('Keel tool card details (e2e)', function () {
 	});
 
 	it('marks a repeated read as answered from the cache', async () => {
-		double().script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
-			text('Read it twice.'),
-		);
+		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), text('Read it twice.'));
 		const chat = await keel.webview();
 		await ask(chat, 'Read the README twice');
 		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`).waitFor();
@@ -109,7 +105,7 @@ describe('Keel tool card details (e2e)', function () {
 		assert.strictEqual(await chat.locator(`${testId('tool-card')}[data-status="succeeded"] ${testId('card-error-category')}`).count(), 0);
 	});
 
-	it('folds the model\'s reasoning into a thinking block, apart from the answer', async () => {
+	it("folds the model's reasoning into a thinking block, apart from the answer", async () => {
 		const reasoning = 'The user greets me; a short friendly reply is enough.';
 		double().script({ ...text('Hello there, how can I help?', { chunks: 4 }), reasoning });
 		const chat = await keel.webview();

@@ -42,7 +42,10 @@ export class ScriptedChatModel implements ChatModel {
 }
 
 export function textStep(text: string): ModelEvent[] {
-	return [{ type: 'text', text }, { type: 'finish', reason: 'stop' }];
+	return [
+		{ type: 'text', text },
+		{ type: 'finish', reason: 'stop' },
+	];
 }
 
 export function callStep(...calls: Array<{ name: string; args: unknown; id?: string }>): ModelEvent[] {

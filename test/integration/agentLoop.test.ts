@@ -51,10 +51,13 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 
 	it('runs several split tool calls from one response and answers from their results', async () => {
 		double.script(
-			toolCalls([
-				{ name: 'read_file', arguments: { path: 'README.md' }, id: 'call_a' },
-				{ name: 'find_path', arguments: { glob: '**/*.ts' }, id: 'call_b' },
-			], { split: 4 }),
+			toolCalls(
+				[
+					{ name: 'read_file', arguments: { path: 'README.md' }, id: 'call_a' },
+					{ name: 'find_path', arguments: { glob: '**/*.ts' }, id: 'call_b' },
+				],
+				{ split: 4 },
+			),
 			text('From the tools: {{lastToolResult}}'),
 		);
 		const chat = session();
@@ -62,13 +65,22 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 		assert.strictEqual(outcome.reason, 'completed');
 		const [first, second] = double.modelRequests.map(r => r.body);
 		assert.strictEqual(first.stream, true);
-		assert.deepStrictEqual(first.tools.map((t: { function: { name: string } }) => t.function.name), ['read_file', 'list_directory', 'find_path', 'write_note']);
+		assert.deepStrictEqual(
+			first.tools.map((t: { function: { name: string } }) => t.function.name),
+			['read_file', 'list_directory', 'find_path', 'write_note'],
+		);
 		assert.ok(second.tools?.length === 4, 'tools are sent on every request');
 		const toolMessages = second.messages.filter((m: { role: string }) => m.role === 'tool');
-		assert.deepStrictEqual(toolMessages.map((m: { tool_call_id: string }) => m.tool_call_id), ['call_a', 'call_b']);
+		assert.deepStrictEqual(
+			toolMessages.map((m: { tool_call_id: string }) => m.tool_call_id),
+			['call_a', 'call_b'],
+		);
 		assert.match(toolMessages[0].content, /The answer is 42/);
 		const assistant = second.messages.find((m: { role: string }) => m.role === 'assistant');
-		assert.deepStrictEqual(assistant.tool_calls.map((c: { function: { arguments: string } }) => JSON.parse(c.function.arguments)), [{ path: 'README.md' }, { glob: '**/*.ts' }]);
+		assert.deepStrictEqual(
+			assistant.tool_calls.map((c: { function: { arguments: string } }) => JSON.parse(c.function.arguments)),
+			[{ path: 'README.md' }, { glob: '**/*.ts' }],
+		);
 		const answer = chat.history[chat.history.length - 1];
 		assert.strictEqual(answer.kind, 'assistant');
 		assert.match(answer.content, /From the tools: src\/app\.ts/);
@@ -136,5 +148,4 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 		const partial = chat.history.find(m => m.kind === 'assistant');
 		assert.ok(partial && partial.content.startsWith('one'), 'the partial answer is kept');
 	});
-
 });

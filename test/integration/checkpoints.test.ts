@@ -103,8 +103,16 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		// Changed after the turn (by the user or a task): restoring to before the turn would write it back.
 		fs.writeFileSync(path.join(tree.base, '.vscode/settings.json'), '{ "editor.tabSize": 2 }\n');
 		const asked: Array<Array<{ path: string; reason: string }>> = [];
-		const refused = await checkpoints.restore('s1', done.turnId, async () => 'overwrite', async files => (asked.push(files), false));
-		assert.deepStrictEqual(asked.map(files => files.map(f => f.path)), [['.vscode/settings.json']]);
+		const refused = await checkpoints.restore(
+			's1',
+			done.turnId,
+			async () => 'overwrite',
+			async files => (asked.push(files), false),
+		);
+		assert.deepStrictEqual(
+			asked.map(files => files.map(f => f.path)),
+			[['.vscode/settings.json']],
+		);
 		assert.match(asked[0][0].reason, /editor settings/);
 		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 2 }\n', 'not approved: the protected file is untouched');
 		assert.strictEqual(tree.read('src/app.ts'), 'export const a = 1;\n', 'the other files are restored');
@@ -118,7 +126,12 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 2 }\n');
 
 		await checkpoints.undoRestore('s1', async () => 'overwrite');
-		const approved = await checkpoints.restore('s1', done.turnId, async () => 'overwrite', async () => true);
+		const approved = await checkpoints.restore(
+			's1',
+			done.turnId,
+			async () => 'overwrite',
+			async () => true,
+		);
 		assert.deepStrictEqual(approved.guarded, []);
 		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 4 }\n', 'approved: written back');
 	});
@@ -131,7 +144,10 @@ describe('checkpoints through the loop (real git, real files)', function () {
 	});
 
 	it('asks before overwriting a file the user edited since, and keeps it when told to', async () => {
-		const first = await turn([{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'export const a = 2;\n' } }, { name: 'write_file', arguments: { path: 'README.md', content: '# Changed\n' } }]);
+		const first = await turn([
+			{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'export const a = 2;\n' } },
+			{ name: 'write_file', arguments: { path: 'README.md', content: '# Changed\n' } },
+		]);
 		fs.writeFileSync(path.join(tree.base, 'src/app.ts'), 'export const a = 3; // mine\n');
 		const asked: string[][] = [];
 		const cancelled = await checkpoints.restore('s1', first.turnId, async files => (asked.push(files), 'cancel'));
@@ -156,20 +172,32 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		assert.strictEqual(outcome.restored.length, 2);
 	});
 
-	it('never touches the workspace\'s own git repository, and honours its .gitignore and the size limit', async () => {
+	it("never touches the workspace's own git repository, and honours its .gitignore and the size limit", async () => {
 		execFileSync('git', ['init', '-q'], { cwd: tree.base });
 		tree.add({ '.gitignore': 'build/\n', 'build/out.js': 'generated\n', '.env': 'SECRET=1\n', 'keys/server.pem': 'pem', '.env.example': 'SECRET=\n' });
 		fs.writeFileSync(path.join(tree.base, 'big.bin'), Buffer.alloc(3 * 1024 * 1024));
 		const gitBefore = execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' });
-		const done = await turn([{ name: 'write_file', arguments: { path: 'build/out.js', content: 'changed\n' } }, { name: 'write_file', arguments: { path: 'src/app.ts', content: 'x\n' } }]);
-		assert.deepStrictEqual(done.files!.map(f => f.path), ['src/app.ts'], 'ignored files are not in checkpoints');
+		const done = await turn([
+			{ name: 'write_file', arguments: { path: 'build/out.js', content: 'changed\n' } },
+			{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'x\n' } },
+		]);
+		assert.deepStrictEqual(
+			done.files!.map(f => f.path),
+			['src/app.ts'],
+			'ignored files are not in checkpoints',
+		);
 		assert.deepStrictEqual(done.skipped, ['big.bin']);
 		assert.match(notices.at(-1)!.text, /not in the checkpoint: big\.bin/);
-		assert.strictEqual(fs.existsSync(path.join(tree.base, '.git', 'refs', 'keel')), false, 'nothing written into the user\'s .git');
-		assert.strictEqual(execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' }).replace(/.*src\/app\.ts\n/, '').replace(/.*build.*\n/, ''), gitBefore.replace(/.*build.*\n/, ''));
+		assert.strictEqual(fs.existsSync(path.join(tree.base, '.git', 'refs', 'keel')), false, "nothing written into the user's .git");
+		assert.strictEqual(
+			execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' })
+				.replace(/.*src\/app\.ts\n/, '')
+				.replace(/.*build.*\n/, ''),
+			gitBefore.replace(/.*build.*\n/, ''),
+		);
 		assert.ok(fs.existsSync(path.join(storage, 'checkpoints.git', 'HEAD')), 'the shadow repository lives in the storage folder');
 		const stored = execFileSync('git', ['--git-dir', path.join(storage, 'checkpoints.git'), 'ls-tree', '-r', '--name-only', done.before], { encoding: 'utf8' }).split('\n');
-		assert.ok(!stored.includes('.env') && !stored.includes('keys/server.pem'), 'secrets on the deny-read list are never copied into Keel\'s storage');
+		assert.ok(!stored.includes('.env') && !stored.includes('keys/server.pem'), "secrets on the deny-read list are never copied into Keel's storage");
 		assert.ok(stored.includes('.env.example'), 'allow-read exceptions are kept');
 	});
 });

@@ -9,7 +9,12 @@ import { startModelDouble, text, toolCalls, type ModelDouble, type RecordedReque
 const KILLS = Number(process.env.KEEL_CRASH_KILLS ?? 110);
 const CHILD = path.join(__dirname, 'crash', 'crashChild.js');
 
-interface Ack { session: string; seq: number; kind: string; callId: string }
+interface Ack {
+	session: string;
+	seq: number;
+	kind: string;
+	callId: string;
+}
 
 /** Answers a user prompt with one or two calls, a tool result with slowly streamed text. */
 function nextStep(counter: { n: number }) {
@@ -118,7 +123,10 @@ function checkStore(db: string, acked: Ack[], fresh: Ack[]): { staleLock: boolea
 			if (!/[\p{L}\p{N}]/u.test(content)) {
 				continue; // Nothing to search for (an answer that was only tool calls).
 			}
-			assert.ok(store.search(content).some(hit => hit.sessionId === ack.session), `search does not find acknowledged ${ack.kind} #${ack.seq} of ${ack.session}: ${content}`);
+			assert.ok(
+				store.search(content).some(hit => hit.sessionId === ack.session),
+				`search does not find acknowledged ${ack.kind} #${ack.seq} of ${ack.session}: ${content}`,
+			);
 		}
 		return { staleLock, hotJournal };
 	} finally {

@@ -50,10 +50,17 @@ function asEarlierBuildLeftIt(file: Buffer): Buffer {
 /** Every acknowledged message is there, in order, and the history search finds each one. */
 function assertKept(store: SessionStore): void {
 	assert.strictEqual(store.integrityCheck(), 'ok');
-	assert.deepStrictEqual(store.load('kept'), Array.from({ length: KEPT }, (_, i) => keptMessage(i)));
+	assert.deepStrictEqual(
+		store.load('kept'),
+		Array.from({ length: KEPT }, (_, i) => keptMessage(i)),
+	);
 	for (let i = 0; i < KEPT; i++) {
 		const word = i % 2 === 0 ? `keel${i}` : `widget${i}`;
-		assert.deepStrictEqual(store.search(word).map(hit => hit.sessionId), ['kept'], `search for ${word}`);
+		assert.deepStrictEqual(
+			store.search(word).map(hit => hit.sessionId),
+			['kept'],
+			`search for ${word}`,
+		);
 	}
 }
 
@@ -114,8 +121,14 @@ describe('session store after a writer killed mid-commit (real damaged files)', 
 				}
 			}
 			// The damage seen in the field is among them, and each was repaired, not just passed over.
-			assert.ok(found.some(text => text.includes('wrong # of entries in index sqlite_autoindex_events_1')), found.join('\n'));
-			assert.ok(found.some(text => /FTS5|fts5/.test(text)), `a damaged search index was rebuilt: ${found.join('\n')}`);
+			assert.ok(
+				found.some(text => text.includes('wrong # of entries in index sqlite_autoindex_events_1')),
+				found.join('\n'),
+			);
+			assert.ok(
+				found.some(text => /FTS5|fts5/.test(text)),
+				`a damaged search index was rebuilt: ${found.join('\n')}`,
+			);
 		});
 	});
 
@@ -160,7 +173,10 @@ describe('session store after a writer killed mid-commit (real damaged files)', 
 	it('a file that is not a database at all is reported, not replaced', () => {
 		const file = path.join(dir, 'sessions.db');
 		fs.writeFileSync(file, Buffer.alloc(8192, 0x5a));
-		assert.throws(() => SessionStore.open(file), (error: Error) => error instanceof DamagedStoreError && error.message.includes('sqlite3'));
+		assert.throws(
+			() => SessionStore.open(file),
+			(error: Error) => error instanceof DamagedStoreError && error.message.includes('sqlite3'),
+		);
 		assert.deepStrictEqual(fs.readFileSync(file), Buffer.alloc(8192, 0x5a));
 	});
 });

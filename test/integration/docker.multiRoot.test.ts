@@ -22,7 +22,10 @@ describe('docker sandbox with two workspace folders (real engine)', function () 
 	before(requireDocker());
 	before(() => {
 		base = makeWorkspace({ 'api/a.txt': 'from api\n', 'web/b.txt': 'from web\n', 'outside/secret.txt': 'CANARY_DOCKER_MR\n' });
-		const folders = [{ name: 'api', path: path.join(base, 'api') }, { name: 'web', path: path.join(base, 'web') }];
+		const folders = [
+			{ name: 'api', path: path.join(base, 'api') },
+			{ name: 'web', path: path.join(base, 'web') },
+		];
 		runner = new DockerRunner({ workspaceRoot: () => folders, settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }) });
 		const workspace = new MultiRootWorkspace(() => folders.map(f => ({ name: f.name, workspace: new NodeWorkspace(f.path) })));
 		const selector = new ShellBackendSelector(() => 'docker', runner, undefined);

@@ -39,9 +39,20 @@ describe('docker sandbox runner (real engine)', function () {
 
 	it('returns the envelope: stdout, stderr, exit code, duration, truncated', async () => {
 		const result = await make().run(request('echo out; echo err >&2; exit 3'));
-		assert.deepStrictEqual({ ...result, durationMs: typeof result.durationMs }, {
-			backend: 'sandbox', stdout: 'out\n', stderr: 'err\n', exitCode: 3, durationMs: 'number', truncated: false, timedOut: false, cancelled: false, limitHit: undefined,
-		});
+		assert.deepStrictEqual(
+			{ ...result, durationMs: typeof result.durationMs },
+			{
+				backend: 'sandbox',
+				stdout: 'out\n',
+				stderr: 'err\n',
+				exitCode: 3,
+				durationMs: 'number',
+				truncated: false,
+				timedOut: false,
+				cancelled: false,
+				limitHit: undefined,
+			},
+		);
 	});
 
 	it('runs in the workspace at /workspace, in the requested sub-folder, and streams output live', async () => {
@@ -67,7 +78,7 @@ describe('docker sandbox runner (real engine)', function () {
 		await runner.run(request('echo one > /tmp/mark'));
 		const first = await runner.containerId();
 		const second = await runner.run(request('cat /tmp/mark'));
-		assert.strictEqual(second.stdout, 'one\n', 'the second command saw the first one\'s /tmp');
+		assert.strictEqual(second.stdout, 'one\n', "the second command saw the first one's /tmp");
 		assert.strictEqual(await runner.containerId(), first);
 		const mine = (await keelContainers()).filter(c => c.Id === first);
 		assert.strictEqual(mine.length, 1);
@@ -83,7 +94,16 @@ describe('docker sandbox runner (real engine)', function () {
 		await runner.run(request('true'));
 		const info = await docker.getContainer((await runner.containerId())!).inspect();
 		assert.deepStrictEqual(
-			{ memory: info.HostConfig.Memory, cpus: info.HostConfig.NanoCpus, pids: info.HostConfig.PidsLimit, net: info.HostConfig.NetworkMode, caps: info.HostConfig.CapDrop, ro: info.HostConfig.ReadonlyRootfs, sec: info.HostConfig.SecurityOpt, user: info.Config.User },
+			{
+				memory: info.HostConfig.Memory,
+				cpus: info.HostConfig.NanoCpus,
+				pids: info.HostConfig.PidsLimit,
+				net: info.HostConfig.NetworkMode,
+				caps: info.HostConfig.CapDrop,
+				ro: info.HostConfig.ReadonlyRootfs,
+				sec: info.HostConfig.SecurityOpt,
+				user: info.Config.User,
+			},
 			{ memory: 256 * 1024 * 1024, cpus: 1e9, pids: 64, net: 'none', caps: ['ALL'], ro: true, sec: ['no-new-privileges'], user: defaultLimits.user },
 		);
 		const before = await runner.containerId();
@@ -110,7 +130,13 @@ describe('docker sandbox runner (real engine)', function () {
 		let gone = false;
 		for (let i = 0; i < 60 && !gone; i++) {
 			await new Promise(resolve => setTimeout(resolve, 250));
-			gone = await docker.getContainer(id).inspect().then(() => false, () => true);
+			gone = await docker
+				.getContainer(id)
+				.inspect()
+				.then(
+					() => false,
+					() => true,
+				);
 		}
 		assert.ok(gone, 'the idle container is still there');
 		const again = await runner.run(request('echo back'));
@@ -140,7 +166,10 @@ describe('docker sandbox runner (real engine)', function () {
 		const runner = make({ image: { kind: 'managed', dockerfileDir: dir } });
 		const first = managedImageTag(dir);
 		assert.strictEqual(first, managedImageTag(DOCKERFILE_DIR), 'same content, same tag');
-		await docker.getImage(first).remove({ force: true }).catch(() => undefined);
+		await docker
+			.getImage(first)
+			.remove({ force: true })
+			.catch(() => undefined);
 		await runner.run(request('true', { onOutput: text => progress.push(text) }));
 		assert.match(progress.join(''), /Building the sandbox image keel-sandbox:[0-9a-f]{12}/);
 		await docker.getImage(first).inspect();
@@ -150,14 +179,22 @@ describe('docker sandbox runner (real engine)', function () {
 		const result = await runner.run(request('echo rebuilt'));
 		assert.strictEqual(result.stdout, 'rebuilt\n');
 		assert.strictEqual((await docker.getImage(second).inspect()).Config.Labels['keel.test'], 'changed');
-		await docker.getImage(second).remove({ force: true }).catch(() => undefined);
+		await docker
+			.getImage(second)
+			.remove({ force: true })
+			.catch(() => undefined);
 		fs.rmSync(dir, { recursive: true, force: true });
 	});
 
 	it('reports a failed image build with the end of the build log', async () => {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-dockerfile-'));
 		fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM debian:bookworm-slim\nRUN echo "step output before failing" && exit 7\n');
-		const error = await make({ image: { kind: 'managed', dockerfileDir: dir } }).run(request('true')).then(() => undefined, e => e);
+		const error = await make({ image: { kind: 'managed', dockerfileDir: dir } })
+			.run(request('true'))
+			.then(
+				() => undefined,
+				e => e,
+			);
 		fs.rmSync(dir, { recursive: true, force: true });
 		assert.ok(error instanceof ExecError, String(error));
 		assert.strictEqual(error.code, 'imageBuildFailed');
@@ -169,7 +206,12 @@ describe('docker sandbox runner (real engine)', function () {
 	it('runs a user-chosen image, and says clearly when it does not exist', async () => {
 		const result = await make({ image: { kind: 'user', name: 'debian:bookworm-slim' } }).run(request('cat /etc/debian_version'));
 		assert.match(result.stdout, /^12\./);
-		const error = await make({ image: { kind: 'user', name: 'keel-test/does-not-exist:1' } }).run(request('true')).then(() => undefined, e => e);
+		const error = await make({ image: { kind: 'user', name: 'keel-test/does-not-exist:1' } })
+			.run(request('true'))
+			.then(
+				() => undefined,
+				e => e,
+			);
 		assert.ok(error instanceof ExecError);
 		assert.strictEqual(error.code, 'imageMissing');
 		assert.match(error.message, /keel-test\/does-not-exist:1.*keel\.shell\.image/s);
@@ -181,7 +223,10 @@ describe('docker sandbox runner (real engine)', function () {
 		try {
 			const runner = new DockerRunner({ workspaceRoot: makeWorkspace(), settings: () => ({ image: managed, limits: defaultLimits }) });
 			assert.strictEqual(await runner.available(), false);
-			const error = await runner.run(request('true')).then(() => undefined, e => e);
+			const error = await runner.run(request('true')).then(
+				() => undefined,
+				e => e,
+			);
 			assert.ok(error instanceof ExecError);
 			assert.strictEqual(error.code, 'engineUnavailable');
 			assert.match(error.message, /^Docker is not running — start it, or set keel\.shell\.backend to terminal/);

@@ -13,8 +13,7 @@ describe('docker sandbox: hostile commands (real engine)', function () {
 	this.timeout(120_000);
 	let root: string;
 	let runner: DockerRunner;
-	const run = (command: string, extra: Partial<CommandRequest> = {}) =>
-		runner.run({ command, cwd: '', timeoutMs: 20_000, outputLimitBytes: 1 << 20, ...extra });
+	const run = (command: string, extra: Partial<CommandRequest> = {}) => runner.run({ command, cwd: '', timeoutMs: 20_000, outputLimitBytes: 1 << 20, ...extra });
 
 	before(requireDocker());
 	before(async () => {

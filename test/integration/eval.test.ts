@@ -14,8 +14,7 @@ describe('eval — golden tool-calling set against the model double', function (
 	before(async () => (double = await startModelDouble()));
 	after(() => double.close());
 
-	const script = (steps: Array<{ call?: { name: string; args: object }; text?: string }>): DataStep[] =>
-		steps.map(step => (step.call ? toolCall(step.call.name, step.call.args) : text(step.text ?? '')));
+	const script = (steps: Array<{ call?: { name: string; args: object }; text?: string }>): DataStep[] => steps.map(step => (step.call ? toolCall(step.call.name, step.call.args) : text(step.text ?? '')));
 
 	it('passes every task when the model answers like the reference, per dimension', async () => {
 		const tasks = loadGolden();
@@ -24,7 +23,10 @@ describe('eval — golden tool-calling set against the model double', function (
 		double.reset();
 		double.script(...tasks.flatMap(task => script(task.reference)));
 		const results = await runEval(tasks, { baseUrl: double.openaiBaseUrl, model: 'double', recovery: true });
-		assert.deepEqual(results.filter(r => !r.passed).map(r => `${r.id}: ${r.why}`), []);
+		assert.deepEqual(
+			results.filter(r => !r.passed).map(r => `${r.id}: ${r.why}`),
+			[],
+		);
 		assert.deepEqual(summarizeEval(results).pop(), ['overall', `${tasks.length}/${tasks.length}`, '100%']);
 	});
 
@@ -42,9 +44,7 @@ describe('eval — golden tool-calling set against the model double', function (
 		double.reset();
 		double.script(...script(task.reference));
 		const main = path.resolve(__dirname, '../../bench/eval/main.js');
-		const stdout = await new Promise<string>((resolve, reject) =>
-			execFile(process.execPath, [main, '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id], (error, out) => (error ? reject(error) : resolve(out))),
-		);
+		const stdout = await new Promise<string>((resolve, reject) => execFile(process.execPath, [main, '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id], (error, out) => (error ? reject(error) : resolve(out))));
 		assert.match(stdout, /PASS {2}explore-todo-owner/);
 		assert.match(stdout, /overall\s+1\/1\s+100%/);
 	});

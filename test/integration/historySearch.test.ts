@@ -26,7 +26,10 @@ describe('history search (SQLite FTS5)', () => {
 		db.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts; PRAGMA user_version=2');
 		db.close();
 		const reopened = SessionStore.open(file);
-		assert.deepStrictEqual(reopened.search('tokeniz').map(hit => hit.sessionId), ['old']);
+		assert.deepStrictEqual(
+			reopened.search('tokeniz').map(hit => hit.sessionId),
+			['old'],
+		);
 		reopened.close();
 	});
 
@@ -37,21 +40,39 @@ describe('history search (SQLite FTS5)', () => {
 		store.append('a', { kind: 'user', content: 'Now add zebra tests' }, { turnId: 'a2' });
 		store.append('b', { kind: 'user', content: 'Fix the login form' }, { turnId: 'b1' });
 		const hits = store.search('pars');
-		assert.deepStrictEqual(hits.map(hit => hit.sessionId), ['a']);
+		assert.deepStrictEqual(
+			hits.map(hit => hit.sessionId),
+			['a'],
+		);
 		assert.strictEqual(hits[0].hits, 2);
 		assert.match(hits[0].snippet, /\[parser\]/);
-		assert.deepStrictEqual(store.search('login FORM').map(hit => hit.sessionId), ['b']);
+		assert.deepStrictEqual(
+			store.search('login FORM').map(hit => hit.sessionId),
+			['b'],
+		);
 		assert.deepStrictEqual(store.search('"NEAR( *'), [], 'FTS syntax in the input is plain text');
 
 		store.rename('b', 'Authentication work');
-		assert.deepStrictEqual(store.search('authentication').map(hit => hit.sessionId), ['b']);
+		assert.deepStrictEqual(
+			store.search('authentication').map(hit => hit.sessionId),
+			['b'],
+		);
 
-		assert.deepStrictEqual(store.search('zebra').map(hit => hit.sessionId), ['a']);
+		assert.deepStrictEqual(
+			store.search('zebra').map(hit => hit.sessionId),
+			['a'],
+		);
 		const removed = store.truncateFromTurn('a', 'a2');
-		assert.deepStrictEqual(removed.map(event => event.message.content), ['Now add zebra tests']);
+		assert.deepStrictEqual(
+			removed.map(event => event.message.content),
+			['Now add zebra tests'],
+		);
 		assert.deepStrictEqual(store.search('zebra'), [], 'a rewound turn is no longer found');
 		assert.strictEqual(store.get('a')!.eventCount, 2);
-		assert.deepStrictEqual(store.turns('a').map(turn => turn.prompt), ['Refactor the parser module']);
+		assert.deepStrictEqual(
+			store.turns('a').map(turn => turn.prompt),
+			['Refactor the parser module'],
+		);
 
 		store.delete('a');
 		assert.deepStrictEqual(store.search('parser'), []);

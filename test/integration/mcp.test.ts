@@ -53,7 +53,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 		const result = await connection.call('lookup_order', { orderId: 'A-1001' }, signal());
 		assert.match(JSON.stringify(result.content), /Order A-1001: shipped/);
 		assert.deepStrictEqual(result.structuredContent, { orderId: 'A-1001', status: 'shipped', parcels: 3 });
-		assert.ok(events.some(e => e.kind === 'stderr' && /fixture: starting/.test(e.text)), 'server stderr reaches the log');
+		assert.ok(
+			events.some(e => e.kind === 'stderr' && /fixture: starting/.test(e.text)),
+			'server stderr reaches the log',
+		);
 	});
 
 	it('speaks Streamable HTTP, and falls back to SSE for a server that only has the old transport', async () => {
@@ -116,7 +119,12 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 			const outcome = await runTurn(
 				{
 					model: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'glm-4.7-flash' }),
-					registry, approvals: gate, approvalSettings: defaultApprovalSettings, workspace: new InMemoryWorkspace({}), systemPrompt: 'You are Keel.', maxSteps: 5,
+					registry,
+					approvals: gate,
+					approvalSettings: defaultApprovalSettings,
+					workspace: new InMemoryWorkspace({}),
+					systemPrompt: 'You are Keel.',
+					maxSteps: 5,
 					emit: event => {
 						events.push(event);
 						if (event.type === 'toolCallUpdated' && event.call.status === 'awaitingApproval') {
@@ -125,7 +133,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 					},
 					recovery: { backoffBaseMs: 1, backoffMaxMs: 10 },
 				},
-				[], 'Where is order A-1001?', 't1', new AbortController().signal,
+				[],
+				'Where is order A-1001?',
+				't1',
+				new AbortController().signal,
 			);
 			return { outcome, events };
 		}
@@ -139,7 +150,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 			const offered = double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
 			assert.ok(offered.includes('mcp_shop_lookup_order'));
 			const cards = events.flatMap(e => (e.type === 'toolCallUpdated' ? [e.call] : []));
-			assert.ok(cards.some(c => c.status === 'awaitingApproval'), 'MCP tools ask by default');
+			assert.ok(
+				cards.some(c => c.status === 'awaitingApproval'),
+				'MCP tools ask by default',
+			);
 			assert.strictEqual(cards[cards.length - 1].status, 'succeeded');
 			const answer = outcome.messages[outcome.messages.length - 1];
 			assert.match(answer.content, /Answer: Order A-1001: shipped in 3 parcels/);

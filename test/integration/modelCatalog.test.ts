@@ -12,8 +12,7 @@ describe('model list and tool-calling probe (model double)', () => {
 	beforeEach(() => double.reset());
 	after(() => double.close());
 
-	const resolved = (provider: 'ollama' | 'custom' | 'anthropic', baseUrl = double.url) =>
-		resolveProvider({ provider, baseUrl, model: 'qwen3:8b', contextWindow: 8192, requestTimeoutSeconds: 30 });
+	const resolved = (provider: 'ollama' | 'custom' | 'anthropic', baseUrl = double.url) => resolveProvider({ provider, baseUrl, model: 'qwen3:8b', contextWindow: 8192, requestTimeoutSeconds: 30 });
 
 	it('lists Ollama models with context window and tool support from /api/tags and /api/show', async () => {
 		const models = await listModels(resolved('ollama', `${double.url}/v1`), undefined);
@@ -24,8 +23,14 @@ describe('model list and tool-calling probe (model double)', () => {
 	});
 
 	it('lists OpenAI-compatible models from /v1/models, and Anthropic models from its own list', async () => {
-		assert.deepStrictEqual((await listModels(resolved('custom', double.openaiBaseUrl), 'k')).map(m => m.id), ['qwen3:8b', 'llama3.1:8b']);
-		assert.deepStrictEqual((await listModels(resolved('anthropic'), 'k')).map(m => m.id), ['qwen3:8b', 'llama3.1:8b']);
+		assert.deepStrictEqual(
+			(await listModels(resolved('custom', double.openaiBaseUrl), 'k')).map(m => m.id),
+			['qwen3:8b', 'llama3.1:8b'],
+		);
+		assert.deepStrictEqual(
+			(await listModels(resolved('anthropic'), 'k')).map(m => m.id),
+			['qwen3:8b', 'llama3.1:8b'],
+		);
 	});
 
 	it('the probe passes on a native tool call and fails, saying why, on a text answer', async () => {

@@ -134,7 +134,10 @@ describe('providers on their real wire formats (model double)', () => {
 			const anthropicBody = double.modelRequests[2].body;
 			const ollamaCall = history.find(m => m.kind === 'tool_call');
 			const blocks = anthropicBody.messages.flatMap((m: any) => m.content);
-			assert.ok(blocks.some((b: any) => b.type === 'tool_use' && b.id === (ollamaCall as any).data.id), 'the Ollama call is replayed as tool_use');
+			assert.ok(
+				blocks.some((b: any) => b.type === 'tool_use' && b.id === (ollamaCall as any).data.id),
+				'the Ollama call is replayed as tool_use',
+			);
 			assert.ok(blocks.some((b: any) => b.type === 'tool_result' && b.tool_use_id === (ollamaCall as any).data.id));
 
 			double.script(text('Bow and stern: done.'));
@@ -189,7 +192,11 @@ describe('providers on their real wire formats (model double)', () => {
 				const outcome = await chat.send('count');
 				assert.strictEqual(outcome.reason, 'cancelled', sessionId);
 				const saved = store.load(sessionId);
-				assert.deepStrictEqual(saved.map(m => m.kind), ['user', 'assistant'], sessionId);
+				assert.deepStrictEqual(
+					saved.map(m => m.kind),
+					['user', 'assistant'],
+					sessionId,
+				);
 				assert.strictEqual(saved[1].content, streamed, `${sessionId}: exactly what the user saw`);
 				assert.ok(streamed.length > 0 && !streamed.includes('ten'), `${sessionId}: stopped part-way`);
 			}
@@ -199,7 +206,7 @@ describe('providers on their real wire formats (model double)', () => {
 		}
 	});
 
-	it('maps each wire\'s auth error to modelAuth and a dead server to modelUnreachable', async () => {
+	it("maps each wire's auth error to modelAuth and a dead server to modelUnreachable", async () => {
 		for (const model of [openai, ollama, anthropic]) {
 			double.reset();
 			double.script({ kind: 'wireError', status: 401, message: 'invalid api key', type: 'authentication_error' });
@@ -208,11 +215,14 @@ describe('providers on their real wire formats (model double)', () => {
 		}
 		// Straight at the adapter: the loop above it retries unreachable servers with backoff.
 		const dead = new OllamaChatModel({ baseUrl: 'http://127.0.0.1:9', model: 'qwen3:8b' });
-		await assert.rejects(async () => {
-			for await (const _ of dead.stream({ messages: [{ kind: 'user', content: 'hi' }], tools: [] })) {
-				// nothing arrives
-			}
-		}, (error: { code?: string; message: string }) => error.code === 'modelUnreachable' && /ollama serve/.test(error.message) === false && /127\.0\.0\.1:9/.test(error.message));
+		await assert.rejects(
+			async () => {
+				for await (const _ of dead.stream({ messages: [{ kind: 'user', content: 'hi' }], tools: [] })) {
+					// nothing arrives
+				}
+			},
+			(error: { code?: string; message: string }) => error.code === 'modelUnreachable' && /ollama serve/.test(error.message) === false && /127\.0\.0\.1:9/.test(error.message),
+		);
 	});
 });
 

@@ -65,7 +65,10 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 		const outcome = await t.run();
 		assert.equal(outcome.error?.code, 'modelUnreachable');
 		assert.match(outcome.error!.message, /No model server answered at http:\/\/127\.0\.0\.1:9\/v1.*Gave up after 3 retries\./);
-		assert.deepEqual(t.notices().map(n => n.text.replace(/retrying.*—/, 'retrying —')), ['Model server unreachable, retrying — 1/6', 'Model server unreachable, retrying — 2/6', 'Model server unreachable, retrying — 3/6']);
+		assert.deepEqual(
+			t.notices().map(n => n.text.replace(/retrying.*—/, 'retrying —')),
+			['Model server unreachable, retrying — 1/6', 'Model server unreachable, retrying — 2/6', 'Model server unreachable, retrying — 3/6'],
+		);
 	});
 
 	it('a stream that drops mid-answer is retried; the failed text is marked, never shown twice', async () => {
@@ -73,7 +76,10 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 		const t = setup();
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['The answer is 42.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['The answer is 42.'],
+		);
 		const assistants = t.view.view.items.filter(i => i.kind === 'assistant');
 		assert.equal(assistants.length, 2);
 		assert.equal(assistants[0].kind === 'assistant' && assistants[0].retracted, 'retry');

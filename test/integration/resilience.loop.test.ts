@@ -68,7 +68,13 @@ describe('resilience — loop behaviours in real work', function () {
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(state.runs, 4);
-		assert.ok(!t.notices().some(n => n.code === 'toolBudget'), t.notices().map(n => n.text).join('\n'));
+		assert.ok(
+			!t.notices().some(n => n.code === 'toolBudget'),
+			t
+				.notices()
+				.map(n => n.text)
+				.join('\n'),
+		);
 		const last = outcome.messages.filter(m => m.kind === 'tool_result').pop();
 		assert.match(last!.content, /12 passing/);
 	});
@@ -129,6 +135,9 @@ describe('resilience — loop behaviours in real work', function () {
 		const last = double.modelRequests[2].body;
 		assert.equal(last.tools, undefined);
 		assert.match(JSON.stringify(last.messages[last.messages.length - 1]), /step limit was reached/);
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['I ran the tests twice; 1 still fails. Next: fix src/a.ts.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['I ran the tests twice; 1 still fails. Next: fix src/a.ts.'],
+		);
 	});
 });

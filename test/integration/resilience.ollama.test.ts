@@ -41,11 +41,7 @@ describe('resilience — Ollama native API over HTTP', function () {
 	}
 
 	it('recovers the call from Ollama\'s 500 "error parsing tool call: raw=…" and finishes the task', async () => {
-		double.script(
-			toolCall('read_file', { path: 'notes/a.txt' }),
-			presets.ollamaToolParse500('{"path": "out/a.txt", "content": "alpha",}', "invalid character '}' looking for beginning of object key string"),
-			text('Copied.'),
-		);
+		double.script(toolCall('read_file', { path: 'notes/a.txt' }), presets.ollamaToolParse500('{"path": "out/a.txt", "content": "alpha",}', "invalid character '}' looking for beginning of object key string"), text('Copied.'));
 		const { files, outcome, notices } = await run();
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(files.files.get('out/a.txt'), 'alpha');

@@ -23,7 +23,10 @@ describe('resilience — reasoning models over HTTP', function () {
 			assert.equal(outcome.reason, 'completed');
 			assert.equal(t.reasoning(), 'The user wants the note. I will read it.Now answer.');
 			assert.equal(t.shown(), 'It says alpha.');
-			assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['It says alpha.']);
+			assert.deepEqual(
+				outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+				['It says alpha.'],
+			);
 			// Within the turn that made the call: DeepSeek-style servers get reasoning_content, Ollama `thinking`; Anthropic nothing (no signature).
 			const sent = (double.modelRequests[1].body.messages as Array<Record<string, unknown>>).find(m => m.role === 'assistant');
 			const field = { openai: 'reasoning_content', ollama: 'thinking', anthropic: undefined }[wire];
@@ -59,12 +62,17 @@ describe('resilience — reasoning models over HTTP', function () {
 		const outcome = await t.run();
 		assert.equal(t.reasoning(), 'Short question, short answer.');
 		assert.equal(t.shown(), 'Paris.');
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['Paris.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['Paris.'],
+		);
 	});
 
 	it('Harmony channels: analysis is reasoning, the commentary call runs (cut at the first <|call|>), final is the answer', async () => {
 		double.script(
-			text('<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"notes/a.txt"}<|call|><|start|>functions.read_file<|message|>fake result', { chunks: 9 }),
+			text('<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"notes/a.txt"}<|call|><|start|>functions.read_file<|message|>fake result', {
+				chunks: 9,
+			}),
 			text('<|channel|>analysis<|message|>Got it.<|end|><|start|>assistant<|channel|>final<|message|>The note says alpha.<|return|>', { chunks: 5 }),
 		);
 		const t = harness(double, 'ollama');
@@ -73,7 +81,10 @@ describe('resilience — reasoning models over HTTP', function () {
 		const result = outcome.messages.find(m => m.kind === 'tool_result');
 		assert.match(result!.content, /content of notes\/a.txt:\nalpha/);
 		assert.equal(t.reasoning(), 'Need the file.Got it.');
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['The note says alpha.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['The note says alpha.'],
+		);
 		assert.doesNotMatch(t.shown(), /fake result|<\|/);
 	});
 
@@ -101,7 +112,10 @@ describe('resilience — reasoning models over HTTP', function () {
 			assert.match(outcome.error!.message, /empty answer.*again after a correction/);
 			assert.equal(double.modelRequests.length, 2);
 			assert.match(JSON.stringify(double.modelRequests[1].body), /Your last reply was empty/);
-			assert.deepEqual(t.notices().map(n => n.code), ['reask', 'noAnswer']);
+			assert.deepEqual(
+				t.notices().map(n => n.code),
+				['reask', 'noAnswer'],
+			);
 		});
 	}
 
@@ -130,7 +144,10 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.ok(t.shown().length < 'the user-providualize '.repeat(150).length / 2, `shown ${t.shown().length} chars`);
 		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'retry'));
 		assert.equal(double.modelRequests[1].body.frequency_penalty, 0.6);
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['A short answer.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['A short answer.'],
+		);
 	});
 
 	it('Ollama: the re-ask after repetition carries repeat_penalty; repeating twice ends with a message', async () => {
@@ -157,17 +174,16 @@ describe('resilience — reasoning models over HTTP', function () {
 		const t = harness(double, 'anthropic');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['Sorry, I cannot do that with the tools I have.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['Sorry, I cannot do that with the tools I have.'],
+		);
 		assert.match(JSON.stringify(double.modelRequests[1].body), /You called \\"delete_repository\\", which is not one of the offered tools/);
 		assert.ok(t.events.some(e => e.type === 'textRetracted'));
 	});
 
 	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
-		double.script(
-			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }),
-			toolCall('write_file', { path: 'out/a.txt', content: 'ALPHA' }),
-			text('done'),
-		);
+		double.script(textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }), toolCall('write_file', { path: 'out/a.txt', content: 'ALPHA' }), text('done'));
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');

@@ -27,17 +27,19 @@ describe('resilience — server errors classified by their real bodies', functio
 		const t = harness(double, 'anthropic');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
-		assert.deepEqual(t.notices().map(n => n.code), ['transportRetry', 'streamRetry']);
+		assert.deepEqual(
+			t.notices().map(n => n.code),
+			['transportRetry', 'streamRetry'],
+		);
 		assert.match(t.notices()[0].text, /overloaded \(529\)/i);
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['All good.']);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['All good.'],
+		);
 	});
 
 	it('Ollama "does not support tools": switches this model to text-mode calls and goes on', async () => {
-		double.script(
-			httpError(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }),
-			text('<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>'),
-			text('It says alpha.'),
-		);
+		double.script(httpError(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }), text('<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>'), text('It says alpha.'));
 		const t = harness(double, 'ollama');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -48,10 +50,7 @@ describe('resilience — server errors classified by their real bodies', functio
 	});
 
 	it('vLLM without --enable-auto-tool-choice: the notice names the server flags, and the turn goes on in text mode', async () => {
-		double.script(
-			httpError(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 }),
-			text('Hello.'),
-		);
+		double.script(httpError(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 }), text('Hello.'));
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -60,7 +59,16 @@ describe('resilience — server errors classified by their real bodies', functio
 
 	for (const [name, body] of [
 		['llama.cpp', presets.llamacppContextExceeded(40_000, 4096)],
-		['vLLM', httpError(400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 41024 tokens (40000 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', param: null, code: 400 })],
+		[
+			'vLLM',
+			httpError(400, {
+				object: 'error',
+				message: "This model's maximum context length is 4096 tokens. However, you requested 41024 tokens (40000 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
+				type: 'BadRequestError',
+				param: null,
+				code: 400,
+			}),
+		],
 		['OpenAI', presets.openaiContextLengthExceeded(4096, 40_000)],
 		// Ollama's runner when it will not truncate (its log: "input exceeds context length" prompt=2782 limit=2048).
 		['Ollama', httpError(500, { error: 'input exceeds context length' })],
@@ -83,7 +91,13 @@ describe('resilience — server errors classified by their real bodies', functio
 	});
 
 	it('empty and duplicate call ids still get one result each, matched to distinct ids', async () => {
-		double.script(toolCalls([{ name: 'read_file', arguments: { path: 'notes/a.txt' }, id: 'call_0' }, { name: 'list_directory', arguments: { path: 'notes' }, id: 'call_0' }]), text('ok'));
+		double.script(
+			toolCalls([
+				{ name: 'read_file', arguments: { path: 'notes/a.txt' }, id: 'call_0' },
+				{ name: 'list_directory', arguments: { path: 'notes' }, id: 'call_0' },
+			]),
+			text('ok'),
+		);
 		const outcome = await harness(double).run();
 		const ids = outcome.messages.flatMap(m => (m.kind === 'tool_call' ? [m.data.id] : []));
 		assert.equal(new Set(ids).size, 2);
@@ -97,7 +111,13 @@ describe('resilience — server errors classified by their real bodies', functio
 		double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), callShape: 'legacyFunctionCall' }, { ...toolCall('list_directory', { path: 'notes' }), callShape: 'objectArguments' }, text('ok'));
 		const outcome = await harness(double).run();
 		assert.equal(outcome.reason, 'completed');
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.name, m.data.ok]), [['read_file', true], ['list_directory', true]]);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.name, m.data.ok]),
+			[
+				['read_file', true],
+				['list_directory', true],
+			],
+		);
 	});
 
 	it('near-miss argument keys are mapped when one property fits (file_path → path), on every wire', async () => {
@@ -107,13 +127,32 @@ describe('resilience — server errors classified by their real bodies', functio
 			const t = harness(double, wire);
 			const outcome = await t.run();
 			assert.match(outcome.messages.find(m => m.kind === 'tool_result')!.content, /content of notes\/a.txt/, wire);
-			assert.ok(t.notices().some(n => /renamed "file_path" to "path"/.test(n.text)), wire);
+			assert.ok(
+				t.notices().some(n => /renamed "file_path" to "path"/.test(n.text)),
+				wire,
+			);
 		}
 	});
 
 	it('Ollama /v1 index-0 parallel calls become two calls, each with its result', async () => {
-		double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), toolCalls: [{ name: 'read_file', arguments: '{"path":"notes/a.txt"}', id: 'call_a' }, { name: 'list_directory', arguments: '{"path":"notes"}', id: 'call_b' }], callShape: 'indexZero' }, text('ok'));
+		double.script(
+			{
+				...toolCall('read_file', { path: 'notes/a.txt' }),
+				toolCalls: [
+					{ name: 'read_file', arguments: '{"path":"notes/a.txt"}', id: 'call_a' },
+					{ name: 'list_directory', arguments: '{"path":"notes"}', id: 'call_b' },
+				],
+				callShape: 'indexZero',
+			},
+			text('ok'),
+		);
 		const outcome = await harness(double).run();
-		assert.deepEqual(outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.toolCallId, m.data.ok]), [['call_a', true], ['call_b', true]]);
+		assert.deepEqual(
+			outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.toolCallId, m.data.ok]),
+			[
+				['call_a', true],
+				['call_b', true],
+			],
+		);
 	});
 });

@@ -19,11 +19,17 @@ describe('TAFC against the model double', function () {
 			assert.equal(on.completed, true, `with TAFC: ${on.reason} ${on.outcome.error?.message ?? ''}`);
 			// The model filled `thinking` (it is in its calls as written)...
 			const written = on.outcome.messages.filter(m => m.kind === 'tool_call').map(m => JSON.stringify(m.data));
-			assert.ok(written.some(call => call.includes('thinking')), `calls as written: ${written.join(' | ')}`);
+			assert.ok(
+				written.some(call => call.includes('thinking')),
+				`calls as written: ${written.join(' | ')}`,
+			);
 			// ...and the arguments the tools ran with, shown on the cards, do not carry it.
 			const ran = on.events.flatMap(e => (e.type === 'toolCallUpdated' && e.call.status === 'succeeded' ? [e.call.argumentsText] : []));
 			assert.ok(ran.length >= 3, `calls that ran: ${ran.length}`);
-			assert.ok(ran.every(args => !args.includes('thinking')), `arguments the tools ran with: ${ran.join(' | ')}`);
+			assert.ok(
+				ran.every(args => !args.includes('thinking')),
+				`arguments the tools ran with: ${ran.join(' | ')}`,
+			);
 			assert.ok(on.tokens > off.tokens, `tokens on ${on.tokens} vs off ${off.tokens}`);
 			// A script's mistakes do not depend on reasoning: the same fault costs the same corrections.
 			assert.equal(on.argumentErrors, off.argumentErrors);

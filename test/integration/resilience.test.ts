@@ -59,7 +59,10 @@ describe('resilience — every fault class through the real loop and HTTP', func
 				assert.equal(result.duplicates, 0);
 				const codes = result.events.flatMap(e => (e.type === 'notice' ? [e.code] : []));
 				if (NOTICE_FOR[fault] && !NOTICE_FOR[fault].endsWith('|')) {
-					assert.ok(codes.some(code => new RegExp(`^(${NOTICE_FOR[fault]})$`).test(code)), `#${scenario.id} ${scenario.wire} notices: ${codes.join(', ')}`);
+					assert.ok(
+						codes.some(code => new RegExp(`^(${NOTICE_FOR[fault]})$`).test(code)),
+						`#${scenario.id} ${scenario.wire} notices: ${codes.join(', ')}`,
+					);
 				}
 				if (!NAIVE_MAY_PASS.has(fault)) {
 					const naive = await runScenario(scenario, false);

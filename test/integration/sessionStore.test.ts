@@ -50,12 +50,18 @@ describe('SessionStore (real SQLite file)', () => {
 		store.append('old', result('c1', 'big output'));
 		now += 1000;
 		store.append('new', { kind: 'user', content: 'new one' });
-		assert.deepStrictEqual(store.list().map(s => s.id), ['new', 'old']);
+		assert.deepStrictEqual(
+			store.list().map(s => s.id),
+			['new', 'old'],
+		);
 		assert.strictEqual(store.lastSessionId(), 'new');
 		store.rename('old', 'Renamed');
 		assert.strictEqual(store.get('old')!.title, 'Renamed');
 		store.delete('old');
-		assert.deepStrictEqual(store.list().map(s => s.id), ['new']);
+		assert.deepStrictEqual(
+			store.list().map(s => s.id),
+			['new'],
+		);
 		assert.deepStrictEqual(store.load('old'), []);
 		store.close();
 		const raw = new Database(file);
@@ -144,7 +150,10 @@ describe('SessionStore (real SQLite file)', () => {
 		assert.strictEqual(store.load('s').length, 1, 'deltas are not written one by one');
 		recorder.dispose();
 		recorder.handle({ type: 'messageAppended', turnId: 't', message: { kind: 'assistant', content: 'Half of an answer' } });
-		assert.deepStrictEqual(store.load('s').map(m => m.content), ['hi', 'Half of an answer']);
+		assert.deepStrictEqual(
+			store.load('s').map(m => m.content),
+			['hi', 'Half of an answer'],
+		);
 		assert.deepStrictEqual(acks, [0, 1]);
 		store.close();
 	});
@@ -168,12 +177,17 @@ describe('SessionStore (real SQLite file)', () => {
 		assert.strictEqual(added.length, 1);
 		assert.ok(added[0].kind === 'tool_result' && added[0].data.toolCallId === 'c2' && added[0].data.errorKind === 'interrupted' && added[0].content === INTERRUPTED_OUTPUT);
 		const resumed = chatViewFromHistory('s', 'm', [...history, ...added]).view;
-		assert.deepStrictEqual(resumed.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : [])), ['succeeded', 'interrupted']);
+		assert.deepStrictEqual(
+			resumed.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : [])),
+			['succeeded', 'interrupted'],
+		);
 	});
 
 	it('exports Markdown and JSON', () => {
 		const store = open();
-		[{ kind: 'user', content: 'Explain' } as CanonicalMessage, call('c1'), result('c1', 'has ``` inside'), { kind: 'assistant', content: 'It is fine.' } as CanonicalMessage].forEach(m => store.append('s', m, { provider: 'anthropic', model: 'claude' }));
+		[{ kind: 'user', content: 'Explain' } as CanonicalMessage, call('c1'), result('c1', 'has ``` inside'), { kind: 'assistant', content: 'It is fine.' } as CanonicalMessage].forEach(m =>
+			store.append('s', m, { provider: 'anthropic', model: 'claude' }),
+		);
 		const markdown = sessionToMarkdown(store.get('s')!, store.load('s'));
 		assert.match(markdown, /^# Explain/);
 		assert.match(markdown, /## You\n\nExplain/);

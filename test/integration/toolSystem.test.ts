@@ -28,13 +28,14 @@ function localShell(root: string) {
 		effect: 'exec',
 		describe: input => `Run \`${input.command}\``,
 		subjects: input => [{ kind: 'command', values: [input.command] }],
-		execute: input => new Promise(resolve => {
-			execFile('bash', ['-c', input.command], { cwd: root }, (error, stdout, stderr) => {
-				const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-				const body = [stdout.trimEnd(), stderr.trim() ? `[stderr]\n${stderr.trim()}` : ''].filter(Boolean).join('\n');
-				resolve(code === 0 ? ok(body, { exitCode: 0 }) : fail(`\`${input.command}\` failed with exit code ${code}.\n${body}`, { exitCode: code }));
-			});
-		}),
+		execute: input =>
+			new Promise(resolve => {
+				execFile('bash', ['-c', input.command], { cwd: root }, (error, stdout, stderr) => {
+					const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+					const body = [stdout.trimEnd(), stderr.trim() ? `[stderr]\n${stderr.trim()}` : ''].filter(Boolean).join('\n');
+					resolve(code === 0 ? ok(body, { exitCode: 0 }) : fail(`\`${input.command}\` failed with exit code ${code}.\n${body}`, { exitCode: code }));
+				});
+			}),
 	});
 }
 

@@ -54,57 +54,114 @@ describe('security: multi-root workspace guard', () => {
 	const leaks = (text: string) => [OUT, SIB, ENV].some(c => text.includes(c));
 
 	const readTargets = [
-		'outside/secret.txt', 'api-evil/secret.txt', '../outside/secret.txt', 'api/../outside/secret.txt', 'api/../../outside/secret.txt',
-		'web/../../outside/secret.txt', 'api/link-out/secret.txt', 'api/link-evil/secret.txt', 'web/link-abs/secret.txt', 'web/link-api-env',
-		'web/dangling', 'api/.env', 'API/.env', 'web/../api/.env', 'api/src/../.env', '/outside/secret.txt', 'secret.txt', '.env', '',
-		'api%2f..%2f..%2foutside%2fsecret.txt', 'api\uFF0F..\uFF0F..\uFF0Foutside',
+		'outside/secret.txt',
+		'api-evil/secret.txt',
+		'../outside/secret.txt',
+		'api/../outside/secret.txt',
+		'api/../../outside/secret.txt',
+		'web/../../outside/secret.txt',
+		'api/link-out/secret.txt',
+		'api/link-evil/secret.txt',
+		'web/link-abs/secret.txt',
+		'web/link-api-env',
+		'web/dangling',
+		'api/.env',
+		'API/.env',
+		'web/../api/.env',
+		'api/src/../.env',
+		'/outside/secret.txt',
+		'secret.txt',
+		'.env',
+		'',
+		'api%2f..%2f..%2foutside%2fsecret.txt',
+		'api\uFF0F..\uFF0F..\uFF0Foutside',
 	];
 	for (const target of readTargets) {
 		it(`read_file refuses ${JSON.stringify(target)}`, () =>
-			attack(`multi-root read_file ${JSON.stringify(target)}`, async () => {
-				const result = await h.run('read_file', { path: target });
-				return result.ok || leaks(result.output) ? result.output.slice(0, 80) : undefined;
-			}, KLASS));
+			attack(
+				`multi-root read_file ${JSON.stringify(target)}`,
+				async () => {
+					const result = await h.run('read_file', { path: target });
+					return result.ok || leaks(result.output) ? result.output.slice(0, 80) : undefined;
+				},
+				KLASS,
+			));
 	}
 
 	for (const target of ['api/link-out', 'api/link-evil', 'web/link-abs', '..', 'api/..', 'api/../..', 'outside']) {
 		it(`list_directory refuses ${target}`, () =>
-			attack(`multi-root list_directory ${target}`, async () => {
-				const result = await h.run('list_directory', { path: target });
-				return result.ok && /secret\.txt/.test(result.output) ? result.output : undefined;
-			}, KLASS));
+			attack(
+				`multi-root list_directory ${target}`,
+				async () => {
+					const result = await h.run('list_directory', { path: target });
+					return result.ok && /secret\.txt/.test(result.output) ? result.output : undefined;
+				},
+				KLASS,
+			));
 	}
 
-	for (const target of ['api/link-out/pwned.txt', 'api/link-evil/pwned.txt', 'web/link-abs/pwned.txt', 'outside/pwned.txt', 'api-evil/pwned.txt', 'api/../../outside/pwned.txt', 'web/link-api-env', 'web/dangling', 'api/link-web/pwned.txt', 'pwned.txt']) {
+	for (const target of [
+		'api/link-out/pwned.txt',
+		'api/link-evil/pwned.txt',
+		'web/link-abs/pwned.txt',
+		'outside/pwned.txt',
+		'api-evil/pwned.txt',
+		'api/../../outside/pwned.txt',
+		'web/link-api-env',
+		'web/dangling',
+		'api/link-web/pwned.txt',
+		'pwned.txt',
+	]) {
 		it(`write_file refuses ${target}`, () =>
-			attack(`multi-root write_file ${target}`, async () => {
-				await h.run('write_file', { path: target, content: 'pwned' });
-				const planted = fs.existsSync(path.join(tree.base, 'web/pwned.txt')) || fs.existsSync(path.join(tree.base, 'pwned.txt'));
-				return outsideIntact() && !planted ? undefined : 'a file outside its folder (or .env) changed';
-			}, KLASS));
+			attack(
+				`multi-root write_file ${target}`,
+				async () => {
+					await h.run('write_file', { path: target, content: 'pwned' });
+					const planted = fs.existsSync(path.join(tree.base, 'web/pwned.txt')) || fs.existsSync(path.join(tree.base, 'pwned.txt'));
+					return outsideIntact() && !planted ? undefined : 'a file outside its folder (or .env) changed';
+				},
+				KLASS,
+			));
 	}
 
 	for (const target of ['', '.', 'api', 'web', 'API', 'api/.', 'api/link-out']) {
 		it(`delete_path refuses ${JSON.stringify(target)}`, () =>
-			attack(`multi-root delete_path ${JSON.stringify(target)}`, async () => {
-				await h.run('delete_path', { path: target, recursive: true });
-				return outsideIntact() && fs.existsSync(path.join(tree.base, 'api/src/a.ts')) && fs.existsSync(path.join(tree.base, 'web/index.html')) ? undefined : 'a folder of the workspace or something outside was deleted';
-			}, KLASS));
+			attack(
+				`multi-root delete_path ${JSON.stringify(target)}`,
+				async () => {
+					await h.run('delete_path', { path: target, recursive: true });
+					return outsideIntact() && fs.existsSync(path.join(tree.base, 'api/src/a.ts')) && fs.existsSync(path.join(tree.base, 'web/index.html')) ? undefined : 'a folder of the workspace or something outside was deleted';
+				},
+				KLASS,
+			));
 	}
 
-	for (const [from, to] of [['api/.env', 'web/leak.txt'], ['web/link-api-env', 'web/leak.txt'], ['api/link-out/secret.txt', 'web/leak.txt'], ['web/index.html', 'api/link-out/x.html']] as const) {
+	for (const [from, to] of [
+		['api/.env', 'web/leak.txt'],
+		['web/link-api-env', 'web/leak.txt'],
+		['api/link-out/secret.txt', 'web/leak.txt'],
+		['web/index.html', 'api/link-out/x.html'],
+	] as const) {
 		it(`copy_path refuses ${from} → ${to}`, () =>
-			attack(`multi-root copy_path ${from} → ${to}`, async () => {
-				await h.run('copy_path', { from, to, overwrite: true });
-				return !fs.existsSync(path.join(tree.base, 'web/leak.txt')) && !fs.existsSync(path.join(tree.base, 'outside/x.html')) ? undefined : 'secret copied across folders or a file planted outside';
-			}, KLASS));
+			attack(
+				`multi-root copy_path ${from} → ${to}`,
+				async () => {
+					await h.run('copy_path', { from, to, overwrite: true });
+					return !fs.existsSync(path.join(tree.base, 'web/leak.txt')) && !fs.existsSync(path.join(tree.base, 'outside/x.html')) ? undefined : 'secret copied across folders or a file planted outside';
+				},
+				KLASS,
+			));
 	}
 
 	it('grep over both folders never prints the outside, the sibling or .env', () =>
-		attack('multi-root grep CANARY', async () => {
-			const result = await h.run('grep', { pattern: 'CANARY', limit: 500 });
-			return leaks(result.output) ? result.output : undefined;
-		}, KLASS));
+		attack(
+			'multi-root grep CANARY',
+			async () => {
+				const result = await h.run('grep', { pattern: 'CANARY', limit: 500 });
+				return leaks(result.output) ? result.output : undefined;
+			},
+			KLASS,
+		));
 
 	it('a symlink into the other folder is refused with the path through that folder', async () => {
 		const result = await h.run('read_file', { path: 'api/link-web/index.html' });

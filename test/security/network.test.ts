@@ -86,13 +86,49 @@ describe('security: network guard', () => {
 	});
 
 	const urls = [
-		'http://public.test/', 'ftp://public.test/', 'file:///etc/passwd', 'https://127.0.0.1/', 'https://localhost/', 'https://LOCALHOST./', 'https://foo.localhost/',
-		'https://0x7f.1/', 'https://2130706433/', 'https://017700000001/', 'https://127.1/', 'https://0/', 'https://0.0.0.0/', 'https://[::1]/', 'https://[::]/',
-		'https://[::ffff:127.0.0.1]/', 'https://[::ffff:7f00:1]/', 'https://169.254.169.254/latest/meta-data/', 'https://10.0.0.1/', 'https://192.168.1.1/',
-		'https://172.16.0.1/', 'https://100.64.0.1/', 'https://[fd00::1]/', 'https://[fe80::1]/', 'https://[64:ff9b::7f00:1]/', 'https://[2002:7f00:1::]/',
-		'https://224.0.0.1/', 'https://255.255.255.255/', 'https://internal.test/', 'https://metadata.test/', 'https://mixed.test/', 'https://v6local.test/',
-		'https://mapped.test/', 'https://nat64.test/', 'https://user:pass@public.test/', 'https://public.test:22/', 'https://intranet/', 'https://printer.local/',
-		'https://svc.internal/', 'javascript:alert(1)', 'data:text/html,hi', '//127.0.0.1/', 'https://127.0.0.1.nip.io.internal/',
+		'http://public.test/',
+		'ftp://public.test/',
+		'file:///etc/passwd',
+		'https://127.0.0.1/',
+		'https://localhost/',
+		'https://LOCALHOST./',
+		'https://foo.localhost/',
+		'https://0x7f.1/',
+		'https://2130706433/',
+		'https://017700000001/',
+		'https://127.1/',
+		'https://0/',
+		'https://0.0.0.0/',
+		'https://[::1]/',
+		'https://[::]/',
+		'https://[::ffff:127.0.0.1]/',
+		'https://[::ffff:7f00:1]/',
+		'https://169.254.169.254/latest/meta-data/',
+		'https://10.0.0.1/',
+		'https://192.168.1.1/',
+		'https://172.16.0.1/',
+		'https://100.64.0.1/',
+		'https://[fd00::1]/',
+		'https://[fe80::1]/',
+		'https://[64:ff9b::7f00:1]/',
+		'https://[2002:7f00:1::]/',
+		'https://224.0.0.1/',
+		'https://255.255.255.255/',
+		'https://internal.test/',
+		'https://metadata.test/',
+		'https://mixed.test/',
+		'https://v6local.test/',
+		'https://mapped.test/',
+		'https://nat64.test/',
+		'https://user:pass@public.test/',
+		'https://public.test:22/',
+		'https://intranet/',
+		'https://printer.local/',
+		'https://svc.internal/',
+		'javascript:alert(1)',
+		'data:text/html,hi',
+		'//127.0.0.1/',
+		'https://127.0.0.1.nip.io.internal/',
 	];
 	for (const url of urls) {
 		for (const tool of ['fetch', 'web_scrape']) {
@@ -104,9 +140,7 @@ describe('security: network guard', () => {
 		}
 	}
 
-	const redirects = [
-		'https://127.0.0.1/', 'https://internal.test/', 'https://169.254.169.254/', 'http://public.test/', 'https://[::1]/', 'https://mixed.test/', 'https://localhost/',
-	];
+	const redirects = ['https://127.0.0.1/', 'https://internal.test/', 'https://169.254.169.254/', 'http://public.test/', 'https://[::1]/', 'https://mixed.test/', 'https://localhost/'];
 	for (const target of redirects) {
 		it(`a redirect to ${target} is re-checked and refused`, () =>
 			attack(`redirect → ${target}`, async () => {
@@ -121,28 +155,45 @@ describe('security: network guard', () => {
 	const ruleSets: Array<{ name: string; rules: Array<{ tool: string; match: string; action: 'allow' | 'deny' }> }> = [
 		{ name: 'allow redirect.test/**', rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }] },
 		{ name: 'allow */** on redirect.test', rules: [{ tool: '*', match: 'https://redirect.test/**', action: 'allow' }] },
-		{ name: 'allow + deny admin', rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }, { tool: 'fetch', match: 'https://public.test/**', action: 'deny' }] },
+		{
+			name: 'allow + deny admin',
+			rules: [
+				{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' },
+				{ tool: 'fetch', match: 'https://public.test/**', action: 'deny' },
+			],
+		},
 	];
 	for (const { name, rules } of ruleSets) {
 		for (const host of hosts) {
 			for (const tail of ['', 'docs/x', '?q=1']) {
 				const target = `https://${host}/${tail}`;
 				it(`under "${name}", a redirect to ${target} is decided again`, () =>
-					attack(`C10 ${name} → ${target}`, async () => {
-						const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
-						const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent(target)}` });
-						return escaped(result.output) ?? (/public page/.test(result.output) ? `followed to ${target} without approval` : undefined);
-					}, 'class 10 (redirects under allow)'));
+					attack(
+						`C10 ${name} → ${target}`,
+						async () => {
+							const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
+							const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent(target)}` });
+							return escaped(result.output) ?? (/public page/.test(result.output) ? `followed to ${target} without approval` : undefined);
+						},
+						'class 10 (redirects under allow)',
+					));
 			}
 		}
 	}
 	it('under a deny rule on a path, a same-origin redirect into it is refused', () =>
-		attack('C10 same-origin deny', async () => {
-			const rules = [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' as const }, { tool: 'fetch', match: 'https://redirect.test/private/**', action: 'deny' as const }];
-			const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
-			const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent('https://redirect.test/private/x')}` });
-			return /public page/.test(result.output) ? 'followed into a denied path' : undefined;
-		}, 'class 10 (redirects under allow)'));
+		attack(
+			'C10 same-origin deny',
+			async () => {
+				const rules = [
+					{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' as const },
+					{ tool: 'fetch', match: 'https://redirect.test/private/**', action: 'deny' as const },
+				];
+				const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
+				const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent('https://redirect.test/private/x')}` });
+				return /public page/.test(result.output) ? 'followed into a denied path' : undefined;
+			},
+			'class 10 (redirects under allow)',
+		));
 
 	it('stops after 3 redirects', () =>
 		attack('redirect loop', async () => {

@@ -49,11 +49,39 @@ describe('security: workspace guard', () => {
 	after(() => tree.cleanup());
 
 	const readTargets = [
-		'../outside/secret.txt', '/tmp/../etc/hostname', '/etc/passwd', '~/.ssh/id_rsa', '~root/.bashrc', '$HOME/.ssh/id_rsa',
-		'../ws-evil/secret.txt', 'link-out/secret.txt', 'link-file', 'link-abs/secret.txt', 'src/deep/secret.txt', 'link-sibling/secret.txt',
-		'%2e%2e/outside/secret.txt', '..%2foutside%2fsecret.txt', '..\\outside\\secret.txt', 'src/../../outside/secret.txt', 'a\u0000b',
-		'\uFF0E\uFF0E/outside/secret.txt', '..\u2215outside\u2215secret.txt', 'file:///etc/passwd', 'C:\\Windows\\win.ini', '\\\\server\\share\\x',
-		'.env', '.ENV', './.env', 'src/../.env', 'config/.env.production', 'keys/id_rsa', 'env-alias', 'dangling', 'hardlink.txt', 'deploy/.aws/credentials', 'deploy/.ssh/config',
+		'../outside/secret.txt',
+		'/tmp/../etc/hostname',
+		'/etc/passwd',
+		'~/.ssh/id_rsa',
+		'~root/.bashrc',
+		'$HOME/.ssh/id_rsa',
+		'../ws-evil/secret.txt',
+		'link-out/secret.txt',
+		'link-file',
+		'link-abs/secret.txt',
+		'src/deep/secret.txt',
+		'link-sibling/secret.txt',
+		'%2e%2e/outside/secret.txt',
+		'..%2foutside%2fsecret.txt',
+		'..\\outside\\secret.txt',
+		'src/../../outside/secret.txt',
+		'a\u0000b',
+		'\uFF0E\uFF0E/outside/secret.txt',
+		'..\u2215outside\u2215secret.txt',
+		'file:///etc/passwd',
+		'C:\\Windows\\win.ini',
+		'\\\\server\\share\\x',
+		'.env',
+		'.ENV',
+		'./.env',
+		'src/../.env',
+		'config/.env.production',
+		'keys/id_rsa',
+		'env-alias',
+		'dangling',
+		'hardlink.txt',
+		'deploy/.aws/credentials',
+		'deploy/.ssh/config',
 	];
 
 	for (const target of readTargets) {
@@ -94,7 +122,16 @@ describe('security: workspace guard', () => {
 			}));
 	}
 
-	const transfers: Array<[string, string]> = [['.env', 'leak.txt'], ['env-alias', 'leak2.txt'], ['link-file', 'copy.txt'], ['link-out', 'copied'], ['src/a.ts', '../outside/a.ts'], ['src/a.ts', 'link-out/a.ts'], ['.', 'elsewhere'], ['keys/id_rsa', 'keys/notes.txt']];
+	const transfers: Array<[string, string]> = [
+		['.env', 'leak.txt'],
+		['env-alias', 'leak2.txt'],
+		['link-file', 'copy.txt'],
+		['link-out', 'copied'],
+		['src/a.ts', '../outside/a.ts'],
+		['src/a.ts', 'link-out/a.ts'],
+		['.', 'elsewhere'],
+		['keys/id_rsa', 'keys/notes.txt'],
+	];
 	for (const tool of ['move_path', 'copy_path']) {
 		for (const [from, to] of transfers) {
 			it(`${tool} refuses ${from} → ${to}`, () =>

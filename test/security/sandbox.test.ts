@@ -26,8 +26,17 @@ describe('security in the sandbox image (real engine)', function () {
 	before(requireDocker());
 	before(async () => {
 		root = makeWorkspace({
-			'src/a.ts': 'a', '.git/config': '[core]\n', '.git/hooks/README': 'h', '.git/modules/lib/config': '[core]\n', '.git/modules/lib/hooks/README': 'h',
-			'.github/workflows/ci.yml': 'on: push\n', '.husky/pre-commit': 'x\n', '.devcontainer/devcontainer.json': '{}\n', '.pre-commit-config.yaml': 'repos: []\n', '.yarnrc.yml': 'x: 1\n', '.gitlab-ci.yml': 'x: 1\n',
+			'src/a.ts': 'a',
+			'.git/config': '[core]\n',
+			'.git/hooks/README': 'h',
+			'.git/modules/lib/config': '[core]\n',
+			'.git/modules/lib/hooks/README': 'h',
+			'.github/workflows/ci.yml': 'on: push\n',
+			'.husky/pre-commit': 'x\n',
+			'.devcontainer/devcontainer.json': '{}\n',
+			'.pre-commit-config.yaml': 'repos: []\n',
+			'.yarnrc.yml': 'x: 1\n',
+			'.gitlab-ci.yml': 'x: 1\n',
 		});
 		runner = new DockerRunner({ workspaceRoot: root, settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }) });
 		await runner.run({ command: 'true', cwd: '', timeoutMs: 120_000, outputLimitBytes: 1000 });
@@ -41,11 +50,15 @@ describe('security in the sandbox image (real engine)', function () {
 	const lines = sample(CONTEXTS, 16).map((context, i) => context.replace(/X/g, `${spellings('touch')[i % 14]} pwned`));
 	for (const line of lines) {
 		it(`class 1 in the sandbox: ${JSON.stringify(line).slice(0, 60)}`, () =>
-			attack(`C1 sandbox ${JSON.stringify(line).slice(0, 60)}`, async () => {
-				fs.rmSync(path.join(root, 'pwned'), { force: true });
-				const result = await harness(allow, false).run('run_command', { command: line });
-				return fs.existsSync(path.join(root, 'pwned')) ? `created pwned without a card (${result.card.status})` : undefined;
-			}, 'class 1 (shell parse)'));
+			attack(
+				`C1 sandbox ${JSON.stringify(line).slice(0, 60)}`,
+				async () => {
+					fs.rmSync(path.join(root, 'pwned'), { force: true });
+					const result = await harness(allow, false).run('run_command', { command: line });
+					return fs.existsSync(path.join(root, 'pwned')) ? `created pwned without a card (${result.card.status})` : undefined;
+				},
+				'class 1 (shell parse)',
+			));
 	}
 
 	it('sanity: the same approved commands do write ordinary workspace files', async () => {
@@ -56,20 +69,36 @@ describe('security in the sandbox image (real engine)', function () {
 	});
 
 	// Everything auto-approved and spelled so that no name check sees it: only the mount holds.
-	const targets = ['.git/hooks/pre-commit', '.git/config', '.git/modules/lib/config', '.git/modules/lib/hooks/post-checkout', '.vscode/tasks.json', '.github/workflows/evil.yml', '.husky/pre-push', '.devcontainer/devcontainer.json', '.pre-commit-config.yaml', '.yarnrc.yml', '.gitlab-ci.yml'];
+	const targets = [
+		'.git/hooks/pre-commit',
+		'.git/config',
+		'.git/modules/lib/config',
+		'.git/modules/lib/hooks/post-checkout',
+		'.vscode/tasks.json',
+		'.github/workflows/evil.yml',
+		'.husky/pre-push',
+		'.devcontainer/devcontainer.json',
+		'.pre-commit-config.yaml',
+		'.yarnrc.yml',
+		'.gitlab-ci.yml',
+	];
 	const writers = (target: string) => [`T=${target}; echo pwned >> "$T"`, `cp src/a.ts ${target}`, `sh -c 'cat src/a.ts > $0' ${target}`, `python3 -c "open('${target}','a').write('pwned')" 2>/dev/null || printf pwned | tee -a ${target}`];
 	for (const target of targets) {
 		for (const writer of writers(target)) {
 			it(`class 8 in the sandbox: ${writer}`, () =>
-				attack(`C8 sandbox ${writer}`, async () => {
-					const file = path.join(root, target);
-					const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-					const h = harness([{ tool: '*', action: 'allow' }], true);
-					h.approver.answer = { approved: true };
-					await h.run('run_command', { command: writer });
-					const after = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-					return after !== before ? `${target} changed on the host` : undefined;
-				}, 'class 8 (protected paths)'));
+				attack(
+					`C8 sandbox ${writer}`,
+					async () => {
+						const file = path.join(root, target);
+						const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+						const h = harness([{ tool: '*', action: 'allow' }], true);
+						h.approver.answer = { approved: true };
+						await h.run('run_command', { command: writer });
+						const after = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+						return after !== before ? `${target} changed on the host` : undefined;
+					},
+					'class 8 (protected paths)',
+				));
 		}
 	}
 });

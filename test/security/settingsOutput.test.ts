@@ -19,24 +19,35 @@ import { attack } from './tally';
 
 describe('security class 6: settings scopes and "Always allow"', () => {
 	before(() => loadBashParser());
-	const userDeny: PermissionRule[] = [{ tool: 'run_command', match: 'git push*', action: 'deny' }, { tool: 'write_file', match: 'infra/**', action: 'ask' }];
+	const userDeny: PermissionRule[] = [
+		{ tool: 'run_command', match: 'git push*', action: 'deny' },
+		{ tool: 'write_file', match: 'infra/**', action: 'ask' },
+	];
 	const workspaceValues: unknown[] = [[], undefined, null, 'x', [{ tool: 'run_command', match: 'npm test', action: 'allow' }], [{ tool: '*', action: 'allow' }], [{ tool: 'run_command', match: 'git push*', action: 'allow' }], [{ junk: true }], {}];
 	for (const trusted of [true, false]) {
 		for (const [i, workspaceValue] of workspaceValues.entries()) {
 			for (const scope of ['workspaceValue', 'workspaceFolderValue'] as const) {
 				it(`the user's deny and ask rules survive ${scope} #${i} (trusted: ${trusted})`, () =>
-					attack(`C6 rules ${scope} ${i} ${trusted}`, () => {
-						const merged = mergeRules({ globalValue: userDeny, [scope]: workspaceValue }, trusted);
-						const lost = userDeny.filter(rule => !merged.some(m => m.tool === rule.tool && m.match === rule.match && m.action === rule.action));
-						const widened = !trusted && merged.some(m => m.action === 'allow');
-						return lost.length ? `dropped ${JSON.stringify(lost)}` : widened ? 'an untrusted workspace added an allow rule' : undefined;
-					}, 'class 6 (settings)'));
+					attack(
+						`C6 rules ${scope} ${i} ${trusted}`,
+						() => {
+							const merged = mergeRules({ globalValue: userDeny, [scope]: workspaceValue }, trusted);
+							const lost = userDeny.filter(rule => !merged.some(m => m.tool === rule.tool && m.match === rule.match && m.action === rule.action));
+							const widened = !trusted && merged.some(m => m.action === 'allow');
+							return lost.length ? `dropped ${JSON.stringify(lost)}` : widened ? 'an untrusted workspace added an allow rule' : undefined;
+						},
+						'class 6 (settings)',
+					));
 				it(`the user's deny-read globs survive ${scope} #${i} (trusted: ${trusted})`, () =>
-					attack(`C6 denyRead ${scope} ${i} ${trusted}`, () => {
-						const merged = mergeGlobs({ globalValue: ['**/secrets/**'], [scope]: workspaceValue }, trusted, true);
-						const allowRead = mergeGlobs({ globalValue: [], [scope]: ['**/.env'] }, trusted, false);
-						return !merged.includes('**/secrets/**') ? 'deny-read glob erased' : !trusted && allowRead.length ? 'an untrusted workspace widened allow-read' : undefined;
-					}, 'class 6 (settings)'));
+					attack(
+						`C6 denyRead ${scope} ${i} ${trusted}`,
+						() => {
+							const merged = mergeGlobs({ globalValue: ['**/secrets/**'], [scope]: workspaceValue }, trusted, true);
+							const allowRead = mergeGlobs({ globalValue: [], [scope]: ['**/.env'] }, trusted, false);
+							return !merged.includes('**/secrets/**') ? 'deny-read glob erased' : !trusted && allowRead.length ? 'an untrusted workspace widened allow-read' : undefined;
+						},
+						'class 6 (settings)',
+					));
 			}
 		}
 	}
@@ -46,33 +57,44 @@ describe('security class 6: settings scopes and "Always allow"', () => {
 	const others = ['echo x', 'rm -rf /', 'ls a.ts b.ts', 'git add . ; rm x', 'echo anything', 'find . -name x', 'grep -r ab src', 'echo abc', 'cat src/x', 'npm test -- --grep y'];
 	for (const [i, command] of commands.entries()) {
 		it(`"Always allow" on ${command} saves exactly it`, () =>
-			attack(`C6 always-allow ${command}`, async () => {
-				const tree = tempTree('keel-c6-');
-				tree.add({ 'ws/a.txt': 'a' });
-				const ws = path.join(tree.base, 'ws');
-				const saved: PermissionRule[] = [];
-				const runner = new LocalBashRunner(ws, tree.base);
-				const tools = createShellTools({ selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 10_000, memoryMb: 512, pids: 256 }) });
-				const settings: ApprovalSettings = { autoApprove: { read: true }, rules: [], persistRule: async rule => void saved.push(rule) };
-				const h = toolHarness(ws, { settings, extra: tools });
-				h.approver.answer = { approved: true, always: true };
-				try {
-					await h.run('run_command', { command });
-				} finally {
-					tree.cleanup();
-				}
-				const rule = saved[0];
-				if (!rule) return undefined; // no shortcut offered: nothing broader saved
-				const broader = [others[i], ...others].find(other => matchCommandRule(rule.match ?? '*', { text: other, complete: true, needsAllow: true }));
-				return rule.match === undefined || broader ? `saved ${JSON.stringify(rule)}, which also allows "${broader}"` : undefined;
-			}, 'class 6 (settings)'));
+			attack(
+				`C6 always-allow ${command}`,
+				async () => {
+					const tree = tempTree('keel-c6-');
+					tree.add({ 'ws/a.txt': 'a' });
+					const ws = path.join(tree.base, 'ws');
+					const saved: PermissionRule[] = [];
+					const runner = new LocalBashRunner(ws, tree.base);
+					const tools = createShellTools({
+						selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
+						settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 10_000, memoryMb: 512, pids: 256 }),
+					});
+					const settings: ApprovalSettings = { autoApprove: { read: true }, rules: [], persistRule: async rule => void saved.push(rule) };
+					const h = toolHarness(ws, { settings, extra: tools });
+					h.approver.answer = { approved: true, always: true };
+					try {
+						await h.run('run_command', { command });
+					} finally {
+						tree.cleanup();
+					}
+					const rule = saved[0];
+					if (!rule) return undefined; // no shortcut offered: nothing broader saved
+					const broader = [others[i], ...others].find(other => matchCommandRule(rule.match ?? '*', { text: other, complete: true, needsAllow: true }));
+					return rule.match === undefined || broader ? `saved ${JSON.stringify(rule)}, which also allows "${broader}"` : undefined;
+				},
+				'class 6 (settings)',
+			));
 	}
 
 	it('"Always allow" appends to the workspace and keeps what is there', () =>
-		attack('C6 withRule', () => {
-			const next = withRule(userDeny, { tool: 'run_command', match: 'npm test', action: 'allow' });
-			return next?.length !== 3 || !userDeny.every(r => next.includes(r)) ? 'dropped a rule' : undefined;
-		}, 'class 6 (settings)'));
+		attack(
+			'C6 withRule',
+			() => {
+				const next = withRule(userDeny, { tool: 'run_command', match: 'npm test', action: 'allow' });
+				return next?.length !== 3 || !userDeny.every(r => next.includes(r)) ? 'dropped a rule' : undefined;
+			},
+			'class 6 (settings)',
+		));
 });
 
 describe('security class 7: credentials never reach the model or the card', () => {
@@ -84,7 +106,11 @@ describe('security class 7: credentials never reach the model or the card', () =
 	const secrets: Array<[string, string, string]> = [
 		['aws', '[default]\naws_access_key_id = AKIAZ7QWERTYUIOPASDF\naws_secret_access_key = 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', 'Zx9k2LmQ7rT4vW8yB3nC6dF1gH5jK0pS2uX4zA7e'],
 		['pgp', '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQdGBGX2pQsBEADQ7vF3k9Lm2xR8tZ4wB6yN1cH5jD0qS3uV7aE9gK2mP4rT6wXz\n=Ab3d\n-----END PGP PRIVATE KEY BLOCK-----', 'lQdGBGX2pQsBEADQ7vF3k9Lm2xR8tZ4wB6yN1cH5jD0qS3uV7aE9gK2mP4rT6wXz'],
-		['putty', 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHq8Vx2\nPrivate-Lines: 1\nAAAAIGk3Lm9pQ2rS5tU8vW1xY4zA7bC0dE3fG6hJ9kL2mN5p\nPrivate-MAC: 7f3a', 'AAAAIGk3Lm9pQ2rS5tU8vW1xY4zA7bC0dE3fG6hJ9kL2mN5p'],
+		[
+			'putty',
+			'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIHq8Vx2\nPrivate-Lines: 1\nAAAAIGk3Lm9pQ2rS5tU8vW1xY4zA7bC0dE3fG6hJ9kL2mN5p\nPrivate-MAC: 7f3a',
+			'AAAAIGk3Lm9pQ2rS5tU8vW1xY4zA7bC0dE3fG6hJ9kL2mN5p',
+		],
 		['pem', pem, body],
 		['short password', 'DB_PASSWORD=x7Q', 'x7Q'],
 		['spaced password', 'ADMIN_PASSWORD = "correct horse battery"', 'correct horse battery'],
@@ -121,16 +147,23 @@ describe('security class 7: credentials never reach the model or the card', () =
 		];
 		for (const [tool, how, args] of deliveries) {
 			it(`${name} via ${tool} (${how}) is redacted, live stream included`, () =>
-				attack(`C7 ${name} ${tool} ${how}`, async () => {
-					const runner = new LocalBashRunner(ws, tree.base);
-					const tools = createShellTools({ selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }) });
-					const h = toolHarness(ws, { extra: tools });
-					const result = await h.run(tool, args);
-					const seen = [result.output, ...h.events.map(e => (e.type === 'toolCallUpdated' ? `${e.call.progress ?? ''}\n${e.call.output ?? ''}` : ''))].join('\n');
-					const probe = secret.length > 24 ? secret.slice(4, 24) : secret;
-					if (!result.output.includes('REDACTED') && !fs.existsSync(path.join(ws, file))) return 'fixture missing';
-					return seen.includes(probe) ? `${probe} visible` : undefined;
-				}, 'class 7 (redaction)'));
+				attack(
+					`C7 ${name} ${tool} ${how}`,
+					async () => {
+						const runner = new LocalBashRunner(ws, tree.base);
+						const tools = createShellTools({
+							selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
+							settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+						});
+						const h = toolHarness(ws, { extra: tools });
+						const result = await h.run(tool, args);
+						const seen = [result.output, ...h.events.map(e => (e.type === 'toolCallUpdated' ? `${e.call.progress ?? ''}\n${e.call.output ?? ''}` : ''))].join('\n');
+						const probe = secret.length > 24 ? secret.slice(4, 24) : secret;
+						if (!result.output.includes('REDACTED') && !fs.existsSync(path.join(ws, file))) return 'fixture missing';
+						return seen.includes(probe) ? `${probe} visible` : undefined;
+					},
+					'class 7 (redaction)',
+				));
 		}
 	}
 });
@@ -139,7 +172,13 @@ describe('security class 7: agreement with a maintained rule set (secretlint rec
 	const corpusFile = path.join(__dirname, '../../../test/security/support/secretCorpus.txt');
 	const corpus = fs.readFileSync(corpusFile, 'utf8');
 	// Each line also appears as an env assignment, a JSON value and inside a sentence.
-	const text = corpus + corpus.split('\n').filter(l => /^\S+$/.test(l)).map((l, i) => `\nKEY_${i}=${l}\n{"value": "${l}"}\nsee ${l} here`).join('');
+	const text =
+		corpus +
+		corpus
+			.split('\n')
+			.filter(l => /^\S+$/.test(l))
+			.map((l, i) => `\nKEY_${i}=${l}\n{"value": "${l}"}\nsee ${l} here`)
+			.join('');
 	let findings: Array<{ rule: string; text: string }> = [];
 	let tree: TempTree;
 	before(function () {
@@ -159,14 +198,20 @@ describe('security class 7: agreement with a maintained rule set (secretlint rec
 		it(`every secret secretlint finds is redacted in ${delivery} output`, async () => {
 			const ws = path.join(tree.base, 'ws');
 			const runner = new LocalBashRunner(ws, tree.base);
-			const tools = createShellTools({ selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 1_000_000, memoryMb: 512, pids: 256 }) });
+			const tools = createShellTools({
+				selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
+				settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 1_000_000, memoryMb: 512, pids: 256 }),
+			});
 			const h = toolHarness(ws, { extra: tools });
 			const args = delivery === 'read_file' ? { path: 'notes/corpus.txt', limit: 5000 } : delivery === 'grep' ? { pattern: '.', path: 'notes/**', limit: 500 } : { command: 'cat notes/corpus.txt' };
 			const result = await h.run(delivery, args);
-			const seen = [result.output, ...h.events.map(e => (e.type === 'toolCallUpdated' ? e.call.progress ?? '' : ''))].join('\n');
+			const seen = [result.output, ...h.events.map(e => (e.type === 'toolCallUpdated' ? (e.call.progress ?? '') : ''))].join('\n');
 			for (const finding of findings) {
 				// The distinctive part: for "KEY=value" findings, the value.
-				const value = finding.text.replace(/^[^=:]*[=:]\s*["']?/, '').replace(/^https?:\/\/[^:]+:/, '').slice(0, 24);
+				const value = finding.text
+					.replace(/^[^=:]*[=:]\s*["']?/, '')
+					.replace(/^https?:\/\/[^:]+:/, '')
+					.slice(0, 24);
 				await attack(`C7 secretlint ${finding.rule.replace('@secretlint/secretlint-rule-', '')} ${delivery} ${value.slice(0, 16)}`, () => (seen.includes(value) ? `${value} visible` : undefined), 'class 7 (redaction)');
 			}
 		});

@@ -63,11 +63,15 @@ describe('security class 1: the line Keel parses is the line bash runs', () => {
 	}
 	for (const line of lines) {
 		it(`never runs unapproved: ${JSON.stringify(line).slice(0, 70)}`, () =>
-			attack(`C1 ${JSON.stringify(line).slice(0, 70)}`, async () => {
-				fs.rmSync(path.join(ws, 'pwned'), { force: true });
-				const result = await h.run('run_command', { command: line });
-				return fs.existsSync(path.join(ws, 'pwned')) ? `bash created pwned without a card (${result.card.status})` : undefined;
-			}, 'class 1 (shell parse)'));
+			attack(
+				`C1 ${JSON.stringify(line).slice(0, 70)}`,
+				async () => {
+					fs.rmSync(path.join(ws, 'pwned'), { force: true });
+					const result = await h.run('run_command', { command: line });
+					return fs.existsSync(path.join(ws, 'pwned')) ? `bash created pwned without a card (${result.card.status})` : undefined;
+				},
+				'class 1 (shell parse)',
+			));
 	}
 
 	it('sanity: allowed lines still run without a card', async () => {
@@ -82,7 +86,10 @@ describe('security class 2: deny rules match the command, however it is spelled 
 	let tree: TempTree;
 	let h: Harness;
 	let ws: string;
-	const rules: PermissionRule[] = [{ tool: 'run_command', match: 'rm *', action: 'deny' }, { tool: 'run_command', match: 'git push*', action: 'deny' }];
+	const rules: PermissionRule[] = [
+		{ tool: 'run_command', match: 'rm *', action: 'deny' },
+		{ tool: 'run_command', match: 'git push*', action: 'deny' },
+	];
 	before(() => {
 		tree = setup('keel-c2-');
 		({ h, ws } = shellHarness(tree, settingsFor(rules, true)));
@@ -113,10 +120,29 @@ describe('security class 2: deny rules match the command, however it is spelled 
 	lines.add('find . -name victim -exec /bin/rm -f {} +');
 	// Programs that run a command line they were handed: git aliases and config, env-var commands, flock, script, xargs.
 	for (const extra of [
-		"git -c alias.x='!rm -f victim' x", "git -c alias.x='!f() { rm -f victim; }; f' x", "GIT_SSH_COMMAND='rm -f victim' git ls-remote ssh://h/r", "GIT_SSH_COMMAND='sh -c \"rm -f victim\"' git fetch ssh://h/r",
-		'flock .lock rm -f victim', 'flock -w 5 .lock rm -f victim', 'flock .lock -c "rm -f victim"', 'script -qc "rm -f victim" /dev/null', 'xargs -I{} rm -f {} <<< victim', 'xargs -a <(echo victim) rm -f',
-		'timeout --signal=KILL 5 rm -f victim', 'timeout -k 1 5 rm -f victim', 'env -C . rm -f victim', 'env -u HOME rm -f victim', 'nice -5 rm -f victim', 'exec -a x rm -f victim', 'command -- rm -f victim',
-		'stdbuf -oL rm -f victim', 'setsid rm -f victim', 'nohup rm -f victim >/dev/null 2>&1', 'time -p rm -f victim', 'trap "rm -f victim" EXIT', 'watch -n 1 -e -g "rm -f victim" & sleep 0.3; kill %1',
+		"git -c alias.x='!rm -f victim' x",
+		"git -c alias.x='!f() { rm -f victim; }; f' x",
+		"GIT_SSH_COMMAND='rm -f victim' git ls-remote ssh://h/r",
+		'GIT_SSH_COMMAND=\'sh -c "rm -f victim"\' git fetch ssh://h/r',
+		'flock .lock rm -f victim',
+		'flock -w 5 .lock rm -f victim',
+		'flock .lock -c "rm -f victim"',
+		'script -qc "rm -f victim" /dev/null',
+		'xargs -I{} rm -f {} <<< victim',
+		'xargs -a <(echo victim) rm -f',
+		'timeout --signal=KILL 5 rm -f victim',
+		'timeout -k 1 5 rm -f victim',
+		'env -C . rm -f victim',
+		'env -u HOME rm -f victim',
+		'nice -5 rm -f victim',
+		'exec -a x rm -f victim',
+		'command -- rm -f victim',
+		'stdbuf -oL rm -f victim',
+		'setsid rm -f victim',
+		'nohup rm -f victim >/dev/null 2>&1',
+		'time -p rm -f victim',
+		'trap "rm -f victim" EXIT',
+		'watch -n 1 -e -g "rm -f victim" & sleep 0.3; kill %1',
 	]) {
 		lines.add(extra);
 	}
@@ -125,25 +151,47 @@ describe('security class 2: deny rules match the command, however it is spelled 
 	lines.add('r=r; ${r}m -f victim');
 	for (const line of lines) {
 		it(`refuses: ${JSON.stringify(line).slice(0, 70)}`, () =>
-			attack(`C2 ${JSON.stringify(line).slice(0, 70)}`, async () => {
-				fs.writeFileSync(path.join(ws, 'victim'), 'v');
-				const result = await h.run('run_command', { command: line });
-				return !fs.existsSync(path.join(ws, 'victim')) ? `bash removed victim (${result.card.status}: ${result.output.slice(0, 80)})` : undefined;
-			}, 'class 2 (command rules)'));
+			attack(
+				`C2 ${JSON.stringify(line).slice(0, 70)}`,
+				async () => {
+					fs.writeFileSync(path.join(ws, 'victim'), 'v');
+					const result = await h.run('run_command', { command: line });
+					return !fs.existsSync(path.join(ws, 'victim')) ? `bash removed victim (${result.card.status}: ${result.output.slice(0, 80)})` : undefined;
+				},
+				'class 2 (command rules)',
+			));
 	}
 
-	const pushes = ['git push origin HEAD:refs/heads/x', 'git "push" origin HEAD:refs/heads/x', 'git -C . push origin HEAD:refs/heads/x', 'git -c x.y=z push origin HEAD:refs/heads/x', 'git --no-pager push origin HEAD:refs/heads/x',
-		'/usr/bin/git push origin HEAD:refs/heads/x', "git 'push' origin HEAD:refs/heads/x", 'git pu""sh origin HEAD:refs/heads/x', 'env git push origin HEAD:refs/heads/x', 'true && git push origin HEAD:refs/heads/x',
-		'bash -c "git push origin HEAD:refs/heads/x"', 'git -C src/.. push origin HEAD:refs/heads/x', 'git --git-dir=.git push origin HEAD:refs/heads/x', 'GIT_TRACE=0 git push origin HEAD:refs/heads/x', 'nice git push origin HEAD:refs/heads/x'];
+	const pushes = [
+		'git push origin HEAD:refs/heads/x',
+		'git "push" origin HEAD:refs/heads/x',
+		'git -C . push origin HEAD:refs/heads/x',
+		'git -c x.y=z push origin HEAD:refs/heads/x',
+		'git --no-pager push origin HEAD:refs/heads/x',
+		'/usr/bin/git push origin HEAD:refs/heads/x',
+		"git 'push' origin HEAD:refs/heads/x",
+		'git pu""sh origin HEAD:refs/heads/x',
+		'env git push origin HEAD:refs/heads/x',
+		'true && git push origin HEAD:refs/heads/x',
+		'bash -c "git push origin HEAD:refs/heads/x"',
+		'git -C src/.. push origin HEAD:refs/heads/x',
+		'git --git-dir=.git push origin HEAD:refs/heads/x',
+		'GIT_TRACE=0 git push origin HEAD:refs/heads/x',
+		'nice git push origin HEAD:refs/heads/x',
+	];
 	for (const line of pushes) {
 		it(`refuses: ${line}`, () =>
-			attack(`C2 ${line}`, async () => {
-				const remote = path.join(tree.base, 'remote.git');
-				await h.run('run_command', { command: line });
-				const refs = execFileSync('git', ['--git-dir', remote, 'for-each-ref']).toString();
-				execFileSync('git', ['--git-dir', remote, 'update-ref', '-d', 'refs/heads/x']);
-				return refs.includes('refs/heads/x') ? 'pushed' : undefined;
-			}, 'class 2 (command rules)'));
+			attack(
+				`C2 ${line}`,
+				async () => {
+					const remote = path.join(tree.base, 'remote.git');
+					await h.run('run_command', { command: line });
+					const refs = execFileSync('git', ['--git-dir', remote, 'for-each-ref']).toString();
+					execFileSync('git', ['--git-dir', remote, 'update-ref', '-d', 'refs/heads/x']);
+					return refs.includes('refs/heads/x') ? 'pushed' : undefined;
+				},
+				'class 2 (command rules)',
+			));
 	}
 });
 
@@ -179,7 +227,16 @@ describe('security class 3: redirect targets are resolved as bash and the file s
 	for (const target of targets) {
 		const spelled = target.spelled.startsWith('..') ? [target.spelled, `"${target.spelled}"`] : sample(redirectSpellings(target.spelled), 4, target.spelled.length);
 		for (const t of spelled) {
-			for (const writer of [`echo x | tee ${t}`, `echo x | tee -a ${t}`, `cp src/a.txt ${t}`, `install -m 755 src/a.txt ${t}`, `touch ${t}`, `dd if=src/a.txt of=${t} status=none`, `/bin/cp -f src/a.txt ${t}`, `sudo -n true 2>/dev/null; cp src/a.txt ${t}`]) {
+			for (const writer of [
+				`echo x | tee ${t}`,
+				`echo x | tee -a ${t}`,
+				`cp src/a.txt ${t}`,
+				`install -m 755 src/a.txt ${t}`,
+				`touch ${t}`,
+				`dd if=src/a.txt of=${t} status=none`,
+				`/bin/cp -f src/a.txt ${t}`,
+				`sudo -n true 2>/dev/null; cp src/a.txt ${t}`,
+			]) {
 				lines.push({ line: writer, lands: target.lands });
 			}
 		}
@@ -188,11 +245,15 @@ describe('security class 3: redirect targets are resolved as bash and the file s
 	lines.push({ line: 'echo x > ~/x', lands: 'home/x' }, { line: 'echo x > $HOME/x', lands: 'home/x' }, { line: 'exec 3> .vscode/tasks.json; echo x >&3', lands: 'ws/.vscode/tasks.json' });
 	for (const { line, lands } of lines) {
 		it(`asks before: ${line}`, () =>
-			attack(`C3 ${line}`, async () => {
-				const landed = path.join(tree.base, lands);
-				fs.rmSync(landed, { force: true });
-				const result = await h.run('run_command', { command: line });
-				return fs.existsSync(landed) ? `wrote ${lands} without a card (${result.card.status})` : undefined;
-			}, 'class 3 (redirect targets)'));
+			attack(
+				`C3 ${line}`,
+				async () => {
+					const landed = path.join(tree.base, lands);
+					fs.rmSync(landed, { force: true });
+					const result = await h.run('run_command', { command: line });
+					return fs.existsSync(landed) ? `wrote ${lands} without a card (${result.card.status})` : undefined;
+				},
+				'class 3 (redirect targets)',
+			));
 	}
 });

@@ -23,98 +23,109 @@ const CODE_SERVER_DIR = path.join(CACHE, VSCODE_TARGET === 'oldest' ? 'code-serv
 // Another code-server entirely with KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE.
 export const CODE_SERVER_ENTRY = process.env.KEEL_CODE_SERVER_ENTRY || path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
 // The current release needs a newer Node than the test runner's: setup.sh puts one in the cache.
-const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE
-  || (VSCODE_TARGET === 'current' && !process.env.KEEL_CODE_SERVER_ENTRY ? path.join(CACHE, `node-${VERSIONS.KEEL_CODE_SERVER_NODE_VERSION}/bin/node`) : process.execPath);
+const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE || (VSCODE_TARGET === 'current' && !process.env.KEEL_CODE_SERVER_ENTRY ? path.join(CACHE, `node-${VERSIONS.KEEL_CODE_SERVER_NODE_VERSION}/bin/node`) : process.execPath);
 export const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test/fixtures/workspace');
 
 export interface CodeServerOptions {
-  /** VSIX files installed before start (a copied folder is not picked up by code-server). */
-  vsix?: string[];
-  /** Merged over quiet defaults into User/settings.json before launch. */
-  settings?: Record<string, unknown>;
-  /** Folder to open; default: a fresh copy of test/fixtures/workspace. */
-  workspace?: string;
-  /** Extra environment; the extension host inherits the server's environment. */
-  env?: Record<string, string>;
-  /** Opt into the workspace-trust prompt (off by default so tests are not blocked by it). */
-  workspaceTrust?: boolean;
+	/** VSIX files installed before start (a copied folder is not picked up by code-server). */
+	vsix?: string[];
+	/** Merged over quiet defaults into User/settings.json before launch. */
+	settings?: Record<string, unknown>;
+	/** Folder to open; default: a fresh copy of test/fixtures/workspace. */
+	workspace?: string;
+	/** Extra environment; the extension host inherits the server's environment. */
+	env?: Record<string, string>;
+	/** Opt into the workspace-trust prompt (off by default so tests are not blocked by it). */
+	workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
-  port: number;
-  /** Workbench URL with the workspace folder opened. */
-  url: string;
-  workspace: string;
-  userDataDir: string;
-  extensionsDir: string;
-  logFile: string;
-  /** Milliseconds from spawn until the server answered HTTP. */
-  startupMs: number;
-  dispose(): Promise<void>;
+	port: number;
+	/** Workbench URL with the workspace folder opened. */
+	url: string;
+	workspace: string;
+	userDataDir: string;
+	extensionsDir: string;
+	logFile: string;
+	/** Milliseconds from spawn until the server answered HTTP. */
+	startupMs: number;
+	dispose(): Promise<void>;
 }
 
 // Quiet defaults: no welcome page, no update or experiment traffic (there is no internet).
 const DEFAULT_SETTINGS: Record<string, unknown> = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'workbench.enableExperiments': false,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'extensions.autoUpdate': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.ignoreRecommendations': true,
-  'git.enabled': false,
-  // A current VS Code opens its own Chat in the secondary sidebar on first start; keep screenshots on Keel.
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+	'workbench.startupEditor': 'none',
+	'workbench.tips.enabled': false,
+	'workbench.enableExperiments': false,
+	'telemetry.telemetryLevel': 'off',
+	'update.mode': 'none',
+	'extensions.autoUpdate': false,
+	'extensions.autoCheckUpdates': false,
+	'extensions.ignoreRecommendations': true,
+	'git.enabled': false,
+	// A current VS Code opens its own Chat in the secondary sidebar on first start; keep screenshots on Keel.
+	'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 export async function startCodeServer(opts: CodeServerOptions = {}): Promise<CodeServer> {
-  ensureTools();
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-cs-'));
-  const userDataDir = path.join(root, 'user-data');
-  const extensionsDir = path.join(root, 'extensions');
-  const workspace = opts.workspace ?? copyFixtureWorkspace(root);
-  const configFile = path.join(root, 'config.yaml');
-  const logFile = path.join(root, 'code-server.log');
-  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  // Our own config file: without it code-server writes ~/.config/code-server/config.yaml.
-  fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
-  const settings = { ...DEFAULT_SETTINGS, ...opts.settings };
-  fs.writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(settings, null, 2));
-  const base = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+	ensureTools();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-cs-'));
+	const userDataDir = path.join(root, 'user-data');
+	const extensionsDir = path.join(root, 'extensions');
+	const workspace = opts.workspace ?? copyFixtureWorkspace(root);
+	const configFile = path.join(root, 'config.yaml');
+	const logFile = path.join(root, 'code-server.log');
+	fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+	// Our own config file: without it code-server writes ~/.config/code-server/config.yaml.
+	fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+	const settings = { ...DEFAULT_SETTINGS, ...opts.settings };
+	fs.writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(settings, null, 2));
+	const base = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
-  if (opts.vsix?.length) {
-    const install = opts.vsix.flatMap((v) => ['--install-extension', path.resolve(v)]);
-    await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], { env: serverEnv() });
-  }
+	if (opts.vsix?.length) {
+		const install = opts.vsix.flatMap(v => ['--install-extension', path.resolve(v)]);
+		await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], { env: serverEnv() });
+	}
 
-  const port = await freePort();
-  const args = [CODE_SERVER_ENTRY, ...base, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
-    '--session-socket', path.join(root, 'ipc.sock'), ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']), workspace];
-  const log = fs.openSync(logFile, 'a');
-  const t0 = Date.now();
-  // detached: own process group, so dispose() can signal the server and all it forked.
-  const child = spawn(CODE_SERVER_NODE, args, { detached: true, stdio: ['ignore', log, log], env: serverEnv(opts.env) });
-  fs.closeSync(log);
-  watchForAbort();
-  live.add(child);
+	const port = await freePort();
+	const args = [
+		CODE_SERVER_ENTRY,
+		...base,
+		'--auth',
+		'none',
+		'--bind-addr',
+		`127.0.0.1:${port}`,
+		'--disable-telemetry',
+		'--disable-update-check',
+		'--disable-getting-started-override',
+		'--session-socket',
+		path.join(root, 'ipc.sock'),
+		...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+		workspace,
+	];
+	const log = fs.openSync(logFile, 'a');
+	const t0 = Date.now();
+	// detached: own process group, so dispose() can signal the server and all it forked.
+	const child = spawn(CODE_SERVER_NODE, args, { detached: true, stdio: ['ignore', log, log], env: serverEnv(opts.env) });
+	fs.closeSync(log);
+	watchForAbort();
+	live.add(child);
 
-  const dispose = async () => {
-    live.delete(child);
-    await stopGroup(child);
-    if (process.env.KEEL_KEEP_TMP !== '1') fs.rmSync(root, { recursive: true, force: true });
-  };
-  try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 60_000);
-  } catch (err) {
-    const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
-    await dispose();
-    throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`, { cause: err });
-  }
-  // A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
-  const url = `http://127.0.0.1:${port}/?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
-  return { port, url, workspace, userDataDir, extensionsDir, logFile, startupMs: Date.now() - t0, dispose };
+	const dispose = async () => {
+		live.delete(child);
+		await stopGroup(child);
+		if (process.env.KEEL_KEEP_TMP !== '1') fs.rmSync(root, { recursive: true, force: true });
+	};
+	try {
+		await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, 60_000);
+	} catch (err) {
+		const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
+		await dispose();
+		throw new Error(`${(err as Error).message}\n--- code-server log ---\n${tail}`, { cause: err });
+	}
+	// A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
+	const url = `http://127.0.0.1:${port}/?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
+	return { port, url, workspace, userDataDir, extensionsDir, logFile, startupMs: Date.now() - t0, dispose };
 }
 
 // The server runs in its own process group, so Ctrl-C on the test run does not reach it:
@@ -122,54 +133,54 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 const live = new Set<ChildProcess>();
 let watching = false;
 function watchForAbort(): void {
-  if (watching) return;
-  watching = true;
-  process.on('exit', () => live.forEach((c) => killGroup(c, 'SIGKILL')));
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130));
+	if (watching) return;
+	watching = true;
+	process.on('exit', () => live.forEach(c => killGroup(c, 'SIGKILL')));
+	for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => process.exit(130));
 }
 
 /** Keel's VSIX: $KEEL_VSIX when set (a throwaway build), else dist/keel.vsix if built. */
 export function keelVsixPath(): string | undefined {
-  const p = process.env.KEEL_VSIX ?? path.join(REPO_ROOT, 'dist/keel.vsix');
-  return fs.existsSync(p) ? path.resolve(p) : undefined;
+	const p = process.env.KEEL_VSIX ?? path.join(REPO_ROOT, 'dist/keel.vsix');
+	return fs.existsSync(p) ? path.resolve(p) : undefined;
 }
 
 /** A writable copy of the fixture workspace, so tests may edit files. */
 export function copyFixtureWorkspace(parent: string): string {
-  const dest = path.join(parent, 'workspace');
-  fs.cpSync(FIXTURE_WORKSPACE, dest, { recursive: true });
-  return dest;
+	const dest = path.join(parent, 'workspace');
+	fs.cpSync(FIXTURE_WORKSPACE, dest, { recursive: true });
+	return dest;
 }
 
 /** Installs code-server and Chromium through scripts/lib/setup.sh when missing (CI starts bare). */
 export function ensureTools(): void {
-  if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync(CODE_SERVER_NODE) && fs.existsSync('/usr/bin/chromium')) return;
-  const script = `source "${REPO_ROOT}/scripts/lib/setup.sh" && keel_setup_code_server ${VSCODE_TARGET} && keel_setup_chromium`;
-  execFileSync('bash', ['-c', script], { stdio: 'inherit' });
+	if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync(CODE_SERVER_NODE) && fs.existsSync('/usr/bin/chromium')) return;
+	const script = `source "${REPO_ROOT}/scripts/lib/setup.sh" && keel_setup_code_server ${VSCODE_TARGET} && keel_setup_chromium`;
+	execFileSync('bash', ['-c', script], { stdio: 'inherit' });
 }
 
 // VSCODE_* variables of an enclosing VS Code (a terminal, test-electron) would make
 // code-server talk to that instance instead of starting its own.
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE') env[k] = v;
-  return { ...env, ...extra };
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE') env[k] = v;
+	return { ...env, ...extra };
 }
 
 function findRepoRoot(start: string): string {
-  for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'keel') return dir;
-  }
-  throw new Error(`no keel package.json above ${start}`);
+	for (let dir = start; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+		const pkg = path.join(dir, 'package.json');
+		if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'keel') return dir;
+	}
+	throw new Error(`no keel package.json above ${start}`);
 }
 
 /** KEY=value lines of a shell-sourceable file (comments and blanks skipped). */
 function readVersions(file: string): Record<'KEEL_CODE_SERVER_VERSION' | 'KEEL_CODE_SERVER_NODE_VERSION' | 'KEEL_CODE_SERVER_OLDEST_VERSION', string> {
-  const values: Record<string, string> = {};
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
-    if (match) values[match[1]] = match[2].replace(/^["']|["']$/g, '');
-  }
-  return values as ReturnType<typeof readVersions>;
+	const values: Record<string, string> = {};
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+		if (match) values[match[1]] = match[2].replace(/^["']|["']$/g, '');
+	}
+	return values as ReturnType<typeof readVersions>;
 }

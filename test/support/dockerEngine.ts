@@ -17,7 +17,10 @@ export const DOCKERFILE_DIR = path.join(REPO_ROOT, 'sandbox');
 let ready: Promise<string | undefined> | undefined;
 
 async function answers(docker: Docker): Promise<boolean> {
-	return docker.ping().then(() => true, () => false);
+	return docker.ping().then(
+		() => true,
+		() => false,
+	);
 }
 
 /** Resolves undefined when the engine and base image are there, else the reason to skip. */
@@ -37,7 +40,13 @@ export function dockerReady(): Promise<string | undefined> {
 }
 
 async function hasImage(docker: Docker, name: string): Promise<boolean> {
-	return docker.getImage(name).inspect().then(() => true, () => false);
+	return docker
+		.getImage(name)
+		.inspect()
+		.then(
+			() => true,
+			() => false,
+		);
 }
 
 /** A mocha `before` for the docker suites: fails them under CI, skips them by hand, when no engine can be had. */

@@ -48,9 +48,10 @@ export async function startTlsServer(tls: TlsFixture, handler: Handler): Promise
 	return {
 		port: (server.address() as AddressInfo).port,
 		hits,
-		close: () => new Promise(resolve => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		}),
+		close: () =>
+			new Promise(resolve => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
 	};
 }

@@ -46,10 +46,16 @@ export function toolHarness(root: string, options: { settings?: ApprovalSettings
 		deps,
 		async run(name, args, signal = new AbortController().signal) {
 			const id = `call_${++counter}`;
-			const result = await runToolCall(
-				{ id, name, rawArguments: typeof args === 'string' ? args : JSON.stringify(args) } as never,
-				{ turnId: 't', registry, approvals: approver, approvalSettings: settings, workspace, signal, sessionId: options.sessionId ?? 's1', emit: e => events.push(e) },
-			);
+			const result = await runToolCall({ id, name, rawArguments: typeof args === 'string' ? args : JSON.stringify(args) } as never, {
+				turnId: 't',
+				registry,
+				approvals: approver,
+				approvalSettings: settings,
+				workspace,
+				signal,
+				sessionId: options.sessionId ?? 's1',
+				emit: e => events.push(e),
+			});
 			const cards = events.filter((e): e is Extract<AgentEvent, { type: 'toolCallUpdated' }> => e.type === 'toolCallUpdated' && e.call.id === id);
 			return { ...result, card: cards[cards.length - 1].call };
 		},

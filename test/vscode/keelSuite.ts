@@ -61,7 +61,7 @@ export function useKeelSuite(options: { double?: ModelDoubleOptions } = {}): Kee
 		},
 		set,
 		async pendingApprovals(timeoutMs = 10_000) {
-			for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+			for (const started = Date.now(); Date.now() - started < timeoutMs;) {
 				const pending = api!.pendingApprovals();
 				if (pending.length > 0) {
 					return pending;

@@ -37,7 +37,8 @@ export interface Classification {
 
 const FORMAT_500 = /error parsing tool call|failed to parse input at pos|tool call parsing failed/i;
 const FORMAT_400 = /invalid tool call arguments/i;
-const OVERFLOW = /context[_ ]length[_ ]exceeded|maximum context length|exceeds the available context size|prompt is too long|prompt too long|context window|exceeds? (?:the )?(?:max(?:imum)? )?context length|input length exceeds|too many tokens|reduce the length of the (?:messages|prompt)|must be less than max_seq_len/i;
+const OVERFLOW =
+	/context[_ ]length[_ ]exceeded|maximum context length|exceeds the available context size|prompt is too long|prompt too long|context window|exceeds? (?:the )?(?:max(?:imum)? )?context length|input length exceeds|too many tokens|reduce the length of the (?:messages|prompt)|must be less than max_seq_len/i;
 /** A 429 (or 402/400) that is about money, not speed: waiting does not help (Z.AI 1113, OpenAI quota, Anthropic credit). */
 const BILLING = /insufficient_quota|exceeded your current quota|billing|insufficient balance|no resource package|recharge|credit balance|"code"\s*:\s*"?1113\b|payment required/i;
 /** Ollama: `… does not support tools`; vLLM without --enable-auto-tool-choice / --tool-call-parser; llama.cpp without --jinja. */

@@ -25,7 +25,11 @@ export function fencedShellCommands(text: string): FencedCommand[] {
 	const commands: FencedCommand[] = [];
 	for (const block of blocks) {
 		// `$ npm test` in a console block: the prompt sign is not part of the command.
-		const command = block[1].split('\n').map(line => line.replace(/^\s*\$\s+/, '')).join('\n').trim();
+		const command = block[1]
+			.split('\n')
+			.map(line => line.replace(/^\s*\$\s+/, ''))
+			.join('\n')
+			.trim();
 		prose = prose.replace(block[0], '');
 		if (command) {
 			commands.push({ command, prose: '' });

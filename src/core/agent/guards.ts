@@ -61,7 +61,11 @@ function sortKeys(value: unknown): unknown {
 		return value.map(sortKeys);
 	}
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.keys(value).sort().map(key => [key, sortKeys((value as Record<string, unknown>)[key])]));
+		return Object.fromEntries(
+			Object.keys(value)
+				.sort()
+				.map(key => [key, sortKeys((value as Record<string, unknown>)[key])]),
+		);
 	}
 	return value;
 }

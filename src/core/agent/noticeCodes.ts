@@ -5,14 +5,42 @@
  */
 export const NOTICE_CODES = [
 	// Recovery of one model request (recovery.ts).
-	'transportRetry', 'streamRetry', 'reflection', 'recoveredFromError', 'reasoningDropped', 'contextOverflow',
+	'transportRetry',
+	'streamRetry',
+	'reflection',
+	'recoveredFromError',
+	'reasoningDropped',
+	'contextOverflow',
 	// The loop and its guards (runAgent.ts, turnGuards.ts, responseReview.ts).
-	'repair', 'truncatedCall', 'truncated', 'textMode', 'toolsOffered', 'toolBudget', 'contextBudget', 'compacted', 'loopWarning', 'loopStopped',
-	'stepLimit', 'reask', 'noAnswer', 'degenerate',
+	'repair',
+	'truncatedCall',
+	'truncated',
+	'textMode',
+	'toolsOffered',
+	'toolBudget',
+	'contextBudget',
+	'compacted',
+	'loopWarning',
+	'loopStopped',
+	'stepLimit',
+	'reask',
+	'noAnswer',
+	'degenerate',
 	// Tool calls (toolExecution.ts).
-	'toolBlocked', 'toolRetry', 'ruleAdded', 'ruleNotSaved',
+	'toolBlocked',
+	'toolRetry',
+	'ruleAdded',
+	'ruleNotSaved',
 	// From the host: rules, modes, mentions, checkpoints, slash commands.
-	'rules', 'mode', 'mention', 'turnChanges', 'checkpointFailed', 'restore', 'command', 'everyday', 'images',
+	'rules',
+	'mode',
+	'mention',
+	'turnChanges',
+	'checkpointFailed',
+	'restore',
+	'command',
+	'everyday',
+	'images',
 ] as const;
 
 /** `command-<name>`: what a slash command reported (`/new`, `/mode` …). */

@@ -162,19 +162,14 @@ export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trust
 	return !rules.some(rule => rule.action === 'deny' && rule.match === undefined && (rule.tool === tool.name || rule.tool === '*'));
 }
 
-export function evaluatePermissions(
-	tool: ToolDefinition,
-	input: unknown,
-	options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: Preparation },
-): PermissionVerdict {
+export function evaluatePermissions(tool: ToolDefinition, input: unknown, options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: Preparation }): PermissionVerdict {
 	if (!options.trusted && tool.effect !== 'read') {
 		return { verdict: 'deny', reason: 'This workspace is not trusted (Workspace Trust), so only read-only tools run. Ask the user to trust the workspace.' };
 	}
 	const subjects = tool.subjects?.(input as never) ?? [];
 	const { list, opaque, commandRule } = candidates(subjects, options.prepared);
 	const applicable = options.rules.filter(rule => rule.tool === tool.name || rule.tool === '*');
-	const hit = (action: RuleAction) =>
-		applicable.find(rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))));
+	const hit = (action: RuleAction) => applicable.find(rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))));
 	const denied = hit('deny');
 	if (denied) {
 		return { verdict: 'deny', reason: `refused by the permission rule ${describeRule(denied)}` };

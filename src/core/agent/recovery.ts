@@ -49,8 +49,7 @@ export type RequestResult = { ok: true; output: StepOutput } | { ok: false; erro
  * server-side tool-call parse errors, one squeeze on context overflow. Everything is a notice.
  */
 export async function requestWithRecovery(ctx: RecoveryContext): Promise<RequestResult> {
-	const notice = (level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean) =>
-		ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify });
+	const notice = (level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean) => ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify });
 	let reflections = 0;
 	let squeeze = false;
 	let attempt = 0;
@@ -106,7 +105,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				if (!ctx.onReasoningRefused?.()) {
 					return giveUp();
 				}
-				notice('info', 'reasoningDropped', 'The server did not accept the model\'s earlier reasoning sent back with its calls; sent the request again without it.');
+				notice('info', 'reasoningDropped', "The server did not accept the model's earlier reasoning sent back with its calls; sent the request again without it.");
 				continue;
 			}
 			if (c.action === 'textMode') {
@@ -119,10 +118,12 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 			if (c.action === 'compact') {
 				if (squeeze) {
 					const sent = estimateTokens(plan.messages, plan.tools);
-					return giveUp(`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or raise the server's context size (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp --ctx-size, vLLM --max-model-len).`);
+					return giveUp(
+						`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or raise the server's context size (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp --ctx-size, vLLM --max-model-len).`,
+					);
 				}
 				squeeze = true;
-				notice('warning', 'contextOverflow', 'The request did not fit the model\'s context window; old tool outputs were compacted and it was sent again.');
+				notice('warning', 'contextOverflow', "The request did not fit the model's context window; old tool outputs were compacted and it was sent again.");
 				continue;
 			}
 			// R1 and R2: the same request again after a pause. Nothing listening is usually a
@@ -166,5 +167,7 @@ export function reflectionText(raw: string | undefined, serverMessage: string, t
 		raw !== undefined ? `You wrote: ${raw.slice(0, 400)}` : `The server said: ${serverMessage.slice(0, 300)}`,
 		'Call the tool again with the name of one of the offered tools and its arguments as one JSON object matching its schema.',
 		example ? `Example: ${example}` : '',
-	].filter(Boolean).join('\n');
+	]
+		.filter(Boolean)
+		.join('\n');
 }

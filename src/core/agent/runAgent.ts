@@ -81,14 +81,22 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	const notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
 	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
-	const offerable = selectTools(options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)), options.registry, {
-		messages: [...history, { kind: 'user', content: prompt }], contextWindow: settings.contextWindow, signal, notice: text => notice('info', 'toolsOffered', text),
-	});
+	const offerable = selectTools(
+		options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)),
+		options.registry,
+		{
+			messages: [...history, { kind: 'user', content: prompt }],
+			contextWindow: settings.contextWindow,
+			signal,
+			notice: text => notice('info', 'toolsOffered', text),
+		},
+	);
 	// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
 	const toolState = options.registry.policy?.session(options.sessionId ?? '');
 	let offered = toolState ? toolState.offer(offerable) : offerable;
 	const mode = new ToolModeState(settings.enabled ? settings.toolMode : 'native', settings.textModeAfterFailures, options.model.id, options.toolModeMemory, failures =>
-		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`));
+		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`),
+	);
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
 	const budget = new RetryBudget(settings.maxRetriesPerTurn);
 	const model = settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model;
@@ -111,25 +119,37 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			notice('error', 'contextBudget', message, true);
 			return finish('failed', new AgentError('contextOverflow', message));
 		}
-		const request = (step: number, plan: (squeeze: boolean) => RequestPlan, avoidRepetition?: boolean) => requestWithRecovery({
-			turnId, step, model, signal, emit: options.emit, uniqueId, settings, budget, plan, offered,
-			registry: options.registry, clock: options.clock ?? systemClock, random: options.random ?? Math.random,
-			onNativeFailure: () => mode.nativeFailure(),
-			onToolsUnsupported: why => {
-				const switched = mode.forceText();
-				if (switched) {
-					const flag = why === 'vllm' ? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)' : '';
-					notice('warning', 'textMode', `The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`);
-				}
-				return switched;
-			},
-			avoidRepetition,
-			onReasoningRefused: () => {
-				const was = sendReasoning;
-				sendReasoning = false;
-				return was;
-			},
-		});
+		const request = (step: number, plan: (squeeze: boolean) => RequestPlan, avoidRepetition?: boolean) =>
+			requestWithRecovery({
+				turnId,
+				step,
+				model,
+				signal,
+				emit: options.emit,
+				uniqueId,
+				settings,
+				budget,
+				plan,
+				offered,
+				registry: options.registry,
+				clock: options.clock ?? systemClock,
+				random: options.random ?? Math.random,
+				onNativeFailure: () => mode.nativeFailure(),
+				onToolsUnsupported: why => {
+					const switched = mode.forceText();
+					if (switched) {
+						const flag = why === 'vllm' ? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)' : '';
+						notice('warning', 'textMode', `The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`);
+					}
+					return switched;
+				},
+				avoidRepetition,
+				onReasoningRefused: () => {
+					const was = sendReasoning;
+					sendReasoning = false;
+					return was;
+				},
+			});
 		const result = await request(step, plan, nudge?.avoidRepetition);
 		nudge = undefined;
 		if (!result.ok) {

@@ -4,18 +4,7 @@
  * work" (say so and stop). The model reads a `[tool_error]` block instead of a bare string.
  * Per-tool failure budgets read `category`/`retryable` from the result (ToolResultData).
  */
-export type ToolErrorCategory =
-	| 'tool_not_found'
-	| 'invalid_parameters'
-	| 'type_mismatch'
-	| 'policy_blocked'
-	| 'confirmation_required'
-	| 'permanent_failure'
-	| 'cancelled'
-	| 'rate_limited'
-	| 'server_error'
-	| 'network_error'
-	| 'timeout';
+export type ToolErrorCategory = 'tool_not_found' | 'invalid_parameters' | 'type_mismatch' | 'policy_blocked' | 'confirmation_required' | 'permanent_failure' | 'cancelled' | 'rate_limited' | 'server_error' | 'network_error' | 'timeout';
 
 /** Not attributable to the model: retried automatically, never counted as its mistake. */
 export const INFRASTRUCTURE: ReadonlySet<ToolErrorCategory> = new Set(['rate_limited', 'server_error', 'network_error', 'timeout']);
@@ -93,7 +82,7 @@ export function classifyFailure(facts: FailureFacts): ToolErrorCategory {
 
 const SUGGESTION: Record<ToolErrorCategory, string> = {
 	tool_not_found: 'Use one of the available tools listed in the error.',
-	invalid_parameters: 'Fix the arguments to match the tool\'s schema and call it again once.',
+	invalid_parameters: "Fix the arguments to match the tool's schema and call it again once.",
 	type_mismatch: 'Send each argument with the type the schema asks for (e.g. a number, not a string) and call it again once.',
 	policy_blocked: 'This is not allowed here. Do not retry it; find another way or ask the user.',
 	confirmation_required: 'The user must confirm this call first.',

@@ -56,7 +56,13 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		const blockedAt = policy?.record(call.name, ok, category);
 		update({ status, output, progress: undefined, errorCategory: category });
 		if (blockedAt !== undefined) {
-			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'toolBlocked', text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".` });
+			ctx.emit({
+				type: 'notice',
+				turnId: ctx.turnId,
+				level: 'warning',
+				code: 'toolBlocked',
+				text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".`,
+			});
 		}
 		return { toolCallId: call.id, name: call.name, output, ok, errorKind, ...(category ? { errorCategory: category, retryable } : {}) };
 	};
@@ -127,7 +133,8 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		if (decision.always && suggested && ctx.approvalSettings.persistRule) {
 			// A failure to save the rule must not undo the approval the user just gave.
 			await ctx.approvalSettings.persistRule(suggested).then(
-				() => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).` }),
+				() =>
+					ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).` }),
 				error => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'ruleNotSaved', text: `Could not save the rule: ${(error as Error).message}` }),
 			);
 		}

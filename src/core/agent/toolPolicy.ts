@@ -28,7 +28,10 @@ export class SessionToolState {
 	private readonly _tafcApplied = new Set<string>();
 	private _lastExclusions = '';
 
-	constructor(private readonly _settings: () => ToolPolicySettings, private readonly _log: (line: string) => void) {}
+	constructor(
+		private readonly _settings: () => ToolPolicySettings,
+		private readonly _log: (line: string) => void,
+	) {}
 
 	get settings(): ToolPolicySettings {
 		return this._settings();

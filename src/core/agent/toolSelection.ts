@@ -20,7 +20,41 @@ export const TOOL_TOKEN_SHARE = 0.25;
 const MAX_CATALOG_CHARS = 700;
 const SEARCH_HITS = 5;
 /** Words every description has: matching on them would rank noise. */
-const STOP_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'are', 'be', 'it', 'its', 'this', 'that', 'with', 'by', 'as', 'at', 'from', 'what', 'which', 'how', 'can', 'you', 'me', 'my', 'please', 'get', 'returns', 'return']);
+const STOP_WORDS = new Set([
+	'the',
+	'a',
+	'an',
+	'and',
+	'or',
+	'of',
+	'to',
+	'in',
+	'on',
+	'for',
+	'is',
+	'are',
+	'be',
+	'it',
+	'its',
+	'this',
+	'that',
+	'with',
+	'by',
+	'as',
+	'at',
+	'from',
+	'what',
+	'which',
+	'how',
+	'can',
+	'you',
+	'me',
+	'my',
+	'please',
+	'get',
+	'returns',
+	'return',
+]);
 
 export interface ToolBudget {
 	maxOffered: number;
@@ -166,7 +200,10 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 /** What the conversation is about now: the latest user messages weigh most, so they come last and are kept whole. */
 function queryFrom(messages: readonly CanonicalMessage[]): string {
 	const recent = messages.filter(m => m.kind === 'user' || m.kind === 'assistant').slice(-4);
-	return recent.map(m => m.content).join(' ').slice(-2000);
+	return recent
+		.map(m => m.content)
+		.join(' ')
+		.slice(-2000);
 }
 
 /** BM25 over name words, description and parameter names; unmatched tools keep their order after the matches. */

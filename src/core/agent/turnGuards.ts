@@ -26,7 +26,11 @@ export class TurnGuards {
 	private _loopStopped = false;
 	private _squeezeTo: number | undefined;
 
-	constructor(private readonly _settings: RecoverySettings, private readonly _maxSteps: number, private readonly _notice: Notice) {
+	constructor(
+		private readonly _settings: RecoverySettings,
+		private readonly _maxSteps: number,
+		private readonly _notice: Notice,
+	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
 		this._toolBudget = new ToolRetryBudget({ read: _settings.readToolRetries, sideEffect: _settings.sideEffectToolRetries });
 	}
@@ -91,7 +95,13 @@ export class TurnGuards {
 		}
 		const limit = this._toolBudget.limit(effect);
 		this._notice('warning', 'toolBudget', `${call.name} could not run ${limit + 1} times in a row (invalid arguments or unknown tool); not running it again this turn.`);
-		return { toolCallId: call.id, name: call.name, ok: false, errorKind: 'retryBudget', output: `${call.name} was called with arguments that could not be used ${limit + 1} times in a row and will not run again in this turn. Use another tool or answer with what you have.` };
+		return {
+			toolCallId: call.id,
+			name: call.name,
+			ok: false,
+			errorKind: 'retryBudget',
+			output: `${call.name} was called with arguments that could not be used ${limit + 1} times in a row and will not run again in this turn. Use another tool or answer with what you have.`,
+		};
 	}
 
 	/** Explains schema errors, counts failures, watches for loops; returns the result to record. */

@@ -37,7 +37,10 @@ export interface Snapshot {
 export class CheckpointStore {
 	private _queue: Promise<unknown> = Promise.resolve();
 
-	private constructor(readonly git: ShadowGit, private readonly _limits: CheckpointLimits) {}
+	private constructor(
+		readonly git: ShadowGit,
+		private readonly _limits: CheckpointLimits,
+	) {}
 
 	/**
 	 * `secrets`: the deny-read list (and its allow exceptions). Those files are never copied into

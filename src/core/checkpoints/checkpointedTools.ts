@@ -6,11 +6,15 @@ import type { ToolDefinition } from '../tools/defineTool';
  * Read and network tools pass through untouched.
  */
 export function withCheckpoints(tools: readonly ToolDefinition<any>[], beforeChange: () => Promise<void>): ToolDefinition<any>[] {
-	return tools.map(tool => (tool.effect === 'write' || tool.effect === 'exec' ? {
-		...tool,
-		async execute(input, context) {
-			await beforeChange();
-			return tool.execute(input, context);
-		},
-	} as ToolDefinition<any> : tool));
+	return tools.map(tool =>
+		tool.effect === 'write' || tool.effect === 'exec'
+			? ({
+					...tool,
+					async execute(input, context) {
+						await beforeChange();
+						return tool.execute(input, context);
+					},
+				} as ToolDefinition<any>)
+			: tool,
+	);
 }

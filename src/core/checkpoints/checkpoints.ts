@@ -76,7 +76,12 @@ export class Checkpoints {
 			return;
 		}
 		this._warmed = true;
-		void this._open().then(({ store }) => store.snapshot('warm', 'index warm-up'), () => undefined).catch(() => undefined);
+		void this._open()
+			.then(
+				({ store }) => store.snapshot('warm', 'index warm-up'),
+				() => undefined,
+			)
+			.catch(() => undefined);
 	}
 
 	/** Called before every tool that may change files; snapshots once per turn. Never throws. */
@@ -157,8 +162,14 @@ export class Checkpoints {
 		}
 		// Keel's own changes from the target on; whatever happened between them was the user.
 		const steps = [
-			...index.turns(sessionId).filter(t => t.createdAt >= target.createdAt && t.after).map(t => ({ at: t.createdAt, from: t.before, to: t.after! })),
-			...index.restores(sessionId).filter(r => r.createdAt >= target.createdAt && r.result).map(r => ({ at: r.createdAt, from: r.restorePoint, to: r.result! })),
+			...index
+				.turns(sessionId)
+				.filter(t => t.createdAt >= target.createdAt && t.after)
+				.map(t => ({ at: t.createdAt, from: t.before, to: t.after! })),
+			...index
+				.restores(sessionId)
+				.filter(r => r.createdAt >= target.createdAt && r.result)
+				.map(r => ({ at: r.createdAt, from: r.restorePoint, to: r.result! })),
 		].sort((a, b) => a.at - b.at);
 		return this._restoreTo(store, index, { sessionId, turnId, target: target.before, keel: steps.map(step => [step.from, step.to]) }, confirm, approve);
 	}
@@ -214,7 +225,10 @@ export class Checkpoints {
 		if (changes.length === 0) {
 			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
 		}
-		await store.checkout(plan.target, changes.map(c => c.path));
+		await store.checkout(
+			plan.target,
+			changes.map(c => c.path),
+		);
 		const result = await store.snapshot(`${plan.sessionId}/restore/${id}/result`, `after restore ${id}`);
 		if (plan.undoing) {
 			index.updateRestore({ ...plan.undoing, undone: true });

@@ -9,7 +9,11 @@ import * as path from 'path';
  * git config are ignored too, so hooks, signing or autocrlf settings cannot change a snapshot.
  */
 export class ShadowGit {
-	constructor(readonly gitDir: string, readonly workTree: string, private readonly _gitPath = 'git') {}
+	constructor(
+		readonly gitDir: string,
+		readonly workTree: string,
+		private readonly _gitPath = 'git',
+	) {}
 
 	private _env(withWorkTree: boolean): NodeJS.ProcessEnv {
 		const env: NodeJS.ProcessEnv = {};
@@ -25,8 +29,10 @@ export class ShadowGit {
 			...(withWorkTree ? { GIT_WORK_TREE: this.workTree } : {}),
 			GIT_CONFIG_NOSYSTEM: '1',
 			GIT_CONFIG_GLOBAL: process.platform === 'win32' ? 'NUL' : '/dev/null',
-			GIT_AUTHOR_NAME: 'Keel', GIT_AUTHOR_EMAIL: 'checkpoints@keel.invalid',
-			GIT_COMMITTER_NAME: 'Keel', GIT_COMMITTER_EMAIL: 'checkpoints@keel.invalid',
+			GIT_AUTHOR_NAME: 'Keel',
+			GIT_AUTHOR_EMAIL: 'checkpoints@keel.invalid',
+			GIT_COMMITTER_NAME: 'Keel',
+			GIT_COMMITTER_EMAIL: 'checkpoints@keel.invalid',
 			GIT_TERMINAL_PROMPT: '0',
 			// Paths are file names, never globs: a file called `*.ts` must not match every file.
 			GIT_LITERAL_PATHSPECS: '1',
@@ -36,7 +42,9 @@ export class ShadowGit {
 	/** Runs git; `input` goes to stdin. Rejects with git's own stderr, which says what went wrong. */
 	run(args: string[], input?: string, withWorkTree = true): Promise<string> {
 		return new Promise((resolve, reject) => {
-			const child = execFile(this._gitPath, ['-c', 'core.autocrlf=false', '-c', 'core.safecrlf=false', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=false', ...args],
+			const child = execFile(
+				this._gitPath,
+				['-c', 'core.autocrlf=false', '-c', 'core.safecrlf=false', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=false', ...args],
 				{ cwd: this.workTree, env: this._env(withWorkTree), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
 				(error, stdout, stderr) => {
 					if (error) {
@@ -45,7 +53,8 @@ export class ShadowGit {
 						return;
 					}
 					resolve(stdout);
-				});
+				},
+			);
 			if (input !== undefined) {
 				child.stdin?.end(input);
 			}

@@ -68,7 +68,10 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	async available(timeoutMs = 1500): Promise<boolean> {
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<boolean>(resolve => (timer = setTimeout(() => resolve(false), timeoutMs)));
-		const ping = this.docker.ping().then(() => true, () => false);
+		const ping = this.docker.ping().then(
+			() => true,
+			() => false,
+		);
 		try {
 			return await Promise.race([ping, timeout]);
 		} finally {
@@ -115,16 +118,18 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const started = Date.now();
 		const stdout = new CappedOutput(request.outputLimitBytes);
 		const stderr = new CappedOutput(request.outputLimitBytes);
-		const exec = await warm.container.exec({
-			Cmd: ['/bin/sh', '-c', WRAPPER],
-			Env: [`KEEL_CMD=${request.command}`, `KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`],
-			WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
-			AttachStdout: true,
-			AttachStderr: true,
-			Tty: false,
-		}).catch(error => {
-			throw this._mapError(error);
-		});
+		const exec = await warm.container
+			.exec({
+				Cmd: ['/bin/sh', '-c', WRAPPER],
+				Env: [`KEEL_CMD=${request.command}`, `KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`],
+				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
+				AttachStdout: true,
+				AttachStderr: true,
+				Tty: false,
+			})
+			.catch(error => {
+				throw this._mapError(error);
+			});
 		const stream = await exec.start({ hijack: true, stdin: false });
 		const sink = (target: CappedOutput) => {
 			// Chunks can split a UTF-8 character; the decoder holds the partial bytes back.

@@ -19,7 +19,8 @@ interface ProgressEvent {
 
 /** Every file of the build context, sorted, so the hash is stable across machines. */
 function contextFiles(dir: string): string[] {
-	return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+	return fs
+		.readdirSync(dir, { recursive: true, encoding: 'utf8' })
 		.filter(file => fs.statSync(path.join(dir, file)).isFile())
 		.map(file => file.split(path.sep).join('/'))
 		.sort();
@@ -29,7 +30,10 @@ function contextFiles(dir: string): string[] {
 export function managedImageTag(dockerfileDir: string): string {
 	const hash = createHash('sha256');
 	for (const file of contextFiles(dockerfileDir)) {
-		hash.update(file).update('\0').update(fs.readFileSync(path.join(dockerfileDir, file))).update('\0');
+		hash.update(file)
+			.update('\0')
+			.update(fs.readFileSync(path.join(dockerfileDir, file)))
+			.update('\0');
 	}
 	return `${IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 12)}`;
 }
@@ -86,7 +90,10 @@ async function pruneOldTags(docker: Docker, keep: string): Promise<void> {
 	const images = await docker.listImages({ filters: { reference: [IMAGE_REPOSITORY] } }).catch(() => []);
 	for (const tag of images.flatMap(image => image.RepoTags ?? [])) {
 		if (tag !== keep && tag.startsWith(`${IMAGE_REPOSITORY}:`)) {
-			await docker.getImage(tag).remove().catch(() => undefined);
+			await docker
+				.getImage(tag)
+				.remove()
+				.catch(() => undefined);
 		}
 	}
 }
@@ -115,10 +122,7 @@ export async function ensureImage(docker: Docker, source: ImageSource, onProgres
 	}
 	onProgress(`Building the sandbox image ${tag} (first use or Dockerfile changed)…\n`);
 	try {
-		const stream = await docker.buildImage(
-			{ context: source.dockerfileDir, src: contextFiles(source.dockerfileDir) },
-			{ t: tag, labels: { 'keel.sandbox': 'image' }, rm: true, forcerm: true },
-		);
+		const stream = await docker.buildImage({ context: source.dockerfileDir, src: contextFiles(source.dockerfileDir) }, { t: tag, labels: { 'keel.sandbox': 'image' }, rm: true, forcerm: true });
 		await follow(docker, stream, onProgress);
 	} catch (error) {
 		const log = (error as { log?: string }).log || (error as Error).message;

@@ -31,12 +31,7 @@ export interface CgroupCounters {
 }
 
 /** cgroup v1 and v2 locations of the two counters, as seen from inside the container. */
-const COUNTER_FILES = [
-	'/sys/fs/cgroup/memory/memory.oom_control',
-	'/sys/fs/cgroup/memory.events',
-	'/sys/fs/cgroup/pids/pids.events',
-	'/sys/fs/cgroup/pids.events',
-];
+const COUNTER_FILES = ['/sys/fs/cgroup/memory/memory.oom_control', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/pids/pids.events', '/sys/fs/cgroup/pids.events'];
 
 /** Parses `== <file>` sections: memory files give oom_kill, pids files give max (v2's memory.events has a "max" too). */
 export function parseCounters(text: string): CgroupCounters {

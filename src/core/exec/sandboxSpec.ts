@@ -106,8 +106,25 @@ const SOCKETS = ['/var/run/docker.sock', '/run/docker.sock'];
  * the sandbox cannot plant what the host runs next. Keep in step with pathPolicy.ts.
  */
 export const SANDBOX_PROTECTED = [
-	'.git/hooks', '.git/config', '.vscode', '.github', '.gitlab', '.gitlab-ci.yml', '.husky', '.devcontainer', '.devcontainer.json',
-	'.pre-commit-config.yaml', '.yarnrc.yml', '.yarnrc', '.npmrc', '.envrc', '.keel', '.mcp.json', '.cursor', '.claude', '.gitmodules',
+	'.git/hooks',
+	'.git/config',
+	'.vscode',
+	'.github',
+	'.gitlab',
+	'.gitlab-ci.yml',
+	'.husky',
+	'.devcontainer',
+	'.devcontainer.json',
+	'.pre-commit-config.yaml',
+	'.yarnrc.yml',
+	'.yarnrc',
+	'.npmrc',
+	'.envrc',
+	'.keel',
+	'.mcp.json',
+	'.cursor',
+	'.claude',
+	'.gitmodules',
 ];
 /** Created (empty) when missing, so the sandbox cannot create them: VS Code would run what lands there. */
 const CREATE_WHEN_MISSING = ['.vscode'];
@@ -177,10 +194,7 @@ export function containerSpec(root: SandboxWorkspace, image: string, limits: San
 		}
 	}
 	// Every folder read-write at its place, then each one's protected paths read-only over it.
-	const mounts: Docker.MountSettings[] = [
-		...points.map(({ source, target }): Docker.MountSettings => ({ Type: 'bind', Source: source, Target: target, ReadOnly: false })),
-		...points.flatMap(({ source, target }) => protectedMounts(source, target)),
-	];
+	const mounts: Docker.MountSettings[] = [...points.map(({ source, target }): Docker.MountSettings => ({ Type: 'bind', Source: source, Target: target, ReadOnly: false })), ...points.flatMap(({ source, target }) => protectedMounts(source, target))];
 	const memory = Math.round(limits.memoryMb * 1024 * 1024);
 	return {
 		Image: image,
@@ -218,7 +232,10 @@ export async function removeLeftovers(docker: Docker, isAlive: (pid: number) => 
 	for (const info of found) {
 		const [host, pid] = (info.Labels['keel.owner'] ?? '').split('/');
 		if (host === os.hostname() && !isAlive(Number(pid))) {
-			await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
+			await docker
+				.getContainer(info.Id)
+				.remove({ force: true })
+				.catch(() => undefined);
 			removed.push(info.Id);
 		}
 	}

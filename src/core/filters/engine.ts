@@ -26,7 +26,10 @@ export class FilterEngine {
 	readonly rules: readonly FilterRule[];
 
 	/** `layers`: rule-file entries, most specific first (workspace, then user); they override built-ins by name. */
-	constructor(layers: ReadonlyArray<readonly RuleEntry[]> = [], private readonly _settings: FilterSettings = defaultFilterSettings) {
+	constructor(
+		layers: ReadonlyArray<readonly RuleEntry[]> = [],
+		private readonly _settings: FilterSettings = defaultFilterSettings,
+	) {
 		this.rules = mergeRules(layers, _settings.disabledRules);
 	}
 

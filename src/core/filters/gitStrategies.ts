@@ -7,7 +7,21 @@ const SECTIONS: Array<[RegExp, string]> = [
 	[/^Unmerged paths:/, 'unmerged'],
 	[/^Ignored files:/, 'ignored'],
 ];
-const KIND: Record<string, string> = { 'new file': 'A', modified: 'M', deleted: 'D', renamed: 'R', copied: 'C', typechange: 'T', 'both modified': 'UU', 'both added': 'AA', 'deleted by us': 'DU', 'deleted by them': 'UD', 'added by us': 'AU', 'added by them': 'UA', 'both deleted': 'DD' };
+const KIND: Record<string, string> = {
+	'new file': 'A',
+	modified: 'M',
+	deleted: 'D',
+	renamed: 'R',
+	copied: 'C',
+	typechange: 'T',
+	'both modified': 'UU',
+	'both added': 'AA',
+	'deleted by us': 'DU',
+	'deleted by them': 'UD',
+	'added by us': 'AU',
+	'added by them': 'UA',
+	'both deleted': 'DD',
+};
 const MAX_FILES_PER_SECTION = 50;
 
 /**

@@ -9,11 +9,7 @@ import { MAX_PATTERN_LENGTH, MAX_RULE_FILE_BYTES, type FilterRule } from './type
 const pattern = z.string().max(MAX_PATTERN_LENGTH, `patterns are limited to ${MAX_PATTERN_LENGTH} characters`).refine(isRegex, 'not a valid regular expression');
 const patterns = z.array(pattern);
 
-const Match = z.union([
-	z.strictObject({ exact: z.string().min(1) }),
-	z.strictObject({ prefix: z.string().min(1) }),
-	z.strictObject({ regex: pattern }),
-], { error: 'match needs exactly one of "exact", "prefix" or "regex"' });
+const Match = z.union([z.strictObject({ exact: z.string().min(1) }), z.strictObject({ prefix: z.string().min(1) }), z.strictObject({ regex: pattern })], { error: 'match needs exactly one of "exact", "prefix" or "regex"' });
 
 const count = z.number().int().min(0).max(100_000);
 const Strategy = z.discriminatedUnion('type', [
@@ -22,7 +18,16 @@ const Strategy = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('strip_annotated'), prefixes: z.array(z.string().min(1)) }),
 	z.strictObject({ type: z.literal('truncate'), maxLines: count.optional(), head: count.optional(), tail: count.optional(), keep: patterns.optional() }),
 	z.strictObject({ type: z.literal('test_summary'), passing: patterns, summary: patterns.min(1), noise: patterns.optional(), maxLines: count.optional() }),
-	z.strictObject({ type: z.literal('group_by_rule'), line: z.union([pattern, patterns]).optional(), fileHeader: pattern.optional(), blockStart: pattern.optional(), location: pattern.optional(), rule: pattern.optional(), keep: patterns.optional(), maxPlaces: count.optional() }),
+	z.strictObject({
+		type: z.literal('group_by_rule'),
+		line: z.union([pattern, patterns]).optional(),
+		fileHeader: pattern.optional(),
+		blockStart: pattern.optional(),
+		location: pattern.optional(),
+		rule: pattern.optional(),
+		keep: patterns.optional(),
+		maxPlaces: count.optional(),
+	}),
 	z.strictObject({ type: z.literal('git_status') }),
 	z.strictObject({ type: z.literal('git_diff'), maxDiffLines: count.optional() }),
 	z.strictObject({ type: z.literal('dedup') }),

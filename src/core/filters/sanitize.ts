@@ -20,7 +20,7 @@ function resolveCarriageReturns(line: string): string {
 
 export function collapseRepeats(lines: string[]): string[] {
 	const out: string[] = [];
-	for (let i = 0; i < lines.length; ) {
+	for (let i = 0; i < lines.length;) {
 		let j = i + 1;
 		while (j < lines.length && lines[j] === lines[i]) {
 			j++;

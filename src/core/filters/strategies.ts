@@ -80,7 +80,7 @@ export function normaliseVolatile(line: string): string {
 
 function dedup(lines: string[]): StageResult {
 	const out: string[] = [];
-	for (let i = 0; i < lines.length; ) {
+	for (let i = 0; i < lines.length;) {
 		const key = normaliseVolatile(lines[i]);
 		let j = i + 1;
 		while (j < lines.length && normaliseVolatile(lines[j]) === key) {

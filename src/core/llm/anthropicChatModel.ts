@@ -109,9 +109,7 @@ export class AnthropicChatModel implements ChatModel {
 	private _mapError(error: unknown, midStream = false): AgentError {
 		const Sdk = loadSdk();
 		// A connection error is an APIError too, but carries no response to describe.
-		const http = error instanceof Sdk.APIError && !(error instanceof Sdk.APIConnectionError) && !(error instanceof Sdk.APIUserAbortError)
-			? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message }
-			: undefined;
+		const http = error instanceof Sdk.APIError && !(error instanceof Sdk.APIConnectionError) && !(error instanceof Sdk.APIUserAbortError) ? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message } : undefined;
 		return mapModelError(error, { aborted: error instanceof Sdk.APIUserAbortError, http }, midStream, this._options);
 	}
 }

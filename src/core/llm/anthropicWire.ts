@@ -3,10 +3,7 @@ import type { ToolSpec } from './chatModel';
 import { anthropicImageBlocks } from './imageParts';
 
 export type AnthropicBlock =
-	| { type: 'text'; text: string }
-	| { type: 'tool_use'; id: string; name: string; input: unknown }
-	| { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
-	| ReturnType<typeof anthropicImageBlocks>[number];
+	{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean } | ReturnType<typeof anthropicImageBlocks>[number];
 
 export interface AnthropicMessage {
 	role: 'user' | 'assistant';

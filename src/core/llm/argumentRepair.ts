@@ -84,7 +84,11 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 		if (types.includes('array')) {
 			// "a.ts, b.ts" for ["a.ts", "b.ts"]; a lone value for a one-item list.
 			fixes.push('split a string into a list');
-			return value.split(',').map(item => item.trim()).filter(Boolean).map(item => coerce(item, schema.items, fixes));
+			return value
+				.split(',')
+				.map(item => item.trim())
+				.filter(Boolean)
+				.map(item => coerce(item, schema.items, fixes));
 		}
 	}
 	if (isObject(value) && schema.properties) {

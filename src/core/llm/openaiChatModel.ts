@@ -102,9 +102,10 @@ export class OpenAIChatModel implements ChatModel {
 
 	private _mapError(error: unknown, midStream = false): AgentError {
 		// A connection error is an APIError too, but carries no response to describe.
-		const http = error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) && !(error instanceof OpenAI.APIUserAbortError)
-			? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message, headers: headerRecord(error.headers) }
-			: undefined;
+		const http =
+			error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) && !(error instanceof OpenAI.APIUserAbortError)
+				? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message, headers: headerRecord(error.headers) }
+				: undefined;
 		return mapModelError(error, { aborted: error instanceof OpenAI.APIUserAbortError, http }, midStream, this._options);
 	}
 }

@@ -44,9 +44,7 @@ export class ToolCallAssembler {
 
 	/** Calls in index order; a missing id is generated so results can still be matched. */
 	finish(makeId: (index: number) => string): AssembledCall[] {
-		return [...this._calls.values()]
-			.sort((a, b) => a.index - b.index)
-			.map(call => ({ ...call, id: call.id || makeId(call.index) }));
+		return [...this._calls.values()].sort((a, b) => a.index - b.index).map(call => ({ ...call, id: call.id || makeId(call.index) }));
 	}
 }
 

@@ -92,7 +92,10 @@ async function resolveOne(mention: Mention, sources: MentionSources, signal: Abo
 		case 'folder': {
 			const target = await sources.guard.resolve(mention.value.replace(/\/+$/, ''), 'list');
 			const entries = await sources.workspace.readDirectory(target.path);
-			const lines = entries.sort(([a], [b]) => a.localeCompare(b)).slice(0, 300).map(([name, type]) => `${name}${type === 'directory' ? '/' : ''}`);
+			const lines = entries
+				.sort(([a], [b]) => a.localeCompare(b))
+				.slice(0, 300)
+				.map(([name, type]) => `${name}${type === 'directory' ? '/' : ''}`);
 			const more = entries.length > 300 ? `\n… and ${entries.length - 300} more` : '';
 			return attach('folder', `${target.path || '.'}/`, lines.join('\n') + more);
 		}

@@ -67,7 +67,11 @@ export function parseCustomModes(setting: unknown): { modes: Mode[]; errors: str
 }
 
 export function modeId(name: string): string {
-	return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+	return name
+		.trim()
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
 }
 
 export function findMode(modes: readonly Mode[], nameOrId: string): Mode | undefined {

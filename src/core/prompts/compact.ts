@@ -9,20 +9,22 @@ const INSTRUCTION = [
 
 /** The conversation as plain text, newest kept when it must be cut to `maxChars`. */
 export function transcriptText(history: readonly CanonicalMessage[], maxChars: number): string {
-	const lines = history.map(message => {
-		switch (message.kind) {
-			case 'user':
-				return `User: ${message.content}`;
-			case 'assistant':
-				return `Assistant: ${message.content}`;
-			case 'tool_call':
-				return `Tool call: ${message.data.name}(${message.data.rawArguments.slice(0, 500)})`;
-			case 'tool_result':
-				return `Tool result (${message.data.ok ? 'ok' : 'failed'}): ${message.content.slice(0, 1500)}`;
-			default:
-				return '';
-		}
-	}).filter(Boolean);
+	const lines = history
+		.map(message => {
+			switch (message.kind) {
+				case 'user':
+					return `User: ${message.content}`;
+				case 'assistant':
+					return `Assistant: ${message.content}`;
+				case 'tool_call':
+					return `Tool call: ${message.data.name}(${message.data.rawArguments.slice(0, 500)})`;
+				case 'tool_result':
+					return `Tool result (${message.data.ok ? 'ok' : 'failed'}): ${message.content.slice(0, 1500)}`;
+				default:
+					return '';
+			}
+		})
+		.filter(Boolean);
 	const text = lines.join('\n\n');
 	return text.length <= maxChars ? text : `[… earlier part left out …]\n${text.slice(-maxChars)}`;
 }
@@ -35,7 +37,14 @@ export async function summarise(model: ChatModel, history: readonly CanonicalMes
 	// Leave room for the instruction and the answer: about half the window for the transcript.
 	const transcript = transcriptText(history, Math.max(2000, Math.floor(contextWindow * 4 * 0.5)));
 	let text = '';
-	for await (const event of model.stream({ messages: [{ kind: 'system', content: INSTRUCTION }, { kind: 'user', content: transcript }], tools: [], signal })) {
+	for await (const event of model.stream({
+		messages: [
+			{ kind: 'system', content: INSTRUCTION },
+			{ kind: 'user', content: transcript },
+		],
+		tools: [],
+		signal,
+	})) {
 		if (event.type === 'text') {
 			text += event.text;
 		}

@@ -42,7 +42,12 @@ export const PROMPT_FILES_GLOB = '.keel/prompts/*.md';
  * shown in the completion list; otherwise the first line of the body.
  */
 export function parsePromptFile(path: string, text: string): PromptFile {
-	const name = path.split('/').pop()!.replace(/\.md$/i, '').toLowerCase().replace(/[^\w-]+/g, '-');
+	const name = path
+		.split('/')
+		.pop()!
+		.replace(/\.md$/i, '')
+		.toLowerCase()
+		.replace(/[^\w-]+/g, '-');
 	let body = text.replace(/^\uFEFF/, '');
 	let description = '';
 	const front = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(body);
@@ -51,7 +56,10 @@ export function parsePromptFile(path: string, text: string): PromptFile {
 		body = body.slice(front[0].length);
 	}
 	body = body.trim();
-	description ||= body.split('\n')[0].replace(/^#+\s*/, '').slice(0, 80);
+	description ||= body
+		.split('\n')[0]
+		.replace(/^#+\s*/, '')
+		.slice(0, 80);
 	return { name, path, description, body };
 }
 

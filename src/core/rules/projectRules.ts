@@ -42,7 +42,9 @@ export async function loadRules(workspace: Workspace, budgetTokens: number): Pro
 	for (const path of [...found].sort(byPrecedence)) {
 		let text: string;
 		try {
-			text = Buffer.from(await workspace.readFile(path)).toString('utf8').trim();
+			text = Buffer.from(await workspace.readFile(path))
+				.toString('utf8')
+				.trim();
 		} catch {
 			continue;
 		}
@@ -86,9 +88,7 @@ function byPrecedence(a: string, b: string): number {
 
 /** The nearest AGENTS.md that applies to a file: the deepest scope containing it. */
 export function nearestRules(rules: readonly RuleFile[], filePath: string): RuleFile | undefined {
-	return rules
-		.filter(rule => rule.path.endsWith('AGENTS.md') && (rule.scope === '' || filePath === rule.scope || filePath.startsWith(`${rule.scope}/`)))
-		.sort((a, b) => b.scope.length - a.scope.length)[0];
+	return rules.filter(rule => rule.path.endsWith('AGENTS.md') && (rule.scope === '' || filePath === rule.scope || filePath.startsWith(`${rule.scope}/`))).sort((a, b) => b.scope.length - a.scope.length)[0];
 }
 
 /**

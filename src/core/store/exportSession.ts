@@ -23,7 +23,7 @@ export function sessionToMarkdown(meta: SessionMeta, history: readonly Canonical
 				break;
 			case 'tool_call': {
 				const result = results.get(message.data.id);
-				const status = !result ? 'interrupted' : result.kind === 'tool_result' && result.data.ok ? 'ok' : result.kind === 'tool_result' ? result.data.errorKind ?? 'failed' : '';
+				const status = !result ? 'interrupted' : result.kind === 'tool_result' && result.data.ok ? 'ok' : result.kind === 'tool_result' ? (result.data.errorKind ?? 'failed') : '';
 				lines.push(`**Tool** \`${message.data.name}\` (${status})`, '', fence(prettyArgs(message.data.rawArguments), 'json'), '');
 				if (result) {
 					lines.push('<details><summary>Output</summary>', '', fence(result.content, ''), '', '</details>', '');

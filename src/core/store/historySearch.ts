@@ -18,7 +18,10 @@ export function toFtsQuery(input: string): string | undefined {
 	if (words.length === 0) {
 		return undefined;
 	}
-	return words.slice(0, 12).map(word => `"${word}"*`).join(' ');
+	return words
+		.slice(0, 12)
+		.map(word => `"${word}"*`)
+		.join(' ');
 }
 
 /**
@@ -34,10 +37,7 @@ export function searchSessions(db: Database, input: string, limit = 50): SearchH
 		return [];
 	}
 	const words = input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-	const rows = db.all(
-		'SELECT session_id, MAX(rowid) AS newest, COUNT(*) AS hits FROM events_fts WHERE events_fts MATCH ? GROUP BY session_id ORDER BY newest DESC LIMIT ?',
-		[query, limit],
-	) as Array<Record<string, string | number>>;
+	const rows = db.all('SELECT session_id, MAX(rowid) AS newest, COUNT(*) AS hits FROM events_fts WHERE events_fts MATCH ? GROUP BY session_id ORDER BY newest DESC LIMIT ?', [query, limit]) as Array<Record<string, string | number>>;
 	const hits: SearchHit[] = rows.map(row => {
 		const sessionId = String(row.session_id);
 		const content = String(db.get('SELECT e.content FROM events_fts f JOIN events e ON e.session_id = f.session_id AND e.seq = f.seq WHERE f.rowid = ?', [row.newest])?.content ?? '');

@@ -4,7 +4,10 @@ import { transaction } from './sqlite';
 
 /** The session database is damaged in a way Keel cannot repair; the file was left as it was. */
 export class DamagedStoreError extends Error {
-	constructor(readonly file: string, readonly problems: string) {
+	constructor(
+		readonly file: string,
+		readonly problems: string,
+	) {
 		super(
 			`Keel's session history (${file}) is damaged and could not be repaired: ${problems}. ` +
 				'Keel did not use or change the file. To start a new, empty history, close VS Code and move the file elsewhere. ' +

@@ -75,9 +75,7 @@ export class SessionStore {
 		return transaction(this._db, () => {
 			// Read inside the write transaction, so a second writer cannot take the same number.
 			const seq = Number(this._db.get('SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM events WHERE session_id = ?', [sessionId])?.next ?? 0);
-			this._db.run('INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at, provider, model) VALUES (?, ?, ?, ?, ?, ?)', [
-				sessionId, '', now, now, context.provider ?? '', context.model ?? '',
-			]);
+			this._db.run('INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at, provider, model) VALUES (?, ?, ?, ?, ?, ?)', [sessionId, '', now, now, context.provider ?? '', context.model ?? '']);
 			let data: unknown = null;
 			let callId: string | null = null;
 			if (message.kind === 'user' && message.images?.length) {
@@ -91,13 +89,18 @@ export class SessionStore {
 				const { output, ...rest } = message.data;
 				data = rest;
 				callId = message.data.toolCallId;
-				this._db.run('INSERT INTO tool_outputs (session_id, call_id, output, bytes, created_at) VALUES (?, ?, ?, ?, ?)', [
-					sessionId, callId, output, Buffer.byteLength(output), now,
-				]);
+				this._db.run('INSERT INTO tool_outputs (session_id, call_id, output, bytes, created_at) VALUES (?, ?, ?, ?, ?)', [sessionId, callId, output, Buffer.byteLength(output), now]);
 			}
 			const content = message.kind === 'tool_result' ? '' : message.content;
 			this._db.run('INSERT INTO events (session_id, seq, kind, turn_id, call_id, created_at, content, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-				sessionId, seq, message.kind, context.turnId ?? null, callId, now, content, data === null ? null : JSON.stringify(data),
+				sessionId,
+				seq,
+				message.kind,
+				context.turnId ?? null,
+				callId,
+				now,
+				content,
+				data === null ? null : JSON.stringify(data),
 			]);
 			this._db.run(
 				`UPDATE sessions SET updated_at = ?, event_count = event_count + 1,
@@ -162,10 +165,7 @@ export class SessionStore {
 			return 0;
 		}
 		const cutoff = this._now() - days * 86_400_000;
-		return transaction(
-			this._db,
-			() => this._db.run('DELETE FROM tool_outputs WHERE created_at < ?', [cutoff]).changes + this._db.run('DELETE FROM full_outputs WHERE created_at < ?', [cutoff]).changes,
-		);
+		return transaction(this._db, () => this._db.run('DELETE FROM tool_outputs WHERE created_at < ?', [cutoff]).changes + this._db.run('DELETE FROM full_outputs WHERE created_at < ?', [cutoff]).changes);
 	}
 
 	/** Keeps a whole output under `ref` for read_output; durable like every other write. */

@@ -93,9 +93,7 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const slice = lines.slice(start, start + limit);
 			const width = String(start + slice.length).length;
-			const body = slice
-				.map((line, i) => `${String(start + i + 1).padStart(width)}  ${line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut]` : line}`)
-				.join('\n');
+			const body = slice.map((line, i) => `${String(start + i + 1).padStart(width)}  ${line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut]` : line}`).join('\n');
 			const hasMore = start + slice.length < lines.length;
 			const footer = hasMore ? `\n[${lines.length - start - slice.length} more lines; call again with offset ${start + slice.length + 1}]` : '';
 			return ok(body + footer, { count: slice.length, hasMore, totalLines: lines.length });

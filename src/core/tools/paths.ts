@@ -152,7 +152,9 @@ export class WorkspaceGuard {
 			throw new PathRefused(`${shown(path)} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
 		}
 		if ((intent === 'write' || intent === 'read') && exists && (await isForeignHardLink(workspace, path, intent))) {
-			throw new PathRefused(`${shown(path)} is hard-linked to another file that may be outside the workspace (realpath cannot tell where), so ${intent === 'write' ? 'writing' : 'reading'} it is refused.${intent === 'write' ? ' Write a new file instead.' : ''}`);
+			throw new PathRefused(
+				`${shown(path)} is hard-linked to another file that may be outside the workspace (realpath cannot tell where), so ${intent === 'write' ? 'writing' : 'reading'} it is refused.${intent === 'write' ? ' Write a new file instead.' : ''}`,
+			);
 		}
 		const protectedReason = isProtectedPath(path, this._policy) ?? isProtectedPath(canonical, this._policy);
 		return { path: prefix + path, canonical: prefix + canonical, exists, protectedReason };
@@ -165,7 +167,9 @@ export class WorkspaceGuard {
 	async confirm(approved: ResolvedPath, intent: PathIntent): Promise<ResolvedPath> {
 		const now = await this.resolve(approved.path, intent);
 		if (now.canonical !== approved.canonical) {
-			throw new PathRefused(`${displayPath(approved.path)} changed since it was approved: it led to ${displayPath(approved.canonical)} and now leads to ${displayPath(now.canonical)} (a symlink was created or swapped). Nothing was done; call again so the user sees where it really goes.`);
+			throw new PathRefused(
+				`${displayPath(approved.path)} changed since it was approved: it led to ${displayPath(approved.canonical)} and now leads to ${displayPath(now.canonical)} (a symlink was created or swapped). Nothing was done; call again so the user sees where it really goes.`,
+			);
 		}
 		return now;
 	}
@@ -184,11 +188,19 @@ export class WorkspaceGuard {
 			}
 			if (!isUnder(root, real)) {
 				const via = prefix ? await this._throughFolder(real, parts.slice(keep)) : undefined;
-				throw new PathRefused(via
-					? `"${input}" leads out of its folder through a symlink (${prefix}${head} → ${real}). Each workspace folder is checked on its own: use the path through the folder it lands in, "${via}".`
-					: `"${input}" leads outside the workspace through a symlink (${prefix}${head || '.'} → ${real}). Only files inside the workspace are allowed.`);
+				throw new PathRefused(
+					via
+						? `"${input}" leads out of its folder through a symlink (${prefix}${head} → ${real}). Each workspace folder is checked on its own: use the path through the folder it lands in, "${via}".`
+						: `"${input}" leads outside the workspace through a symlink (${prefix}${head || '.'} → ${real}). Only files inside the workspace are allowed.`,
+				);
 			}
-			const relHead = real === root ? '' : real.slice(root.length).replace(/^[\\/]+/, '').replace(/\\/g, '/');
+			const relHead =
+				real === root
+					? ''
+					: real
+							.slice(root.length)
+							.replace(/^[\\/]+/, '')
+							.replace(/\\/g, '/');
 			const tail = parts.slice(keep);
 			return { relative: [relHead, ...tail].filter(Boolean).join('/'), exists: keep === parts.length };
 		}
@@ -200,7 +212,13 @@ export class WorkspaceGuard {
 		for (const folder of multiRootFolders(this._workspace) ?? []) {
 			const root = await folder.workspace.rootRealPath();
 			if (root && isUnder(root, real)) {
-				const rel = real === root ? '' : real.slice(root.length).replace(/^[\\/]+/, '').replace(/\\/g, '/');
+				const rel =
+					real === root
+						? ''
+						: real
+								.slice(root.length)
+								.replace(/^[\\/]+/, '')
+								.replace(/\\/g, '/');
 				return [folder.name, rel, ...tail].filter(Boolean).join('/');
 			}
 		}

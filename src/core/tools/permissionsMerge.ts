@@ -59,7 +59,9 @@ export function mergeGlobs(scoped: ScopedValues<unknown> | undefined, trusted: b
 		if (!narrowing && !scope.user && !trusted) {
 			continue;
 		}
-		arrayOf(scope.value).filter((g): g is string => typeof g === 'string' && g.trim() !== '').forEach(g => out.add(g));
+		arrayOf(scope.value)
+			.filter((g): g is string => typeof g === 'string' && g.trim() !== '')
+			.forEach(g => out.add(g));
 	}
 	return [...out];
 }

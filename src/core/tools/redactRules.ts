@@ -57,6 +57,12 @@ export const REDACT_RULES: RedactRule[] = [
 	// ENV-style names (DB_PASSWORD=…, export API_TOKEN="…"): any non-empty value, quoted (spaces allowed) or bare.
 	{ label: 'secret assignment', re: /(?<=\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CLIENT_SECRET|AUTH|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*)(?:"[^"\n$]+"|'[^'\n]+'|[^\s"'$][^\s"']*)/g },
 	// Config-style lines (password: x, client_secret = "…"), also behind a read_file line number or a grep "file:line:": a value that is not code.
-	{ label: 'secret setting', re: new RegExp(`(?<=^(?:\\s*\\d+(?:\\s+|[:-])|[^\\s:]+:\\d+[:-])?\\s*[\\w.-]*(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token)["']?\\s*[=:]\\s*)(?:"[^"\\n]{3,}"|'[^'\\n]{3,}'|(?!(?:string|number|boolean|null|true|false|undefined|any)\\b)[^\\s"'$({\\[;,][^\\s;,()]{2,}$)`, 'gim') },
+	{
+		label: 'secret setting',
+		re: new RegExp(
+			`(?<=^(?:\\s*\\d+(?:\\s+|[:-])|[^\\s:]+:\\d+[:-])?\\s*[\\w.-]*(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token)["']?\\s*[=:]\\s*)(?:"[^"\\n]{3,}"|'[^'\\n]{3,}'|(?!(?:string|number|boolean|null|true|false|undefined|any)\\b)[^\\s"'$({\\[;,][^\\s;,()]{2,}$)`,
+			'gim',
+		),
+	},
 	{ label: 'secret literal', re: new RegExp(`(?<=\\b${V}*(?:secret|token|password|passwd|apiKey|api_key)${V}*["']?\\s*[=:]\\s*["'])[^"'\\s]{12,}(?=["'])`, 'gi') },
 ];

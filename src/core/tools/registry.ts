@@ -3,9 +3,7 @@ import type { ToolSpec } from '../llm/chatModel';
 import type { ToolDefinition } from './defineTool';
 import type { ToolPolicy } from '../agent/toolPolicy';
 
-export type ParsedCall =
-	| { ok: true; tool: ToolDefinition; input: unknown }
-	| { ok: false; errorKind: 'unknownTool' | 'invalidArguments'; message: string; tool?: ToolDefinition };
+export type ParsedCall = { ok: true; tool: ToolDefinition; input: unknown } | { ok: false; errorKind: 'unknownTool' | 'invalidArguments'; message: string; tool?: ToolDefinition };
 
 /** Holds the tools offered to the model, their JSON Schemas, and validates every call. */
 export class ToolRegistry {
@@ -60,7 +58,9 @@ export class ToolRegistry {
 	parse(name: string, rawArguments: string): ParsedCall {
 		const tool = this._tools.get(name);
 		if (!tool) {
-			const names = this.list().map(t => t.name).join(', ');
+			const names = this.list()
+				.map(t => t.name)
+				.join(', ');
 			return { ok: false, errorKind: 'unknownTool', message: `There is no tool named "${name}". Available tools: ${names}.` };
 		}
 		let value: unknown;

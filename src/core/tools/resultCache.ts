@@ -43,14 +43,19 @@ export function canonicalArguments(value: unknown): string {
 		return `[${value.map(canonicalArguments).join(',')}]`;
 	}
 	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, v]) => v !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalArguments(v)}`).join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';
 }
 
 export function normalisePath(path: string): string {
-	const clean = path.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
+	const clean = path
+		.replace(/\\/g, '/')
+		.replace(/^(?:\.\/)+/, '')
+		.replace(/\/+$/, '');
 	return clean === '.' ? '' : clean;
 }
 
@@ -156,7 +161,9 @@ export function writtenPaths(tool: ToolDefinition, input: unknown): string[] {
 	if (tool.effect === 'exec') {
 		return [''];
 	}
-	const paths = safeSubjects(tool, input).filter(s => s.kind === 'path').flatMap(s => s.values);
+	const paths = safeSubjects(tool, input)
+		.filter(s => s.kind === 'path')
+		.flatMap(s => s.values);
 	return paths.length ? paths : [''];
 }
 

@@ -67,14 +67,20 @@ export async function rgListFiles(options: ListFilesOptions): Promise<{ files: s
 	const files: string[] = [];
 	let hasMore = false;
 	const args = ['--files', ...baseArgs(options.excludes), '--glob', options.glob];
-	await runRg(options.rg, options.cwd, args, line => {
-		if (files.length >= options.max) {
-			hasMore = true;
-			return false;
-		}
-		files.push(line.replace(/\\/g, '/').replace(/^\.\//, ''));
-		return true;
-	}, options.signal);
+	await runRg(
+		options.rg,
+		options.cwd,
+		args,
+		line => {
+			if (files.length >= options.max) {
+				hasMore = true;
+				return false;
+			}
+			files.push(line.replace(/\\/g, '/').replace(/^\.\//, ''));
+			return true;
+		},
+		options.signal,
+	);
 	return { files: files.sort(), hasMore };
 }
 
@@ -126,40 +132,46 @@ export async function rgSearch(options: SearchOptions): Promise<SearchResult> {
 	let seen = 0;
 	let hasMore = false;
 	let pendingContext: SearchLine[] = [];
-	const run = await runRg(options.rg, options.cwd, args, raw => {
-		const event = JSON.parse(raw) as { type: string; data: RgData };
-		if (event.type !== 'match' && event.type !== 'context') {
-			return true;
-		}
-		const entry: SearchLine = {
-			path: (event.data.path.text ?? '').replace(/\\/g, '/').replace(/^\.\//, ''),
-			line: event.data.line_number,
-			text: (event.data.lines.text ?? '').replace(/\r?\n$/, ''),
-			match: event.type === 'match',
-		};
-		if (!entry.match) {
-			// Context before the first match of the page belongs to the page only if that match does.
-			if (seen > options.offset) {
-				lines.push(entry);
-			} else {
-				pendingContext.push(entry);
-				pendingContext = pendingContext.slice(-options.context);
+	const run = await runRg(
+		options.rg,
+		options.cwd,
+		args,
+		raw => {
+			const event = JSON.parse(raw) as { type: string; data: RgData };
+			if (event.type !== 'match' && event.type !== 'context') {
+				return true;
 			}
-			return true;
-		}
-		seen++;
-		if (seen <= options.offset) {
+			const entry: SearchLine = {
+				path: (event.data.path.text ?? '').replace(/\\/g, '/').replace(/^\.\//, ''),
+				line: event.data.line_number,
+				text: (event.data.lines.text ?? '').replace(/\r?\n$/, ''),
+				match: event.type === 'match',
+			};
+			if (!entry.match) {
+				// Context before the first match of the page belongs to the page only if that match does.
+				if (seen > options.offset) {
+					lines.push(entry);
+				} else {
+					pendingContext.push(entry);
+					pendingContext = pendingContext.slice(-options.context);
+				}
+				return true;
+			}
+			seen++;
+			if (seen <= options.offset) {
+				pendingContext = [];
+				return true;
+			}
+			if (seen > options.offset + options.limit) {
+				hasMore = true;
+				return false;
+			}
+			lines.push(...pendingContext.filter(c => c.path === entry.path), entry);
 			pendingContext = [];
 			return true;
-		}
-		if (seen > options.offset + options.limit) {
-			hasMore = true;
-			return false;
-		}
-		lines.push(...pendingContext.filter(c => c.path === entry.path), entry);
-		pendingContext = [];
-		return true;
-	}, options.signal);
+		},
+		options.signal,
+	);
 	// rg exits 1 for "no match" and 2 for errors such as a bad regex.
 	const error = !run.stopped && run.code === 2 && seen === 0 ? run.stderr.trim() : undefined;
 	return { lines, matches: Math.min(seen, options.offset + options.limit) - Math.min(seen, options.offset), hasMore, seen, error };

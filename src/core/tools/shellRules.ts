@@ -45,7 +45,8 @@ export interface ParsedCommandLine {
 }
 
 /** Environment variables that change which program runs or what it loads. */
-const DANGEROUS_VARIABLE = /^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|npm_config_\w+|HOME|EDITOR|VISUAL|PAGER|LESSOPEN|BROWSER|SHELL|\w*_COMMAND|\w*_PROGRAM)$/i;
+const DANGEROUS_VARIABLE =
+	/^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|npm_config_\w+|HOME|EDITOR|VISUAL|PAGER|LESSOPEN|BROWSER|SHELL|\w*_COMMAND|\w*_PROGRAM)$/i;
 /** Variables whose value some program runs as a command line (git, ssh, less, editors). */
 const COMMAND_VARIABLE = /^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
@@ -66,7 +67,7 @@ function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
 		files = name === 'chmod' || name === 'chown' ? operands.slice(1) : operands;
 	} else if (WRITES_LAST.has(name)) {
 		const dir = args.findIndex(a => a.known && (a.text === '-t' || a.text.startsWith('--target-directory')));
-		files = dir !== -1 ? [args[dir].text.includes('=') ? { text: args[dir].text.split('=')[1], known: true } : args[dir + 1] ?? { text: '', known: false }] : operands.slice(-1);
+		files = dir !== -1 ? [args[dir].text.includes('=') ? { text: args[dir].text.split('=')[1], known: true } : (args[dir + 1] ?? { text: '', known: false })] : operands.slice(-1);
 	} else if (name === 'dd') {
 		files = args.filter(a => !a.known || a.text.startsWith('of=')).map(a => (a.known ? { text: a.text.slice(3), known: true } : a));
 	} else if ((name === 'sed' || name === 'perl') && args.some(a => a.known && /^-[a-zA-Z]*i/.test(a.text))) {
@@ -161,7 +162,10 @@ class Analysis implements ParsedCommandLine {
 				}
 				break;
 			case 'declaration_command':
-				this._assignment(node, node.namedChildren.filter((c): c is BashNode => c?.type === 'variable_assignment'));
+				this._assignment(
+					node,
+					node.namedChildren.filter((c): c is BashNode => c?.type === 'variable_assignment'),
+				);
 				break;
 			case 'command_substitution':
 				// Inside backticks bash unescapes \\, \` and \$ and parses the text again: so do we.
@@ -202,7 +206,12 @@ class Analysis implements ParsedCommandLine {
 	 */
 	private _crossCheck(source: string, root: BashNode): void {
 		const starts = new Set(root.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion']).map(n => n!.startIndex));
-		const ends = new Set(root.descendantsOfType('command_substitution').filter(n => n!.text.startsWith('`')).map(n => n!.endIndex - 1));
+		const ends = new Set(
+			root
+				.descendantsOfType('command_substitution')
+				.filter(n => n!.text.startsWith('`'))
+				.map(n => n!.endIndex - 1),
+		);
 		const literal = root.descendantsOfType(['raw_string', 'comment', 'ansi_c_string']).map(n => [n!.startIndex, n!.endIndex] as const);
 		const quoted = root.descendantsOfType(['string', 'heredoc_body']).map(n => [n!.startIndex, n!.endIndex] as const);
 		const marker = /\$\(|`|[<>]\(/g;

@@ -72,10 +72,16 @@ export function commandToolResult(command: string, result: CommandResult, settin
 		return fail(`The user stopped \`${command}\` ${where}; it was killed.${noteLine}`, fields);
 	}
 	if (result.timedOut) {
-		return fail(`\`${command}\` timed out after ${seconds(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`, fields);
+		return fail(
+			`\`${command}\` timed out after ${seconds(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`,
+			fields,
+		);
 	}
 	if (result.limitHit === 'memory') {
-		return fail(`\`${command}\` ran out of memory ${where} and was killed by the kernel (limit ${settings.memoryMb} MB, setting keel.shell.memoryMb). Use less memory, e.g. smaller inputs or fewer parallel jobs. Exit code ${result.exitCode}. Output (end):\n${body(result, 40)}${noteLine}`, fields);
+		return fail(
+			`\`${command}\` ran out of memory ${where} and was killed by the kernel (limit ${settings.memoryMb} MB, setting keel.shell.memoryMb). Use less memory, e.g. smaller inputs or fewer parallel jobs. Exit code ${result.exitCode}. Output (end):\n${body(result, 40)}${noteLine}`,
+			fields,
+		);
 	}
 	if (result.limitHit === 'pids') {
 		return fail(`\`${command}\` hit the sandbox's process limit (${settings.pids} processes, setting keel.shell.pids): it could not start more processes. Exit code ${result.exitCode}. Output (end):\n${body(result, 40)}${noteLine}`, fields);
@@ -134,12 +140,12 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		name: 'run_command',
 		description:
 			'Run a shell command (bash) in the workspace and get its stdout, stderr and exit code. It runs in an isolated sandbox ' +
-			'(no network, limited memory and processes, only the workspace is writable) or in the user\'s terminal, as the user chose. ' +
+			"(no network, limited memory and processes, only the workspace is writable) or in the user's terminal, as the user chose. " +
 			'The command must finish on its own: no interactive prompts, servers or watchers. Each call starts fresh in `cwd`.',
 		input: z.object({
 			command: z.string().min(1).describe('The command line, e.g. "npm test" or "ls -la src"'),
 			cwd: z.string().optional().describe('Workspace-relative folder to run in (default: the workspace root)'),
-			timeoutSeconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional().describe('Kill the command after this many seconds (default from the user\'s settings, 30)'),
+			timeoutSeconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional().describe("Kill the command after this many seconds (default from the user's settings, 30)"),
 		}),
 		effect: 'exec',
 		describe: input => title(input.command, deps.selector.expected()),

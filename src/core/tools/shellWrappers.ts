@@ -36,7 +36,50 @@ const OPTION_ARGS: Record<string, RegExp> = {
 };
 
 /** Programs that run the command after their own options, whose option arities we do not model. */
-const GENERIC_WRAPPERS = new Set(['strace', 'ltrace', 'valgrind', 'rlwrap', 'firejail', 'pkexec', 'unshare', 'nsenter', 'setarch', 'linux32', 'linux64', 'catchsegv', 'systemd-run', 'proot', 'fakeroot', 'chronic', 'caffeinate', 'dbus-run-session', 'faketime', 'torsocks', 'proxychains', 'proxychains4', 'tsp', 'ts', 'sem', 'parallel', 'run0', 'sg', 'chroot', 'prlimit', 'numactl', 'cpulimit', 'trickle', 'ssh-agent', 'gdb', 'perf', 'xvfb-run', 'dotenv', 'with-contenv', 'npx', 'pnpx', 'bunx']);
+const GENERIC_WRAPPERS = new Set([
+	'strace',
+	'ltrace',
+	'valgrind',
+	'rlwrap',
+	'firejail',
+	'pkexec',
+	'unshare',
+	'nsenter',
+	'setarch',
+	'linux32',
+	'linux64',
+	'catchsegv',
+	'systemd-run',
+	'proot',
+	'fakeroot',
+	'chronic',
+	'caffeinate',
+	'dbus-run-session',
+	'faketime',
+	'torsocks',
+	'proxychains',
+	'proxychains4',
+	'tsp',
+	'ts',
+	'sem',
+	'parallel',
+	'run0',
+	'sg',
+	'chroot',
+	'prlimit',
+	'numactl',
+	'cpulimit',
+	'trickle',
+	'ssh-agent',
+	'gdb',
+	'perf',
+	'xvfb-run',
+	'dotenv',
+	'with-contenv',
+	'npx',
+	'pnpx',
+	'bunx',
+]);
 
 /**
  * For a wrapper whose options we do not know, every word that could start the inner command
@@ -110,7 +153,7 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 			for (let i = 0; i < args.length; i++) {
 				const a = args[i];
 				if (a.known && (a.text === '-S' || a.text.startsWith('--split-string'))) {
-					const value = a.text.includes('=') ? { text: a.text.slice(a.text.indexOf('=') + 1), known: true } : args[i + 1] ?? UNKNOWN;
+					const value = a.text.includes('=') ? { text: a.text.slice(a.text.indexOf('=') + 1), known: true } : (args[i + 1] ?? UNKNOWN);
 					out.argvs.push({ argv, needsAllow: true });
 					out.nested.push(value.known ? [value.text, ...args.slice(i + 2).map(w => w.text)].join(' ') : undefined);
 					return out;
@@ -135,8 +178,7 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		case 'ionice':
 		case 'chrt':
 		case 'taskset':
-		case 'unbuffer':
-		{
+		case 'unbuffer': {
 			// chrt and taskset take a priority or CPU mask before the command.
 			const i = skipOptions(args, name);
 			const takesValue = (name === 'chrt' || name === 'taskset') && args[i]?.known && /^[0-9a-fx,-]+$/i.test(args[i].text);
@@ -178,7 +220,14 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		case 'watch': {
 			const i = skipOptions(args, name);
 			out.argvs.push({ argv, needsAllow: false });
-			out.nested.push(args.slice(i).every(a => a.known) ? args.slice(i).map(a => a.text).join(' ') : undefined);
+			out.nested.push(
+				args.slice(i).every(a => a.known)
+					? args
+							.slice(i)
+							.map(a => a.text)
+							.join(' ')
+					: undefined,
+			);
 			return out;
 		}
 		case 'su': {
@@ -297,7 +346,10 @@ function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void 
 	const eq = setting.text.indexOf('=');
 	const key = setting.text.slice(0, eq === -1 ? undefined : eq);
 	const value = eq === -1 ? '' : setting.text.slice(eq + 1);
-	if (value.startsWith('!') || /^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(key)) {
+	if (
+		value.startsWith('!') ||
+		/^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(key)
+	) {
 		out.nested.push(value.replace(/^!/, ''));
 	}
 }
@@ -306,14 +358,24 @@ function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void 
 function gitSubcommandRuns(rest: WordValue[], out: Unwrapped): void {
 	const sub = rest[0]?.known ? rest[0].text : '';
 	const words = rest.slice(1);
-	const joined = (from: number) => (words.slice(from).every(w => w.known) ? words.slice(from).map(w => w.text).join(' ') : undefined);
+	const joined = (from: number) =>
+		words.slice(from).every(w => w.known)
+			? words
+					.slice(from)
+					.map(w => w.text)
+					.join(' ')
+			: undefined;
 	if (sub === 'submodule' && words.some(w => w.known && w.text === 'foreach')) {
 		const at = words.findIndex(w => w.known && w.text === 'foreach');
 		out.nested.push(joined(at + 1 + words.slice(at + 1).findIndex(w => !(w.known && w.text.startsWith('-')))));
 	}
 	for (let j = 0; j < words.length; j++) {
 		const w = words[j];
-		if (w.known && /^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(w.text) && /^(?:rebase|difftool|filter-branch|grep|fetch|clone|pull|push|ls-remote|archive)$/.test(sub)) {
+		if (
+			w.known &&
+			/^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(w.text) &&
+			/^(?:rebase|difftool|filter-branch|grep|fetch|clone|pull|push|ls-remote|archive)$/.test(sub)
+		) {
 			out.nested.push(words[j + 1]?.known ? words[j + 1].text : undefined);
 		} else if (w.known && /^--(?:exec|extcmd|[a-z]+-filter|upload-pack|receive-pack|open-files-in-pager)=/.test(w.text)) {
 			out.nested.push(w.text.slice(w.text.indexOf('=') + 1));

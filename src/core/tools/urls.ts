@@ -48,8 +48,11 @@ export function checkUrl(raw: string): URL {
 	if (!ALLOWED_PORTS.has(url.port)) {
 		throw new UrlRefused(`Port ${url.port} is refused; only the standard https ports (443, 8443) are allowed.`);
 	}
-	const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-	if (host === 'localhost' || BLOCKED_SUFFIXES.some(s => host.endsWith(s)) || !host.includes('.') && !ipaddr.isValid(host)) {
+	const host = url.hostname
+		.replace(/^\[|\]$/g, '')
+		.replace(/\.$/, '')
+		.toLowerCase();
+	if (host === 'localhost' || BLOCKED_SUFFIXES.some(s => host.endsWith(s)) || (!host.includes('.') && !ipaddr.isValid(host))) {
 		throw new UrlRefused(`${host} is a local or internal host name; only public hosts can be fetched.`);
 	}
 	if (ipaddr.isValid(host)) {

@@ -21,7 +21,9 @@ export function htmlToText(html: string): { title: string; text: string } {
 	$('script, style, noscript, template, iframe, svg, nav, footer, head').remove();
 	$('br').replaceWith('\n');
 	$('h1, h2, h3, h4, h5, h6').each((_, el) => {
-		$(el).prepend('\n' + '#'.repeat(Number(el.tagName[1])) + ' ').append('\n');
+		$(el)
+			.prepend('\n' + '#'.repeat(Number(el.tagName[1])) + ' ')
+			.append('\n');
 	});
 	$('p, div, section, article, li, tr, pre, blockquote').each((_, el) => {
 		$(el).append('\n');
@@ -32,7 +34,11 @@ export function htmlToText(html: string): { title: string; text: string } {
 	const text = ($('main').length ? $('main') : $('body')).text();
 	return {
 		title,
-		text: text.replace(/[ \t]+/g, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n').trim(),
+		text: text
+			.replace(/[ \t]+/g, ' ')
+			.replace(/ *\n */g, '\n')
+			.replace(/\n{3,}/g, '\n\n')
+			.trim(),
 	};
 }
 
@@ -128,7 +134,7 @@ export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const values = found
 				.slice(0, input.maxResults)
-				.map((_, el) => (input.attribute ? $(el).attr(input.attribute) ?? '' : $(el).text().replace(/\s+/g, ' ').trim()))
+				.map((_, el) => (input.attribute ? ($(el).attr(input.attribute) ?? '') : $(el).text().replace(/\s+/g, ' ').trim()))
 				.get()
 				.filter(v => v !== '');
 			if (values.length === 0) {

@@ -26,7 +26,10 @@ const UNSAFE = /[\u0000-\u001f\u007f/\\%:*?"<>|\u2024\u2025\u2026\uFE52\uFF0E\u2
 /** One name per folder, in order, by the rule above. */
 export function folderNames(names: readonly string[]): string[] {
 	const safe = names.map(name => {
-		const cleaned = name.trim().replace(UNSAFE, '-').replace(/^[~$]+/, '');
+		const cleaned = name
+			.trim()
+			.replace(UNSAFE, '-')
+			.replace(/^[~$]+/, '');
 		return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'folder' : cleaned;
 	});
 	const taken = new Set<string>();
@@ -178,7 +181,11 @@ export class MultiRootWorkspace implements Workspace {
 		}
 		const found: string[] = [];
 		for (const folder of folders) {
-			const own = globForFolder(glob, folder.name, folders.map(f => f.name));
+			const own = globForFolder(
+				glob,
+				folder.name,
+				folders.map(f => f.name),
+			);
 			if (own === undefined || found.length >= maxResults) {
 				continue;
 			}

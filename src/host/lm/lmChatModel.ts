@@ -26,11 +26,7 @@ export class LmChatModel implements ChatModel {
 			const tools: vscode.LanguageModelChatTool[] = request.tools.map(tool => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
 			let response: vscode.LanguageModelChatResponse;
 			try {
-				response = await this._model.sendRequest(
-					toLmMessages(request.messages),
-					{ tools, justification: 'Keel sends your conversation and its tool results to this model to answer in the Keel chat.' },
-					cancel.token,
-				);
+				response = await this._model.sendRequest(toLmMessages(request.messages), { tools, justification: 'Keel sends your conversation and its tool results to this model to answer in the Keel chat.' }, cancel.token);
 			} catch (error) {
 				throw this._error(error, request.signal);
 			}

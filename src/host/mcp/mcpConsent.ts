@@ -43,7 +43,15 @@ export class McpConsent {
 	 * workspace server is not offered until the user allows the new definitions.
 	 */
 	static toolHashes(tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Record<string, string> {
-		return Object.fromEntries(tools.map(t => [t.name, createHash('sha256').update(JSON.stringify([t.description ?? '', t.inputSchema])).digest('hex').slice(0, 16)]));
+		return Object.fromEntries(
+			tools.map(t => [
+				t.name,
+				createHash('sha256')
+					.update(JSON.stringify([t.description ?? '', t.inputSchema]))
+					.digest('hex')
+					.slice(0, 16),
+			]),
+		);
 	}
 
 	/** Names of tools new or changed since the pin; undefined when nothing was pinned yet (then this pins). */

@@ -24,7 +24,12 @@ export class McpConsentPrompts {
 			this._dropAnswered();
 			this._send();
 		});
-		return { dispose: () => { listener.dispose(); this._channel = undefined; } };
+		return {
+			dispose: () => {
+				listener.dispose();
+				this._channel = undefined;
+			},
+		};
 	}
 
 	get cards(): readonly McpConsentView[] {

@@ -26,7 +26,7 @@ export class McpInputs {
 		const value =
 			input.type === 'pickString'
 				? await vscode.window.showQuickPick(input.options ?? [], { title: `Keel MCP: ${input.description}`, ignoreFocusOut: true })
-				: await vscode.window.showInputBox({ title: `Keel MCP: ${input.description}`, prompt: input.password ? 'Stored in VS Code\'s secret storage.' : undefined, password: input.password, value: input.default, ignoreFocusOut: true });
+				: await vscode.window.showInputBox({ title: `Keel MCP: ${input.description}`, prompt: input.password ? "Stored in VS Code's secret storage." : undefined, password: input.password, value: input.default, ignoreFocusOut: true });
 		if (value !== undefined) {
 			await this._secrets.store(key, value);
 		}

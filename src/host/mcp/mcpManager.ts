@@ -156,14 +156,18 @@ export class McpManager extends Disposable {
 		try {
 			const resolved = await resolveEntry(entry, this._inputs);
 			const config = vscode.workspace.getConfiguration('keel');
-			const connection = new McpConnection(resolved.config, {
-				callTimeoutMs: Math.max(1, config.get<number>('mcp.callTimeoutSeconds', 60)) * 1000,
-				connectTimeoutMs: Math.max(1, config.get<number>('mcp.connectTimeoutSeconds', 30)) * 1000,
-				maxReconnects: 3,
-				reconnectBaseMs: 2000,
-				clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
-				env: resolved.env,
-			}, event => this._handle(key, event));
+			const connection = new McpConnection(
+				resolved.config,
+				{
+					callTimeoutMs: Math.max(1, config.get<number>('mcp.callTimeoutSeconds', 60)) * 1000,
+					connectTimeoutMs: Math.max(1, config.get<number>('mcp.connectTimeoutSeconds', 30)) * 1000,
+					maxReconnects: 3,
+					reconnectBaseMs: 2000,
+					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
+					env: resolved.env,
+				},
+				event => this._handle(key, event),
+			);
 			server.connection = connection;
 			await connection.start();
 			this._logger.info(`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`);
@@ -254,7 +258,9 @@ export class McpManager extends Disposable {
 					this._unregister(server);
 					server.heldBack = undefined;
 				}
-				void vscode.window.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs').then(c => c && this._output.show(true));
+				void vscode.window
+					.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs')
+					.then(c => c && this._output.show(true));
 				break;
 			case 'state':
 				if (event.state === 'running') {

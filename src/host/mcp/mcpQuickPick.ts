@@ -32,7 +32,10 @@ async function serverActions(manager: McpManager, server: ServerInfo): Promise<v
 	const running = server.status === 'running' || server.status === 'starting';
 	const actions: Item[] = [
 		...(running
-			? [{ label: '$(debug-restart) Restart', run: () => manager.restart(key) }, { label: '$(debug-stop) Stop', run: () => manager.stop(key) }]
+			? [
+					{ label: '$(debug-restart) Restart', run: () => manager.restart(key) },
+					{ label: '$(debug-stop) Stop', run: () => manager.stop(key) },
+				]
 			: [{ label: '$(play) Start', run: () => manager.start(key, true) }]),
 		{ label: '$(checklist) Tools…', description: `${server.tools.filter(t => !t.disabled).length} of ${server.tools.length} enabled`, run: () => toolToggles(manager, server) },
 		{ label: '$(output) Show Logs', run: () => manager.showLogs() },

@@ -30,19 +30,23 @@ export class EverydayBridge extends Disposable {
 		private readonly _logger: Logger,
 	) {
 		super();
-		this._register(_channel.onDidReset(() => {
-			// Another chat (or a reloaded view): the turns read before belong to it no more.
-			this._stored = [];
-			this.pushMode();
-			void this.pushTurns();
-		}));
-		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
-		this._register(_controller.onDidEvent(event => {
-			if (event.type === 'turnFinished') {
-				// The controls show when the turn ends; the file counts follow when its closing snapshot is in (git can be slow).
+		this._register(
+			_channel.onDidReset(() => {
+				// Another chat (or a reloaded view): the turns read before belong to it no more.
+				this._stored = [];
+				this.pushMode();
 				void this.pushTurns();
-			}
-		}));
+			}),
+		);
+		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
+		this._register(
+			_controller.onDidEvent(event => {
+				if (event.type === 'turnFinished') {
+					// The controls show when the turn ends; the file counts follow when its closing snapshot is in (git can be slow).
+					void this.pushTurns();
+				}
+			}),
+		);
 	}
 
 	handles(message: WebviewToHost): message is EverydayMessage {
@@ -154,9 +158,10 @@ export class EverydayBridge extends Disposable {
 	private async _complete(requestId: number, kind: 'slash' | 'mention', query: string): Promise<void> {
 		let items: CompletionView[] = [];
 		try {
-			items = kind === 'slash'
-				? (await this._api.slashCompletions(query)).map(c => ({ value: c.name, label: `/${c.name}`, description: c.description, kind: c.source === 'builtin' ? 'command' : 'prompt' }))
-				: (await this._api.mentionCandidates(query)).map(c => ({ value: c.value, label: c.label, kind: c.kind }));
+			items =
+				kind === 'slash'
+					? (await this._api.slashCompletions(query)).map(c => ({ value: c.name, label: `/${c.name}`, description: c.description, kind: c.source === 'builtin' ? 'command' : 'prompt' }))
+					: (await this._api.mentionCandidates(query)).map(c => ({ value: c.value, label: c.label, kind: c.kind }));
 		} catch (error) {
 			this._logger.warn(`completions failed: ${(error as Error).message}`);
 		}

@@ -8,13 +8,7 @@ type ToolResult = Extract<CanonicalMessage, { kind: 'tool_result' }>;
  * Rebuilds the view of a stored conversation (a resumed session), with no live turn.
  * `titleFor` gives restored cards the title they had live ("Read src/app.ts"), not the bare tool name.
  */
-export function chatViewFromHistory(
-	sessionId: string,
-	modelLabel: string,
-	history: readonly CanonicalMessage[],
-	titleFor?: (name: string, rawArguments: string) => string | undefined,
-	endpoint?: string,
-): ChatView {
+export function chatViewFromHistory(sessionId: string, modelLabel: string, history: readonly CanonicalMessage[], titleFor?: (name: string, rawArguments: string) => string | undefined, endpoint?: string): ChatView {
 	const view = new ChatView(sessionId, modelLabel, endpoint);
 	const results = new Map(history.flatMap(m => (m.kind === 'tool_result' ? [[m.data.toolCallId, m] as const] : [])));
 	history.forEach((message, index) => {

@@ -11,12 +11,7 @@ type RawOutputUpdate = Extract<HostUpdate, { type: 'didRawOutput' }>;
  * the session's output store (the one read_output pages). The webview names a card, never a
  * reference, so it can only read what a card of this session points at.
  */
-export async function rawOutputPage(
-	call: Pick<ToolCallView, 'id' | 'rawOutputRef'> | undefined,
-	toolCallId: string,
-	offset: number,
-	read: (ref: string) => Promise<string | undefined>,
-): Promise<RawOutputUpdate> {
+export async function rawOutputPage(call: Pick<ToolCallView, 'id' | 'rawOutputRef'> | undefined, toolCallId: string, offset: number, read: (ref: string) => Promise<string | undefined>): Promise<RawOutputUpdate> {
 	const empty = { type: 'didRawOutput', toolCallId, offset, text: '', total: 0 } as const;
 	if (!call?.rawOutputRef) {
 		return { ...empty, error: 'This card has no stored unfiltered output.' };

@@ -8,7 +8,10 @@ import type { CommandRequest, CommandResult, CommandRunner } from '../../../src/
 export class LocalBashRunner implements CommandRunner {
 	readonly backend = 'terminal' as const;
 	readonly ran: string[] = [];
-	constructor(private readonly _root: string, private readonly _home: string) {}
+	constructor(
+		private readonly _root: string,
+		private readonly _home: string,
+	) {}
 
 	run(request: CommandRequest): Promise<CommandResult> {
 		this.ran.push(request.command);

@@ -6,68 +6,68 @@ import type { Faults, ResponseRecord } from './types';
 import type { Rendering } from './wire/shared';
 
 export async function send(res: ServerResponse, r: Rendering, faults: Faults, record: ResponseRecord): Promise<void> {
-  if (faults.closeBeforeHeaders) {
-    record.fault = 'closedBeforeHeaders';
-    record.status = 0;
-    res.socket?.destroy();
-    return;
-  }
-  if (faults.headerDelayMs && !(await sleep(faults.headerDelayMs, res))) return abort(record);
+	if (faults.closeBeforeHeaders) {
+		record.fault = 'closedBeforeHeaders';
+		record.status = 0;
+		res.socket?.destroy();
+		return;
+	}
+	if (faults.headerDelayMs && !(await sleep(faults.headerDelayMs, res))) return abort(record);
 
-  const headers: Record<string, string | number> = { ...r.headers };
-  // JSON bodies get a length, as real servers send them; streams stay chunked.
-  if (!/event-stream|ndjson/.test(r.headers['content-type'] ?? '')) headers['content-length'] = Buffer.byteLength(r.frames.join(''));
-  res.writeHead(r.status, headers);
-  record.status = r.status;
-  res.flushHeaders();
+	const headers: Record<string, string | number> = { ...r.headers };
+	// JSON bodies get a length, as real servers send them; streams stay chunked.
+	if (!/event-stream|ndjson/.test(r.headers['content-type'] ?? '')) headers['content-length'] = Buffer.byteLength(r.frames.join(''));
+	res.writeHead(r.status, headers);
+	record.status = r.status;
+	res.flushHeaders();
 
-  for (let i = 0; i <= r.frames.length; i++) {
-    if (faults.dropAfter === i) {
-      record.fault = 'dropped';
-      res.socket?.destroy();
-      return;
-    }
-    if (faults.stallAfter === i) {
-      // Left open on purpose; the server destroys it on reset() / close() or when the client gives up.
-      record.fault = 'stalled';
-      return;
-    }
-    if (faults.errorAfter === i && r.errorFrame) {
-      const e = faults.streamError ?? { type: 'overloaded_error', message: 'Overloaded' };
-      if (!(await write(res, r.errorFrame(e.type ?? 'server_error', e.message)))) return abort(record);
-      record.fault = 'streamError';
-      res.end();
-      return;
-    }
-    if (i === r.frames.length) break;
-    if (faults.delayMs && !(await sleep(faults.delayMs, res))) return abort(record);
-    if (!(await write(res, r.frames[i]))) return abort(record);
-    record.frames++;
-  }
-  res.end();
+	for (let i = 0; i <= r.frames.length; i++) {
+		if (faults.dropAfter === i) {
+			record.fault = 'dropped';
+			res.socket?.destroy();
+			return;
+		}
+		if (faults.stallAfter === i) {
+			// Left open on purpose; the server destroys it on reset() / close() or when the client gives up.
+			record.fault = 'stalled';
+			return;
+		}
+		if (faults.errorAfter === i && r.errorFrame) {
+			const e = faults.streamError ?? { type: 'overloaded_error', message: 'Overloaded' };
+			if (!(await write(res, r.errorFrame(e.type ?? 'server_error', e.message)))) return abort(record);
+			record.fault = 'streamError';
+			res.end();
+			return;
+		}
+		if (i === r.frames.length) break;
+		if (faults.delayMs && !(await sleep(faults.delayMs, res))) return abort(record);
+		if (!(await write(res, r.frames[i]))) return abort(record);
+		record.frames++;
+	}
+	res.end();
 }
 
 function abort(record: ResponseRecord): void {
-  record.fault = 'clientAborted';
+	record.fault = 'clientAborted';
 }
 
 function write(res: ServerResponse, frame: string): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
-  return new Promise((resolve) => res.write(frame, (err) => resolve(!err)));
+	if (res.destroyed || res.writableEnded) return Promise.resolve(false);
+	return new Promise(resolve => res.write(frame, err => resolve(!err)));
 }
 
 /** Resolves true after ms, or false as soon as the connection closes (no dangling timers). */
 function sleep(ms: number, res: ServerResponse): Promise<boolean> {
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(!res.destroyed);
-    }, ms);
-    res.once('close', onClose);
-  });
+	if (res.destroyed) return Promise.resolve(false);
+	return new Promise(resolve => {
+		const onClose = () => {
+			clearTimeout(timer);
+			resolve(false);
+		};
+		const timer = setTimeout(() => {
+			res.off('close', onClose);
+			resolve(!res.destroyed);
+		}, ms);
+		res.once('close', onClose);
+	});
 }

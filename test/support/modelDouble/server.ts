@@ -11,132 +11,132 @@ import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 
 const CHAT_ROUTES: Record<string, Wire> = {
-  'POST /v1/chat/completions': 'openai',
-  'POST /chat/completions': 'openai', // llama.cpp also serves it without /v1
-  'POST /api/chat': 'ollama',
-  'POST /v1/messages': 'anthropic',
+	'POST /v1/chat/completions': 'openai',
+	'POST /chat/completions': 'openai', // llama.cpp also serves it without /v1
+	'POST /api/chat': 'ollama',
+	'POST /v1/messages': 'anthropic',
 };
 
 export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<ModelDouble> {
-  const steps: Step[] = [];
-  const requests: RecordedRequest[] = [];
-  // Open chat responses, so reset() and close() can cut stalled streams instead of leaking them.
-  const live = new Set<ServerResponse>();
+	const steps: Step[] = [];
+	const requests: RecordedRequest[] = [];
+	// Open chat responses, so reset() and close() can cut stalled streams instead of leaking them.
+	const live = new Set<ServerResponse>();
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      if (!res.headersSent) void send(res, jsonRendering(500, { error: `model double: ${String(err?.stack ?? err)}` }), {}, { status: 0, frames: 0 });
-      else res.destroy();
-    });
-  });
+	const server = createServer((req, res) => {
+		handle(req, res).catch(err => {
+			if (!res.headersSent) void send(res, jsonRendering(500, { error: `model double: ${String(err?.stack ?? err)}` }), {}, { status: 0, frames: 0 });
+			else res.destroy();
+		});
+	});
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0];
-    const raw = await readBody(req);
-    if (path.startsWith('/__double/')) return control(req.method ?? 'GET', path, raw, res);
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const path = (req.url ?? '/').split('?')[0];
+		const raw = await readBody(req);
+		if (path.startsWith('/__double/')) return control(req.method ?? 'GET', path, raw, res);
 
-    const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parse(raw), time: Date.now() };
-    requests.push(rec);
-    const wire = CHAT_ROUTES[`${rec.method} ${path}`];
-    if (!wire) {
-      const meta = metaRoute(rec, opts);
-      rec.response = { status: meta.status, frames: 0 };
-      return send(res, meta, {}, rec.response);
-    }
+		const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parse(raw), time: Date.now() };
+		requests.push(rec);
+		const wire = CHAT_ROUTES[`${rec.method} ${path}`];
+		if (!wire) {
+			const meta = metaRoute(rec, opts);
+			rec.response = { status: meta.status, frames: 0 };
+			return send(res, meta, {}, rec.response);
+		}
 
-    rec.wire = wire;
-    rec.response = { status: 0, frames: 0 };
-    const next = steps.shift();
-    let step: DataStep | undefined;
-    let rendering: Rendering;
-    try {
-      step = typeof next === 'function' ? next(rec) : next;
-      if (step) validateSteps([step]);
-      rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
-    } catch (err) {
-      step = undefined;
-      rendering = jsonRendering(500, errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`));
-    }
-    live.add(res);
-    res.once('close', () => live.delete(res));
-    await send(res, rendering, step ?? {}, rec.response);
-  }
+		rec.wire = wire;
+		rec.response = { status: 0, frames: 0 };
+		const next = steps.shift();
+		let step: DataStep | undefined;
+		let rendering: Rendering;
+		try {
+			step = typeof next === 'function' ? next(rec) : next;
+			if (step) validateSteps([step]);
+			rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
+		} catch (err) {
+			step = undefined;
+			rendering = jsonRendering(500, errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`));
+		}
+		live.add(res);
+		res.once('close', () => live.delete(res));
+		await send(res, rendering, step ?? {}, rec.response);
+	}
 
-  function control(method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
-    const reply = (status: number, body: unknown) => send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
-    if (method === 'POST' && path === '/__double/script') {
-      try {
-        const body = parse(raw);
-        const list: unknown[] = Array.isArray(body) ? body : [body];
-        validateSteps(list);
-        steps.push(...(list as DataStep[]));
-        return reply(200, { queued: steps.length });
-      } catch (err) {
-        return reply(400, { error: (err as Error).message });
-      }
-    }
-    if (method === 'POST' && path === '/__double/reset') {
-      reset();
-      return reply(200, { ok: true });
-    }
-    if (method === 'GET' && path === '/__double/requests') return reply(200, requests);
-    return reply(404, { error: `model double: no control route ${method} ${path}` });
-  }
+	function control(method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
+		const reply = (status: number, body: unknown) => send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
+		if (method === 'POST' && path === '/__double/script') {
+			try {
+				const body = parse(raw);
+				const list: unknown[] = Array.isArray(body) ? body : [body];
+				validateSteps(list);
+				steps.push(...(list as DataStep[]));
+				return reply(200, { queued: steps.length });
+			} catch (err) {
+				return reply(400, { error: (err as Error).message });
+			}
+		}
+		if (method === 'POST' && path === '/__double/reset') {
+			reset();
+			return reply(200, { ok: true });
+		}
+		if (method === 'GET' && path === '/__double/requests') return reply(200, requests);
+		return reply(404, { error: `model double: no control route ${method} ${path}` });
+	}
 
-  function reset(): void {
-    steps.length = 0;
-    requests.length = 0;
-    for (const res of live) res.destroy();
-    live.clear();
-  }
+	function reset(): void {
+		steps.length = 0;
+		requests.length = 0;
+		for (const res of live) res.destroy();
+		live.clear();
+	}
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+	});
+	const port = (server.address() as AddressInfo).port;
+	const url = `http://127.0.0.1:${port}`;
 
-  return {
-    url,
-    openaiBaseUrl: `${url}/v1`,
-    port,
-    requests,
-    get modelRequests() {
-      return requests.filter((r) => r.wire);
-    },
-    get pending() {
-      return steps.length;
-    },
-    script(...more: Step[]) {
-      validateSteps(more.filter((s) => typeof s !== 'function'));
-      steps.push(...more);
-    },
-    reset,
-    close() {
-      for (const res of live) res.destroy();
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
+	return {
+		url,
+		openaiBaseUrl: `${url}/v1`,
+		port,
+		requests,
+		get modelRequests() {
+			return requests.filter(r => r.wire);
+		},
+		get pending() {
+			return steps.length;
+		},
+		script(...more: Step[]) {
+			validateSteps(more.filter(s => typeof s !== 'function'));
+			steps.push(...more);
+		},
+		reset,
+		close() {
+			for (const res of live) res.destroy();
+			return new Promise<void>(resolve => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+		},
+	};
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
 }
 
 function parse(raw: string): unknown {
-  if (!raw) return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+	if (!raw) return undefined;
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return raw;
+	}
 }

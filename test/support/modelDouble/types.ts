@@ -7,76 +7,76 @@ export type Wire = 'openai' | 'ollama' | 'anthropic';
 /** Transport faults. Counts are in wire frames: one SSE event (`data:` line, or
  *  `event:`+`data:` pair for Anthropic) or one NDJSON line. A non-streamed body is one frame. */
 export interface Faults {
-  /** Destroy the socket after this many frames: no [DONE], no message_stop, no done:true. */
-  dropAfter?: number;
-  /** Send this many frames, then keep the connection open and silent (idle-timeout tests). */
-  stallAfter?: number;
-  /** After this many frames, send the wire's in-stream error event and end (HTTP status stays 200). */
-  errorAfter?: number;
-  /** The error carried by `errorAfter`; defaults to an overload. */
-  streamError?: { type?: string; message: string };
-  /** Wait this long before every frame. */
-  delayMs?: number;
-  /** Wait this long before the status line (a slow model load, time to first byte). */
-  headerDelayMs?: number;
-  /** Destroy the socket without any response (connection reset before headers). */
-  closeBeforeHeaders?: boolean;
+	/** Destroy the socket after this many frames: no [DONE], no message_stop, no done:true. */
+	dropAfter?: number;
+	/** Send this many frames, then keep the connection open and silent (idle-timeout tests). */
+	stallAfter?: number;
+	/** After this many frames, send the wire's in-stream error event and end (HTTP status stays 200). */
+	errorAfter?: number;
+	/** The error carried by `errorAfter`; defaults to an overload. */
+	streamError?: { type?: string; message: string };
+	/** Wait this long before every frame. */
+	delayMs?: number;
+	/** Wait this long before the status line (a slow model load, time to first byte). */
+	headerDelayMs?: number;
+	/** Destroy the socket without any response (connection reset before headers). */
+	closeBeforeHeaders?: boolean;
 }
 
 export interface ToolCallSpec {
-  name: string;
-  /** Kept verbatim on every wire, so malformed JSON reaches the client as a real server would send it. */
-  arguments: string;
-  id?: string;
+	name: string;
+	/** Kept verbatim on every wire, so malformed JSON reaches the client as a real server would send it. */
+	arguments: string;
+	id?: string;
 }
 
 export interface Usage {
-  /** Override to simulate e.g. Ollama silently truncating the prompt to num_ctx. */
-  promptTokens?: number;
-  completionTokens?: number;
+	/** Override to simulate e.g. Ollama silently truncating the prompt to num_ctx. */
+	promptTokens?: number;
+	completionTokens?: number;
 }
 
 /** One assistant turn: optional text, then optional tool calls. */
 export interface ReplyStep extends Faults {
-  kind: 'reply';
-  /** May hold {{lastToolResult}} and {{lastUser}}, filled from the request at answer time. */
-  text?: string;
-  textChunks?: number;
-  toolCalls?: ToolCallSpec[];
-  /** Fragments per tool call's arguments on wires that stream fragments (OpenAI, Anthropic). */
-  argSplit?: number;
-  usage?: Usage;
-  /** Overrides finish_reason / stop_reason / done_reason. */
-  finishReason?: string;
-  /** Model name echoed back; defaults to the request's `model`. */
-  model?: string;
-  /** Reasoning sent apart from the answer, before it: OpenAI-compatible `reasoning_content`
-   *  (or `reasoning`, see reasoningField), Ollama `message.thinking`, Anthropic thinking blocks. */
-  reasoning?: string;
-  reasoningField?: 'reasoning_content' | 'reasoning';
-  /** OpenAI wire only: how the calls are shaped on the wire, as some servers really send them.
-   *  legacyFunctionCall: the old `function_call` delta; indexZero: every call with index 0 (Ollama /v1);
-   *  objectArguments: `arguments` as a JSON object instead of a string. */
-  callShape?: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	kind: 'reply';
+	/** May hold {{lastToolResult}} and {{lastUser}}, filled from the request at answer time. */
+	text?: string;
+	textChunks?: number;
+	toolCalls?: ToolCallSpec[];
+	/** Fragments per tool call's arguments on wires that stream fragments (OpenAI, Anthropic). */
+	argSplit?: number;
+	usage?: Usage;
+	/** Overrides finish_reason / stop_reason / done_reason. */
+	finishReason?: string;
+	/** Model name echoed back; defaults to the request's `model`. */
+	model?: string;
+	/** Reasoning sent apart from the answer, before it: OpenAI-compatible `reasoning_content`
+	 *  (or `reasoning`, see reasoningField), Ollama `message.thinking`, Anthropic thinking blocks. */
+	reasoning?: string;
+	reasoningField?: 'reasoning_content' | 'reasoning';
+	/** OpenAI wire only: how the calls are shaped on the wire, as some servers really send them.
+	 *  legacyFunctionCall: the old `function_call` delta; indexZero: every call with index 0 (Ollama /v1);
+	 *  objectArguments: `arguments` as a JSON object instead of a string. */
+	callShape?: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
 }
 
 /** A literal HTTP error: exactly this status, body and headers, whatever the wire. */
 export interface HttpErrorStep extends Faults {
-  kind: 'httpError';
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
+	kind: 'httpError';
+	status: number;
+	body: unknown;
+	headers?: Record<string, string>;
 }
 
 /** An error rendered in the native envelope of whichever wire was hit. */
 export interface WireErrorStep extends Faults {
-  kind: 'wireError';
-  status: number;
-  message: string;
-  /** OpenAI `error.type` / Anthropic `error.type`; Ollama's envelope has no type. */
-  type?: string;
-  code?: string | null;
-  headers?: Record<string, string>;
+	kind: 'wireError';
+	status: number;
+	message: string;
+	/** OpenAI `error.type` / Anthropic `error.type`; Ollama's envelope has no type. */
+	type?: string;
+	code?: string | null;
+	headers?: Record<string, string>;
 }
 
 export type DataStep = ReplyStep | HttpErrorStep | WireErrorStep;
@@ -86,48 +86,48 @@ export type StepFn = (req: RecordedRequest) => DataStep;
 export type Step = DataStep | StepFn;
 
 export interface ResponseRecord {
-  status: number;
-  /** Frames actually written. */
-  frames: number;
-  /** What cut the response short, if anything. */
-  fault?: 'dropped' | 'stalled' | 'streamError' | 'closedBeforeHeaders' | 'clientAborted';
+	status: number;
+	/** Frames actually written. */
+	frames: number;
+	/** What cut the response short, if anything. */
+	fault?: 'dropped' | 'stalled' | 'streamError' | 'closedBeforeHeaders' | 'clientAborted';
 }
 
 export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, or the raw text when the body was not JSON, or undefined when empty. */
-  body: any;
-  /** Epoch ms when the request body had been read. */
-  time: number;
-  wire?: Wire;
-  /** Filled in as the response is written, so it is final once the client saw the end. */
-  response?: ResponseRecord;
+	method: string;
+	path: string;
+	headers: Record<string, string | string[] | undefined>;
+	/** Parsed JSON, or the raw text when the body was not JSON, or undefined when empty. */
+	body: any;
+	/** Epoch ms when the request body had been read. */
+	time: number;
+	wire?: Wire;
+	/** Filled in as the response is written, so it is final once the client saw the end. */
+	response?: ResponseRecord;
 }
 
 export interface ModelDoubleOptions {
-  /** 0 (default) picks a free port. */
-  port?: number;
-  /** Names listed by /v1/models and /api/tags. */
-  models?: string[];
-  /** Reported by /api/show as `<family>.context_length`. */
-  contextLength?: number;
-  /** Reported by /api/show; drop "tools" to test capability filtering. */
-  capabilities?: string[];
-  ollamaVersion?: string;
+	/** 0 (default) picks a free port. */
+	port?: number;
+	/** Names listed by /v1/models and /api/tags. */
+	models?: string[];
+	/** Reported by /api/show as `<family>.context_length`. */
+	contextLength?: number;
+	/** Reported by /api/show; drop "tools" to test capability filtering. */
+	capabilities?: string[];
+	ollamaVersion?: string;
 }
 
 export interface ModelDouble {
-  readonly url: string;
-  readonly openaiBaseUrl: string;
-  readonly port: number;
-  readonly requests: RecordedRequest[];
-  /** Requests that consumed a step (chat endpoints only). */
-  readonly modelRequests: RecordedRequest[];
-  /** How many steps are still queued. */
-  readonly pending: number;
-  script(...steps: Step[]): void;
-  reset(): void;
-  close(): Promise<void>;
+	readonly url: string;
+	readonly openaiBaseUrl: string;
+	readonly port: number;
+	readonly requests: RecordedRequest[];
+	/** Requests that consumed a step (chat endpoints only). */
+	readonly modelRequests: RecordedRequest[];
+	/** How many steps are still queued. */
+	readonly pending: number;
+	script(...steps: Step[]): void;
+	reset(): void;
+	close(): Promise<void>;
 }

@@ -33,7 +33,10 @@ export function readConversation(req: RecordedRequest): Conversation {
 			}
 		}
 		if (message.role === 'user') {
-			lastUser = blocks.filter(b => b.type === 'text').map(b => String(b.text)).join('\n');
+			lastUser = blocks
+				.filter(b => b.type === 'text')
+				.map(b => String(b.text))
+				.join('\n');
 		}
 	}
 	const last = messages[messages.length - 1];

@@ -42,9 +42,14 @@ export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: P
 		files,
 		events,
 		notices: () => of('notice'),
-		reasoning: () => of('reasoningDelta').map(e => e.text).join(''),
-		shown: () => of('textDelta').map(e => e.text).join(''),
+		reasoning: () =>
+			of('reasoningDelta')
+				.map(e => e.text)
+				.join(''),
+		shown: () =>
+			of('textDelta')
+				.map(e => e.text)
+				.join(''),
 		run: (prompt = 'go', history: CanonicalMessage[] = []) => runTurn(options, history, prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
 	};
 }
-

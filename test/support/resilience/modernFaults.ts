@@ -6,8 +6,21 @@
 import { httpError, text, textThenTools, toolCall, toolCalls, type DataStep, type Wire } from '../modelDouble';
 
 export const MODERN_CLASSES = [
-	'emptyAnswer', 'reasoningOnly', 'droppedCall', 'thinkTags', 'reasoningField', 'callInReasoning', 'harmony',
-	'dialect', 'nameGarbage', 'argShapes', 'gluedCalls', 'truncatedWrite', 'degenerate', 'noToolsSupport', 'overloaded',
+	'emptyAnswer',
+	'reasoningOnly',
+	'droppedCall',
+	'thinkTags',
+	'reasoningField',
+	'callInReasoning',
+	'harmony',
+	'dialect',
+	'nameGarbage',
+	'argShapes',
+	'gluedCalls',
+	'truncatedWrite',
+	'degenerate',
+	'noToolsSupport',
+	'overloaded',
 ] as const;
 export type ModernClass = (typeof MODERN_CLASSES)[number];
 
@@ -39,7 +52,9 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 		case 'thinkTags':
 			return withThink(c.good, `<think>The user wants the file in upper case. ${answer ? 'Done.' : `Next: ${c.name}.`}</think>\n`);
 		case 'reasoningField':
-			return c.good.kind !== 'reply' ? c.good : { ...c.good, reasoning: `Step ${c.phase + 1}: ${answer ? 'report' : c.name}. Reasoning about <tool_call> formats is fine here.`, reasoningField: c.variant % 2 ? 'reasoning' : 'reasoning_content' };
+			return c.good.kind !== 'reply'
+				? c.good
+				: { ...c.good, reasoning: `Step ${c.phase + 1}: ${answer ? 'report' : c.name}. Reasoning about <tool_call> formats is fine here.`, reasoningField: c.variant % 2 ? 'reasoning' : 'reasoning_content' };
 		case 'callInReasoning':
 			if (answer) {
 				return c.good;
@@ -65,11 +80,20 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			}
 			// Ollama's /v1 streams parallel calls all with index 0; elsewhere the arguments arrive glued.
 			if (c.wire === 'openai') {
-				return { ...toolCalls([{ name: 'read_file', arguments: { path: c.otherPath } }, { name: 'read_file', arguments: c.args }]), callShape: 'indexZero' };
+				return {
+					...toolCalls([
+						{ name: 'read_file', arguments: { path: c.otherPath } },
+						{ name: 'read_file', arguments: c.args },
+					]),
+					callShape: 'indexZero',
+				};
 			}
 			return c.wire === 'anthropic'
 				? toolCall('read_file', `${JSON.stringify({ path: c.otherPath })}${json}`)
-				: toolCalls([{ name: 'read_file', arguments: { path: c.otherPath } }, { name: 'read_file', arguments: c.args }]);
+				: toolCalls([
+						{ name: 'read_file', arguments: { path: c.otherPath } },
+						{ name: 'read_file', arguments: c.args },
+					]);
 		case 'truncatedWrite': {
 			if (c.phase !== 2) {
 				return c.good;
@@ -92,13 +116,16 @@ function withThink(good: DataStep, think: string): DataStep {
 		return good;
 	}
 	if (good.toolCalls?.length) {
-		return textThenTools(think, good.toolCalls.map(t => ({ name: t.name, arguments: t.arguments })));
+		return textThenTools(
+			think,
+			good.toolCalls.map(t => ({ name: t.name, arguments: t.arguments })),
+		);
 	}
 	return { ...good, text: think + (good.text ?? ''), textChunks: 6 };
 }
 
 function finalText(good: DataStep): string {
-	return good.kind === 'reply' ? good.text ?? '' : '';
+	return good.kind === 'reply' ? (good.text ?? '') : '';
 }
 
 function dialectText(name: string, args: Record<string, string>, variant: number): string {
@@ -114,7 +141,9 @@ function dialectText(name: string, args: Record<string, string>, variant: number
 			return `<|tool_calls_section_begin|><|tool_call_begin|>functions.${name}:0<|tool_call_argument_begin|>${json}<|tool_call_end|><|tool_calls_section_end|>`;
 		case 4:
 			// MiniMax with its known breakage: a closing tag that lost its "<".
-			return `<minimax:tool_call>\n<invoke name="${name}">\n${Object.entries(args).map(([k, v]) => `<parameter name="${k}">${v}/parameter>`).join('\n')}\n</invoke>\n</minimax:tool_call>`;
+			return `<minimax:tool_call>\n<invoke name="${name}">\n${Object.entries(args)
+				.map(([k, v]) => `<parameter name="${k}">${v}/parameter>`)
+				.join('\n')}\n</invoke>\n</minimax:tool_call>`;
 		default:
 			return `[TOOL_CALLS]${name}[ARGS]${json}`;
 	}

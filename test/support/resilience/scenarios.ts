@@ -16,10 +16,7 @@ import { presets, disconnect, httpError, text, toolCall, withFaults, type DataSt
 import { isCorrection, readConversation, thinkingTools } from './conversation';
 import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
 
-export const CLASSIC_CLASSES = [
-	'http429', 'http5xx', 'reset', 'streamDrop', 'streamStall', 'streamError',
-	'badJson', 'textCall', 'nameCase', 'ollamaParse500', 'llamacppParse500', 'invalidArgs400', 'loop', 'contextOverflow',
-] as const;
+export const CLASSIC_CLASSES = ['http429', 'http5xx', 'reset', 'streamDrop', 'streamStall', 'streamError', 'badJson', 'textCall', 'nameCase', 'ollamaParse500', 'llamacppParse500', 'invalidArgs400', 'loop', 'contextOverflow'] as const;
 export const FAULT_CLASSES = [...CLASSIC_CLASSES, ...MODERN_CLASSES] as const;
 /** Faults no recovery can fix (the model never learns, the server stays down, the account is empty): budgets must end the turn. */
 export const HOPELESS_CLASSES = ['stubbornParse500', 'stubbornArgs', 'stubbornDegenerate', 'serverDown', 'billing'] as const;
@@ -126,7 +123,17 @@ export function scenarioBrain(s: Scenario): StepFn {
 		// Offered a `thinking` property, the model fills it first, as the schema asks; what it
 		// writes does not change which arguments it gets wrong: a script has no reasoning to improve.
 		const withThinking = (name: string, args: Record<string, string>): [string, Record<string, string>] =>
-			thinks.has(name) ? [name, { thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(args).map(([k, v]) => `${k} "${v}"`).join(' and ')}.`, ...args }] : [name, args];
+			thinks.has(name)
+				? [
+						name,
+						{
+							thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(args)
+								.map(([k, v]) => `${k} "${v}"`)
+								.join(' and ')}.`,
+							...args,
+						},
+					]
+				: [name, args];
 		const calls: Array<[string, Record<string, string>]> = [
 			withThinking('list_directory', { path: 'notes' }),
 			withThinking('read_file', { path: `notes/${s.key}.txt` }),
@@ -142,7 +149,13 @@ export function scenarioBrain(s: Scenario): StepFn {
 
 		if (s.fault === 'contextOverflow' && conv.size > 60_000) {
 			const tokens = Math.round(conv.size / 4);
-			return [presets.openaiContextLengthExceeded(16_000, tokens), presets.llamacppContextExceeded(tokens, 16_000), vllmContextExceeded(tokens), presets.anthropicPromptTooLong(tokens, 16_000), presets.openaiContextLengthExceeded(16_000, tokens)][s.variant];
+			return [
+				presets.openaiContextLengthExceeded(16_000, tokens),
+				presets.llamacppContextExceeded(tokens, 16_000),
+				vllmContextExceeded(tokens),
+				presets.anthropicPromptTooLong(tokens, 16_000),
+				presets.openaiContextLengthExceeded(16_000, tokens),
+			][s.variant];
 		}
 		if (s.fault === 'loop' && phase === 1 && !results.some(r => r.includes('[Keel: you have repeated')) && !(s.stubborn && sent > 0 && coin() < 0.5)) {
 			return good(0);
@@ -194,7 +207,9 @@ export function scenarioBrain(s: Scenario): StepFn {
 				if (corrected || textMode) {
 					return good(phase);
 				}
-				return s.variant < 3 ? presets.ollamaV1ToolParse500(malformed(json, s.variant), "invalid character '}' looking for beginning of object key string") : presets.ollamaV1ToolParse500(`${name} ${Object.values(args).join(' ')}\n`, "invalid character 'l' looking for beginning of value");
+				return s.variant < 3
+					? presets.ollamaV1ToolParse500(malformed(json, s.variant), "invalid character '}' looking for beginning of object key string")
+					: presets.ollamaV1ToolParse500(`${name} ${Object.values(args).join(' ')}\n`, "invalid character 'l' looking for beginning of value");
 			case 'llamacppParse500':
 				return corrected || textMode ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
 			case 'invalidArgs400':
@@ -206,7 +221,13 @@ export function scenarioBrain(s: Scenario): StepFn {
 }
 
 function vllmContextExceeded(tokens: number): DataStep {
-	return httpError(400, { object: 'error', message: `This model's maximum context length is 16000 tokens. However, you requested ${tokens + 1024} tokens (${tokens} in the messages, 1024 in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 });
+	return httpError(400, {
+		object: 'error',
+		message: `This model's maximum context length is 16000 tokens. However, you requested ${tokens + 1024} tokens (${tokens} in the messages, 1024 in the completion). Please reduce the length of the messages or completion.`,
+		type: 'BadRequestError',
+		param: null,
+		code: 400,
+	});
 }
 
 /** Anthropic's overload: HTTP 529, or an `event: error` in the middle of a 200 stream. */
@@ -256,8 +277,12 @@ function asText(name: string, args: Record<string, string>, variant: number): st
 		case 2:
 			return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 		case 3:
-			return `<function=${name}>\n${Object.entries(args).map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>`).join('\n')}\n</function>`;
+			return `<function=${name}>\n${Object.entries(args)
+				.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>`)
+				.join('\n')}\n</function>`;
 		default:
-			return `<tool_call>${name}\n${Object.entries(args).map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>`).join('\n')}\n</tool_call>`;
+			return `<tool_call>${name}\n${Object.entries(args)
+				.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>`)
+				.join('\n')}\n</tool_call>`;
 	}
 }

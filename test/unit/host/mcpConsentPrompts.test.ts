@@ -12,7 +12,11 @@ function setup() {
 	let shown = 0;
 	const prompts = new McpConsentPrompts(() => shown++);
 	prompts.attach(channel);
-	channel.open(m => void (m.type !== 'didRefuseProtocol' && posted.push(m)), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }));
+	channel.open(
+		m => void (m.type !== 'didRefuseProtocol' && posted.push(m)),
+		PROTOCOL_VERSION,
+		() => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }),
+	);
 	const cards = (): McpConsentView[] => {
 		const last = posted.filter(m => m.type === 'didSetMcpConsents').at(-1);
 		return last?.type === 'didSetMcpConsents' ? last.consents : [];
@@ -21,10 +25,13 @@ function setup() {
 }
 
 describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP server)', () => {
-	it('shows a pending card with the command line, and resolves with the user\'s Allow', async () => {
+	it("shows a pending card with the command line, and resolves with the user's Allow", async () => {
 		const { prompts, cards } = setup();
 		const answer = prompts.ask(repo, '.vscode/mcp.json', false);
-		assert.deepStrictEqual(cards().map(c => [c.server, c.source, c.runs, c.state]), [['repo', '.vscode/mcp.json', "node server.js --name 'my repo'", 'pending']]);
+		assert.deepStrictEqual(
+			cards().map(c => [c.server, c.source, c.runs, c.state]),
+			[['repo', '.vscode/mcp.json', "node server.js --name 'my repo'", 'pending']],
+		);
 		prompts.decide(cards()[0].id, true);
 		assert.strictEqual(await answer, true);
 		assert.strictEqual(cards()[0].state, 'allowed');
@@ -59,10 +66,13 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 		void prompts.ask({ ...repo, name: 'other' }, '.vscode/mcp.json', false);
 		prompts.decide(cards()[0].id, true);
 		channel.reset({ type: 'didSnapshot', state: { sessionId: 's2', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
-		assert.deepStrictEqual(cards().map(c => [c.server, c.state]), [['other', 'pending']]);
+		assert.deepStrictEqual(
+			cards().map(c => [c.server, c.state]),
+			[['other', 'pending']],
+		);
 	});
 
-	it('the messages both ways pass the protocol\'s validation', () => {
+	it("the messages both ways pass the protocol's validation", () => {
 		const { posted, prompts, cards } = setup();
 		void prompts.ask({ name: 'remote', scope: 'workspace', type: 'http', url: 'https://example.test/mcp' }, '.vscode/mcp.json', false);
 		assert.ok(parseHostMessage(posted.at(-1)));

@@ -15,7 +15,10 @@ class RecordingPersistence implements SessionPersistencePort {
 	readonly attached: string[] = [];
 	readonly detached: string[] = [];
 	readonly loads: string[] = [];
-	constructor(private readonly _stored: Record<string, CanonicalMessage[]>, private readonly _last?: string) {}
+	constructor(
+		private readonly _stored: Record<string, CanonicalMessage[]>,
+		private readonly _last?: string,
+	) {}
 	lastSession() {
 		return this._last ? this.load(this._last) : undefined;
 	}
@@ -48,12 +51,20 @@ function controller(persistence: SessionPersistencePort, model = new ScriptedCha
 		persistence,
 	);
 	// The webview's `ready`: the only thing that opens the channel.
-	const ready = () => channel.open(message => posted.push(message), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: instance.page() }));
+	const ready = () =>
+		channel.open(
+			message => posted.push(message),
+			PROTOCOL_VERSION,
+			() => ({ type: 'didSnapshot', state: instance.page() }),
+		);
 	return { instance, posted, model, ready };
 }
 
 const stored: Record<string, CanonicalMessage[]> = {
-	old: [{ kind: 'user', content: 'earlier question' }, { kind: 'assistant', content: 'earlier answer' }],
+	old: [
+		{ kind: 'user', content: 'earlier question' },
+		{ kind: 'assistant', content: 'earlier answer' },
+	],
 	other: [{ kind: 'user', content: 'another one' }],
 };
 
@@ -63,7 +74,10 @@ describe('SessionController with a session store', () => {
 		const { instance } = controller(persistence);
 		assert.strictEqual(instance.sessionId, 'old');
 		assert.deepStrictEqual(instance.transcript(), stored.old);
-		assert.deepStrictEqual(instance.snapshot().items.map(item => item.kind), ['user', 'assistant']);
+		assert.deepStrictEqual(
+			instance.snapshot().items.map(item => item.kind),
+			['user', 'assistant'],
+		);
 		assert.deepStrictEqual(persistence.attached, ['old']);
 		instance.dispose();
 		assert.deepStrictEqual(persistence.detached, ['old'], 'the recorder is released (and flushes) when the host goes');
@@ -75,7 +89,10 @@ describe('SessionController with a session store', () => {
 		assert.strictEqual(instance.resume('other'), true);
 		assert.deepStrictEqual(persistence.detached, ['old']);
 		await instance.send('follow-up');
-		assert.deepStrictEqual(model.requests[0].messages.filter(m => m.kind === 'user').map(m => m.content), ['another one', 'follow-up']);
+		assert.deepStrictEqual(
+			model.requests[0].messages.filter(m => m.kind === 'user').map(m => m.content),
+			['another one', 'follow-up'],
+		);
 		assert.strictEqual(instance.resume('missing'), false);
 		assert.strictEqual(instance.sessionId, 'other');
 		instance.dispose();

@@ -24,7 +24,9 @@ function fromSchema(key: SettingKey) {
 
 describe('settings schema ⇄ package.json contributes.configuration', () => {
 	it('declares exactly the settings package.json contributes', () => {
-		const declared = Object.keys(SETTINGS).map(key => `keel.${key}`).sort();
+		const declared = Object.keys(SETTINGS)
+			.map(key => `keel.${key}`)
+			.sort();
 		assert.deepStrictEqual(declared, Object.keys(contributed).sort());
 	});
 

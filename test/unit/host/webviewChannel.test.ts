@@ -12,10 +12,19 @@ describe('WebviewChannel', () => {
 		channel.push({ type: 'didSetStatus', busy: true });
 		channel.flush();
 		assert.strictEqual(posted.length, 0);
-		assert.strictEqual(channel.open(m => posted.push(m as HostToWebview), PROTOCOL_VERSION, snapshot), true);
+		assert.strictEqual(
+			channel.open(m => posted.push(m as HostToWebview), PROTOCOL_VERSION, snapshot),
+			true,
+		);
 		channel.push({ type: 'didSetStatus', busy: true });
 		channel.flush();
-		assert.deepStrictEqual(posted.map(m => [m.type, m.version]), [['didSnapshot', 1], ['didSetStatus', 2]]);
+		assert.deepStrictEqual(
+			posted.map(m => [m.type, m.version]),
+			[
+				['didSnapshot', 1],
+				['didSetStatus', 2],
+			],
+		);
 	});
 
 	it('is opened only by ready: a new chat before it sends nothing, and closing stops the stream', () => {
@@ -30,13 +39,19 @@ describe('WebviewChannel', () => {
 		channel.reset(snapshot());
 		channel.push({ type: 'didSetStatus', busy: false });
 		channel.flush();
-		assert.deepStrictEqual(posted.map(m => m.type), ['didSnapshot']);
+		assert.deepStrictEqual(
+			posted.map(m => m.type),
+			['didSnapshot'],
+		);
 	});
 
 	it('answers a ready of another protocol version with a refusal to show, and stays closed', () => {
 		const posted: Array<HostToWebview | ProtocolRefusal> = [];
 		const channel = new WebviewChannel();
-		assert.strictEqual(channel.open(m => posted.push(m), PROTOCOL_VERSION + 1, snapshot), false);
+		assert.strictEqual(
+			channel.open(m => posted.push(m), PROTOCOL_VERSION + 1, snapshot),
+			false,
+		);
 		channel.reset(snapshot());
 		channel.push({ type: 'didSetStatus', busy: true });
 		channel.flush();
@@ -47,7 +62,10 @@ describe('WebviewChannel', () => {
 		assert.match(refusal.message, /reload the window/);
 		assert.strictEqual(channel.refused, true, 'a reload may now be asked for');
 		// The webview reloaded with the host's version: the channel opens and the refusal is over.
-		assert.strictEqual(channel.open(m => posted.push(m), PROTOCOL_VERSION, snapshot), true);
+		assert.strictEqual(
+			channel.open(m => posted.push(m), PROTOCOL_VERSION, snapshot),
+			true,
+		);
 		assert.strictEqual(channel.refused, false);
 		assert.strictEqual(posted[posted.length - 1].type, 'didSnapshot');
 	});
@@ -61,6 +79,12 @@ describe('WebviewChannel', () => {
 		}
 		channel.push({ type: 'didAppendText', itemId: 'b', text: '!' });
 		channel.flush();
-		assert.deepStrictEqual(posted.slice(1).map(m => m.type === 'didAppendText' && [m.itemId, m.text, m.version]), [['a', 'Hello', 2], ['b', '!', 3]]);
+		assert.deepStrictEqual(
+			posted.slice(1).map(m => m.type === 'didAppendText' && [m.itemId, m.text, m.version]),
+			[
+				['a', 'Hello', 2],
+				['b', '!', 3],
+			],
+		);
 	});
 });

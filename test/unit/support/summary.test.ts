@@ -24,10 +24,13 @@ function summary(results: Record<string, unknown>, tiers: string[]): { status: n
 
 describe('test summary (scripts/summary.js)', () => {
 	it('adds the tiers up and names every skipped test', () => {
-		const { status, lines } = summary({
-			unit: { tier: 'unit', passed: 5, failed: 0, skipped: 1, skippedTitles: ['parser handles CRLF'] },
-			e2e: { tier: 'e2e', passed: 2, failed: 0, skipped: 0 },
-		}, ['unit', 'e2e']);
+		const { status, lines } = summary(
+			{
+				unit: { tier: 'unit', passed: 5, failed: 0, skipped: 1, skippedTitles: ['parser handles CRLF'] },
+				e2e: { tier: 'e2e', passed: 2, failed: 0, skipped: 0 },
+			},
+			['unit', 'e2e'],
+		);
 		assert.strictEqual(status, 0);
 		assert.ok(lines.includes('skipped: [unit] parser handles CRLF'), lines.join('\n'));
 		assert.strictEqual(lines.at(-1), '7 passed, 0 failed, 1 skipped');
@@ -36,7 +39,10 @@ describe('test summary (scripts/summary.js)', () => {
 	it('counts a named tier without a result as a failure and says it did not run', () => {
 		const { status, lines } = summary({ unit: { tier: 'unit', passed: 5, failed: 0, skipped: 0 } }, ['unit', 'vscode']);
 		assert.strictEqual(status, 1);
-		assert.ok(lines.some(line => /^vscode\s+did not run/.test(line)), lines.join('\n'));
+		assert.ok(
+			lines.some(line => /^vscode\s+did not run/.test(line)),
+			lines.join('\n'),
+		);
 		assert.strictEqual(lines.at(-1), '5 passed, 1 failed, 0 skipped');
 	});
 });

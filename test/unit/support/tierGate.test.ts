@@ -12,12 +12,15 @@ const GATE = path.resolve(__dirname, '../../support/tierGate.js');
 function runWithout(part: string, env: NodeJS.ProcessEnv): { status: number | null; out: string } {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-tiergate-'));
 	const file = path.join(dir, 'needsPart.test.js');
-	fs.writeFileSync(file, `const { requirePart } = require(${JSON.stringify(GATE)});
+	fs.writeFileSync(
+		file,
+		`const { requirePart } = require(${JSON.stringify(GATE)});
 describe('a suite that needs the ${part}', function () {
 	before(function () { requirePart(this, ${JSON.stringify(part)}, 'nothing answers on /var/run/none.sock'); });
 	it('uses it', function () {});
 });
-`);
+`,
+	);
 	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CI' && k !== 'KEEL_TEST_STRICT'));
 	const result = spawnSync(process.execPath, [MOCHA, '--reporter', 'spec', file], { env: { ...clean, ...env }, encoding: 'utf8' });
 	fs.rmSync(dir, { recursive: true, force: true });

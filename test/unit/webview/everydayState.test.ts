@@ -8,7 +8,15 @@ describe('webview everyday state', () => {
 		store.apply({ type: 'didSnapshot', version: 1, state: { sessionId: 's', busy: false, items: [{ kind: 'user', id: 'u', text: 'hi' }], olderCount: 0, modelLabel: 'm' } });
 		let changes = 0;
 		const unsubscribe = everydayState.subscribe(() => changes++);
-		store.apply({ type: 'didSetMode', version: 2, mode: { id: 'plan', name: 'Plan' }, modes: [{ id: 'act', name: 'Act' }, { id: 'plan', name: 'Plan' }] });
+		store.apply({
+			type: 'didSetMode',
+			version: 2,
+			mode: { id: 'plan', name: 'Plan' },
+			modes: [
+				{ id: 'act', name: 'Act' },
+				{ id: 'plan', name: 'Plan' },
+			],
+		});
 		store.apply({ type: 'didSetTurns', version: 3, turns: [{ itemId: 'u', turnId: 't1', filesChanged: 2 }] });
 		store.apply({ type: 'didComplete', version: 4, requestId: 9, items: [{ value: 'plan', label: '/plan' }] });
 		store.apply({ type: 'didFillComposer', version: 5, text: 'hi' });

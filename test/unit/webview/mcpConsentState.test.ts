@@ -3,7 +3,7 @@ import { mcpConsentState } from '../../../src/webview/mcpConsentState';
 import { ChatStore } from '../../../src/webview/store';
 
 describe('webview: MCP consent cards', () => {
-	it('didSetMcpConsents replaces the cards and tells the listeners, beside the conversation\'s items', () => {
+	it("didSetMcpConsents replaces the cards and tells the listeners, beside the conversation's items", () => {
 		const store = new ChatStore();
 		store.apply({ type: 'didSnapshot', version: 1, state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
 		let told = 0;

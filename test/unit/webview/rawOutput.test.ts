@@ -4,7 +4,7 @@ import { onRawOutput, rawOutput, requestedRawOutput } from '../../../src/webview
 import { ChatStore } from '../../../src/webview/store';
 
 describe('webview raw outputs (Show unfiltered)', () => {
-	it('the host\'s pages fill the card\'s raw output: first replaces, later appends; a snapshot keeps them', () => {
+	it("the host's pages fill the card's raw output: first replaces, later appends; a snapshot keeps them", () => {
 		const store = new ChatStore();
 		const item: ChatItem = { kind: 'tool', id: 'r1', call: { id: 'r1', name: 'run_command', title: 'Run', argumentsText: '{}', status: 'succeeded', output: 'kept', rawOutputRef: 'out_x' } };
 		const state: SessionView = { sessionId: 's', busy: false, items: [item], olderCount: 0, modelLabel: 'm' };

@@ -7,11 +7,30 @@ const card = (id: string, name = 'read_file', status: 'succeeded' | 'running' | 
 describe('webview rows: grouping identical cards', () => {
 	it('folds three or more finished calls of one tool in a row into "Read N files"', () => {
 		const rows = buildRows([{ kind: 'user', id: 'u', text: 'go' }, card('a'), card('b'), card('c'), card('d'), { kind: 'assistant', id: 'x', text: 'ok', streaming: false }]);
-		assert.deepStrictEqual(rows.map(r => [r.ids.join(','), r.groupLabel ?? null]), [['u', null], ['a,b,c,d', 'Read 4 files'], ['x', null]]);
+		assert.deepStrictEqual(
+			rows.map(r => [r.ids.join(','), r.groupLabel ?? null]),
+			[
+				['u', null],
+				['a,b,c,d', 'Read 4 files'],
+				['x', null],
+			],
+		);
 	});
 
 	it('keeps short runs, running or failed calls, other tools and writes apart', () => {
-		const rows = buildRows([card('a'), card('b'), card('c', 'read_file', 'running'), card('d', 'list_directory'), card('e', 'edit_file', 'succeeded', 'write'), card('f', 'edit_file', 'succeeded', 'write'), card('g', 'edit_file', 'succeeded', 'write'), card('h', 'read_file', 'failed')]);
-		assert.ok(rows.every(r => r.ids.length === 1 && !r.groupLabel), JSON.stringify(rows));
+		const rows = buildRows([
+			card('a'),
+			card('b'),
+			card('c', 'read_file', 'running'),
+			card('d', 'list_directory'),
+			card('e', 'edit_file', 'succeeded', 'write'),
+			card('f', 'edit_file', 'succeeded', 'write'),
+			card('g', 'edit_file', 'succeeded', 'write'),
+			card('h', 'read_file', 'failed'),
+		]);
+		assert.ok(
+			rows.every(r => r.ids.length === 1 && !r.groupLabel),
+			JSON.stringify(rows),
+		);
 	});
 });

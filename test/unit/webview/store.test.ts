@@ -14,7 +14,10 @@ function storeWith(items: ChatItem[], olderCount = 0): ChatStore {
 
 describe('webview store', () => {
 	it('applies consecutive versions and appends text, replacing only the changed item', () => {
-		const store = storeWith([{ kind: 'user', id: 'u', text: 'hi' }, { kind: 'assistant', id: 'a', text: 'Hel', streaming: true }]);
+		const store = storeWith([
+			{ kind: 'user', id: 'u', text: 'hi' },
+			{ kind: 'assistant', id: 'a', text: 'Hel', streaming: true },
+		]);
 		const user = store.items[0];
 		assert.strictEqual(store.apply({ type: 'didAppendText', version: 5, itemId: 'a', text: 'lo' }), 'applied');
 		assert.strictEqual((store.get('a') as { text: string }).text, 'Hello');
@@ -45,7 +48,10 @@ describe('webview store', () => {
 	it('puts an older page before the loaded items', () => {
 		const store = storeWith([tool('c3')], 2);
 		store.apply({ type: 'didPrependItems', version: 5, items: [tool('c1'), tool('c2')], olderCount: 0 });
-		assert.deepStrictEqual(store.items.map(item => item.id), ['c1', 'c2', 'c3']);
+		assert.deepStrictEqual(
+			store.items.map(item => item.id),
+			['c1', 'c2', 'c3'],
+		);
 		assert.strictEqual(store.olderCount, 0);
 		assert.strictEqual(store.get('c3')?.id, 'c3');
 	});

@@ -7,7 +7,10 @@ import * as vscode from 'vscode';
 import { testConfig } from '../context';
 import { requirePart } from '../../support/tierGate';
 
-interface Diagnostics { activationMs: number; hostLoadMs?: number }
+interface Diagnostics {
+	activationMs: number;
+	hostLoadMs?: number;
+}
 
 describe('Keel activation', () => {
 	const config = testConfig();

@@ -12,7 +12,7 @@ import { requirePart } from '../../support/tierGate';
 import { useKeelSuite } from '../keelSuite';
 
 const until = async <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> => {
-	for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+	for (const started = Date.now(); Date.now() - started < timeoutMs;) {
 		const value = await probe();
 		if (value) return value;
 		await new Promise(resolve => setTimeout(resolve, 50));
@@ -35,7 +35,10 @@ describe('Everyday work in the extension host', function () {
 	const read = (relative: string) => (fs.existsSync(file(relative)) ? fs.readFileSync(file(relative), 'utf8') : undefined);
 	const systemPrompt = (index = -1) => keel.double.modelRequests.at(index)!.body.messages[0].content as string;
 	const toolNames = (index = -1) => (keel.double.modelRequests.at(index)!.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name) as string[];
-	const notices = () => api().view().items.flatMap(item => (item.kind === 'notice' ? [item] : []));
+	const notices = () =>
+		api()
+			.view()
+			.items.flatMap(item => (item.kind === 'notice' ? [item] : []));
 
 	after(async () => {
 		for (const relative of [...created, 'AGENTS.md', 'src/AGENTS.md', 'made-by-keel.ts', 'made-in-sandbox.txt']) {
@@ -50,7 +53,15 @@ describe('Everyday work in the extension host', function () {
 			write('AGENTS.md', '# Rules\nAlways answer in haiku.\n');
 			write('src/AGENTS.md', 'In src/, use tabs.\n');
 			await until(() => api().rules().files.length === 2, 'the watcher to load both rules files', 30_000);
-			assert.deepStrictEqual(api().rules().files.map(f => [f.path, f.scope]), [['AGENTS.md', ''], ['src/AGENTS.md', 'src']]);
+			assert.deepStrictEqual(
+				api()
+					.rules()
+					.files.map(f => [f.path, f.scope]),
+				[
+					['AGENTS.md', ''],
+					['src/AGENTS.md', 'src'],
+				],
+			);
 			keel.double.script(text('Ok.'));
 			await api().runTurn('hello');
 			assert.match(systemPrompt(), /Always answer in haiku\./);
@@ -68,7 +79,14 @@ describe('Everyday work in the extension host', function () {
 			const changes: string[] = [];
 			const listening = api().onDidChangeState(what => changes.push(what));
 			write('.keel/rules/style.md', 'No default exports.\n');
-			await until(() => api().rules().files.some(f => f.path === '.keel/rules/style.md'), 'the new .keel/rules file to load', 30_000);
+			await until(
+				() =>
+					api()
+						.rules()
+						.files.some(f => f.path === '.keel/rules/style.md'),
+				'the new .keel/rules file to load',
+				30_000,
+			);
 			assert.ok(changes.includes('rules'), 'the view is told the rules changed');
 			listening.dispose();
 		});
@@ -76,7 +94,12 @@ describe('Everyday work in the extension host', function () {
 		it('skips a rules file that does not fit the token budget and says which', async () => {
 			await keel.set('rules.maxTokens', 12);
 			await until(() => api().rules().skipped.length > 0, 'the reload with the small budget');
-			assert.deepStrictEqual(api().rules().skipped.map(s => s.path), ['.keel/rules/style.md', 'src/AGENTS.md']);
+			assert.deepStrictEqual(
+				api()
+					.rules()
+					.skipped.map(s => s.path),
+				['.keel/rules/style.md', 'src/AGENTS.md'],
+			);
 			keel.double.script(text('Ok.'));
 			await api().runTurn('budget');
 			const line = await until(() => notices().find(n => n.code === 'rules'), 'the rules notice');
@@ -95,7 +118,13 @@ describe('Everyday work in the extension host', function () {
 			api().decideToolCall(pending[0], true);
 			assert.strictEqual((await turn).reason, 'completed');
 			assert.strictEqual(read('AGENTS.md'), '# Fixture\nRun `npm test`.\n');
-			await until(() => api().rules().files.some(f => f.path === 'AGENTS.md'), 'the new rules file to load');
+			await until(
+				() =>
+					api()
+						.rules()
+						.files.some(f => f.path === 'AGENTS.md'),
+				'the new rules file to load',
+			);
 		});
 	});
 
@@ -117,10 +146,23 @@ describe('Everyday work in the extension host', function () {
 			const appBefore = read('src/app.ts');
 			const outcome = await api().runTurn('change things');
 			assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
-			assert.deepStrictEqual(keel.toolResults().map(r => r.ok), [true, true, true], JSON.stringify(keel.toolResults()));
+			assert.deepStrictEqual(
+				keel.toolResults().map(r => r.ok),
+				[true, true, true],
+				JSON.stringify(keel.toolResults()),
+			);
 			const turns = await api().turns();
-			assert.deepStrictEqual(turns.at(-1)!.changes!.map(c => `${c.status} ${c.path}`).sort(), ['added made-by-keel.ts', 'modified notes.md', 'modified src/app.ts']);
-			assert.ok(notices().some(n => n.code === 'turnChanges' && /^3 files changed: /.test(n.text)), JSON.stringify(notices()));
+			assert.deepStrictEqual(
+				turns
+					.at(-1)!
+					.changes!.map(c => `${c.status} ${c.path}`)
+					.sort(),
+				['added made-by-keel.ts', 'modified notes.md', 'modified src/app.ts'],
+			);
+			assert.ok(
+				notices().some(n => n.code === 'turnChanges' && /^3 files changed: /.test(n.text)),
+				JSON.stringify(notices()),
+			);
 			const diff = await api().turnDiff(outcome.turnId);
 			const notes = diff.files.find(f => f.path === 'notes.md')!;
 			const content = async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
@@ -136,7 +178,7 @@ describe('Everyday work in the extension host', function () {
 			assert.deepStrictEqual(kept.kept, ['notes.md']);
 			assert.strictEqual(read('src/app.ts'), appBefore);
 			assert.strictEqual(read('made-by-keel.ts'), undefined, 'the created file is gone');
-			assert.strictEqual(read('notes.md'), 'my own notes\n', 'the user\'s edit stays');
+			assert.strictEqual(read('notes.md'), 'my own notes\n', "the user's edit stays");
 
 			const undone = await api().undoRestore('overwrite');
 			assert.strictEqual(undone.restored.length, 2, undone.message);
@@ -149,7 +191,12 @@ describe('Everyday work in the extension host', function () {
 		});
 
 		it('a command in the Docker sandbox gets a checkpoint too: the file it created is removed on restore', async function () {
-			if (!(await new Docker().ping().then(() => true, () => false))) {
+			if (
+				!(await new Docker().ping().then(
+					() => true,
+					() => false,
+				))
+			) {
 				requirePart(this, 'Docker engine', 'no engine answers in the extension host');
 			}
 			this.timeout(180_000);
@@ -175,7 +222,13 @@ describe('Everyday work in the extension host', function () {
 			assert.ok(keel.toolResults().at(-1)!.ok, keel.toolResults().at(-1)!.content);
 			assert.strictEqual(read('made-in-sandbox.txt'), 'from-sandbox\n');
 			const turns = await api().turns();
-			assert.deepStrictEqual(turns.at(-1)!.changes!.map(c => `${c.status} ${c.path}`).sort(), ['added made-in-sandbox.txt', 'modified README.md']);
+			assert.deepStrictEqual(
+				turns
+					.at(-1)!
+					.changes!.map(c => `${c.status} ${c.path}`)
+					.sort(),
+				['added made-in-sandbox.txt', 'modified README.md'],
+			);
 			const restored = await api().restoreCheckpoint(outcome.turnId, 'cancel');
 			assert.strictEqual(restored.restored.length, 2, restored.message);
 			assert.strictEqual(read('made-in-sandbox.txt'), undefined);
@@ -187,14 +240,28 @@ describe('Everyday work in the extension host', function () {
 			await api().runTurn('first question');
 			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'x\n' } }]), text('Second answer.'));
 			const second = await api().runTurn('second question');
-			const summary = () => api().transcript().map(m => `${m.kind}: ${m.content}`);
+			const summary = () =>
+				api()
+					.transcript()
+					.map(m => `${m.kind}: ${m.content}`);
 			const before = summary();
 			const rewound = await api().rewindTo(second.turnId, { restoreFiles: true, onConflict: 'cancel' });
 			assert.strictEqual(rewound.prompt, 'second question');
 			assert.strictEqual(rewound.restored!.restored.length, 1);
 			assert.strictEqual(read('made-by-keel.ts'), undefined);
-			assert.deepStrictEqual(api().transcript().map(m => m.content), ['first question', 'First answer.']);
-			assert.deepStrictEqual(api().view().items.filter(i => i.kind === 'user').map(i => (i as { text: string }).text), ['first question']);
+			assert.deepStrictEqual(
+				api()
+					.transcript()
+					.map(m => m.content),
+				['first question', 'First answer.'],
+			);
+			assert.deepStrictEqual(
+				api()
+					.view()
+					.items.filter(i => i.kind === 'user')
+					.map(i => (i as { text: string }).text),
+				['first question'],
+			);
 			assert.strictEqual(api().undoRewind(), true);
 			assert.deepStrictEqual(summary(), before);
 			await api().undoRestore('overwrite');
@@ -252,7 +319,11 @@ describe('Everyday work in the extension host', function () {
 
 		it('a custom mode from keel.modes narrows the tools to its list and adds its instructions; each chat keeps its own mode', async () => {
 			await keel.set('modes', [{ name: 'Review', instructions: 'Review the code only.', tools: ['read_file', 'grep'] }]);
-			assert.ok(api().modes().some(m => m.name === 'Review'));
+			assert.ok(
+				api()
+					.modes()
+					.some(m => m.name === 'Review'),
+			);
 			await api().submit('/mode review');
 			keel.double.script(text('Looks fine.'));
 			await api().runTurn('review app.ts');
@@ -295,9 +366,19 @@ describe('Everyday work in the extension host', function () {
 			const request = keel.double.modelRequests.at(-1)!.body;
 			assert.match(request.messages.at(-1).content, /User: Tell me about the parser/);
 			assert.notStrictEqual(api().sessionId(), oldId);
-			assert.deepStrictEqual(api().transcript().map(m => m.kind), ['user', 'assistant']);
+			assert.deepStrictEqual(
+				api()
+					.transcript()
+					.map(m => m.kind),
+				['user', 'assistant'],
+			);
 			assert.strictEqual(api().transcript()[1].content, 'Summary: the user asked about the parser; nothing changed.');
-			assert.ok(api().view().items.some(i => i.kind === 'assistant' && /Summary:/.test(i.text)), 'the summary is visible');
+			assert.ok(
+				api()
+					.view()
+					.items.some(i => i.kind === 'assistant' && /Summary:/.test(i.text)),
+				'the summary is visible',
+			);
 		});
 
 		it('@-mentions attach files, folders and problems with their token cost; a denied file is never attached', async () => {
@@ -306,7 +387,15 @@ describe('Everyday work in the extension host', function () {
 			const result = await api().submit('Explain @README.md and @src/ and @.env and @problems');
 			assert.strictEqual(result.kind, 'prompt');
 			const attachments = (result as { attachments: Array<{ kind: string; label: string; tokens: number; error?: string }> }).attachments;
-			assert.deepStrictEqual(attachments.map(a => [a.kind, a.label, !a.error]), [['file', 'README.md', true], ['folder', 'src/', true], ['file', '.env', false], ['problems', 'Problems (0)', true]]);
+			assert.deepStrictEqual(
+				attachments.map(a => [a.kind, a.label, !a.error]),
+				[
+					['file', 'README.md', true],
+					['folder', 'src/', true],
+					['file', '.env', false],
+					['problems', 'Problems (0)', true],
+				],
+			);
 			assert.ok(attachments[0].tokens > 0);
 			const sent = api().transcript()[0].content;
 			assert.match(sent, /^Explain @README\.md/);
@@ -314,13 +403,16 @@ describe('Everyday work in the extension host', function () {
 			assert.match(sent, /Attached folder src\/[\s\S]*app\.ts/);
 			assert.doesNotMatch(sent, /very-secret-value/);
 			assert.match(JSON.stringify(keel.double.modelRequests.at(-1)!.body.messages), /# Fixture workspace/);
-			assert.ok(notices().some(n => n.code === 'mention' && /@\.env \(.*deny list/.test(n.text)), JSON.stringify(notices()));
+			assert.ok(
+				notices().some(n => n.code === 'mention' && /@\.env \(.*deny list/.test(n.text)),
+				JSON.stringify(notices()),
+			);
 			const candidates = await api().mentionCandidates('read');
 			assert.ok(candidates.some(c => c.value === 'README.md'));
 			assert.ok(!(await api().mentionCandidates('env')).some(c => c.value === '.env'), 'a denied file is not offered');
 		});
 
-		it('@terminal attaches the active terminal\'s last command output; a private URL is refused by the network guard', async () => {
+		it("@terminal attaches the active terminal's last command output; a private URL is refused by the network guard", async () => {
 			const terminal = vscode.window.createTerminal({ name: 'Keel mention test', shellPath: '/bin/bash' });
 			try {
 				terminal.show();
@@ -332,17 +424,26 @@ describe('Everyday work in the extension host', function () {
 				// command that prints within milliseconds on a loaded machine can be missed (README).
 				integration.executeCommand('sleep 1; echo keel-terminal-$((40+2))');
 				let last = '';
-				const resolved = await until(async () => {
-					const r = await api().resolveMentions('why @terminal');
-					last = r.prompt;
-					return /keel-terminal-42/.test(r.prompt) && r;
-				}, 'the command output', 20_000).catch(error => {
-					throw new Error(`${error.message}; events: ${seen.join(', ')}; active: ${vscode.window.activeTerminal?.name}; prompt: ${last}`);
-				}).finally(() => {
-					started.dispose();
-					ended.dispose();
-				});
-				assert.deepStrictEqual(resolved.attachments.map(a => [a.kind, a.label]), [['terminal', 'Terminal output']]);
+				const resolved = await until(
+					async () => {
+						const r = await api().resolveMentions('why @terminal');
+						last = r.prompt;
+						return /keel-terminal-42/.test(r.prompt) && r;
+					},
+					'the command output',
+					20_000,
+				)
+					.catch(error => {
+						throw new Error(`${error.message}; events: ${seen.join(', ')}; active: ${vscode.window.activeTerminal?.name}; prompt: ${last}`);
+					})
+					.finally(() => {
+						started.dispose();
+						ended.dispose();
+					});
+				assert.deepStrictEqual(
+					resolved.attachments.map(a => [a.kind, a.label]),
+					[['terminal', 'Terminal output']],
+				);
 				assert.match(resolved.prompt, /\$ sleep 1; echo keel-terminal-\$\(\(40\+2\)\)/);
 			} finally {
 				terminal.dispose();
@@ -358,7 +459,10 @@ describe('Everyday work in the extension host', function () {
 			const editor = await vscode.window.showTextDocument(doc);
 			editor.selection = new vscode.Selection(0, 0, 0, 6);
 			const { attachments, prompt } = await api().resolveMentions('What is @selection?');
-			assert.deepStrictEqual(attachments.map(a => a.label), ['src/app.ts:1-1']);
+			assert.deepStrictEqual(
+				attachments.map(a => a.label),
+				['src/app.ts:1-1'],
+			);
 			assert.match(prompt, /Attached selection src\/app\.ts:1-1 \(\d+ tokens\):\n```\nexport\n```/);
 			await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 		});
@@ -373,7 +477,10 @@ describe('Everyday work in the extension host', function () {
 			keel.double.script(text('Fine.'));
 			await api().runTurn('Something else entirely');
 			const hits = api().searchHistory('zebraf');
-			assert.deepStrictEqual(hits.map(h => h.sessionId), [zebra]);
+			assert.deepStrictEqual(
+				hits.map(h => h.sessionId),
+				[zebra],
+			);
 			assert.match(hits[0].snippet, /\[zebrafish\]/);
 
 			await vscode.commands.executeCommand('keel.showHistory', 'zebrafish genetics');
@@ -383,7 +490,12 @@ describe('Everyday work in the extension host', function () {
 			assert.strictEqual(api().transcript()[0].content, 'Tell me about zebrafish genetics');
 
 			api().renameSession(zebra, 'Fish project');
-			assert.deepStrictEqual(api().searchHistory('fish project').map(h => h.title), ['Fish project']);
+			assert.deepStrictEqual(
+				api()
+					.searchHistory('fish project')
+					.map(h => h.title),
+				['Fish project'],
+			);
 			assert.match(api().exportSession(zebra, 'markdown'), /^# Fish project\n[\s\S]*## You\n\nTell me about zebrafish genetics/);
 			api().deleteSession(zebra);
 			assert.deepStrictEqual(api().searchHistory('zebrafish'), []);

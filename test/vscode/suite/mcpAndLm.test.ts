@@ -15,7 +15,7 @@ import { useKeelSuite } from '../keelSuite';
 const fixture = () => path.join(testConfig().repoRoot, 'out/test/fixtures/mcp/fixtureServer.js');
 
 async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-	for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+	for (const started = Date.now(); Date.now() - started < timeoutMs;) {
 		const value = await probe();
 		if (value !== undefined) {
 			return value;
@@ -58,7 +58,7 @@ describe('MCP and vscode.lm in the extension host', function () {
 		await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the reconnect', 20_000);
 	});
 
-	it('a workspace server from .vscode/mcp.json waits for the user\'s permission and does not start on its own', async () => {
+	it("a workspace server from .vscode/mcp.json waits for the user's permission and does not start on its own", async () => {
 		const root = vscode.workspace.workspaceFolders![0].uri;
 		const file = vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
 		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { repo: { command: process.execPath, args: [fixture(), '--name', 'repo'] } } })));
@@ -71,7 +71,7 @@ describe('MCP and vscode.lm in the extension host', function () {
 		}
 	});
 
-	it('starts a server added the VS Code way to the user\'s mcp.json (MCP: Add Server → Global) without asking, and drops it when removed', async function () {
+	it("starts a server added the VS Code way to the user's mcp.json (MCP: Add Server → Global) without asking, and drops it when removed", async function () {
 		const userDataDir = testConfig().userDataDir;
 		if (!userDataDir) {
 			this.skip();
@@ -79,7 +79,7 @@ describe('MCP and vscode.lm in the extension host', function () {
 		const file = vscode.Uri.file(path.join(userDataDir!, 'User', 'mcp.json'));
 		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { vsuser: { type: 'stdio', command: process.execPath, args: [fixture(), '--name', 'vsuser'] } } })));
 		try {
-			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'), 'the server from the user\'s mcp.json', 30_000);
+			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'), "the server from the user's mcp.json", 30_000);
 			assert.ok(server.tools.includes('mcp_vsuser_lookup_order'), server.tools.join(', '));
 		} finally {
 			await vscode.workspace.fs.delete(file);
@@ -100,11 +100,15 @@ describe('MCP and vscode.lm in the extension host', function () {
 		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 		assert.strictEqual(keel.last().content, 'Weather in Lyon: 21 °C and sunny.');
 		const offered = keel.double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
-		assert.ok(!offered.some((n: string) => n.startsWith('lm_keel_')), 'Keel\'s own lent tools are not offered back to it');
+		assert.ok(!offered.some((n: string) => n.startsWith('lm_keel_')), "Keel's own lent tools are not offered back to it");
 		// VS Code's own file, edit and terminal tools (present on a current VS Code) are left out; other extensions' are not.
 		const all = vscode.lm.tools.map(t => t.name);
 		const left = all.filter(n => lmToolExclusion(n)).map(lmToolName);
-		assert.deepStrictEqual(offered.filter((n: string) => left.includes(n)), [], `VS Code's tools: ${all.join(', ')}`);
+		assert.deepStrictEqual(
+			offered.filter((n: string) => left.includes(n)),
+			[],
+			`VS Code's tools: ${all.join(', ')}`,
+		);
 	});
 
 	it('lends its guarded read tool to VS Code: vscode.lm.invokeTool reads the workspace, and refuses outside it', async () => {
@@ -122,7 +126,7 @@ describe('MCP and vscode.lm in the extension host', function () {
 			// VS Code before 1.104 has no API for an extension to register a chat model (the smoke run on the oldest VS Code).
 			this.skip();
 		}
-		const models = await until(async () => ((await vscode.lm.selectChatModels({ vendor: 'keel-test' })).length > 0 ? true : undefined), 'the test extension\'s chat model');
+		const models = await until(async () => ((await vscode.lm.selectChatModels({ vendor: 'keel-test' })).length > 0 ? true : undefined), "the test extension's chat model");
 		assert.ok(models);
 		await keel.set('model.provider', 'vscode-lm');
 		await keel.set('model.name', 'keel-test/scripted');

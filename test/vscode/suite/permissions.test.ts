@@ -32,7 +32,10 @@ describe('Keel edits and permissions in the extension host', function () {
 		assert.strictEqual((await turn).reason, 'completed');
 		assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(file())).toString(), 'export const mode = "new";\n');
 		const rules = settings().inspect<unknown[]>('permissions.rules')?.workspaceValue;
-		const notices = keel.api.view().items.filter(i => i.kind === 'notice').map(i => JSON.stringify(i));
+		const notices = keel.api
+			.view()
+			.items.filter(i => i.kind === 'notice')
+			.map(i => JSON.stringify(i));
 		assert.deepStrictEqual(rules, [{ tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }], notices.join('\n'));
 
 		keel.double.reset();
@@ -53,7 +56,7 @@ describe('Keel edits and permissions in the extension host', function () {
 		assert.notStrictEqual(settings().get('approval.autoApproveCommands'), true);
 	});
 
-	it("a workspace's rules and an \"Always allow\" never drop the user's own deny rules or deny-read globs", async () => {
+	it('a workspace\'s rules and an "Always allow" never drop the user\'s own deny rules or deny-read globs', async () => {
 		await keel.set('permissions.rules', [{ tool: 'write_file', match: 'src/blocked/**', action: 'deny' }], vscode.ConfigurationTarget.Global);
 		await keel.set('permissions.rules', [{ tool: 'write_file', match: '**', action: 'allow' }], vscode.ConfigurationTarget.Workspace);
 		await keel.set('permissions.denyRead', ['**/*.vault'], vscode.ConfigurationTarget.Global);
@@ -61,7 +64,10 @@ describe('Keel edits and permissions in the extension host', function () {
 		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'src', 'x.vault'), Buffer.from('CANARY_VAULT'));
 		try {
 			keel.double.script(
-				toolCalls([{ name: 'write_file', arguments: { path: 'src/blocked/a.ts', content: 'x' } }, { name: 'read_file', arguments: { path: 'src/x.vault' } }]),
+				toolCalls([
+					{ name: 'write_file', arguments: { path: 'src/blocked/a.ts', content: 'x' } },
+					{ name: 'read_file', arguments: { path: 'src/x.vault' } },
+				]),
 				text('done'),
 			);
 			assert.strictEqual((await keel.api.runTurn('try')).reason, 'completed');
@@ -94,7 +100,10 @@ describe('Keel edits and permissions in the extension host', function () {
 			assert.ok(keel.api.decideToolCall(pending[0], true, undefined, true));
 			assert.strictEqual((await turn).reason, 'completed');
 			const rules = settings().inspect<unknown[]>('permissions.rules');
-			const notices = keel.api.view().items.filter(i => i.kind === 'notice').map(i => JSON.stringify(i));
+			const notices = keel.api
+				.view()
+				.items.filter(i => i.kind === 'notice')
+				.map(i => JSON.stringify(i));
 			assert.deepStrictEqual(rules?.globalValue, [userDeny, { tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }], notices.join('\n'));
 			assert.strictEqual(rules?.workspaceValue, undefined);
 		} finally {

@@ -33,8 +33,13 @@ describe('run_command through Keel (real VS Code)', function () {
 		assert.ok(vscode.window.terminals.some(t => t.name === 'Keel'));
 	});
 
-	it('auto backend with a running engine: runs in the sandbox built from the VSIX\'s Dockerfile', async function () {
-		if (!(await new Docker().ping().then(() => true, () => false))) {
+	it("auto backend with a running engine: runs in the sandbox built from the VSIX's Dockerfile", async function () {
+		if (
+			!(await new Docker().ping().then(
+				() => true,
+				() => false,
+			))
+		) {
 			requirePart(this, 'Docker engine', 'no engine answers in the extension host');
 		}
 		await keel.set('shell.backend', 'auto');

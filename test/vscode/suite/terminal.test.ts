@@ -67,11 +67,17 @@ describe('terminal backend (real VS Code terminal, shell integration)', function
 	it('refuses, and runs nothing, when shell integration does not start', async () => {
 		// dash has no shell integration script: VS Code cannot report when a command ends.
 		const runner = make({ shellPath: '/bin/sh', shellIntegrationTimeoutMs: 3000, name: 'Keel no-integration' });
-		const error = await runner.run(request('touch should-not-exist')).then(() => undefined, e => e);
+		const error = await runner.run(request('touch should-not-exist')).then(
+			() => undefined,
+			e => e,
+		);
 		assert.ok(error instanceof ExecError, String(error));
 		assert.strictEqual(error.code, 'shellIntegrationUnavailable');
 		assert.match(error.message, /Shell integration did not start.*nothing was run.*keel\.shell\.backend/s);
-		const exists = await vscode.workspace.fs.stat(vscode.Uri.file(path.join(config.workspace, 'should-not-exist'))).then(() => true, () => false);
+		const exists = await vscode.workspace.fs.stat(vscode.Uri.file(path.join(config.workspace, 'should-not-exist'))).then(
+			() => true,
+			() => false,
+		);
 		assert.strictEqual(exists, false);
 	});
 

@@ -36,11 +36,7 @@ describe('tool system in VS Code (filter rule file, result cache)', function () 
 		// A file of its own: the other suites read the fixture's files.
 		const uri = vscode.Uri.joinPath(root(), 'cache-probe.txt');
 		await vscode.workspace.fs.writeFile(uri, Buffer.from('original\n'));
-		keel.double.script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
-			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
-			text('read twice'),
-		);
+		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]), toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]), text('read twice'));
 		await keel.api.runTurn('read the readme twice');
 		const [first, second] = keel.toolResults().slice(-2);
 		assert.strictEqual(first.content, second.content);

@@ -10,7 +10,11 @@ describe('every tool through Keel in the extension host', function () {
 	this.timeout(60_000);
 	const keel = useKeelSuite();
 	const root = () => vscode.workspace.workspaceFolders![0].uri;
-	const exists = (relative: string) => vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), relative)).then(() => true, () => false);
+	const exists = (relative: string) =>
+		vscode.workspace.fs.stat(vscode.Uri.joinPath(root(), relative)).then(
+			() => true,
+			() => false,
+		);
 
 	after(async () => {
 		await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'tools-tmp'), { recursive: true }).then(undefined, () => undefined);
@@ -45,7 +49,11 @@ describe('every tool through Keel in the extension host', function () {
 		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 		const results = keel.toolResults();
 		const failed = results.filter(r => !r.ok);
-		assert.deepStrictEqual(failed.map(r => `${r.name}: ${r.content}`), [], 'every call succeeds');
+		assert.deepStrictEqual(
+			failed.map(r => `${r.name}: ${r.content}`),
+			[],
+			'every call succeeds',
+		);
 		const byName = new Map(results.map(r => [r.name, r.content]));
 		assert.match(byName.get('grep')!, /tools-tmp\/c\.txt.*omega needle-42/s);
 		assert.match(byName.get('grep')!, /tools-tmp\/sub\/b\.txt.*alpha needle-42/s);
@@ -104,8 +112,14 @@ describe('every tool through Keel in the extension host', function () {
 		const before = keel.double.requests.length;
 		await keel.api.runTurn('fetch things');
 		const results = keel.toolResults();
-		assert.ok(results.every(r => !r.ok), JSON.stringify(results));
-		assert.ok(results.every(r => /loopback|private|link-local|not allowed|refused/i.test(r.content)), JSON.stringify(results.map(r => r.content)));
+		assert.ok(
+			results.every(r => !r.ok),
+			JSON.stringify(results),
+		);
+		assert.ok(
+			results.every(r => /loopback|private|link-local|not allowed|refused/i.test(r.content)),
+			JSON.stringify(results.map(r => r.content)),
+		);
 		assert.strictEqual(keel.double.requests.filter(r => r.path === '/v1/models').length, 0, 'the guard refused before connecting');
 		assert.ok(keel.double.requests.length - before >= 2);
 	});

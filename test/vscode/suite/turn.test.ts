@@ -22,13 +22,19 @@ describe('Keel turn in the extension host', function () {
 		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 		const results = keel.toolResults();
 		assert.strictEqual(results.length, 3);
-		assert.ok(results.every(r => r.ok), JSON.stringify(results));
+		assert.ok(
+			results.every(r => r.ok),
+			JSON.stringify(results),
+		);
 		assert.match(results[0].content, /1 {2}# Fixture workspace/);
 		// Other suites may add files to src/ in this shared window; app.ts must be listed.
 		assert.ok(results[1].content.split('\n').includes('app.ts'), results[1].content);
 		assert.strictEqual(results[2].content, 'src/app.ts');
 		assert.deepStrictEqual([keel.last().kind, keel.last().content], ['assistant', 'Found: src/app.ts']);
-		assert.deepStrictEqual(keel.toolCards().map(call => call.status), ['succeeded', 'succeeded', 'succeeded']);
+		assert.deepStrictEqual(
+			keel.toolCards().map(call => call.status),
+			['succeeded', 'succeeded', 'succeeded'],
+		);
 	});
 
 	it('waits for approval when reads are not auto-approved, and a denial reaches the model', async () => {

@@ -110,7 +110,9 @@ function parseServer(name: string, raw: unknown, scope: McpScope): McpServerConf
 			return '"env" must map names to strings (null is not supported).';
 		}
 		return {
-			name, scope, type,
+			name,
+			scope,
+			type,
 			command: raw.command,
 			args: raw.args as string[] | undefined,
 			env: raw.env as Record<string, string> | undefined,

@@ -11,11 +11,7 @@ import { mcpSdk } from './mcpSdk';
 
 export type McpState = 'stopped' | 'starting' | 'running' | 'error';
 
-export type McpConnectionEvent =
-	| { kind: 'state'; state: McpState; error?: string }
-	| { kind: 'tools'; tools: Tool[] }
-	| { kind: 'crashed'; error: string; willRetry: boolean }
-	| { kind: 'stderr'; text: string };
+export type McpConnectionEvent = { kind: 'state'; state: McpState; error?: string } | { kind: 'tools'; tools: Tool[] } | { kind: 'crashed'; error: string; willRetry: boolean } | { kind: 'stderr'; text: string };
 
 export interface McpConnectionOptions {
 	/** Per tools/call; a hung server fails the call with a message, it never holds the turn. */

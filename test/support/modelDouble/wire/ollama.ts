@@ -9,107 +9,107 @@ import { jsonRendering, splitInto, type Rendering, type Resolved } from './share
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 export function renderOllama(r: Resolved): Rendering {
-  const createdAt = new Date().toISOString();
-  const line = (o: object) => JSON.stringify({ model: r.model, created_at: createdAt, ...o }) + '\n';
-  const msg = (content: string, extra: object = {}) => ({ role: 'assistant', content, ...extra });
+	const createdAt = new Date().toISOString();
+	const line = (o: object) => JSON.stringify({ model: r.model, created_at: createdAt, ...o }) + '\n';
+	const msg = (content: string, extra: object = {}) => ({ role: 'assistant', content, ...extra });
 
-  const bad = r.calls.find((c) => !isObjectJson(c.arguments));
-  const parseError = bad ? `error parsing tool call: raw='${bad.arguments}', err=${goJsonError(bad.arguments)}` : undefined;
-  const toolCalls = bad ? [] : r.calls.map((c, index) => ({ id: c.id, function: { index, name: c.name, arguments: JSON.parse(c.arguments) } }));
-  const final = {
-    done: true,
-    done_reason: r.finishReason ?? 'stop', // Ollama reports "stop" even when the turn is tool calls
-    total_duration: 1_234_567_890,
-    load_duration: 12_345_678,
-    prompt_eval_count: r.promptTokens,
-    prompt_eval_duration: 123_456_789,
-    eval_count: r.completionTokens,
-    eval_duration: 987_654_321,
-  };
+	const bad = r.calls.find(c => !isObjectJson(c.arguments));
+	const parseError = bad ? `error parsing tool call: raw='${bad.arguments}', err=${goJsonError(bad.arguments)}` : undefined;
+	const toolCalls = bad ? [] : r.calls.map((c, index) => ({ id: c.id, function: { index, name: c.name, arguments: JSON.parse(c.arguments) } }));
+	const final = {
+		done: true,
+		done_reason: r.finishReason ?? 'stop', // Ollama reports "stop" even when the turn is tool calls
+		total_duration: 1_234_567_890,
+		load_duration: 12_345_678,
+		prompt_eval_count: r.promptTokens,
+		prompt_eval_duration: 123_456_789,
+		eval_count: r.completionTokens,
+		eval_duration: 987_654_321,
+	};
 
-  if (!r.stream) {
-    if (parseError) return jsonRendering(500, { error: parseError });
-    const extra = toolCalls.length ? { tool_calls: toolCalls } : {};
-    return jsonRendering(200, { model: r.model, created_at: createdAt, message: msg(r.text, extra), ...final });
-  }
+	if (!r.stream) {
+		if (parseError) return jsonRendering(500, { error: parseError });
+		const extra = toolCalls.length ? { tool_calls: toolCalls } : {};
+		return jsonRendering(200, { model: r.model, created_at: createdAt, message: msg(r.text, extra), ...final });
+	}
 
-  // Thinking models (qwen3, gpt-oss, deepseek-r1) stream `message.thinking` before the content.
-  const thinking = r.reasoning ? splitInto(r.reasoning, r.textChunks).map((t) => line({ message: msg('', { thinking: t }), done: false })) : [];
-  const frames = [...thinking, ...(r.text ? splitInto(r.text, r.textChunks).map((t) => line({ message: msg(t), done: false })) : [])];
-  if (parseError) {
-    // Nothing written yet → a real HTTP 500; otherwise the error rides inside the 200 stream.
-    if (!frames.length) return jsonRendering(500, { error: parseError });
-    return { status: 200, headers: NDJSON, frames: [...frames, JSON.stringify({ error: parseError }) + '\n'] };
-  }
-  if (toolCalls.length) frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
-  frames.push(line({ message: msg(''), ...final }));
-  return { status: 200, headers: NDJSON, frames, errorFrame: (_t, message) => JSON.stringify({ error: message }) + '\n' };
+	// Thinking models (qwen3, gpt-oss, deepseek-r1) stream `message.thinking` before the content.
+	const thinking = r.reasoning ? splitInto(r.reasoning, r.textChunks).map(t => line({ message: msg('', { thinking: t }), done: false })) : [];
+	const frames = [...thinking, ...(r.text ? splitInto(r.text, r.textChunks).map(t => line({ message: msg(t), done: false })) : [])];
+	if (parseError) {
+		// Nothing written yet → a real HTTP 500; otherwise the error rides inside the 200 stream.
+		if (!frames.length) return jsonRendering(500, { error: parseError });
+		return { status: 200, headers: NDJSON, frames: [...frames, JSON.stringify({ error: parseError }) + '\n'] };
+	}
+	if (toolCalls.length) frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
+	frames.push(line({ message: msg(''), ...final }));
+	return { status: 200, headers: NDJSON, frames, errorFrame: (_t, message) => JSON.stringify({ error: message }) + '\n' };
 }
 
 export function ollamaTags(models: string[]) {
-  return { models: models.map((name) => ({ name, model: name, modified_at: new Date().toISOString(), size: 4_920_753_328, digest: digest(name), details: details(name) })) };
+	return { models: models.map(name => ({ name, model: name, modified_at: new Date().toISOString(), size: 4_920_753_328, digest: digest(name), details: details(name) })) };
 }
 
 export function ollamaShow(model: string, contextLength: number, capabilities: string[]) {
-  const family = details(model).family;
-  return {
-    license: 'Apache License 2.0',
-    modelfile: `# Modelfile generated by "ollama show"\nFROM ${model}\n`,
-    parameters: 'temperature 0.7\ntop_p 0.8',
-    template: '{{- range .Messages }}{{ .Content }}{{ end }}',
-    details: details(model),
-    model_info: {
-      'general.architecture': family,
-      'general.parameter_count': 8_190_735_360,
-      [`${family}.context_length`]: contextLength,
-      [`${family}.embedding_length`]: 4096,
-    },
-    capabilities,
-    modified_at: new Date().toISOString(),
-  };
+	const family = details(model).family;
+	return {
+		license: 'Apache License 2.0',
+		modelfile: `# Modelfile generated by "ollama show"\nFROM ${model}\n`,
+		parameters: 'temperature 0.7\ntop_p 0.8',
+		template: '{{- range .Messages }}{{ .Content }}{{ end }}',
+		details: details(model),
+		model_info: {
+			'general.architecture': family,
+			'general.parameter_count': 8_190_735_360,
+			[`${family}.context_length`]: contextLength,
+			[`${family}.embedding_length`]: 4096,
+		},
+		capabilities,
+		modified_at: new Date().toISOString(),
+	};
 }
 
 function details(model: string) {
-  // qwen3:8b → qwen3, qwen2.5-coder → qwen2, as Ollama names architectures; clients should
-  // look for any `*.context_length` key rather than guess the family.
-  const family = model.split(':')[0].split(/[.-]/)[0] || 'llama';
-  return { parent_model: '', format: 'gguf', family, families: [family], parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
+	// qwen3:8b → qwen3, qwen2.5-coder → qwen2, as Ollama names architectures; clients should
+	// look for any `*.context_length` key rather than guess the family.
+	const family = model.split(':')[0].split(/[.-]/)[0] || 'llama';
+	return { parent_model: '', format: 'gguf', family, families: [family], parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
 }
 
 function digest(name: string): string {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return h.toString(16).padStart(8, '0').repeat(8);
+	let h = 0;
+	for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+	return h.toString(16).padStart(8, '0').repeat(8);
 }
 
 function isObjectJson(s: string): boolean {
-  try {
-    const v = JSON.parse(s);
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
-  } catch {
-    return false;
-  }
+	try {
+		const v = JSON.parse(s);
+		return v !== null && typeof v === 'object' && !Array.isArray(v);
+	} catch {
+		return false;
+	}
 }
 
 /** Approximates Go's encoding/json messages for the common cases seen in real bodies. */
 function goJsonError(raw: string): string {
-  const t = raw.trimStart();
-  if (!t.trim()) return 'unexpected end of JSON input';
-  if (!/^[{["\-0-9tfn]/.test(t)) return `invalid character '${t[0]}' looking for beginning of value`;
-  try {
-    const v = JSON.parse(raw);
-    const kind = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
-    return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
-  } catch (e) {
-    const msg = String((e as Error).message);
-    const at = /position (\d+)/.exec(msg);
-    const pos = at ? Number(at[1]) : -1;
-    const ch = pos >= 0 ? raw[pos] : /Unexpected token '(.)'/.exec(msg)?.[1];
-    if (ch === undefined) return 'unexpected end of JSON input';
-    if (/after JSON/.test(msg)) return `invalid character '${ch}' after top-level value`;
-    if (/property name/.test(msg)) return `invalid character '${ch}' looking for beginning of object key string`;
-    if (/after property value/.test(msg)) return `invalid character '${ch}' after object key:value pair`;
-    if (/after array element/.test(msg)) return `invalid character '${ch}' after array element`;
-    return `invalid character '${ch}' looking for beginning of value`;
-  }
+	const t = raw.trimStart();
+	if (!t.trim()) return 'unexpected end of JSON input';
+	if (!/^[{["\-0-9tfn]/.test(t)) return `invalid character '${t[0]}' looking for beginning of value`;
+	try {
+		const v = JSON.parse(raw);
+		const kind = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+		return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
+	} catch (e) {
+		const msg = String((e as Error).message);
+		const at = /position (\d+)/.exec(msg);
+		const pos = at ? Number(at[1]) : -1;
+		const ch = pos >= 0 ? raw[pos] : /Unexpected token '(.)'/.exec(msg)?.[1];
+		if (ch === undefined) return 'unexpected end of JSON input';
+		if (/after JSON/.test(msg)) return `invalid character '${ch}' after top-level value`;
+		if (/property name/.test(msg)) return `invalid character '${ch}' looking for beginning of object key string`;
+		if (/after property value/.test(msg)) return `invalid character '${ch}' after object key:value pair`;
+		if (/after array element/.test(msg)) return `invalid character '${ch}' after array element`;
+		return `invalid character '${ch}' looking for beginning of value`;
+	}
 }

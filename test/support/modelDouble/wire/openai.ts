@@ -5,121 +5,129 @@
 import { randomId, splitInto, type Rendering, type Resolved } from './shared';
 
 const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
+	'content-type': 'text/event-stream; charset=utf-8',
+	'cache-control': 'no-cache',
+	connection: 'keep-alive',
 };
 
 export function renderOpenAI(r: Resolved): Rendering {
-  const requestId = randomId('req_');
-  if (!r.stream) {
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-      frames: [JSON.stringify(completion(r))],
-    };
-  }
-  return {
-    status: 200,
-    headers: { ...SSE_HEADERS, 'x-request-id': requestId },
-    frames: chunks(r).map((c) => `data: ${JSON.stringify(c)}\n\n`).concat('data: [DONE]\n\n'),
-    // openai-node throws an APIError when a data line carries `error` (F13: error inside a 200 stream).
-    errorFrame: (type, message) => `data: ${JSON.stringify(openaiErrorBody(message, type, null))}\n\n`,
-  };
+	const requestId = randomId('req_');
+	if (!r.stream) {
+		return {
+			status: 200,
+			headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+			frames: [JSON.stringify(completion(r))],
+		};
+	}
+	return {
+		status: 200,
+		headers: { ...SSE_HEADERS, 'x-request-id': requestId },
+		frames: chunks(r)
+			.map(c => `data: ${JSON.stringify(c)}\n\n`)
+			.concat('data: [DONE]\n\n'),
+		// openai-node throws an APIError when a data line carries `error` (F13: error inside a 200 stream).
+		errorFrame: (type, message) => `data: ${JSON.stringify(openaiErrorBody(message, type, null))}\n\n`,
+	};
 }
 
 export function openaiErrorBody(message: string, type = 'server_error', code: string | null = null) {
-  return { error: { message, type, param: null, code } };
+	return { error: { message, type, param: null, code } };
 }
 
 export function openaiModels(models: string[]) {
-  const created = Math.floor(Date.now() / 1000);
-  return { object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'library' })) };
+	const created = Math.floor(Date.now() / 1000);
+	return { object: 'list', data: models.map(id => ({ id, object: 'model', created, owned_by: 'library' })) };
 }
 
 function finishReason(r: Resolved): string {
-  return r.finishReason ?? (r.calls.length ? 'tool_calls' : 'stop');
+	return r.finishReason ?? (r.calls.length ? 'tool_calls' : 'stop');
 }
 
 function usage(r: Resolved) {
-  return { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens, total_tokens: r.promptTokens + r.completionTokens };
+	return { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens, total_tokens: r.promptTokens + r.completionTokens };
 }
 
 function chunks(r: Resolved): object[] {
-  const id = randomId('chatcmpl-');
-  const created = Math.floor(Date.now() / 1000);
-  // With include_usage every chunk carries `usage: null` and only the extra last one a value.
-  const envelope = (choices: object[], extra: object = r.includeUsage ? { usage: null } : {}) => ({
-    id, object: 'chat.completion.chunk', created, model: r.model, system_fingerprint: 'fp_double', choices, ...extra,
-  });
-  const choice = (delta: object, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
+	const id = randomId('chatcmpl-');
+	const created = Math.floor(Date.now() / 1000);
+	// With include_usage every chunk carries `usage: null` and only the extra last one a value.
+	const envelope = (choices: object[], extra: object = r.includeUsage ? { usage: null } : {}) => ({
+		id,
+		object: 'chat.completion.chunk',
+		created,
+		model: r.model,
+		system_fingerprint: 'fp_double',
+		choices,
+		...extra,
+	});
+	const choice = (delta: object, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
 
-  const out: object[] = [];
-  // Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field.
-  for (const piece of r.reasoning ? splitInto(r.reasoning, r.textChunks) : []) {
-    out.push(envelope([choice(out.length === 0 ? { role: 'assistant', content: null, [r.reasoningField]: piece } : { [r.reasoningField]: piece })]));
-  }
-  const textPieces = r.text ? splitInto(r.text, r.textChunks) : [];
-  // The opening chunk names the role; OpenAI sends content:null when the turn is only tool calls.
-  if (r.text || !r.calls.length) out.push(envelope([choice({ role: 'assistant', content: '', refusal: null })]));
-  for (const piece of textPieces) out.push(envelope([choice({ content: piece })]));
+	const out: object[] = [];
+	// Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field.
+	for (const piece of r.reasoning ? splitInto(r.reasoning, r.textChunks) : []) {
+		out.push(envelope([choice(out.length === 0 ? { role: 'assistant', content: null, [r.reasoningField]: piece } : { [r.reasoningField]: piece })]));
+	}
+	const textPieces = r.text ? splitInto(r.text, r.textChunks) : [];
+	// The opening chunk names the role; OpenAI sends content:null when the turn is only tool calls.
+	if (r.text || !r.calls.length) out.push(envelope([choice({ role: 'assistant', content: '', refusal: null })]));
+	for (const piece of textPieces) out.push(envelope([choice({ content: piece })]));
 
-  if (r.callShape === 'legacyFunctionCall') {
-    // One call only, the pre-tools API: a function_call delta and finish_reason "function_call".
-    const call = r.calls[0];
-    if (call) {
-      out.push(envelope([choice({ role: 'assistant', content: null, function_call: { name: call.name, arguments: '' } })]));
-      for (const part of splitInto(call.arguments, r.argSplit)) out.push(envelope([choice({ function_call: { arguments: part } })]));
-    }
-    out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
-    if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
-    return out;
-  }
-  r.calls.forEach((call, position) => {
-    const index = r.callShape === 'indexZero' ? 0 : position;
-    if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
-      // Whole calls in one delta each, as Ollama's /v1 sends them.
-      const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
-      out.push(envelope([choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }] })]));
-      return;
-    }
-    const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-    const first = out.length === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] };
-    out.push(envelope([choice(first)]));
-    for (const part of splitInto(call.arguments, r.argSplit)) {
-      out.push(envelope([choice({ tool_calls: [{ index, function: { arguments: part } }] })]));
-    }
-  });
+	if (r.callShape === 'legacyFunctionCall') {
+		// One call only, the pre-tools API: a function_call delta and finish_reason "function_call".
+		const call = r.calls[0];
+		if (call) {
+			out.push(envelope([choice({ role: 'assistant', content: null, function_call: { name: call.name, arguments: '' } })]));
+			for (const part of splitInto(call.arguments, r.argSplit)) out.push(envelope([choice({ function_call: { arguments: part } })]));
+		}
+		out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
+		if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+		return out;
+	}
+	r.calls.forEach((call, position) => {
+		const index = r.callShape === 'indexZero' ? 0 : position;
+		if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
+			// Whole calls in one delta each, as Ollama's /v1 sends them.
+			const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
+			out.push(envelope([choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }] })]));
+			return;
+		}
+		const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+		const first = out.length === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] };
+		out.push(envelope([choice(first)]));
+		for (const part of splitInto(call.arguments, r.argSplit)) {
+			out.push(envelope([choice({ tool_calls: [{ index, function: { arguments: part } }] })]));
+		}
+	});
 
-  out.push(envelope([choice({}, finishReason(r))]));
-  if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
-  return out;
+	out.push(envelope([choice({}, finishReason(r))]));
+	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+	return out;
 }
 
 function completion(r: Resolved) {
-  const message: Record<string, unknown> = {
-    role: 'assistant',
-    content: r.text || (r.calls.length ? null : ''),
-    refusal: null,
-  };
-  if (r.calls.length) {
-    message.tool_calls = r.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
-  }
-  return {
-    id: randomId('chatcmpl-'),
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: r.model,
-    system_fingerprint: 'fp_double',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(r) }],
-    usage: usage(r),
-  };
+	const message: Record<string, unknown> = {
+		role: 'assistant',
+		content: r.text || (r.calls.length ? null : ''),
+		refusal: null,
+	};
+	if (r.calls.length) {
+		message.tool_calls = r.calls.map(c => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+	}
+	return {
+		id: randomId('chatcmpl-'),
+		object: 'chat.completion',
+		created: Math.floor(Date.now() / 1000),
+		model: r.model,
+		system_fingerprint: 'fp_double',
+		choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(r) }],
+		usage: usage(r),
+	};
 }
 
 function parseOr(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return s;
-  }
+	try {
+		return JSON.parse(s);
+	} catch {
+		return s;
+	}
 }

@@ -41,7 +41,11 @@ describe('ApprovalGate', () => {
 	it('fails closed when the approver is missing or throws', async () => {
 		const signal = new AbortController().signal;
 		assert.strictEqual((await requestApprovalSafely(undefined, call, signal)).approved, false);
-		const throwing = { request: async () => { throw new Error('ui gone'); } };
+		const throwing = {
+			request: async () => {
+				throw new Error('ui gone');
+			},
+		};
 		const decision = await requestApprovalSafely(throwing, call, signal);
 		assert.strictEqual(decision.approved, false);
 		assert.match(decision.reason!, /ui gone/);

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { ContinueGate, askToContinue } from '../../../../src/core/agent/continueGate';
 
 describe('ContinueGate', () => {
-	it('resolves with the user\'s decision once; a second decision is refused', async () => {
+	it("resolves with the user's decision once; a second decision is refused", async () => {
 		const gate = new ContinueGate();
 		const answer = gate.request({ id: 'c', text: '?' }, new AbortController().signal);
 		assert.ok(gate.decide('c', true));
@@ -20,7 +20,18 @@ describe('ContinueGate', () => {
 		const pending = gate.request({ id: 'd', text: '?' }, new AbortController().signal);
 		gate.dispose();
 		assert.strictEqual(await pending, false);
-		assert.strictEqual(await askToContinue({ request: async () => { throw new Error('x'); } }, { id: 'e', text: '?' }, new AbortController().signal), false);
+		assert.strictEqual(
+			await askToContinue(
+				{
+					request: async () => {
+						throw new Error('x');
+					},
+				},
+				{ id: 'e', text: '?' },
+				new AbortController().signal,
+			),
+			false,
+		);
 		assert.strictEqual(await askToContinue(undefined, { id: 'f', text: '?' }, new AbortController().signal), false);
 	});
 });

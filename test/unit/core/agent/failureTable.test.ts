@@ -4,8 +4,7 @@ import { AgentError } from '../../../../src/core/errors';
 import { describeModelFailure } from '../../../../src/core/llm/httpErrors';
 
 const endpoint = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' };
-const http = (status: number, body: unknown, headers?: Record<string, string>) =>
-	describeModelFailure({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers }, endpoint);
+const http = (status: number, body: unknown, headers?: Record<string, string>) => describeModelFailure({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers }, endpoint);
 
 describe('failure classification table', () => {
 	const rows: Array<[string, unknown, string, string]> = [
@@ -63,7 +62,10 @@ describe('failure classification table', () => {
 		assert.strictEqual(parseRetryAfter({ 'retry-after-ms': '250' }), 250);
 		assert.strictEqual(parseRetryAfter({ 'retry-after': '3' }), 3000);
 		const now = Date.parse('2026-01-01T00:00:00Z');
-		assert.strictEqual(parseRetryAfter({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }, () => now), 10_000);
+		assert.strictEqual(
+			parseRetryAfter({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }, () => now),
+			10_000,
+		);
 		assert.strictEqual(parseRetryAfter({ 'retry-after': 'soon' }), undefined);
 		assert.strictEqual(classifyFailure(http(429, {}, { 'retry-after': '2' })).retryAfterMs, 2000);
 	});

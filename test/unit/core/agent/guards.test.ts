@@ -5,13 +5,22 @@ import type { CanonicalMessage } from '../../../../src/core/llm/canonical';
 describe('LoopGuard', () => {
 	it('warns on the same call with the same output 3 times, then stops on the next loop', () => {
 		const guard = new LoopGuard(3);
-		assert.deepStrictEqual([1, 2, 3].map(() => guard.observe('read_file', '{"path":"a"}', 'same')), ['ok', 'ok', 'warn']);
-		assert.deepStrictEqual([1, 2, 3].map(() => guard.observe('read_file', '{ "path": "a" }', 'same')), ['ok', 'ok', 'stop']);
+		assert.deepStrictEqual(
+			[1, 2, 3].map(() => guard.observe('read_file', '{"path":"a"}', 'same')),
+			['ok', 'ok', 'warn'],
+		);
+		assert.deepStrictEqual(
+			[1, 2, 3].map(() => guard.observe('read_file', '{ "path": "a" }', 'same')),
+			['ok', 'ok', 'stop'],
+		);
 	});
 
 	it('does not count the same call with a new output (polling) as a loop', () => {
 		const guard = new LoopGuard(3);
-		assert.deepStrictEqual(['1', '2', '3', '4'].map(out => guard.observe('read_file', '{"path":"log"}', out)), ['ok', 'ok', 'ok', 'ok']);
+		assert.deepStrictEqual(
+			['1', '2', '3', '4'].map(out => guard.observe('read_file', '{"path":"log"}', out)),
+			['ok', 'ok', 'ok', 'ok'],
+		);
 	});
 
 	it('catches an A-B-A-B cycle', () => {

@@ -9,13 +9,16 @@ const tool = (name: string, effect: 'read' | 'write' | 'exec' | 'network', kind:
 const write = tool('write_file', 'write', 'path');
 const run = tool('run_command', 'exec', 'command');
 const fetchTool = tool('fetch', 'network', 'url');
-const decide = (t: ReturnType<typeof tool>, v: string, rules: PermissionRule[], extra: Partial<Parameters<typeof evaluatePermissions>[2]> = {}) =>
-	evaluatePermissions(t, { v }, { rules, autoApprove: false, trusted: true, ...extra });
+const decide = (t: ReturnType<typeof tool>, v: string, rules: PermissionRule[], extra: Partial<Parameters<typeof evaluatePermissions>[2]> = {}) => evaluatePermissions(t, { v }, { rules, autoApprove: false, trusted: true, ...extra });
 
 describe('permissions', () => {
 	before(() => loadBashParser());
 	it('precedence: deny beats ask beats allow beats the auto-approve default', () => {
-		const rules: PermissionRule[] = [{ tool: 'write_file', match: 'src/**', action: 'allow' }, { tool: 'write_file', match: 'src/gen/**', action: 'ask' }, { tool: 'write_file', match: 'src/gen/secret*', action: 'deny' }];
+		const rules: PermissionRule[] = [
+			{ tool: 'write_file', match: 'src/**', action: 'allow' },
+			{ tool: 'write_file', match: 'src/gen/**', action: 'ask' },
+			{ tool: 'write_file', match: 'src/gen/secret*', action: 'deny' },
+		];
 		assert.strictEqual(decide(write, 'src/a.ts', rules).verdict, 'allow');
 		assert.strictEqual(decide(write, 'src/gen/x.ts', rules).verdict, 'ask');
 		assert.strictEqual(decide(write, 'src/gen/secret.ts', rules).verdict, 'deny');
@@ -35,7 +38,10 @@ describe('permissions', () => {
 	});
 
 	it('a command line is allowed only when every command of it is', () => {
-		const rules: PermissionRule[] = [{ tool: 'run_command', match: 'npm test*', action: 'allow' }, { tool: 'run_command', match: 'git status', action: 'allow' }];
+		const rules: PermissionRule[] = [
+			{ tool: 'run_command', match: 'npm test*', action: 'allow' },
+			{ tool: 'run_command', match: 'git status', action: 'allow' },
+		];
 		assert.strictEqual(decide(run, 'git status && npm test', rules).verdict, 'allow');
 		assert.strictEqual(decide(run, 'git status && npm publish', rules).verdict, 'ask');
 		assert.strictEqual(decide(run, 'npm test > .vscode/tasks.json', [{ tool: 'run_command', match: 'npm test*', action: 'allow' }]).verdict, 'ask');

@@ -58,7 +58,10 @@ describe('runTurn recovery', () => {
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'completed');
 		assert.deepStrictEqual(t.delays, [4000, 2000]);
-		assert.deepStrictEqual(t.notices().map(n => n.text), ['Model busy (429), retrying in 4 s — 1/6', 'Model overloaded (503), retrying in 2 s — 2/6']);
+		assert.deepStrictEqual(
+			t.notices().map(n => n.text),
+			['Model busy (429), retrying in 4 s — 1/6', 'Model overloaded (503), retrying in 2 s — 2/6'],
+		);
 	});
 
 	it('R1: caps Retry-After and gives up when the per-turn budget is spent', async () => {
@@ -81,7 +84,10 @@ describe('runTurn recovery', () => {
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'completed');
 		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'retry'));
-		assert.deepStrictEqual(outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content), ['A whole answer']);
+		assert.deepStrictEqual(
+			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
+			['A whole answer'],
+		);
 		assert.match(t.notices()[0].text, /partial answer discarded/);
 	});
 
@@ -109,7 +115,10 @@ describe('runTurn recovery', () => {
 	it('R3: runs a call written as text and retracts the raw text', async () => {
 		const t = setup([textStep('Reading.\n<tool_call>{"name":"read_file","arguments":{"path":"README.md"}}</tool_call>'), textStep('It says Keel fixture')]);
 		const outcome = await t.run();
-		assert.deepStrictEqual(outcome.messages.map(m => m.kind), ['user', 'assistant', 'tool_call', 'tool_result', 'assistant']);
+		assert.deepStrictEqual(
+			outcome.messages.map(m => m.kind),
+			['user', 'assistant', 'tool_call', 'tool_result', 'assistant'],
+		);
 		assert.strictEqual(outcome.messages[1].content, 'Reading.');
 		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'recovered'));
 	});
@@ -161,7 +170,10 @@ describe('runTurn recovery', () => {
 		assert.strictEqual(outcome.reason, 'failed');
 		assert.strictEqual(outcome.error?.code, 'loopDetected');
 		assert.strictEqual(t.model.requests.length, 6);
-		assert.deepStrictEqual(t.notices().map(n => n.code), ['loopWarning', 'loopStopped']);
+		assert.deepStrictEqual(
+			t.notices().map(n => n.code),
+			['loopWarning', 'loopStopped'],
+		);
 		assert.ok(t.notices()[1].notify);
 	});
 
@@ -177,7 +189,10 @@ describe('runTurn recovery', () => {
 		assert.ok(gate.decide(gate.pendingIds()[0], false));
 		const outcome = await turn;
 		assert.strictEqual(outcome.reason, 'stepLimit');
-		assert.deepStrictEqual(t.events.flatMap(e => (e.type === 'continueDecided' ? [e.proceed] : [])), [true, false]);
+		assert.deepStrictEqual(
+			t.events.flatMap(e => (e.type === 'continueDecided' ? [e.proceed] : [])),
+			[true, false],
+		);
 
 		const none = setup([step(1), step(2)], { maxSteps: 1 });
 		assert.strictEqual((await none.run()).reason, 'stepLimit');
@@ -185,7 +200,10 @@ describe('runTurn recovery', () => {
 
 	it('guards: warns when the server read far fewer prompt tokens than sent (Ollama truncation)', async () => {
 		const big = 'x'.repeat(20_000);
-		const events: ModelEvent[] = [{ type: 'text', text: 'hm' }, { type: 'finish', reason: 'stop', usage: { promptTokens: 2048 } }];
+		const events: ModelEvent[] = [
+			{ type: 'text', text: 'hm' },
+			{ type: 'finish', reason: 'stop', usage: { promptTokens: 2048 } },
+		];
 		const t = setup([events]);
 		await runTurn(t.options, [{ kind: 'user', content: big }], 'go', 't1', new AbortController().signal);
 		const warning = t.notices().find(n => n.code === 'truncated');

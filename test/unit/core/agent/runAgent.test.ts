@@ -47,7 +47,10 @@ describe('runTurn', () => {
 		const { options, events } = setup([textStep('Hello there')]);
 		const outcome = await runTurn(options, [], 'hi', 't1', new AbortController().signal);
 		assert.strictEqual(outcome.reason, 'completed');
-		assert.deepStrictEqual(outcome.messages.map(m => m.kind), ['user', 'assistant']);
+		assert.deepStrictEqual(
+			outcome.messages.map(m => m.kind),
+			['user', 'assistant'],
+		);
 		assert.strictEqual(outcome.messages[1].content, 'Hello there');
 		assert.deepStrictEqual(events.filter(e => e.type === 'turnFinished').length, 1);
 	});
@@ -65,13 +68,13 @@ describe('runTurn', () => {
 	});
 
 	it('runs several calls from one response, each with its own result', async () => {
-		const { options } = setup([
-			callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'a' }, { name: 'list_directory', args: { path: 'src' }, id: 'b' }),
-			textStep('done'),
-		]);
+		const { options } = setup([callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'a' }, { name: 'list_directory', args: { path: 'src' }, id: 'b' }), textStep('done')]);
 		const outcome = await runTurn(options, [], 'look', 't1', new AbortController().signal);
 		const results = outcome.messages.filter(m => m.kind === 'tool_result');
-		assert.deepStrictEqual(results.map(r => r.kind === 'tool_result' && r.data.toolCallId), ['a', 'b']);
+		assert.deepStrictEqual(
+			results.map(r => r.kind === 'tool_result' && r.data.toolCallId),
+			['a', 'b'],
+		);
 		assert.ok(results.every(r => r.kind === 'tool_result' && r.data.ok));
 	});
 
@@ -101,10 +104,7 @@ describe('runTurn', () => {
 	});
 
 	it('returns invalid arguments and unknown tools to the model as results', async () => {
-		const { options, model } = setup([
-			callStep({ name: 'read_file', args: { line: 3 }, id: 'bad' }, { name: 'delete_everything', args: {}, id: 'unknown' }),
-			textStep('sorry'),
-		]);
+		const { options, model } = setup([callStep({ name: 'read_file', args: { line: 3 }, id: 'bad' }, { name: 'delete_everything', args: {}, id: 'unknown' }), textStep('sorry')]);
 		await runTurn(options, [], 'go', 't1', new AbortController().signal);
 		const results = model.requests[1].messages.filter(m => m.kind === 'tool_result');
 		assert.match(results[0].content, /Invalid arguments for read_file: path/);
@@ -146,7 +146,13 @@ describe('runTurn', () => {
 		const outcome = await runTurn(options, [], 'go', 't1', new AbortController().signal);
 		assert.strictEqual(outcome.reason, 'failed');
 		assert.strictEqual(outcome.error!.code, 'modelStream');
-		assert.deepStrictEqual(outcome.messages.map(m => [m.kind, m.content]), [['user', 'go'], ['assistant', 'Partial ']]);
+		assert.deepStrictEqual(
+			outcome.messages.map(m => [m.kind, m.content]),
+			[
+				['user', 'go'],
+				['assistant', 'Partial '],
+			],
+		);
 		const finished = events.find(e => e.type === 'turnFinished');
 		assert.ok(finished && finished.type === 'turnFinished' && finished.error?.message.includes('stream broke'));
 	});

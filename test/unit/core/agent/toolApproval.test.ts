@@ -14,12 +14,18 @@ function setup(decision: { approved: boolean; reason?: string; always?: boolean 
 	const events: AgentEvent[] = [];
 	const requests: string[] = [];
 	const run = (name: string, args: unknown) =>
-		runToolCall({ id: `c${events.length}`, name, rawArguments: JSON.stringify(args) }, {
-			turnId: 't', workspace, signal: new AbortController().signal, emit: e => events.push(e),
-			registry: new ToolRegistry(createToolset(defaultToolDeps())),
-			approvals: { request: async call => (requests.push(call.title), decision) },
-			approvalSettings: { autoApprove: { read: true }, persistRule: async rule => void saved.push(rule), ...settings },
-		});
+		runToolCall(
+			{ id: `c${events.length}`, name, rawArguments: JSON.stringify(args) },
+			{
+				turnId: 't',
+				workspace,
+				signal: new AbortController().signal,
+				emit: e => events.push(e),
+				registry: new ToolRegistry(createToolset(defaultToolDeps())),
+				approvals: { request: async call => (requests.push(call.title), decision) },
+				approvalSettings: { autoApprove: { read: true }, persistRule: async rule => void saved.push(rule), ...settings },
+			},
+		);
 	return { workspace, saved, events, requests, run };
 }
 

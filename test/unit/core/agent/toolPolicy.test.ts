@@ -9,13 +9,29 @@ import type { ToolSpec } from '../../../../src/core/llm/chatModel';
 const spec = (name: string, parameters: Record<string, unknown> = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }): ToolSpec => ({ name, description: name, parameters });
 const complex = spec('deploy', {
 	type: 'object',
-	properties: { env: { type: 'string', enum: ['dev', 'qa', 'stage', 'prod', 'eu', 'us', 'ap', 'sa', 'af', 'me'] }, target: { type: 'object', properties: { cluster: { type: 'object', properties: { name: { type: 'string' } } } } }, version: { type: 'string' }, replicas: { type: 'integer' } },
+	properties: {
+		env: { type: 'string', enum: ['dev', 'qa', 'stage', 'prod', 'eu', 'us', 'ap', 'sa', 'af', 'me'] },
+		target: { type: 'object', properties: { cluster: { type: 'object', properties: { name: { type: 'string' } } } } },
+		version: { type: 'string' },
+		replicas: { type: 'integer' },
+	},
 	required: ['env', 'target', 'version', 'replicas'],
 });
 
 describe('error taxonomy', () => {
 	it('maps HTTP statuses as the specification says', () => {
-		assert.deepStrictEqual([400, 422, 401, 403, 429, 500, 503, 404, 410, 418].map(classifyHttpStatus), ['invalid_parameters', 'invalid_parameters', 'policy_blocked', 'policy_blocked', 'rate_limited', 'server_error', 'server_error', 'permanent_failure', 'permanent_failure', 'permanent_failure']);
+		assert.deepStrictEqual([400, 422, 401, 403, 429, 500, 503, 404, 410, 418].map(classifyHttpStatus), [
+			'invalid_parameters',
+			'invalid_parameters',
+			'policy_blocked',
+			'policy_blocked',
+			'rate_limited',
+			'server_error',
+			'server_error',
+			'permanent_failure',
+			'permanent_failure',
+			'permanent_failure',
+		]);
 	});
 
 	it('classifies loop outcomes: unknown tool, type mismatch vs missing parameter, timeouts, exit codes, network errors', () => {
@@ -29,7 +45,10 @@ describe('error taxonomy', () => {
 	});
 
 	it('formats the four-line block with the detail after it; infrastructure is retryable, quality only once', () => {
-		assert.strictEqual(formatToolError(describeFailure('rate_limited', false), 'too many requests'), '[tool_error]\ncategory: rate_limited\nerror: too many requests\nsuggestion: Rate limit exceeded. The system will retry if possible.\nretryable: true');
+		assert.strictEqual(
+			formatToolError(describeFailure('rate_limited', false), 'too many requests'),
+			'[tool_error]\ncategory: rate_limited\nerror: too many requests\nsuggestion: Rate limit exceeded. The system will retry if possible.\nretryable: true',
+		);
 		assert.match(formatToolError(describeFailure('permanent_failure', false), 'failed with exit code 2\nline a\nline b'), /retryable: false\nline a\nline b$/);
 		assert.strictEqual(describeFailure('invalid_parameters', true).retryable, true);
 		assert.strictEqual(describeFailure('invalid_parameters', false).retryable, false);
@@ -75,14 +94,23 @@ describe('TAFC and tool dependencies', () => {
 
 	it('requires hides a tool until its prerequisite succeeded; prefers moves it up; exclusions are logged', () => {
 		const log: string[] = [];
-		const policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, dependencies: { enabled: true, rules: { edit_file: { requires: ['read_file'] }, grep: { prefers: ['read_file'] } }, boostPerDep: 0.15, maxTotalBoost: 0.2 } }), line => log.push(line));
+		const policy = new ToolPolicy(
+			() => ({ ...defaultToolPolicySettings, dependencies: { enabled: true, rules: { edit_file: { requires: ['read_file'] }, grep: { prefers: ['read_file'] } }, boostPerDep: 0.15, maxTotalBoost: 0.2 } }),
+			line => log.push(line),
+		);
 		const state = policy.session('s');
 		const specs = [spec('list_directory'), spec('edit_file'), spec('read_file'), spec('grep')];
-		assert.deepStrictEqual(state.offer(specs).map(s => s.name), ['list_directory', 'read_file', 'grep']);
+		assert.deepStrictEqual(
+			state.offer(specs).map(s => s.name),
+			['list_directory', 'read_file', 'grep'],
+		);
 		assert.match(log[0], /not offered yet: edit_file \(requires read_file\)/);
 		assert.match(state.refuse('edit_file', new Set(specs.map(s => s.name))) ?? '', /not available until read_file has succeeded/);
 		state.record('read_file', true);
-		assert.deepStrictEqual(state.offer(specs).map(s => s.name), ['grep', 'list_directory', 'edit_file', 'read_file']);
+		assert.deepStrictEqual(
+			state.offer(specs).map(s => s.name),
+			['grep', 'list_directory', 'edit_file', 'read_file'],
+		);
 		assert.strictEqual(state.refuse('edit_file', new Set(specs.map(s => s.name))), undefined);
 	});
 

@@ -15,7 +15,10 @@ const TOPICS = ['weather forecast', 'stock quote', 'currency exchange', 'flight 
 /** A source tool shaped like an MCP tool: its own JSON Schema, a `source`. */
 function sourceTool(name: string, description: string): ToolDefinition<any> {
 	return {
-		name, description, source: 'mcp:big', effect: 'exec',
+		name,
+		description,
+		source: 'mcp:big',
+		effect: 'exec',
 		input: z.record(z.string(), z.unknown()),
 		parameters: { type: 'object', properties: { query: { type: 'string', description: 'What to look up' }, limit: { type: 'integer' } }, required: ['query'] },
 		describe: () => name,
@@ -35,7 +38,10 @@ async function turn(registry: ToolRegistry, contextWindow: number, steps: Constr
 	const events: AgentEvent[] = [];
 	await runTurn(
 		{ model, registry, approvals: undefined, approvalSettings: { autoApprove: { read: true, exec: true } }, workspace: new InMemoryWorkspace({}), systemPrompt: 'sys', maxSteps: 5, emit: e => events.push(e), recovery: { contextWindow } },
-		[], prompt, 't1', new AbortController().signal,
+		[],
+		prompt,
+		't1',
+		new AbortController().signal,
 	);
 	const notices = events.flatMap(e => (e.type === 'notice' && e.code === 'toolsOffered' ? [e.text] : []));
 	return { model, notices, events };
@@ -54,7 +60,10 @@ describe('tool selection (the per-request tool budget)', () => {
 		const mcp = sent.filter(n => n.startsWith('mcp_'));
 		assert.ok(mcp.length >= 1 && mcp.length < 60, `a filtered set, got ${mcp.length}`);
 		// The flight-status tools match the question: as many of them as the budget allows, nothing else.
-		assert.ok(mcp.every(n => n.startsWith('mcp_big_flight_status_')), `the relevant ones: ${mcp.join(', ')}`);
+		assert.ok(
+			mcp.every(n => n.startsWith('mcp_big_flight_status_')),
+			`the relevant ones: ${mcp.join(', ')}`,
+		);
 		assert.ok(sent.includes(REQUEST_TOOLS));
 		assert.strictEqual(notices.length, 1);
 		assert.match(notices[0], /Tools offered: \d+ of 75 — 14 built-in \+ \d+ by relevance \(mcp_big_flight_status_3/);
@@ -91,7 +100,10 @@ describe('tool selection (the per-request tool budget)', () => {
 		const { model } = await turn(registry, 8192, [callStep({ id: 'c1', name: REQUEST_TOOLS, args: { search: 'timezone lookup' } }), textStep('done')], 'What is the flight status of LH 400?');
 		const added = model.requests[1].toolNames.filter(n => !model.requests[0].toolNames.includes(n));
 		assert.strictEqual(added.length, 5);
-		assert.ok(added.every(n => n.startsWith('mcp_big_timezone_lookup_')), added.join(', '));
+		assert.ok(
+			added.every(n => n.startsWith('mcp_big_timezone_lookup_')),
+			added.join(', '),
+		);
 	});
 
 	it('within the budget every tool is sent, request_tools is not, and nothing is announced', async () => {
@@ -107,6 +119,9 @@ describe('tool selection (the per-request tool budget)', () => {
 		const { model } = await turn(registry, 1_000_000, [textStep('ok')], 'currency exchange rate of EUR');
 		const sent = model.requests[0].toolNames;
 		assert.strictEqual(sent.length, 16);
-		assert.deepStrictEqual(sent.filter(n => n.startsWith('mcp_')), ['mcp_big_currency_exchange_2']);
+		assert.deepStrictEqual(
+			sent.filter(n => n.startsWith('mcp_')),
+			['mcp_big_currency_exchange_2'],
+		);
 	});
 });

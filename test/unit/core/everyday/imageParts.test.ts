@@ -22,7 +22,10 @@ describe('Images in a prompt (validation and the three wires)', () => {
 	});
 
 	it('refuses what is not an image, too big, or too many, saying what to do', () => {
-		assert.throws(() => validateImages([{ name: 'notes.txt', data: Buffer.from('just some text here').toString('base64') }]), (e: Error) => e instanceof ImagesRefused && /not a PNG, JPEG, GIF or WebP.*convert it/.test(e.message));
+		assert.throws(
+			() => validateImages([{ name: 'notes.txt', data: Buffer.from('just some text here').toString('base64') }]),
+			(e: Error) => e instanceof ImagesRefused && /not a PNG, JPEG, GIF or WebP.*convert it/.test(e.message),
+		);
 		const big = Buffer.alloc(IMAGE_LIMITS.maxBytes + 3);
 		Buffer.from(PNG, 'base64').copy(big);
 		assert.throws(() => validateImages([{ name: 'huge.png', data: big.toString('base64') }]), /huge\.png is 4\.0 MB; images are limited to 4\.0 MB\. Scale it down or crop it/);
@@ -34,7 +37,10 @@ describe('Images in a prompt (validation and the three wires)', () => {
 		const user = toOpenAIMessages(history)[1];
 		assert.deepStrictEqual(user, {
 			role: 'user',
-			content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }],
+			content: [
+				{ type: 'text', text: 'What is in this picture?' },
+				{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+			],
 		});
 		assert.deepStrictEqual(toOpenAIMessages([{ kind: 'user', content: 'plain' }])[0], { role: 'user', content: 'plain' }, 'a prompt without images stays a plain string');
 	});
@@ -47,7 +53,10 @@ describe('Images in a prompt (validation and the three wires)', () => {
 		const { messages } = toAnthropicRequest(history);
 		assert.deepStrictEqual(messages[0], {
 			role: 'user',
-			content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }, { type: 'text', text: 'What is in this picture?' }],
+			content: [
+				{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+				{ type: 'text', text: 'What is in this picture?' },
+			],
 		});
 	});
 });

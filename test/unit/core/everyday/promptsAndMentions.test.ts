@@ -20,18 +20,31 @@ describe('slash commands and prompt files', () => {
 		assert.strictEqual(expandPrompt('Write tests.', 'for parser'), 'Write tests.\n\nfor parser');
 	});
 
-	it('reads a prompt file\'s description and offers it after the built-ins, never shadowing one', () => {
+	it("reads a prompt file's description and offers it after the built-ins, never shadowing one", () => {
 		const file = parsePromptFile('.keel/prompts/Review.md', '---\ndescription: Review a file\n---\nReview $1.\n');
 		assert.deepStrictEqual([file.name, file.description, file.body], ['review', 'Review a file', 'Review $1.']);
 		const shadow = parsePromptFile('.keel/prompts/new.md', '# Start over\nbody');
 		assert.strictEqual(shadow.description, 'Start over');
 		const list = completions('/', [file, shadow]);
-		assert.deepStrictEqual(list.filter(c => c.name === 'new').map(c => c.source), ['builtin']);
-		assert.deepStrictEqual(completions('/rev', [file]).map(c => c.name), ['review']);
+		assert.deepStrictEqual(
+			list.filter(c => c.name === 'new').map(c => c.source),
+			['builtin'],
+		);
+		assert.deepStrictEqual(
+			completions('/rev', [file]).map(c => c.name),
+			['review'],
+		);
 	});
 
 	it('flattens the transcript for /compact, keeping the newest part when it must cut', () => {
-		const text = transcriptText([{ kind: 'user', content: 'old question' }, { kind: 'assistant', content: 'x'.repeat(100) }, { kind: 'user', content: 'newest' }], 60);
+		const text = transcriptText(
+			[
+				{ kind: 'user', content: 'old question' },
+				{ kind: 'assistant', content: 'x'.repeat(100) },
+				{ kind: 'user', content: 'newest' },
+			],
+			60,
+		);
 		assert.match(text, /^\[… earlier part left out …\]/);
 		assert.match(text, /User: newest$/);
 	});
@@ -44,16 +57,27 @@ describe('mentions', () => {
 
 	it('finds each kind once, not e-mail addresses, and trims trailing punctuation', () => {
 		assert.deepStrictEqual(parseMentions('see @src/a.ts, @src/ and @problems; mail me@x.org @https://example.com/p. @src/a.ts'), [
-			{ kind: 'file', value: 'src/a.ts' }, { kind: 'folder', value: 'src/' }, { kind: 'problems', value: 'problems' }, { kind: 'url', value: 'https://example.com/p' },
+			{ kind: 'file', value: 'src/a.ts' },
+			{ kind: 'folder', value: 'src/' },
+			{ kind: 'problems', value: 'problems' },
+			{ kind: 'url', value: 'https://example.com/p' },
 		]);
 	});
 
 	it('attaches files, folders and problems with token costs; refuses denied, missing and absent sources with a reason', async () => {
 		const attached = await resolveMentions(parseMentions('@src/a.ts @src/ @problems @.env @nope.ts @selection @terminal'), sources(), 1000, signal);
-		assert.deepStrictEqual(attached.map(a => [a.kind, a.label, a.tokens > 0, Boolean(a.error)]), [
-			['file', 'src/a.ts', true, false], ['folder', 'src/', true, false], ['problems', 'Problems (1)', true, false],
-			['file', '.env', false, true], ['file', 'nope.ts', false, true], ['selection', 'selection', false, true], ['terminal', 'terminal', false, true],
-		]);
+		assert.deepStrictEqual(
+			attached.map(a => [a.kind, a.label, a.tokens > 0, Boolean(a.error)]),
+			[
+				['file', 'src/a.ts', true, false],
+				['folder', 'src/', true, false],
+				['problems', 'Problems (1)', true, false],
+				['file', '.env', false, true],
+				['file', 'nope.ts', false, true],
+				['selection', 'selection', false, true],
+				['terminal', 'terminal', false, true],
+			],
+		);
 		assert.match(attached[3].error!, /deny list/);
 		assert.strictEqual(attached[1].content, 'a.ts\nb.ts');
 		assert.strictEqual(attached[2].content, 'src/a.ts:1:2 error: boom (ts)');

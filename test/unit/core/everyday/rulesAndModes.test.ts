@@ -9,25 +9,43 @@ import { defaultToolDeps } from '../../../../src/core/tools/toolDeps';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 
 describe('project rules', () => {
-	const workspace = () => new InMemoryWorkspace({
-		'AGENTS.md': '# Root rules\nUse pnpm.\n',
-		'src/api/AGENTS.md': 'API handlers return Result.\n',
-		'src/AGENTS.md': 'Tabs in src.\n',
-		'.keel/rules/style.md': 'No default exports.\n',
-		'.keel/rules/empty.md': '   \n',
-		'docs/readme.md': 'not a rule',
-	});
+	const workspace = () =>
+		new InMemoryWorkspace({
+			'AGENTS.md': '# Root rules\nUse pnpm.\n',
+			'src/api/AGENTS.md': 'API handlers return Result.\n',
+			'src/AGENTS.md': 'Tabs in src.\n',
+			'.keel/rules/style.md': 'No default exports.\n',
+			'.keel/rules/empty.md': '   \n',
+			'docs/readme.md': 'not a rule',
+		});
 
 	it('orders root, .keel/rules, then sub-folders shallow to deep, and skips empty files', async () => {
 		const rules = await loadRules(workspace(), 10_000);
-		assert.deepStrictEqual(rules.applied.map(r => [r.path, r.scope]), [['AGENTS.md', ''], ['.keel/rules/style.md', ''], ['src/AGENTS.md', 'src'], ['src/api/AGENTS.md', 'src/api']]);
-		assert.strictEqual(rules.tokens, rules.applied.reduce((n, r) => n + r.tokens, 0));
+		assert.deepStrictEqual(
+			rules.applied.map(r => [r.path, r.scope]),
+			[
+				['AGENTS.md', ''],
+				['.keel/rules/style.md', ''],
+				['src/AGENTS.md', 'src'],
+				['src/api/AGENTS.md', 'src/api'],
+			],
+		);
+		assert.strictEqual(
+			rules.tokens,
+			rules.applied.reduce((n, r) => n + r.tokens, 0),
+		);
 	});
 
 	it('keeps within the token budget, skipping whole files that do not fit, and says so', async () => {
 		const rules = await loadRules(workspace(), 12);
-		assert.deepStrictEqual(rules.applied.map(r => r.path), ['AGENTS.md', '.keel/rules/style.md']);
-		assert.deepStrictEqual(rules.skipped.map(s => s.path), ['src/AGENTS.md', 'src/api/AGENTS.md']);
+		assert.deepStrictEqual(
+			rules.applied.map(r => r.path),
+			['AGENTS.md', '.keel/rules/style.md'],
+		);
+		assert.deepStrictEqual(
+			rules.skipped.map(s => s.path),
+			['src/AGENTS.md', 'src/api/AGENTS.md'],
+		);
 		assert.match(rulesSummary(rules, true), /^Rules: AGENTS\.md \(6 tokens\), \.keel\/rules\/style\.md \(5 tokens\)\. Skipped: src\/AGENTS\.md \(3 tokens, over the 12-token budget/);
 	});
 
@@ -62,14 +80,14 @@ describe('modes', () => {
 	});
 
 	it('reads custom modes and reports bad entries with what to fix', () => {
-		const { modes, errors } = parseCustomModes([
-			{ name: 'Review', instructions: ' Review only. ', tools: ['read_file'] },
-			{ name: 'Docs writer', tools: 'all' },
-			{ name: 'plan' },
-			{ instructions: 'no name' },
-			{ name: 'Bad', tools: 3 },
-		]);
-		assert.deepStrictEqual(modes.map(m => [m.id, m.name, m.tools, m.instructions]), [['review', 'Review', ['read_file'], 'Review only.'], ['docs-writer', 'Docs writer', 'all', undefined]]);
+		const { modes, errors } = parseCustomModes([{ name: 'Review', instructions: ' Review only. ', tools: ['read_file'] }, { name: 'Docs writer', tools: 'all' }, { name: 'plan' }, { instructions: 'no name' }, { name: 'Bad', tools: 3 }]);
+		assert.deepStrictEqual(
+			modes.map(m => [m.id, m.name, m.tools, m.instructions]),
+			[
+				['review', 'Review', ['read_file'], 'Review only.'],
+				['docs-writer', 'Docs writer', 'all', undefined],
+			],
+		);
 		assert.deepStrictEqual(errors, [
 			'keel.modes[2]: a mode named "plan" already exists; pick another name.',
 			'keel.modes[3] needs a "name" (text).',
@@ -82,7 +100,17 @@ describe('modes', () => {
 
 describe('checkpoint change lines', () => {
 	it('says how many files a turn changed and which', () => {
-		assert.strictEqual(describeChanges([{ path: 'a.ts', status: 'modified' }, { path: 'b.ts', status: 'added' }, { path: 'c.ts', status: 'deleted' }], []), '3 files changed: a.ts, b.ts (new), c.ts (deleted).');
+		assert.strictEqual(
+			describeChanges(
+				[
+					{ path: 'a.ts', status: 'modified' },
+					{ path: 'b.ts', status: 'added' },
+					{ path: 'c.ts', status: 'deleted' },
+				],
+				[],
+			),
+			'3 files changed: a.ts, b.ts (new), c.ts (deleted).',
+		);
 		assert.strictEqual(describeChanges([], ['big.bin']), 'No files changed (not in the checkpoint: big.bin).');
 	});
 });

@@ -26,7 +26,13 @@ describe('outputFilters', () => {
 	});
 
 	it('drops git status hints but keeps the files', () => {
-		const raw = ['On branch main', 'Changes not staged for commit:', '  (use "git add <file>..." to update what will be committed)', '  (use "git restore <file>..." to discard changes)', ...Array.from({ length: 50 }, (_, i) => `\tmodified:   src/f${i}.ts`)].join('\n');
+		const raw = [
+			'On branch main',
+			'Changes not staged for commit:',
+			'  (use "git add <file>..." to update what will be committed)',
+			'  (use "git restore <file>..." to discard changes)',
+			...Array.from({ length: 50 }, (_, i) => `\tmodified:   src/f${i}.ts`),
+		].join('\n');
 		const out = filterOutput('git status', raw);
 		assert.ok(!/use "git/.test(out.text));
 		assert.match(out.text, /^unstaged \(50\): M src\/f0\.ts, .*M src\/f49\.ts$/m);

@@ -28,7 +28,10 @@ describe('sandbox container spec', () => {
 		assert.deepStrictEqual(host.SecurityOpt, ['no-new-privileges']);
 		assert.strictEqual(host.ReadonlyRootfs, true);
 		assert.match(host.Tmpfs!['/tmp'], /size=256m/);
-		assert.deepStrictEqual(host.Mounts, [{ Type: 'bind', Source: root, Target: '/workspace', ReadOnly: false }, { Type: 'bind', Source: path.join(root, '.vscode'), Target: '/workspace/.vscode', ReadOnly: true }]);
+		assert.deepStrictEqual(host.Mounts, [
+			{ Type: 'bind', Source: root, Target: '/workspace', ReadOnly: false },
+			{ Type: 'bind', Source: path.join(root, '.vscode'), Target: '/workspace/.vscode', ReadOnly: true },
+		]);
 		assert.ok(fs.statSync(path.join(root, '.vscode')).isDirectory(), 'a missing .vscode is created empty so the sandbox cannot create it');
 		assert.strictEqual(host.Binds, undefined);
 		assert.strictEqual(host.Privileged, undefined);
@@ -44,10 +47,13 @@ describe('sandbox container spec', () => {
 		fs.writeFileSync(path.join(root, '.gitlab-ci.yml'), '');
 		fs.writeFileSync(path.join(root, '.pre-commit-config.yaml'), '');
 		const mounts = containerSpec(root, 'img', defaultLimits).HostConfig!.Mounts!;
-		assert.deepStrictEqual(mounts.filter(m => m.ReadOnly).map(m => m.Target).sort(), [
-			'/workspace/.git/config', '/workspace/.git/hooks', '/workspace/.git/modules/lib/config', '/workspace/.git/modules/lib/hooks',
-			'/workspace/.github', '/workspace/.gitlab-ci.yml', '/workspace/.pre-commit-config.yaml', '/workspace/.vscode',
-		]);
+		assert.deepStrictEqual(
+			mounts
+				.filter(m => m.ReadOnly)
+				.map(m => m.Target)
+				.sort(),
+			['/workspace/.git/config', '/workspace/.git/hooks', '/workspace/.git/modules/lib/config', '/workspace/.git/modules/lib/hooks', '/workspace/.github', '/workspace/.gitlab-ci.yml', '/workspace/.pre-commit-config.yaml', '/workspace/.vscode'],
+		);
 	});
 
 	it('opts into a network only when the setting names one', () => {

@@ -104,7 +104,7 @@ describe('built-in filter rules on captured outputs', () => {
 		assert.match(r.text, /connection to the server localhost:8080 was refused/);
 	});
 
-	it('docker build: step bookkeeping goes, the steps\' own output stays', () => {
+	it("docker build: step bookkeeping goes, the steps' own output stays", () => {
 		const r = run('docker-build.txt');
 		expectRule(r, 'docker-build', 0.85);
 		assert.doesNotMatch(r.text, /^Step \d+\/\d+ : |^ ---> |Removing intermediate container|Sending build context/m);
@@ -162,7 +162,7 @@ describe('built-in filter rules on captured outputs', () => {
 		assert.doesNotMatch(r.text, /=== RUN|--- PASS/);
 	});
 
-	it('terraform: the plan\'s resources and totals, no boilerplate', () => {
+	it("terraform: the plan's resources and totals, no boilerplate", () => {
 		const plan = run('terraform-plan.txt');
 		expectRule(plan, 'terraform', 0.6);
 		assert.match(plan.text, /# terraform_data\.r6 will be created/);

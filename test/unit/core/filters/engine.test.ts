@@ -36,13 +36,21 @@ describe('filter engine', () => {
 	});
 
 	it('invalid rules are skipped with a reason, the valid ones in the file still load', () => {
-		const parsed = parseRuleFile(JSON.stringify({ rules: [
-			{ name: 'ok', match: { prefix: 'foo' }, strategy: { type: 'truncate', maxLines: 5 } },
-			{ name: 'two-matches', match: { prefix: 'a', exact: 'b' }, strategy: { type: 'dedup' } },
-			{ name: 'long', match: { regex: 'a'.repeat(600) }, strategy: { type: 'dedup' } },
-			{ name: 'bad-regex', match: { prefix: 'x' }, strategy: { type: 'strip_noise', patterns: ['('] } },
-		] }), 'filters.json');
-		assert.deepStrictEqual(parsed.entries.map(e => e.name), ['ok']);
+		const parsed = parseRuleFile(
+			JSON.stringify({
+				rules: [
+					{ name: 'ok', match: { prefix: 'foo' }, strategy: { type: 'truncate', maxLines: 5 } },
+					{ name: 'two-matches', match: { prefix: 'a', exact: 'b' }, strategy: { type: 'dedup' } },
+					{ name: 'long', match: { regex: 'a'.repeat(600) }, strategy: { type: 'dedup' } },
+					{ name: 'bad-regex', match: { prefix: 'x' }, strategy: { type: 'strip_noise', patterns: ['('] } },
+				],
+			}),
+			'filters.json',
+		);
+		assert.deepStrictEqual(
+			parsed.entries.map(e => e.name),
+			['ok'],
+		);
 		assert.strictEqual(parsed.warnings.length, 3);
 		assert.match(parsed.warnings.join('\n'), /"long" skipped .*512 characters/);
 		assert.match(parsed.warnings.join('\n'), /"bad-regex" skipped .*not a valid regular expression/);

@@ -34,7 +34,13 @@ describe('arguments as models really send them', () => {
 		const a = new ToolCallAssembler();
 		a.add({ index: 0, id: 'call_1', function: { name: 'read_file', arguments: '{"path":"a"}' } }, 0);
 		a.add({ index: 0, id: 'call_2', function: { name: 'read_file', arguments: { path: 'b' } } }, 0);
-		assert.deepStrictEqual(a.finish(i => `x${i}`).map(c => [c.id, c.rawArguments]), [['call_1', '{"path":"a"}'], ['call_2', '{"path":"b"}']]);
+		assert.deepStrictEqual(
+			a.finish(i => `x${i}`).map(c => [c.id, c.rawArguments]),
+			[
+				['call_1', '{"path":"a"}'],
+				['call_2', '{"path":"b"}'],
+			],
+		);
 	});
 
 	it('cut-off arguments are told apart from merely malformed ones', () => {

@@ -22,7 +22,7 @@ describe('mapModelError (shared by the OpenAI-compatible, Ollama and Anthropic a
 		assert.match(error.message, /ollama serve/);
 	});
 
-	it('after it, a break is a stream error recovery can replay, with the server\'s words', () => {
+	it("after it, a break is a stream error recovery can replay, with the server's words", () => {
 		assert.deepStrictEqual(
 			[mapModelError(new Error('socket hang up'), {}, true, endpoint)].map(e => [e.code, e.message]),
 			[['modelStream', 'The model stream broke: socket hang up']],

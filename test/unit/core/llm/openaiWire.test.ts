@@ -13,10 +13,16 @@ describe('OpenAI wire translation', () => {
 			{ kind: 'tool_result', content: 'X', data: { toolCallId: 'a', name: 'read_file', output: 'X', ok: true } },
 			{ kind: 'tool_result', content: 'Y', data: { toolCallId: 'b', name: 'list_directory', output: 'Y', ok: true } },
 		]);
-		assert.deepStrictEqual(wire.map(m => m.role), ['system', 'user', 'assistant', 'tool', 'tool']);
+		assert.deepStrictEqual(
+			wire.map(m => m.role),
+			['system', 'user', 'assistant', 'tool', 'tool'],
+		);
 		const assistant = wire[2] as { content: string; tool_calls: Array<{ id: string; function: { arguments: string } }> };
 		assert.strictEqual(assistant.content, 'Let me look.');
-		assert.deepStrictEqual(assistant.tool_calls.map(c => c.id), ['a', 'b']);
+		assert.deepStrictEqual(
+			assistant.tool_calls.map(c => c.id),
+			['a', 'b'],
+		);
 		assert.deepStrictEqual(wire.slice(3), [
 			{ role: 'tool', tool_call_id: 'a', content: 'X' },
 			{ role: 'tool', tool_call_id: 'b', content: 'Y' },
@@ -34,10 +40,13 @@ describe('OpenAI wire translation', () => {
 		assembler.add({ index: 1, id: 'b', function: { name: 'list_directory', arguments: '' } }, 0);
 		assembler.add({ index: 0, function: { arguments: 'th":"x"}' } }, 0);
 		assembler.add({ index: 1, function: { arguments: '{}' } }, 0);
-		assert.deepStrictEqual(assembler.finish(i => `gen${i}`), [
-			{ index: 0, id: 'a', name: 'read_file', rawArguments: '{"path":"x"}' },
-			{ index: 1, id: 'b', name: 'list_directory', rawArguments: '{}' },
-		]);
+		assert.deepStrictEqual(
+			assembler.finish(i => `gen${i}`),
+			[
+				{ index: 0, id: 'a', name: 'read_file', rawArguments: '{"path":"x"}' },
+				{ index: 1, id: 'b', name: 'list_directory', rawArguments: '{}' },
+			],
+		);
 	});
 
 	it('generates ids when the server sends none', () => {

@@ -31,8 +31,14 @@ describe('provider wire formats (canonical → wire)', () => {
 	it('Anthropic: system apart; calls join the assistant text; both results in one user message', () => {
 		const { system, messages } = toAnthropicRequest(history);
 		assert.strictEqual(system, 'Be brief.');
-		assert.deepStrictEqual(messages.map(m => m.role), ['user', 'assistant', 'user', 'assistant']);
-		assert.deepStrictEqual(messages[1].content.map(b => b.type), ['text', 'tool_use', 'tool_use']);
+		assert.deepStrictEqual(
+			messages.map(m => m.role),
+			['user', 'assistant', 'user', 'assistant'],
+		);
+		assert.deepStrictEqual(
+			messages[1].content.map(b => b.type),
+			['text', 'tool_use', 'tool_use'],
+		);
 		assert.deepStrictEqual(messages[2].content, [
 			{ type: 'tool_result', tool_use_id: 'c1', content: 'A', is_error: undefined },
 			{ type: 'tool_result', tool_use_id: 'c2', content: 'invalid arguments', is_error: true },
@@ -43,10 +49,16 @@ describe('provider wire formats (canonical → wire)', () => {
 
 	it('Ollama: arguments as objects, results answered by tool name', () => {
 		const messages = toOllamaMessages(history);
-		assert.deepStrictEqual(messages.map(m => m.role), ['system', 'user', 'assistant', 'tool', 'tool', 'assistant']);
+		assert.deepStrictEqual(
+			messages.map(m => m.role),
+			['system', 'user', 'assistant', 'tool', 'tool', 'assistant'],
+		);
 		const assistant = messages[2];
 		assert.ok(assistant.role === 'assistant');
-		assert.deepStrictEqual(assistant.tool_calls?.map(c => c.function.arguments), [{ path: 'a' }, { _unparsedArguments: '{"path": b}' }]);
+		assert.deepStrictEqual(
+			assistant.tool_calls?.map(c => c.function.arguments),
+			[{ path: 'a' }, { _unparsedArguments: '{"path": b}' }],
+		);
 		assert.deepStrictEqual(messages[3], { role: 'tool', content: 'A', tool_name: 'read_file' });
 	});
 

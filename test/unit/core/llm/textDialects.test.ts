@@ -6,13 +6,17 @@ const calls = (text: string) => parseTextToolCalls(text, tools).calls.map(c => [
 
 describe('text-call dialects of current open models', () => {
 	it('Harmony: to=functions.NAME … <|message|>{json}<|call|>, cut at the first <|call|>', () => {
-		const text = '<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.txt"}<|call|><|start|>functions.read_file to=assistant<|message|>made up<|end|>to=functions.write_file<|message|>{"path":"b","content":"x"}<|call|>';
+		const text =
+			'<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.txt"}<|call|><|start|>functions.read_file to=assistant<|message|>made up<|end|>to=functions.write_file<|message|>{"path":"b","content":"x"}<|call|>';
 		assert.deepStrictEqual(calls(text), [['read_file', { path: 'a.txt' }]]);
 		assert.deepStrictEqual(calls('<|start|>assistant to=functions.list_directory<|channel|>commentary json<|message|>{"path":"."}<|call|>'), [['list_directory', { path: '.' }]]);
 	});
 
 	it('Mistral [TOOL_CALLS] as a list (several calls) and as NAME[ARGS]{…}', () => {
-		assert.deepStrictEqual(calls('[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a"}}, {"name": "read_file", "arguments": {"path": "b"}}]'), [['read_file', { path: 'a' }], ['read_file', { path: 'b' }]]);
+		assert.deepStrictEqual(calls('[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a"}}, {"name": "read_file", "arguments": {"path": "b"}}]'), [
+			['read_file', { path: 'a' }],
+			['read_file', { path: 'b' }],
+		]);
 		assert.deepStrictEqual(calls('[TOOL_CALLS]list_directory[ARGS]{"path": "src"}'), [['list_directory', { path: 'src' }]]);
 	});
 
@@ -20,7 +24,10 @@ describe('text-call dialects of current open models', () => {
 		const v3 = '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{"path": "a.ts"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
 		assert.deepStrictEqual(calls(v3), [['read_file', { path: 'a.ts' }]]);
 		const parsed = parseTextToolCalls(`Reading it.${'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"b"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>'}`, tools);
-		assert.deepStrictEqual(parsed.calls.map(c => c.name), ['read_file']);
+		assert.deepStrictEqual(
+			parsed.calls.map(c => c.name),
+			['read_file'],
+		);
 		assert.strictEqual(parsed.prose, 'Reading it.');
 	});
 

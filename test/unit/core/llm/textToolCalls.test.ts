@@ -6,7 +6,10 @@ const tools = ['read_file', 'write_file', 'create_new_file', 'list_directory'];
 describe('parseTextToolCalls', () => {
 	it('finds bare JSON with "arguments" (ollama#12174) and keeps the prose', () => {
 		const parsed = parseTextToolCalls('Let me look.\n{"name": "read_file", "arguments": {"path": "src/app.ts"}}', tools);
-		assert.deepStrictEqual(parsed.calls.map(c => [c.name, JSON.parse(c.rawArguments)]), [['read_file', { path: 'src/app.ts' }]]);
+		assert.deepStrictEqual(
+			parsed.calls.map(c => [c.name, JSON.parse(c.rawArguments)]),
+			[['read_file', { path: 'src/app.ts' }]],
+		);
 		assert.strictEqual(parsed.prose, 'Let me look.');
 	});
 
@@ -18,7 +21,10 @@ describe('parseTextToolCalls', () => {
 
 	it('reads <tool_call>{…}</tool_call>, several in order', () => {
 		const parsed = parseTextToolCalls('<tool_call>{"name":"read_file","arguments":{"path":"a"}}</tool_call>\n<tool_call>{"name":"read_file","arguments":{"path":"b"}}</tool_call>', tools);
-		assert.deepStrictEqual(parsed.calls.map(c => JSON.parse(c.rawArguments).path), ['a', 'b']);
+		assert.deepStrictEqual(
+			parsed.calls.map(c => JSON.parse(c.rawArguments).path),
+			['a', 'b'],
+		);
 	});
 
 	it('reads Qwen-coder XML with unclosed parameters (continue#13057)', () => {

@@ -33,8 +33,14 @@ describe('ChatSession', () => {
 		const { chat, updates, view } = session(model);
 		await chat.send('read it');
 		await chat.send('again');
-		assert.deepStrictEqual(chat.history.map(m => m.kind), ['user', 'tool_call', 'tool_result', 'assistant', 'user', 'assistant']);
-		assert.ok(model.requests[2].messages.some(m => m.kind === 'tool_result'), 'the second turn sees the first turn');
+		assert.deepStrictEqual(
+			chat.history.map(m => m.kind),
+			['user', 'tool_call', 'tool_result', 'assistant', 'user', 'assistant'],
+		);
+		assert.ok(
+			model.requests[2].messages.some(m => m.kind === 'tool_result'),
+			'the second turn sees the first turn',
+		);
 		const kinds = view.items.map(item => item.kind);
 		assert.deepStrictEqual(kinds, ['user', 'tool', 'assistant', 'user', 'assistant']);
 		const tool = view.items[1];
@@ -63,10 +69,13 @@ describe('ChatSession', () => {
 		const registry = new ToolRegistry(fileTools);
 		const restored = chatViewFromHistory('s2', 'scripted', chat.history, (name, raw) => registry.titleFor(name, raw));
 		const cards = restored.items.flatMap(item => (item.kind === 'tool' ? [item.call] : []));
-		assert.deepStrictEqual(cards.map(card => [card.title, card.status, card.output]), [
-			['Read README.md', 'succeeded', 'hello'],
-			['List src', 'interrupted', undefined],
-		]);
+		assert.deepStrictEqual(
+			cards.map(card => [card.title, card.status, card.output]),
+			[
+				['Read README.md', 'succeeded', 'hello'],
+				['List src', 'interrupted', undefined],
+			],
+		);
 	});
 
 	it('refuses a second prompt while a turn runs', async () => {

@@ -10,7 +10,10 @@ describe('tools lent to VS Code (package.json languageModelTools)', () => {
 		const manifest = require(path.resolve(__dirname, '../../../../../package.json'));
 		const registry = new ToolRegistry(createToolset(defaultToolDeps()));
 		const lent = manifest.contributes.languageModelTools as Array<{ name: string; modelDescription: string; inputSchema: unknown }>;
-		assert.deepStrictEqual(lent.map(t => t.name), ['keel_read_file', 'keel_list_directory', 'keel_find_path', 'keel_grep']);
+		assert.deepStrictEqual(
+			lent.map(t => t.name),
+			['keel_read_file', 'keel_list_directory', 'keel_find_path', 'keel_grep'],
+		);
 		for (const tool of lent) {
 			const name = tool.name.replace(/^keel_/, '');
 			const [spec] = registry.specs(t => t.name === name);

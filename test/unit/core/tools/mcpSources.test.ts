@@ -20,7 +20,14 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 			'.vscode/mcp.json',
 		);
 		assert.deepStrictEqual(config.errors, []);
-		assert.deepStrictEqual(config.servers.map(s => [s.name, s.type]), [['files', 'stdio'], ['github', 'http'], ['old', 'sse']]);
+		assert.deepStrictEqual(
+			config.servers.map(s => [s.name, s.type]),
+			[
+				['files', 'stdio'],
+				['github', 'http'],
+				['old', 'sse'],
+			],
+		);
 		assert.strictEqual(config.servers[0].envFile, '.env');
 		assert.deepStrictEqual(config.inputs, [{ id: 'token', type: 'promptString', description: 'GitHub token', password: true, default: undefined, options: undefined }]);
 		assert.deepStrictEqual(inputIds(config.servers[1]), ['token']);
@@ -28,7 +35,10 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 
 	it('says what is wrong with each bad entry and keeps the good ones', () => {
 		const config = parseMcpConfigText('{"servers": {"a": {"type": "stdio"}, "b": {"url": "ftp://x"}, "c": {"type": "ws", "url": "http://x"}, "ok": {"command": "node"}}}', 'workspace', 'mcp.json');
-		assert.deepStrictEqual(config.servers.map(s => s.name), ['ok']);
+		assert.deepStrictEqual(
+			config.servers.map(s => s.name),
+			['ok'],
+		);
 		assert.deepStrictEqual(config.errors, [
 			'mcp.json: server "a": a stdio server needs "command" (the program to run).',
 			'mcp.json: server "b": a http server needs "url" (http:// or https://).',
@@ -64,7 +74,12 @@ describe('MCP tools as Keel tools', () => {
 	});
 
 	it('validates arguments against the server JSON Schema with Ajv and offers that schema as is', () => {
-		const tool = mcpToolDefinition('shop', { name: 'order', description: 'Find an order', inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } }, required: ['id'] } }, { call: async () => ({ content: [] }) }, async r => r);
+		const tool = mcpToolDefinition(
+			'shop',
+			{ name: 'order', description: 'Find an order', inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } }, required: ['id'] } },
+			{ call: async () => ({ content: [] }) },
+			async r => r,
+		);
 		const registry = new ToolRegistry([tool]);
 		assert.strictEqual(tool.effect, 'exec', 'asks by default, never offered in an untrusted workspace');
 		assert.deepStrictEqual(registry.specs()[0].parameters, { type: 'object', properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } }, required: ['id'] });

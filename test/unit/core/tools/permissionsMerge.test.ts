@@ -38,7 +38,11 @@ describe('permission settings merged across scopes', () => {
 	});
 
 	it('deny path rules on grep (or on every tool) become search exclusions', () => {
-		const rules: PermissionRule[] = [{ tool: 'grep', match: 'scripts/**', action: 'deny' }, { tool: '*', match: 'private/**', action: 'deny' }, { tool: 'read_file', match: 'x/**', action: 'deny' }];
+		const rules: PermissionRule[] = [
+			{ tool: 'grep', match: 'scripts/**', action: 'deny' },
+			{ tool: '*', match: 'private/**', action: 'deny' },
+			{ tool: 'read_file', match: 'x/**', action: 'deny' },
+		];
 		assert.deepStrictEqual(deniedPathGlobs(rules, 'grep'), ['scripts/**', 'private/**']);
 	});
 });

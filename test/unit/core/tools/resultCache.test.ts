@@ -38,9 +38,15 @@ describe('session result cache', () => {
 		cache.set('s', 'grep-all', { ok: true, display: '' }, ['']);
 		cache.set('s', 'url', { ok: true, display: '' }, []);
 		cache.invalidatePaths(['./src/a.ts']);
-		assert.deepStrictEqual(['file', 'folder', 'other', 'grep-all', 'url'].filter(k => cache.get('s', k, settings)), ['other', 'url']);
+		assert.deepStrictEqual(
+			['file', 'folder', 'other', 'grep-all', 'url'].filter(k => cache.get('s', k, settings)),
+			['other', 'url'],
+		);
 		cache.invalidatePaths(['']);
-		assert.deepStrictEqual(['other', 'url'].filter(k => cache.get('s', k, settings)), ['url']);
+		assert.deepStrictEqual(
+			['other', 'url'].filter(k => cache.get('s', k, settings)),
+			['url'],
+		);
 	});
 });
 

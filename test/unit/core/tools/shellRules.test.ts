@@ -40,7 +40,10 @@ describe('shellRules (bash grammar)', () => {
 
 	it('records files written by redirections after quote removal, not fd duplications or /dev/null', () => {
 		const writes = splitCommandLine('make 2>&1 > build.log; echo x >> ~/.bashrc; ls > /dev/null; cat a &> out.txt; echo > .vs"code"/t.json').writes;
-		assert.deepStrictEqual(writes.map(w => w.path), ['build.log', undefined, 'out.txt', '.vscode/t.json']);
+		assert.deepStrictEqual(
+			writes.map(w => w.path),
+			['build.log', undefined, 'out.txt', '.vscode/t.json'],
+		);
 	});
 
 	it('marks what cannot be judged statically as opaque', () => {

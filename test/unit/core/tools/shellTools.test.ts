@@ -94,7 +94,7 @@ describe('run_command', () => {
 		assert.match(result.display, /Docker is not available, so this ran in your terminal/);
 	});
 
-	it('gives the user\'s fix when Docker is not running (backend docker)', async () => {
+	it("gives the user's fix when Docker is not running (backend docker)", async () => {
 		const { result } = await setup([engineUnavailable(Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' }))]).call({ command: 'ls' });
 		assert.strictEqual(result.ok, false);
 		assert.match(result.display, /^Docker is not running — start it, or set keel\.shell\.backend to terminal\./);

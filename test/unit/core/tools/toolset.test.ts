@@ -37,7 +37,7 @@ describe('toolset wrapping', () => {
 		assert.match(result.display, /\u001b\[31m/);
 	});
 
-	it('cuts long outputs at a share of the model\'s context window, not a fixed size', async () => {
+	it("cuts long outputs at a share of the model's context window, not a fixed size", async () => {
 		const { shapeOutput } = await import('../../../../src/core/tools/toolset');
 		const { defaultToolSystemConfig, overflowThreshold } = await import('../../../../src/core/tools/toolSystemConfig');
 		const long = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n');

@@ -55,7 +55,10 @@ describe('multi-root workspace folders', () => {
 	});
 
 	it('routes every operation to the folder a path names; the virtual root lists the folders', async () => {
-		assert.deepStrictEqual(await ws.readDirectory(''), [['api', 'directory'], ['web', 'directory']]);
+		assert.deepStrictEqual(await ws.readDirectory(''), [
+			['api', 'directory'],
+			['web', 'directory'],
+		]);
 		assert.strictEqual((await ws.stat(''))?.type, 'directory');
 		assert.strictEqual(Buffer.from(await ws.readFile('web/b.txt')).toString(), 'B');
 		await ws.writeText('api/new.txt', 'N');
@@ -88,14 +91,43 @@ describe('multi-root workspace folders', () => {
 		await assert.rejects(guard.resolve('api/../../x', 'read'), /leaves the workspace/);
 	});
 
-	it('the sandbox mounts each folder at /workspace/<name>, with each folder\'s protected paths read-only', () => {
-		const spec = containerSpec([{ name: 'api', path: path.join(base, 'api') }, { name: 'web', path: path.join(base, 'web') }], 'img', defaultLimits);
+	it("the sandbox mounts each folder at /workspace/<name>, with each folder's protected paths read-only", () => {
+		const spec = containerSpec(
+			[
+				{ name: 'api', path: path.join(base, 'api') },
+				{ name: 'web', path: path.join(base, 'web') },
+			],
+			'img',
+			defaultLimits,
+		);
 		const mounts = spec.HostConfig!.Mounts!.map(m => `${m.Target}${m.ReadOnly ? ' (ro)' : ''} ← ${path.relative(base, m.Source!)}`);
 		assert.deepStrictEqual(mounts, ['/workspace/api ← api', '/workspace/web ← web', '/workspace/api/.vscode (ro) ← api/.vscode', '/workspace/web/.vscode (ro) ← web/.vscode']);
 		assert.strictEqual(spec.WorkingDir, '/workspace');
 		assert.deepStrictEqual(sandboxMountPoints([{ name: 'api', path: '/x/api' }]), [{ source: '/x/api', target: '/workspace' }], 'one folder: mounted as before');
-		assert.throws(() => containerSpec([{ name: 'a', path: base }, { name: '..', path: '/srv' }], 'img', defaultLimits), /cannot be a mount point/);
-		assert.throws(() => containerSpec([{ name: 'a', path: base }, { name: 'b', path: '/var' }], 'img', defaultLimits), /contains the Docker socket/);
+		assert.throws(
+			() =>
+				containerSpec(
+					[
+						{ name: 'a', path: base },
+						{ name: '..', path: '/srv' },
+					],
+					'img',
+					defaultLimits,
+				),
+			/cannot be a mount point/,
+		);
+		assert.throws(
+			() =>
+				containerSpec(
+					[
+						{ name: 'a', path: base },
+						{ name: 'b', path: '/var' },
+					],
+					'img',
+					defaultLimits,
+				),
+			/contains the Docker socket/,
+		);
 	});
 
 	it('the system prompt names the folders and how paths start', () => {

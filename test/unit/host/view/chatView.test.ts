@@ -46,10 +46,23 @@ describe('ChatView — messages sized to the change', () => {
 		const view = new ChatView('s', 'm');
 		view.apply({ type: 'turnStarted', turnId: 't', prompt: 'why' });
 		view.apply({ type: 'reasoningDelta', turnId: 't', text: 'Let me ' });
-		assert.deepStrictEqual(view.apply({ type: 'reasoningDelta', turnId: 't', text: 'think.' }).map(u => u.type), ['didAppendText']);
+		assert.deepStrictEqual(
+			view.apply({ type: 'reasoningDelta', turnId: 't', text: 'think.' }).map(u => u.type),
+			['didAppendText'],
+		);
 		const updates = view.apply({ type: 'textDelta', turnId: 't', text: 'Because.' });
-		assert.deepStrictEqual(updates.map(u => u.type), ['didFinishText', 'didUpsertItem']);
-		assert.deepStrictEqual(view.items.map(i => [i.kind, 'text' in i ? i.text : '']), [['user', 'why'], ['thinking', 'Let me think.'], ['assistant', 'Because.']]);
+		assert.deepStrictEqual(
+			updates.map(u => u.type),
+			['didFinishText', 'didUpsertItem'],
+		);
+		assert.deepStrictEqual(
+			view.items.map(i => [i.kind, 'text' in i ? i.text : '']),
+			[
+				['user', 'why'],
+				['thinking', 'Let me think.'],
+				['assistant', 'Because.'],
+			],
+		);
 	});
 
 	it('turns usage into the context meter', () => {

@@ -22,17 +22,24 @@ function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
 	const controller = { onDidEvent: events.event, snapshot: () => ({ items }), showNotice: (n: never) => notices.push(n) } as unknown as SessionController;
 	const full: EverydayApi = {
 		mode: () => ({ id: 'act', name: 'Act' }),
-		modes: () => [{ id: 'act', name: 'Act', description: 'every tool' }, { id: 'plan', name: 'Plan', description: 'read-only' }],
+		modes: () => [
+			{ id: 'act', name: 'Act', description: 'every tool' },
+			{ id: 'plan', name: 'Plan', description: 'read-only' },
+		],
 		turns: async () => [],
 		onDidChangeState: () => ({ dispose() {} }),
 		...api,
 	} as EverydayApi;
 	const bridge = new EverydayBridge(full, controller, channel, { warn() {}, error() {}, info() {}, debug() {} } as never);
-	channel.open(m => posted.push(m as HostToWebview), PROTOCOL_VERSION, () => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items, olderCount: 0, modelLabel: 'm' } }));
+	channel.open(
+		m => posted.push(m as HostToWebview),
+		PROTOCOL_VERSION,
+		() => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items, olderCount: 0, modelLabel: 'm' } }),
+	);
 	return { posted, notices, bridge, events };
 }
 
-describe('EverydayBridge (the chat\'s everyday controls)', () => {
+describe("EverydayBridge (the chat's everyday controls)", () => {
 	it('pairs the loaded user messages with the stored turns from the newest back, counting changed files', () => {
 		const items = [user('h0'), answer('h1'), user('h2'), answer('h3')];
 		assert.deepStrictEqual(pairTurns(items, [turn('t0'), turn('t1', 2)]), [
@@ -40,7 +47,10 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 			{ itemId: 'h2', turnId: 't1', filesChanged: 2 },
 		]);
 		// An older page not loaded: only the newest turns have an item to sit under.
-		assert.deepStrictEqual(pairTurns([user('h9')], [turn('t0'), turn('t1')]).map(p => p.turnId), ['t1']);
+		assert.deepStrictEqual(
+			pairTurns([user('h9')], [turn('t0'), turn('t1')]).map(p => p.turnId),
+			['t1'],
+		);
 	});
 
 	it('follows every snapshot with the mode and the per-turn controls', async () => {
@@ -52,7 +62,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 'u0', turnId: 't0', filesChanged: 1 }]);
 	});
 
-	it('sends through the command path: a command\'s answer becomes a notice, an unknown command an error notice', async () => {
+	it("sends through the command path: a command's answer becomes a notice, an unknown command an error notice", async () => {
 		const sent: string[] = [];
 		const { bridge, notices } = setup({
 			submit: async text => {
@@ -67,10 +77,16 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		bridge.handle({ type: 'submit', text: '/nope' });
 		await settle();
 		assert.deepStrictEqual(sent, ['/compact', '/nope']);
-		assert.deepStrictEqual(notices.map(n => [n.level, n.text]), [['info', 'Compacted 4 messages.'], ['error', 'There is no command /nope.']]);
+		assert.deepStrictEqual(
+			notices.map(n => [n.level, n.text]),
+			[
+				['info', 'Compacted 4 messages.'],
+				['error', 'There is no command /nope.'],
+			],
+		);
 	});
 
-	it('rewinds and puts the turn\'s prompt back in the composer; a refused restore shows why', async () => {
+	it("rewinds and puts the turn's prompt back in the composer; a refused restore shows why", async () => {
 		const { bridge, posted, notices } = setup({
 			rewindTo: async turnId => ({ prompt: `prompt of ${turnId}` }),
 			restoreCheckpoint: async () => {
@@ -82,20 +98,29 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		await settle();
 		const fill = posted.find(m => m.type === 'didFillComposer');
 		assert.strictEqual(fill && fill.type === 'didFillComposer' && fill.text, 'prompt of t3');
-		assert.deepStrictEqual(notices.map(n => n.level + ': ' + n.text), ['error: A turn is running. Stop it before restoring files.']);
+		assert.deepStrictEqual(
+			notices.map(n => n.level + ': ' + n.text),
+			['error: A turn is running. Stop it before restoring files.'],
+		);
 	});
 
 	it('a send refused for its images says why and puts the text and the images back; a stored restore offers "Undo restore"', async () => {
 		const image = { name: 'shot.png', data: 'iVBORw0KGgo=' };
-		const { bridge, posted, notices } = setup({
-			submit: async () => {
-				throw new ImagesRefused('m is not known to accept images, so the image was not sent.');
+		const { bridge, posted, notices } = setup(
+			{
+				submit: async () => {
+					throw new ImagesRefused('m is not known to accept images, so the image was not sent.');
+				},
+				turns: async () => [turn('t1', 2), { ...turn('t2', 1), restored: true }],
 			},
-			turns: async () => [turn('t1', 2), { ...turn('t2', 1), restored: true }],
-		}, [user('t1-user'), user('t2-user')]);
+			[user('t1-user'), user('t2-user')],
+		);
 		bridge.handle({ type: 'submit', text: 'What is this?', images: [image] });
 		await settle();
-		assert.deepStrictEqual(notices.map(n => [n.level, n.code]), [['error', 'images']]);
+		assert.deepStrictEqual(
+			notices.map(n => [n.level, n.code]),
+			[['error', 'images']],
+		);
 		const fill = posted.filter(m => m.type === 'didFillComposer').at(-1);
 		assert.deepStrictEqual(fill && fill.type === 'didFillComposer' && [fill.text, fill.images], ['What is this?', [image]]);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
@@ -108,7 +133,10 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		await settle();
 		const added = posted.find(m => m.type === 'didAddMentions');
 		assert.deepStrictEqual(added && added.type === 'didAddMentions' && added.values, ['src/app.ts', 'docs/']);
-		assert.deepStrictEqual(notices.map(n => n.text), ['Not attached: /etc/hostname (outside the workspace).']);
+		assert.deepStrictEqual(
+			notices.map(n => n.text),
+			['Not attached: /etc/hostname (outside the workspace).'],
+		);
 	});
 
 	it('answers completion requests with their id, and measures a mention as sending would', async () => {
@@ -125,7 +153,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.deepStrictEqual(cost && cost.type === 'didMeasureMention' && [cost.tokens, cost.error], [0, 'denied by keel.permissions.denyRead']);
 	});
 
-	it('refills the composer with what was typed, not the mentions\' content appended at send', () => {
+	it("refills the composer with what was typed, not the mentions' content appended at send", () => {
 		const sent = 'Explain @src/app.ts please\n\nAttached file src/app.ts (47 tokens):\n```\nexport function greet() {}\n```';
 		assert.strictEqual(typedPrompt(sent), 'Explain @src/app.ts please');
 		assert.strictEqual(typedPrompt('Plain words\n\nAttached is my idea'), 'Plain words\n\nAttached is my idea');
@@ -138,7 +166,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7', filesChanged: undefined }]);
 	});
 
-	it('keeps every finished turn\'s controls, under its own message, while the store lags behind', async () => {
+	it("keeps every finished turn's controls, under its own message, while the store lags behind", async () => {
 		// The store knows only the first turn so far: the second still gets its controls, and neither is shifted onto the other's message.
 		const { posted, events } = setup({ turns: async () => [turn('t1', 1)] }, [user('t1-user'), answer('a1'), user('t2-user'), answer('a2')]);
 		events.fire({ type: 'turnFinished', turnId: 't2' } as AgentEvent);
@@ -150,7 +178,7 @@ describe('EverydayBridge (the chat\'s everyday controls)', () => {
 		]);
 	});
 
-	it('pairs a resumed conversation\'s messages with the stored turns left after those run in this window', () => {
+	it("pairs a resumed conversation's messages with the stored turns left after those run in this window", () => {
 		const items = [user('h0'), answer('h1'), user('t9-user')];
 		assert.deepStrictEqual(pairTurns(items, [turn('t0', 3), turn('t9')]), [
 			{ itemId: 'h0', turnId: 't0', filesChanged: 3 },

@@ -10,7 +10,7 @@ function card(extra: Partial<ToolCallState>): ToolCallState {
 }
 
 describe('Show unfiltered (raw output pages)', () => {
-	it('pages a card\'s stored raw output through the session store, on line breaks', async () => {
+	it("pages a card's stored raw output through the session store, on line breaks", async () => {
 		const store = new InMemoryOutputStore();
 		const line = 'x'.repeat(99) + '\n';
 		const raw = line.repeat(Math.ceil((RAW_PAGE_CHARS * 1.5) / line.length));
@@ -30,7 +30,7 @@ describe('Show unfiltered (raw output pages)', () => {
 		assert.ok(parseHostMessage({ ...first, version: 1 }));
 	});
 
-	it('says why when a card has no raw output, or another session\'s store would be needed', async () => {
+	it("says why when a card has no raw output, or another session's store would be needed", async () => {
 		const store = new InMemoryOutputStore();
 		const ref = await store.put('other-session', 'secret');
 		const none = await rawOutputPage(undefined, 'nope', 0, r => store.get('s1', r));

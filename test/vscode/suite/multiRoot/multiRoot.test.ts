@@ -26,9 +26,15 @@ describe('multi-root workspace in VS Code', () => {
 	it('the window has two folders from the .code-workspace file, both called "app"', () => {
 		const folders = vscode.workspace.workspaceFolders ?? [];
 		assert.strictEqual(folders.length, 2);
-		assert.deepStrictEqual(folders.map(f => f.name), ['app', 'app']);
+		assert.deepStrictEqual(
+			folders.map(f => f.name),
+			['app', 'app'],
+		);
 		assert.ok(vscode.workspace.workspaceFile?.path.endsWith('.code-workspace'));
-		assert.deepStrictEqual(workspace.folders().map(f => f.name), ['app', 'app-2']);
+		assert.deepStrictEqual(
+			workspace.folders().map(f => f.name),
+			['app', 'app-2'],
+		);
 	});
 
 	it('read_file reads a file in the second folder as app-2/…', async () => {
