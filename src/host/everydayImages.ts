@@ -1,6 +1,6 @@
-import * as vscode from 'vscode';
 import type { WireKind } from '../core/llm/providers';
 import { IMAGE_LIMITS, ImagesRefused, formatBytes, validateImages, type ImagePart } from '../core/llm/imageParts';
+import { readSetting } from './settings';
 
 /**
  * Whether the configured model takes images. `keel.model.supportsImages`: "auto" trusts the
@@ -8,7 +8,7 @@ import { IMAGE_LIMITS, ImagesRefused, formatBytes, validateImages, type ImagePar
  * model is asked to say so ("yes"), since sending pixels to a text-only model fails or, worse,
  * is silently ignored.
  */
-export function modelTakesImages(wire: WireKind, setting = vscode.workspace.getConfiguration('keel').get<string>('model.supportsImages', 'auto')): boolean {
+export function modelTakesImages(wire: WireKind, setting: string = readSetting('model.supportsImages')): boolean {
 	if (setting === 'yes') {
 		return true;
 	}

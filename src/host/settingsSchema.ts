@@ -37,6 +37,7 @@ export const SETTINGS = {
 	'model.name': spec(str('glm-4.7-flash')),
 	'model.contextWindow': spec(num(32768, 1024)),
 	'model.requestTimeoutSeconds': spec(num(600, 5)),
+	'model.supportsImages': spec(oneOf(['auto', 'yes', 'no'], 'auto')),
 	'history.toolOutputRetentionDays': spec(num(30, 0)),
 	'approval.autoApproveReads': spec(bool(true), 'restricted'),
 	'approval.autoApproveWrites': spec(bool(false), 'restricted'),
