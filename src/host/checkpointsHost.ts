@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { Checkpoints, type ApproveProtected, type CheckpointNotice, type ConfirmOverwrite, type RestoreOutcome } from '../core/checkpoints/checkpoints';
-import { CheckpointError, CheckpointStore, DEFAULT_LIMITS } from '../core/checkpoints/checkpointStore';
+import { CheckpointError, CheckpointStore } from '../core/checkpoints/checkpointStore';
 import { CheckpointIndex, type TurnCheckpoint } from '../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../core/agent/events';
@@ -9,16 +9,16 @@ import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
 import { isProtectedPath } from '../core/tools/pathPolicy';
 import { readPathPolicy } from './permissionsConfig';
+import { readSetting } from './settings';
 
 /** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
 export type ConflictChoice = 'ask' | 'overwrite' | 'skip' | 'cancel';
 
 export function readCheckpointSettings(): { enabled: boolean; maxFileBytes: number; maxFiles: number } {
-	const config = vscode.workspace.getConfiguration('keel');
 	return {
-		enabled: config.get<boolean>('checkpoints.enabled', true),
-		maxFileBytes: Math.max(1, config.get<number>('checkpoints.maxFileSizeKb', DEFAULT_LIMITS.maxFileBytes / 1024)) * 1024,
-		maxFiles: Math.max(1, config.get<number>('checkpoints.maxFiles', DEFAULT_LIMITS.maxFiles)),
+		enabled: readSetting('checkpoints.enabled'),
+		maxFileBytes: Math.max(1, readSetting('checkpoints.maxFileSizeKb')) * 1024,
+		maxFiles: Math.max(1, readSetting('checkpoints.maxFiles')),
 	};
 }
 

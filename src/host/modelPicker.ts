@@ -8,6 +8,7 @@ import { providerLabel, readResolvedProvider } from './providerConfig';
 import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lm/lmModelItems';
 import { isLmProviderSelected } from './lm/lmChatModel';
+import { readSetting } from './settings';
 
 const PROBE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('beaker'), tooltip: 'Probe: check that native tool calling works' };
 type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider'; lm?: string };
@@ -153,7 +154,7 @@ export class ModelPicker extends Disposable {
 }
 
 function readModelConfigName(): string {
-	return vscode.workspace.getConfiguration('keel').get<string>('model.name', '');
+	return readSetting('model.name');
 }
 
 function probeKey(resolved: ResolvedProvider, model: string): string {

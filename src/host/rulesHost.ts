@@ -3,12 +3,12 @@ import type { Logger, Workspace } from '../core/ports';
 import { loadRules, rulesPromptSection, rulesSummary, type LoadedRules } from '../core/rules/projectRules';
 import { Emitter } from '../core/util/emitter';
 import { Disposable } from '../core/util/lifecycle';
+import { readSetting } from './settings';
 
 const EMPTY: LoadedRules = { applied: [], skipped: [], tokens: 0 };
 
 export function readRulesSettings(): { enabled: boolean; maxTokens: number } {
-	const config = vscode.workspace.getConfiguration('keel');
-	return { enabled: config.get<boolean>('rules.enabled', true), maxTokens: Math.max(0, config.get<number>('rules.maxTokens', 2000)) };
+	return { enabled: readSetting('rules.enabled'), maxTokens: Math.max(0, readSetting('rules.maxTokens')) };
 }
 
 /**

@@ -50,29 +50,27 @@ export class ToolSystemHost extends Disposable {
 	}
 
 	config(): ToolSystemConfig {
-		const config = vscode.workspace.getConfiguration('keel');
 		return {
 			filters: (this._engine ??= this._buildEngine()),
-			securityScan: config.get<boolean>('filters.securityScan', true),
-			securityPatterns: config.get<string[]>('filters.securityPatterns', []).filter(p => typeof p === 'string'),
-			overflowChars: overflowThreshold(config.get<number>('model.contextWindow', 32768), config.get<number>('tools.overflowShare', 0.3)),
-			cache: { enabled: config.get<boolean>('tools.cache.enabled', true), ttlSeconds: Math.max(0, config.get<number>('tools.cache.ttlSeconds', 300)) },
+			securityScan: readSetting('filters.securityScan'),
+			securityPatterns: readSetting('filters.securityPatterns'),
+			overflowChars: overflowThreshold(readSetting('model.contextWindow'), readSetting('tools.overflowShare')),
+			cache: { enabled: readSetting('tools.cache.enabled'), ttlSeconds: Math.max(0, readSetting('tools.cache.ttlSeconds')) },
 		};
 	}
 
 	private _buildEngine(): FilterEngine {
-		const config = vscode.workspace.getConfiguration('keel');
 		const layers: RuleEntry[][] = [];
 		const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 		if (root && vscode.workspace.isTrusted) {
 			layers.push(this._load(path.join(root, WORKSPACE_FILTERS), WORKSPACE_FILTERS));
 		}
 		// The user's file: only from user settings, never a path a workspace chose.
-		const userFile = config.inspect<string>('filters.rulesFile')?.globalValue;
+		const userFile = readSetting('filters.rulesFile');
 		if (userFile) {
 			layers.push(this._load(userFile, userFile));
 		}
-		return new FilterEngine(layers, { enabled: readSetting('filters.enabled'), disabledRules: config.get<string[]>('filters.disabledRules', []) });
+		return new FilterEngine(layers, { enabled: readSetting('filters.enabled'), disabledRules: readSetting('filters.disabledRules') });
 	}
 
 	private _load(file: string, label: string): RuleEntry[] {
@@ -90,19 +88,19 @@ export class ToolSystemHost extends Disposable {
 }
 
 function readPolicySettings(): ToolPolicySettings {
-	const config = vscode.workspace.getConfiguration('keel.tools');
 	const d = defaultToolPolicySettings;
 	return {
 		anomaly: {
-			enabled: config.get<boolean>('anomaly.enabled', d.anomaly.enabled),
-			windowSize: config.get<number>('anomaly.windowSize', d.anomaly.windowSize),
-			failureThreshold: config.get<number>('anomaly.failureThreshold', d.anomaly.failureThreshold),
+			enabled: readSetting('tools.anomaly.enabled'),
+			windowSize: readSetting('tools.anomaly.windowSize'),
+			failureThreshold: readSetting('tools.anomaly.failureThreshold'),
 			minCalls: d.anomaly.minCalls,
 		},
-		tafc: { enabled: config.get<boolean>('tafc.enabled', d.tafc.enabled), complexityThreshold: config.get<number>('tafc.complexityThreshold', d.tafc.complexityThreshold) },
+		tafc: { enabled: readSetting('tools.tafc.enabled'), complexityThreshold: readSetting('tools.tafc.complexityThreshold') },
 		dependencies: {
-			enabled: config.get<boolean>('dependencies.enabled', d.dependencies.enabled),
-			rules: config.get<ToolPolicySettings['dependencies']['rules']>('dependencies.rules', d.dependencies.rules),
+			enabled: readSetting('tools.dependencies.enabled'),
+			// The rules' own shape is checked where they are applied (unknown tools are ignored there).
+			rules: readSetting('tools.dependencies.rules') as ToolPolicySettings['dependencies']['rules'],
 			boostPerDep: d.dependencies.boostPerDep,
 			maxTotalBoost: d.dependencies.maxTotalBoost,
 		},

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import type { ChatModel, ChatRequest, ModelEvent } from '../../core/llm/chatModel';
 import { toLmMessages } from './lmMessages';
+import { readSetting } from '../settings';
 
 export const LM_PROVIDER = 'vscode-lm';
 
@@ -87,5 +88,5 @@ export async function createLmChatModel(name: string): Promise<ChatModel> {
 }
 
 export function isLmProviderSelected(): boolean {
-	return vscode.workspace.getConfiguration('keel').get<string>('model.provider') === LM_PROVIDER;
+	return readSetting('model.provider') === LM_PROVIDER;
 }

@@ -3,6 +3,7 @@ import type { ToolDefinition, ToolResult } from '../../core/tools/defineTool';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
+import { readSetting } from '../settings';
 
 /** Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel. */
 export const KEEL_LM_PREFIX = 'keel_';
@@ -30,7 +31,7 @@ export class LmToolSource {
 			this._registry.unregister(name);
 		}
 		this._registered = [];
-		if (!vscode.workspace.isTrusted || !vscode.lm?.tools || !vscode.workspace.getConfiguration('keel').get<boolean>('tools.vscodeTools', true)) {
+		if (!vscode.workspace.isTrusted || !vscode.lm?.tools || !readSetting('tools.vscodeTools')) {
 			return;
 		}
 		for (const info of vscode.lm.tools) {

@@ -11,6 +11,7 @@ import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
 import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
+import { readSetting } from '../settings';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -155,12 +156,11 @@ export class McpManager extends Disposable {
 		await server.connection?.stop();
 		try {
 			const resolved = await resolveEntry(entry, this._inputs);
-			const config = vscode.workspace.getConfiguration('keel');
 			const connection = new McpConnection(
 				resolved.config,
 				{
-					callTimeoutMs: Math.max(1, config.get<number>('mcp.callTimeoutSeconds', 60)) * 1000,
-					connectTimeoutMs: Math.max(1, config.get<number>('mcp.connectTimeoutSeconds', 30)) * 1000,
+					callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
+					connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
 					maxReconnects: 3,
 					reconnectBaseMs: 2000,
 					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { parseMcpConfig, parseMcpConfigText, type McpConfig, type McpInput, type McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
 import type { McpInputs } from './mcpInputs';
+import { readSettingUnparsed } from '../settings';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {
@@ -48,7 +49,7 @@ export async function loadServers(userMcpFile?: vscode.Uri): Promise<LoadedServe
 		}
 	}
 	// Only the user's own value: a workspace must not add servers through settings.json.
-	const user = vscode.workspace.getConfiguration('keel').inspect<unknown>('mcp.config')?.globalValue;
+	const user = readSettingUnparsed('mcp.config');
 	add(parseMcpConfig(user, 'user', 'keel.mcp.config (user settings)'), 'user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
 	return { entries, errors };
 }
