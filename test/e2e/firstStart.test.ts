@@ -64,6 +64,11 @@ describe('npm start: a clean first start (e2e)', function () {
 		) {
 			await trust.focus();
 			await page.keyboard.press('Enter');
+		} else {
+			// Newer VS Code opens an untrusted folder in Restricted Mode without asking: trust it in
+			// the Workspace Trust editor, as a user following the banner would.
+			await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
+			await page.locator('.workspace-trust-editor').getByRole('button', { name: 'Trust', exact: true }).first().click();
 		}
 		await page.locator('.part.activitybar a.action-label[aria-label^="Keel"]').first().waitFor({ state: 'visible', timeout: 60_000 });
 		// Git is the extension that used to fail; wait until the extension host has started it.
