@@ -7,26 +7,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame } from 'playwright-core';
 import { text, toolCalls } from '../support/modelDouble';
-import { ask, freshChat, testId, useKeel, useModelDouble } from './harness';
+import { ask, cleanChat as newCleanChat, explainFailure as explain, testId, useKeel, useModelDouble } from './harness';
 
 describe('Keel everyday controls in the chat (e2e)', function () {
 	this.timeout(180_000);
 	const double = useModelDouble();
 	const keel = useKeel(() => ({ settings: { 'keel.model.baseUrl': double().openaiBaseUrl } }));
 
-	const explain = async (chat: Frame, error: unknown): Promise<never> => {
-		throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
-	};
-
-	/** A new chat with an empty composer, whatever the test before left behind (messages, a refilled prompt). */
-	const cleanChat = async (): Promise<Frame> => {
-		const chat = await freshChat(keel);
-		const input = chat.locator(testId('prompt-input'));
-		if (await input.inputValue()) {
-			await input.fill('');
-		}
-		return chat;
-	};
+	const cleanChat = (): Promise<Frame> => newCleanChat(keel);
 
 	it('typing /plan picks it from the completion list and switches the mode control; choosing Act switches back', async () => {
 		const chat = await cleanChat();

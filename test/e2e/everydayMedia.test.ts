@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import type { Frame } from 'playwright-core';
 import { text } from '../support/modelDouble';
-import { freshChat, testId, useKeel, useModelDouble } from './harness';
+import { cleanChat as newCleanChat, explainFailure as explain, freshChat, testId, useKeel, useModelDouble } from './harness';
 
 // A real 1×1 PNG (signature, IHDR, IDAT, IEND with valid CRCs).
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -44,17 +44,7 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 	const double = useModelDouble();
 	const keel = useKeel(() => ({ settings: { 'keel.model.baseUrl': double().openaiBaseUrl } }));
 
-	const explain = async (chat: Frame, error: unknown): Promise<never> => {
-		throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
-	};
-	const cleanChat = async (): Promise<Frame> => {
-		const chat = await freshChat(keel);
-		const input = chat.locator(testId('prompt-input'));
-		if (await input.inputValue()) {
-			await input.fill('');
-		}
-		return chat;
-	};
+	const cleanChat = (): Promise<Frame> => newCleanChat(keel);
 
 	it('a pasted image shows as a removable chip with its size; a model not known to read images refuses it, saying what to do, and nothing is sent', async () => {
 		const chat = await cleanChat();

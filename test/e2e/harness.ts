@@ -146,3 +146,18 @@ export async function freshChat(keel: KeelE2E): Promise<Frame> {
 	}
 	return chat;
 }
+
+/** A new chat with an empty composer, whatever the test before left behind (messages, a refilled prompt). */
+export async function cleanChat(keel: KeelE2E): Promise<Frame> {
+	const chat = await freshChat(keel);
+	const input = chat.locator(testId('prompt-input'));
+	if (await input.inputValue()) {
+		await input.fill('');
+	}
+	return chat;
+}
+
+/** Rethrows a failed wait with what the chat showed, so a red run says what the user would have seen. */
+export async function explainFailure(chat: Frame, error: unknown): Promise<never> {
+	throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
+}

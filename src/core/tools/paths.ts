@@ -194,13 +194,7 @@ export class WorkspaceGuard {
 						: `"${input}" leads outside the workspace through a symlink (${prefix}${head || '.'} → ${real}). Only files inside the workspace are allowed.`,
 				);
 			}
-			const relHead =
-				real === root
-					? ''
-					: real
-							.slice(root.length)
-							.replace(/^[\\/]+/, '')
-							.replace(/\\/g, '/');
+			const relHead = relativeUnder(root, real);
 			const tail = parts.slice(keep);
 			return { relative: [relHead, ...tail].filter(Boolean).join('/'), exists: keep === parts.length };
 		}
@@ -212,14 +206,7 @@ export class WorkspaceGuard {
 		for (const folder of multiRootFolders(this._workspace) ?? []) {
 			const root = await folder.workspace.rootRealPath();
 			if (root && isUnder(root, real)) {
-				const rel =
-					real === root
-						? ''
-						: real
-								.slice(root.length)
-								.replace(/^[\\/]+/, '')
-								.replace(/\\/g, '/');
-				return [folder.name, rel, ...tail].filter(Boolean).join('/');
+				return [folder.name, relativeUnder(root, real), ...tail].filter(Boolean).join('/');
 			}
 		}
 		return undefined;
@@ -237,4 +224,14 @@ export async function isForeignHardLink(workspace: Workspace, path: string, inte
 		return false;
 	}
 	return intent === 'write' || !/(^|\/)node_modules\//.test(path);
+}
+
+/** `real` (a canonical path at or under `root`) relative to `root`, with forward slashes; '' for the root itself. */
+function relativeUnder(root: string, real: string): string {
+	return real === root
+		? ''
+		: real
+				.slice(root.length)
+				.replace(/^[\\/]+/, '')
+				.replace(/\\/g, '/');
 }
