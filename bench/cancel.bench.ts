@@ -3,7 +3,7 @@
  * open and silent). The loop must not wait for the stall or the idle timeout, so the budget
  * is far below the idle timeout; the reference is the same cancel on a stream that flows.
  */
-import { defaultApprovalSettings } from '../src/core/agent/approvalPolicy';
+import { defaultApprovalSettings } from '../src/core/agent/approval/approvalPolicy';
 import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
 import { ChatSession } from '../src/core/session/chatSession';
 import { ToolRegistry } from '../src/core/tools/registry';

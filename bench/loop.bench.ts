@@ -4,8 +4,8 @@
  * with the bare SDK (the reference: what any client pays). The difference is Keel's overhead.
  */
 import OpenAI from 'openai';
-import { defaultApprovalSettings } from '../src/core/agent/approvalPolicy';
-import { runTurn } from '../src/core/agent/runAgent';
+import { defaultApprovalSettings } from '../src/core/agent/approval/approvalPolicy';
+import { runTurn } from '../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
 import { fileTools } from '../test/fakes/readTools';
 import { ToolRegistry } from '../src/core/tools/registry';

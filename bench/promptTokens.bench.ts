@@ -3,8 +3,8 @@
  * schemas, as sent natively (JSON Schema) and in text mode (compact catalog in the prompt).
  * Tokens are Keel's own estimate (chars / 4), the one its context budget uses.
  */
-import { buildSystemPrompt } from '../src/core/agent/systemPrompt';
-import { textModeInstructions } from '../src/core/agent/textMode';
+import { buildSystemPrompt } from '../src/core/agent/loop/systemPrompt';
+import { textModeInstructions } from '../src/core/agent/recovery/textMode';
 import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { ToolRegistry } from '../src/core/tools/registry';

@@ -3,8 +3,8 @@
  * each task by its outcome (files, calls, answer), per dimension.
  */
 import type { AgentEvent } from '../../src/core/agent/events';
-import { InMemoryToolModeMemory } from '../../src/core/agent/recoverySettings';
-import { runTurn } from '../../src/core/agent/runAgent';
+import { InMemoryToolModeMemory } from '../../src/core/agent/recovery/recoverySettings';
+import { runTurn } from '../../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { TaskFiles } from '../../test/support/resilience/taskTools';

@@ -1,12 +1,12 @@
-import type { TurnOutcome } from '../core/agent/runAgent';
+import type { TurnOutcome } from '../core/agent/loop/runAgent';
 import type { RestoreOutcome } from '../core/checkpoints/checkpoints';
 import type { ChangedFile } from '../core/checkpoints/checkpointStore';
 import type { Attachment } from '../core/mentions/mentions';
 import type { CommandInfo } from '../core/prompts/slashCommands';
-import type { TurnDiff } from './checkpointDiff';
-import type { ConflictChoice } from './checkpointsHost';
-import type { MentionCandidate } from './mentionsHost';
-import type { SubmitResult } from './slashHost';
+import type { TurnDiff } from './checkpoints/checkpointDiff';
+import type { ConflictChoice } from './checkpoints/checkpointsHost';
+import type { MentionCandidate } from './composer/mentionsHost';
+import type { SubmitResult } from './composer/slashHost';
 
 /** One turn of the current conversation, as the chat's per-turn controls need it. */
 export interface TurnInfo {

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { AgentEvent } from '../core/agent/events';
-import type { TurnOutcome } from '../core/agent/runAgent';
+import type { TurnOutcome } from '../core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../core/llm/canonical';
 import type { SessionView } from '../shared/views';
 import { EVERYDAY_API_METHODS, type EverydayApi } from './everydayApi';

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { defaultApprovalSettings } from '../../src/core/agent/approvalPolicy';
+import { defaultApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { fileTools } from '../fakes/readTools';

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
-import { ApprovalGate } from '../../src/core/agent/approvalGate';
-import { defaultApprovalSettings } from '../../src/core/agent/approvalPolicy';
+import { ApprovalGate } from '../../src/core/agent/approval/approvalGate';
+import { defaultApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { runTurn } from '../../src/core/agent/runAgent';
+import { runTurn } from '../../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import type { ToolResult } from '../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../src/core/tools/registry';

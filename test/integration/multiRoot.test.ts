@@ -3,7 +3,7 @@
 // folder, searches both, edits in the second, and is told how to fix a path that names no folder.
 import * as assert from 'assert';
 import * as path from 'path';
-import { buildSystemPrompt } from '../../src/core/agent/systemPrompt';
+import { buildSystemPrompt } from '../../src/core/agent/loop/systemPrompt';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';

@@ -2,11 +2,11 @@
 // what is never retried, what the user reads, and what the view shows.
 
 import * as assert from 'node:assert/strict';
-import { ContinueGate } from '../../src/core/agent/continueGate';
+import { ContinueGate } from '../../src/core/agent/loop/continueGate';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { runTurn, type AgentOptions } from '../../src/core/agent/runAgent';
+import { runTurn, type AgentOptions } from '../../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
-import { ChatView } from '../../src/host/view/chatView';
+import { ChatView } from '../../src/host/chat/chatView';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, withFaults, type ModelDouble } from '../support/modelDouble';
 import { fastRecovery } from '../support/resilience/runScenario';

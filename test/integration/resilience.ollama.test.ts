@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { runTurn } from '../../src/core/agent/runAgent';
+import { runTurn } from '../../src/core/agent/loop/runAgent';
 import { OllamaChatModel } from '../../src/core/llm/ollamaChatModel';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, type ModelDouble } from '../support/modelDouble';

@@ -6,7 +6,7 @@ import { execFile, execFileSync } from 'child_process';
 import * as path from 'path';
 import * as z from 'zod';
 import type { AgentEvent, ToolCallState } from '../../src/core/agent/events';
-import { defaultToolPolicySettings, ToolPolicy, type ToolPolicySettings } from '../../src/core/agent/toolPolicy';
+import { defaultToolPolicySettings, ToolPolicy, type ToolPolicySettings } from '../../src/core/agent/toolPolicy/toolPolicy';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { defineTool, fail, ok } from '../../src/core/tools/defineTool';

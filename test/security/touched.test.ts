@@ -3,8 +3,8 @@
 // files always asking, and approvals that cannot be redirected while the card waits.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ApprovalSettings } from '../../src/core/agent/approvalPolicy';
-import type { PermissionRule } from '../../src/core/agent/permissions';
+import type { ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
+import type { PermissionRule } from '../../src/core/agent/approval/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { createShellTools } from '../../src/core/tools/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';

@@ -1,9 +1,9 @@
 // Runs tool calls through the real pipeline (registry → prepare → policy → approval →
 // execute → output shaping) on a real disk workspace, with a recording approver.
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/agent/approvalGate';
-import type { ApprovalSettings } from '../../src/core/agent/approvalPolicy';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/core/agent/approval/approvalGate';
+import type { ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
 import type { AgentEvent, ToolCallState } from '../../src/core/agent/events';
-import { runToolCall } from '../../src/core/agent/toolExecution';
+import { runToolCall } from '../../src/core/agent/loop/toolExecution';
 import type { ToolResultData } from '../../src/core/llm/canonical';
 import type { Workspace } from '../../src/core/ports';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';

@@ -1,4 +1,4 @@
-import type { PermissionRule } from '../agent/permissions';
+import type { PermissionRule } from '../agent/approval/permissions';
 import type { ToolEffect } from '../tools/defineTool';
 
 /**

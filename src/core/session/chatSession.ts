@@ -1,10 +1,10 @@
-import { ApprovalGate } from '../agent/approvalGate';
+import { ApprovalGate } from '../agent/approval/approvalGate';
 import type { ImagePart } from '../llm/imageParts';
-import { ContinueGate } from '../agent/continueGate';
-import type { RecoverySettings, ToolModeMemory } from '../agent/recoverySettings';
-import type { ApprovalSettings } from '../agent/approvalPolicy';
+import { ContinueGate } from '../agent/loop/continueGate';
+import type { RecoverySettings, ToolModeMemory } from '../agent/recovery/recoverySettings';
+import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
-import { runTurn, type TurnOutcome } from '../agent/runAgent';
+import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ToolSpec } from '../llm/chatModel';
 import type { ToolDefinition } from './defineTool';
-import type { ToolPolicy } from '../agent/toolPolicy';
+import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 
 export type ParsedCall = { ok: true; tool: ToolDefinition; input: unknown } | { ok: false; errorKind: 'unknownTool' | 'invalidArguments'; message: string; tool?: ToolDefinition };
 

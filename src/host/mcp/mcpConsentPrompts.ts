@@ -1,6 +1,6 @@
 import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import type { McpConsentView } from '../../shared/protocol';
-import type { WebviewChannel } from '../webviewChannel';
+import type { WebviewChannel } from '../chat/webviewChannel';
 
 /**
  * The in-chat cards asking to start a workspace's MCP server. An ask waits until the user

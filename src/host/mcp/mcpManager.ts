@@ -11,7 +11,7 @@ import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
 import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-import { readSetting } from '../settings';
+import { readSetting } from '../settings/settings';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 

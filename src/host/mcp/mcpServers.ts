@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { parseMcpConfig, parseMcpConfigText, type McpConfig, type McpInput, type McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
 import type { McpInputs } from './mcpInputs';
-import { readSettingUnparsed } from '../settings';
+import { readSettingUnparsed } from '../settings/settings';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {

@@ -1,7 +1,7 @@
 // One turn through the real loop against the model double on any wire, with the events at hand.
 
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { runTurn, type AgentOptions } from '../../../src/core/agent/runAgent';
+import { runTurn, type AgentOptions } from '../../../src/core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';

@@ -2,14 +2,14 @@
 // model double, with recovery on or with the naive loop (no repair, no reflection, SDK retries).
 
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { InMemoryToolModeMemory, type RecoverySettings } from '../../../src/core/agent/recoverySettings';
-import { runTurn, type TurnOutcome } from '../../../src/core/agent/runAgent';
+import { InMemoryToolModeMemory, type RecoverySettings } from '../../../src/core/agent/recovery/recoverySettings';
+import { runTurn, type TurnOutcome } from '../../../src/core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
 import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
 import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
-import { defaultToolPolicySettings, ToolPolicy } from '../../../src/core/agent/toolPolicy';
+import { defaultToolPolicySettings, ToolPolicy } from '../../../src/core/agent/toolPolicy/toolPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { startModelDouble, type DataStep, type ModelDouble, type RecordedRequest } from '../modelDouble';
 import { initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';

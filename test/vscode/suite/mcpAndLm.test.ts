@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { text, toolCalls } from '../../support/modelDouble';
 import { lmToolExclusion } from '../../../src/core/tools/sources/lmToolExclusions';
-import { lmToolName } from '../../../src/host/lm/lmTools';
+import { lmToolName } from '../../../src/host/tools/lmTools';
 import { testConfig } from '../context';
 import { useKeelSuite } from '../keelSuite';
 

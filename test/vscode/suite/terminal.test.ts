@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecError } from '../../../src/core/exec/execError';
 import type { CommandRequest } from '../../../src/core/ports';
-import { TerminalRunner } from '../../../src/host/terminalRunner';
+import { TerminalRunner } from '../../../src/host/tools/terminalRunner';
 import { testConfig } from '../context';
 import { requirePart } from '../../support/tierGate';
 

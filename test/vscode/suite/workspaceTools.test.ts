@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import type { ToolContext, ToolDefinition } from '../../../src/core/tools/defineTool';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
 import { createToolset } from '../../../src/core/tools/toolset';
-import { vscodeDiagnostics } from '../../../src/host/hostToolDeps';
-import { VscodeWorkspace } from '../../../src/host/vscodeWorkspace';
+import { vscodeDiagnostics } from '../../../src/host/tools/hostToolDeps';
+import { VscodeWorkspace } from '../../../src/host/tools/vscodeWorkspace';
 
 describe('workspace tools in VS Code', () => {
 	const workspace = new VscodeWorkspace();

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { buildSystemPrompt } from '../../../../src/core/agent/systemPrompt';
-import { isToolOffered, decidePermission } from '../../../../src/core/agent/approvalPolicy';
+import { buildSystemPrompt } from '../../../../src/core/agent/loop/systemPrompt';
+import { isToolOffered, decidePermission } from '../../../../src/core/agent/approval/approvalPolicy';
 import { describeChanges } from '../../../../src/core/checkpoints/checkpoints';
 import { modeDenyRules, parseCustomModes, PLAN, ACT, findMode, BUILT_IN_MODES } from '../../../../src/core/modes/modes';
 import { loadRules, nearestRules, rulesPromptSection, rulesSummary } from '../../../../src/core/rules/projectRules';

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { repairArguments, splitConcatenated } from '../../../../src/core/llm/argumentRepair';
 import { ToolCallAssembler } from '../../../../src/core/llm/toolCallAssembler';
-import { looksCut } from '../../../../src/core/agent/stepReview';
+import { looksCut } from '../../../../src/core/agent/recovery/stepReview';
 
 const schema = {
 	type: 'object',

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
-import { defaultApprovalSettings } from '../../../../src/core/agent/approvalPolicy';
+import { defaultApprovalSettings } from '../../../../src/core/agent/approval/approvalPolicy';
 import { ChatSession } from '../../../../src/core/session/chatSession';
 import { fileTools } from '../../../fakes/readTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
-import { ChatView } from '../../../../src/host/view/chatView';
-import { chatViewFromHistory } from '../../../../src/host/view/fromHistory';
+import { ChatView } from '../../../../src/host/chat/chatView';
+import { chatViewFromHistory } from '../../../../src/host/chat/fromHistory';
 import type { HostUpdate } from '../../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, callStep, textStep } from '../../../fakes/scriptedChatModel';

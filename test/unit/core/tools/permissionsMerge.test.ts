@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import type { PermissionRule } from '../../../../src/core/agent/permissions';
+import type { PermissionRule } from '../../../../src/core/agent/approval/permissions';
 import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../../../src/core/tools/permissionsMerge';
 
 const deny: PermissionRule = { tool: 'run_command', match: 'git push*', action: 'deny' };

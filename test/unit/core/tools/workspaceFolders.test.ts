@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../src/core/exec/sandboxSpec';
-import { buildSystemPrompt } from '../../../../src/core/agent/systemPrompt';
+import { buildSystemPrompt } from '../../../../src/core/agent/loop/systemPrompt';
 import { NodeWorkspace } from '../../../../src/core/tools/nodeWorkspace';
 import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../src/core/tools/paths';
 import { folderNames, globForFolder, MultiRootWorkspace, splitFolderPath } from '../../../../src/core/tools/workspaceFolders';

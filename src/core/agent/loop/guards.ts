@@ -1,0 +1,149 @@
+import { createHash } from 'crypto';
+import type { CanonicalMessage } from '../../llm/canonical';
+import type { ToolSpec } from '../../llm/chatModel';
+
+export type LoopVerdict = 'ok' | 'warn' | 'stop';
+
+/**
+ * Doom-loop detection over calls *and* their outputs: the same call answered by the same
+ * output `repeats` times in a row, or an A-B-A-B cycle. Same call with a new output (polling
+ * a changing file) is not a loop. Warns once, stops the second time.
+ */
+export class LoopGuard {
+	private readonly _history: string[] = [];
+	private _warned = false;
+
+	constructor(private readonly _repeats = 3) {}
+
+	observe(name: string, rawArguments: string, output: string): LoopVerdict {
+		this._history.push(`${name}\u0000${canonicalArgs(rawArguments)}\u0000${hash(output)}`);
+		if (!this._isLoop()) {
+			return 'ok';
+		}
+		if (this._warned) {
+			return 'stop';
+		}
+		this._warned = true;
+		// Start counting afresh so the model gets a real chance to change approach.
+		this._history.length = 0;
+		return 'warn';
+	}
+
+	/** What the last loop looked like, for the user's notice. */
+	describeLast(): string {
+		return this._kind === 'cycle' ? 'two calls alternating with the same results (A-B-A-B)' : `same call with the same result repeated ${this._repeats} times`;
+	}
+
+	private _kind: 'repeat' | 'cycle' = 'repeat';
+
+	private _isLoop(): boolean {
+		const h = this._history;
+		const n = h.length;
+		if (n >= this._repeats && h.slice(n - this._repeats).every(s => s === h[n - 1])) {
+			this._kind = 'repeat';
+			return true;
+		}
+		this._kind = 'cycle';
+		return n >= 4 && h[n - 1] === h[n - 3] && h[n - 2] === h[n - 4] && h[n - 1] !== h[n - 2];
+	}
+}
+
+function canonicalArgs(raw: string): string {
+	try {
+		return JSON.stringify(sortKeys(JSON.parse(raw)));
+	} catch {
+		return raw.trim();
+	}
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) {
+		return value.map(sortKeys);
+	}
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(
+			Object.keys(value)
+				.sort()
+				.map(key => [key, sortKeys((value as Record<string, unknown>)[key])]),
+		);
+	}
+	return value;
+}
+
+function hash(text: string): string {
+	return createHash('sha1').update(text).digest('hex');
+}
+
+/** ~4 characters per token: good enough to stay clear of the window, and costs nothing. */
+export function estimateTokens(messages: readonly CanonicalMessage[], tools: readonly ToolSpec[]): number {
+	let chars = 0;
+	for (const message of messages) {
+		chars += message.content.length + 16;
+	}
+	chars += JSON.stringify(tools).length;
+	return Math.ceil(chars / 4);
+}
+
+export interface CompactionResult {
+	messages: CanonicalMessage[];
+	/** Tool outputs replaced by a stub. */
+	compacted: number;
+	estimate: number;
+}
+
+/**
+ * Keeps a request inside the budget by replacing old tool outputs (oldest first, never the
+ * last `keepRecent` results) with a one-line stub. The stored history is not touched.
+ */
+export function compactToolOutputs(messages: readonly CanonicalMessage[], tools: readonly ToolSpec[], budgetTokens: number, keepRecent = 2): CompactionResult {
+	const out = [...messages];
+	let estimate = estimateTokens(out, tools);
+	let compacted = 0;
+	const resultIndexes = out.flatMap((m, i) => (m.kind === 'tool_result' ? [i] : []));
+	for (const index of resultIndexes.slice(0, Math.max(0, resultIndexes.length - keepRecent))) {
+		if (estimate <= budgetTokens) {
+			break;
+		}
+		const message = out[index];
+		if (message.kind !== 'tool_result' || message.content.length < 200) {
+			continue;
+		}
+		const stub = `[output of ${message.data.name} removed to save context (${message.content.length} chars); call the tool again if you need it]`;
+		estimate -= Math.ceil((message.content.length - stub.length) / 4);
+		out[index] = { kind: 'tool_result', content: stub, data: { ...message.data, output: stub } };
+		compacted++;
+	}
+	return { messages: out, compacted, estimate };
+}
+
+/**
+ * Ollama cuts prompts longer than num_ctx from the front without an error (its log says
+ * "truncating input prompt"). The only outside sign is a prompt token count far below ours.
+ */
+export function looksTruncated(estimate: number, promptTokens: number | undefined): boolean {
+	// Truncation only happens at a real window (Ollama's smallest default is 2048), so a small
+	// count is a server that counts differently (templated tool schemas), not a cut prompt.
+	return promptTokens !== undefined && promptTokens >= 1024 && promptTokens < estimate * 0.6;
+}
+
+/**
+ * Degenerate repetition (cline#944: "the user-providualize the user-providualize …"): the tail
+ * of the answer is one short phrase over and over. Checked on the finished text only.
+ */
+export function looksDegenerate(text: string): boolean {
+	const tail = text.slice(-1200);
+	if (tail.length < 300) {
+		return false;
+	}
+	for (let period = 4; period <= 80; period++) {
+		let same = 0;
+		for (let i = tail.length - 1; i >= period && tail[i] === tail[i - period]; i--) {
+			same++;
+		}
+		// Words repeating, not layout: a rule of "=====" or a list of zeros is legitimate output.
+		if (same >= Math.max(240, period * 8) && /\p{L}{2,}/u.test(tail.slice(-period))) {
+			return true;
+		}
+	}
+	return false;
+}

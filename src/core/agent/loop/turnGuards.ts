@@ -1,0 +1,152 @@
+import type { NoticeCode } from '../noticeCodes';
+import type { CanonicalMessage, ToolResultData } from '../../llm/canonical';
+import type { ToolSpec } from '../../llm/chatModel';
+import type { ToolRegistry } from '../../tools/registry';
+import { explainToolError, ToolRetryBudget } from '../recovery/callRepair';
+import type { NoticeLevel } from '../events';
+import { compactToolOutputs, estimateTokens, LoopGuard, looksTruncated } from './guards';
+import type { StepCall } from './modelStep';
+import type { RequestPlan } from '../recovery/recovery';
+import type { RecoverySettings } from '../recovery/recoverySettings';
+import { textModeInstructions, toTextModeMessages } from '../recovery/textMode';
+
+type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => void;
+
+/**
+ * The per-turn guards the loop consults: context budget (estimate, compact, refuse), Ollama
+ * truncation, per-tool retry budgets, doom loops, and the step cap. One instance per turn.
+ */
+export class TurnGuards {
+	private readonly _loop: LoopGuard;
+	private readonly _toolBudget: ToolRetryBudget;
+	private _estimate = 0;
+	private _compactNoticed = false;
+	private _truncationNoticed = false;
+	private _stepsSinceAsk = 0;
+	private _loopStopped = false;
+	private _squeezeTo: number | undefined;
+
+	constructor(
+		private readonly _settings: RecoverySettings,
+		private readonly _maxSteps: number,
+		private readonly _notice: Notice,
+	) {
+		this._loop = new LoopGuard(_settings.loopRepeats);
+		this._toolBudget = new ToolRetryBudget({ read: _settings.readToolRetries, sideEffect: _settings.sideEffectToolRetries });
+	}
+
+	/** Keel's estimate of the last planned request, in tokens (chars/4 over messages and tools). */
+	get estimate(): number {
+		return this._estimate;
+	}
+
+	/** The request for this step: system prompt (+ text-mode catalog), history, tools, compacted to fit. */
+	plan(systemPrompt: string, history: readonly CanonicalMessage[], offered: readonly ToolSpec[], textMode: boolean, squeeze: boolean): RequestPlan {
+		const system = textMode ? `${systemPrompt}\n\n${textModeInstructions(offered)}` : systemPrompt;
+		const all: CanonicalMessage[] = [{ kind: 'system', content: system }, ...history];
+		const messages = textMode ? toTextModeMessages(all) : all;
+		const tools = textMode ? [] : offered;
+		this._estimate = estimateTokens(messages, tools);
+		if (!this._settings.enabled) {
+			return { messages, tools };
+		}
+		// After the server said "too long", aim well below what it refused, whatever we thought the window was.
+		const normal = Math.floor(this._settings.contextWindow * this._settings.compactAt);
+		if (squeeze) {
+			this._squeezeTo = Math.min(this._squeezeTo ?? normal, Math.floor(this._estimate * 0.5));
+		}
+		// Once the server refused a size, later steps of the turn stay under it too.
+		const budget = Math.min(normal, this._squeezeTo ?? normal);
+		if (this._estimate <= budget) {
+			return { messages, tools };
+		}
+		const compacted = compactToolOutputs(messages, tools, budget, this._squeezeTo !== undefined ? 1 : 2);
+		if (compacted.compacted > 0 && !this._compactNoticed) {
+			this._compactNoticed = true;
+			this._notice('info', 'compacted', `Context near its limit (~${this._estimate} of ${this._settings.contextWindow} tokens): compacted ${compacted.compacted} old tool output(s).`);
+		}
+		this._estimate = compacted.estimate;
+		return { messages: compacted.messages, tools };
+	}
+
+	overBudget(plan: RequestPlan): boolean {
+		return this._settings.enabled && estimateTokens(plan.messages, plan.tools) > this._settings.contextWindow * 0.95;
+	}
+
+	checkTruncation(promptTokens: number | undefined): void {
+		if (!this._settings.enabled || this._truncationNoticed || !looksTruncated(this._estimate, promptTokens)) {
+			return;
+		}
+		this._truncationNoticed = true;
+		this._notice(
+			'warning',
+			'truncated',
+			`The server read only ${promptTokens} prompt tokens of about ${this._estimate} sent: it is probably cutting the conversation (Ollama's default context is 2048–4096). Raise the server's context (OLLAMA_CONTEXT_LENGTH or num_ctx) or lower keel.model.contextWindow.`,
+			true,
+		);
+	}
+
+	/** A tool that kept failing this turn is not run again; the result says why. */
+	refuseRetry(call: StepCall, registry: ToolRegistry): ToolResultData | undefined {
+		const effect = registry.get(call.name)?.effect;
+		// A call that can run always may: the budget only stops the same mistake being repeated.
+		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect) || registry.parse(call.name, call.rawArguments).ok) {
+			return undefined;
+		}
+		const limit = this._toolBudget.limit(effect);
+		this._notice('warning', 'toolBudget', `${call.name} could not run ${limit + 1} times in a row (invalid arguments or unknown tool); not running it again this turn.`);
+		return {
+			toolCallId: call.id,
+			name: call.name,
+			ok: false,
+			errorKind: 'retryBudget',
+			output: `${call.name} was called with arguments that could not be used ${limit + 1} times in a row and will not run again in this turn. Use another tool or answer with what you have.`,
+		};
+	}
+
+	/** Explains schema errors, counts failures, watches for loops; returns the result to record. */
+	afterTool(call: StepCall, result: ToolResultData, offered: readonly ToolSpec[]): ToolResultData {
+		if (!this._settings.enabled) {
+			return result;
+		}
+		const explained = explainToolError(result, offered);
+		this._toolBudget.record(explained);
+		const verdict = this._loop.observe(call.name, call.rawArguments, explained.output);
+		if (verdict === 'stop') {
+			this._loopStopped = true;
+		}
+		if (verdict === 'warn') {
+			this._notice('warning', 'loopWarning', `${call.name}: ${this.loopDescription}; told the model to change approach.`);
+			return { ...explained, output: `${explained.output}\n\n[Keel: you have repeated this call and got the same result (${this.loopDescription}). Do not call it again with the same arguments; try a different approach or give your answer.]` };
+		}
+		return explained;
+	}
+
+	/**
+	 * A read or fetch that failed for a passing reason (HTTP 429/5xx, a timeout, a reset) is
+	 * worth one more try after a short pause; returns the pause, or undefined.
+	 */
+	transientToolFailure(result: ToolResultData, effect: string | undefined, attempt: number): number | undefined {
+		if (!this._settings.enabled || result.ok || result.errorKind !== 'error' || attempt > 1 || (effect !== 'network' && effect !== 'read')) {
+			return undefined;
+		}
+		const transient = /answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(result.output);
+		return transient ? Math.min(this._settings.backoffMaxMs, this._settings.backoffBaseMs * 2) : undefined;
+	}
+
+	get loopStopped(): boolean {
+		return this._loopStopped;
+	}
+
+	get loopDescription(): string {
+		return this._loop.describeLast();
+	}
+
+	stepCapReached(): boolean {
+		return ++this._stepsSinceAsk >= this._maxSteps;
+	}
+
+	extendSteps(): void {
+		this._stepsSinceAsk = 0;
+	}
+}

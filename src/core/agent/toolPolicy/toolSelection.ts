@@ -1,0 +1,224 @@
+/**
+ * Which tool schemas a request carries. Built-in tools always go; tools from sources (MCP
+ * servers, VS Code's tools) go as long as they fit the budget — a count (keel.tools.maxOffered)
+ * and a quarter of the context window in estimated tokens — ranked by BM25 relevance to the
+ * conversation (MiniSearch). The rest are named in a one-line catalog inside `request_tools`,
+ * which the model calls to have any of them offered from its next step on.
+ */
+import MiniSearch from 'minisearch';
+import * as z from 'zod';
+import type { CanonicalMessage } from '../../llm/canonical';
+import type { ToolSpec } from '../../llm/chatModel';
+import { defineTool, ok, type ToolDefinition } from '../../tools/defineTool';
+import type { ToolRegistry } from '../../tools/registry';
+
+export const REQUEST_TOOLS = 'request_tools';
+export const DEFAULT_MAX_OFFERED = 40;
+/** Share of the context window tool schemas may take; the conversation needs the rest. */
+export const TOOL_TOKEN_SHARE = 0.25;
+/** The catalog lists the most relevant held-back names up to this length; the rest are found by search. */
+const MAX_CATALOG_CHARS = 700;
+const SEARCH_HITS = 5;
+/** Words every description has: matching on them would rank noise. */
+const STOP_WORDS = new Set([
+	'the',
+	'a',
+	'an',
+	'and',
+	'or',
+	'of',
+	'to',
+	'in',
+	'on',
+	'for',
+	'is',
+	'are',
+	'be',
+	'it',
+	'its',
+	'this',
+	'that',
+	'with',
+	'by',
+	'as',
+	'at',
+	'from',
+	'what',
+	'which',
+	'how',
+	'can',
+	'you',
+	'me',
+	'my',
+	'please',
+	'get',
+	'returns',
+	'return',
+]);
+
+export interface ToolBudget {
+	maxOffered: number;
+}
+
+type RequestToolsTool = ToolDefinition<{ names?: string[]; search?: string }> & { budget(): ToolBudget };
+
+/** One turn's selection: request_tools adds to `offered`, the very array the loop holds. */
+class TurnSelection {
+	constructor(
+		readonly offered: ToolSpec[],
+		private readonly _withheld: Map<string, ToolSpec>,
+		private readonly _notice: (text: string) => void,
+	) {}
+
+	request(names: string[], search?: string): string {
+		const added: string[] = [];
+		const unknown: string[] = [];
+		if (search) {
+			const hits = rank([...this._withheld.values()], search).hits.slice(0, SEARCH_HITS);
+			names = [...names, ...hits.map(spec => spec.name)];
+			if (hits.length === 0) {
+				unknown.push(`(nothing matches "${search}")`);
+			}
+		}
+		for (const name of names) {
+			const spec = this._withheld.get(name);
+			if (spec) {
+				this._withheld.delete(name);
+				this.offered.push(spec);
+				added.push(name);
+			} else if (!this.offered.some(s => s.name === name)) {
+				unknown.push(name);
+			}
+		}
+		const catalog = this.offered.find(s => s.name === REQUEST_TOOLS);
+		if (catalog) {
+			catalog.description = requestDescription([...this._withheld.keys()]);
+		}
+		if (added.length) {
+			this._notice(`The model asked for ${added.join(', ')}; offered from its next step on.`);
+		}
+		return [added.length ? `Now offered: ${added.join(', ')}. Call them in your next step.` : '', unknown.length ? `No such tool: ${unknown.join(', ')}.` : ''].filter(Boolean).join(' ') || 'Those tools are already offered.';
+	}
+}
+
+const turns = new WeakMap<AbortSignal, TurnSelection>();
+
+export function createRequestToolsTool(budget: () => ToolBudget): RequestToolsTool {
+	const tool = defineTool({
+		name: REQUEST_TOOLS,
+		description: requestDescription([]),
+		input: z
+			.object({
+				names: z.array(z.string()).optional().describe('Exact tool names from the list in this description'),
+				search: z.string().optional().describe('Words describing the tool you need; the best matches are offered'),
+			})
+			.refine(input => (input.names?.length ?? 0) > 0 || !!input.search?.trim(), 'give "names" or "search"'),
+		effect: 'read',
+		describe: input => `Request tools: ${[...(input.names ?? []), ...(input.search ? [`"${input.search}"`] : [])].join(', ')}`,
+		async execute(input, context) {
+			const turn = turns.get(context.signal);
+			return ok(turn ? turn.request(input.names ?? [], input.search?.trim()) : 'Every tool is already offered in this request.');
+		},
+	});
+	return { ...tool, budget };
+}
+
+function requestDescription(withheld: string[]): string {
+	let list = withheld.join(', ');
+	if (list.length > MAX_CATALOG_CHARS) {
+		const cut = list.lastIndexOf(', ', MAX_CATALOG_CHARS);
+		const shown = list.slice(0, cut);
+		list = `${shown} and ${withheld.length - shown.split(', ').length} more (find them with "search")`;
+	}
+	return `Ask for tools that are not offered in this request: by exact name, or by "search" words. Not offered now, most relevant first: ${list || '(none)'}.`;
+}
+
+export function estimateTokens(spec: ToolSpec): number {
+	return Math.ceil(JSON.stringify(spec).length / 4);
+}
+
+export interface SelectionContext {
+	messages: readonly CanonicalMessage[];
+	contextWindow: number;
+	signal: AbortSignal;
+	notice(text: string): void;
+}
+
+export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, context: SelectionContext): ToolSpec[] {
+	const requester = registry.get(REQUEST_TOOLS) as RequestToolsTool | undefined;
+	const maxOffered = Math.max(5, requester?.budget?.().maxOffered ?? DEFAULT_MAX_OFFERED);
+	const tokenBudget = Math.floor(context.contextWindow * TOOL_TOKEN_SHARE);
+	const rest = all.filter(spec => spec.name !== REQUEST_TOOLS);
+	const total = rest.reduce((n, spec) => n + estimateTokens(spec), 0);
+	if (rest.length <= maxOffered && total <= tokenBudget) {
+		return rest;
+	}
+	const core = rest.filter(spec => !registry.get(spec.name)?.source);
+	const sourced = rest.filter(spec => registry.get(spec.name)?.source);
+	if (sourced.length === 0) {
+		// Built-in tools are never withheld: with nothing else offered there is nothing to choose.
+		return rest;
+	}
+	const ranked = rank(sourced, queryFrom(context.messages));
+	const request: ToolSpec | undefined = requester && { name: REQUEST_TOOLS, description: '', parameters: structuredClone(all.find(s => s.name === REQUEST_TOOLS)?.parameters ?? {}) };
+	// The catalog is counted at its largest (every source tool named), so the request never ends up over budget.
+	const catalogCost = request ? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) }) : 0;
+	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
+	const chosen: ToolSpec[] = [];
+	const withheld = new Map<string, ToolSpec>();
+	// Strictly by relevance: the first tool that does not fit closes the list, so a small
+	// irrelevant tool never slips in ahead of a relevant one. Tools the conversation does not
+	// match at all stay in the catalog.
+	let open = true;
+	for (const spec of ranked.hits) {
+		const cost = estimateTokens(spec);
+		open &&= core.length + chosen.length + (request ? 1 : 0) < maxOffered && used + cost <= tokenBudget;
+		if (open) {
+			chosen.push(spec);
+			used += cost;
+		} else {
+			withheld.set(spec.name, spec);
+		}
+	}
+	for (const spec of ranked.rest) {
+		withheld.set(spec.name, spec);
+	}
+	const offered = [...core, ...chosen];
+	if (request && withheld.size > 0) {
+		request.description = requestDescription([...withheld.keys()]);
+		offered.push(request);
+		turns.set(context.signal, new TurnSelection(offered, withheld, context.notice));
+	}
+	const names = chosen.map(s => s.name);
+	context.notice(
+		`Tools offered: ${offered.length} of ${rest.length + (request ? 1 : 0)} — ${core.length} built-in${names.length ? ` + ${names.length} by relevance (${names.join(', ')})` : ''}${request && withheld.size ? ` + ${REQUEST_TOOLS}` : ''}. ` +
+			`${withheld.size} more ${request ? `listed by name for ${REQUEST_TOOLS}` : 'not offered'}. Budget: ${maxOffered} tools, ${tokenBudget.toLocaleString('en-US')} tokens (a quarter of keel.model.contextWindow ${context.contextWindow.toLocaleString('en-US')}).`,
+	);
+	return offered;
+}
+
+/** What the conversation is about now: the latest user messages weigh most, so they come last and are kept whole. */
+function queryFrom(messages: readonly CanonicalMessage[]): string {
+	const recent = messages.filter(m => m.kind === 'user' || m.kind === 'assistant').slice(-4);
+	return recent
+		.map(m => m.content)
+		.join(' ')
+		.slice(-2000);
+}
+
+/** BM25 over name words, description and parameter names; unmatched tools keep their order after the matches. */
+function rank(specs: ToolSpec[], query: string): { hits: ToolSpec[]; rest: ToolSpec[] } {
+	if (specs.length === 0 || !query.trim()) {
+		return { hits: [], rest: specs };
+	}
+	const search = new MiniSearch<{ id: number; name: string; description: string; params: string }>({
+		fields: ['name', 'description', 'params'],
+		tokenize: text => text.split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u).filter(Boolean),
+		processTerm: term => (term.length > 1 && !STOP_WORDS.has(term.toLowerCase()) ? term.toLowerCase() : null),
+		searchOptions: { boost: { name: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
+	});
+	search.addAll(specs.map((spec, id) => ({ id, name: spec.name.replace(/^mcp_/, ''), description: spec.description, params: Object.keys((spec.parameters.properties as object) ?? {}).join(' ') })));
+	const hits = search.search(query).map(hit => hit.id as number);
+	const seen = new Set(hits);
+	return { hits: hits.map(id => specs[id]), rest: specs.filter((_, id) => !seen.has(id)) };
+}

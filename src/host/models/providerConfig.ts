@@ -1,0 +1,32 @@
+import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
+import { readSetting } from '../settings/settings';
+import { settingDefault } from '../settings/settingsSchema';
+
+/**
+ * Reads keel.model.* into a resolved provider. keel.model.baseUrl counts only when the user set
+ * it somewhere, so choosing a preset (keel.model.provider) brings its own default URL, and an
+ * old settings file with just baseUrl + name keeps working ('auto' infers the provider).
+ */
+export function readResolvedProvider(): ResolvedProvider {
+	// Trust-aware (settings.ts): an untrusted workspace must not point Keel (and the API key) at its own server.
+	const baseUrl = readSetting('model.baseUrl');
+	const userBaseUrl = baseUrl !== settingDefault('model.baseUrl') ? baseUrl : undefined;
+	const provider = readSetting('model.provider');
+	return resolveProvider({
+		provider: provider in PROVIDERS ? (provider as ProviderKind) : 'auto',
+		baseUrl: userBaseUrl || undefined,
+		model: readSetting('model.name'),
+		contextWindow: readSetting('model.contextWindow'),
+		requestTimeoutSeconds: readSetting('model.requestTimeoutSeconds'),
+		keepAlive: readSetting('model.ollamaKeepAlive') || undefined,
+	});
+}
+
+export function readHistorySettings(): { toolOutputRetentionDays: number } {
+	return { toolOutputRetentionDays: Math.max(0, readSetting('history.toolOutputRetentionDays')) };
+}
+
+/** The label on the status bar and in the view header: model, and the provider when not obvious. */
+export function providerLabel(resolved: ResolvedProvider): string {
+	return `${resolved.model} · ${resolved.preset.label}`;
+}

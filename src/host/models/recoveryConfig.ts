@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import type { RecoverySettings, ToolModeMemory } from '../../core/agent/recovery/recoverySettings';
+import { readSetting } from '../settings/settings';
+
+/** keel.recovery.* (and the model's context window) → the recovery layer's budgets, read per turn. */
+export function readRecoverySettings(): Partial<RecoverySettings> {
+	const seconds = (key: Parameters<typeof readSetting>[0] & `recovery.${string}Seconds`) => Math.max(0, readSetting(key)) * 1000;
+	return {
+		enabled: readSetting('recovery.enabled'),
+		maxRetriesPerTurn: readSetting('recovery.maxRetriesPerTurn'),
+		backoffBaseMs: seconds('recovery.backoffBaseSeconds'),
+		backoffMaxMs: seconds('recovery.backoffMaxSeconds'),
+		retryAfterCapMs: seconds('recovery.retryAfterCapSeconds'),
+		streamIdleTimeoutMs: seconds('recovery.streamIdleTimeoutSeconds'),
+		reflectionsPerRequest: readSetting('recovery.reflectionsPerRequest'),
+		reflectionDelayMs: seconds('recovery.reflectionDelaySeconds'),
+		readToolRetries: readSetting('recovery.readToolRetries'),
+		sideEffectToolRetries: readSetting('recovery.sideEffectToolRetries'),
+		toolMode: readSetting('recovery.toolMode'),
+		textModeAfterFailures: readSetting('recovery.textModeAfterFailures'),
+		loopRepeats: readSetting('agent.loopRepeats'),
+		compactAt: readSetting('agent.compactAt'),
+		contextWindow: readSetting('model.contextWindow'),
+	};
+}
+
+/** Per-model tool-call dialect, kept across sessions in the extension's global state. */
+export class GlobalStateToolModeMemory implements ToolModeMemory {
+	private static readonly KEY = 'keel.toolModeByModel';
+
+	constructor(private readonly _state: vscode.Memento) {}
+
+	get(modelId: string): 'native' | 'text' | undefined {
+		return this._state.get<Record<string, 'native' | 'text'>>(GlobalStateToolModeMemory.KEY, {})[modelId];
+	}
+
+	set(modelId: string, mode: 'native' | 'text'): void {
+		const all = { ...this._state.get<Record<string, 'native' | 'text'>>(GlobalStateToolModeMemory.KEY, {}), [modelId]: mode };
+		void this._state.update(GlobalStateToolModeMemory.KEY, all);
+	}
+}
