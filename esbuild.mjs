@@ -32,7 +32,10 @@ const vendors = { dockerode: 'dockerode', '@anthropic-ai/sdk': 'anthropic-sdk', 
 const lazyVendors = {
 	name: 'lazy-vendors',
 	setup(build) {
-		build.onResolve({ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim)$/ }, args => ({ path: `./vendor/${vendors[args.path]}.js`, external: true }));
+		build.onResolve({ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim)$/ }, args => ({
+			path: `./vendor/${vendors[args.path]}.js`,
+			external: true,
+		}));
 	},
 };
 // The MCP SDK and Ajv go into one vendor file: several specifiers, one module with every export they need.
@@ -48,7 +51,9 @@ const mcpSpecifiers = [
 const mcpVendor = {
 	name: 'mcp-vendor',
 	setup(build) {
-		build.onResolve({ filter: /^(@modelcontextprotocol\/sdk\/|ajv$|ajv\/dist\/2020$)/ }, args => (mcpSpecifiers.includes(args.path) ? { path: './vendor/mcp-sdk.js', external: true } : undefined));
+		build.onResolve({ filter: /^(@modelcontextprotocol\/sdk\/|ajv$|ajv\/dist\/2020$)/ }, args =>
+			mcpSpecifiers.includes(args.path) ? { path: './vendor/mcp-sdk.js', external: true } : undefined,
+		);
 	},
 };
 const mcpVendorSource = `module.exports = {
@@ -69,9 +74,18 @@ const vendorBundle = (specifier, name) =>
 
 const contexts = await Promise.all([
 	esbuild.context({ ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' }),
-	esbuild.context({ ...node, entryPoints: ['src/host/keelHost.ts'], outfile: 'dist/host.js', plugins: [lazyVendors, mcpVendor] }),
+	esbuild.context({
+		...node,
+		entryPoints: ['src/host/keelHost.ts'],
+		outfile: 'dist/host.js',
+		plugins: [lazyVendors, mcpVendor],
+	}),
 	...Object.entries(vendors).map(([specifier, name]) => vendorBundle(specifier, name)),
-	esbuild.context({ ...node, stdin: { contents: mcpVendorSource, resolveDir: '.', loader: 'js' }, outfile: 'dist/vendor/mcp-sdk.js' }),
+	esbuild.context({
+		...node,
+		stdin: { contents: mcpVendorSource, resolveDir: '.', loader: 'js' },
+		outfile: 'dist/vendor/mcp-sdk.js',
+	}),
 	esbuild.context({
 		...common,
 		platform: 'browser',
@@ -83,7 +97,14 @@ const contexts = await Promise.all([
 		jsxImportSource: 'preact',
 	}),
 	// Loaded by the chat on the first code block, so opening the chat does not pay for it.
-	esbuild.context({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['src/webview/highlight.ts'], outfile: 'dist/highlight.js' }),
+	esbuild.context({
+		...common,
+		platform: 'browser',
+		format: 'iife',
+		target: 'es2022',
+		entryPoints: ['src/webview/highlight.ts'],
+		outfile: 'dist/highlight.js',
+	}),
 ]);
 
 // node-sqlite3-wasm loads its .wasm from beside the bundle that requires it (dist/host.js).

@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 
 const vscodeOnlyInHost = {
 	name: 'vscode',
-	message: 'Only src/host, src/extension.ts and the extension-host tests may import vscode; pass what you need through a port in src/core/ports.ts.',
+	message:
+		'Only src/host, src/extension.ts and the extension-host tests may import vscode; pass what you need through a port in src/core/ports.ts.',
 };
 
 // Each layer of src/, the relative imports that leave it and where they may not land. A relative
@@ -18,12 +19,14 @@ const layers = [
 	{
 		layer: 'core',
 		forbidden: '(?:shared|host|webview|extension)(?:/|\\.|$)',
-		message: 'src/core is the engine: it knows nothing of VS Code, the host or the chat view. Move the shared type into src/core, or the code into src/host.',
+		message:
+			'src/core is the engine: it knows nothing of VS Code, the host or the chat view. Move the shared type into src/core, or the code into src/host.',
 	},
 	{
 		layer: 'shared',
 		forbidden: '(?:core|host|webview|extension)(?:/|\\.|$)',
-		message: 'src/shared is imported by both the host and the webview bundle, so it may import nothing from either side.',
+		message:
+			'src/shared is imported by both the host and the webview bundle, so it may import nothing from either side.',
 	},
 	{
 		layer: 'webview',
@@ -37,7 +40,13 @@ const layerRules = layers.flatMap(({ layer, forbidden, message }) =>
 	Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
 		files: [`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx,js,mjs}`],
 		rules: {
-			'no-restricted-imports': ['error', { paths: [vscodeOnlyInHost], patterns: [{ regex: `^(?:\\./)?(?:\\.\\./){${depth + 1}}${forbidden}`, message }] }],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInHost],
+					patterns: [{ regex: `^(?:\\./)?(?:\\.\\./){${depth + 1}}${forbidden}`, message }],
+				},
+			],
 		},
 	})),
 );
@@ -59,7 +68,16 @@ export default defineConfig(
 			// JSON: `any` is deliberate there, and strict type checking guards the rest.
 			'@typescript-eslint/no-explicit-any': 'off',
 			// `_` marks a value left unused on purpose; rest siblings pick what a spread leaves out.
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{
+					argsIgnorePattern: '^_',
+					varsIgnorePattern: '^_',
+					caughtErrorsIgnorePattern: '^_',
+					destructuredArrayIgnorePattern: '^_',
+					ignoreRestSiblings: true,
+				},
+			],
 			'@typescript-eslint/no-unused-expressions': ['error', { allowTernary: true }],
 			// A `let` read by a closure before its one assignment cannot be a `const`.
 			'prefer-const': ['error', { ignoreReadBeforeAssign: true }],

@@ -20,11 +20,20 @@ export async function run(): Promise<void> {
 	const hostLoad: number[] = [];
 	for (let i = 0; i < RUNS; i++) {
 		fs.rmSync(figures, { force: true });
-		const result = spawnSync(process.execPath, [path.join(root, 'out/test/vscode/run.js'), '--grep', 'Keel activation'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+		const result = spawnSync(
+			process.execPath,
+			[path.join(root, 'out/test/vscode/run.js'), '--grep', 'Keel activation'],
+			{ cwd: root, encoding: 'utf8', timeout: 240_000 },
+		);
 		if (!fs.existsSync(figures)) {
-			throw new Error(`the activation suite recorded nothing (exit ${result.status}): ${(result.stdout + result.stderr).slice(-400)}`);
+			throw new Error(
+				`the activation suite recorded nothing (exit ${result.status}): ${(result.stdout + result.stderr).slice(-400)}`,
+			);
 		}
-		const { activationMs, hostLoadMs } = JSON.parse(fs.readFileSync(figures, 'utf8')) as { activationMs: number; hostLoadMs: number };
+		const { activationMs, hostLoadMs } = JSON.parse(fs.readFileSync(figures, 'utf8')) as {
+			activationMs: number;
+			hostLoadMs: number;
+		};
 		activation.push(activationMs);
 		hostLoad.push(hostLoadMs);
 	}
@@ -32,8 +41,15 @@ export async function run(): Promise<void> {
 		['measure (ms)', 'median', 'max', 'budget'],
 		[
 			['activate() incl. module load', percentile(activation, 0.5), Math.max(...activation), `< ${BUDGET_MS}`],
-			['host bundle load on first use', percentile(hostLoad, 0.5), Math.max(...hostLoad), 'lazy, off the activation path'],
+			[
+				'host bundle load on first use',
+				percentile(hostLoad, 0.5),
+				Math.max(...hostLoad),
+				'lazy, off the activation path',
+			],
 		],
 	);
-	console.log(`\nactivation / budget: ${((percentile(activation, 0.5) / BUDGET_MS) * 100).toFixed(0)}%  (${RUNS} fresh extension hosts)`);
+	console.log(
+		`\nactivation / budget: ${((percentile(activation, 0.5) / BUDGET_MS) * 100).toFixed(0)}%  (${RUNS} fresh extension hosts)`,
+	);
 }

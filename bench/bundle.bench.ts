@@ -6,7 +6,11 @@ import { printTable } from './table';
 
 export const title = 'Bundle sizes (production build)';
 
-const BUDGETS: Record<string, number> = { 'extension.js': 50 * 1024, 'host.js': 1024 * 1024, 'webview.js': 1024 * 1024 };
+const BUDGETS: Record<string, number> = {
+	'extension.js': 50 * 1024,
+	'host.js': 1024 * 1024,
+	'webview.js': 1024 * 1024,
+};
 
 export async function run(): Promise<void> {
 	const dist = path.join(__dirname, '..', '..', 'dist');
@@ -18,7 +22,13 @@ export async function run(): Promise<void> {
 	const highlighter = path.join(dist, 'highlight.js');
 	if (fs.existsSync(highlighter)) {
 		const bytes = fs.readFileSync(highlighter);
-		rows.push(['highlight.js (webview, lazy)', kb(bytes.length), kb(zlib.gzipSync(bytes).length), '-', 'loaded on the first code block']);
+		rows.push([
+			'highlight.js (webview, lazy)',
+			kb(bytes.length),
+			kb(zlib.gzipSync(bytes).length),
+			'-',
+			'loaded on the first code block',
+		]);
 	}
 	const vendorDir = path.join(dist, 'vendor');
 	for (const file of fs.existsSync(vendorDir)
@@ -28,7 +38,13 @@ export async function run(): Promise<void> {
 				.sort()
 		: []) {
 		const bytes = fs.readFileSync(path.join(vendorDir, file));
-		rows.push([`vendor/${file} (lazy)`, kb(bytes.length), kb(zlib.gzipSync(bytes).length), '-', 'loaded on first use']);
+		rows.push([
+			`vendor/${file} (lazy)`,
+			kb(bytes.length),
+			kb(zlib.gzipSync(bytes).length),
+			'-',
+			'loaded on first use',
+		]);
 	}
 	printTable(['bundle', 'minified KB', 'gzip KB', 'budget KB', 'of budget'], rows);
 	const vsix = path.join(dist, 'keel.vsix');

@@ -18,12 +18,22 @@ const ROUNDS = 1_500;
 export async function run(): Promise<void> {
 	const double = await startModelDouble();
 	// A window large enough that the context guard never stops the turn: the figure is the chat's, not the guard's.
-	const keel = await startKeel({ settings: { 'keel.model.baseUrl': double.openaiBaseUrl, 'keel.agent.maxSteps': ROUNDS + 10, 'keel.model.contextWindow': 10_000_000 } });
+	const keel = await startKeel({
+		settings: {
+			'keel.model.baseUrl': double.openaiBaseUrl,
+			'keel.agent.maxSteps': ROUNDS + 10,
+			'keel.model.contextWindow': 10_000_000,
+		},
+	});
 	try {
 		double.script(
 			...Array.from({ length: ROUNDS }, (_, i) =>
 				// Four different reads in turn: never the same call three times in a row (the doom-loop guard).
-				textThenTools(`Round ${i + 1}:\n\n\`\`\`ts\nrun(${i + 1});\n\`\`\``, [{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: (i % 4) + 1 } }], { chunks: 3 }),
+				textThenTools(
+					`Round ${i + 1}:\n\n\`\`\`ts\nrun(${i + 1});\n\`\`\``,
+					[{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: (i % 4) + 1 } }],
+					{ chunks: 3 },
+				),
 			),
 			text('All rounds done. LAST-MARK'),
 		);
@@ -47,9 +57,14 @@ export async function run(): Promise<void> {
 		clearInterval(watcher);
 		if ((await last.count()) === 0) {
 			const notices = await chat.locator(`${testId('notice')}, ${testId('error-banner')}`).allTextContents();
-			throw new Error(`the turn ended after ${double.modelRequests.length} requests without its last answer: ${notices.slice(-3).join(' | ')}`);
+			throw new Error(
+				`the turn ended after ${double.modelRequests.length} requests without its last answer: ${notices.slice(-3).join(' | ')}`,
+			);
 		}
-		const memory = await chat.evaluate(() => ({ heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length }));
+		const memory = await chat.evaluate(() => ({
+			heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN,
+			nodes: document.getElementsByTagName('*').length,
+		}));
 
 		printTable(
 			['figure', 'measured', 'budget'],

@@ -29,7 +29,9 @@ export async function run(): Promise<void> {
 			fs.writeFileSync(path.join(root, `node_modules/pkg/f${i}.js`), body);
 		}
 		let store!: CheckpointStore;
-		const open = await timeIt(async () => (store = await CheckpointStore.open(path.join(storage, 'shadow.git'), root)));
+		const open = await timeIt(
+			async () => (store = await CheckpointStore.open(path.join(storage, 'shadow.git'), root)),
+		);
 		let first = '';
 		const firstMs = await timeIt(async () => (first = (await store.snapshot('bench/first', 'first')).commit));
 		const later: number[] = [];

@@ -36,7 +36,13 @@ async function sample(times: number, fn: () => Promise<unknown>): Promise<number
 
 export async function runBench(): Promise<void> {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-exec-bench-'));
-	const runner = new DockerRunner({ workspaceRoot: root, settings: () => ({ image: { kind: 'managed', dockerfileDir: path.resolve(__dirname, '../../sandbox') }, limits: defaultLimits }) });
+	const runner = new DockerRunner({
+		workspaceRoot: root,
+		settings: () => ({
+			image: { kind: 'managed', dockerfileDir: path.resolve(__dirname, '../../sandbox') },
+			limits: defaultLimits,
+		}),
+	});
 	try {
 		if (!(await runner.available())) {
 			throw new Error('no Docker engine answers; start one with scripts/lib/setup.sh keel_start_docker');
@@ -55,13 +61,39 @@ export async function runBench(): Promise<void> {
 			keel.push(await timeIt(() => runner.run(request)));
 			cli.push(await timeIt(() => run('docker', ['exec', id, 'true'])));
 		}
-		const hardened = ['--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', '--read-only', '--tmpfs', '/tmp', '--pids-limit', '256', '--memory', '512m', '--network', 'none', '--user', defaultLimits.user];
+		const hardened = [
+			'--cap-drop',
+			'ALL',
+			'--security-opt',
+			'no-new-privileges',
+			'--read-only',
+			'--tmpfs',
+			'/tmp',
+			'--pids-limit',
+			'256',
+			'--memory',
+			'512m',
+			'--network',
+			'none',
+			'--user',
+			defaultLimits.user,
+		];
 		const perCommand = await sample(COLD_RUNS, () => run('docker', ['run', '--rm', ...hardened, image, 'true']));
 		const keelP50 = percentile(keel, 0.5);
 		const rows = [
 			['Keel warm container (dockerode exec)', keelP50, percentile(keel, 0.95), 1],
-			['docker exec (CLI) into the same container', percentile(cli, 0.5), percentile(cli, 0.95), percentile(cli, 0.5) / keelP50],
-			['docker run --rm per command (hardened)', percentile(perCommand, 0.5), percentile(perCommand, 0.95), percentile(perCommand, 0.5) / keelP50],
+			[
+				'docker exec (CLI) into the same container',
+				percentile(cli, 0.5),
+				percentile(cli, 0.95),
+				percentile(cli, 0.5) / keelP50,
+			],
+			[
+				'docker run --rm per command (hardened)',
+				percentile(perCommand, 0.5),
+				percentile(perCommand, 0.95),
+				percentile(perCommand, 0.5) / keelP50,
+			],
 		];
 		printTable(['trivial command `true`', 'p50 ms', 'p95 ms', '× Keel p50'], rows);
 		// A loop that ignores signals in a subshell, a detached sleep: the kill must take the tree.
@@ -78,8 +110,13 @@ export async function runBench(): Promise<void> {
 			);
 		}
 		console.log('');
-		printTable(['command past its timeout', 'timeout ms', 'p50 ms', 'max ms', 'budget ms'], [['killed and reported', KILL_TIMEOUT_MS, percentile(kills, 0.5), Math.max(...kills), KILL_BUDGET_MS]]);
-		console.log(`\nfirst command of a session (container create + start, image cached): ${first.toFixed(0)} ms; n=${WARM_RUNS} warm, ${COLD_RUNS} per-command`);
+		printTable(
+			['command past its timeout', 'timeout ms', 'p50 ms', 'max ms', 'budget ms'],
+			[['killed and reported', KILL_TIMEOUT_MS, percentile(kills, 0.5), Math.max(...kills), KILL_BUDGET_MS]],
+		);
+		console.log(
+			`\nfirst command of a session (container create + start, image cached): ${first.toFixed(0)} ms; n=${WARM_RUNS} warm, ${COLD_RUNS} per-command`,
+		);
 	} finally {
 		await runner.disposeAsync();
 		fs.rmSync(root, { recursive: true, force: true });

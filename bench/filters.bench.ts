@@ -17,11 +17,28 @@ const tokens = (chars: number) => Math.round(chars / 4);
 
 function filterTable(): void {
 	const engine = new FilterEngine();
-	const families = new Map<string, { n: number; raw: number; filtered: number; linesRaw: number; linesFiltered: number; confidence: Record<FilterConfidence, number> }>();
+	const families = new Map<
+		string,
+		{
+			n: number;
+			raw: number;
+			filtered: number;
+			linesRaw: number;
+			linesFiltered: number;
+			confidence: Record<FilterConfidence, number>;
+		}
+	>();
 	for (const fixture of filterFixtures()) {
 		const raw = readFixture(fixture.file);
 		const result = engine.apply(fixture.command, raw);
-		const row = families.get(fixture.family) ?? { n: 0, raw: 0, filtered: 0, linesRaw: 0, linesFiltered: 0, confidence: { full: 0, partial: 0, fallback: 0 } };
+		const row = families.get(fixture.family) ?? {
+			n: 0,
+			raw: 0,
+			filtered: 0,
+			linesRaw: 0,
+			linesFiltered: 0,
+			confidence: { full: 0, partial: 0, fallback: 0 },
+		};
 		row.n++;
 		row.raw += raw.length;
 		row.filtered += result.text.length;
@@ -40,9 +57,24 @@ function filterTable(): void {
 		tokens(r.raw - r.filtered),
 		`${r.confidence.full}/${r.confidence.partial}/${r.confidence.fallback}`,
 	]);
-	const total = [...families.values()].reduce((t, r) => ({ raw: t.raw + r.raw, filtered: t.filtered + r.filtered, n: t.n + r.n }), { raw: 0, filtered: 0, n: 0 });
-	rows.push(['all', String(total.n), '', total.raw, total.filtered, `${Math.round((100 * (total.raw - total.filtered)) / total.raw)}%`, tokens(total.raw - total.filtered), '']);
-	printTable(['command family', 'outputs', 'lines', 'chars raw', 'chars filtered', 'saved', '≈ tokens saved', 'F/P/B'], rows);
+	const total = [...families.values()].reduce(
+		(t, r) => ({ raw: t.raw + r.raw, filtered: t.filtered + r.filtered, n: t.n + r.n }),
+		{ raw: 0, filtered: 0, n: 0 },
+	);
+	rows.push([
+		'all',
+		String(total.n),
+		'',
+		total.raw,
+		total.filtered,
+		`${Math.round((100 * (total.raw - total.filtered)) / total.raw)}%`,
+		tokens(total.raw - total.filtered),
+		'',
+	]);
+	printTable(
+		['command family', 'outputs', 'lines', 'chars raw', 'chars filtered', 'saved', '≈ tokens saved', 'F/P/B'],
+		rows,
+	);
 	console.log('\n(F/P/B: confidence full / partial / fallback. Budget: ≥ 50% saved overall.)');
 }
 
@@ -68,13 +100,33 @@ async function cacheHitRate(): Promise<void> {
 		const sum = (key: 'hits' | 'misses' | 'invalidations') => caches.reduce((n, c) => n + c.stats[key], 0);
 		const [hits, misses, invalidations] = [sum('hits'), sum('misses'), sum('invalidations')];
 		printTable(
-			['scenarios', 'completed', 'cacheable calls', 'answered from cache', 'hit rate', 'entries dropped by writes'],
-			[[String(scenarios.length), String(results.filter(r => r.completed).length), String(hits + misses), String(hits), `${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}%`, String(invalidations)]],
+			[
+				'scenarios',
+				'completed',
+				'cacheable calls',
+				'answered from cache',
+				'hit rate',
+				'entries dropped by writes',
+			],
+			[
+				[
+					String(scenarios.length),
+					String(results.filter(r => r.completed).length),
+					String(hits + misses),
+					String(hits),
+					`${((100 * hits) / Math.max(1, hits + misses)).toFixed(1)}%`,
+					String(invalidations),
+				],
+			],
 		);
-		console.log('\n(Each scenario is one task whose fault makes the model repeat calls; a hit is a read that did not run again.)');
+		console.log(
+			'\n(Each scenario is one task whose fault makes the model repeat calls; a hit is a read that did not run again.)',
+		);
 		const failed = results.filter(r => !r.completed);
 		if (failed.length) {
-			console.log(`Not completed: ${failed.map(r => `#${r.scenario.id} ${r.scenario.fault} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 80)}` : ''})`).join('; ')}`);
+			console.log(
+				`Not completed: ${failed.map(r => `#${r.scenario.id} ${r.scenario.fault} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 80)}` : ''})`).join('; ')}`,
+			);
 		}
 	} finally {
 		TaskFiles.prototype.tools = original;

@@ -28,7 +28,11 @@ function generate(): void {
 	for (let i = 0; i < FILES; i++) {
 		const dir = path.join(ROOT, i % 10 === 0 ? 'dist' : 'src', `pkg${i % 97}`, `mod${i % 13}`);
 		fs.mkdirSync(dir, { recursive: true });
-		const lines = Array.from({ length: 40 }, (_, l) => `export function ${words[(i + l) % 10]}${l}(x: number) { return x * ${l}; } // ${words[(i * l) % 10]}`);
+		const lines = Array.from(
+			{ length: 40 },
+			(_, l) =>
+				`export function ${words[(i + l) % 10]}${l}(x: number) { return x * ${l}; } // ${words[(i * l) % 10]}`,
+		);
 		if (i % 400 === 7) {
 			lines.push('const rareNeedleToken = 42;');
 		}
@@ -65,14 +69,32 @@ export async function run(): Promise<void> {
 		let toolCount = 0;
 		for (let i = 0; i < 13; i++) {
 			const rgMs = await timeIt(async () => {
-				const out = spawnSync(rg, ['--json', '--no-require-git', '--hidden', '--glob', '!.git', '--smart-case', '--regexp', c.pattern, '--', '.'], { cwd: ROOT, maxBuffer: 1 << 30 });
+				const out = spawnSync(
+					rg,
+					[
+						'--json',
+						'--no-require-git',
+						'--hidden',
+						'--glob',
+						'!.git',
+						'--smart-case',
+						'--regexp',
+						c.pattern,
+						'--',
+						'.',
+					],
+					{ cwd: ROOT, maxBuffer: 1 << 30 },
+				);
 				rgCount = out.stdout
 					.toString()
 					.split('\n')
 					.filter(l => l.startsWith('{"type":"match"')).length;
 			});
 			const toolMs = await timeIt(async () => {
-				const result = await grep.execute({ pattern: c.pattern, context: 0, offset: 0, limit: c.limit }, { workspace, signal: new AbortController().signal, progress: () => {} });
+				const result = await grep.execute(
+					{ pattern: c.pattern, context: 0, offset: 0, limit: c.limit },
+					{ workspace, signal: new AbortController().signal, progress: () => {} },
+				);
 				toolCount = Number(result.count ?? 0);
 			});
 			if (i >= 3) {
@@ -81,8 +103,16 @@ export async function run(): Promise<void> {
 			}
 		}
 		const ratio = percentile(toolTimes, 0.5) / percentile(rgTimes, 0.5);
-		rows.push([c.name, `${stats(rgTimes)} (${rgCount})`, `${stats(toolTimes)} (${toolCount})`, percentile(toolTimes, 0.5) - percentile(rgTimes, 0.5), `${ratio.toFixed(2)}×`]);
+		rows.push([
+			c.name,
+			`${stats(rgTimes)} (${rgCount})`,
+			`${stats(toolTimes)} (${toolCount})`,
+			percentile(toolTimes, 0.5) - percentile(rgTimes, 0.5),
+			`${ratio.toFixed(2)}×`,
+		]);
 	}
 	printTable(['case', 'raw rg --json ms (matches)', 'grep tool ms (matches)', 'p50 Δ ms', 'tool / rg (p50)'], rows);
-	console.log(`\nTree: ${FILES} files in ${ROOT} (dist/ is .gitignore'd: ${FILES / 10} files skipped by both). Budget: tool ≤ rg + 50 ms p50 (reference §2.1).`);
+	console.log(
+		`\nTree: ${FILES} files in ${ROOT} (dist/ is .gitignore'd: ${FILES / 10} files skipped by both). Budget: tool ≤ rg + 50 ms p50 (reference §2.1).`,
+	);
 }

@@ -12,7 +12,24 @@ import { percentile, printTable } from './table';
 
 export const title = 'History search (SQLite FTS5)';
 
-const WORDS = ['parser', 'lexer', 'token', 'refactor', 'test', 'docker', 'sandbox', 'config', 'webview', 'router', 'cache', 'schema', 'migration', 'login', 'button', 'layout'];
+const WORDS = [
+	'parser',
+	'lexer',
+	'token',
+	'refactor',
+	'test',
+	'docker',
+	'sandbox',
+	'config',
+	'webview',
+	'router',
+	'cache',
+	'schema',
+	'migration',
+	'login',
+	'button',
+	'layout',
+];
 
 export async function run(): Promise<void> {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-fts-bench-'));
@@ -21,14 +38,31 @@ export async function run(): Promise<void> {
 		const appends: number[] = [];
 		for (let s = 0; s < 500; s++) {
 			for (let m = 0; m < 20; m++) {
-				const words = Array.from({ length: 40 }, (_, i) => WORDS[(s * 7 + m * 3 + i * 5) % WORDS.length]).join(' ');
+				const words = Array.from({ length: 40 }, (_, i) => WORDS[(s * 7 + m * 3 + i * 5) % WORDS.length]).join(
+					' ',
+				);
 				const started = process.hrtime.bigint();
-				store.append(`s${s}`, { kind: m % 2 ? 'assistant' : 'user', content: `Session ${s} message ${m}: ${words} unique${s}x${m}` }, { turnId: `s${s}t${m >> 1}` });
+				store.append(
+					`s${s}`,
+					{
+						kind: m % 2 ? 'assistant' : 'user',
+						content: `Session ${s} message ${m}: ${words} unique${s}x${m}`,
+					},
+					{ turnId: `s${s}t${m >> 1}` },
+				);
 				appends.push(Number(process.hrtime.bigint() - started) / 1e6);
 			}
 		}
-		const searches: Record<string, number[]> = { 'one common word ("pars")': [], 'two words ("docker sandbox")': [], 'a rare word ("unique250x")': [] };
-		const queries: Record<string, string> = { 'one common word ("pars")': 'pars', 'two words ("docker sandbox")': 'docker sandbox', 'a rare word ("unique250x")': 'unique250x' };
+		const searches: Record<string, number[]> = {
+			'one common word ("pars")': [],
+			'two words ("docker sandbox")': [],
+			'a rare word ("unique250x")': [],
+		};
+		const queries: Record<string, string> = {
+			'one common word ("pars")': 'pars',
+			'two words ("docker sandbox")': 'docker sandbox',
+			'a rare word ("unique250x")': 'unique250x',
+		};
 		for (let i = 0; i < 20; i++) {
 			for (const [label, query] of Object.entries(queries)) {
 				const started = process.hrtime.bigint();
@@ -39,8 +73,18 @@ export async function run(): Promise<void> {
 		printTable(
 			['operation (500 sessions, 10,000 messages)', 'p50 ms', 'p95 ms', 'budget'],
 			[
-				['append one message (durable, with the index)', percentile(appends, 0.5), percentile(appends, 0.95), ''],
-				...Object.entries(searches).map(([label, values]) => [`search: ${label}`, percentile(values, 0.5), percentile(values, 0.95), '< 50']),
+				[
+					'append one message (durable, with the index)',
+					percentile(appends, 0.5),
+					percentile(appends, 0.95),
+					'',
+				],
+				...Object.entries(searches).map(([label, values]) => [
+					`search: ${label}`,
+					percentile(values, 0.5),
+					percentile(values, 0.95),
+					'< 50',
+				]),
 			],
 		);
 		store.close();

@@ -23,7 +23,12 @@ export async function run(): Promise<void> {
 	const registry = new ToolRegistry(fileTools);
 	const workspace = new InMemoryWorkspace({ 'README.md': 'hello\n'.repeat(50) });
 	// Each round reads a different line, so the doom-loop guard (same call, same output) never fires.
-	const script = () => [...Array.from({ length: ROUNDS }, (_, i) => toolCalls([{ name: 'read_file', arguments: { path: 'README.md', offset: i + 1, limit: 1 } }], { split: 3 })), text('done')];
+	const script = () => [
+		...Array.from({ length: ROUNDS }, (_, i) =>
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md', offset: i + 1, limit: 1 } }], { split: 3 }),
+		),
+		text('done'),
+	];
 	try {
 		const loop: number[] = [];
 		const raw: number[] = [];
@@ -34,7 +39,16 @@ export async function run(): Promise<void> {
 			let outcome: Awaited<ReturnType<typeof runTurn>> | undefined;
 			const loopMs = await timeIt(async () => {
 				outcome = await runTurn(
-					{ model: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'm' }), registry, approvals: undefined, approvalSettings: defaultApprovalSettings, workspace, systemPrompt: 'sys', maxSteps: 100, emit: () => {} },
+					{
+						model: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'm' }),
+						registry,
+						approvals: undefined,
+						approvalSettings: defaultApprovalSettings,
+						workspace,
+						systemPrompt: 'sys',
+						maxSteps: 100,
+						emit: () => {},
+					},
 					[],
 					'go',
 					`t${i}`,
@@ -43,13 +57,20 @@ export async function run(): Promise<void> {
 			});
 			const rounds = outcome!.messages.filter(m => m.kind === 'tool_result').length;
 			if (outcome!.reason !== 'completed' || rounds !== ROUNDS) {
-				throw new Error(`the turn did not run ${ROUNDS} tool rounds (${outcome!.reason}, ${rounds} rounds): the figure would be wrong`);
+				throw new Error(
+					`the turn did not run ${ROUNDS} tool rounds (${outcome!.reason}, ${rounds} rounds): the figure would be wrong`,
+				);
 			}
 			double.reset();
 			double.script(...script());
 			const rawMs = await timeIt(async () => {
 				for (let r = 0; r <= ROUNDS; r++) {
-					const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }], tools: registry.specs().map(t => ({ type: 'function' as const, function: t })), stream: true });
+					const stream = await client.chat.completions.create({
+						model: 'm',
+						messages: [{ role: 'user', content: 'go' }],
+						tools: registry.specs().map(t => ({ type: 'function' as const, function: t })),
+						stream: true,
+					});
 					for await (const _chunk of stream) {
 						// drain
 					}
@@ -70,7 +91,9 @@ export async function run(): Promise<void> {
 				['Keel overhead', percentile(overhead, 0.5), percentile(overhead, 0.95)],
 			],
 		);
-		console.log(`\nratio loop/bare SDK (p50): ${(percentile(loop, 0.5) / percentile(raw, 0.5)).toFixed(2)}×  (${TURNS} turns × ${ROUNDS} tool rounds)`);
+		console.log(
+			`\nratio loop/bare SDK (p50): ${(percentile(loop, 0.5) / percentile(raw, 0.5)).toFixed(2)}×  (${TURNS} turns × ${ROUNDS} tool rounds)`,
+		);
 	} finally {
 		await double.close();
 	}

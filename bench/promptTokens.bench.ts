@@ -19,7 +19,13 @@ export function measurePrompt(): Array<[string, number, number]> {
 	const native = JSON.stringify(toOpenAITools(specs));
 	const text = textModeInstructions(specs);
 	const row = (label: string, s: string): [string, number, number] => [label, s.length, Math.ceil(s.length / 4)];
-	return [row('system prompt', system), row(`tool schemas, native JSON (${specs.length} tools)`, native), row('text-mode catalog (in the system prompt)', text), row('native total', system + native), row('text-mode total', system + text)];
+	return [
+		row('system prompt', system),
+		row(`tool schemas, native JSON (${specs.length} tools)`, native),
+		row('text-mode catalog (in the system prompt)', text),
+		row('native total', system + native),
+		row('text-mode total', system + text),
+	];
 }
 
 export async function run(): Promise<void> {

@@ -22,9 +22,27 @@ function message(i: number): CanonicalMessage {
 		case 0:
 			return { kind: 'user', content: `Question ${i}: what does src/module${i}.ts do?` };
 		case 1:
-			return { kind: 'tool_call', content: 'read_file', data: { id: `c${i}`, name: 'read_file', arguments: { path: `src/module${i}.ts` }, rawArguments: `{"path":"src/module${i}.ts"}` } };
+			return {
+				kind: 'tool_call',
+				content: 'read_file',
+				data: {
+					id: `c${i}`,
+					name: 'read_file',
+					arguments: { path: `src/module${i}.ts` },
+					rawArguments: `{"path":"src/module${i}.ts"}`,
+				},
+			};
 		case 2:
-			return { kind: 'tool_result', content: 'x', data: { toolCallId: `c${i - 1}`, name: 'read_file', output: 'export const value = 1;\n'.repeat(40), ok: true } };
+			return {
+				kind: 'tool_result',
+				content: 'x',
+				data: {
+					toolCallId: `c${i - 1}`,
+					name: 'read_file',
+					output: 'export const value = 1;\n'.repeat(40),
+					ok: true,
+				},
+			};
 		default:
 			return { kind: 'assistant', content: `Module ${i} exports one constant. `.repeat(8) };
 	}
@@ -86,12 +104,48 @@ export async function run(): Promise<void> {
 		printTable(
 			['measure', 'p50 ms', 'p99 ms', 'max ms', 'n'],
 			[
-				['append one event (commit + fsync)', percentile(latencies, 0.5), percentile(latencies, 0.99), Math.max(...latencies), latencies.length],
-				[`reopen DB + load ${count} events`, percentile(reopen, 0.5), percentile(reopen, 0.99), Math.max(...reopen), reopen.length],
-				[`rebuild the view of ${count} events`, percentile(rebuild, 0.5), percentile(rebuild, 0.99), Math.max(...rebuild), rebuild.length],
-				['open (no journal left: no check)', percentile(openOnly, 0.5), percentile(openOnly, 0.99), Math.max(...openOnly), openOnly.length],
-				['full check (PRAGMA integrity_check)', percentile(checkOnly, 0.5), percentile(checkOnly, 0.99), Math.max(...checkOnly), checkOnly.length],
-				['open after a crash (open + full check)', percentile(openCheck, 0.5), percentile(openCheck, 0.99), Math.max(...openCheck), openCheck.length],
+				[
+					'append one event (commit + fsync)',
+					percentile(latencies, 0.5),
+					percentile(latencies, 0.99),
+					Math.max(...latencies),
+					latencies.length,
+				],
+				[
+					`reopen DB + load ${count} events`,
+					percentile(reopen, 0.5),
+					percentile(reopen, 0.99),
+					Math.max(...reopen),
+					reopen.length,
+				],
+				[
+					`rebuild the view of ${count} events`,
+					percentile(rebuild, 0.5),
+					percentile(rebuild, 0.99),
+					Math.max(...rebuild),
+					rebuild.length,
+				],
+				[
+					'open (no journal left: no check)',
+					percentile(openOnly, 0.5),
+					percentile(openOnly, 0.99),
+					Math.max(...openOnly),
+					openOnly.length,
+				],
+				[
+					'full check (PRAGMA integrity_check)',
+					percentile(checkOnly, 0.5),
+					percentile(checkOnly, 0.99),
+					Math.max(...checkOnly),
+					checkOnly.length,
+				],
+				[
+					'open after a crash (open + full check)',
+					percentile(openCheck, 0.5),
+					percentile(openCheck, 0.99),
+					Math.max(...openCheck),
+					openCheck.length,
+				],
 			],
 		);
 		console.log(

@@ -12,7 +12,12 @@ import { writeBenchPage } from './webview/page';
 import { roundEvents, sessionEvents } from './webview/session';
 
 // In-page code runs in Chromium; the Node program has no DOM types.
-declare const window: any, document: any, queueMicrotask: (cb: () => void) => void, XPathResult: any, PerformanceObserver: any, requestAnimationFrame: (cb: () => void) => void;
+declare const window: any,
+	document: any,
+	queueMicrotask: (cb: () => void) => void,
+	XPathResult: any,
+	PerformanceObserver: any,
+	requestAnimationFrame: (cb: () => void) => void;
 type Element = { getBoundingClientRect(): { top: number; bottom: number; height: number } };
 
 export const title = 'Chat webview at scale (Chromium, production bundle, 5,000-item session)';
@@ -24,7 +29,10 @@ const KEYS = 'hello keel, go on'.length;
 export async function run(): Promise<void> {
 	const repoRoot = path.resolve(__dirname, '..', '..');
 	const history = sessionEvents('t1', ROUNDS);
-	history.push({ type: 'textDelta', turnId: 't1', text: 'All files read. LAST-MARK' }, { type: 'turnFinished', turnId: 't1', reason: 'completed' });
+	history.push(
+		{ type: 'textDelta', turnId: 't1', text: 'All files read. LAST-MARK' },
+		{ type: 'turnFinished', turnId: 't1', reason: 'completed' },
+	);
 	const host = createBenchHost(history);
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 	try {
@@ -38,7 +46,13 @@ export async function run(): Promise<void> {
 					const start = performance.now();
 					window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(json) }));
 					const check = () => {
-						const hit = document.evaluate("//*[contains(text(),'LAST-MARK')]", document.body, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue as Element | null;
+						const hit = document.evaluate(
+							"//*[contains(text(),'LAST-MARK')]",
+							document.body,
+							null,
+							XPathResult.FIRST_ORDERED_NODE_TYPE,
+							null,
+						).singleNodeValue as Element | null;
 						const rect = hit?.getBoundingClientRect();
 						if (rect && rect.bottom > 0 && rect.top < window.innerHeight && rect.height > 0) {
 							resolve(performance.now() - start);
@@ -57,7 +71,8 @@ export async function run(): Promise<void> {
 		// All main-thread work while streaming (parse, apply, render, layout, paint), from Chromium's own counters.
 		const cdp = await page.context().newCDPSession(page);
 		await cdp.send('Performance.enable');
-		const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration')?.value ?? NaN;
+		const taskSeconds = async () =>
+			(await cdp.send('Performance.getMetrics')).metrics.find(m => m.name === 'TaskDuration')?.value ?? NaN;
 		const busyBefore = await taskSeconds();
 		batches.unshift(host.feed([{ type: 'turnStarted', turnId: 't2', prompt: 'go on' }]));
 		const stream = await page.evaluate(
@@ -65,7 +80,9 @@ export async function run(): Promise<void> {
 				new Promise<{ perDelta: number[]; longTasks: number[] }>(resolve => {
 					const perDelta: number[] = [];
 					const longTasks: number[] = [];
-					const observer = new PerformanceObserver((list: any) => list.getEntries().forEach((e: any) => longTasks.push(e.duration)));
+					const observer = new PerformanceObserver((list: any) =>
+						list.getEntries().forEach((e: any) => longTasks.push(e.duration)),
+					);
 					observer.observe({ type: 'longtask', buffered: false });
 					let index = 0;
 					const tick = async () => {
@@ -117,7 +134,9 @@ export async function run(): Promise<void> {
 		await page.waitForTimeout(300);
 		const keys = await page.evaluate(() => (window as any).__keys as number[]);
 		const frames = await page.evaluate(() => (window as any).__frames as number[]);
-		const state = await page.evaluate(() => (window as any).__bench as { setStateBytes: number; setStateCalls: number });
+		const state = await page.evaluate(
+			() => (window as any).__bench as { setStateBytes: number; setStateCalls: number },
+		);
 
 		const maxLong = stream.longTasks.length ? Math.max(...stream.longTasks) : 0;
 		printTable(
@@ -127,12 +146,24 @@ export async function run(): Promise<void> {
 				['  snapshot sent on open, KB', snapshot.json.length / 1024, 'not growing with the session'],
 				['DOM nodes after open', domAfterOpen, '≤ 3,000'],
 				['DOM nodes after streaming', domAfterStream, '≤ 3,000'],
-				[`streaming: p95 per applied delta, ms (${stream.perDelta.length} deltas)`, percentile(stream.perDelta, 0.95), '≤ 4'],
+				[
+					`streaming: p95 per applied delta, ms (${stream.perDelta.length} deltas)`,
+					percentile(stream.perDelta, 0.95),
+					'≤ 4',
+				],
 				['streaming: median per applied delta, ms', percentile(stream.perDelta, 0.5), ''],
-				['streaming: all main-thread work per delta (mean, incl. render/layout/paint), ms', busyMs / stream.perDelta.length, ''],
+				[
+					'streaming: all main-thread work per delta (mean, incl. render/layout/paint), ms',
+					busyMs / stream.perDelta.length,
+					'',
+				],
 				['streaming: longest task, ms', maxLong, '≤ 50'],
 				['streaming: long tasks (> 50 ms)', stream.longTasks.length, '0'],
-				[`typing: p95 keydown → key handled and rendered, ms (${keys.length} keys)`, percentile(keys, 0.95), '≤ 16'],
+				[
+					`typing: p95 keydown → key handled and rendered, ms (${keys.length} keys)`,
+					percentile(keys, 0.95),
+					'≤ 16',
+				],
 				['typing: p95 keydown → next frame (includes the wait for vsync), ms', percentile(frames, 0.95), ''],
 				['setState: KB stored in total', state.setStateBytes / 1024, 'only what a repaint needs'],
 			],

@@ -10,7 +10,10 @@ const root = path.resolve(__dirname, '..');
 const svg = fs.readFileSync(path.join(root, 'media/icon-marketplace.svg'), 'utf8');
 
 (async () => {
-	const browser = await chromium.launch({ executablePath: process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+	const browser = await chromium.launch({
+		executablePath: process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu'],
+	});
 	try {
 		const page = await browser.newPage({ viewport: { width: 128, height: 128 }, deviceScaleFactor: 1 });
 		await page.setContent(`<body style="margin:0">${svg}</body>`);

@@ -36,5 +36,15 @@ for (const check of checks) {
 	}
 }
 const failed = failedTitles.length;
-fs.writeFileSync(resultFile, JSON.stringify({ tier: 'lint', passed: checks.length - failed, failed, skipped: 0, skippedTitles: [], failedTitles }) + '\n');
+fs.writeFileSync(
+	resultFile,
+	JSON.stringify({
+		tier: 'lint',
+		passed: checks.length - failed,
+		failed,
+		skipped: 0,
+		skippedTitles: [],
+		failedTitles,
+	}) + '\n',
+);
 process.exitCode = failed > 0 ? 1 : 0;

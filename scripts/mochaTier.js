@@ -13,7 +13,8 @@ const files = globSync(pattern, { cwd: root, absolute: true }).sort();
 const resultFile = path.join(root, 'test-results', `${tier}.json`);
 fs.mkdirSync(path.dirname(resultFile), { recursive: true });
 const skippedTitles = [];
-const write = (passed, failed, skipped = 0) => fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed, skipped, skippedTitles }) + '\n');
+const write = (passed, failed, skipped = 0) =>
+	fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed, skipped, skippedTitles }) + '\n');
 
 if (files.length === 0) {
 	console.error(`[${tier}] no test files match ${pattern}`);

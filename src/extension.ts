@@ -37,21 +37,34 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 	};
 
 	context.subscriptions.push(
-		vscode.window.registerWebviewViewProvider('keel.chat', { resolveWebviewView: view => getHost().resolveWebviewView(view) }),
+		vscode.window.registerWebviewViewProvider('keel.chat', {
+			resolveWebviewView: view => getHost().resolveWebviewView(view),
+		}),
 		vscode.commands.registerCommand('keel.newChat', () => getHost().newChat()),
 		vscode.commands.registerCommand('keel.stop', () => getHost().stop()),
 		vscode.commands.registerCommand('keel.focusChat', () => vscode.commands.executeCommand('keel.chat.focus')),
-		vscode.commands.registerCommand('keel.askAboutSelection', (question?: unknown) => getHost().askAboutSelection(typeof question === 'string' ? question : undefined)),
+		vscode.commands.registerCommand('keel.askAboutSelection', (question?: unknown) =>
+			getHost().askAboutSelection(typeof question === 'string' ? question : undefined),
+		),
 		vscode.commands.registerCommand('keel.setApiKey', () => getHost().setApiKey()),
-		vscode.commands.registerCommand('keel.showHistory', (query?: unknown) => getHost().showHistory(typeof query === 'string' ? query : undefined)),
+		vscode.commands.registerCommand('keel.showHistory', (query?: unknown) =>
+			getHost().showHistory(typeof query === 'string' ? query : undefined),
+		),
 		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
 		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
 		vscode.commands.registerCommand('keel.unblockTools', () => getHost().unblockTools()),
 		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
-		...EVERYDAY_COMMANDS.map(id => vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args))),
+		...EVERYDAY_COMMANDS.map(id =>
+			vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args)),
+		),
 	);
 	// The whole API, forwarded by name: the host (and with it the engine) loads on the first call.
-	const api = Object.fromEntries(KEEL_API_METHODS.map(name => [name, (...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args)])) as unknown as KeelApi;
+	const api = Object.fromEntries(
+		KEEL_API_METHODS.map(name => [
+			name,
+			(...args: unknown[]) => (getHost().api[name] as (...a: unknown[]) => unknown)(...args),
+		]),
+	) as unknown as KeelApi;
 
 	// Keel's read/search tools for VS Code's agent and other extensions (package.json languageModelTools).
 	// Registering is cheap; the host loads on the first call.

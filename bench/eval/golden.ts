@@ -10,7 +10,11 @@ export interface GoldenTask {
 	dimension: string;
 	prompt: string;
 	files: Record<string, string>;
-	check: { answerIncludes?: string[]; file?: { path: string; equals: string }; calledWith?: { name: string; args: Record<string, unknown> } };
+	check: {
+		answerIncludes?: string[];
+		file?: { path: string; equals: string };
+		calledWith?: { name: string; args: Record<string, unknown> };
+	};
 	reference: Array<{ call?: { name: string; args: Record<string, unknown> }; text?: string }>;
 }
 

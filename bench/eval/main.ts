@@ -16,7 +16,9 @@ async function main(): Promise<number> {
 	const baseUrl = arg('base-url');
 	const model = arg('model');
 	if (!baseUrl || !model) {
-		console.error('usage: npm run eval -- --base-url http://127.0.0.1:11434/v1 --model qwen3:8b [--no-recovery] [--only ID]');
+		console.error(
+			'usage: npm run eval -- --base-url http://127.0.0.1:11434/v1 --model qwen3:8b [--no-recovery] [--only ID]',
+		);
 		return 2;
 	}
 	const only = arg('only');
@@ -24,7 +26,9 @@ async function main(): Promise<number> {
 	const recovery = !process.argv.includes('--no-recovery');
 	console.log(`Evaluating ${model} at ${baseUrl} on ${tasks.length} tasks (recovery ${recovery ? 'on' : 'off'})\n`);
 	const results = await runEval(tasks, { baseUrl, model, apiKey: process.env.KEEL_API_KEY, recovery }, r =>
-		console.log(`${r.passed ? 'PASS' : 'FAIL'}  ${r.id}${r.passed ? '' : `  — ${r.why}`}${r.notices.length ? `  [${r.notices.join(', ')}]` : ''}`),
+		console.log(
+			`${r.passed ? 'PASS' : 'FAIL'}  ${r.id}${r.passed ? '' : `  — ${r.why}`}${r.notices.length ? `  [${r.notices.join(', ')}]` : ''}`,
+		),
 	);
 	console.log('');
 	printTable(['dimension', 'passed', 'rate'], summarizeEval(results));

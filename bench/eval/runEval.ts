@@ -40,7 +40,8 @@ export async function runTask(task: GoldenTask, options: EvalOptions): Promise<T
 			approvals: undefined,
 			approvalSettings: { autoApprove: { read: true, write: true } },
 			workspace: files.workspace,
-			systemPrompt: 'You are Keel, a coding agent. Use the tools to look at and change files; paths are relative. Answer concisely.',
+			systemPrompt:
+				'You are Keel, a coding agent. Use the tools to look at and change files; paths are relative. Answer concisely.',
 			maxSteps: options.maxSteps ?? 12,
 			emit: event => events.push(event),
 			recovery: options.recovery ? {} : { enabled: false },
@@ -65,12 +66,23 @@ export async function runTask(task: GoldenTask, options: EvalOptions): Promise<T
 	if (check.file) {
 		const content = files.files.get(check.file.path);
 		if (content?.trim() !== check.file.equals.trim()) {
-			return { ...base, passed: false, why: `${check.file.path} is ${content === undefined ? 'missing' : JSON.stringify(content.slice(0, 80))}` };
+			return {
+				...base,
+				passed: false,
+				why: `${check.file.path} is ${content === undefined ? 'missing' : JSON.stringify(content.slice(0, 80))}`,
+			};
 		}
 	}
 	if (check.calledWith) {
 		const want = check.calledWith;
-		const hit = outcome.messages.some(m => m.kind === 'tool_call' && m.data.name === want.name && Object.entries(want.args).every(([k, v]) => (m.data.arguments as Record<string, unknown> | undefined)?.[k] === v));
+		const hit = outcome.messages.some(
+			m =>
+				m.kind === 'tool_call' &&
+				m.data.name === want.name &&
+				Object.entries(want.args).every(
+					([k, v]) => (m.data.arguments as Record<string, unknown> | undefined)?.[k] === v,
+				),
+		);
 		if (!hit) {
 			return { ...base, passed: false, why: `no ${want.name} call with ${JSON.stringify(want.args)}` };
 		}
@@ -83,7 +95,11 @@ export async function runTask(task: GoldenTask, options: EvalOptions): Promise<T
 	return { ...base, passed: true, why: '' };
 }
 
-export async function runEval(tasks: GoldenTask[], options: EvalOptions, onResult?: (result: TaskResult) => void): Promise<TaskResult[]> {
+export async function runEval(
+	tasks: GoldenTask[],
+	options: EvalOptions,
+	onResult?: (result: TaskResult) => void,
+): Promise<TaskResult[]> {
 	const results: TaskResult[] = [];
 	for (const task of tasks) {
 		const result = await runTask(task, options);
@@ -96,7 +112,11 @@ export async function runEval(tasks: GoldenTask[], options: EvalOptions, onResul
 /** Pass rate per dimension, then overall: rows for printTable. */
 export function summarizeEval(results: TaskResult[]): Array<[string, string, string]> {
 	const dims = [...new Set(results.map(r => r.dimension))];
-	const row = (label: string, rs: TaskResult[]): [string, string, string] => [label, `${rs.filter(r => r.passed).length}/${rs.length}`, `${((100 * rs.filter(r => r.passed).length) / Math.max(1, rs.length)).toFixed(0)}%`];
+	const row = (label: string, rs: TaskResult[]): [string, string, string] => [
+		label,
+		`${rs.filter(r => r.passed).length}/${rs.length}`,
+		`${((100 * rs.filter(r => r.passed).length) / Math.max(1, rs.length)).toFixed(0)}%`,
+	];
 	return [
 		...dims.map(d =>
 			row(

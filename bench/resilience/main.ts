@@ -8,7 +8,13 @@
  * --only tafc (just the TAFC with/without table).
  */
 import { printTable } from '../table';
-import { FAULT_CLASSES, HOPELESS_CLASSES, makeScenarios, WIRES, type Scenario } from '../../test/support/resilience/scenarios';
+import {
+	FAULT_CLASSES,
+	HOPELESS_CLASSES,
+	makeScenarios,
+	WIRES,
+	type Scenario,
+} from '../../test/support/resilience/scenarios';
 import { BASELINE_REQUESTS, runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
 import { tafcTable } from './tafc';
 
@@ -21,7 +27,9 @@ const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)
 const rate = (rs: ScenarioResult[]) => pct(rs.filter(r => r.completed).length, rs.length);
 const extra = (rs: ScenarioResult[]) => {
 	const done = rs.filter(r => r.completed);
-	return done.length === 0 ? '—' : (done.reduce((sum, r) => sum + (r.requests - BASELINE_REQUESTS), 0) / done.length).toFixed(2);
+	return done.length === 0
+		? '—'
+		: (done.reduce((sum, r) => sum + (r.requests - BASELINE_REQUESTS), 0) / done.length).toFixed(2);
 };
 const dup = (rs: ScenarioResult[]) => String(rs.reduce((sum, r) => sum + r.duplicates, 0));
 
@@ -68,21 +76,55 @@ async function main(): Promise<void> {
 	const of = (rs: ScenarioResult[], pick: (s: Scenario) => boolean) => rs.filter(r => pick(r.scenario));
 	const row = (label: string, pick: (s: Scenario) => boolean) => {
 		const stub = stubbornTrials.map(t => of(t, pick));
-		return [label, String(of(on, pick).length), rate(of(on, pick)), rate(of(off, pick)), extra(of(on, pick)), dup(of(on, pick)), dup(of(off, pick)), passK(obedientTrials.map(t => of(t, pick))), rate(stub.flat()), passK(stub), dup(stub.flat())];
+		return [
+			label,
+			String(of(on, pick).length),
+			rate(of(on, pick)),
+			rate(of(off, pick)),
+			extra(of(on, pick)),
+			dup(of(on, pick)),
+			dup(of(off, pick)),
+			passK(obedientTrials.map(t => of(t, pick))),
+			rate(stub.flat()),
+			passK(stub),
+			dup(stub.flat()),
+		];
 	};
 	const rows = classes.map(c => row(c, s => s.fault === c));
 	rows.push(...WIRES.map(w => row(`overall ${w}`, s => s.wire === w)));
 	rows.push(row('overall', () => true));
-	console.log(`\n## Resilience: ${scenarios.length} scenarios (seed ${seed}, ${perClass} per class per wire, wires ${WIRES.join('/')}), one injected fault per task; stubborn model: ${k} trials each\n`);
-	printTable(['fault class', 'n', 'recovery on', 'naive', 'extra req/task', 'dup (on)', 'dup (naive)', `pass^${k}`, 'stubborn', `stubborn pass^${k}`, 'stubborn dup'], rows);
-	const describe = (r: ScenarioResult) => `#${r.scenario.id} ${r.scenario.fault}/${r.scenario.wire}/p${r.scenario.phase}/v${r.scenario.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`;
+	console.log(
+		`\n## Resilience: ${scenarios.length} scenarios (seed ${seed}, ${perClass} per class per wire, wires ${WIRES.join('/')}), one injected fault per task; stubborn model: ${k} trials each\n`,
+	);
+	printTable(
+		[
+			'fault class',
+			'n',
+			'recovery on',
+			'naive',
+			'extra req/task',
+			'dup (on)',
+			'dup (naive)',
+			`pass^${k}`,
+			'stubborn',
+			`stubborn pass^${k}`,
+			'stubborn dup',
+		],
+		rows,
+	);
+	const describe = (r: ScenarioResult) =>
+		`#${r.scenario.id} ${r.scenario.fault}/${r.scenario.wire}/p${r.scenario.phase}/v${r.scenario.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`;
 	const failures = obedientTrials.flat().filter(r => !r.completed);
 	if (failures.length > 0) {
 		console.log(`\nNot completed with recovery on (any of the ${k} trials): ${failures.map(describe).join('; ')}`);
 	}
-	const stubbornTransport = stubbornTrials.flat().filter(r => !r.completed && /http|reset|stream|overloaded/.test(r.scenario.fault));
+	const stubbornTransport = stubbornTrials
+		.flat()
+		.filter(r => !r.completed && /http|reset|stream|overloaded/.test(r.scenario.fault));
 	if (stubbornTransport.length > 0) {
-		console.log(`\nStubborn runs lost on transport faults (no correction involved): ${stubbornTransport.map(describe).join('; ')}`);
+		console.log(
+			`\nStubborn runs lost on transport faults (no correction involved): ${stubbornTransport.map(describe).join('; ')}`,
+		);
 	}
 	const hopeless = await runAll(makeScenarios(2, seed, HOPELESS_CLASSES), true);
 	console.log('\n## Budgets hold: faults nothing can fix (recovery on); the turn must end, bounded and explained\n');
@@ -91,7 +133,14 @@ async function main(): Promise<void> {
 		HOPELESS_CLASSES.map(c => {
 			const rs = hopeless.filter(r => r.scenario.fault === c);
 			const reasons = [...new Set(rs.map(r => r.outcome.error?.code ?? r.reason))].join(', ');
-			return [c, String(rs.length), String(rs.filter(r => r.completed).length), String(Math.max(...rs.map(r => r.requests))), reasons, String(rs.reduce((n, r) => n + r.duplicates, 0))];
+			return [
+				c,
+				String(rs.length),
+				String(rs.filter(r => r.completed).length),
+				String(Math.max(...rs.map(r => r.requests))),
+				reasons,
+				String(rs.reduce((n, r) => n + r.duplicates, 0)),
+			];
 		}),
 	);
 	await tafcTable(perClass, seed, k);

@@ -15,7 +15,15 @@ import { makeScenarios, type FaultClass, type Scenario } from '../../test/suppor
 import { runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
 
 /** The classes whose fault sits in the call's arguments (malformed JSON, wrong keys, cut off, glued). */
-export const ARGUMENT_CLASSES: readonly FaultClass[] = ['badJson', 'ollamaParse500', 'llamacppParse500', 'invalidArgs400', 'argShapes', 'gluedCalls', 'truncatedWrite'];
+export const ARGUMENT_CLASSES: readonly FaultClass[] = [
+	'badJson',
+	'ollamaParse500',
+	'llamacppParse500',
+	'invalidArgs400',
+	'argShapes',
+	'gluedCalls',
+	'truncatedWrite',
+];
 
 const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)}%`;
 
@@ -70,8 +78,23 @@ export async function tafcTable(perClass: number, seed: number, k: number): Prom
 			`${extra >= 0 ? '+' : ''}${Math.round(extra)} (${pct(extra, a.tokens / Math.max(1, a.tasks))})`,
 		];
 	});
-	console.log(`\n## TAFC against the stubborn model: ${scenarios.length} argument-fault tasks × ${k} trials per arm (seed ${seed}); thinking on every tool of the task (threshold 0)\n`);
-	printTable(['fault class', 'runs', 'arg errors / reply (off)', '(on)', 'recovered (off)', '(on)', 'tokens/task (off)', '(on)', 'extra tokens/task'], rows);
+	console.log(
+		`\n## TAFC against the stubborn model: ${scenarios.length} argument-fault tasks × ${k} trials per arm (seed ${seed}); thinking on every tool of the task (threshold 0)\n`,
+	);
+	printTable(
+		[
+			'fault class',
+			'runs',
+			'arg errors / reply (off)',
+			'(on)',
+			'recovered (off)',
+			'(on)',
+			'tokens/task (off)',
+			'(on)',
+			'extra tokens/task',
+		],
+		rows,
+	);
 	console.log(
 		'\n(reference: with vs without TAFC on the same seeded tasks and coins. Argument errors are replies whose call Keel repaired, reflected or refused by schema. The scripted model writes the `thinking` text when offered but its mistakes are scripted, so no change in errors is expected from a double; the extra tokens are the measured price. At the default threshold 0.6 none of these tools (complexity ≤ 0.25) would be augmented at all.)',
 	);

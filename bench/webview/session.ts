@@ -5,13 +5,23 @@
  */
 import type { AgentEvent, ToolCallState } from '../../src/core/agent/events';
 
-const OUTPUT = Array.from({ length: 40 }, (_, i) => `${String(i + 1).padStart(4)}  export const value${i} = compute(${i}, 'a line of the file being read');`).join('\n');
+const OUTPUT = Array.from(
+	{ length: 40 },
+	(_, i) => `${String(i + 1).padStart(4)}  export const value${i} = compute(${i}, 'a line of the file being read');`,
+).join('\n');
 
 /** The events of one round, split in streamed chunks as a fast server sends them. */
 export function roundEvents(turnId: string, round: number): AgentEvent[] {
 	const answer = `Round ${round}: reading the next part.\n\n\`\`\`ts\nconst step = ${round};\nrun(step);\n\`\`\`\n`;
 	const chunks = answer.match(/[\s\S]{1,12}/g) ?? [answer];
-	const call: ToolCallState = { id: `call-${turnId}-${round}`, name: 'read_file', title: `Read src/file${round % 50}.ts`, argumentsText: `{"path": "src/file${round % 50}.ts"}`, status: 'streaming', effect: 'read' };
+	const call: ToolCallState = {
+		id: `call-${turnId}-${round}`,
+		name: 'read_file',
+		title: `Read src/file${round % 50}.ts`,
+		argumentsText: `{"path": "src/file${round % 50}.ts"}`,
+		status: 'streaming',
+		effect: 'read',
+	};
 	return [
 		...chunks.map(text => ({ type: 'textDelta' as const, turnId, text })),
 		{ type: 'toolCallUpdated', turnId, call },

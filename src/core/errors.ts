@@ -2,7 +2,20 @@
  * Errors that reach the user carry a stable code and a sentence the user can act on.
  * The code lets the UI and the recovery layer decide without parsing prose.
  */
-export type ErrorCode = 'modelUnreachable' | 'modelAuth' | 'modelNotFound' | 'modelHttp' | 'modelStream' | 'modelFormat' | 'contextOverflow' | 'cancelled' | 'stepLimit' | 'loopDetected' | 'toolFailed' | 'protocol' | 'internal';
+export type ErrorCode =
+	| 'modelUnreachable'
+	| 'modelAuth'
+	| 'modelNotFound'
+	| 'modelHttp'
+	| 'modelStream'
+	| 'modelFormat'
+	| 'contextOverflow'
+	| 'cancelled'
+	| 'stepLimit'
+	| 'loopDetected'
+	| 'toolFailed'
+	| 'protocol'
+	| 'internal';
 
 export class AgentError extends Error {
 	constructor(

@@ -58,7 +58,11 @@ export class Everyday extends Disposable {
 		super();
 		this.rules = this._register(new RulesHost(_workspace, logger));
 		this.modes = this._register(new ModesHost(context.workspaceState));
-		this.checkpoints = this._register(new CheckpointsHost(context.storageUri ?? context.globalStorageUri, notice => this._notice(notice.sessionId, notice)));
+		this.checkpoints = this._register(
+			new CheckpointsHost(context.storageUri ?? context.globalStorageUri, notice =>
+				this._notice(notice.sessionId, notice),
+			),
+		);
 		this.mentions = this._register(new MentionsHost(_workspace));
 		this._diff = this._register(new CheckpointDiff(this.checkpoints.checkpoints));
 	}
@@ -73,7 +77,11 @@ export class Everyday extends Disposable {
 	}
 
 	systemPrompt(sessionId: string, workspaceName: string, folders?: string[]): string {
-		return buildSystemPrompt(workspaceName, { rules: this.rules.promptSection(), modeInstructions: this.modes.instructions(sessionId), folders });
+		return buildSystemPrompt(workspaceName, {
+			rules: this.rules.promptSection(),
+			modeInstructions: this.modes.instructions(sessionId),
+			folders,
+		});
 	}
 
 	attach(wiring: EverydayWiring): void {
@@ -98,15 +106,29 @@ export class Everyday extends Disposable {
 					const text = this.rules.announcement(controller.sessionId);
 					// After the turn's own first update, so the line sits under the prompt.
 					if (text) {
-						queueMicrotask(() => postNotice(controller, { turnId: event.turnId, level: this.rules.applied ? 'info' : 'warning', code: 'rules', text }));
+						queueMicrotask(() =>
+							postNotice(controller, {
+								turnId: event.turnId,
+								level: this.rules.applied ? 'info' : 'warning',
+								code: 'rules',
+								text,
+							}),
+						);
 					}
 				}
 			}),
 		);
-		this._register(this.modes.onDidChange(({ sessionId, mode }) => this._notice(sessionId, { level: 'info', code: 'mode', text: `Mode: ${describeMode(mode)}.` })));
+		this._register(
+			this.modes.onDidChange(({ sessionId, mode }) =>
+				this._notice(sessionId, { level: 'info', code: 'mode', text: `Mode: ${describeMode(mode)}.` }),
+			),
+		);
 	}
 
-	private _notice(sessionId: string, notice: { turnId?: string; level: 'info' | 'warning' | 'error'; code: NoticeCode; text: string }): void {
+	private _notice(
+		sessionId: string,
+		notice: { turnId?: string; level: 'info' | 'warning' | 'error'; code: NoticeCode; text: string },
+	): void {
 		const controller = this._wiring?.controller;
 		if (controller && controller.sessionId === sessionId) {
 			postNotice(controller, notice);
@@ -128,7 +150,11 @@ export class Everyday extends Disposable {
 		const resolved = await this.mentions.resolve(text);
 		const failed = resolved.attachments.filter(a => a.error);
 		if (failed.length) {
-			this._notice(this._controller.sessionId, { level: 'warning', code: 'mention', text: `Not attached: ${failed.map(a => `@${a.label} (${a.error})`).join('; ')}` });
+			this._notice(this._controller.sessionId, {
+				level: 'warning',
+				code: 'mention',
+				text: `Not attached: ${failed.map(a => `@${a.label} (${a.error})`).join('; ')}`,
+			});
 		}
 		return resolved;
 	}
@@ -143,7 +169,9 @@ export class Everyday extends Disposable {
 		const controller = this._controller;
 		const store = this._persistence.store;
 		if (!store) {
-			throw new Error('Compacting needs the session history, which is not available (see the Keel output channel).');
+			throw new Error(
+				'Compacting needs the session history, which is not available (see the Keel output channel).',
+			);
 		}
 		if (controller.session.busy) {
 			throw new Error('A turn is running. Stop it or wait, then compact.');
@@ -158,7 +186,11 @@ export class Everyday extends Disposable {
 		const title = store.get(oldId)?.title ?? 'this conversation';
 		const newId = `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 		const turnId = `${newId}-compact`;
-		store.append(newId, { kind: 'user', content: `Continue from this summary of the earlier conversation "${title}".` }, { turnId });
+		store.append(
+			newId,
+			{ kind: 'user', content: `Continue from this summary of the earlier conversation "${title}".` },
+			{ turnId },
+		);
 		store.append(newId, { kind: 'assistant', content: summary }, { turnId });
 		store.rename(newId, `${title} (compacted)`);
 		const mode = this.modes.get(oldId);
@@ -215,17 +247,27 @@ export class Everyday extends Disposable {
 			}
 			return diff;
 		},
-		restoreCheckpoint: (turnId, onConflict) => this._guardIdle(() => this.checkpoints.restore(this._controller.sessionId, turnId, onConflict)),
-		undoRestore: onConflict => this._guardIdle(() => this.checkpoints.undoRestore(this._controller.sessionId, onConflict)),
+		restoreCheckpoint: (turnId, onConflict) =>
+			this._guardIdle(() => this.checkpoints.restore(this._controller.sessionId, turnId, onConflict)),
+		undoRestore: onConflict =>
+			this._guardIdle(() => this.checkpoints.undoRestore(this._controller.sessionId, onConflict)),
 		rewindTo: async (turnId, options = {}) => {
-			const restored = options.restoreFiles ? await this.api.restoreCheckpoint(turnId, options.onConflict) : undefined;
+			const restored = options.restoreFiles
+				? await this.api.restoreCheckpoint(turnId, options.onConflict)
+				: undefined;
 			if (restored?.cancelled) {
 				return { prompt: '', restored };
 			}
 			return { prompt: this._rewind!.rewind(turnId).prompt, restored };
 		},
 		undoRewind: () => this._rewind?.undo() ?? false,
-		searchHistory: query => (this._persistence.store?.search(query) ?? []).map(hit => ({ sessionId: hit.sessionId, title: hit.meta.title, snippet: hit.snippet, updatedAt: hit.meta.updatedAt })),
+		searchHistory: query =>
+			(this._persistence.store?.search(query) ?? []).map(hit => ({
+				sessionId: hit.sessionId,
+				title: hit.meta.title,
+				snippet: hit.snippet,
+				updatedAt: hit.meta.updatedAt,
+			})),
 		renameSession: (id, title) => this._persistence.store?.rename(id, title),
 		deleteSession: id => {
 			this._persistence.store?.delete(id);
@@ -243,7 +285,9 @@ export class Everyday extends Disposable {
 		},
 		submit: (text, options) => {
 			const resolved = readResolvedProvider();
-			const images = options?.images?.length ? checkImages(options.images, { wire: resolved.preset.wire, name: resolved.model }) : undefined;
+			const images = options?.images?.length
+				? checkImages(options.images, { wire: resolved.preset.wire, name: resolved.model })
+				: undefined;
 			return this._slash!.submit(text, images);
 		},
 		slashCompletions: prefix => this._slash!.completions(prefix),
@@ -254,7 +298,9 @@ export class Everyday extends Disposable {
 		onDidChangeState: listener => {
 			const subscriptions = [
 				this.rules.onDidChange(() => listener('rules')),
-				this.modes.onDidChange(({ sessionId }) => sessionId === this._wiring?.controller.sessionId && listener('mode')),
+				this.modes.onDidChange(
+					({ sessionId }) => sessionId === this._wiring?.controller.sessionId && listener('mode'),
+				),
 				this.checkpoints.onDidChange(() => listener('checkpoints')),
 			];
 			return { dispose: () => subscriptions.forEach(s => s.dispose()) };

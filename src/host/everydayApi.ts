@@ -23,7 +23,11 @@ export interface TurnInfo {
  * returns beside the turn API, and what the chat view calls for its controls.
  */
 export interface EverydayApi {
-	rules(): { applied: boolean; files: Array<{ path: string; tokens: number; scope: string }>; skipped: Array<{ path: string; tokens: number; reason: string }> };
+	rules(): {
+		applied: boolean;
+		files: Array<{ path: string; tokens: number; scope: string }>;
+		skipped: Array<{ path: string; tokens: number; reason: string }>;
+	};
 	reloadRules(): Promise<void>;
 	draftAgentsMd(): Promise<TurnOutcome>;
 	mode(): { id: string; name: string };
@@ -35,7 +39,10 @@ export interface EverydayApi {
 	restoreCheckpoint(turnId: string, onConflict?: ConflictChoice): Promise<RestoreOutcome>;
 	undoRestore(onConflict?: ConflictChoice): Promise<RestoreOutcome>;
 	/** Rewinds the conversation to before `turnId` (optionally its files too); returns that turn's prompt to edit and resend. */
-	rewindTo(turnId: string, options?: { restoreFiles?: boolean; onConflict?: ConflictChoice }): Promise<{ prompt: string; restored?: RestoreOutcome }>;
+	rewindTo(
+		turnId: string,
+		options?: { restoreFiles?: boolean; onConflict?: ConflictChoice },
+	): Promise<{ prompt: string; restored?: RestoreOutcome }>;
 	undoRewind(): boolean;
 	searchHistory(query: string): Array<{ sessionId: string; title: string; snippet: string; updatedAt: number }>;
 	renameSession(sessionId: string, title: string): void;
@@ -84,4 +91,15 @@ export const EVERYDAY_API_METHODS = [
 ] as const satisfies ReadonlyArray<keyof EverydayApi>;
 
 /** Palette commands of these features (everydayCommands.ts); registered by the activation shim. */
-export const EVERYDAY_COMMANDS = ['keel.draftAgentsMd', 'keel.showTurnChanges', 'keel.restoreCheckpoint', 'keel.undoRestore', 'keel.rewindConversation', 'keel.undoRewind', 'keel.switchMode', 'keel.planMode', 'keel.actMode', 'keel.compact'] as const;
+export const EVERYDAY_COMMANDS = [
+	'keel.draftAgentsMd',
+	'keel.showTurnChanges',
+	'keel.restoreCheckpoint',
+	'keel.undoRestore',
+	'keel.rewindConversation',
+	'keel.undoRewind',
+	'keel.switchMode',
+	'keel.planMode',
+	'keel.actMode',
+	'keel.compact',
+] as const;

@@ -14,19 +14,33 @@ async function report(action: () => Promise<string | undefined>): Promise<void> 
 	}
 }
 
-async function pickTurn(everyday: Everyday, title: string, onlyWithChanges: boolean, turnId?: unknown): Promise<TurnInfo | undefined> {
+async function pickTurn(
+	everyday: Everyday,
+	title: string,
+	onlyWithChanges: boolean,
+	turnId?: unknown,
+): Promise<TurnInfo | undefined> {
 	const turns = await everyday.turns();
 	if (typeof turnId === 'string') {
-		return turns.find(turn => turn.turnId === turnId) ?? Promise.reject(new Error('That turn is not in this conversation.'));
+		return (
+			turns.find(turn => turn.turnId === turnId) ??
+			Promise.reject(new Error('That turn is not in this conversation.'))
+		);
 	}
 	const candidates = turns.filter(turn => !onlyWithChanges || turn.changes).reverse();
 	if (candidates.length === 0) {
-		throw new Error(onlyWithChanges ? 'No turn of this chat changed files, so there is nothing to restore.' : 'This chat has no turns yet.');
+		throw new Error(
+			onlyWithChanges
+				? 'No turn of this chat changed files, so there is nothing to restore.'
+				: 'This chat has no turns yet.',
+		);
 	}
 	const chosen = await vscode.window.showQuickPick(
 		candidates.map(turn => ({
 			label: turn.prompt.split('\n')[0].slice(0, 80) || '(empty prompt)',
-			description: turn.changes ? `${turn.changes.length} file${turn.changes.length === 1 ? '' : 's'} changed` : 'no file changes',
+			description: turn.changes
+				? `${turn.changes.length} file${turn.changes.length === 1 ? '' : 's'} changed`
+				: 'no file changes',
 			detail: turn.changes
 				?.map(c => c.path)
 				.slice(0, 6)
@@ -70,14 +84,26 @@ export function everydayCommands(getEveryday: () => Everyday): Record<string, (.
 				if (!turn) {
 					return undefined;
 				}
-				const answer = turn.changes ? await vscode.window.showQuickPick(['Rewind the conversation only', 'Rewind and restore its files'], { title: 'This turn changed files' }) : 'Rewind the conversation only';
+				const answer = turn.changes
+					? await vscode.window.showQuickPick(
+							['Rewind the conversation only', 'Rewind and restore its files'],
+							{ title: 'This turn changed files' },
+						)
+					: 'Rewind the conversation only';
 				if (!answer) {
 					return undefined;
 				}
 				const result = await everyday.api.rewindTo(turn.turnId, { restoreFiles: answer.includes('restore') });
-				return result.restored?.cancelled ? result.restored.message : `Rewound to before "${result.prompt.slice(0, 60)}".${result.restored ? ` ${result.restored.message}` : ''} Undo with "Keel: Undo Rewind".`;
+				return result.restored?.cancelled
+					? result.restored.message
+					: `Rewound to before "${result.prompt.slice(0, 60)}".${result.restored ? ` ${result.restored.message}` : ''} Undo with "Keel: Undo Rewind".`;
 			}),
-		'keel.undoRewind': () => report(async () => (getEveryday().api.undoRewind() ? 'The rewound turns are back.' : 'Nothing to undo: no rewind, or the chat went on since.')),
+		'keel.undoRewind': () =>
+			report(async () =>
+				getEveryday().api.undoRewind()
+					? 'The rewound turns are back.'
+					: 'Nothing to undo: no rewind, or the chat went on since.',
+			),
 		'keel.switchMode': name =>
 			report(async () => {
 				const everyday = getEveryday();

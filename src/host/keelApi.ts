@@ -30,7 +30,20 @@ export interface KeelApi extends EverydayApi {
 	mcpServers(): Promise<Array<{ name: string; scope: string; status: string; error?: string; tools: string[] }>>;
 }
 
-const TURN_API_METHODS = ['runTurn', 'decideToolCall', 'pendingApprovals', 'transcript', 'view', 'newChat', 'sessionId', 'resumeSession', 'onDidEvent', 'blockedTools', 'unblockTool', 'mcpServers'] as const satisfies ReadonlyArray<keyof KeelApi>;
+const TURN_API_METHODS = [
+	'runTurn',
+	'decideToolCall',
+	'pendingApprovals',
+	'transcript',
+	'view',
+	'newChat',
+	'sessionId',
+	'resumeSession',
+	'onDidEvent',
+	'blockedTools',
+	'unblockTool',
+	'mcpServers',
+] as const satisfies ReadonlyArray<keyof KeelApi>;
 
 /** Every method of KeelApi; the type below fails to compile when one is missing. */
 export const KEEL_API_METHODS = [...TURN_API_METHODS, ...EVERYDAY_API_METHODS] as const;

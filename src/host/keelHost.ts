@@ -62,18 +62,30 @@ export class KeelHost extends Disposable {
 		const shell = createShellTooling(this._context, logger);
 		this._register(shell.disposable);
 		// Registered before the controller, so it closes after the controller's last write.
-		this._persistence = this._register(new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger));
+		this._persistence = this._register(
+			new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger),
+		);
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
 		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
 		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
-		const toolDeps = hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache });
-		const everyday = (this.everyday = this._register(new Everyday(this._context, workspace, logger, this._persistence)));
+		const toolDeps = hostToolDeps(outputs, {
+			toolSystem: () => toolSystem.config(),
+			resultCache: toolSystem.cache,
+		});
+		const everyday = (this.everyday = this._register(
+			new Everyday(this._context, workspace, logger, this._persistence),
+		));
 		// File tools and commands take the turn's checkpoint before they run.
-		const registry = new ToolRegistry([...everyday.wrapTools(createToolset(toolDeps, shell.tools)), createRequestToolsTool(readToolBudget)]);
+		const registry = new ToolRegistry([
+			...everyday.wrapTools(createToolset(toolDeps, shell.tools)),
+			createRequestToolsTool(readToolBudget),
+		]);
 		registry.policy = toolSystem.policy;
 		// MCP servers put their tools into the same registry, gate, shaping and cards.
 		const mcpConsents = new McpConsentPrompts(() => void vscode.commands.executeCommand('keel.chat.focus'));
-		const mcp = (this._mcp = this._register(new McpManager(this._context, registry, toolDeps, logger, output, mcpConsents)));
+		const mcp = (this._mcp = this._register(
+			new McpManager(this._context, registry, toolDeps, logger, output, mcpConsents),
+		));
 		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
 		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
 		this._lend = {
@@ -123,7 +135,12 @@ export class KeelHost extends Disposable {
 				this._persistence,
 			),
 		);
-		everyday.attach({ controller: this._controller, registry, createModel, contextWindow: () => readModelConfig().contextWindow });
+		everyday.attach({
+			controller: this._controller,
+			registry,
+			createModel,
+			contextWindow: () => readModelConfig().contextWindow,
+		});
 		this._modelPicker = this._register(new ModelPicker(this._context, logger));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
 		this._provider = this._register(
@@ -133,7 +150,8 @@ export class KeelHost extends Disposable {
 				channel,
 				logger,
 				(id, index) => void diffEditor.open(id, index),
-				(id, offset) => this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)),
+				(id, offset) =>
+					this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)),
 				everydayBridge,
 				(id, allow) => mcpConsents.decide(id, allow),
 			),
@@ -147,13 +165,19 @@ export class KeelHost extends Disposable {
 		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));
 		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
 		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
-		this._register(this._controller.onDidChangeBusy(busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy)));
+		this._register(
+			this._controller.onDidChangeBusy(
+				busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy),
+			),
+		);
 		// A tool blocked by the anomaly guard: the notification's one click unblocks it (the chat shows the notice inline).
 		this._register(
 			this._controller.onDidEvent(event => {
 				if (event.type === 'notice' && event.code === 'toolBlocked') {
 					const tool = event.text.split(' ')[0];
-					void vscode.window.showWarningMessage(`Keel: ${event.text}`, 'Unblock').then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
+					void vscode.window
+						.showWarningMessage(`Keel: ${event.text}`, 'Unblock')
+						.then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
 				}
 			}),
 		);
@@ -181,7 +205,13 @@ export class KeelHost extends Disposable {
 			unblockTool: name => toolSystem.policy.session(controller.sessionId).anomaly.unblock(name),
 			mcpServers: async () => {
 				await mcp.ready();
-				return mcp.list().map(s => ({ name: s.entry.config.name, scope: s.entry.config.scope, status: s.status, error: s.error, tools: s.tools.filter(t => !t.disabled).map(t => t.name) }));
+				return mcp.list().map(s => ({
+					name: s.entry.config.name,
+					scope: s.entry.config.scope,
+					status: s.status,
+					error: s.error,
+					tools: s.tools.filter(t => !t.disabled).map(t => t.name),
+				}));
 			},
 		};
 	}
@@ -230,7 +260,11 @@ export class KeelHost extends Disposable {
 	}
 
 	/** A Language Model Tool call from VS Code or another extension (registered by the activation shim). */
-	invokeLentTool(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+	invokeLentTool(
+		name: string,
+		input: unknown,
+		token: vscode.CancellationToken,
+	): Promise<vscode.LanguageModelToolResult> {
 		return this._lend.invoke(name, input, token);
 	}
 
@@ -250,15 +284,29 @@ export class KeelHost extends Disposable {
 	async askAboutSelection(question?: string): Promise<void> {
 		const editor = vscode.window.activeTextEditor;
 		if (!editor || editor.selection.isEmpty) {
-			void vscode.window.showInformationMessage('Keel: select some code first, then run "Keel: Ask About Selection".');
+			void vscode.window.showInformationMessage(
+				'Keel: select some code first, then run "Keel: Ask About Selection".',
+			);
 			return;
 		}
-		question ??= await vscode.window.showInputBox({ title: 'Keel: Ask About Selection', prompt: 'What do you want to know about the selected code?', value: 'Explain this code.' });
+		question ??= await vscode.window.showInputBox({
+			title: 'Keel: Ask About Selection',
+			prompt: 'What do you want to know about the selected code?',
+			value: 'Explain this code.',
+		});
 		if (!question) {
 			return;
 		}
 		await vscode.commands.executeCommand('keel.chat.focus');
 		const relative = vscode.workspace.asRelativePath(editor.document.uri, false);
-		this._controller.sendFromUser(selectionPrompt(question, relative, editor.selection.start.line + 1, editor.document.getText(editor.selection), editor.document.languageId));
+		this._controller.sendFromUser(
+			selectionPrompt(
+				question,
+				relative,
+				editor.selection.start.line + 1,
+				editor.document.getText(editor.selection),
+				editor.document.languageId,
+			),
+		);
 	}
 }

@@ -28,7 +28,9 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 		})
 		.strict(),
 	/** Opens a pending or finished write's diff in VS Code's diff editor; the host looks the diff up by id. */
-	z.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().min(0).max(100).optional() }).strict(),
+	z
+		.object({ type: z.literal('openDiff'), toolCallId: id, index: z.number().int().min(0).max(100).optional() })
+		.strict(),
 	z.object({ type: z.literal('cancelTurn') }).strict(),
 	z.object({ type: z.literal('decideContinue'), id, proceed: z.boolean() }).strict(),
 	z.object({ type: z.literal('newSession') }).strict(),
@@ -39,7 +41,13 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	/** "Insert at cursor" on a code block: into the active editor, replacing its selection. */
 	z.object({ type: z.literal('insertText'), text: z.string().max(1_000_000) }).strict(),
 	/** "Show unfiltered": a page of a card's stored raw output; the host finds the reference by card id. */
-	z.object({ type: z.literal('readRawOutput'), toolCallId: id, offset: z.number().int().min(0).max(1_000_000_000).default(0) }).strict(),
+	z
+		.object({
+			type: z.literal('readRawOutput'),
+			toolCallId: id,
+			offset: z.number().int().min(0).max(1_000_000_000).default(0),
+		})
+		.strict(),
 	/** The composer's send: slash commands, prompt files and @-mentions are resolved by the host. */
 	z
 		.object({
@@ -53,7 +61,14 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 		})
 		.strict(),
 	/** The composer's completion list: `/` commands or `@` mentions matching `query`; answered by `didComplete`. */
-	z.object({ type: z.literal('complete'), requestId: z.number().int().nonnegative(), kind: z.enum(['slash', 'mention']), query: z.string().max(500) }).strict(),
+	z
+		.object({
+			type: z.literal('complete'),
+			requestId: z.number().int().nonnegative(),
+			kind: z.enum(['slash', 'mention']),
+			query: z.string().max(500),
+		})
+		.strict(),
 	z.object({ type: z.literal('setMode'), name: z.string().min(1).max(200) }).strict(),
 	/** Per-turn controls: "N files changed" (diff), "Restore files to here", "Rewind the conversation to here". */
 	z.object({ type: z.literal('openTurnChanges'), turnId: id }).strict(),
@@ -89,7 +104,12 @@ export const McpConsentView = z.object({
 	runs: z.string(),
 	state: z.enum(['pending', 'allowed', 'denied']),
 });
-export const CompletionView = z.object({ value: z.string(), label: z.string(), description: z.string().optional(), kind: z.string().optional() });
+export const CompletionView = z.object({
+	value: z.string(),
+	label: z.string(),
+	description: z.string().optional(),
+	kind: z.string().optional(),
+});
 
 const versioned = { version: z.number().int().nonnegative() };
 
@@ -108,7 +128,12 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	/** Live output of a running tool, appended to its progress. */
 	z.object({ type: z.literal('didAppendOutput'), ...versioned, itemId: z.string(), text: z.string() }),
 	/** The answer to `loadOlder`: the page before the first loaded item. */
-	z.object({ type: z.literal('didPrependItems'), ...versioned, items: z.array(ChatItem), olderCount: z.number().int().nonnegative() }),
+	z.object({
+		type: z.literal('didPrependItems'),
+		...versioned,
+		items: z.array(ChatItem),
+		olderCount: z.number().int().nonnegative(),
+	}),
 	z.object({ type: z.literal('didSetStatus'), ...versioned, busy: z.boolean(), error: ErrorView.optional() }),
 	z.object({ type: z.literal('didSetUsage'), ...versioned, usage: UsageView }),
 	z.object({ type: z.literal('didSetModel'), ...versioned, modelLabel: z.string(), endpoint: z.string().optional() }),
@@ -130,13 +155,30 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	/** The per-turn controls of the loaded conversation, replacing the previous list. */
 	z.object({ type: z.literal('didSetTurns'), ...versioned, turns: z.array(TurnControl) }),
 	/** The answer to `complete`; a reply to an older request is ignored by the webview. */
-	z.object({ type: z.literal('didComplete'), ...versioned, requestId: z.number().int(), items: z.array(CompletionView) }),
+	z.object({
+		type: z.literal('didComplete'),
+		...versioned,
+		requestId: z.number().int(),
+		items: z.array(CompletionView),
+	}),
 	/** Puts text in the composer for editing (a rewound turn's prompt). */
 	/** Text (and images) back into the composer: a rewound turn's prompt, or a send the host refused. */
-	z.object({ type: z.literal('didFillComposer'), ...versioned, text: z.string(), images: z.array(z.object({ name: z.string(), data: z.string() })).optional() }),
+	z.object({
+		type: z.literal('didFillComposer'),
+		...versioned,
+		text: z.string(),
+		images: z.array(z.object({ name: z.string(), data: z.string() })).optional(),
+	}),
 	/** Mentions to add to the composer's text (a drop from the Explorer). */
 	z.object({ type: z.literal('didAddMentions'), ...versioned, values: z.array(z.string()) }),
-	z.object({ type: z.literal('didMeasureMention'), ...versioned, value: z.string(), label: z.string(), tokens: z.number().nonnegative(), error: z.string().optional() }),
+	z.object({
+		type: z.literal('didMeasureMention'),
+		...versioned,
+		value: z.string(),
+		label: z.string(),
+		tokens: z.number().nonnegative(),
+		error: z.string().optional(),
+	}),
 	/** The MCP consent cards, replacing the previous list. */
 	z.object({ type: z.literal('didSetMcpConsents'), ...versioned, consents: z.array(McpConsentView) }),
 ]);
@@ -146,7 +188,11 @@ export const HostToWebview = z.discriminatedUnion('type', [
  * updated under a live webview): the channel stays closed and the webview shows `message` with a
  * button that asks for `reloadWindow`. Outside the versioned stream, so no version check drops it.
  */
-export const ProtocolRefusal = z.object({ type: z.literal('didRefuseProtocol'), hostVersion: z.number().int(), message: z.string() });
+export const ProtocolRefusal = z.object({
+	type: z.literal('didRefuseProtocol'),
+	hostVersion: z.number().int(),
+	message: z.string(),
+});
 
 export type WebviewToHost = z.infer<typeof WebviewToHost>;
 export type ProtocolRefusal = z.infer<typeof ProtocolRefusal>;
@@ -158,7 +204,11 @@ export type CompletionView = z.infer<typeof CompletionView>;
 export type McpConsentView = z.infer<typeof McpConsentView>;
 
 /** A notification before the host stamps its version. */
-export type HostUpdate = HostToWebview extends infer M ? (M extends { version: number } ? Omit<M, 'version'> : never) : never;
+export type HostUpdate = HostToWebview extends infer M
+	? M extends { version: number }
+		? Omit<M, 'version'>
+		: never
+	: never;
 
 export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
 	const result = WebviewToHost.safeParse(raw);

@@ -5,7 +5,16 @@ import * as z from 'zod';
  * call is the agent's own `ToolCallState`, less what the webview has no use for: a write's
  * before/after contents stay in the host ("Open diff" asks for them by id).
  */
-export const ToolCallStatus = z.enum(['streaming', 'awaitingApproval', 'running', 'succeeded', 'failed', 'denied', 'cancelled', 'interrupted']);
+export const ToolCallStatus = z.enum([
+	'streaming',
+	'awaitingApproval',
+	'running',
+	'succeeded',
+	'failed',
+	'denied',
+	'cancelled',
+	'interrupted',
+]);
 
 /** A write's change as the card shows it: the unified text capped, with its line counts. */
 export const DiffPreview = z.object({
@@ -44,7 +53,12 @@ export const ToolCallViewSchema = z.object({
 
 export const ChatItem = z.discriminatedUnion('kind', [
 	/** `images`: what was attached (name, size), not the pixels: the transcript stays small. */
-	z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), images: z.array(z.object({ name: z.string(), bytes: z.number() })).optional() }),
+	z.object({
+		kind: z.literal('user'),
+		id: z.string(),
+		text: z.string(),
+		images: z.array(z.object({ name: z.string(), bytes: z.number() })).optional(),
+	}),
 	z.object({
 		kind: z.literal('assistant'),
 		id: z.string(),
@@ -56,9 +70,20 @@ export const ChatItem = z.discriminatedUnion('kind', [
 	/** The model's reasoning, folded; never part of the answer. */
 	z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
 	z.object({ kind: z.literal('tool'), id: z.string(), call: ToolCallViewSchema }),
-	z.object({ kind: z.literal('notice'), id: z.string(), level: z.enum(['info', 'warning', 'error']), code: z.string(), text: z.string() }),
+	z.object({
+		kind: z.literal('notice'),
+		id: z.string(),
+		level: z.enum(['info', 'warning', 'error']),
+		code: z.string(),
+		text: z.string(),
+	}),
 	/** The step cap asks whether the turn goes on. */
-	z.object({ kind: z.literal('continue'), id: z.string(), text: z.string(), state: z.enum(['pending', 'continued', 'stopped']) }),
+	z.object({
+		kind: z.literal('continue'),
+		id: z.string(),
+		text: z.string(),
+		state: z.enum(['pending', 'continued', 'stopped']),
+	}),
 ]);
 
 export const ErrorView = z.object({ code: z.string(), message: z.string() });

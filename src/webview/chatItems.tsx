@@ -32,15 +32,27 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 			if (item.retracted) {
 				// A failed attempt's text (retried) or a call written as text (run as a card): folded, so nothing reads twice.
 				return (
-					<details class="message assistant retracted" data-testid="message-retracted" data-reason={item.retracted}>
-						<summary>{item.retracted === 'retry' ? 'Partial answer from a failed attempt (retried)' : 'Tool call written as text (run below)'}</summary>
+					<details
+						class="message assistant retracted"
+						data-testid="message-retracted"
+						data-reason={item.retracted}
+					>
+						<summary>
+							{item.retracted === 'retry'
+								? 'Partial answer from a failed attempt (retried)'
+								: 'Tool call written as text (run below)'}
+						</summary>
 						<pre>{item.text}</pre>
 					</details>
 				);
 			}
 			return (
 				<div class="answer">
-					<div class={`message assistant${item.streaming ? ' streaming' : ''}`} data-testid="message-assistant" data-streaming={String(item.streaming)}>
+					<div
+						class={`message assistant${item.streaming ? ' streaming' : ''}`}
+						data-testid="message-assistant"
+						data-streaming={String(item.streaming)}
+					>
 						<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
 					</div>
 					{!item.streaming && (
@@ -61,7 +73,9 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 		case 'thinking':
 			return (
 				<details class="thinking" data-testid="thinking" data-streaming={String(item.streaming)}>
-					<summary>{item.streaming ? 'Thinking…' : `Thought (${item.text.length.toLocaleString()} characters)`}</summary>
+					<summary>
+						{item.streaming ? 'Thinking…' : `Thought (${item.text.length.toLocaleString()} characters)`}
+					</summary>
 					<pre>{item.text}</pre>
 				</details>
 			);
@@ -75,14 +89,26 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 			);
 		case 'continue':
 			return (
-				<div class={`continue-prompt state-${item.state}`} data-testid="continue-prompt" data-state={item.state}>
+				<div
+					class={`continue-prompt state-${item.state}`}
+					data-testid="continue-prompt"
+					data-state={item.state}
+				>
 					<span>{item.text}</span>
 					{item.state === 'pending' ? (
 						<span class="continue-actions">
-							<button class="primary" data-testid="continue-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: true })}>
+							<button
+								class="primary"
+								data-testid="continue-turn"
+								onClick={() => post({ type: 'decideContinue', id: item.id, proceed: true })}
+							>
 								Continue
 							</button>
-							<button class="secondary" data-testid="stop-turn" onClick={() => post({ type: 'decideContinue', id: item.id, proceed: false })}>
+							<button
+								class="secondary"
+								data-testid="stop-turn"
+								onClick={() => post({ type: 'decideContinue', id: item.id, proceed: false })}
+							>
 								Stop
 							</button>
 						</span>
@@ -117,5 +143,9 @@ export const CardGroup = memo(
 			</div>
 		);
 	},
-	(a, b) => a.groupKey === b.groupKey && a.label === b.label && a.items.length === b.items.length && a.items.every((item, i) => item === b.items[i]),
+	(a, b) =>
+		a.groupKey === b.groupKey &&
+		a.label === b.label &&
+		a.items.length === b.items.length &&
+		a.items.every((item, i) => item === b.items[i]),
 );

@@ -1,4 +1,11 @@
-import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect, type VirtualizerOptions } from '@tanstack/virtual-core';
+import {
+	Virtualizer,
+	elementScroll,
+	measureElement,
+	observeElementOffset,
+	observeElementRect,
+	type VirtualizerOptions,
+} from '@tanstack/virtual-core';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CardGroup, ChatItemView } from './chatItems';
 import { buildRows, type Row } from './rows';
@@ -53,7 +60,12 @@ export function ChatList({ store, structure }: { store: ChatStore; structure: nu
 				</div>
 			</div>
 			{scroll.showJump && (
-				<button class="jump-to-latest primary" data-testid="jump-to-latest" aria-label="Jump to latest message" onClick={scroll.jumpToLatest}>
+				<button
+					class="jump-to-latest primary"
+					data-testid="jump-to-latest"
+					aria-label="Jump to latest message"
+					onClick={scroll.jumpToLatest}
+				>
 					↓ Jump to latest
 				</button>
 			)}
@@ -94,7 +106,11 @@ function requestOlder(store: ChatStore): void {
 	}
 }
 
-function useVirtualizer(rows: Row[], scrollElement: () => HTMLDivElement | null, rerender: () => void): Virtualizer<HTMLDivElement, HTMLDivElement> {
+function useVirtualizer(
+	rows: Row[],
+	scrollElement: () => HTMLDivElement | null,
+	rerender: () => void,
+): Virtualizer<HTMLDivElement, HTMLDivElement> {
 	const options: VirtualizerOptions<HTMLDivElement, HTMLDivElement> = {
 		count: rows.length,
 		getScrollElement: scrollElement,
@@ -114,7 +130,12 @@ function useVirtualizer(rows: Row[], scrollElement: () => HTMLDivElement | null,
 	return instance;
 }
 
-function useStickToBottom(scrollRef: { current: HTMLDivElement | null }, virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>, rows: Row[], store: ChatStore) {
+function useStickToBottom(
+	scrollRef: { current: HTMLDivElement | null },
+	virtualizer: Virtualizer<HTMLDivElement, HTMLDivElement>,
+	rows: Row[],
+	store: ChatStore,
+) {
 	const sticky = useRef(true);
 	const intentAt = useRef(0);
 	const [showJump, setShowJump] = useState(false);
@@ -148,7 +169,10 @@ function useStickToBottom(scrollRef: { current: HTMLDivElement | null }, virtual
 	return {
 		showJump,
 		onIntent: (event: Event) => {
-			if (event.type !== 'keydown' || ['PageUp', 'ArrowUp', 'Home', 'PageDown', 'ArrowDown', 'End'].includes((event as KeyboardEvent).key)) {
+			if (
+				event.type !== 'keydown' ||
+				['PageUp', 'ArrowUp', 'Home', 'PageDown', 'ArrowDown', 'End'].includes((event as KeyboardEvent).key)
+			) {
 				intentAt.current = performance.now();
 			}
 		},

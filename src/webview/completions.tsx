@@ -35,13 +35,30 @@ export function useCompletions(trigger: CompletionTrigger | undefined) {
 	};
 }
 
-export function CompletionList({ items, selected, kind, onPick }: { items: CompletionView[]; selected: number; kind: 'slash' | 'mention'; onPick(index: number): void }) {
+export function CompletionList({
+	items,
+	selected,
+	kind,
+	onPick,
+}: {
+	items: CompletionView[];
+	selected: number;
+	kind: 'slash' | 'mention';
+	onPick(index: number): void;
+}) {
 	const list = useRef<HTMLUListElement>(null);
 	useEffect(() => {
 		list.current?.children[selected]?.scrollIntoView({ block: 'nearest' });
 	}, [selected]);
 	return (
-		<ul id="keel-completions" class="completions" role="listbox" ref={list} data-testid={kind === 'slash' ? 'slash-completions' : 'mention-picker'} aria-label={kind === 'slash' ? 'Commands' : 'Add context'}>
+		<ul
+			id="keel-completions"
+			class="completions"
+			role="listbox"
+			ref={list}
+			data-testid={kind === 'slash' ? 'slash-completions' : 'mention-picker'}
+			aria-label={kind === 'slash' ? 'Commands' : 'Add context'}
+		>
 			{items.map((item, index) => (
 				<li
 					key={`${item.kind}:${item.value}`}

@@ -12,7 +12,15 @@ import { post } from './vscodeApi';
  * a key press repaints this box and nothing else. It sends through the host's command path:
  * `/plan`, `/new`, prompt files and `@`-mentions are resolved there.
  */
-export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { busy: boolean; ready: boolean; lastPrompt: () => string | undefined }) {
+export const Composer = memo(function Composer({
+	busy,
+	ready,
+	lastPrompt,
+}: {
+	busy: boolean;
+	ready: boolean;
+	lastPrompt: () => string | undefined;
+}) {
 	const [text, setText] = useState('');
 	const [caret, setCaret] = useState(0);
 	const composing = useRef(false);
@@ -85,7 +93,8 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 			return;
 		}
 		// From VS Code's Explorer (Shift held while dropping into a webview): a list of URIs.
-		const list = e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
+		const list =
+			e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
 		const uris = list
 			.split(/\r?\n/)
 			.map(line => line.trim())
@@ -120,7 +129,8 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 				return;
 			}
 			// Enter on a command typed out in full sends it; otherwise it picks, as Tab does.
-			const typedOut = trigger?.kind === 'slash' && completions.items[completions.selected]?.value === trigger.query;
+			const typedOut =
+				trigger?.kind === 'slash' && completions.items[completions.selected]?.value === trigger.query;
 			if ((e.key === 'Enter' && !typedOut) || e.key === 'Tab') {
 				e.preventDefault();
 				accept(completions.selected);
@@ -150,7 +160,14 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 	};
 	return (
 		<div class="composer-box" data-testid="composer" onDragOver={onDragOver} onDrop={onDrop}>
-			{completions.open && <CompletionList items={completions.items} selected={completions.selected} kind={trigger?.kind ?? 'slash'} onPick={accept} />}
+			{completions.open && (
+				<CompletionList
+					items={completions.items}
+					selected={completions.selected}
+					kind={trigger?.kind ?? 'slash'}
+					onPick={accept}
+				/>
+			)}
 			<ImageChips images={pending.images} error={pending.error} onRemove={pending.remove} />
 			<MentionChips text={text} onRemove={token => update(text.replace(token, '').replace(/ {2,}/g, ' '))} />
 			<div class="composer">
@@ -177,11 +194,23 @@ export const Composer = memo(function Composer({ busy, ready, lastPrompt }: { bu
 				<div class="composer-actions">
 					<ModeControl disabled={!ready} />
 					{busy ? (
-						<button data-testid="stop" class="secondary" aria-label="Stop the running turn (Escape)" title="Stop (Escape)" onClick={() => post({ type: 'cancelTurn' })}>
+						<button
+							data-testid="stop"
+							class="secondary"
+							aria-label="Stop the running turn (Escape)"
+							title="Stop (Escape)"
+							onClick={() => post({ type: 'cancelTurn' })}
+						>
 							Stop
 						</button>
 					) : (
-						<button data-testid="send" class="primary" aria-label="Send" onClick={send} disabled={!text.trim() || !ready}>
+						<button
+							data-testid="send"
+							class="primary"
+							aria-label="Send"
+							onClick={send}
+							disabled={!text.trim() || !ready}
+						>
 							Send
 						</button>
 					)}

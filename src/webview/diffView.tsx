@@ -9,11 +9,19 @@ export function DiffView({ call }: { call: ToolCallView }) {
 	return (
 		<div class="tool-diffs" data-testid="tool-diffs">
 			{call.diffs.map((diff, index) => {
-				const lines = diff.unified.split('\n').filter(line => !line.startsWith('---') && !line.startsWith('+++'));
+				const lines = diff.unified
+					.split('\n')
+					.filter(line => !line.startsWith('---') && !line.startsWith('+++'));
 				return (
-					<details class="tool-diff" open={call.status === 'awaitingApproval'} data-testid="tool-diff" data-path={diff.path}>
+					<details
+						class="tool-diff"
+						open={call.status === 'awaitingApproval'}
+						data-testid="tool-diff"
+						data-path={diff.path}
+					>
 						<summary>
-							{diff.path} <span class="diff-added">+{diff.added}</span> <span class="diff-removed">−{diff.removed}</span>{' '}
+							{diff.path} <span class="diff-added">+{diff.added}</span>{' '}
+							<span class="diff-removed">−{diff.removed}</span>{' '}
 							<button
 								class="link"
 								data-testid="tool-open-diff"
@@ -28,7 +36,19 @@ export function DiffView({ call }: { call: ToolCallView }) {
 						</summary>
 						<pre class="diff">
 							{lines.map(line => (
-								<div class={line.startsWith('+') ? 'diff-line added' : line.startsWith('-') ? 'diff-line removed' : line.startsWith('@@') ? 'diff-line hunk' : 'diff-line'}>{line || ' '}</div>
+								<div
+									class={
+										line.startsWith('+')
+											? 'diff-line added'
+											: line.startsWith('-')
+												? 'diff-line removed'
+												: line.startsWith('@@')
+													? 'diff-line hunk'
+													: 'diff-line'
+									}
+								>
+									{line || ' '}
+								</div>
 							))}
 							{diff.omittedLines ? (
 								<div class="diff-line hunk" data-testid="diff-omitted">

@@ -3,14 +3,28 @@ import type { UsageView } from '../shared/views';
 import { post } from './vscodeApi';
 
 /** The model, the context meter and New chat; Stop lives by the composer and in the title bar. */
-export const Header = memo(function Header({ modelLabel, usage, ready }: { modelLabel: string; usage: UsageView | undefined; ready: boolean }) {
+export const Header = memo(function Header({
+	modelLabel,
+	usage,
+	ready,
+}: {
+	modelLabel: string;
+	usage: UsageView | undefined;
+	ready: boolean;
+}) {
 	return (
 		<div class="toolbar" role="toolbar" aria-label="Chat">
 			<span class="model" data-testid="model-label" title="keel.model.name">
 				{modelLabel}
 			</span>
 			{usage && <ContextMeter usage={usage} />}
-			<button class="secondary" data-testid="new-chat" aria-label="New chat" onClick={() => post({ type: 'newSession' })} disabled={!ready}>
+			<button
+				class="secondary"
+				data-testid="new-chat"
+				aria-label="New chat"
+				onClick={() => post({ type: 'newSession' })}
+				disabled={!ready}
+			>
 				New chat
 			</button>
 		</div>
@@ -24,16 +38,26 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 	const estimated = usage.estimated ? ' (estimated)' : '';
 	const label = `Context: ${tokens(usage.contextTokens)} of ${tokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${tokens(usage.turnTokens)} tokens`;
 	return (
-		<span class={`context-meter${percent >= 90 ? ' full' : percent >= 70 ? ' high' : ''}`} data-testid="context-meter" data-percent={percent} title={label}>
+		<span
+			class={`context-meter${percent >= 90 ? ' full' : percent >= 70 ? ' high' : ''}`}
+			data-testid="context-meter"
+			data-percent={percent}
+			title={label}
+		>
 			<meter min={0} max={window || 1} value={used} aria-label={label} />
 			<span class="context-figures">
 				{usage.estimated ? '~' : ''}
-				{tokens(usage.contextTokens)}/{tokens(window)} · {usage.turnRequests} req · {tokens(usage.turnTokens)} tok
+				{tokens(usage.contextTokens)}/{tokens(window)} · {usage.turnRequests} req · {tokens(usage.turnTokens)}{' '}
+				tok
 			</span>
 		</span>
 	);
 }
 
 function tokens(count: number): string {
-	return count >= 10_000 ? `${Math.round(count / 1000)}k` : count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(Math.round(count));
+	return count >= 10_000
+		? `${Math.round(count / 1000)}k`
+		: count >= 1000
+			? `${(count / 1000).toFixed(1)}k`
+			: String(Math.round(count));
 }

@@ -30,7 +30,33 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const languages = { bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, makefile, markdown, php, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
+const languages = {
+	bash,
+	c,
+	cpp,
+	csharp,
+	css,
+	diff,
+	dockerfile,
+	go,
+	ini,
+	java,
+	javascript,
+	json,
+	kotlin,
+	makefile,
+	markdown,
+	php,
+	python,
+	ruby,
+	rust,
+	shell,
+	sql,
+	swift,
+	typescript,
+	xml,
+	yaml,
+};
 for (const [name, language] of Object.entries(languages)) {
 	hljs.registerLanguage(name, language);
 }

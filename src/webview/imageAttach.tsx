@@ -14,7 +14,11 @@ const MAX_IMAGES = 4;
 const TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 export function formatSize(bytes: number): string {
-	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+	return bytes < 1024
+		? `${bytes} B`
+		: bytes < 1024 * 1024
+			? `${Math.round(bytes / 1024)} KB`
+			: `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function readBase64(file: Blob): Promise<string> {
@@ -29,7 +33,13 @@ function readBase64(file: Blob): Promise<string> {
 /** An image the host handed back (a refused send): its size and type read from the base64 itself. */
 export function pendingFromHost(image: { name: string; data: string }): PendingImage {
 	const padding = image.data.endsWith('==') ? 2 : image.data.endsWith('=') ? 1 : 0;
-	const mediaType = image.data.startsWith('iVBOR') ? 'image/png' : image.data.startsWith('/9j/') ? 'image/jpeg' : image.data.startsWith('R0lG') ? 'image/gif' : 'image/webp';
+	const mediaType = image.data.startsWith('iVBOR')
+		? 'image/png'
+		: image.data.startsWith('/9j/')
+			? 'image/jpeg'
+			: image.data.startsWith('R0lG')
+				? 'image/gif'
+				: 'image/webp';
 	return { name: image.name, data: image.data, bytes: Math.floor((image.data.length * 3) / 4) - padding, mediaType };
 }
 
@@ -50,7 +60,9 @@ export function usePendingImages() {
 			if (!TYPES.includes(file.type)) {
 				refused.push(`${name} is ${file.type || 'of an unknown type'}; attach a PNG, JPEG, GIF or WebP`);
 			} else if (file.size > MAX_BYTES) {
-				refused.push(`${name} is ${formatSize(file.size)}; images are limited to ${formatSize(MAX_BYTES)}, scale it down or crop it`);
+				refused.push(
+					`${name} is ${formatSize(file.size)}; images are limited to ${formatSize(MAX_BYTES)}, scale it down or crop it`,
+				);
 			} else {
 				accepted.push({ name, data: await readBase64(file), bytes: file.size, mediaType: file.type });
 			}
@@ -77,20 +89,39 @@ export function usePendingImages() {
 }
 
 /** One chip per pending image: thumbnail, name, size, and × to take it out. */
-export function ImageChips({ images, error, onRemove }: { images: PendingImage[]; error?: string; onRemove(index: number): void }) {
+export function ImageChips({
+	images,
+	error,
+	onRemove,
+}: {
+	images: PendingImage[];
+	error?: string;
+	onRemove(index: number): void;
+}) {
 	if (!images.length && !error) {
 		return null;
 	}
 	return (
 		<div class="image-chips" aria-label="Attached images">
 			{images.map((image, index) => (
-				<span key={`${index}-${image.name}`} class="image-chip" data-testid="image-chip" data-name={image.name} data-bytes={image.bytes}>
+				<span
+					key={`${index}-${image.name}`}
+					class="image-chip"
+					data-testid="image-chip"
+					data-name={image.name}
+					data-bytes={image.bytes}
+				>
 					<img src={`data:${image.mediaType};base64,${image.data}`} alt={image.name} />
 					<span class="image-label">{image.name}</span>
 					<span class="image-size" data-testid="image-size">
 						{formatSize(image.bytes)}
 					</span>
-					<button class="link mention-remove" data-testid="image-remove" aria-label={`Remove ${image.name}`} onClick={() => onRemove(index)}>
+					<button
+						class="link mention-remove"
+						data-testid="image-remove"
+						aria-label={`Remove ${image.name}`}
+						onClick={() => onRemove(index)}
+					>
 						×
 					</button>
 				</span>

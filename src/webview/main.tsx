@@ -84,7 +84,10 @@ function App() {
 			<Header modelLabel={header?.modelLabel ?? ''} usage={header?.usage} ready={store.loaded} />
 			{empty ? (
 				<div class="empty" data-testid="empty-state">
-					<p>Ask Keel about your workspace. Reads run on their own; anything that changes files asks you first.</p>
+					<p>
+						Ask Keel about your workspace. Reads run on their own; anything that changes files asks you
+						first.
+					</p>
 					<p>
 						Model: <strong data-testid="empty-model">{header.modelLabel || 'not set'}</strong>
 						{header.endpoint ? (

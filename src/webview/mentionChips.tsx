@@ -29,12 +29,23 @@ export function MentionChips({ text, onRemove }: { text: string; onRemove(token:
 			{mentions.map(({ token, value }) => {
 				const cost = mentionCosts.get(value);
 				return (
-					<span key={value} class={`mention-chip${cost?.error ? ' refused' : ''}`} data-testid="mention-chip" data-value={value} data-tokens={cost?.tokens} title={cost?.error ?? `${cost?.label ?? value}: attached when you send`}>
+					<span
+						key={value}
+						class={`mention-chip${cost?.error ? ' refused' : ''}`}
+						data-testid="mention-chip"
+						data-value={value}
+						data-tokens={cost?.tokens}
+						title={cost?.error ?? `${cost?.label ?? value}: attached when you send`}
+					>
 						<span class="mention-label">@{value}</span>
 						<span class="mention-cost" data-testid="mention-cost">
 							{cost ? (cost.error ? 'not attached' : `${cost.tokens.toLocaleString()} tokens`) : '…'}
 						</span>
-						<button class="link mention-remove" aria-label={`Remove @${value}`} onClick={() => onRemove(token)}>
+						<button
+							class="link mention-remove"
+							aria-label={`Remove @${value}`}
+							onClick={() => onRemove(token)}
+						>
 							×
 						</button>
 					</span>

@@ -18,14 +18,25 @@ const listeners = new Map<string, Set<() => void>>();
 
 export function requestedRawOutput(toolCallId: string): void {
 	const current = outputs.get(toolCallId);
-	set(toolCallId, { text: current?.text ?? '', total: current?.total ?? 0, nextOffset: current?.nextOffset, loading: true });
+	set(toolCallId, {
+		text: current?.text ?? '',
+		total: current?.total ?? 0,
+		nextOffset: current?.nextOffset,
+		loading: true,
+	});
 }
 
 /** Applies the host's answer: the first page replaces, later pages append. */
 export function applyRawOutput(message: Extract<HostToWebview, { type: 'didRawOutput' }>): void {
 	const current = outputs.get(message.toolCallId);
 	const text = message.offset > 0 && current ? current.text + message.text : message.text;
-	set(message.toolCallId, { text, total: message.total, nextOffset: message.nextOffset, error: message.error, loading: false });
+	set(message.toolCallId, {
+		text,
+		total: message.total,
+		nextOffset: message.nextOffset,
+		error: message.error,
+		loading: false,
+	});
 }
 
 export function rawOutput(toolCallId: string): RawOutput | undefined {

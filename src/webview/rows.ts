@@ -25,7 +25,11 @@ export function buildRows(items: readonly ChatItem[], minGroup = 3): Row[] {
 	const flush = () => {
 		if (run.length >= minGroup) {
 			const first = run[0];
-			rows.push({ key: `group-${first.id}`, ids: run.map(item => item.id), groupLabel: groupLabel(first.kind === 'tool' ? first.call.name : '', run.length) });
+			rows.push({
+				key: `group-${first.id}`,
+				ids: run.map(item => item.id),
+				groupLabel: groupLabel(first.kind === 'tool' ? first.call.name : '', run.length),
+			});
 		} else {
 			run.forEach(item => rows.push({ key: item.id, ids: [item.id] }));
 		}

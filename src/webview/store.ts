@@ -76,16 +76,28 @@ export class ChatStore {
 				return;
 			}
 			case 'didAppendText':
-				return this._update(message.itemId, item => (item.kind === 'assistant' || item.kind === 'thinking' ? { ...item, text: item.text + message.text } : item));
+				return this._update(message.itemId, item =>
+					item.kind === 'assistant' || item.kind === 'thinking'
+						? { ...item, text: item.text + message.text }
+						: item,
+				);
 			case 'didFinishText':
-				return this._update(message.itemId, item => (item.kind === 'assistant' || item.kind === 'thinking' ? { ...item, streaming: false } : item));
+				return this._update(message.itemId, item =>
+					item.kind === 'assistant' || item.kind === 'thinking' ? { ...item, streaming: false } : item,
+				);
 			case 'didPatchTool':
 				if (message.patch.status) {
 					this.structure++;
 				}
-				return this._update(message.itemId, item => (item.kind === 'tool' ? { ...item, call: { ...item.call, ...message.patch } } : item));
+				return this._update(message.itemId, item =>
+					item.kind === 'tool' ? { ...item, call: { ...item.call, ...message.patch } } : item,
+				);
 			case 'didAppendOutput':
-				return this._update(message.itemId, item => (item.kind === 'tool' ? { ...item, call: { ...item.call, progress: (item.call.progress ?? '') + message.text } } : item));
+				return this._update(message.itemId, item =>
+					item.kind === 'tool'
+						? { ...item, call: { ...item.call, progress: (item.call.progress ?? '') + message.text } }
+						: item,
+				);
 			case 'didPrependItems': {
 				const known = message.items.filter(item => !this._index.has(item.id));
 				this.items = [...known, ...this.items];
@@ -116,7 +128,11 @@ export class ChatStore {
 			case 'didAddMentions':
 				return everydayState.addMentions(message.values);
 			case 'didMeasureMention':
-				return everydayState.setMentionCost(message.value, { label: message.label, tokens: message.tokens, error: message.error });
+				return everydayState.setMentionCost(message.value, {
+					label: message.label,
+					tokens: message.tokens,
+					error: message.error,
+				});
 			case 'didSetMcpConsents':
 				return mcpConsentState.set(message.consents);
 		}

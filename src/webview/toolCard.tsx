@@ -21,10 +21,25 @@ const STATUS_LABEL: Record<ToolCallView['status'], string> = {
 export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView }) {
 	const [reason, setReason] = useState('');
 	const awaiting = call.status === 'awaitingApproval';
-	const decide = (approved: boolean, always?: boolean) => post({ type: 'decideToolCall', toolCallId: call.id, approved, reason: approved || !reason.trim() ? undefined : reason.trim(), ...(always ? { always: true } : {}) });
+	const decide = (approved: boolean, always?: boolean) =>
+		post({
+			type: 'decideToolCall',
+			toolCallId: call.id,
+			approved,
+			reason: approved || !reason.trim() ? undefined : reason.trim(),
+			...(always ? { always: true } : {}),
+		});
 	const output = call.output ?? call.progress;
 	return (
-		<div class={`tool-card status-${call.status}`} role="group" aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`} data-testid="tool-card" data-tool-call-id={call.id} data-tool-name={call.name} data-status={call.status}>
+		<div
+			class={`tool-card status-${call.status}`}
+			role="group"
+			aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`}
+			data-testid="tool-card"
+			data-tool-call-id={call.id}
+			data-tool-name={call.name}
+			data-status={call.status}
+		>
 			<div class="tool-header">
 				<span class="tool-title" data-testid="tool-title">
 					{call.title || call.name}
@@ -50,7 +65,12 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 						Allow once
 					</button>
 					{call.suggestedRule && (
-						<button data-testid="tool-always-allow" class="secondary" title={`Adds "allow ${ruleText(call.suggestedRule)}" to this workspace's keel.permissions.rules`} onClick={() => decide(true, true)}>
+						<button
+							data-testid="tool-always-allow"
+							class="secondary"
+							title={`Adds "allow ${ruleText(call.suggestedRule)}" to this workspace's keel.permissions.rules`}
+							onClick={() => decide(true, true)}
+						>
 							Always allow {ruleText(call.suggestedRule)}
 						</button>
 					)}
@@ -68,9 +88,14 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 				</div>
 			)}
 			{output !== undefined && (
-				<details class="tool-output" data-testid="tool-output" open={call.status === 'running' || call.status === 'failed'}>
+				<details
+					class="tool-output"
+					data-testid="tool-output"
+					open={call.status === 'running' || call.status === 'failed'}
+				>
 					<summary>
-						{call.output !== undefined ? 'Result' : 'Output so far'} ({call.filtered ? <FilteredLines call={call} /> : `${countLines(output)} lines`})
+						{call.output !== undefined ? 'Result' : 'Output so far'} (
+						{call.filtered ? <FilteredLines call={call} /> : `${countLines(output)} lines`})
 						{call.redactions ? (
 							<span class="tool-redacted" data-testid="tool-redacted">
 								{' '}
@@ -78,7 +103,11 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 							</span>
 						) : null}
 					</summary>
-					{call.rawOutputRef && call.output !== undefined ? <UnfilteredOutput call={call} filtered={output} /> : <ToolOutput text={output} />}
+					{call.rawOutputRef && call.output !== undefined ? (
+						<UnfilteredOutput call={call} filtered={output} />
+					) : (
+						<ToolOutput text={output} />
+					)}
 				</details>
 			)}
 		</div>

@@ -25,12 +25,21 @@ export function CardBadges({ call }: { call: ToolCallView }) {
 	return (
 		<>
 			{call.cached && (
-				<span class="tool-chip cached" data-testid="card-cached" title="Answered from this session's result cache: the tool did not run again">
+				<span
+					class="tool-chip cached"
+					data-testid="card-cached"
+					title="Answered from this session's result cache: the tool did not run again"
+				>
 					cached
 				</span>
 			)}
 			{call.status === 'failed' && call.errorCategory && (
-				<span class="tool-chip error-category" data-testid="card-error-category" data-category={call.errorCategory} title="The kind of failure">
+				<span
+					class="tool-chip error-category"
+					data-testid="card-error-category"
+					data-category={call.errorCategory}
+					title="The kind of failure"
+				>
 					{call.errorCategory.replace(/_/g, ' ')}
 				</span>
 			)}

@@ -16,20 +16,40 @@ export function TurnControls({ itemId }: { itemId: string }) {
 		<div class="turn-controls" data-testid="turn-controls" data-turn={turn.turnId}>
 			{files ? (
 				<>
-					<button class="link" data-testid="turn-changes" title="Show what this turn changed" onClick={() => post({ type: 'openTurnChanges', turnId: turn.turnId })}>
+					<button
+						class="link"
+						data-testid="turn-changes"
+						title="Show what this turn changed"
+						onClick={() => post({ type: 'openTurnChanges', turnId: turn.turnId })}
+					>
 						{files} file{files === 1 ? '' : 's'} changed
 					</button>
-					<button class="link" data-testid="checkpoint-restore" title="Put the files back as they were before this turn (undoable with Keel: Undo Restore)" onClick={() => post({ type: 'restoreCheckpoint', turnId: turn.turnId })}>
+					<button
+						class="link"
+						data-testid="checkpoint-restore"
+						title="Put the files back as they were before this turn (undoable with Keel: Undo Restore)"
+						onClick={() => post({ type: 'restoreCheckpoint', turnId: turn.turnId })}
+					>
 						Restore files to here
 					</button>
 				</>
 			) : null}
 			{turn.undoRestore ? (
-				<button class="link" data-testid="checkpoint-undo-restore" title="Put the files back as they were before this restore" onClick={() => post({ type: 'undoRestore' })}>
+				<button
+					class="link"
+					data-testid="checkpoint-undo-restore"
+					title="Put the files back as they were before this restore"
+					onClick={() => post({ type: 'undoRestore' })}
+				>
 					Undo restore
 				</button>
 			) : null}
-			<button class="link" data-testid="rewind-here" title="Remove this message and everything after it; the prompt goes back into the box to edit and resend" onClick={() => post({ type: 'rewindTo', turnId: turn.turnId })}>
+			<button
+				class="link"
+				data-testid="rewind-here"
+				title="Remove this message and everything after it; the prompt goes back into the box to edit and resend"
+				onClick={() => post({ type: 'rewindTo', turnId: turn.turnId })}
+			>
 				Rewind the conversation to here
 			</button>
 		</div>

@@ -35,7 +35,13 @@ export function cacheView(read: () => SessionView): void {
 		const view = pending?.();
 		pending = undefined;
 		if (view) {
-			api.setState({ view: { ...view, items: view.items.slice(-CACHED_ITEMS), olderCount: view.olderCount + Math.max(0, view.items.length - CACHED_ITEMS) } });
+			api.setState({
+				view: {
+					...view,
+					items: view.items.slice(-CACHED_ITEMS),
+					olderCount: view.olderCount + Math.max(0, view.items.length - CACHED_ITEMS),
+				},
+			});
 		}
 	}, 1000);
 }

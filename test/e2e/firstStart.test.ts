@@ -23,7 +23,8 @@ describe('npm start: a clean first start (e2e)', function () {
 
 	before(async () => {
 		const vsix = keelVsixPath();
-		if (!vsix) throw new Error('dist/keel.vsix not found: run `npm run build:prod && npm run package` (or set KEEL_VSIX)');
+		if (!vsix)
+			throw new Error('dist/keel.vsix not found: run `npm run build:prod && npm run package` (or set KEEL_VSIX)');
 		ensureTools();
 		root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-first-start-'));
 		data = path.join(root, 'profile');
@@ -45,7 +46,11 @@ describe('npm start: a clean first start (e2e)', function () {
 		fs.closeSync(log);
 		await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, 180_000);
 		browser = await launchBrowser();
-		page = await openWorkbench(browser, `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`, 120_000);
+		page = await openWorkbench(
+			browser,
+			`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
+			120_000,
+		);
 	});
 
 	after(async () => {
@@ -68,11 +73,21 @@ describe('npm start: a clean first start (e2e)', function () {
 			// Newer VS Code opens an untrusted folder in Restricted Mode without asking: trust it in
 			// the Workspace Trust editor, as a user following the banner would.
 			await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
-			await page.locator('.workspace-trust-editor').getByRole('button', { name: 'Trust', exact: true }).first().click();
+			await page
+				.locator('.workspace-trust-editor')
+				.getByRole('button', { name: 'Trust', exact: true })
+				.first()
+				.click();
 		}
-		await page.locator('.part.activitybar a.action-label[aria-label^="Keel"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+		await page
+			.locator('.part.activitybar a.action-label[aria-label^="Keel"]')
+			.first()
+			.waitFor({ state: 'visible', timeout: 60_000 });
 		// Git is the extension that used to fail; wait until the extension host has started it.
-		await until(() => /_doActivateExtension vscode\.git,/.test(extensionHostLogs()), 'Git to activate in the extension host');
+		await until(
+			() => /_doActivateExtension vscode\.git,/.test(extensionHostLogs()),
+			'Git to activate in the extension host',
+		);
 		await page.waitForTimeout(3_000); // a moment for notifications raised while Git opens the repository
 
 		await runCommand(page, 'Notifications: Show Notifications');
@@ -80,15 +95,24 @@ describe('npm start: a clean first start (e2e)', function () {
 		// Nothing the user did not ask for may warn or fail at first start (the Git message was an error).
 		const notices = await rows.evaluateAll(items =>
 			items.map(item => ({
-				severity: ['error', 'warning', 'info'].find(level => item.querySelector(`.notification-list-item-icon.codicon-${level}`)) ?? 'unknown',
+				severity:
+					['error', 'warning', 'info'].find(level =>
+						item.querySelector(`.notification-list-item-icon.codicon-${level}`),
+					) ?? 'unknown',
 				text: item.querySelector('.notification-list-item-message')?.textContent ?? '',
 			})),
 		);
-		const loud = notices.filter(n => n.severity === 'error' || n.severity === 'warning').map(n => `${n.severity}: ${n.text}`);
+		const loud = notices
+			.filter(n => n.severity === 'error' || n.severity === 'warning')
+			.map(n => `${n.severity}: ${n.text}`);
 		assert.deepStrictEqual(loud, [], `notifications at first start:\n${loud.join('\n')}`);
 		const failed = extensionHostLogs()
 			.split('\n')
-			.filter(line => /Cannot activate|depends on .* which is (?:not loaded|disabled)|Activating extension .* failed/.test(line));
+			.filter(line =>
+				/Cannot activate|depends on .* which is (?:not loaded|disabled)|Activating extension .* failed/.test(
+					line,
+				),
+			);
 		assert.deepStrictEqual(failed, [], 'extensions that failed to activate');
 	});
 

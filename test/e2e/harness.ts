@@ -79,7 +79,8 @@ export function useKeel(opts: KeelE2EOptions | (() => KeelE2EOptions) = {}): Kee
 	});
 	afterEach(async function () {
 		const t = this.currentTest;
-		if (session && t?.state === 'failed') await session.screenshot(`failed-${t.fullTitle()}`).catch(() => undefined);
+		if (session && t?.state === 'failed')
+			await session.screenshot(`failed-${t.fullTitle()}`).catch(() => undefined);
 	});
 	after(async () => {
 		await session?.dispose();
@@ -159,5 +160,7 @@ export async function cleanChat(keel: KeelE2E): Promise<Frame> {
 
 /** Rethrows a failed wait with what the chat showed, so a red run says what the user would have seen. */
 export async function explainFailure(chat: Frame, error: unknown): Promise<never> {
-	throw new Error(`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`);
+	throw new Error(
+		`${(error as Error).message}\nchat shows: ${(await chat.locator('body').innerText()).slice(0, 1500)}`,
+	);
 }

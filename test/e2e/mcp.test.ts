@@ -16,7 +16,9 @@ import { ask, freshChat, testId, useKeel, useModelDouble } from './harness';
 const FIXTURE = path.join(REPO_ROOT, 'out/test/fixtures/mcp/fixtureServer.js');
 
 function startHttpFixture(): Promise<{ child: ChildProcess; port: number }> {
-	const child = spawn(process.execPath, [FIXTURE, '--http', '0', '--name', 'remote'], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, [FIXTURE, '--http', '0', '--name', 'remote'], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	return new Promise((resolve, reject) => {
 		child.stdout!.on('data', (chunk: Buffer) => {
 			const match = /listening (\d+)/.exec(chunk.toString());
@@ -84,7 +86,10 @@ describe('Keel with MCP servers (e2e)', function () {
 		http?.child.kill();
 		fs.rmSync(workspace, { recursive: true, force: true });
 	});
-	const keel = useKeel(() => ({ workspace, settings: { 'keel.model.baseUrl': double().openaiBaseUrl, 'keel.model.contextWindow': 8192 } }));
+	const keel = useKeel(() => ({
+		workspace,
+		settings: { 'keel.model.baseUrl': double().openaiBaseUrl, 'keel.model.contextWindow': 8192 },
+	}));
 
 	it('allowed once, its stdio and HTTP tools are called by the model, approved on the card, and answered from', async () => {
 		const chat = await keel.openKeel();
@@ -97,13 +102,22 @@ describe('Keel with MCP servers (e2e)', function () {
 		await serverRow(keel.page, 'big', 'running');
 		await keel.screenshot('mcp-servers');
 
-		double().script(toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]), toolCalls([{ name: 'mcp_remote_lookup_order', arguments: { orderId: 'B-7' } }]), text('Both: {{lastToolResult}}'));
+		double().script(
+			toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]),
+			toolCalls([{ name: 'mcp_remote_lookup_order', arguments: { orderId: 'B-7' } }]),
+			text('Both: {{lastToolResult}}'),
+		);
 		await ask(chat, 'Where are my orders A-1001 and B-7? Look up each order.');
 		await approveCard(chat, 'mcp_shop_lookup_order');
 		await keel.screenshot('mcp-card-approved');
 		await approveCard(chat, 'mcp_remote_lookup_order');
-		await chat.locator(testId('message-assistant')).filter({ hasText: 'Both: Order B-7: shipped in 3 parcels' }).waitFor();
-		const statuses = await chat.locator(testId('tool-card')).evaluateAll(cards => cards.map(c => c.getAttribute('data-status')));
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'Both: Order B-7: shipped in 3 parcels' })
+			.waitFor();
+		const statuses = await chat
+			.locator(testId('tool-card'))
+			.evaluateAll(cards => cards.map(c => c.getAttribute('data-status')));
 		assert.deepStrictEqual(statuses, ['succeeded', 'succeeded']);
 		const [first] = double().modelRequests;
 		// 8k window, ~80 tools: the built-ins fill the budget, so the order tools are named first in request_tools' catalog.
@@ -111,7 +125,11 @@ describe('Keel with MCP servers (e2e)', function () {
 		const catalog = tools.find(t => t.function.name === 'request_tools')!.function.description;
 		// Every fixture server has a lookup_order tool: those three lead the catalog, in any order.
 		const leading = catalog.split('most relevant first: ')[1].split(', ').slice(0, 3);
-		assert.deepStrictEqual(leading.sort(), ['mcp_big_lookup_order', 'mcp_remote_lookup_order', 'mcp_shop_lookup_order'], catalog);
+		assert.deepStrictEqual(
+			leading.sort(),
+			['mcp_big_lookup_order', 'mcp_remote_lookup_order', 'mcp_shop_lookup_order'],
+			catalog,
+		);
 	});
 
 	it('with 60 more tools and an 8k window, only the relevant ones are sent and the chat says which', async () => {
@@ -120,7 +138,10 @@ describe('Keel with MCP servers (e2e)', function () {
 		await ask(chat, 'What is the flight status of LH 400?');
 		const notice = chat.locator(`${testId('notice')}[data-code="toolsOffered"]`).last();
 		await notice.waitFor();
-		assert.match(await notice.innerText(), /^Tools offered: \d+ of \d+ — 15 built-in( \+ \d+ by relevance \(mcp_big_flight_status_\d+[^)]*\))? \+ request_tools\. \d+ more listed by name for request_tools\. Budget: 40 tools, 2,048 tokens/);
+		assert.match(
+			await notice.innerText(),
+			/^Tools offered: \d+ of \d+ — 15 built-in( \+ \d+ by relevance \(mcp_big_flight_status_\d+[^)]*\))? \+ request_tools\. \d+ more listed by name for request_tools\. Budget: 40 tools, 2,048 tokens/,
+		);
 		await keel.screenshot('mcp-tools-offered');
 		const offered: string[] = double()
 			.modelRequests.at(-1)!
@@ -154,17 +175,27 @@ describe('Keel with MCP servers (e2e)', function () {
 		await ask(chat, 'use add_tool of the shop');
 		await approveCard(chat, 'mcp_shop_add_tool');
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'added' }).waitFor();
-		const toast = keel.page.locator('.notification-toast', { hasText: 'added or changed tools since you allowed it (extra_tool)' }).first();
+		const toast = keel.page
+			.locator('.notification-toast', { hasText: 'added or changed tools since you allowed it (extra_tool)' })
+			.first();
 		await toast.waitFor();
 		// In the request at all: offered, or named in request_tools' catalog.
 		const offeredFor = async (prompt: string) => {
 			double().script(text('ok'));
 			await ask(await freshChat(keel), prompt);
 			await chat.locator(testId('message-assistant')).filter({ hasText: 'ok' }).waitFor();
-			const tools = double().modelRequests.at(-1)!.body.tools as Array<{ function: { name: string; description: string } }>;
-			return tools.flatMap(t => [t.function.name, ...(t.function.name === 'request_tools' ? t.function.description.split(/[ ,:]+/) : [])]);
+			const tools = double().modelRequests.at(-1)!.body.tools as Array<{
+				function: { name: string; description: string };
+			}>;
+			return tools.flatMap(t => [
+				t.function.name,
+				...(t.function.name === 'request_tools' ? t.function.description.split(/[ ,:]+/) : []),
+			]);
 		};
-		assert.ok(!(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'), 'held back before the user allows it');
+		assert.ok(
+			!(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'),
+			'held back before the user allows it',
+		);
 		await toast.locator('.monaco-button', { hasText: 'Allow' }).first().click();
 		for (let i = 0; i < 20 && !(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'); i++) {
 			await keel.page.waitForTimeout(250);

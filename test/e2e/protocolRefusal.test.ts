@@ -11,7 +11,10 @@ import { launchBrowser } from '../support/browser';
 import { REPO_ROOT } from '../support/codeServer';
 
 // Evaluated in the page; the tests compile without the DOM library.
-declare const window: { __posted: Array<{ type: string; protocolVersion?: number }>; postMessage(message: unknown, origin: string): void };
+declare const window: {
+	__posted: Array<{ type: string; protocolVersion?: number }>;
+	postMessage(message: unknown, origin: string): void;
+};
 
 const bundle = path.join(REPO_ROOT, 'dist', 'webview.js');
 
@@ -51,7 +54,10 @@ const posted = (page: Page) => page.evaluate(() => window.__posted);
 		const opened = channel.open(
 			m => sent.push(m),
 			(ready.protocolVersion ?? 0) - 1,
-			() => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }),
+			() => ({
+				type: 'didSnapshot',
+				state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' },
+			}),
 		);
 		assert.strictEqual(opened, false);
 		for (const message of sent) {
@@ -60,7 +66,11 @@ const posted = (page: Page) => page.evaluate(() => window.__posted);
 		const banner = page.getByTestId('protocol-refusal');
 		await banner.waitFor({ state: 'visible' });
 		assert.match(await banner.innerText(), new RegExp(PROTOCOL_REFUSAL_TEXT.replace('.', '\\.')));
-		assert.strictEqual(await page.getByTestId('prompt-input').count(), 0, 'no composer to type into a chat that cannot work');
+		assert.strictEqual(
+			await page.getByTestId('prompt-input').count(),
+			0,
+			'no composer to type into a chat that cannot work',
+		);
 		await page.getByTestId('reload-window').click();
 		assert.ok(
 			(await posted(page)).some(m => m.type === 'reloadWindow'),

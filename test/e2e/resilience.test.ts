@@ -50,14 +50,26 @@ describe('Keel recovery in VS Code (e2e)', function () {
 	});
 
 	it('folds the text of a broken stream and shows the retried answer once', async () => {
-		double().script(withFaults(text('First attempt that will break off', { chunks: 6, delayMs: 40 }), { dropAfter: 4 }), text('The retried answer.'));
+		double().script(
+			withFaults(text('First attempt that will break off', { chunks: 6, delayMs: 40 }), { dropAfter: 4 }),
+			text('The retried answer.'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'answer me');
 		const folded = chat.locator(`${testId('message-retracted')}[data-reason="retry"]`);
 		await folded.waitFor();
-		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'The retried answer.' }).waitFor();
-		assert.strictEqual(await chat.locator(testId('message-assistant')).count(), 1, 'the failed attempt is not shown as an answer');
-		assert.match((await chat.locator(`${testId('notice')}[data-code="streamRetry"]`).textContent()) ?? '', /partial answer discarded/);
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'The retried answer.' })
+			.waitFor();
+		assert.strictEqual(
+			await chat.locator(testId('message-assistant')).count(),
+			1,
+			'the failed attempt is not shown as an answer',
+		);
+		assert.match(
+			(await chat.locator(`${testId('notice')}[data-code="streamRetry"]`).textContent()) ?? '',
+			/partial answer discarded/,
+		);
 	});
 
 	it('re-asks an empty answer once, says so inline, and shows the answer that follows', async () => {
@@ -66,8 +78,13 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await ask(chat, 'say something');
 		const line = chat.locator(`${testId('notice')}[data-code="reask"]`);
 		await line.waitFor();
-		assert.match((await line.textContent()) ?? '', /empty answer \(no text, no tool call\); asked it again with a correction/);
-		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'Here after the nudge.' }).waitFor();
+		assert.match(
+			(await line.textContent()) ?? '',
+			/empty answer \(no text, no tool call\); asked it again with a correction/,
+		);
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'Here after the nudge.' })
+			.waitFor();
 		assert.match(JSON.stringify(double().modelRequests[1].body.messages.at(-1)), /Your last reply was empty/);
 		await keel.screenshot('resilience-empty-reask');
 	});
@@ -79,14 +96,24 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await ask(chat, 'tell me');
 		await chat.locator(`${testId('message-retracted')}[data-reason="retry"]`).waitFor();
 		await chat.locator(`${testId('notice')}[data-code="reask"]`).waitFor();
-		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'A short, plain answer.' }).waitFor();
-		assert.strictEqual(await chat.locator(testId('message-assistant')).count(), 1, 'the repetition is not shown as an answer');
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'A short, plain answer.' })
+			.waitFor();
+		assert.strictEqual(
+			await chat.locator(testId('message-assistant')).count(),
+			1,
+			'the repetition is not shown as an answer',
+		);
 		assert.ok(double().modelRequests[0].response!.frames < 150, 'the stream was closed early');
 		await keel.screenshot('resilience-degenerate-folded');
 	});
 
 	it('asks Continue / Stop at the step cap, in the chat and as a notification whose Continue goes on', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]), text('Finished after continuing.'));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]),
+			text('Finished after continuing.'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'look around');
 		await chat.locator(`${testId('continue-prompt')}[data-state="pending"]`).waitFor();
@@ -97,12 +124,18 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await keel.screenshot('resilience-step-cap-notification');
 		await toast.getByRole('button', { name: 'Continue' }).click();
 		await chat.locator(`${testId('continue-prompt')}[data-state="continued"]`).waitFor();
-		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'Finished after continuing.' });
+		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, {
+			hasText: 'Finished after continuing.',
+		});
 		await answer.waitFor();
 	});
 
 	it('stops at the step cap when the user presses Stop in the chat', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]), text('never'));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]),
+			text('never'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'look around again');
 		await chat.locator(testId('stop-turn')).click();
@@ -126,7 +159,9 @@ describe('Keel doom-loop guard in VS Code (e2e)', function () {
 		const stopped = chat.locator(`${testId('notice')}[data-code="loopStopped"]`);
 		await stopped.waitFor();
 		assert.match((await stopped.textContent()) ?? '', /Stopped: same call with the same result repeated 3 times/);
-		const toast = keel.page.locator('.notification-toast', { hasText: 'Stopped: same call with the same result repeated' });
+		const toast = keel.page.locator('.notification-toast', {
+			hasText: 'Stopped: same call with the same result repeated',
+		});
 		await toast.waitFor();
 		await keel.screenshot('resilience-loop-stopped');
 		assert.strictEqual(double().modelRequests.length, 6, 'three calls, a warning, three more, stop');

@@ -18,7 +18,11 @@ describe('Keel model picker (e2e)', function () {
 		await runCommand(keel.page, 'Keel: Select Model');
 		const row = keel.page.locator('.quick-input-list .monaco-list-row', { hasText: 'qwen3:8b' }).first();
 		await row.waitFor();
-		assert.strictEqual(await keel.page.locator('.quick-input-list .monaco-list-row', { hasText: 'glm-4.7-flash' }).count(), 1, 'both reported models are listed');
+		assert.strictEqual(
+			await keel.page.locator('.quick-input-list .monaco-list-row', { hasText: 'glm-4.7-flash' }).count(),
+			1,
+			'both reported models are listed',
+		);
 		await keel.screenshot('select-model');
 		await row.click();
 		await keel.page.locator('.statusbar-item', { hasText: 'qwen3:8b' }).first().waitFor();
@@ -30,7 +34,9 @@ describe('Keel model picker (e2e)', function () {
 			.filter({ hasText: 'hello from qwen' })
 			.waitFor()
 			.catch(async error => {
-				throw new Error(`${(error as Error).message}\nrequests: ${JSON.stringify(double().requests.map(r => [r.path, r.body?.model]))}\nchat: ${(await chat.locator('body').innerText()).slice(0, 800)}`);
+				throw new Error(
+					`${(error as Error).message}\nrequests: ${JSON.stringify(double().requests.map(r => [r.path, r.body?.model]))}\nchat: ${(await chat.locator('body').innerText()).slice(0, 800)}`,
+				);
 			});
 		assert.strictEqual(double().modelRequests.at(-1)!.body.model, 'qwen3:8b');
 	});

@@ -35,15 +35,25 @@ import { ask, testId, useKeel, useModelDouble } from './harness';
 			(await chat.locator(testId('message-assistant')).allTextContents()).map(t => t.trim()),
 			['The first answer is here.'],
 		);
-		assert.strictEqual(await chat.locator(testId('tool-approve')).count(), 0, 'nothing from before the reload can be approved now');
+		assert.strictEqual(
+			await chat.locator(testId('tool-approve')).count(),
+			0,
+			'nothing from before the reload can be approved now',
+		);
 		await keel.screenshot('reload-after');
 
 		double().script(text('Understood, it was interrupted.'));
 		await ask(chat, 'What happened?');
-		await chat.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=Understood, it was interrupted.`).waitFor();
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"] >> text=Understood, it was interrupted.`)
+			.waitFor();
 		const last = double().modelRequests[double().modelRequests.length - 1].body.messages;
 		const result = last.find((m: { role: string }) => m.role === 'tool');
 		assert.match(result.content, /interrupted/);
-		assert.strictEqual(double().modelRequests.length, 3, 'the interrupted call was not sent to the model again as a new step');
+		assert.strictEqual(
+			double().modelRequests.length,
+			3,
+			'the interrupted call was not sent to the model again as a new step',
+		);
 	});
 });

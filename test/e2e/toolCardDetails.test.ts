@@ -45,7 +45,10 @@ describe('Keel tool card details (e2e)', function () {
 	});
 
 	it("says how much of a command's output was filtered, and Show unfiltered reveals all of it", async () => {
-		double().script(toolCalls([{ name: 'run_command', arguments: { command: MANY_FILES } }]), text('Listed the files.'));
+		double().script(
+			toolCalls([{ name: 'run_command', arguments: { command: MANY_FILES } }]),
+			text('Listed the files.'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'Make 300 files and list them');
 		const card = chat.locator(`${testId('tool-card')}[data-tool-name="run_command"]`);
@@ -55,7 +58,10 @@ describe('Keel tool card details (e2e)', function () {
 		const filtered = card.locator(testId('card-filtered'));
 		await filtered.waitFor();
 		// 301 lines of find, and the line count of however the sandbox ends its output.
-		assert.match((await filtered.textContent()) ?? '', /^30[12] → \d+ lines \(\d+% filtered(, (partial|fallback))?\)$/);
+		assert.match(
+			(await filtered.textContent()) ?? '',
+			/^30[12] → \d+ lines \(\d+% filtered(, (partial|fallback))?\)$/,
+		);
 		assert.match((await filtered.getAttribute('title')) ?? '', /find-tree/, 'the rule is named in the tooltip');
 		const kept = Number(/→ (\d+) lines/.exec((await filtered.textContent()) ?? '')![1]);
 		assert.ok(kept < 301, `the card shows fewer lines than ran (${kept})`);
@@ -74,15 +80,26 @@ describe('Keel tool card details (e2e)', function () {
 		const entries = new Set(rawText.match(/entry-\d+/g));
 		assert.strictEqual(entries.size, 300, 'every file the command listed is in the unfiltered output');
 		assert.doesNotMatch(rawText, /Keel filtered this output/, "the raw text is the command's own");
-		assert.match((await card.locator(testId('unfiltered-label')).textContent()) ?? '', /Unfiltered output \([\d,]+ characters\)/);
+		assert.match(
+			(await card.locator(testId('unfiltered-label')).textContent()) ?? '',
+			/Unfiltered output \([\d,]+ characters\)/,
+		);
 		await keel.screenshot('card-unfiltered');
 		await card.locator(testId('show-filtered')).click();
 		await raw.waitFor({ state: 'detached' });
-		assert.strictEqual(await card.locator(`${testId('tool-output')} pre`).textContent(), shown, 'back to the filtered result');
+		assert.strictEqual(
+			await card.locator(`${testId('tool-output')} pre`).textContent(),
+			shown,
+			'back to the filtered result',
+		);
 	});
 
 	it('marks a repeated read as answered from the cache', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]), text('Read it twice.'));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			text('Read it twice.'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'Read the README twice');
 		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`).waitFor();
@@ -94,7 +111,11 @@ describe('Keel tool card details (e2e)', function () {
 	});
 
 	it('names the kind of failure on a failed card', async () => {
-		double().script(toolCalls([{ name: 'read_file', arguments: { path: 42 } }]), text('The path was wrong.'), text('The path was wrong.'));
+		double().script(
+			toolCalls([{ name: 'read_file', arguments: { path: 42 } }]),
+			text('The path was wrong.'),
+			text('The path was wrong.'),
+		);
 		const chat = await keel.webview();
 		await ask(chat, 'Read something');
 		const failed = chat.locator(`${testId('tool-card')}[data-status="failed"]`).first();
@@ -102,7 +123,12 @@ describe('Keel tool card details (e2e)', function () {
 		const chip = failed.locator(testId('card-error-category'));
 		assert.strictEqual(await chip.getAttribute('data-category'), 'type_mismatch');
 		assert.strictEqual(await chip.textContent(), 'type mismatch');
-		assert.strictEqual(await chat.locator(`${testId('tool-card')}[data-status="succeeded"] ${testId('card-error-category')}`).count(), 0);
+		assert.strictEqual(
+			await chat
+				.locator(`${testId('tool-card')}[data-status="succeeded"] ${testId('card-error-category')}`)
+				.count(),
+			0,
+		);
 	});
 
 	it("folds the model's reasoning into a thinking block, apart from the answer", async () => {
@@ -120,6 +146,10 @@ describe('Keel tool card details (e2e)', function () {
 		await thinking.locator('pre').waitFor({ state: 'visible' });
 		assert.strictEqual(await thinking.locator('pre').textContent(), reasoning);
 		assert.strictEqual((await answer.textContent())?.trim(), 'Hello there, how can I help?');
-		assert.doesNotMatch((await answer.textContent()) ?? '', /friendly reply/, 'the reasoning is not part of the answer');
+		assert.doesNotMatch(
+			(await answer.textContent()) ?? '',
+			/friendly reply/,
+			'the reasoning is not part of the answer',
+		);
 	});
 });

@@ -12,7 +12,9 @@ export class FakeCommandRunner implements CommandRunner {
 
 	constructor(
 		readonly backend: CommandBackend,
-		private readonly _script: Array<Partial<CommandResult> | Error | ((request: CommandRequest) => Partial<CommandResult>)> = [],
+		private readonly _script: Array<
+			Partial<CommandResult> | Error | ((request: CommandRequest) => Partial<CommandResult>)
+		> = [],
 	) {}
 
 	async available(): Promise<boolean> {
@@ -27,7 +29,16 @@ export class FakeCommandRunner implements CommandRunner {
 			throw next;
 		}
 		const partial = typeof next === 'function' ? next(request) : next;
-		const result: CommandResult = { backend: this.backend, stdout: '', stderr: '', exitCode: 0, durationMs: 12, truncated: false, timedOut: false, ...partial };
+		const result: CommandResult = {
+			backend: this.backend,
+			stdout: '',
+			stderr: '',
+			exitCode: 0,
+			durationMs: 12,
+			truncated: false,
+			timedOut: false,
+			...partial,
+		};
 		if (result.stdout) {
 			request.onOutput?.(result.stdout);
 		}

@@ -2,7 +2,8 @@ import type { ChatModel, ChatRequest, ModelEvent } from '../../src/core/llm/chat
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
 
 /** Events to yield; an Error to throw before any; or events followed by an error (a broken stream). */
-export type ScriptedStep = ModelEvent[] | Error | { events: ModelEvent[]; error: Error } | ((request: ChatRequest) => ModelEvent[] | Error);
+export type ScriptedStep =
+	ModelEvent[] | Error | { events: ModelEvent[]; error: Error } | ((request: ChatRequest) => ModelEvent[] | Error);
 
 /**
  * A model that answers each request with the next scripted step and records every request,
@@ -18,7 +19,10 @@ export class ScriptedChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		this.requests.push({ messages: structuredClone([...request.messages]), toolNames: request.tools.map(t => t.name) });
+		this.requests.push({
+			messages: structuredClone([...request.messages]),
+			toolNames: request.tools.map(t => t.name),
+		});
 		const next = this._steps.shift();
 		if (next === undefined) {
 			throw new Error('ScriptedChatModel: no scripted step left');

@@ -7,7 +7,15 @@ import { ToolRegistry } from '../../src/core/tools/registry';
 import { defineTool, ok } from '../../src/core/tools/defineTool';
 import * as z from 'zod';
 import { InMemoryWorkspace } from '../fakes/inMemoryWorkspace';
-import { presets, startModelDouble, text, textThenTools, toolCalls, withFaults, type ModelDouble } from '../support/modelDouble';
+import {
+	presets,
+	startModelDouble,
+	text,
+	textThenTools,
+	toolCalls,
+	withFaults,
+	type ModelDouble,
+} from '../support/modelDouble';
 
 const noteTool = defineTool({
 	name: 'write_note',
@@ -31,7 +39,10 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 	after(() => double.close());
 	beforeEach(() => {
 		double.reset();
-		workspace = new InMemoryWorkspace({ 'README.md': '# Fixture\nThe answer is 42.', 'src/app.ts': 'export const answer = 42;\n' });
+		workspace = new InMemoryWorkspace({
+			'README.md': '# Fixture\nThe answer is 42.',
+			'src/app.ts': 'export const answer = 42;\n',
+		});
 	});
 
 	function session(baseUrl = double.openaiBaseUrl, model = 'glm-4.7-flash', streamIdleTimeoutMs = 2000) {
@@ -87,7 +98,10 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 	});
 
 	it('streams arguments into the card before the call runs', async () => {
-		double.script(textThenTools('Checking.', [{ name: 'read_file', arguments: { path: 'src/app.ts' } }], { split: 5 }), text('done'));
+		double.script(
+			textThenTools('Checking.', [{ name: 'read_file', arguments: { path: 'src/app.ts' } }], { split: 5 }),
+			text('done'),
+		);
 		const chat = session();
 		const streamed: string[] = [];
 		chat.onDidEvent(event => {
@@ -102,7 +116,10 @@ describe('agent loop over HTTP (OpenAI chat-completions SSE)', function () {
 	});
 
 	it('tells the model a denied call did not run, and it answers accordingly', async () => {
-		double.script(toolCalls([{ name: 'write_note', arguments: { text: 'hi' }, id: 'w' }]), text('Understood: {{lastToolResult}}'));
+		double.script(
+			toolCalls([{ name: 'write_note', arguments: { text: 'hi' }, id: 'w' }]),
+			text('Understood: {{lastToolResult}}'),
+		);
 		const chat = session();
 		chat.onDidEvent(event => {
 			if (event.type === 'toolCallUpdated' && event.call.status === 'awaitingApproval') {

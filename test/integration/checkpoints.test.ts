@@ -41,12 +41,21 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		notices = [];
 		const gitDir = path.join(storage, 'checkpoints.git');
 		checkpoints = new Checkpoints({
-			open: async () => ({ store: await CheckpointStore.open(gitDir, tree.base, undefined, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ }), index: new CheckpointIndex(path.join(storage, 'checkpoints.json')) }),
+			open: async () => ({
+				store: await CheckpointStore.open(gitDir, tree.base, undefined, {
+					denyRead: DEFAULT_DENY_READ,
+					allowRead: DEFAULT_ALLOW_READ,
+				}),
+				index: new CheckpointIndex(path.join(storage, 'checkpoints.json')),
+			}),
 			notice: notice => notices.push(notice),
 			now: () => ++clock,
-			protectedReason: file => isProtectedPath(file, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] }),
+			protectedReason: file =>
+				isProtectedPath(file, { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] }),
 		});
-		const registry = new ToolRegistry(withCheckpoints(createToolset(defaultToolDeps()), () => checkpoints.beforeChange()));
+		const registry = new ToolRegistry(
+			withCheckpoints(createToolset(defaultToolDeps()), () => checkpoints.beforeChange()),
+		);
 		session = new ChatSession({
 			sessionId: 's1',
 			createModel: async () => new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'm' }),
@@ -82,13 +91,21 @@ describe('checkpoints through the loop (real git, real files)', function () {
 			{ name: 'write_file', arguments: { path: 'src/new/created.ts', content: 'new\n' } },
 			{ name: 'delete_path', arguments: { path: 'notes.txt' } },
 		]);
-		assert.deepStrictEqual(done.files!.map(f => `${f.status} ${f.path}`).sort(), ['added src/new/created.ts', 'deleted notes.txt', 'modified src/app.ts']);
+		assert.deepStrictEqual(done.files!.map(f => `${f.status} ${f.path}`).sort(), [
+			'added src/new/created.ts',
+			'deleted notes.txt',
+			'modified src/app.ts',
+		]);
 		assert.match(notices.at(-1)!.text, /^3 files changed: /);
 		const outcome = await checkpoints.restore('s1', done.turnId, async () => 'cancel');
 		assert.strictEqual(outcome.restored.length, 3, outcome.message);
 		assert.strictEqual(tree.read('src/app.ts'), 'export const a = 1;\n');
 		assert.strictEqual(tree.read('notes.txt'), 'keep me\n');
-		assert.strictEqual(fs.existsSync(path.join(tree.base, 'src/new')), false, 'the folder the turn created is gone');
+		assert.strictEqual(
+			fs.existsSync(path.join(tree.base, 'src/new')),
+			false,
+			'the folder the turn created is gone',
+		);
 
 		const undone = await checkpoints.undoRestore('s1', async () => 'cancel');
 		assert.strictEqual(undone.restored.length, 3, undone.message);
@@ -99,7 +116,9 @@ describe('checkpoints through the loop (real git, real files)', function () {
 
 	it('a restore that would write a protected file (.vscode/settings.json) leaves it alone unless approved; the approved one writes it', async () => {
 		tree.add({ '.vscode/settings.json': '{ "editor.tabSize": 4 }\n' });
-		const done = await turn([{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'export const a = 2;\n' } }]);
+		const done = await turn([
+			{ name: 'write_file', arguments: { path: 'src/app.ts', content: 'export const a = 2;\n' } },
+		]);
 		// Changed after the turn (by the user or a task): restoring to before the turn would write it back.
 		fs.writeFileSync(path.join(tree.base, '.vscode/settings.json'), '{ "editor.tabSize": 2 }\n');
 		const asked: Array<Array<{ path: string; reason: string }>> = [];
@@ -114,7 +133,11 @@ describe('checkpoints through the loop (real git, real files)', function () {
 			[['.vscode/settings.json']],
 		);
 		assert.match(asked[0][0].reason, /editor settings/);
-		assert.strictEqual(tree.read('.vscode/settings.json'), '{ "editor.tabSize": 2 }\n', 'not approved: the protected file is untouched');
+		assert.strictEqual(
+			tree.read('.vscode/settings.json'),
+			'{ "editor.tabSize": 2 }\n',
+			'not approved: the protected file is untouched',
+		);
 		assert.strictEqual(tree.read('src/app.ts'), 'export const a = 1;\n', 'the other files are restored');
 		assert.deepStrictEqual(refused.guarded, ['.vscode/settings.json']);
 		assert.match(refused.message, /Left protected files alone \(not approved\): \.vscode\/settings\.json/);
@@ -174,7 +197,13 @@ describe('checkpoints through the loop (real git, real files)', function () {
 
 	it("never touches the workspace's own git repository, and honours its .gitignore and the size limit", async () => {
 		execFileSync('git', ['init', '-q'], { cwd: tree.base });
-		tree.add({ '.gitignore': 'build/\n', 'build/out.js': 'generated\n', '.env': 'SECRET=1\n', 'keys/server.pem': 'pem', '.env.example': 'SECRET=\n' });
+		tree.add({
+			'.gitignore': 'build/\n',
+			'build/out.js': 'generated\n',
+			'.env': 'SECRET=1\n',
+			'keys/server.pem': 'pem',
+			'.env.example': 'SECRET=\n',
+		});
 		fs.writeFileSync(path.join(tree.base, 'big.bin'), Buffer.alloc(3 * 1024 * 1024));
 		const gitBefore = execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' });
 		const done = await turn([
@@ -188,16 +217,30 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		);
 		assert.deepStrictEqual(done.skipped, ['big.bin']);
 		assert.match(notices.at(-1)!.text, /not in the checkpoint: big\.bin/);
-		assert.strictEqual(fs.existsSync(path.join(tree.base, '.git', 'refs', 'keel')), false, "nothing written into the user's .git");
+		assert.strictEqual(
+			fs.existsSync(path.join(tree.base, '.git', 'refs', 'keel')),
+			false,
+			"nothing written into the user's .git",
+		);
 		assert.strictEqual(
 			execFileSync('git', ['status', '--porcelain'], { cwd: tree.base, encoding: 'utf8' })
 				.replace(/.*src\/app\.ts\n/, '')
 				.replace(/.*build.*\n/, ''),
 			gitBefore.replace(/.*build.*\n/, ''),
 		);
-		assert.ok(fs.existsSync(path.join(storage, 'checkpoints.git', 'HEAD')), 'the shadow repository lives in the storage folder');
-		const stored = execFileSync('git', ['--git-dir', path.join(storage, 'checkpoints.git'), 'ls-tree', '-r', '--name-only', done.before], { encoding: 'utf8' }).split('\n');
-		assert.ok(!stored.includes('.env') && !stored.includes('keys/server.pem'), "secrets on the deny-read list are never copied into Keel's storage");
+		assert.ok(
+			fs.existsSync(path.join(storage, 'checkpoints.git', 'HEAD')),
+			'the shadow repository lives in the storage folder',
+		);
+		const stored = execFileSync(
+			'git',
+			['--git-dir', path.join(storage, 'checkpoints.git'), 'ls-tree', '-r', '--name-only', done.before],
+			{ encoding: 'utf8' },
+		).split('\n');
+		assert.ok(
+			!stored.includes('.env') && !stored.includes('keys/server.pem'),
+			"secrets on the deny-read list are never copied into Keel's storage",
+		);
 		assert.ok(stored.includes('.env.example'), 'allow-read exceptions are kept');
 	});
 });

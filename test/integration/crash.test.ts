@@ -28,14 +28,19 @@ function nextStep(counter: { n: number }) {
 			});
 			return toolCalls(calls, { delayMs: 3 });
 		}
-		return text(`All steps are done and here is a longer answer number ${++counter.n} so it streams.`, { chunks: 12, delayMs: 10 });
+		return text(`All steps are done and here is a longer answer number ${++counter.n} so it streams.`, {
+			chunks: 12,
+			delayMs: 10,
+		});
 	};
 }
 
 /** Runs the child until it has been up for `killAfterMs`, SIGKILLs it, returns what it acked. */
 function runAndKill(db: string, double: ModelDouble, runsLog: string, fresh: boolean, killAfterMs: number) {
 	return new Promise<{ acks: Ack[]; state: string; errors: string[] }>((resolve, reject) => {
-		const child = spawn(process.execPath, [CHILD, db, double.openaiBaseUrl, runsLog, fresh ? '1' : '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [CHILD, db, double.openaiBaseUrl, runsLog, fresh ? '1' : '0'], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let buffer = '';
 		let state = 'starting';
 		let armed: NodeJS.Timeout | undefined;
@@ -89,7 +94,10 @@ function checkStore(db: string, acked: Ack[], fresh: Ack[]): { staleLock: boolea
 		// A hot journal was played back and deleted. One can stay only if it never held anything:
 		// empty or zeroed (killed as the commit began), which SQLite rightly ignores.
 		const left = fs.existsSync(`${db}-journal`) ? fs.readFileSync(`${db}-journal`) : undefined;
-		assert.ok(left === undefined || left.length === 0 || left[0] === 0, 'a hot journal was left behind, not played back');
+		assert.ok(
+			left === undefined || left.length === 0 || left[0] === 0,
+			'a hot journal was left behind, not played back',
+		);
 		for (const meta of store.list()) {
 			const events = store.events(meta.id);
 			const seqs = events.map(e => e.seq);
@@ -101,7 +109,10 @@ function checkStore(db: string, acked: Ack[], fresh: Ack[]): { staleLock: boolea
 					assert.ok(!calls.has(message.data.id), `tool call ${message.data.id} stored twice`);
 					calls.add(message.data.id);
 				} else if (message.kind === 'tool_result') {
-					assert.ok(calls.has(message.data.toolCallId), `result for ${message.data.toolCallId} without its call before it`);
+					assert.ok(
+						calls.has(message.data.toolCallId),
+						`result for ${message.data.toolCallId} without its call before it`,
+					);
 					assert.ok(!results.has(message.data.toolCallId), `two results for ${message.data.toolCallId}`);
 					results.add(message.data.toolCallId);
 				}
@@ -114,7 +125,11 @@ function checkStore(db: string, acked: Ack[], fresh: Ack[]): { staleLock: boolea
 				events = new Map(store.events(ack.session).map(e => [e.seq, e.message.kind]));
 				bySession.set(ack.session, events);
 			}
-			assert.strictEqual(events.get(ack.seq), ack.kind, `acknowledged ${ack.kind} #${ack.seq} of ${ack.session} is missing`);
+			assert.strictEqual(
+				events.get(ack.seq),
+				ack.kind,
+				`acknowledged ${ack.kind} #${ack.seq} of ${ack.session} is missing`,
+			);
 		}
 		// History search is kept by triggers in the same commits: it finds every prompt and answer
 		// acknowledged in this run, in its session.
@@ -181,7 +196,10 @@ describe('crash safety of the session store (SIGKILL at random points)', functio
 				`${acked.length} acknowledged events all present; ${sessions.length} sessions, ${all.length} events; ` +
 				`${tags.length} tool runs, none twice; ${staleLocks} stale locks cleared on reopen; ${hotJournals} journals found on reopen (hot ones played back); ${interrupted} interrupted calls answered on resume; ${partial} assistant messages`,
 		);
-		assert.ok((where.stream ?? 0) + (where.callStream ?? 0) > 0 && (where.tool ?? 0) > 0, 'kills landed both mid-stream and mid-tool');
+		assert.ok(
+			(where.stream ?? 0) + (where.callStream ?? 0) > 0 && (where.tool ?? 0) > 0,
+			'kills landed both mid-stream and mid-tool',
+		);
 		assert.ok(interrupted > 0, 'some calls were interrupted and answered on resume');
 	});
 });

@@ -23,7 +23,11 @@ function leaveCutCommit(file: string, mode: 'commit' | 'spill', cut = 0): void {
 function changedPages(before: Buffer, after: Buffer, pageSize: number): number[] {
 	const pages: number[] = [];
 	for (let page = 0; page * pageSize < after.length; page++) {
-		if (!before.subarray(page * pageSize, (page + 1) * pageSize).equals(after.subarray(page * pageSize, (page + 1) * pageSize))) {
+		if (
+			!before
+				.subarray(page * pageSize, (page + 1) * pageSize)
+				.equals(after.subarray(page * pageSize, (page + 1) * pageSize))
+		) {
 			pages.push(page);
 		}
 	}
@@ -98,9 +102,17 @@ describe('session store after a writer killed mid-commit (real damaged files)', 
 				fs.writeFileSync(`${file}-journal`, journal);
 				const store = SessionStore.open(file);
 				try {
-					assert.strictEqual(store.repaired, undefined, `after ${written} page writes the journal alone restores the file`);
+					assert.strictEqual(
+						store.repaired,
+						undefined,
+						`after ${written} page writes the journal alone restores the file`,
+					);
 					assertKept(store);
-					assert.strictEqual(fs.existsSync(`${file}-journal`), false, 'the hot journal was played back and deleted');
+					assert.strictEqual(
+						fs.existsSync(`${file}-journal`),
+						false,
+						'the hot journal was played back and deleted',
+					);
 				} finally {
 					store.close();
 				}

@@ -21,15 +21,27 @@ describe('docker sandbox with two workspace folders (real engine)', function () 
 
 	before(requireDocker());
 	before(() => {
-		base = makeWorkspace({ 'api/a.txt': 'from api\n', 'web/b.txt': 'from web\n', 'outside/secret.txt': 'CANARY_DOCKER_MR\n' });
+		base = makeWorkspace({
+			'api/a.txt': 'from api\n',
+			'web/b.txt': 'from web\n',
+			'outside/secret.txt': 'CANARY_DOCKER_MR\n',
+		});
 		const folders = [
 			{ name: 'api', path: path.join(base, 'api') },
 			{ name: 'web', path: path.join(base, 'web') },
 		];
-		runner = new DockerRunner({ workspaceRoot: () => folders, settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }) });
-		const workspace = new MultiRootWorkspace(() => folders.map(f => ({ name: f.name, workspace: new NodeWorkspace(f.path) })));
+		runner = new DockerRunner({
+			workspaceRoot: () => folders,
+			settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }),
+		});
+		const workspace = new MultiRootWorkspace(() =>
+			folders.map(f => ({ name: f.name, workspace: new NodeWorkspace(f.path) })),
+		);
 		const selector = new ShellBackendSelector(() => 'docker', runner, undefined);
-		const shell = createShellTools({ selector, settings: () => ({ timeoutSeconds: 60, outputLimitBytes: 1 << 20, memoryMb: 512, pids: 256 }) });
+		const shell = createShellTools({
+			selector,
+			settings: () => ({ timeoutSeconds: 60, outputLimitBytes: 1 << 20, memoryMb: 512, pids: 256 }),
+		});
 		h = toolHarness(base, { workspace, extra: shell });
 	});
 	after(async () => {
@@ -38,7 +50,9 @@ describe('docker sandbox with two workspace folders (real engine)', function () 
 	});
 
 	it('sees both folders at /workspace/<name> and writes into the second one on the host', async () => {
-		const result = await h.run('run_command', { command: 'pwd; ls; cat api/a.txt web/b.txt; echo written-in-sandbox > web/out.txt' });
+		const result = await h.run('run_command', {
+			command: 'pwd; ls; cat api/a.txt web/b.txt; echo written-in-sandbox > web/out.txt',
+		});
 		assert.strictEqual(result.ok, true, result.output);
 		assert.match(result.output, /^\/workspace\napi\nweb\nfrom api\nfrom web\n/);
 		assert.strictEqual(fs.readFileSync(path.join(base, 'web/out.txt'), 'utf8'), 'written-in-sandbox\n');
@@ -54,7 +68,10 @@ describe('docker sandbox with two workspace folders (real engine)', function () 
 	it("keeps each folder's protected paths read-only and the folders' surroundings out of reach", async () => {
 		// The command touches protected paths, so it asks; the user says yes and the mounts must still hold.
 		h.approver.answer = { approved: true };
-		const result = await h.run('run_command', { command: 'touch api/.vscode/tasks.json web/.vscode/tasks.json; ls /workspace/../outside 2>&1; cat ../outside/secret.txt 2>&1; true' });
+		const result = await h.run('run_command', {
+			command:
+				'touch api/.vscode/tasks.json web/.vscode/tasks.json; ls /workspace/../outside 2>&1; cat ../outside/secret.txt 2>&1; true',
+		});
 		assert.match(result.output, /api\/\.vscode\/tasks\.json': Read-only file system/);
 		assert.match(result.output, /web\/\.vscode\/tasks\.json': Read-only file system/);
 		assert.doesNotMatch(result.output, /CANARY_DOCKER_MR/);

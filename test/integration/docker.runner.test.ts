@@ -14,7 +14,13 @@ import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerE
 
 const docker = new Docker();
 const managed: ImageSource = { kind: 'managed', dockerfileDir: DOCKERFILE_DIR };
-const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({ command, cwd: '', timeoutMs: 20_000, outputLimitBytes: 1 << 20, ...extra });
+const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
+	command,
+	cwd: '',
+	timeoutMs: 20_000,
+	outputLimitBytes: 1 << 20,
+	...extra,
+});
 
 async function keelContainers(): Promise<Docker.ContainerInfo[]> {
 	return docker.listContainers({ all: true, filters: { label: [`${LABEL}=container`] } });
@@ -24,9 +30,15 @@ describe('docker sandbox runner (real engine)', function () {
 	this.timeout(120_000);
 	const roots: string[] = [];
 	const runners: DockerRunner[] = [];
-	const make = (settings: { image?: ImageSource; limits?: Partial<SandboxLimits> } = {}, root = makeWorkspace({ 'pkg/a.txt': 'A\n' })) => {
+	const make = (
+		settings: { image?: ImageSource; limits?: Partial<SandboxLimits> } = {},
+		root = makeWorkspace({ 'pkg/a.txt': 'A\n' }),
+	) => {
 		roots.push(root);
-		const runner = new DockerRunner({ workspaceRoot: root, settings: () => ({ image: settings.image ?? managed, limits: { ...defaultLimits, ...settings.limits } }) });
+		const runner = new DockerRunner({
+			workspaceRoot: root,
+			settings: () => ({ image: settings.image ?? managed, limits: { ...defaultLimits, ...settings.limits } }),
+		});
 		runners.push(runner);
 		return runner;
 	};
@@ -57,7 +69,9 @@ describe('docker sandbox runner (real engine)', function () {
 
 	it('runs in the workspace at /workspace, in the requested sub-folder, and streams output live', async () => {
 		const chunks: string[] = [];
-		const result = await make().run(request('pwd; cat a.txt; sleep 0.3; echo done', { cwd: 'pkg', onOutput: text => chunks.push(text) }));
+		const result = await make().run(
+			request('pwd; cat a.txt; sleep 0.3; echo done', { cwd: 'pkg', onOutput: text => chunks.push(text) }),
+		);
 		assert.strictEqual(result.stdout, '/workspace/pkg\nA\ndone\n');
 		assert.ok(chunks.length >= 2, `output arrived in one piece: ${JSON.stringify(chunks)}`);
 		assert.strictEqual(chunks.join(''), result.stdout);
@@ -104,13 +118,25 @@ describe('docker sandbox runner (real engine)', function () {
 				sec: info.HostConfig.SecurityOpt,
 				user: info.Config.User,
 			},
-			{ memory: 256 * 1024 * 1024, cpus: 1e9, pids: 64, net: 'none', caps: ['ALL'], ro: true, sec: ['no-new-privileges'], user: defaultLimits.user },
+			{
+				memory: 256 * 1024 * 1024,
+				cpus: 1e9,
+				pids: 64,
+				net: 'none',
+				caps: ['ALL'],
+				ro: true,
+				sec: ['no-new-privileges'],
+				user: defaultLimits.user,
+			},
 		);
 		const before = await runner.containerId();
 		limits = { ...limits, pids: 128 };
 		await runner.run(request('true'));
 		assert.notStrictEqual(await runner.containerId(), before);
-		assert.strictEqual((await docker.getContainer((await runner.containerId())!).inspect()).HostConfig.PidsLimit, 128);
+		assert.strictEqual(
+			(await docker.getContainer((await runner.containerId())!).inspect()).HostConfig.PidsLimit,
+			128,
+		);
 		await assert.rejects(docker.getContainer(before!).inspect(), /no such container/i);
 	});
 
@@ -145,7 +171,12 @@ describe('docker sandbox runner (real engine)', function () {
 
 	it('removes containers left behind by a crashed window at the next start, and spares live ones', async () => {
 		const image = managedImageTag(DOCKERFILE_DIR);
-		const create = (owner: string) => docker.createContainer({ Image: image, Cmd: ['sleep', '600'], Labels: { [LABEL]: 'container', 'keel.owner': owner } });
+		const create = (owner: string) =>
+			docker.createContainer({
+				Image: image,
+				Cmd: ['sleep', '600'],
+				Labels: { [LABEL]: 'container', 'keel.owner': owner },
+			});
 		const dead = await create(`${os.hostname()}/999999`);
 		const live = await create(`${os.hostname()}/${process.pid}`);
 		const otherHost = await create('some-other-host/1');
@@ -188,7 +219,10 @@ describe('docker sandbox runner (real engine)', function () {
 
 	it('reports a failed image build with the end of the build log', async () => {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-dockerfile-'));
-		fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM debian:bookworm-slim\nRUN echo "step output before failing" && exit 7\n');
+		fs.writeFileSync(
+			path.join(dir, 'Dockerfile'),
+			'FROM debian:bookworm-slim\nRUN echo "step output before failing" && exit 7\n',
+		);
 		const error = await make({ image: { kind: 'managed', dockerfileDir: dir } })
 			.run(request('true'))
 			.then(
@@ -204,7 +238,9 @@ describe('docker sandbox runner (real engine)', function () {
 	});
 
 	it('runs a user-chosen image, and says clearly when it does not exist', async () => {
-		const result = await make({ image: { kind: 'user', name: 'debian:bookworm-slim' } }).run(request('cat /etc/debian_version'));
+		const result = await make({ image: { kind: 'user', name: 'debian:bookworm-slim' } }).run(
+			request('cat /etc/debian_version'),
+		);
 		assert.match(result.stdout, /^12\./);
 		const error = await make({ image: { kind: 'user', name: 'keel-test/does-not-exist:1' } })
 			.run(request('true'))
@@ -221,7 +257,10 @@ describe('docker sandbox runner (real engine)', function () {
 		const saved = process.env.DOCKER_HOST;
 		process.env.DOCKER_HOST = 'unix:///tmp/keel-no-such-docker.sock';
 		try {
-			const runner = new DockerRunner({ workspaceRoot: makeWorkspace(), settings: () => ({ image: managed, limits: defaultLimits }) });
+			const runner = new DockerRunner({
+				workspaceRoot: makeWorkspace(),
+				settings: () => ({ image: managed, limits: defaultLimits }),
+			});
 			assert.strictEqual(await runner.available(), false);
 			const error = await runner.run(request('true')).then(
 				() => undefined,

@@ -14,12 +14,16 @@ describe('eval — golden tool-calling set against the model double', function (
 	before(async () => (double = await startModelDouble()));
 	after(() => double.close());
 
-	const script = (steps: Array<{ call?: { name: string; args: object }; text?: string }>): DataStep[] => steps.map(step => (step.call ? toolCall(step.call.name, step.call.args) : text(step.text ?? '')));
+	const script = (steps: Array<{ call?: { name: string; args: object }; text?: string }>): DataStep[] =>
+		steps.map(step => (step.call ? toolCall(step.call.name, step.call.args) : text(step.text ?? '')));
 
 	it('passes every task when the model answers like the reference, per dimension', async () => {
 		const tasks = loadGolden();
 		assert.ok(tasks.length >= 12);
-		assert.deepEqual(new Set(tasks.map(t => t.dimension)), new Set(['file exploration', 'argument extraction', 'multi-step edits']));
+		assert.deepEqual(
+			new Set(tasks.map(t => t.dimension)),
+			new Set(['file exploration', 'argument extraction', 'multi-step edits']),
+		);
 		double.reset();
 		double.script(...tasks.flatMap(task => script(task.reference)));
 		const results = await runEval(tasks, { baseUrl: double.openaiBaseUrl, model: 'double', recovery: true });
@@ -33,7 +37,11 @@ describe('eval — golden tool-calling set against the model double', function (
 	it('fails a task whose outcome is wrong, saying why', async () => {
 		const task = loadGolden().find(t => t.id === 'edit-uppercase-copy')!;
 		double.reset();
-		double.script(toolCall('read_file', { path: 'notes/word.txt' }), toolCall('write_file', { path: 'out/word.txt', content: 'lantern' }), text('done'));
+		double.script(
+			toolCall('read_file', { path: 'notes/word.txt' }),
+			toolCall('write_file', { path: 'out/word.txt', content: 'lantern' }),
+			text('done'),
+		);
 		const [result] = await runEval([task], { baseUrl: double.openaiBaseUrl, model: 'double', recovery: true });
 		assert.equal(result.passed, false);
 		assert.match(result.why, /out\/word.txt is "lantern"/);
@@ -44,7 +52,13 @@ describe('eval — golden tool-calling set against the model double', function (
 		double.reset();
 		double.script(...script(task.reference));
 		const main = path.resolve(__dirname, '../../bench/eval/main.js');
-		const stdout = await new Promise<string>((resolve, reject) => execFile(process.execPath, [main, '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id], (error, out) => (error ? reject(error) : resolve(out))));
+		const stdout = await new Promise<string>((resolve, reject) =>
+			execFile(
+				process.execPath,
+				[main, '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id],
+				(error, out) => (error ? reject(error) : resolve(out)),
+			),
+		);
 		assert.match(stdout, /PASS {2}explore-todo-owner/);
 		assert.match(stdout, /overall\s+1\/1\s+100%/);
 	});

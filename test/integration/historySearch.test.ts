@@ -23,7 +23,9 @@ describe('history search (SQLite FTS5)', () => {
 		store.close();
 		// Back to schema 2 as an older Keel left it: no search table.
 		const db = new Database(file);
-		db.exec('DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts; PRAGMA user_version=2');
+		db.exec(
+			'DROP TRIGGER events_fts_insert; DROP TRIGGER events_fts_delete; DROP TABLE events_fts; PRAGMA user_version=2',
+		);
 		db.close();
 		const reopened = SessionStore.open(file);
 		assert.deepStrictEqual(
@@ -36,7 +38,11 @@ describe('history search (SQLite FTS5)', () => {
 	it('finds prompts and answers by word prefix, shows the passage, and follows renames, rewinds and deletes', () => {
 		const store = SessionStore.open(file);
 		store.append('a', { kind: 'user', content: 'Refactor the parser module' }, { turnId: 'a1' });
-		store.append('a', { kind: 'assistant', content: 'I split the parser into lexer and grammar.' }, { turnId: 'a1' });
+		store.append(
+			'a',
+			{ kind: 'assistant', content: 'I split the parser into lexer and grammar.' },
+			{ turnId: 'a1' },
+		);
 		store.append('a', { kind: 'user', content: 'Now add zebra tests' }, { turnId: 'a2' });
 		store.append('b', { kind: 'user', content: 'Fix the login form' }, { turnId: 'b1' });
 		const hits = store.search('pars');

@@ -15,8 +15,20 @@ import { InMemoryWorkspace } from '../fakes/inMemoryWorkspace';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/mcp/fixtureServer.js');
-const options = { callTimeoutMs: 1500, connectTimeoutMs: 10_000, maxReconnects: 1, reconnectBaseMs: 50, clientVersion: 'test' };
-const stdio = (extra: string[] = []): McpServerConfig => ({ name: 'shop', scope: 'workspace', type: 'stdio', command: process.execPath, args: [FIXTURE, ...extra] });
+const options = {
+	callTimeoutMs: 1500,
+	connectTimeoutMs: 10_000,
+	maxReconnects: 1,
+	reconnectBaseMs: 50,
+	clientVersion: 'test',
+};
+const stdio = (extra: string[] = []): McpServerConfig => ({
+	name: 'shop',
+	scope: 'workspace',
+	type: 'stdio',
+	command: process.execPath,
+	args: [FIXTURE, ...extra],
+});
 const signal = () => new AbortController().signal;
 
 function startHttpFixture(flag: '--http' | '--sse-only'): Promise<{ child: ChildProcess; port: number }> {
@@ -63,12 +75,28 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 		const streamable = await startHttpFixture('--http');
 		const sseOnly = await startHttpFixture('--sse-only');
 		try {
-			const a = await connect({ name: 'remote', scope: 'user', type: 'http', url: `http://127.0.0.1:${streamable.port}/mcp` });
+			const a = await connect({
+				name: 'remote',
+				scope: 'user',
+				type: 'http',
+				url: `http://127.0.0.1:${streamable.port}/mcp`,
+			});
 			assert.strictEqual(a.transport, 'streamable-http');
-			assert.match(JSON.stringify((await a.call('lookup_order', { orderId: 'B-7' }, signal())).content), /Order B-7/);
-			const b = await connect({ name: 'legacy', scope: 'user', type: 'http', url: `http://127.0.0.1:${sseOnly.port}/sse` });
+			assert.match(
+				JSON.stringify((await a.call('lookup_order', { orderId: 'B-7' }, signal())).content),
+				/Order B-7/,
+			);
+			const b = await connect({
+				name: 'legacy',
+				scope: 'user',
+				type: 'http',
+				url: `http://127.0.0.1:${sseOnly.port}/sse`,
+			});
 			assert.strictEqual(b.transport, 'sse');
-			assert.match(JSON.stringify((await b.call('lookup_order', { orderId: 'C-9' }, signal())).content), /Order C-9/);
+			assert.match(
+				JSON.stringify((await b.call('lookup_order', { orderId: 'C-9' }, signal())).content),
+				/Order C-9/,
+			);
 		} finally {
 			streamable.child.kill();
 			sseOnly.child.kill();
@@ -84,12 +112,18 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 			await new Promise(r => setTimeout(r, 100));
 		}
 		assert.strictEqual(connection.state, 'running', 'reconnected after the crash');
-		assert.match(JSON.stringify((await connection.call('lookup_order', { orderId: 'D-1' }, signal())).content), /Order D-1/);
+		assert.match(
+			JSON.stringify((await connection.call('lookup_order', { orderId: 'D-1' }, signal())).content),
+			/Order D-1/,
+		);
 	});
 
 	it('a hung call times out with a message naming the setting', async () => {
 		const connection = await connect(stdio());
-		await assert.rejects(connection.call('hang', {}, signal()), /did not answer within 2 s \(keel\.mcp\.callTimeoutSeconds\)/);
+		await assert.rejects(
+			connection.call('hang', {}, signal()),
+			/did not answer within 2 s \(keel\.mcp\.callTimeoutSeconds\)/,
+		);
 	});
 
 	it('follows tools/list_changed', async () => {
@@ -102,7 +136,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 	});
 
 	it('a configuration that cannot start says why', async () => {
-		await assert.rejects(connect({ name: 'nope', scope: 'user', type: 'stdio', command: '/nonexistent/mcp-server' }), /ENOENT|spawn/);
+		await assert.rejects(
+			connect({ name: 'nope', scope: 'user', type: 'stdio', command: '/nonexistent/mcp-server' }),
+			/ENOENT|spawn/,
+		);
 	});
 
 	describe('through the agent loop (model double over HTTP)', () => {
@@ -113,7 +150,9 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 
 		async function turn(connection: McpConnection, decide: (gate: ApprovalGate, id: string) => void) {
 			const shape = async (result: ToolResult) => result;
-			const registry = new ToolRegistry(connection.tools.map(tool => mcpToolDefinition('shop', tool, connection, shape)));
+			const registry = new ToolRegistry(
+				connection.tools.map(tool => mcpToolDefinition('shop', tool, connection, shape)),
+			);
 			const gate = new ApprovalGate();
 			const events: AgentEvent[] = [];
 			const outcome = await runTurn(
@@ -144,10 +183,19 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 		it('the model calls the namespaced tool, the user approves it on its card, the result reaches the final answer', async () => {
 			const connection = await connect(stdio());
 			// "true" for a boolean: Keel's coercion (from the server's own schema) repairs it before Ajv validates.
-			double.script(toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001', verbose: 'true' } }]), text('Answer: {{lastToolResult}}'));
+			double.script(
+				toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001', verbose: 'true' } }]),
+				text('Answer: {{lastToolResult}}'),
+			);
 			const { outcome, events } = await turn(connection, (gate, id) => gate.decide(id, { approved: true }));
-			assert.strictEqual(outcome.reason, 'completed', JSON.stringify([outcome.error, events.filter(e => e.type !== 'textDelta')]).slice(0, 3000));
-			const offered = double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
+			assert.strictEqual(
+				outcome.reason,
+				'completed',
+				JSON.stringify([outcome.error, events.filter(e => e.type !== 'textDelta')]).slice(0, 3000),
+			);
+			const offered = double.modelRequests[0].body.tools.map(
+				(t: { function: { name: string } }) => t.function.name,
+			);
 			assert.ok(offered.includes('mcp_shop_lookup_order'));
 			const cards = events.flatMap(e => (e.type === 'toolCallUpdated' ? [e.call] : []));
 			assert.ok(
@@ -165,7 +213,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 			const { events } = await turn(connection, gate => assert.fail(`asked for an invalid call ${gate}`));
 			const card = events.flatMap(e => (e.type === 'toolCallUpdated' ? [e.call] : [])).pop()!;
 			assert.strictEqual(card.status, 'failed');
-			assert.match(card.output ?? '', /Invalid arguments for mcp_shop_lookup_order: .*must have required property 'orderId'/);
+			assert.match(
+				card.output ?? '',
+				/Invalid arguments for mcp_shop_lookup_order: .*must have required property 'orderId'/,
+			);
 		});
 
 		it('a crash mid-call becomes a failed card the model reads, not a stuck turn', async () => {
@@ -173,7 +224,10 @@ describe('MCP client against our own fixture server (official SDK on both sides)
 			double.script(toolCalls([{ name: 'mcp_shop_crash', arguments: {} }]), text('It broke: {{lastToolResult}}'));
 			const { outcome } = await turn(connection, (gate, id) => gate.decide(id, { approved: true }));
 			assert.strictEqual(outcome.reason, 'completed');
-			assert.match(outcome.messages[outcome.messages.length - 1].content, /It broke:[\s\S]*mcp_shop_crash failed/i);
+			assert.match(
+				outcome.messages[outcome.messages.length - 1].content,
+				/It broke:[\s\S]*mcp_shop_crash failed/i,
+			);
 		});
 	});
 });

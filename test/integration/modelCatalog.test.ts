@@ -7,12 +7,17 @@ import { startModelDouble, text, toolCall, type ModelDouble } from '../support/m
 describe('model list and tool-calling probe (model double)', () => {
 	let double: ModelDouble;
 	before(async () => {
-		double = await startModelDouble({ models: ['qwen3:8b', 'llama3.1:8b'], contextLength: 40960, capabilities: ['completion', 'tools'] });
+		double = await startModelDouble({
+			models: ['qwen3:8b', 'llama3.1:8b'],
+			contextLength: 40960,
+			capabilities: ['completion', 'tools'],
+		});
 	});
 	beforeEach(() => double.reset());
 	after(() => double.close());
 
-	const resolved = (provider: 'ollama' | 'custom' | 'anthropic', baseUrl = double.url) => resolveProvider({ provider, baseUrl, model: 'qwen3:8b', contextWindow: 8192, requestTimeoutSeconds: 30 });
+	const resolved = (provider: 'ollama' | 'custom' | 'anthropic', baseUrl = double.url) =>
+		resolveProvider({ provider, baseUrl, model: 'qwen3:8b', contextWindow: 8192, requestTimeoutSeconds: 30 });
 
 	it('lists Ollama models with context window and tool support from /api/tags and /api/show', async () => {
 		const models = await listModels(resolved('ollama', `${double.url}/v1`), undefined);
@@ -53,6 +58,9 @@ describe('model list and tool-calling probe (model double)', () => {
 		assert.strictEqual(inferProvider('https://api.z.ai/api/paas/v4'), 'zai');
 		assert.strictEqual(inferProvider('http://localhost:1234/v1'), 'lmstudio');
 		assert.strictEqual(inferProvider('http://10.0.0.5:8000/v1'), 'custom');
-		assert.strictEqual(resolveProvider({ provider: 'openai', model: 'gpt', contextWindow: 1, requestTimeoutSeconds: 1 }).baseUrl, 'https://api.openai.com/v1');
+		assert.strictEqual(
+			resolveProvider({ provider: 'openai', model: 'gpt', contextWindow: 1, requestTimeoutSeconds: 1 }).baseUrl,
+			'https://api.openai.com/v1',
+		);
 	});
 });

@@ -4,7 +4,15 @@
 
 import * as assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
-import { presets, startModelDouble, text, textThenTools, toolCalls, wireError, type ModelDouble } from '../support/modelDouble';
+import {
+	presets,
+	startModelDouble,
+	text,
+	textThenTools,
+	toolCalls,
+	wireError,
+	type ModelDouble,
+} from '../support/modelDouble';
 
 const tools: Anthropic.Tool[] = [
 	{ name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -23,7 +31,12 @@ describe('model double — Anthropic Messages through @anthropic-ai/sdk', functi
 	afterEach(() => double.reset());
 	after(() => double.close());
 
-	const params = (messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }]) => ({ model: 'claude-double-1', max_tokens: 1024, tools, messages });
+	const params = (messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }]) => ({
+		model: 'claude-double-1',
+		max_tokens: 1024,
+		tools,
+		messages,
+	});
 
 	it('messages.stream: text then two tool_use blocks, input rebuilt from input_json_delta', async () => {
 		double.script(
@@ -62,15 +75,30 @@ describe('model double — Anthropic Messages through @anthropic-ai/sdk', functi
 	});
 
 	it('messages.create({stream:true}): raw events in the real order', async () => {
-		double.script(toolCalls([{ name: 'read_file', arguments: { path: 'x' } }], { split: 2, usage: { promptTokens: 99, completionTokens: 5 } }));
+		double.script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'x' } }], {
+				split: 2,
+				usage: { promptTokens: 99, completionTokens: 5 },
+			}),
+		);
 		const events: Anthropic.RawMessageStreamEvent[] = [];
 		for await (const ev of await client.messages.create({ ...params(), stream: true })) events.push(ev);
 		assert.deepEqual(
 			events.map(e => e.type),
-			['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'],
+			[
+				'message_start',
+				'content_block_start',
+				'content_block_delta',
+				'content_block_delta',
+				'content_block_delta',
+				'content_block_stop',
+				'message_delta',
+				'message_stop',
+			],
 		);
 		let json = '';
-		for (const e of events) if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') json += e.delta.partial_json;
+		for (const e of events)
+			if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') json += e.delta.partial_json;
 		assert.deepEqual(JSON.parse(json), { path: 'x' });
 		const start = events[0];
 		assert.ok(start.type === 'message_start');
@@ -134,8 +162,20 @@ describe('model double — Anthropic Messages through @anthropic-ai/sdk', functi
 		const msg = await client.messages.create(
 			params([
 				{ role: 'user', content: 'open b.ts' },
-				{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'b.ts' } }] },
-				{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'const b = 2;' }] }] },
+				{
+					role: 'assistant',
+					content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'b.ts' } }],
+				},
+				{
+					role: 'user',
+					content: [
+						{
+							type: 'tool_result',
+							tool_use_id: 'toolu_1',
+							content: [{ type: 'text', text: 'const b = 2;' }],
+						},
+					],
+				},
 			]),
 		);
 		assert.deepEqual(msg.content, [{ type: 'text', text: 'got <const b = 2;> for <open b.ts>' }]);

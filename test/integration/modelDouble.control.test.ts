@@ -77,11 +77,18 @@ describe('model double — control API, CLI and cross-wire rendering', function 
 		assert.ok(call?.type === 'function');
 		assert.deepEqual(JSON.parse(call.function.arguments), { path: 'same.ts' });
 
-		const ol = (await (await fetch(`${double.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [], stream: false }) })).json()) as any;
+		const ol = (await (
+			await fetch(`${double.url}/api/chat`, {
+				method: 'POST',
+				body: JSON.stringify({ model: 'm', messages: [], stream: false }),
+			})
+		).json()) as any;
 		assert.deepEqual(ol.message.tool_calls[0].function.arguments, { path: 'same.ts' });
 
 		const an = new Anthropic({ baseURL: double.url, apiKey: 'k', maxRetries: 0 });
-		const m = await an.messages.stream({ model: 'claude-double-1', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+		const m = await an.messages
+			.stream({ model: 'claude-double-1', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+			.finalMessage();
 		const use = m.content[0];
 		assert.ok(use.type === 'tool_use');
 		assert.deepEqual(use.input, { path: 'same.ts' });
@@ -112,7 +119,11 @@ describe('model double — control API, CLI and cross-wire rendering', function 
 				model: 'm',
 				messages: [
 					{ role: 'user', content: 'read it' },
-					{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+					{
+						role: 'assistant',
+						content: null,
+						tool_calls: [{ id: 'c', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+					},
 					{ role: 'tool', tool_call_id: 'c', content: '42 lines' },
 				],
 			});

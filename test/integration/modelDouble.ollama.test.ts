@@ -3,7 +3,15 @@
 // own "error parsing tool call" 500, and the discovery endpoints.
 
 import * as assert from 'node:assert/strict';
-import { presets, startModelDouble, text, textThenTools, toolCalls, wireError, type ModelDouble } from '../support/modelDouble';
+import {
+	presets,
+	startModelDouble,
+	text,
+	textThenTools,
+	toolCalls,
+	wireError,
+	type ModelDouble,
+} from '../support/modelDouble';
 
 describe('model double — Ollama native API over raw fetch', function () {
 	this.timeout(10_000);
@@ -15,7 +23,12 @@ describe('model double — Ollama native API over raw fetch', function () {
 	afterEach(() => double.reset());
 	after(() => double.close());
 
-	const chat = (body: object) => fetch(`${double.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }], ...body }) });
+	const chat = (body: object) =>
+		fetch(`${double.url}/api/chat`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }], ...body }),
+		});
 
 	/** Reads NDJSON line by line, as a client must (a line may straddle network chunks). */
 	async function lines(res: Response): Promise<any[]> {
@@ -117,12 +130,19 @@ describe('model double — Ollama native API over raw fetch', function () {
 		const res = await chat({});
 		assert.equal(res.status, 200);
 		const ls = await lines(res);
-		assert.equal(ls[ls.length - 1].error, `error parsing tool call: raw='{"cmd": "ls"}]', err=invalid character ']' after top-level value`);
+		assert.equal(
+			ls[ls.length - 1].error,
+			`error parsing tool call: raw='{"cmd": "ls"}]', err=invalid character ']' after top-level value`,
+		);
 		assert.ok(!ls.some(l => l.done === true));
 	});
 
 	it('serves the real preset bodies and wireError in Ollama\'s {"error": string} shape', async () => {
-		double.script(presets.ollamaInvalidToolCallArguments(), presets.ollamaModelNotFound('ghost:7b'), wireError(503, 'server busy'));
+		double.script(
+			presets.ollamaInvalidToolCallArguments(),
+			presets.ollamaModelNotFound('ghost:7b'),
+			wireError(503, 'server busy'),
+		);
 		const r1 = await chat({});
 		assert.equal(r1.status, 400);
 		assert.deepEqual(await r1.json(), { error: 'invalid tool call arguments' });
@@ -151,11 +171,16 @@ describe('model double — Ollama native API over raw fetch', function () {
 			tags.models.map((m: any) => m.name),
 			['qwen3:8b', 'llama3.2:3b'],
 		);
-		const show = (await (await fetch(`${double.url}/api/show`, { method: 'POST', body: JSON.stringify({ model: 'qwen3:8b' }) })).json()) as any;
+		const show = (await (
+			await fetch(`${double.url}/api/show`, { method: 'POST', body: JSON.stringify({ model: 'qwen3:8b' }) })
+		).json()) as any;
 		assert.equal(show.model_info['qwen3.context_length'], 32768);
 		assert.equal(show.model_info['general.architecture'], 'qwen3');
 		assert.deepEqual(show.capabilities, ['completion', 'tools']);
-		const missing = await fetch(`${double.url}/api/show`, { method: 'POST', body: JSON.stringify({ model: 'nope' }) });
+		const missing = await fetch(`${double.url}/api/show`, {
+			method: 'POST',
+			body: JSON.stringify({ model: 'nope' }),
+		});
 		assert.equal(missing.status, 404);
 		const version = (await (await fetch(`${double.url}/api/version`)).json()) as any;
 		assert.match(version.version, /^\d+\.\d+\.\d+$/);

@@ -5,11 +5,25 @@
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { presets, startModelDouble, text, textThenTools, toolCalls, withFaults, type ModelDouble } from '../support/modelDouble';
+import {
+	presets,
+	startModelDouble,
+	text,
+	textThenTools,
+	toolCalls,
+	withFaults,
+	type ModelDouble,
+} from '../support/modelDouble';
 
 const tools: ChatCompletionTool[] = [
-	{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
-	{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+	{
+		type: 'function',
+		function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+	},
+	{
+		type: 'function',
+		function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+	},
 ];
 
 describe('model double — OpenAI chat completions through the openai SDK', function () {
@@ -24,7 +38,14 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 	afterEach(() => double.reset());
 	after(() => double.close());
 
-	const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsStreaming> = {}) => client.chat.completions.create({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }], stream: true, tools, ...extra });
+	const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsStreaming> = {}) =>
+		client.chat.completions.create({
+			model: 'qwen3:8b',
+			messages: [{ role: 'user', content: 'hi' }],
+			stream: true,
+			tools,
+			...extra,
+		});
 
 	/** Reassembles a streamed turn the way an adapter must: text by concatenation, calls by index. */
 	async function collect(stream: AsyncIterable<ChatCompletionChunk>) {
@@ -122,7 +143,11 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 
 	it('answers stream:false with a complete chat.completion', async () => {
 		double.script(toolCalls([{ name: 'search', arguments: { query: 'x' } }]));
-		const done = await client.chat.completions.create({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'q' }], tools });
+		const done = await client.chat.completions.create({
+			model: 'qwen3:8b',
+			messages: [{ role: 'user', content: 'q' }],
+			tools,
+		});
 		assert.equal(done.object, 'chat.completion');
 		assert.equal(done.choices[0].finish_reason, 'tool_calls');
 		const call = done.choices[0].message.tool_calls?.[0];
@@ -144,7 +169,11 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 	});
 
 	it('surfaces real server bodies: context overflow, llama.cpp parse error, Ollama /v1 404', async () => {
-		double.script(presets.openaiContextLengthExceeded(), presets.llamacppParseError(12), presets.ollamaV1ModelNotFound('nope:1b'));
+		double.script(
+			presets.openaiContextLengthExceeded(),
+			presets.llamacppParseError(12),
+			presets.ollamaV1ModelNotFound('nope:1b'),
+		);
 		const e1 = await ask().catch(e => e);
 		assert.ok(e1 instanceof OpenAI.BadRequestError);
 		assert.equal(e1.code, 'context_length_exceeded');
@@ -157,7 +186,11 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 	});
 
 	it('dropAfter cuts the socket mid tool-call arguments and the SDK iteration throws', async () => {
-		double.script(withFaults(toolCalls([{ name: 'read_file', arguments: { path: 'a/b/c.ts' } }], { split: 4 }), { dropAfter: 3 }));
+		double.script(
+			withFaults(toolCalls([{ name: 'read_file', arguments: { path: 'a/b/c.ts' } }], { split: 4 }), {
+				dropAfter: 3,
+			}),
+		);
 		const seen: ChatCompletionChunk[] = [];
 		await assert.rejects(async () => {
 			for await (const c of await ask()) seen.push(c);
@@ -183,7 +216,13 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 	});
 
 	it('errorAfter sends an error inside the 200 stream, which the SDK throws as APIError', async () => {
-		double.script(text('partial answer', { chunks: 2, errorAfter: 2, streamError: { type: 'server_error', message: 'upstream overloaded' } }));
+		double.script(
+			text('partial answer', {
+				chunks: 2,
+				errorAfter: 2,
+				streamError: { type: 'server_error', message: 'upstream overloaded' },
+			}),
+		);
 		const err = await collect(await ask()).catch(e => e);
 		assert.ok(err instanceof OpenAI.APIError, String(err));
 		assert.match(err.message, /upstream overloaded/);
@@ -218,13 +257,20 @@ describe('model double — OpenAI chat completions through the openai SDK', func
 	});
 
 	it('runs function steps and fills {{lastToolResult}} / {{lastUser}} templates', async () => {
-		double.script(req => text(`you sent ${req.body.messages.length} messages`), text('file says: {{lastToolResult}}; you asked: {{lastUser}}'));
+		double.script(
+			req => text(`you sent ${req.body.messages.length} messages`),
+			text('file says: {{lastToolResult}}; you asked: {{lastUser}}'),
+		);
 		assert.equal((await collect(await ask())).content, 'you sent 1 messages');
 		const out = await collect(
 			await ask({
 				messages: [
 					{ role: 'user', content: 'read a.ts' },
-					{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+					{
+						role: 'assistant',
+						content: null,
+						tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+					},
 					{ role: 'tool', tool_call_id: 'c1', content: 'export const a = 1;' },
 				],
 			}),

@@ -49,7 +49,13 @@ describe('multi-root workspace through the loop', function () {
 			toolCalls([{ name: 'grep', arguments: { pattern: 'VERSION =' }, id: 'grep' }]),
 			toolCalls([{ name: 'find_path', arguments: { glob: 'app-2/**/*.ts' }, id: 'find' }]),
 			toolCalls([{ name: 'read_file', arguments: { path: 'src/version.ts' }, id: 'nofolder' }]),
-			toolCalls([{ name: 'edit_file', arguments: { path: 'app-2/src/version.ts', old_string: '"1.0.0"', new_string: '"2.1.0"' }, id: 'edit' }]),
+			toolCalls([
+				{
+					name: 'edit_file',
+					arguments: { path: 'app-2/src/version.ts', old_string: '"1.0.0"', new_string: '"2.1.0"' },
+					id: 'edit',
+				},
+			]),
 			text('Both folders now say 2.1.0.'),
 		);
 		const chat = new ChatSession({
@@ -61,13 +67,17 @@ describe('multi-root workspace through the loop', function () {
 			approvalSettings: () => ({ autoApprove: { read: true, write: true } }),
 			maxSteps: () => 10,
 			// As the host builds it: the folders by the names paths use.
-			systemPrompt: () => buildSystemPrompt(workspace.rootName, { folders: workspace.folders().map(f => f.name) }),
+			systemPrompt: () =>
+				buildSystemPrompt(workspace.rootName, { folders: workspace.folders().map(f => f.name) }),
 			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10 }),
 		});
 		await chat.send('Make the client version match the server.');
 
 		const first = double.modelRequests[0].body.messages as Message[];
-		assert.match(first[0].content, /The workspace has 2 folders: app\/, app-2\/\. Every path starts with a folder's name/);
+		assert.match(
+			first[0].content,
+			/The workspace has 2 folders: app\/, app-2\/\. Every path starts with a folder's name/,
+		);
 		const last = double.modelRequests[double.modelRequests.length - 1].body.messages as Message[];
 		const result = (id: string) => last.find(m => m.role === 'tool' && m.tool_call_id === id)!.content;
 		assert.match(result('ls'), /^app\/\napp-2\/$/m);
@@ -76,9 +86,16 @@ describe('multi-root workspace through the loop', function () {
 		assert.match(result('grep'), /^app-2\/src\/version\.ts$/m);
 		assert.match(result('find'), /^app-2\/src\/version\.ts$/m);
 		assert.doesNotMatch(result('find'), /main\.ts/);
-		assert.match(result('nofolder'), /every path starts with a folder's name: app\/, app-2\/ \(e\.g\. "app\/README\.md"\)/);
+		assert.match(
+			result('nofolder'),
+			/every path starts with a folder's name: app\/, app-2\/ \(e\.g\. "app\/README\.md"\)/,
+		);
 		assert.match(result('edit'), /app-2\/src\/version\.ts/);
 		assert.strictEqual(tree.read('client/app/src/version.ts'), 'export const VERSION = "2.1.0";\n');
-		assert.strictEqual(tree.read('server/app/src/main.ts'), 'export const VERSION = "2.1.0";\n', 'the other folder is untouched');
+		assert.strictEqual(
+			tree.read('server/app/src/main.ts'),
+			'export const VERSION = "2.1.0";\n',
+			'the other folder is untouched',
+		);
 	});
 });

@@ -56,7 +56,8 @@ describe('providers on their real wire formats (model double)', () => {
 	after(() => double.close());
 
 	const openai = () => new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'qwen3:8b' });
-	const ollama = () => new OllamaChatModel({ baseUrl: `${double.url}/v1`, model: 'qwen3:8b', contextWindow: 16384, keepAlive: '30m' });
+	const ollama = () =>
+		new OllamaChatModel({ baseUrl: `${double.url}/v1`, model: 'qwen3:8b', contextWindow: 16384, keepAlive: '30m' });
 	const anthropic = () => new AnthropicChatModel({ baseUrl: double.url, model: 'claude-x', apiKey: 'sk-test' });
 
 	it('OpenAI: the result answers its call by tool_call_id', async () => {
@@ -85,7 +86,11 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.strictEqual(first.body.keep_alive, '30m');
 		const assistant = second.body.messages.find((m: any) => m.tool_calls);
 		assert.deepStrictEqual(assistant.tool_calls[0].function.arguments, { word: 'mast' });
-		assert.deepStrictEqual(second.body.messages[second.body.messages.length - 1], { role: 'tool', content: 'mast: a 4-letter word', tool_name: 'lookup' });
+		assert.deepStrictEqual(second.body.messages[second.body.messages.length - 1], {
+			role: 'tool',
+			content: 'mast: a 4-letter word',
+			tool_name: 'lookup',
+		});
 		assert.strictEqual(chat.history[chat.history.length - 1].content, 'Mast has four letters.');
 	});
 
@@ -105,7 +110,10 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.strictEqual(result.type, 'tool_result');
 		assert.strictEqual(result.tool_use_id, use.id);
 		const auth = double.modelRequests[0].headers;
-		assert.ok(auth['x-api-key'] === 'sk-test' || auth.authorization === 'Bearer sk-test', 'the key set for this endpoint is sent');
+		assert.ok(
+			auth['x-api-key'] === 'sk-test' || auth.authorization === 'Bearer sk-test',
+			'the key set for this endpoint is sent',
+		);
 	});
 
 	it('one session moves Ollama → Anthropic → OpenAI through the store, history intact', async () => {
@@ -114,7 +122,12 @@ describe('providers on their real wire formats (model double)', () => {
 		try {
 			const store = SessionStore.open(path.join(dir, 'sessions.db'));
 			const record = (chat: ChatSession, provider: string) => {
-				const recorder = new SessionRecorder({ store, sessionId: 'mixed', provider: () => ({ provider, model: 'm' }), logger: nullLogger });
+				const recorder = new SessionRecorder({
+					store,
+					sessionId: 'mixed',
+					provider: () => ({ provider, model: 'm' }),
+					logger: nullLogger,
+				});
 				chat.onDidEvent(event => recorder.handle(event));
 			};
 			double.script(toolCall('lookup', { word: 'bow' }), text('Bow: three letters.'));
@@ -125,7 +138,11 @@ describe('providers on their real wire formats (model double)', () => {
 
 			const reopened = SessionStore.open(path.join(dir, 'sessions.db'));
 			const history = reopened.load('mixed');
-			assert.deepStrictEqual(history, JSON.parse(JSON.stringify(first.history)), 'the stored history is exactly the live one');
+			assert.deepStrictEqual(
+				history,
+				JSON.parse(JSON.stringify(first.history)),
+				'the stored history is exactly the live one',
+			);
 			reopened.close();
 
 			double.script(toolCall('lookup', { word: 'stern' }), text('Stern: five letters.'));
@@ -138,7 +155,9 @@ describe('providers on their real wire formats (model double)', () => {
 				blocks.some((b: any) => b.type === 'tool_use' && b.id === (ollamaCall as any).data.id),
 				'the Ollama call is replayed as tool_use',
 			);
-			assert.ok(blocks.some((b: any) => b.type === 'tool_result' && b.tool_use_id === (ollamaCall as any).data.id));
+			assert.ok(
+				blocks.some((b: any) => b.type === 'tool_result' && b.tool_use_id === (ollamaCall as any).data.id),
+			);
 
 			double.script(text('Bow and stern: done.'));
 			const third = session(openai, runs, second.history, 'mixed');
@@ -155,7 +174,11 @@ describe('providers on their real wire formats (model double)', () => {
 
 	it('an interrupted call is answered "interrupted" on resume, on every wire, and never re-run', async () => {
 		const runs: string[] = [];
-		const call: CanonicalMessage = { kind: 'tool_call', content: 'lookup({"word":"rudder"})', data: { id: 'call_cut', name: 'lookup', arguments: { word: 'rudder' }, rawArguments: '{"word":"rudder"}' } };
+		const call: CanonicalMessage = {
+			kind: 'tool_call',
+			content: 'lookup({"word":"rudder"})',
+			data: { id: 'call_cut', name: 'lookup', arguments: { word: 'rudder' }, rawArguments: '{"word":"rudder"}' },
+		};
 		const cut: CanonicalMessage[] = [{ kind: 'user', content: 'look up rudder' }, call];
 		const history = [...cut, ...interruptedResults(cut)];
 		for (const model of [anthropic, openai, ollama]) {
@@ -178,7 +201,12 @@ describe('providers on their real wire formats (model double)', () => {
 				double.script(text('one two three four five six seven eight nine ten', { chunks: 10, delayMs: 40 }));
 				const sessionId = model().id.split(':')[0];
 				const chat = session(model, [], [], sessionId);
-				const recorder = new SessionRecorder({ store, sessionId, provider: () => ({ provider: sessionId, model: 'm' }), logger: nullLogger });
+				const recorder = new SessionRecorder({
+					store,
+					sessionId,
+					provider: () => ({ provider: sessionId, model: 'm' }),
+					logger: nullLogger,
+				});
 				let streamed = '';
 				chat.onDidEvent(event => {
 					recorder.handle(event);
@@ -221,7 +249,10 @@ describe('providers on their real wire formats (model double)', () => {
 					// nothing arrives
 				}
 			},
-			(error: { code?: string; message: string }) => error.code === 'modelUnreachable' && /ollama serve/.test(error.message) === false && /127\.0\.0\.1:9/.test(error.message),
+			(error: { code?: string; message: string }) =>
+				error.code === 'modelUnreachable' &&
+				/ollama serve/.test(error.message) === false &&
+				/127\.0\.0\.1:9/.test(error.message),
 		);
 	});
 });

@@ -39,7 +39,13 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 			...overrides,
 		};
 		const notices = () => events.flatMap(e => (e.type === 'notice' ? [e] : []));
-		return { files, events, view, notices, run: (prompt = 'go') => runTurn(options, [], prompt, `t${Date.now()}`, new AbortController().signal) };
+		return {
+			files,
+			events,
+			view,
+			notices,
+			run: (prompt = 'go') => runTurn(options, [], prompt, `t${Date.now()}`, new AbortController().signal),
+		};
 	}
 
 	it('401 is not retried and says how to set the key', async () => {
@@ -64,15 +70,25 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 		const t = setup({}, 'http://127.0.0.1:9/v1');
 		const outcome = await t.run();
 		assert.equal(outcome.error?.code, 'modelUnreachable');
-		assert.match(outcome.error!.message, /No model server answered at http:\/\/127\.0\.0\.1:9\/v1.*Gave up after 3 retries\./);
+		assert.match(
+			outcome.error!.message,
+			/No model server answered at http:\/\/127\.0\.0\.1:9\/v1.*Gave up after 3 retries\./,
+		);
 		assert.deepEqual(
 			t.notices().map(n => n.text.replace(/retrying.*—/, 'retrying —')),
-			['Model server unreachable, retrying — 1/6', 'Model server unreachable, retrying — 2/6', 'Model server unreachable, retrying — 3/6'],
+			[
+				'Model server unreachable, retrying — 1/6',
+				'Model server unreachable, retrying — 2/6',
+				'Model server unreachable, retrying — 3/6',
+			],
 		);
 	});
 
 	it('a stream that drops mid-answer is retried; the failed text is marked, never shown twice', async () => {
-		double.script(withFaults(text('The answer is forty two, as everyone knows', { chunks: 8 }), { dropAfter: 4 }), text('The answer is 42.'));
+		double.script(
+			withFaults(text('The answer is forty two, as everyone knows', { chunks: 8 }), { dropAfter: 4 }),
+			text('The answer is 42.'),
+		);
 		const t = setup();
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -97,7 +113,11 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 
 	it('the step cap asks Continue / Stop through the decision port and the view', async () => {
 		const gate = new ContinueGate();
-		double.script(toolCall('read_file', { path: 'notes/a.txt' }), toolCall('list_directory', { path: 'notes' }), text('Finished.'));
+		double.script(
+			toolCall('read_file', { path: 'notes/a.txt' }),
+			toolCall('list_directory', { path: 'notes' }),
+			text('Finished.'),
+		);
 		const t = setup({ maxSteps: 2, continueDecider: gate });
 		const turn = t.run();
 		while (gate.pendingIds().length === 0) {

@@ -22,7 +22,12 @@ function projectTools(state: { fixed: boolean; outages: number; runs: number; fe
 			describe: () => 'Run tests',
 			async execute() {
 				state.runs++;
-				return state.fixed ? ok('12 passing', { exitCode: 0 }) : fail(`\`npm test\` failed with exit code 1 after 2 s. Output (end):\n1 failing: expected 2, got 3 (run ${state.runs})`, { exitCode: 1 });
+				return state.fixed
+					? ok('12 passing', { exitCode: 0 })
+					: fail(
+							`\`npm test\` failed with exit code 1 after 2 s. Output (end):\n1 failing: expected 2, got 3 (run ${state.runs})`,
+							{ exitCode: 1 },
+						);
 			},
 		}),
 		defineTool({
@@ -44,7 +49,9 @@ function projectTools(state: { fixed: boolean; outages: number; runs: number; fe
 			describe: input => `Fetch ${input.url}`,
 			async execute(input) {
 				state.fetches++;
-				return state.outages-- > 0 ? fail(`${input.url} answered HTTP 503.`, { status: 503 }) : ok('<h1>Docs</h1>');
+				return state.outages-- > 0
+					? fail(`${input.url} answered HTTP 503.`, { status: 503 })
+					: ok('<h1>Docs</h1>');
 			},
 		}),
 	];
@@ -58,7 +65,11 @@ describe('resilience — loop behaviours in real work', function () {
 	after(() => double.close());
 
 	const setup = (state: { fixed: boolean; outages: number; runs: number; fetches: number }, maxSteps = 20) =>
-		harness(double, 'openai', { registry: new ToolRegistry(projectTools(state)), approvalSettings: { autoApprove: { read: true, write: true, exec: true, network: true } }, maxSteps });
+		harness(double, 'openai', {
+			registry: new ToolRegistry(projectTools(state)),
+			approvalSettings: { autoApprove: { read: true, write: true, exec: true, network: true } },
+			maxSteps,
+		});
 
 	it('"run tests, fix, run tests" is never refused: a non-zero exit is a result, not a failed call', async () => {
 		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
@@ -83,11 +94,20 @@ describe('resilience — loop behaviours in real work', function () {
 		const state = { fixed: true, outages: 0, runs: 0, fetches: 0 };
 		const bad = () => toolCall('fix', { attempt: 'three' });
 		// Two bad calls (limit 1 for a write tool, so the second is the last allowed), a good one, two bad again: still allowed.
-		double.script(bad(), toolCall('fix', { attempt: 3 }), bad(), bad(), toolCall('fix', { attempt: 4 }), text('done'));
+		double.script(
+			bad(),
+			toolCall('fix', { attempt: 3 }),
+			bad(),
+			bad(),
+			toolCall('fix', { attempt: 4 }),
+			text('done'),
+		);
 		const t = setup(state);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
-		const results = outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && m.data.errorKind);
+		const results = outcome.messages
+			.filter(m => m.kind === 'tool_result')
+			.map(m => m.kind === 'tool_result' && m.data.errorKind);
 		assert.deepEqual(results, ['invalidArguments', undefined, 'invalidArguments', 'invalidArguments', undefined]);
 		assert.ok(!t.notices().some(n => n.code === 'toolBudget'));
 	});
@@ -114,21 +134,42 @@ describe('resilience — loop behaviours in real work', function () {
 
 	it('after Continue at the step cap the next request tells the model the limit was reached; after Stop nothing more is sent', async () => {
 		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
-		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('Still failing; stopping here.'));
-		const go = harness(double, 'openai', { registry: new ToolRegistry(projectTools(state)), approvalSettings: { autoApprove: { read: true, exec: true } }, maxSteps: 2, continueDecider: { request: async () => true } });
+		double.script(
+			toolCall('run_tests', {}),
+			toolCall('run_tests', { filter: 'a' }),
+			text('Still failing; stopping here.'),
+		);
+		const go = harness(double, 'openai', {
+			registry: new ToolRegistry(projectTools(state)),
+			approvalSettings: { autoApprove: { read: true, exec: true } },
+			maxSteps: 2,
+			continueDecider: { request: async () => true },
+		});
 		assert.equal((await go.run()).reason, 'completed');
-		assert.match(JSON.stringify(double.modelRequests[2].body.messages.at(-1)), /step limit was reached .*the user let you continue/);
+		assert.match(
+			JSON.stringify(double.modelRequests[2].body.messages.at(-1)),
+			/step limit was reached .*the user let you continue/,
+		);
 
 		double.reset();
 		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('never'));
-		const stop = harness(double, 'openai', { registry: new ToolRegistry(projectTools(state)), approvalSettings: { autoApprove: { read: true, exec: true } }, maxSteps: 2, continueDecider: { request: async () => false } });
+		const stop = harness(double, 'openai', {
+			registry: new ToolRegistry(projectTools(state)),
+			approvalSettings: { autoApprove: { read: true, exec: true } },
+			maxSteps: 2,
+			continueDecider: { request: async () => false },
+		});
 		assert.equal((await stop.run()).reason, 'stepLimit');
 		assert.equal(double.modelRequests.length, 2);
 	});
 
 	it('at the step cap with nobody to ask, the model is told the limit was reached, with no tools, and its summary is shown', async () => {
 		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
-		double.script(toolCall('run_tests', {}), toolCall('run_tests', { filter: 'a' }), text('I ran the tests twice; 1 still fails. Next: fix src/a.ts.'));
+		double.script(
+			toolCall('run_tests', {}),
+			toolCall('run_tests', { filter: 'a' }),
+			text('I ran the tests twice; 1 still fails. Next: fix src/a.ts.'),
+		);
 		const t = setup(state, 2);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'stepLimit');

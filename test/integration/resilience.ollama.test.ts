@@ -41,7 +41,14 @@ describe('resilience — Ollama native API over HTTP', function () {
 	}
 
 	it('recovers the call from Ollama\'s 500 "error parsing tool call: raw=…" and finishes the task', async () => {
-		double.script(toolCall('read_file', { path: 'notes/a.txt' }), presets.ollamaToolParse500('{"path": "out/a.txt", "content": "alpha",}', "invalid character '}' looking for beginning of object key string"), text('Copied.'));
+		double.script(
+			toolCall('read_file', { path: 'notes/a.txt' }),
+			presets.ollamaToolParse500(
+				'{"path": "out/a.txt", "content": "alpha",}',
+				"invalid character '}' looking for beginning of object key string",
+			),
+			text('Copied.'),
+		);
 		const { files, outcome, notices } = await run();
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(files.files.get('out/a.txt'), 'alpha');
@@ -50,7 +57,12 @@ describe('resilience — Ollama native API over HTTP', function () {
 	});
 
 	it('reflects an Ollama parse error that holds no usable call (gpt-oss writing a shell command)', async () => {
-		double.script(presets.ollamaToolParseNotJson(), toolCall('read_file', { path: 'notes/a.txt' }), toolCall('write_file', { path: 'out/a.txt', content: 'alpha' }), text('Copied.'));
+		double.script(
+			presets.ollamaToolParseNotJson(),
+			toolCall('read_file', { path: 'notes/a.txt' }),
+			toolCall('write_file', { path: 'out/a.txt', content: 'alpha' }),
+			text('Copied.'),
+		);
 		const { files, outcome, notices } = await run();
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(files.files.get('out/a.txt'), 'alpha');

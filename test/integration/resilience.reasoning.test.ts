@@ -3,7 +3,15 @@
 // reasoning or Harmony channels are recovered, and a turn never ends silently.
 
 import * as assert from 'node:assert/strict';
-import { httpError, startModelDouble, text, textThenTools, toolCall, type ModelDouble, type Wire } from '../support/modelDouble';
+import {
+	httpError,
+	startModelDouble,
+	text,
+	textThenTools,
+	toolCall,
+	type ModelDouble,
+	type Wire,
+} from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
 
 const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
@@ -17,7 +25,14 @@ describe('resilience — reasoning models over HTTP', function () {
 
 	for (const wire of WIRES) {
 		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and goes back only where the provider wants it`, async () => {
-			double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'The user wants the note. I will read it.' }, { ...text('It says alpha.'), reasoning: 'Now answer.' }, text('Second turn.'));
+			double.script(
+				{
+					...toolCall('read_file', { path: 'notes/a.txt' }),
+					reasoning: 'The user wants the note. I will read it.',
+				},
+				{ ...text('It says alpha.'), reasoning: 'Now answer.' },
+				text('Second turn.'),
+			);
 			const t = harness(double, wire);
 			const outcome = await t.run();
 			assert.equal(outcome.reason, 'completed');
@@ -28,14 +43,21 @@ describe('resilience — reasoning models over HTTP', function () {
 				['It says alpha.'],
 			);
 			// Within the turn that made the call: DeepSeek-style servers get reasoning_content, Ollama `thinking`; Anthropic nothing (no signature).
-			const sent = (double.modelRequests[1].body.messages as Array<Record<string, unknown>>).find(m => m.role === 'assistant');
+			const sent = (double.modelRequests[1].body.messages as Array<Record<string, unknown>>).find(
+				m => m.role === 'assistant',
+			);
 			const field = { openai: 'reasoning_content', ollama: 'thinking', anthropic: undefined }[wire];
 			if (field) {
 				assert.equal(sent?.[field], 'The user wants the note. I will read it.');
 			} else {
 				assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
 			}
-			assert.doesNotMatch(JSON.stringify((double.modelRequests[1].body.messages as Array<{ content: unknown }>).map(m => m.content)), /I will read it/);
+			assert.doesNotMatch(
+				JSON.stringify(
+					(double.modelRequests[1].body.messages as Array<{ content: unknown }>).map(m => m.content),
+				),
+				/I will read it/,
+			);
 			// A new user turn: earlier reasoning is dropped everywhere.
 			await t.run('and now?', outcome.messages);
 			assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /I will read it/);
@@ -45,7 +67,12 @@ describe('resilience — reasoning models over HTTP', function () {
 	it('a server that refuses reasoning sent back gets the request again without it', async () => {
 		double.script(
 			{ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'Read it first.' },
-			httpError(400, { error: { message: 'Invalid request: reasoning_content is not allowed in input messages', type: 'invalid_request_error' } }),
+			httpError(400, {
+				error: {
+					message: 'Invalid request: reasoning_content is not allowed in input messages',
+					type: 'invalid_request_error',
+				},
+			}),
 			text('alpha'),
 		);
 		const t = harness(double);
@@ -70,10 +97,16 @@ describe('resilience — reasoning models over HTTP', function () {
 
 	it('Harmony channels: analysis is reasoning, the commentary call runs (cut at the first <|call|>), final is the answer', async () => {
 		double.script(
-			text('<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"notes/a.txt"}<|call|><|start|>functions.read_file<|message|>fake result', {
-				chunks: 9,
-			}),
-			text('<|channel|>analysis<|message|>Got it.<|end|><|start|>assistant<|channel|>final<|message|>The note says alpha.<|return|>', { chunks: 5 }),
+			text(
+				'<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"notes/a.txt"}<|call|><|start|>functions.read_file<|message|>fake result',
+				{
+					chunks: 9,
+				},
+			),
+			text(
+				'<|channel|>analysis<|message|>Got it.<|end|><|start|>assistant<|channel|>final<|message|>The note says alpha.<|return|>',
+				{ chunks: 5 },
+			),
 		);
 		const t = harness(double, 'ollama');
 		const outcome = await t.run();
@@ -89,7 +122,15 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	it('a complete call written only in the reasoning runs; a call for an unoffered tool there is re-asked as a real call', async () => {
-		double.script({ kind: 'reply', text: '', reasoning: 'Let me read it.\n<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>' }, text('alpha'));
+		double.script(
+			{
+				kind: 'reply',
+				text: '',
+				reasoning:
+					'Let me read it.\n<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>',
+			},
+			text('alpha'),
+		);
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -97,7 +138,11 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.ok(t.notices().some(n => /reasoning/.test(n.text)));
 
 		double.reset();
-		double.script({ kind: 'reply', text: '', reasoning: 'I should call read_file( on it, maybe.' }, toolCall('read_file', { path: 'notes/a.txt' }), text('alpha'));
+		double.script(
+			{ kind: 'reply', text: '', reasoning: 'I should call read_file( on it, maybe.' },
+			toolCall('read_file', { path: 'notes/a.txt' }),
+			text('alpha'),
+		);
 		const u = harness(double);
 		assert.equal((await u.run()).reason, 'completed');
 		assert.match(JSON.stringify(double.modelRequests[1].body), /Issue it now as a real tool call/);
@@ -130,10 +175,17 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	it('finish_reason "tool_calls" with no call is re-asked with a precise nudge', async () => {
-		double.script(text('', { finishReason: 'tool_calls' }), toolCall('read_file', { path: 'notes/a.txt' }), text('done'));
+		double.script(
+			text('', { finishReason: 'tool_calls' }),
+			toolCall('read_file', { path: 'notes/a.txt' }),
+			text('done'),
+		);
 		const t = harness(double);
 		assert.equal((await t.run()).reason, 'completed');
-		assert.match(JSON.stringify(double.modelRequests[1].body), /finish_reason \\"tool_calls\\"\) but no tool call arrived/);
+		assert.match(
+			JSON.stringify(double.modelRequests[1].body),
+			/finish_reason \\"tool_calls\\"\) but no tool call arrived/,
+		);
 	});
 
 	it('degenerate repetition is stopped while streaming, folded, and re-asked with anti-repetition sampling', async () => {
@@ -141,7 +193,10 @@ describe('resilience — reasoning models over HTTP', function () {
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
-		assert.ok(t.shown().length < 'the user-providualize '.repeat(150).length / 2, `shown ${t.shown().length} chars`);
+		assert.ok(
+			t.shown().length < 'the user-providualize '.repeat(150).length / 2,
+			`shown ${t.shown().length} chars`,
+		);
 		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'retry'));
 		assert.equal(double.modelRequests[1].body.frequency_penalty, 0.6);
 		assert.deepEqual(
@@ -151,7 +206,10 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	it('Ollama: the re-ask after repetition carries repeat_penalty; repeating twice ends with a message', async () => {
-		double.script(text('again and again '.repeat(150), { chunks: 100 }), text('again and again '.repeat(150), { chunks: 100 }));
+		double.script(
+			text('again and again '.repeat(150), { chunks: 100 }),
+			text('again and again '.repeat(150), { chunks: 100 }),
+		);
 		const t = harness(double, 'ollama');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'failed');
@@ -160,7 +218,10 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	it('reasoning that loops is stopped too, and nothing is folded that was never shown', async () => {
-		double.script({ kind: 'reply', text: '', reasoning: 'Wait, let me reconsider. '.repeat(120), textChunks: 120 }, text('Decided: yes.'));
+		double.script(
+			{ kind: 'reply', text: '', reasoning: 'Wait, let me reconsider. '.repeat(120), textChunks: 120 },
+			text('Decided: yes.'),
+		);
 		const t = harness(double, 'ollama');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -170,7 +231,10 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	it('a dialect call for a tool that is not offered never runs and is not left as the answer; the model is told', async () => {
-		double.script(text('[TOOL_CALLS][{"name": "delete_repository", "arguments": {"confirm": true}}]'), text('Sorry, I cannot do that with the tools I have.'));
+		double.script(
+			text('[TOOL_CALLS][{"name": "delete_repository", "arguments": {"confirm": true}}]'),
+			text('Sorry, I cannot do that with the tools I have.'),
+		);
 		const t = harness(double, 'anthropic');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -178,12 +242,21 @@ describe('resilience — reasoning models over HTTP', function () {
 			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
 			['Sorry, I cannot do that with the tools I have.'],
 		);
-		assert.match(JSON.stringify(double.modelRequests[1].body), /You called \\"delete_repository\\", which is not one of the offered tools/);
+		assert.match(
+			JSON.stringify(double.modelRequests[1].body),
+			/You called \\"delete_repository\\", which is not one of the offered tools/,
+		);
 		assert.ok(t.events.some(e => e.type === 'textRetracted'));
 	});
 
 	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
-		double.script(textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], { finishReason: 'length' }), toolCall('write_file', { path: 'out/a.txt', content: 'ALPHA' }), text('done'));
+		double.script(
+			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], {
+				finishReason: 'length',
+			}),
+			toolCall('write_file', { path: 'out/a.txt', content: 'ALPHA' }),
+			text('done'),
+		);
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -196,7 +269,9 @@ describe('resilience — reasoning models over HTTP', function () {
 	it('an unrepairable call is replayed to the server as valid JSON', async () => {
 		double.script(toolCall('read_file', 'read_file notes/a.txt'), text('ok'));
 		await harness(double).run();
-		const calls = (double.modelRequests[1].body.messages as Array<{ tool_calls?: Array<{ function: { arguments: string } }> }>).flatMap(m => m.tool_calls ?? []);
+		const calls = (
+			double.modelRequests[1].body.messages as Array<{ tool_calls?: Array<{ function: { arguments: string } }> }>
+		).flatMap(m => m.tool_calls ?? []);
 		assert.ok(calls.length > 0);
 		for (const call of calls) {
 			assert.doesNotThrow(() => JSON.parse(call.function.arguments));

@@ -15,15 +15,30 @@ describe('resilience — server errors classified by their real bodies', functio
 	after(() => double.close());
 
 	it('a billing error sent as HTTP 429 (Z.AI 1113) is not retried as a rate limit and says what to do', async () => {
-		double.script(httpError(429, { error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' } }), text('never'));
+		double.script(
+			httpError(429, {
+				error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' },
+			}),
+			text('never'),
+		);
 		const outcome = await harness(double).run();
 		assert.equal(outcome.reason, 'failed');
 		assert.equal(double.modelRequests.length, 1);
-		assert.match(outcome.error!.message, /Insufficient balance.*billing or balance problem, not a rate limit.*top up/);
+		assert.match(
+			outcome.error!.message,
+			/Insufficient balance.*billing or balance problem, not a rate limit.*top up/,
+		);
 	});
 
 	it('Anthropic 529 overloaded_error and a mid-stream `event: error` are retried, and the turn completes', async () => {
-		double.script(presets.anthropicOverloaded(), withFaults(text('Partial answer that breaks'), { errorAfter: 3, streamError: { type: 'overloaded_error', message: 'Overloaded' } }), text('All good.'));
+		double.script(
+			presets.anthropicOverloaded(),
+			withFaults(text('Partial answer that breaks'), {
+				errorAfter: 3,
+				streamError: { type: 'overloaded_error', message: 'Overloaded' },
+			}),
+			text('All good.'),
+		);
 		const t = harness(double, 'anthropic');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -39,7 +54,11 @@ describe('resilience — server errors classified by their real bodies', functio
 	});
 
 	it('Ollama "does not support tools": switches this model to text-mode calls and goes on', async () => {
-		double.script(httpError(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }), text('<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>'), text('It says alpha.'));
+		double.script(
+			httpError(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }),
+			text('<tool_call>{"name": "read_file", "arguments": {"path": "notes/a.txt"}}</tool_call>'),
+			text('It says alpha.'),
+		);
 		const t = harness(double, 'ollama');
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -50,7 +69,16 @@ describe('resilience — server errors classified by their real bodies', functio
 	});
 
 	it('vLLM without --enable-auto-tool-choice: the notice names the server flags, and the turn goes on in text mode', async () => {
-		double.script(httpError(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 }), text('Hello.'));
+		double.script(
+			httpError(400, {
+				object: 'error',
+				message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+				type: 'BadRequestError',
+				param: null,
+				code: 400,
+			}),
+			text('Hello.'),
+		);
 		const t = harness(double);
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
@@ -63,7 +91,8 @@ describe('resilience — server errors classified by their real bodies', functio
 			'vLLM',
 			httpError(400, {
 				object: 'error',
-				message: "This model's maximum context length is 4096 tokens. However, you requested 41024 tokens (40000 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
+				message:
+					"This model's maximum context length is 4096 tokens. However, you requested 41024 tokens (40000 in the messages, 1024 in the completion). Please reduce the length of the messages or completion.",
 				type: 'BadRequestError',
 				param: null,
 				code: 400,
@@ -79,7 +108,10 @@ describe('resilience — server errors classified by their real bodies', functio
 			const outcome = await t.run();
 			assert.equal(outcome.reason, 'failed');
 			assert.equal(double.modelRequests.length, 2);
-			assert.match(outcome.error!.message, /Keel sent about \d+ tokens after compacting .*keel\.model\.contextWindow = \d+.*--ctx-size.*--max-model-len/);
+			assert.match(
+				outcome.error!.message,
+				/Keel sent about \d+ tokens after compacting .*keel\.model\.contextWindow = \d+.*--ctx-size.*--max-model-len/,
+			);
 			assert.ok(t.notices().some(n => n.code === 'contextOverflow'));
 		});
 	}
@@ -103,16 +135,24 @@ describe('resilience — server errors classified by their real bodies', functio
 		assert.equal(new Set(ids).size, 2);
 		const answered = outcome.messages.flatMap(m => (m.kind === 'tool_result' ? [m.data.toolCallId] : []));
 		assert.deepEqual(answered, ids);
-		const wire = (double.modelRequests[1].body.messages as Array<{ role: string; tool_call_id?: string }>).filter(m => m.role === 'tool').map(m => m.tool_call_id);
+		const wire = (double.modelRequests[1].body.messages as Array<{ role: string; tool_call_id?: string }>)
+			.filter(m => m.role === 'tool')
+			.map(m => m.tool_call_id);
 		assert.deepEqual(wire, ids);
 	});
 
 	it('the legacy function_call field and arguments sent as an object are calls like any other', async () => {
-		double.script({ ...toolCall('read_file', { path: 'notes/a.txt' }), callShape: 'legacyFunctionCall' }, { ...toolCall('list_directory', { path: 'notes' }), callShape: 'objectArguments' }, text('ok'));
+		double.script(
+			{ ...toolCall('read_file', { path: 'notes/a.txt' }), callShape: 'legacyFunctionCall' },
+			{ ...toolCall('list_directory', { path: 'notes' }), callShape: 'objectArguments' },
+			text('ok'),
+		);
 		const outcome = await harness(double).run();
 		assert.equal(outcome.reason, 'completed');
 		assert.deepEqual(
-			outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.name, m.data.ok]),
+			outcome.messages
+				.filter(m => m.kind === 'tool_result')
+				.map(m => m.kind === 'tool_result' && [m.data.name, m.data.ok]),
 			[
 				['read_file', true],
 				['list_directory', true],
@@ -126,7 +166,11 @@ describe('resilience — server errors classified by their real bodies', functio
 			double.script(toolCall('read_file', { file_path: 'notes/a.txt' }), text('ok'));
 			const t = harness(double, wire);
 			const outcome = await t.run();
-			assert.match(outcome.messages.find(m => m.kind === 'tool_result')!.content, /content of notes\/a.txt/, wire);
+			assert.match(
+				outcome.messages.find(m => m.kind === 'tool_result')!.content,
+				/content of notes\/a.txt/,
+				wire,
+			);
 			assert.ok(
 				t.notices().some(n => /renamed "file_path" to "path"/.test(n.text)),
 				wire,
@@ -148,7 +192,9 @@ describe('resilience — server errors classified by their real bodies', functio
 		);
 		const outcome = await harness(double).run();
 		assert.deepEqual(
-			outcome.messages.filter(m => m.kind === 'tool_result').map(m => m.kind === 'tool_result' && [m.data.toolCallId, m.data.ok]),
+			outcome.messages
+				.filter(m => m.kind === 'tool_result')
+				.map(m => m.kind === 'tool_result' && [m.data.toolCallId, m.data.ok]),
 			[
 				['call_a', true],
 				['call_b', true],

@@ -24,7 +24,9 @@ describe('TAFC against the model double', function () {
 				`calls as written: ${written.join(' | ')}`,
 			);
 			// ...and the arguments the tools ran with, shown on the cards, do not carry it.
-			const ran = on.events.flatMap(e => (e.type === 'toolCallUpdated' && e.call.status === 'succeeded' ? [e.call.argumentsText] : []));
+			const ran = on.events.flatMap(e =>
+				e.type === 'toolCallUpdated' && e.call.status === 'succeeded' ? [e.call.argumentsText] : [],
+			);
 			assert.ok(ran.length >= 3, `calls that ran: ${ran.length}`);
 			assert.ok(
 				ran.every(args => !args.includes('thinking')),

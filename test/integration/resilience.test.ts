@@ -44,7 +44,17 @@ const NOTICE_FOR: Record<(typeof FAULT_CLASSES)[number], string> = {
  * reasoning kept apart, index-0 parallel calls and object arguments are the adapters' job,
  * which the naive loop shares.
  */
-const NAIVE_MAY_PASS = new Set<FaultClass>(['http429', 'http5xx', 'reset', 'thinkTags', 'reasoningField', 'gluedCalls', 'argShapes', 'overloaded', 'harmony']);
+const NAIVE_MAY_PASS = new Set<FaultClass>([
+	'http429',
+	'http5xx',
+	'reset',
+	'thinkTags',
+	'reasoningField',
+	'gluedCalls',
+	'argShapes',
+	'overloaded',
+	'harmony',
+]);
 
 describe('resilience — every fault class through the real loop and HTTP', function () {
 	this.timeout(30_000);
@@ -54,7 +64,11 @@ describe('resilience — every fault class through the real loop and HTTP', func
 		it(`${fault}: recovers, finishes the task, duplicates nothing, and says what it did`, async () => {
 			for (const scenario of scenarios.filter(s => s.fault === fault)) {
 				const result = await runScenario(scenario, true);
-				assert.equal(result.reason, 'completed', `#${scenario.id} ${scenario.wire} p${scenario.phase} v${scenario.variant}: ${result.outcome.error?.message ?? ''}`);
+				assert.equal(
+					result.reason,
+					'completed',
+					`#${scenario.id} ${scenario.wire} p${scenario.phase} v${scenario.variant}: ${result.outcome.error?.message ?? ''}`,
+				);
 				assert.ok(result.completed, `#${scenario.id}: out/${scenario.key}.txt is wrong`);
 				assert.equal(result.duplicates, 0);
 				const codes = result.events.flatMap(e => (e.type === 'notice' ? [e.code] : []));
@@ -66,7 +80,11 @@ describe('resilience — every fault class through the real loop and HTTP', func
 				}
 				if (!NAIVE_MAY_PASS.has(fault)) {
 					const naive = await runScenario(scenario, false);
-					assert.equal(naive.completed, false, `the naive loop should fail #${scenario.id} ${fault} ${scenario.wire}`);
+					assert.equal(
+						naive.completed,
+						false,
+						`the naive loop should fail #${scenario.id} ${fault} ${scenario.wire}`,
+					);
 					assert.equal(naive.duplicates, 0);
 				}
 			}

@@ -13,8 +13,16 @@ import { PRUNED_OUTPUT, SessionStore } from '../../src/core/store/sessionStore';
 import { StoredOutputs } from '../../src/core/store/storedOutputs';
 import { nullLogger } from '../../src/core/ports';
 
-const call = (id: string, raw = '{"path":"a.ts"}'): CanonicalMessage => ({ kind: 'tool_call', content: `read_file(${raw})`, data: { id, name: 'read_file', arguments: JSON.parse(raw), rawArguments: raw } });
-const result = (id: string, output: string, ok = true): CanonicalMessage => ({ kind: 'tool_result', content: output, data: { toolCallId: id, name: 'read_file', output, ok } });
+const call = (id: string, raw = '{"path":"a.ts"}'): CanonicalMessage => ({
+	kind: 'tool_call',
+	content: `read_file(${raw})`,
+	data: { id, name: 'read_file', arguments: JSON.parse(raw), rawArguments: raw },
+});
+const result = (id: string, output: string, ok = true): CanonicalMessage => ({
+	kind: 'tool_result',
+	content: output,
+	data: { toolCallId: id, name: 'read_file', output, ok },
+});
 
 describe('SessionStore (real SQLite file)', () => {
 	let dir: string;
@@ -30,8 +38,15 @@ describe('SessionStore (real SQLite file)', () => {
 
 	it('keeps every message across a reopen, titled by the first prompt, with provider and model', () => {
 		const store = open();
-		const history: CanonicalMessage[] = [{ kind: 'user', content: 'Fix the failing test\nin src/app.ts' }, call('c1'), result('c1', 'export const x = 1;'), { kind: 'assistant', content: 'Done.' }];
-		history.forEach(message => store.append('s1', message, { provider: 'ollama', model: 'qwen3:8b', turnId: 't1' }));
+		const history: CanonicalMessage[] = [
+			{ kind: 'user', content: 'Fix the failing test\nin src/app.ts' },
+			call('c1'),
+			result('c1', 'export const x = 1;'),
+			{ kind: 'assistant', content: 'Done.' },
+		];
+		history.forEach(message =>
+			store.append('s1', message, { provider: 'ollama', model: 'qwen3:8b', turnId: 't1' }),
+		);
 		store.close();
 		const reopened = open();
 		assert.deepStrictEqual(reopened.load('s1'), history);
@@ -65,7 +80,11 @@ describe('SessionStore (real SQLite file)', () => {
 		assert.deepStrictEqual(store.load('old'), []);
 		store.close();
 		const raw = new Database(file);
-		assert.strictEqual(raw.get('SELECT COUNT(*) AS n FROM tool_outputs')!.n, 0, 'the stored outputs went with the session');
+		assert.strictEqual(
+			raw.get('SELECT COUNT(*) AS n FROM tool_outputs')!.n,
+			0,
+			'the stored outputs went with the session',
+		);
 		raw.close();
 	});
 
@@ -140,7 +159,13 @@ describe('SessionStore (real SQLite file)', () => {
 	it('recorder: writes at message boundaries and keeps a partial answer when torn down mid-stream', () => {
 		const store = open();
 		const acks: number[] = [];
-		const recorder = new SessionRecorder({ store, sessionId: 's', provider: () => ({ provider: 'openai', model: 'm' }), logger: nullLogger, onDidCommit: seq => acks.push(seq) });
+		const recorder = new SessionRecorder({
+			store,
+			sessionId: 's',
+			provider: () => ({ provider: 'openai', model: 'm' }),
+			logger: nullLogger,
+			onDidCommit: seq => acks.push(seq),
+		});
 		recorder.handle({ type: 'turnStarted', turnId: 't', prompt: 'hi' });
 		recorder.handle({ type: 'messageAppended', turnId: 't', message: { kind: 'user', content: 'hi' } });
 		recorder.handle({ type: 'textDelta', turnId: 't', text: 'A failed attempt' });
@@ -149,7 +174,11 @@ describe('SessionStore (real SQLite file)', () => {
 		recorder.handle({ type: 'textDelta', turnId: 't', text: 'an answer' });
 		assert.strictEqual(store.load('s').length, 1, 'deltas are not written one by one');
 		recorder.dispose();
-		recorder.handle({ type: 'messageAppended', turnId: 't', message: { kind: 'assistant', content: 'Half of an answer' } });
+		recorder.handle({
+			type: 'messageAppended',
+			turnId: 't',
+			message: { kind: 'assistant', content: 'Half of an answer' },
+		});
 		assert.deepStrictEqual(
 			store.load('s').map(m => m.content),
 			['hi', 'Half of an answer'],
@@ -162,20 +191,36 @@ describe('SessionStore (real SQLite file)', () => {
 		const store = open();
 		store.close();
 		const failures: Error[] = [];
-		const recorder = new SessionRecorder({ store, sessionId: 's', provider: () => ({ provider: '', model: '' }), logger: nullLogger, onDidFail: error => failures.push(error) });
+		const recorder = new SessionRecorder({
+			store,
+			sessionId: 's',
+			provider: () => ({ provider: '', model: '' }),
+			logger: nullLogger,
+			onDidFail: error => failures.push(error),
+		});
 		recorder.handle({ type: 'messageAppended', turnId: 't', message: { kind: 'user', content: 'a' } });
 		recorder.handle({ type: 'messageAppended', turnId: 't', message: { kind: 'user', content: 'b' } });
 		assert.strictEqual(failures.length, 1);
 	});
 
 	it('a call cut off before its result shows as interrupted, and resumes with a matching result', () => {
-		const history: CanonicalMessage[] = [{ kind: 'user', content: 'run it' }, call('c1'), result('c1', 'ok'), call('c2')];
+		const history: CanonicalMessage[] = [
+			{ kind: 'user', content: 'run it' },
+			call('c1'),
+			result('c1', 'ok'),
+			call('c2'),
+		];
 		const view = chatViewFromHistory('s', 'm', history).view;
 		const cards = view.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : []));
 		assert.deepStrictEqual(cards, ['succeeded', 'interrupted']);
 		const added = interruptedResults(history);
 		assert.strictEqual(added.length, 1);
-		assert.ok(added[0].kind === 'tool_result' && added[0].data.toolCallId === 'c2' && added[0].data.errorKind === 'interrupted' && added[0].content === INTERRUPTED_OUTPUT);
+		assert.ok(
+			added[0].kind === 'tool_result' &&
+				added[0].data.toolCallId === 'c2' &&
+				added[0].data.errorKind === 'interrupted' &&
+				added[0].content === INTERRUPTED_OUTPUT,
+		);
 		const resumed = chatViewFromHistory('s', 'm', [...history, ...added]).view;
 		assert.deepStrictEqual(
 			resumed.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : [])),
@@ -185,9 +230,12 @@ describe('SessionStore (real SQLite file)', () => {
 
 	it('exports Markdown and JSON', () => {
 		const store = open();
-		[{ kind: 'user', content: 'Explain' } as CanonicalMessage, call('c1'), result('c1', 'has ``` inside'), { kind: 'assistant', content: 'It is fine.' } as CanonicalMessage].forEach(m =>
-			store.append('s', m, { provider: 'anthropic', model: 'claude' }),
-		);
+		[
+			{ kind: 'user', content: 'Explain' } as CanonicalMessage,
+			call('c1'),
+			result('c1', 'has ``` inside'),
+			{ kind: 'assistant', content: 'It is fine.' } as CanonicalMessage,
+		].forEach(m => store.append('s', m, { provider: 'anthropic', model: 'claude' }));
 		const markdown = sessionToMarkdown(store.get('s')!, store.load('s'));
 		assert.match(markdown, /^# Explain/);
 		assert.match(markdown, /## You\n\nExplain/);

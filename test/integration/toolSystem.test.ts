@@ -6,7 +6,11 @@ import { execFile, execFileSync } from 'child_process';
 import * as path from 'path';
 import * as z from 'zod';
 import type { AgentEvent, ToolCallState } from '../../src/core/agent/events';
-import { defaultToolPolicySettings, ToolPolicy, type ToolPolicySettings } from '../../src/core/agent/toolPolicy/toolPolicy';
+import {
+	defaultToolPolicySettings,
+	ToolPolicy,
+	type ToolPolicySettings,
+} from '../../src/core/agent/toolPolicy/toolPolicy';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { defineTool, fail, ok } from '../../src/core/tools/defineTool';
@@ -32,8 +36,14 @@ function localShell(root: string) {
 			new Promise(resolve => {
 				execFile('bash', ['-c', input.command], { cwd: root }, (error, stdout, stderr) => {
 					const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-					const body = [stdout.trimEnd(), stderr.trim() ? `[stderr]\n${stderr.trim()}` : ''].filter(Boolean).join('\n');
-					resolve(code === 0 ? ok(body, { exitCode: 0 }) : fail(`\`${input.command}\` failed with exit code ${code}.\n${body}`, { exitCode: code }));
+					const body = [stdout.trimEnd(), stderr.trim() ? `[stderr]\n${stderr.trim()}` : '']
+						.filter(Boolean)
+						.join('\n');
+					resolve(
+						code === 0
+							? ok(body, { exitCode: 0 })
+							: fail(`\`${input.command}\` failed with exit code ${code}.\n${body}`, { exitCode: code }),
+					);
 				});
 			}),
 	});
@@ -68,10 +78,27 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 			res.end('the docs');
 		});
 		tree = tempTree('keel-toolsystem-');
-		tree.add({ 'ws/a.txt': 'first version\n', 'ws/src/f1.ts': 'export const a = 1;\n', 'ws/src/f2.ts': 'export const b = 2;\n' });
+		tree.add({
+			'ws/a.txt': 'first version\n',
+			'ws/src/f1.ts': 'export const a = 1;\n',
+			'ws/src/f2.ts': 'export const b = 2;\n',
+		});
 		const ws = path.join(tree.base, 'ws');
-		execFileSync('bash', ['-c', 'git init -q && git config user.email t@example.com && git config user.name T && git add -A && git commit -qm init && for i in 1 2; do echo "// edit" >> src/f$i.ts; done && echo new > notes.md'], { cwd: ws });
-		deps = defaultToolDeps({ network: { ca: tls.ca, resolver: async () => [{ address: '93.184.216.34', family: 4 }], route: () => ({ host: '127.0.0.1', port: web.port }) } });
+		execFileSync(
+			'bash',
+			[
+				'-c',
+				'git init -q && git config user.email t@example.com && git config user.name T && git add -A && git commit -qm init && for i in 1 2; do echo "// edit" >> src/f$i.ts; done && echo new > notes.md',
+			],
+			{ cwd: ws },
+		);
+		deps = defaultToolDeps({
+			network: {
+				ca: tls.ca,
+				resolver: async () => [{ address: '93.184.216.34', family: 4 }],
+				route: () => ({ host: '127.0.0.1', port: web.port }),
+			},
+		});
 	});
 	after(async () => {
 		await double.close();
@@ -83,7 +110,11 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		events = [];
 	});
 
-	function session(id: string, policy: Partial<ToolPolicySettings> = {}, extra: { textMode?: boolean; askCommands?: boolean } = {}) {
+	function session(
+		id: string,
+		policy: Partial<ToolPolicySettings> = {},
+		extra: { textMode?: boolean; askCommands?: boolean } = {},
+	) {
 		const ws = path.join(tree.base, 'ws');
 		const registry = new ToolRegistry(createToolset(deps, [localShell(ws)]));
 		registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 1, ...policy }));
@@ -93,10 +124,16 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 			modelLabel: () => 'glm-4.7-flash',
 			registry,
 			workspace: new NodeWorkspace(ws),
-			approvalSettings: () => ({ autoApprove: { read: true, write: true, exec: !extra.askCommands, network: true } }),
+			approvalSettings: () => ({
+				autoApprove: { read: true, write: true, exec: !extra.askCommands, network: true },
+			}),
 			maxSteps: () => 25,
 			systemPrompt: () => 'You are Keel.',
-			recovery: () => ({ backoffBaseMs: 1, backoffMaxMs: 10, ...(extra.textMode ? { toolMode: 'text' as const } : {}) }),
+			recovery: () => ({
+				backoffBaseMs: 1,
+				backoffMaxMs: 10,
+				...(extra.textMode ? { toolMode: 'text' as const } : {}),
+			}),
 		});
 		chat.onDidEvent(e => events.push(e));
 		return chat;
@@ -107,14 +144,26 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		return last.messages.filter((m: ToolMessage) => m.role === 'tool');
 	};
 	const finalCard = (id: string): ToolCallState => {
-		const cards = events.filter((e): e is Extract<AgentEvent, { type: 'toolCallUpdated' }> => e.type === 'toolCallUpdated' && e.call.id === id);
+		const cards = events.filter(
+			(e): e is Extract<AgentEvent, { type: 'toolCallUpdated' }> =>
+				e.type === 'toolCallUpdated' && e.call.id === id,
+		);
 		return cards[cards.length - 1].call;
 	};
 
 	it('filters real git output by rule, says so in the result and on the card, keeps the raw text, and warns about credentials in the raw output', async () => {
 		double.script(
 			toolCalls([{ name: 'run_command', arguments: { command: 'cd . && git status 2>&1' }, id: 'st' }]),
-			toolCalls([{ name: 'run_command', arguments: { command: 'printf "building\\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\\ndone\\n"' }, id: 'sec' }]),
+			toolCalls([
+				{
+					name: 'run_command',
+					arguments: {
+						command:
+							'printf "building\\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\\ndone\\n"',
+					},
+					id: 'sec',
+				},
+			]),
 			text('done'),
 		);
 		await session('filters').send('what changed?');
@@ -122,15 +171,24 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		assert.match(status.content, /^On branch \w+$/m);
 		assert.match(status.content, /^unstaged \(2\): M src\/f1\.ts, M src\/f2\.ts$/m);
 		assert.match(status.content, /^untracked \(1\): notes\.md$/m);
-		assert.match(status.content, /\[Keel filtered this output: \d+ → \d+ lines \(\d+% filtered, full\), rule git-status\. Unfiltered: read_output \{"ref":"(out_[\w-]+)"\}\]/);
+		assert.match(
+			status.content,
+			/\[Keel filtered this output: \d+ → \d+ lines \(\d+% filtered, full\), rule git-status\. Unfiltered: read_output \{"ref":"(out_[\w-]+)"\}\]/,
+		);
 		const ref = /"ref":"(out_[\w-]+)"/.exec(status.content)![1];
-		assert.match((await deps.outputs.get('filters', ref)) ?? '', /\(use "git add <file>\.\.\." to update what will be committed\)/);
+		assert.match(
+			(await deps.outputs.get('filters', ref)) ?? '',
+			/\(use "git add <file>\.\.\." to update what will be committed\)/,
+		);
 		const card = finalCard('st');
 		assert.strictEqual(card.filterConfidence, 'full');
 		assert.strictEqual(card.filterRule, 'git-status');
 		assert.strictEqual(card.rawOutputRef, ref);
 		assert.ok(card.filtered && card.filtered.to < card.filtered.from);
-		assert.match(secret.content, /\[Keel security: the command's raw output contains 2 credential-shaped strings \(GitHub token, secret assignment\)/);
+		assert.match(
+			secret.content,
+			/\[Keel security: the command's raw output contains 2 credential-shaped strings \(GitHub token, secret assignment\)/,
+		);
 		assert.doesNotMatch(secret.content, /ghp_abcdef/);
 	});
 
@@ -165,26 +223,47 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		);
 		await session('taxonomy').send('go');
 		const byId = Object.fromEntries(toolMessages().map(m => [m.tool_call_id, m.content]));
-		assert.match(byId.q1, /^\[tool_error\]\ncategory: type_mismatch\nerror: Invalid arguments for read_file: path: .*\nsuggestion: .*\nretryable: true/);
-		assert.match(byId.q2, /^\[tool_error\]\ncategory: type_mismatch\n[\s\S]*retryable: false/, 'the second quality failure is final');
+		assert.match(
+			byId.q1,
+			/^\[tool_error\]\ncategory: type_mismatch\nerror: Invalid arguments for read_file: path: .*\nsuggestion: .*\nretryable: true/,
+		);
+		assert.match(
+			byId.q2,
+			/^\[tool_error\]\ncategory: type_mismatch\n[\s\S]*retryable: false/,
+			'the second quality failure is final',
+		);
 		assert.match(byId.nf, /^\[tool_error\]\ncategory: tool_not_found\nerror: There is no tool named "open_file"/);
 		assert.match(byId.flaky, /the docs/, 'two 503s were retried without the model');
 		assert.strictEqual(events.filter(e => e.type === 'notice' && e.code === 'toolRetry').length >= 2, true);
-		assert.match(byId.limited, /^\[tool_error\]\ncategory: rate_limited\nerror: https:\/\/docs\.test\/limited answered HTTP 429\.\nsuggestion: Rate limit exceeded\. The system will retry if possible\.\nretryable: true$/);
+		assert.match(
+			byId.limited,
+			/^\[tool_error\]\ncategory: rate_limited\nerror: https:\/\/docs\.test\/limited answered HTTP 429\.\nsuggestion: Rate limit exceeded\. The system will retry if possible\.\nretryable: true$/,
+		);
 		assert.strictEqual(finalCard('limited').errorCategory, 'rate_limited');
 	});
 
 	it('blocks a tool that keeps failing: not offered any more, a notice, and unblocking brings it back', async () => {
-		const calls = Array.from({ length: 4 }, (_, i) => toolCalls([{ name: 'list_directory', arguments: { path: `missing${i}` }, id: `m${i}` }]));
+		const calls = Array.from({ length: 4 }, (_, i) =>
+			toolCalls([{ name: 'list_directory', arguments: { path: `missing${i}` }, id: `m${i}` }]),
+		);
 		double.script(...calls, text('gave up'));
-		const chat = session('anomaly', { anomaly: { enabled: true, windowSize: 10, failureThreshold: 0.7, minCalls: 3 } });
+		const chat = session('anomaly', {
+			anomaly: { enabled: true, windowSize: 10, failureThreshold: 0.7, minCalls: 3 },
+		});
 		await chat.send('list them');
-		const names = (i: number) => (double.modelRequests[i].body.tools as Array<{ function: { name: string } }>).map(t => t.function.name);
+		const names = (i: number) =>
+			(double.modelRequests[i].body.tools as Array<{ function: { name: string } }>).map(t => t.function.name);
 		assert.ok(names(2).includes('list_directory'));
 		assert.ok(!names(3).includes('list_directory'), 'blocked after the third failure');
-		assert.match(toolMessages().find(m => m.tool_call_id === 'm3')!.content, /^\[tool_error\]\ncategory: policy_blocked\nerror: list_directory is blocked for this session/);
+		assert.match(
+			toolMessages().find(m => m.tool_call_id === 'm3')!.content,
+			/^\[tool_error\]\ncategory: policy_blocked\nerror: list_directory is blocked for this session/,
+		);
 		const notice = events.find(e => e.type === 'notice' && e.code === 'toolBlocked');
-		assert.match(notice && 'text' in notice ? notice.text : '', /list_directory failed in 100% of its recent calls and is blocked for this chat/);
+		assert.match(
+			notice && 'text' in notice ? notice.text : '',
+			/list_directory failed in 100% of its recent calls and is blocked for this chat/,
+		);
 		const policy = (chat as unknown as { _deps: { registry: ToolRegistry } })._deps.registry.policy!;
 		assert.deepStrictEqual(policy.session('anomaly').anomaly.unblock(), ['list_directory']);
 		double.script(text('ok'));

@@ -69,7 +69,11 @@ describe('security: markdown / XSS in model output (real Chromium)', function ()
 	let page: Page;
 
 	before(async function () {
-		requirePart(this, 'Chromium', fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} does not exist (set KEEL_CHROMIUM or install chromium)`);
+		requirePart(
+			this,
+			'Chromium',
+			fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} does not exist (set KEEL_CHROMIUM or install chromium)`,
+		);
 		const bundle = await esbuild.build({
 			entryPoints: [path.join(REPO, 'src/webview/markdown.ts')],
 			bundle: true,
@@ -86,7 +90,9 @@ describe('security: markdown / XSS in model output (real Chromium)', function ()
 	after(async () => browser?.close());
 
 	it('sanity: the probe catches what an unsanitised render would let through', async () => {
-		const raw = (await page.evaluate(`(${PROBE.replace('window.keelMarkdown.renderMarkdown(text)', 'text')})(${JSON.stringify('<img src=x onerror="window.__xss=1">')})`)) as string;
+		const raw = (await page.evaluate(
+			`(${PROBE.replace('window.keelMarkdown.renderMarkdown(text)', 'text')})(${JSON.stringify('<img src=x onerror="window.__xss=1">')})`,
+		)) as string;
 		if (!/script ran|onerror/.test(raw)) {
 			throw new Error(`probe is blind: "${raw}"`);
 		}

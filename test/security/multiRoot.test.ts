@@ -117,7 +117,9 @@ describe('security: multi-root workspace guard', () => {
 				`multi-root write_file ${target}`,
 				async () => {
 					await h.run('write_file', { path: target, content: 'pwned' });
-					const planted = fs.existsSync(path.join(tree.base, 'web/pwned.txt')) || fs.existsSync(path.join(tree.base, 'pwned.txt'));
+					const planted =
+						fs.existsSync(path.join(tree.base, 'web/pwned.txt')) ||
+						fs.existsSync(path.join(tree.base, 'pwned.txt'));
 					return outsideIntact() && !planted ? undefined : 'a file outside its folder (or .env) changed';
 				},
 				KLASS,
@@ -130,7 +132,11 @@ describe('security: multi-root workspace guard', () => {
 				`multi-root delete_path ${JSON.stringify(target)}`,
 				async () => {
 					await h.run('delete_path', { path: target, recursive: true });
-					return outsideIntact() && fs.existsSync(path.join(tree.base, 'api/src/a.ts')) && fs.existsSync(path.join(tree.base, 'web/index.html')) ? undefined : 'a folder of the workspace or something outside was deleted';
+					return outsideIntact() &&
+						fs.existsSync(path.join(tree.base, 'api/src/a.ts')) &&
+						fs.existsSync(path.join(tree.base, 'web/index.html'))
+						? undefined
+						: 'a folder of the workspace or something outside was deleted';
 				},
 				KLASS,
 			));
@@ -147,7 +153,10 @@ describe('security: multi-root workspace guard', () => {
 				`multi-root copy_path ${from} → ${to}`,
 				async () => {
 					await h.run('copy_path', { from, to, overwrite: true });
-					return !fs.existsSync(path.join(tree.base, 'web/leak.txt')) && !fs.existsSync(path.join(tree.base, 'outside/x.html')) ? undefined : 'secret copied across folders or a file planted outside';
+					return !fs.existsSync(path.join(tree.base, 'web/leak.txt')) &&
+						!fs.existsSync(path.join(tree.base, 'outside/x.html'))
+						? undefined
+						: 'secret copied across folders or a file planted outside';
 				},
 				KLASS,
 			));

@@ -21,7 +21,14 @@ describe('security: network guard', () => {
 	let rebindCount = 0;
 
 	before(async () => {
-		const tls = selfSignedCert(['public.test', 'redirect.test', 'rebind.test', 'internal.test', 'mixed.test', 'hop.test']);
+		const tls = selfSignedCert([
+			'public.test',
+			'redirect.test',
+			'rebind.test',
+			'internal.test',
+			'mixed.test',
+			'hop.test',
+		]);
 		internal = await startTlsServer(tls, (_req, res) => res.end(INTERNAL));
 		publicServer = await startTlsServer(tls, (req, res) => {
 			const to = (location: string) => {
@@ -63,9 +70,15 @@ describe('security: network guard', () => {
 						if (host === 'rebind.test') {
 							return [{ address: rebindCount++ === 0 ? PUBLIC_IP : '127.0.0.1', family: 4 }];
 						}
-						return (answers[host] ?? []).map(address => ({ address, family: address.includes(':') ? 6 : 4 }));
+						return (answers[host] ?? []).map(address => ({
+							address,
+							family: address.includes(':') ? 6 : 4,
+						}));
 					},
-					route: address => ({ host: '127.0.0.1', port: address === PUBLIC_IP ? publicServer.port : internal.port }),
+					route: address => ({
+						host: '127.0.0.1',
+						port: address === PUBLIC_IP ? publicServer.port : internal.port,
+					}),
 				},
 			},
 		});
@@ -76,7 +89,12 @@ describe('security: network guard', () => {
 		tree.cleanup();
 	});
 
-	const escaped = (output: string) => (internal.hits.length > 0 ? `internal server was hit (${internal.hits.map(x => x.host + x.path).join(', ')})` : output.includes(INTERNAL) ? 'internal canary reached the model' : undefined);
+	const escaped = (output: string) =>
+		internal.hits.length > 0
+			? `internal server was hit (${internal.hits.map(x => x.host + x.path).join(', ')})`
+			: output.includes(INTERNAL)
+				? 'internal canary reached the model'
+				: undefined;
 
 	it('sanity: a public page is fetched through the pinned address', async () => {
 		const result = await h.run('fetch', { url: 'https://public.test/' });
@@ -140,7 +158,15 @@ describe('security: network guard', () => {
 		}
 	}
 
-	const redirects = ['https://127.0.0.1/', 'https://internal.test/', 'https://169.254.169.254/', 'http://public.test/', 'https://[::1]/', 'https://mixed.test/', 'https://localhost/'];
+	const redirects = [
+		'https://127.0.0.1/',
+		'https://internal.test/',
+		'https://169.254.169.254/',
+		'http://public.test/',
+		'https://[::1]/',
+		'https://mixed.test/',
+		'https://localhost/',
+	];
 	for (const target of redirects) {
 		it(`a redirect to ${target} is re-checked and refused`, () =>
 			attack(`redirect → ${target}`, async () => {
@@ -151,10 +177,23 @@ describe('security: network guard', () => {
 
 	// Class 10: an allow rule covers the URL it names, not where that URL redirects. Every hop
 	// is decided again; a hop the rules do not allow on their own is refused, not followed.
-	const hosts = ['public.test', 'hop.test', 'redirect.test.evil', 'PUBLIC.test', 'public.test.', 'redirect.test@public.test'];
+	const hosts = [
+		'public.test',
+		'hop.test',
+		'redirect.test.evil',
+		'PUBLIC.test',
+		'public.test.',
+		'redirect.test@public.test',
+	];
 	const ruleSets: Array<{ name: string; rules: Array<{ tool: string; match: string; action: 'allow' | 'deny' }> }> = [
-		{ name: 'allow redirect.test/**', rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }] },
-		{ name: 'allow */** on redirect.test', rules: [{ tool: '*', match: 'https://redirect.test/**', action: 'allow' }] },
+		{
+			name: 'allow redirect.test/**',
+			rules: [{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' }],
+		},
+		{
+			name: 'allow */** on redirect.test',
+			rules: [{ tool: '*', match: 'https://redirect.test/**', action: 'allow' }],
+		},
 		{
 			name: 'allow + deny admin',
 			rules: [
@@ -171,9 +210,19 @@ describe('security: network guard', () => {
 					attack(
 						`C10 ${name} → ${target}`,
 						async () => {
-							const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
-							const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent(target)}` });
-							return escaped(result.output) ?? (/public page/.test(result.output) ? `followed to ${target} without approval` : undefined);
+							const ruled = toolHarness(path.join(tree.base, 'ws'), {
+								settings: { autoApprove: { read: true }, rules },
+								deps: { network: h.deps.network },
+							});
+							const result = await ruled.run('fetch', {
+								url: `https://redirect.test/to/${encodeURIComponent(target)}`,
+							});
+							return (
+								escaped(result.output) ??
+								(/public page/.test(result.output)
+									? `followed to ${target} without approval`
+									: undefined)
+							);
 						},
 						'class 10 (redirects under allow)',
 					));
@@ -188,8 +237,13 @@ describe('security: network guard', () => {
 					{ tool: 'fetch', match: 'https://redirect.test/**', action: 'allow' as const },
 					{ tool: 'fetch', match: 'https://redirect.test/private/**', action: 'deny' as const },
 				];
-				const ruled = toolHarness(path.join(tree.base, 'ws'), { settings: { autoApprove: { read: true }, rules }, deps: { network: h.deps.network } });
-				const result = await ruled.run('fetch', { url: `https://redirect.test/to/${encodeURIComponent('https://redirect.test/private/x')}` });
+				const ruled = toolHarness(path.join(tree.base, 'ws'), {
+					settings: { autoApprove: { read: true }, rules },
+					deps: { network: h.deps.network },
+				});
+				const result = await ruled.run('fetch', {
+					url: `https://redirect.test/to/${encodeURIComponent('https://redirect.test/private/x')}`,
+				});
 				return /public page/.test(result.output) ? 'followed into a denied path' : undefined;
 			},
 			'class 10 (redirects under allow)',
@@ -209,12 +263,21 @@ describe('security: network guard', () => {
 			resolverCalls.length = 0;
 			const result = await h.run('fetch', { url: 'https://rebind.test/' });
 			const lookups = resolverCalls.filter(x => x === 'rebind.test').length;
-			return escaped(result.output) ?? (lookups !== 1 ? `resolved ${lookups} times` : !result.ok ? `pinned fetch failed: ${result.output}` : undefined);
+			return (
+				escaped(result.output) ??
+				(lookups !== 1
+					? `resolved ${lookups} times`
+					: !result.ok
+						? `pinned fetch failed: ${result.output}`
+						: undefined)
+			);
 		}));
 
 	it('a body over the cap is cut, not buffered whole', () =>
 		attack('body cap', async () => {
-			const small = toolHarness(path.join(tree.base, 'ws'), { deps: { network: { ...h.deps.network, maxBytes: 20 } } });
+			const small = toolHarness(path.join(tree.base, 'ws'), {
+				deps: { network: { ...h.deps.network, maxBytes: 20 } },
+			});
 			const result = await small.run('fetch', { url: 'https://public.test/' });
 			return result.output.includes('public page') ? 'full body passed the cap' : undefined;
 		}));

@@ -18,7 +18,12 @@ describe('security: workspace guard', () => {
 	let ws: string;
 	const outsideIntact = () => {
 		const names = fs.readdirSync(path.join(tree.base, 'outside')).sort().join(',');
-		return names === 'secret.txt' && tree.read('outside/secret.txt') === OUT && tree.read('ws/hardlink.txt') === OUT && !fs.existsSync(path.join(tree.base, 'ws-evil', 'pwned.txt'));
+		return (
+			names === 'secret.txt' &&
+			tree.read('outside/secret.txt') === OUT &&
+			tree.read('ws/hardlink.txt') === OUT &&
+			!fs.existsSync(path.join(tree.base, 'ws-evil', 'pwned.txt'))
+		);
 	};
 
 	before(() => {
@@ -88,7 +93,9 @@ describe('security: workspace guard', () => {
 		it(`read_file refuses ${JSON.stringify(target)}`, () =>
 			attack(`read_file ${JSON.stringify(target)}`, async () => {
 				const result = await h.run('read_file', { path: target });
-				return [OUT, SIB, ENV, 'root:x:0:0'].some(c => result.output.includes(c)) ? result.output.slice(0, 80) : undefined;
+				return [OUT, SIB, ENV, 'root:x:0:0'].some(c => result.output.includes(c))
+					? result.output.slice(0, 80)
+					: undefined;
 			}));
 	}
 
@@ -100,12 +107,26 @@ describe('security: workspace guard', () => {
 			}));
 	}
 
-	const writeTargets = ['hardlink.txt', '../outside/pwned.txt', 'link-out/pwned.txt', 'link-abs/pwned.txt', 'src/deep/pwned.txt', 'dangling', 'link-file', 'link-sibling/pwned.txt', '../ws-evil/pwned.txt', '.env', '/tmp/keel-pwned.txt'];
+	const writeTargets = [
+		'hardlink.txt',
+		'../outside/pwned.txt',
+		'link-out/pwned.txt',
+		'link-abs/pwned.txt',
+		'src/deep/pwned.txt',
+		'dangling',
+		'link-file',
+		'link-sibling/pwned.txt',
+		'../ws-evil/pwned.txt',
+		'.env',
+		'/tmp/keel-pwned.txt',
+	];
 	for (const target of writeTargets) {
 		it(`write_file refuses ${target}`, () =>
 			attack(`write_file ${target}`, async () => {
 				await h.run('write_file', { path: target, content: 'pwned' });
-				return outsideIntact() && tree.read('ws/.env')?.includes(ENV) && !fs.existsSync('/tmp/keel-pwned.txt') ? undefined : 'a file outside the workspace (or .env) changed';
+				return outsideIntact() && tree.read('ws/.env')?.includes(ENV) && !fs.existsSync('/tmp/keel-pwned.txt')
+					? undefined
+					: 'a file outside the workspace (or .env) changed';
 			}));
 		it(`edit_file refuses ${target}`, () =>
 			attack(`edit_file ${target}`, async () => {
@@ -114,11 +135,22 @@ describe('security: workspace guard', () => {
 			}));
 	}
 
-	for (const target of ['.', '', './', 'src/..', 'link-out/secret.txt', '../outside', 'src/deep/secret.txt', 'link-abs/secret.txt']) {
+	for (const target of [
+		'.',
+		'',
+		'./',
+		'src/..',
+		'link-out/secret.txt',
+		'../outside',
+		'src/deep/secret.txt',
+		'link-abs/secret.txt',
+	]) {
 		it(`delete_path refuses ${JSON.stringify(target)}`, () =>
 			attack(`delete_path ${JSON.stringify(target)}`, async () => {
 				await h.run('delete_path', { path: target, recursive: true });
-				return outsideIntact() && fs.existsSync(path.join(ws, 'src/a.ts')) ? undefined : 'deleted outside or the root';
+				return outsideIntact() && fs.existsSync(path.join(ws, 'src/a.ts'))
+					? undefined
+					: 'deleted outside or the root';
 			}));
 	}
 
@@ -137,8 +169,12 @@ describe('security: workspace guard', () => {
 			it(`${tool} refuses ${from} → ${to}`, () =>
 				attack(`${tool} ${from} → ${to}`, async () => {
 					await h.run(tool, { from, to, overwrite: true });
-					const leaked = ['leak.txt', 'leak2.txt', 'copy.txt', 'copied/secret.txt', 'keys/notes.txt'].some(f => fs.existsSync(path.join(ws, f)));
-					return !leaked && outsideIntact() && fs.existsSync(path.join(ws, 'src')) ? undefined : 'secret or outside file copied/moved';
+					const leaked = ['leak.txt', 'leak2.txt', 'copy.txt', 'copied/secret.txt', 'keys/notes.txt'].some(
+						f => fs.existsSync(path.join(ws, f)),
+					);
+					return !leaked && outsideIntact() && fs.existsSync(path.join(ws, 'src'))
+						? undefined
+						: 'secret or outside file copied/moved';
 				}));
 		}
 	}

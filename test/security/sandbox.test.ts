@@ -19,7 +19,10 @@ describe('security in the sandbox image (real engine)', function () {
 	let root: string;
 	let runner: DockerRunner;
 	const harness = (rules: PermissionRule[], exec: boolean): Harness => {
-		const tools = createShellTools({ selector: new ShellBackendSelector(() => 'docker', runner, undefined), settings: () => ({ timeoutSeconds: 20, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }) });
+		const tools = createShellTools({
+			selector: new ShellBackendSelector(() => 'docker', runner, undefined),
+			settings: () => ({ timeoutSeconds: 20, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+		});
 		return toolHarness(root, { settings: { autoApprove: { read: true, exec }, rules }, extra: tools });
 	};
 
@@ -38,7 +41,10 @@ describe('security in the sandbox image (real engine)', function () {
 			'.yarnrc.yml': 'x: 1\n',
 			'.gitlab-ci.yml': 'x: 1\n',
 		});
-		runner = new DockerRunner({ workspaceRoot: root, settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }) });
+		runner = new DockerRunner({
+			workspaceRoot: root,
+			settings: () => ({ image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR }, limits: defaultLimits }),
+		});
 		await runner.run({ command: 'true', cwd: '', timeoutMs: 120_000, outputLimitBytes: 1000 });
 	});
 	after(async () => {
@@ -46,8 +52,14 @@ describe('security in the sandbox image (real engine)', function () {
 		if (root) fs.rmSync(root, { recursive: true, force: true });
 	});
 
-	const allow: PermissionRule[] = ['git status*', 'echo *', 'true', 'cat *'].map(match => ({ tool: 'run_command', match, action: 'allow' }));
-	const lines = sample(CONTEXTS, 16).map((context, i) => context.replace(/X/g, `${spellings('touch')[i % 14]} pwned`));
+	const allow: PermissionRule[] = ['git status*', 'echo *', 'true', 'cat *'].map(match => ({
+		tool: 'run_command',
+		match,
+		action: 'allow',
+	}));
+	const lines = sample(CONTEXTS, 16).map((context, i) =>
+		context.replace(/X/g, `${spellings('touch')[i % 14]} pwned`),
+	);
 	for (const line of lines) {
 		it(`class 1 in the sandbox: ${JSON.stringify(line).slice(0, 60)}`, () =>
 			attack(
@@ -55,7 +67,9 @@ describe('security in the sandbox image (real engine)', function () {
 				async () => {
 					fs.rmSync(path.join(root, 'pwned'), { force: true });
 					const result = await harness(allow, false).run('run_command', { command: line });
-					return fs.existsSync(path.join(root, 'pwned')) ? `created pwned without a card (${result.card.status})` : undefined;
+					return fs.existsSync(path.join(root, 'pwned'))
+						? `created pwned without a card (${result.card.status})`
+						: undefined;
 				},
 				'class 1 (shell parse)',
 			));
@@ -65,7 +79,8 @@ describe('security in the sandbox image (real engine)', function () {
 		const h = harness([{ tool: '*', action: 'allow' }], true);
 		h.approver.answer = { approved: true };
 		await h.run('run_command', { command: 'T=src/b.ts; echo ok >> "$T"; cp src/a.ts src/c.ts' });
-		if (!fs.existsSync(path.join(root, 'src/b.ts')) || !fs.existsSync(path.join(root, 'src/c.ts'))) throw new Error('the sandbox wrote nothing at all');
+		if (!fs.existsSync(path.join(root, 'src/b.ts')) || !fs.existsSync(path.join(root, 'src/c.ts')))
+			throw new Error('the sandbox wrote nothing at all');
 	});
 
 	// Everything auto-approved and spelled so that no name check sees it: only the mount holds.
@@ -82,7 +97,12 @@ describe('security in the sandbox image (real engine)', function () {
 		'.yarnrc.yml',
 		'.gitlab-ci.yml',
 	];
-	const writers = (target: string) => [`T=${target}; echo pwned >> "$T"`, `cp src/a.ts ${target}`, `sh -c 'cat src/a.ts > $0' ${target}`, `python3 -c "open('${target}','a').write('pwned')" 2>/dev/null || printf pwned | tee -a ${target}`];
+	const writers = (target: string) => [
+		`T=${target}; echo pwned >> "$T"`,
+		`cp src/a.ts ${target}`,
+		`sh -c 'cat src/a.ts > $0' ${target}`,
+		`python3 -c "open('${target}','a').write('pwned')" 2>/dev/null || printf pwned | tee -a ${target}`,
+	];
 	for (const target of targets) {
 		for (const writer of writers(target)) {
 			it(`class 8 in the sandbox: ${writer}`, () =>

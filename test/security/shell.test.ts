@@ -12,16 +12,30 @@ import { createShellTools } from '../../src/core/tools/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness, type Harness } from '../support/toolHarness';
 import { LocalBashRunner } from './support/bashRunner';
-import { CONTEXTS, REDIRECT_OPERATORS, redirectSpellings, sample, shellWrapped, spellings, WRAPPERS } from './support/grammar';
+import {
+	CONTEXTS,
+	REDIRECT_OPERATORS,
+	redirectSpellings,
+	sample,
+	shellWrapped,
+	spellings,
+	WRAPPERS,
+} from './support/grammar';
 import { attack } from './tally';
 
-const settingsFor = (rules: PermissionRule[], exec: boolean): ApprovalSettings => ({ autoApprove: { read: true, exec }, rules });
+const settingsFor = (rules: PermissionRule[], exec: boolean): ApprovalSettings => ({
+	autoApprove: { read: true, exec },
+	rules,
+});
 
 function shellHarness(tree: TempTree, settings: ApprovalSettings): { h: Harness; ws: string } {
 	const ws = path.join(tree.base, 'ws');
 	const runner = new LocalBashRunner(ws, path.join(tree.base, 'home'));
 	const sandbox = Object.assign(runner, { available: async () => false });
-	const tools = createShellTools({ selector: new ShellBackendSelector(() => 'terminal', sandbox, runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }) });
+	const tools = createShellTools({
+		selector: new ShellBackendSelector(() => 'terminal', sandbox, runner),
+		settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+	});
 	return { h: toolHarness(ws, { settings, extra: tools }), ws };
 }
 
@@ -40,7 +54,17 @@ describe('security class 1: the line Keel parses is the line bash runs', () => {
 	let tree: TempTree;
 	let h: Harness;
 	let ws: string;
-	const allow: PermissionRule[] = ['git status*', 'echo *', 'ls*', 'true', 'false', 'cat *', 'printf *', 'wait', 'x=*'].map(match => ({ tool: 'run_command', match, action: 'allow' }));
+	const allow: PermissionRule[] = [
+		'git status*',
+		'echo *',
+		'ls*',
+		'true',
+		'false',
+		'cat *',
+		'printf *',
+		'wait',
+		'x=*',
+	].map(match => ({ tool: 'run_command', match, action: 'allow' }));
 	before(() => {
 		tree = setup('keel-c1-');
 		({ h, ws } = shellHarness(tree, settingsFor(allow, false)));
@@ -68,7 +92,9 @@ describe('security class 1: the line Keel parses is the line bash runs', () => {
 				async () => {
 					fs.rmSync(path.join(ws, 'pwned'), { force: true });
 					const result = await h.run('run_command', { command: line });
-					return fs.existsSync(path.join(ws, 'pwned')) ? `bash created pwned without a card (${result.card.status})` : undefined;
+					return fs.existsSync(path.join(ws, 'pwned'))
+						? `bash created pwned without a card (${result.card.status})`
+						: undefined;
 				},
 				'class 1 (shell parse)',
 			));
@@ -95,7 +121,8 @@ describe('security class 2: deny rules match the command, however it is spelled 
 		({ h, ws } = shellHarness(tree, settingsFor(rules, true)));
 		const remote = path.join(tree.base, 'remote.git');
 		execFileSync('git', ['init', '-q', '--bare', remote]);
-		const git = (...args: string[]) => execFileSync('git', ['-C', ws, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args]);
+		const git = (...args: string[]) =>
+			execFileSync('git', ['-C', ws, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args]);
 		git('add', 'src/a.txt');
 		git('commit', '-qm', 'one');
 		git('remote', 'add', 'origin', remote);
@@ -156,7 +183,9 @@ describe('security class 2: deny rules match the command, however it is spelled 
 				async () => {
 					fs.writeFileSync(path.join(ws, 'victim'), 'v');
 					const result = await h.run('run_command', { command: line });
-					return !fs.existsSync(path.join(ws, 'victim')) ? `bash removed victim (${result.card.status}: ${result.output.slice(0, 80)})` : undefined;
+					return !fs.existsSync(path.join(ws, 'victim'))
+						? `bash removed victim (${result.card.status}: ${result.output.slice(0, 80)})`
+						: undefined;
 				},
 				'class 2 (command rules)',
 			));
@@ -215,17 +244,24 @@ describe('security class 3: redirect targets are resolved as bash and the file s
 	];
 	const lines: Array<{ line: string; lands: string }> = [];
 	for (const target of targets) {
-		const spellings = target.spelled.startsWith('..') ? [target.spelled, `$PWD/${target.spelled}`, `"${target.spelled}"`, `..'/'outside/x`] : redirectSpellings(target.spelled);
+		const spellings = target.spelled.startsWith('..')
+			? [target.spelled, `$PWD/${target.spelled}`, `"${target.spelled}"`, `..'/'outside/x`]
+			: redirectSpellings(target.spelled);
 		for (const spelled of spellings) {
 			for (const op of sample(REDIRECT_OPERATORS, 4, spelled.length)) {
 				lines.push({ line: `echo x ${op} ${spelled}`, lands: target.lands });
 			}
-			lines.push({ line: `ls ${sample(REDIRECT_OPERATORS, 1, spelled.length + 3)[0]}${spelled}`, lands: target.lands });
+			lines.push({
+				line: `ls ${sample(REDIRECT_OPERATORS, 1, spelled.length + 3)[0]}${spelled}`,
+				lands: target.lands,
+			});
 		}
 	}
 	// Programs that write the files their arguments name.
 	for (const target of targets) {
-		const spelled = target.spelled.startsWith('..') ? [target.spelled, `"${target.spelled}"`] : sample(redirectSpellings(target.spelled), 4, target.spelled.length);
+		const spelled = target.spelled.startsWith('..')
+			? [target.spelled, `"${target.spelled}"`]
+			: sample(redirectSpellings(target.spelled), 4, target.spelled.length);
 		for (const t of spelled) {
 			for (const writer of [
 				`echo x | tee ${t}`,
@@ -241,8 +277,16 @@ describe('security class 3: redirect targets are resolved as bash and the file s
 			}
 		}
 	}
-	lines.push({ line: 'cd .vscode && echo x > tasks.json', lands: 'ws/.vscode/tasks.json' }, { line: 'cd .. && echo x > outside/x', lands: 'outside/x' }, { line: 'pushd .git/hooks; echo x > pre-commit', lands: 'ws/.git/hooks/pre-commit' });
-	lines.push({ line: 'echo x > ~/x', lands: 'home/x' }, { line: 'echo x > $HOME/x', lands: 'home/x' }, { line: 'exec 3> .vscode/tasks.json; echo x >&3', lands: 'ws/.vscode/tasks.json' });
+	lines.push(
+		{ line: 'cd .vscode && echo x > tasks.json', lands: 'ws/.vscode/tasks.json' },
+		{ line: 'cd .. && echo x > outside/x', lands: 'outside/x' },
+		{ line: 'pushd .git/hooks; echo x > pre-commit', lands: 'ws/.git/hooks/pre-commit' },
+	);
+	lines.push(
+		{ line: 'echo x > ~/x', lands: 'home/x' },
+		{ line: 'echo x > $HOME/x', lands: 'home/x' },
+		{ line: 'exec 3> .vscode/tasks.json; echo x >&3', lands: 'ws/.vscode/tasks.json' },
+	);
 	for (const { line, lands } of lines) {
 		it(`asks before: ${line}`, () =>
 			attack(

@@ -3,10 +3,18 @@
 // and one line per attack class (the classes of the security model in README).
 import * as assert from 'assert';
 
-export const tally = { attempts: 0, through: [] as string[], byClass: new Map<string, { attempts: number; through: number }>() };
+export const tally = {
+	attempts: 0,
+	through: [] as string[],
+	byClass: new Map<string, { attempts: number; through: number }>(),
+};
 
 /** Runs one attack; `probe` returns a description of what got through, or undefined when blocked. */
-export async function attack(label: string, probe: () => Promise<string | undefined> | string | undefined, klass = 'other guards (escapes, SSRF, webview, approval gate)'): Promise<void> {
+export async function attack(
+	label: string,
+	probe: () => Promise<string | undefined> | string | undefined,
+	klass = 'other guards (escapes, SSRF, webview, approval gate)',
+): Promise<void> {
 	tally.attempts++;
 	const counts = tally.byClass.get(klass) ?? { attempts: 0, through: 0 };
 	tally.byClass.set(klass, counts);
@@ -28,7 +36,9 @@ export async function attack(label: string, probe: () => Promise<string | undefi
 after(function () {
 	const line = `${tally.attempts} attempts, ${tally.through.length} got through`;
 	console.log(`\n  SECURITY: ${line}`);
-	for (const [klass, counts] of [...tally.byClass].sort(([a], [b]) => a.localeCompare(b, undefined, { numeric: true }))) {
+	for (const [klass, counts] of [...tally.byClass].sort(([a], [b]) =>
+		a.localeCompare(b, undefined, { numeric: true }),
+	)) {
 		console.log(`    ${klass}: ${counts.attempts} attempts, ${counts.through} got through`);
 	}
 	tally.through.forEach(t => console.log(`    - ${t}`));

@@ -18,13 +18,21 @@ const everything = { read: true, write: true, exec: true, network: true };
 
 function shellTools(ws: string, home: string) {
 	const runner = new LocalBashRunner(ws, home);
-	return createShellTools({ selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner), settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }) });
+	return createShellTools({
+		selector: new ShellBackendSelector(
+			() => 'terminal',
+			Object.assign(runner, { available: async () => false }),
+			runner,
+		),
+		settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+	});
 }
 
 describe('security class 4: path rules match the path touched, not the path asked', () => {
 	let tree: TempTree;
 	let ws: string;
-	const harness = (rules: PermissionRule[], autoApprove: ApprovalSettings['autoApprove']) => toolHarness(ws, { settings: { autoApprove, rules }, extra: shellTools(ws, path.join(tree.base, 'outside')) });
+	const harness = (rules: PermissionRule[], autoApprove: ApprovalSettings['autoApprove']) =>
+		toolHarness(ws, { settings: { autoApprove, rules }, extra: shellTools(ws, path.join(tree.base, 'outside')) });
 	before(() => {
 		tree = tempTree('keel-c4-');
 		tree.add({
@@ -50,14 +58,22 @@ describe('security class 4: path rules match the path touched, not the path aske
 					fs.writeFileSync(path.join(ws, 'package.json'), '{"name":"x"}');
 					const h = harness([{ tool: 'write_file', match: 'src/**', action: 'allow' }], { read: true });
 					const result = await h.run('write_file', { path: spelled, content: '{"name":"pwned"}' });
-					return tree.read('ws/package.json')!.includes('pwned') ? `overwrote package.json (${result.card.status})` : undefined;
+					return tree.read('ws/package.json')!.includes('pwned')
+						? `overwrote package.json (${result.card.status})`
+						: undefined;
 				},
 				'class 4 (paths)',
 			));
 	}
 
 	// A deny on scripts/** holds for every spelling and every symlink to it, for each tool.
-	const spellings = [...pathSpellings('scripts/run.sh'), 'alias/run.sh', 'src/sl/run.sh', 'SCRIPTS/run.sh', 'src/../alias/./run.sh'];
+	const spellings = [
+		...pathSpellings('scripts/run.sh'),
+		'alias/run.sh',
+		'src/sl/run.sh',
+		'SCRIPTS/run.sh',
+		'src/../alias/./run.sh',
+	];
 	for (const tool of ['write_file', 'edit_file', 'read_file', 'delete_path']) {
 		for (const spelled of spellings) {
 			it(`deny scripts/** holds for ${tool} ${spelled}`, () =>
@@ -66,10 +82,17 @@ describe('security class 4: path rules match the path touched, not the path aske
 					async () => {
 						fs.writeFileSync(path.join(ws, 'scripts/run.sh'), CANARY);
 						const h = harness([{ tool, match: 'scripts/**', action: 'deny' }], everything);
-						const args = tool === 'edit_file' ? { path: spelled, old_string: CANARY, new_string: 'pwned' } : tool === 'write_file' ? { path: spelled, content: 'pwned' } : { path: spelled };
+						const args =
+							tool === 'edit_file'
+								? { path: spelled, old_string: CANARY, new_string: 'pwned' }
+								: tool === 'write_file'
+									? { path: spelled, content: 'pwned' }
+									: { path: spelled };
 						const result = await h.run(tool, args);
 						const now = tree.read('ws/scripts/run.sh');
-						return now !== CANARY || result.output.includes(CANARY) ? `${tool} touched scripts/run.sh (${result.card.status})` : undefined;
+						return now !== CANARY || result.output.includes(CANARY)
+							? `${tool} touched scripts/run.sh (${result.card.status})`
+							: undefined;
 					},
 					'class 4 (paths)',
 				));
@@ -82,10 +105,23 @@ describe('security class 4: path rules match the path touched, not the path aske
 				`C4 grep ${pathFilter}`,
 				async () => {
 					const h = toolHarness(ws, {
-						settings: { autoApprove: everything, rules: [{ tool: 'grep', match: 'scripts/**', action: 'deny' }] },
-						deps: { pathPolicy: () => ({ denyRead: [], allowRead: [], alwaysAsk: [], denySearch: ['scripts/**'] }) },
+						settings: {
+							autoApprove: everything,
+							rules: [{ tool: 'grep', match: 'scripts/**', action: 'deny' }],
+						},
+						deps: {
+							pathPolicy: () => ({
+								denyRead: [],
+								allowRead: [],
+								alwaysAsk: [],
+								denySearch: ['scripts/**'],
+							}),
+						},
 					});
-					const result = await h.run('grep', { pattern: CANARY, ...(pathFilter ? { path: pathFilter } : {}) });
+					const result = await h.run('grep', {
+						pattern: CANARY,
+						...(pathFilter ? { path: pathFilter } : {}),
+					});
 					return result.output.includes('scripts/run.sh') ? 'grep listed scripts/run.sh' : undefined;
 				},
 				'class 4 (paths)',
@@ -100,7 +136,9 @@ describe('security class 4: path rules match the path touched, not the path aske
 					fs.rmSync(path.join(tree.base, 'outside/pwned'), { force: true });
 					const h = harness([], everything);
 					await h.run('run_command', { command: 'touch pwned', cwd });
-					return fs.existsSync(path.join(tree.base, 'outside/pwned')) ? 'ran outside the workspace' : undefined;
+					return fs.existsSync(path.join(tree.base, 'outside/pwned'))
+						? 'ran outside the workspace'
+						: undefined;
 				},
 				'class 4 (paths)',
 			));
@@ -219,9 +257,16 @@ describe('security class 8: protected files ask, whatever the rules and auto-app
 					`C8 ${tool} ${target}`,
 					async () => {
 						const h = toolHarness(ws, { settings: allowAll });
-						const args = tool === 'write_file' ? { path: target, content: '[core]\n\tfsmonitor = touch pwned' } : tool === 'copy_path' ? { from: 'src/a.ts', to: target, overwrite: true } : { path: target };
+						const args =
+							tool === 'write_file'
+								? { path: target, content: '[core]\n\tfsmonitor = touch pwned' }
+								: tool === 'copy_path'
+									? { from: 'src/a.ts', to: target, overwrite: true }
+									: { path: target };
 						const result = await h.run(tool, args);
-						return result.card.status === 'succeeded' && h.approver.requests.length === 0 ? `${tool} changed ${target} without asking` : undefined;
+						return result.card.status === 'succeeded' && h.approver.requests.length === 0
+							? `${tool} changed ${target} without asking`
+							: undefined;
 					},
 					'class 8 (protected paths)',
 				));
@@ -234,8 +279,13 @@ describe('security class 8: protected files ask, whatever the rules and auto-app
 					`C8 ${tool} ${target}`,
 					async () => {
 						const h = toolHarness(ws, { settings: allowAll });
-						const result = await h.run(tool, tool === 'move_path' ? { from: target, to: 'moved' } : { path: target, recursive: true });
-						return result.card.status === 'succeeded' && h.approver.requests.length === 0 ? `${tool} ${target} without asking` : undefined;
+						const result = await h.run(
+							tool,
+							tool === 'move_path' ? { from: target, to: 'moved' } : { path: target, recursive: true },
+						);
+						return result.card.status === 'succeeded' && h.approver.requests.length === 0
+							? `${tool} ${target} without asking`
+							: undefined;
 					},
 					'class 8 (protected paths)',
 				));
@@ -248,7 +298,15 @@ describe('security class 9: what was approved is what is touched (no swap while 
 	let ws: string;
 	beforeEach(() => {
 		tree = tempTree('keel-c9-');
-		tree.add({ 'ws/docs/readme.md': 'r', 'ws/docs/deep/readme.md': 'r', 'ws/docs/keep': 'k', 'ws/docs/deep/keep': 'k', 'ws/src/a.ts': 'a', 'outside/keep': 'k', 'ws/.git/hooks/keep': 'k' });
+		tree.add({
+			'ws/docs/readme.md': 'r',
+			'ws/docs/deep/readme.md': 'r',
+			'ws/docs/keep': 'k',
+			'ws/docs/deep/keep': 'k',
+			'ws/src/a.ts': 'a',
+			'outside/keep': 'k',
+			'ws/.git/hooks/keep': 'k',
+		});
 		ws = path.join(tree.base, 'ws');
 	});
 	afterEach(() => tree.cleanup());
@@ -283,7 +341,10 @@ describe('security class 9: what was approved is what is touched (no swap while 
 				attack(
 					`C9 ${tool} ${JSON.stringify(args).slice(0, 50)} ${swap.folder}→${swap.link}`,
 					async () => {
-						const h = toolHarness(ws, { settings: { autoApprove: { read: true } }, extra: shellTools(ws, path.join(tree.base, 'outside')) });
+						const h = toolHarness(ws, {
+							settings: { autoApprove: { read: true } },
+							extra: shellTools(ws, path.join(tree.base, 'outside')),
+						});
 						h.approver.answer = { approved: true };
 						const request = h.approver.request.bind(h.approver);
 						const before = snapshot(swap.watched);

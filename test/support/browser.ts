@@ -8,11 +8,23 @@ import { Browser, chromium, Frame, Page } from 'playwright-core';
 import { REPO_ROOT } from './codeServer';
 
 export const CHROMIUM = process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+	'--disable-dev-shm-usage',
+];
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 
 export function launchBrowser(): Promise<Browser> {
-	return chromium.launch({ executablePath: CHROMIUM, headless: process.env.KEEL_HEADED !== '1', args: CHROMIUM_ARGS });
+	return chromium.launch({
+		executablePath: CHROMIUM,
+		headless: process.env.KEEL_HEADED !== '1',
+		args: CHROMIUM_ARGS,
+	});
 }
 
 /** Opens the workbench URL (from CodeServer.url) and waits until the workbench has rendered. */

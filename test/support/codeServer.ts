@@ -16,14 +16,23 @@ export const REPO_ROOT = findRepoRoot(__dirname);
 const VERSIONS = readVersions(path.join(REPO_ROOT, 'scripts/lib/code-server-versions.env'));
 /** Which code-server the tiers run on: 'current' (main target) or 'oldest' (smoke run). */
 export const VSCODE_TARGET: 'current' | 'oldest' = process.env.KEEL_VSCODE === 'oldest' ? 'oldest' : 'current';
-export const CODE_SERVER_VERSION = VSCODE_TARGET === 'oldest' ? VERSIONS.KEEL_CODE_SERVER_OLDEST_VERSION : VERSIONS.KEEL_CODE_SERVER_VERSION;
+export const CODE_SERVER_VERSION =
+	VSCODE_TARGET === 'oldest' ? VERSIONS.KEEL_CODE_SERVER_OLDEST_VERSION : VERSIONS.KEEL_CODE_SERVER_VERSION;
 // Same folders as scripts/lib/setup.sh; the oldest keeps the historical folder name.
 const CACHE = process.env.KEEL_CACHE || path.join(REPO_ROOT, '.vscode-test');
-const CODE_SERVER_DIR = path.join(CACHE, VSCODE_TARGET === 'oldest' ? 'code-server' : `code-server-${CODE_SERVER_VERSION}`);
+const CODE_SERVER_DIR = path.join(
+	CACHE,
+	VSCODE_TARGET === 'oldest' ? 'code-server' : `code-server-${CODE_SERVER_VERSION}`,
+);
 // Another code-server entirely with KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE.
-export const CODE_SERVER_ENTRY = process.env.KEEL_CODE_SERVER_ENTRY || path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
+export const CODE_SERVER_ENTRY =
+	process.env.KEEL_CODE_SERVER_ENTRY || path.join(CODE_SERVER_DIR, 'node_modules/code-server/out/node/entry.js');
 // The current release needs a newer Node than the test runner's: setup.sh puts one in the cache.
-const CODE_SERVER_NODE = process.env.KEEL_CODE_SERVER_NODE || (VSCODE_TARGET === 'current' && !process.env.KEEL_CODE_SERVER_ENTRY ? path.join(CACHE, `node-${VERSIONS.KEEL_CODE_SERVER_NODE_VERSION}/bin/node`) : process.execPath);
+const CODE_SERVER_NODE =
+	process.env.KEEL_CODE_SERVER_NODE ||
+	(VSCODE_TARGET === 'current' && !process.env.KEEL_CODE_SERVER_ENTRY
+		? path.join(CACHE, `node-${VERSIONS.KEEL_CODE_SERVER_NODE_VERSION}/bin/node`)
+		: process.execPath);
 export const FIXTURE_WORKSPACE = path.join(REPO_ROOT, 'test/fixtures/workspace');
 
 export interface CodeServerOptions {
@@ -84,7 +93,9 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 
 	if (opts.vsix?.length) {
 		const install = opts.vsix.flatMap(v => ['--install-extension', path.resolve(v)]);
-		await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], { env: serverEnv() });
+		await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], {
+			env: serverEnv(),
+		});
 	}
 
 	const port = await freePort();
@@ -106,7 +117,11 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 	const log = fs.openSync(logFile, 'a');
 	const t0 = Date.now();
 	// detached: own process group, so dispose() can signal the server and all it forked.
-	const child = spawn(CODE_SERVER_NODE, args, { detached: true, stdio: ['ignore', log, log], env: serverEnv(opts.env) });
+	const child = spawn(CODE_SERVER_NODE, args, {
+		detached: true,
+		stdio: ['ignore', log, log],
+		env: serverEnv(opts.env),
+	});
 	fs.closeSync(log);
 	watchForAbort();
 	live.add(child);
@@ -154,7 +169,8 @@ export function copyFixtureWorkspace(parent: string): string {
 
 /** Installs code-server and Chromium through scripts/lib/setup.sh when missing (CI starts bare). */
 export function ensureTools(): void {
-	if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync(CODE_SERVER_NODE) && fs.existsSync('/usr/bin/chromium')) return;
+	if (fs.existsSync(CODE_SERVER_ENTRY) && fs.existsSync(CODE_SERVER_NODE) && fs.existsSync('/usr/bin/chromium'))
+		return;
 	const script = `source "${REPO_ROOT}/scripts/lib/setup.sh" && keel_setup_code_server ${VSCODE_TARGET} && keel_setup_chromium`;
 	execFileSync('bash', ['-c', script], { stdio: 'inherit' });
 }
@@ -163,7 +179,8 @@ export function ensureTools(): void {
 // code-server talk to that instance instead of starting its own.
 function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
-	for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE') env[k] = v;
+	for (const [k, v] of Object.entries(process.env))
+		if (!k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE') env[k] = v;
 	return { ...env, ...extra };
 }
 
@@ -176,7 +193,9 @@ function findRepoRoot(start: string): string {
 }
 
 /** KEY=value lines of a shell-sourceable file (comments and blanks skipped). */
-function readVersions(file: string): Record<'KEEL_CODE_SERVER_VERSION' | 'KEEL_CODE_SERVER_NODE_VERSION' | 'KEEL_CODE_SERVER_OLDEST_VERSION', string> {
+function readVersions(
+	file: string,
+): Record<'KEEL_CODE_SERVER_VERSION' | 'KEEL_CODE_SERVER_NODE_VERSION' | 'KEEL_CODE_SERVER_OLDEST_VERSION', string> {
 	const values: Record<string, string> = {};
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 		const match = /^([A-Z_]+)=(.*)$/.exec(line.trim());

@@ -29,7 +29,11 @@ export function dockerReady(): Promise<string | undefined> {
 		const docker = new Docker();
 		if (!(await answers(docker)) || !(await hasImage(docker, 'debian:bookworm-slim'))) {
 			try {
-				execFileSync('bash', ['-c', 'source scripts/lib/setup.sh && keel_start_docker && keel_docker_base_image'], { cwd: REPO_ROOT, stdio: 'inherit', timeout: 240_000 });
+				execFileSync(
+					'bash',
+					['-c', 'source scripts/lib/setup.sh && keel_start_docker && keel_docker_base_image'],
+					{ cwd: REPO_ROOT, stdio: 'inherit', timeout: 240_000 },
+				);
 			} catch (error) {
 				return `no Docker engine could be started (${(error as Error).message.split('\n')[0]}); run scripts/lib/setup.sh keel_start_docker + keel_docker_base_image first`;
 			}

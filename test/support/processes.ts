@@ -51,7 +51,10 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
 	}
 	const exited = new Promise<void>(r => child.once('exit', () => r()));
 	killGroup(child, 'SIGTERM');
-	const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>(r => setTimeout(() => r(true), 5000))]);
+	const timedOut = await Promise.race([
+		exited.then(() => false),
+		new Promise<boolean>(r => setTimeout(() => r(true), 5000)),
+	]);
 	// The group may outlive the server (ext host shutting down): SIGKILL whatever is left.
 	killGroup(child, 'SIGKILL');
 	if (timedOut) await exited;

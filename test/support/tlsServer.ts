@@ -22,7 +22,27 @@ export function selfSignedCert(names: string[]): TlsFixture {
 	}
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-tls-'));
 	const san = [...names.map(n => `DNS:${n}`), 'IP:93.184.216.34', 'IP:127.0.0.1'].join(',');
-	execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=keel-test', '-addext', `subjectAltName=${san}`, '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-days',
+			'2',
+			'-subj',
+			'/CN=keel-test',
+			'-addext',
+			`subjectAltName=${san}`,
+			'-keyout',
+			path.join(dir, 'key.pem'),
+			'-out',
+			path.join(dir, 'cert.pem'),
+		],
+		{ stdio: 'ignore' },
+	);
 	const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
 	cached = { ca: cert, cert, key: fs.readFileSync(path.join(dir, 'key.pem')) };
 	fs.rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,16 @@ export interface Harness {
 
 let counter = 0;
 
-export function toolHarness(root: string, options: { settings?: ApprovalSettings; deps?: Partial<ToolDeps>; extra?: ToolDefinition<any>[]; sessionId?: string; workspace?: Workspace } = {}): Harness {
+export function toolHarness(
+	root: string,
+	options: {
+		settings?: ApprovalSettings;
+		deps?: Partial<ToolDeps>;
+		extra?: ToolDefinition<any>[];
+		sessionId?: string;
+		workspace?: Workspace;
+	} = {},
+): Harness {
 	// A multi-root workspace comes in whole; `root` then only names the test's base folder.
 	const workspace = (options.workspace ?? new NodeWorkspace(root)) as NodeWorkspace;
 	const approver = new RecordingApprover();
@@ -46,17 +55,23 @@ export function toolHarness(root: string, options: { settings?: ApprovalSettings
 		deps,
 		async run(name, args, signal = new AbortController().signal) {
 			const id = `call_${++counter}`;
-			const result = await runToolCall({ id, name, rawArguments: typeof args === 'string' ? args : JSON.stringify(args) } as never, {
-				turnId: 't',
-				registry,
-				approvals: approver,
-				approvalSettings: settings,
-				workspace,
-				signal,
-				sessionId: options.sessionId ?? 's1',
-				emit: e => events.push(e),
-			});
-			const cards = events.filter((e): e is Extract<AgentEvent, { type: 'toolCallUpdated' }> => e.type === 'toolCallUpdated' && e.call.id === id);
+			const result = await runToolCall(
+				{ id, name, rawArguments: typeof args === 'string' ? args : JSON.stringify(args) } as never,
+				{
+					turnId: 't',
+					registry,
+					approvals: approver,
+					approvalSettings: settings,
+					workspace,
+					signal,
+					sessionId: options.sessionId ?? 's1',
+					emit: e => events.push(e),
+				},
+			);
+			const cards = events.filter(
+				(e): e is Extract<AgentEvent, { type: 'toolCallUpdated' }> =>
+					e.type === 'toolCallUpdated' && e.call.id === id,
+			);
 			return { ...result, card: cards[cards.length - 1].call };
 		},
 	};

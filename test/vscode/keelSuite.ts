@@ -35,7 +35,13 @@ export function useKeelSuite(options: { double?: ModelDoubleOptions } = {}): Kee
 	};
 
 	before(async function () {
-		requirePart(this, 'Keel VSIX', testConfig().installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
+		requirePart(
+			this,
+			'Keel VSIX',
+			testConfig().installed.includes('keel.keel')
+				? undefined
+				: 'dist/keel.vsix was not installed (build it with npm run package)',
+		);
 		double = await startModelDouble(options.double);
 		api = (await vscode.extensions.getExtension('keel.keel')!.activate()) as KeelApi;
 		await set('model.baseUrl', double.openaiBaseUrl);
@@ -71,7 +77,8 @@ export function useKeelSuite(options: { double?: ModelDoubleOptions } = {}): Kee
 			return [];
 		},
 		toolCards: () => api!.view().items.flatMap(item => (item.kind === 'tool' ? [item.call] : [])),
-		toolResults: () => api!.transcript().flatMap(m => (m.kind === 'tool_result' ? [{ ...m.data, content: m.content }] : [])),
+		toolResults: () =>
+			api!.transcript().flatMap(m => (m.kind === 'tool_result' ? [{ ...m.data, content: m.content }] : [])),
 		last: () => api!.transcript().at(-1)!,
 	};
 }

@@ -13,7 +13,13 @@ export function report(result: SuiteResult, name = defaultName()): number {
 	}
 	for (const f of result.failures) console.log(`\n✗ ${f.title}\n${f.error}`);
 	console.log(`\n${result.passed} passed, ${result.failed} failed, ${result.pending} pending`);
-	writeSummary(name, { passed: result.passed, failed: result.failed, skipped: result.pending, skippedTitles: result.tests.filter(t => t.state !== 'passed' && t.state !== 'failed').map(t => t.title), tests: result.tests });
+	writeSummary(name, {
+		passed: result.passed,
+		failed: result.failed,
+		skipped: result.pending,
+		skippedTitles: result.tests.filter(t => t.state !== 'passed' && t.state !== 'failed').map(t => t.title),
+		tests: result.tests,
+	});
 	return result.failed > 0 || result.passed === 0 ? 1 : 0;
 }
 

@@ -10,7 +10,14 @@ import * as os from 'os';
 import * as path from 'path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openWorkbench, screenshot } from '../support/browser';
-import { CODE_SERVER_VERSION, CodeServer, REPO_ROOT, ensureTools, keelVsixPath, startCodeServer } from '../support/codeServer';
+import {
+	CODE_SERVER_VERSION,
+	CodeServer,
+	REPO_ROOT,
+	ensureTools,
+	keelVsixPath,
+	startCodeServer,
+} from '../support/codeServer';
 import type { VscodeTestConfig } from './context';
 import { suiteFiles, SuiteResult } from './index';
 import { report, reportError } from './report';
@@ -24,7 +31,11 @@ const RUNNER_DIR = path.join(REPO_ROOT, 'test/vscode/runner-extension');
 function packageRunner(): string {
 	const out = path.join(REPO_ROOT, '.vscode-test/vsix/keel-test-runner.vsix');
 	fs.mkdirSync(path.dirname(out), { recursive: true });
-	execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: RUNNER_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync(
+		path.join(REPO_ROOT, 'node_modules/.bin/vsce'),
+		['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out],
+		{ cwd: RUNNER_DIR, stdio: ['ignore', 'ignore', 'inherit'] },
+	);
 	return out;
 }
 
@@ -48,7 +59,10 @@ function multiRootWorkspace(parent: string): string {
 	fs.mkdirSync(path.join(second, 'docs'), { recursive: true });
 	fs.writeFileSync(path.join(second, 'docs', 'second.md'), '# Second folder\nMARKER_SECOND_FOLDER\n');
 	const file = path.join(parent, 'keel-test.code-workspace');
-	fs.writeFileSync(file, JSON.stringify({ folders: [{ path: 'one/app' }, { path: 'two/app' }], settings: {} }, null, 2));
+	fs.writeFileSync(
+		file,
+		JSON.stringify({ folders: [{ path: 'one/app' }, { path: 'two/app' }], settings: {} }, null, 2),
+	);
 	return file;
 }
 
@@ -97,10 +111,17 @@ async function main(): Promise<number> {
 		if (!(await waitForFile(resultFile, TIMEOUT_MS, alive))) {
 			await screenshot(page, 'vscode-timeout').catch(() => undefined);
 			const tail = fs.readFileSync(server.logFile, 'utf8').split('\n').slice(-30).join('\n');
-			throw new Error(`no result after ${TIMEOUT_MS} ms (screenshot: test-results/vscode-timeout.png; KEEL_KEEP_TMP=1 keeps ${path.dirname(server.logFile)})\n--- code-server log ---\n${tail}`);
+			throw new Error(
+				`no result after ${TIMEOUT_MS} ms (screenshot: test-results/vscode-timeout.png; KEEL_KEEP_TMP=1 keeps ${path.dirname(server.logFile)})\n--- code-server log ---\n${tail}`,
+			);
 		}
-		const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult & { activatedAt: number; finishedAt: number };
-		console.log(`extension host ran the runner at ${result.activatedAt - t0} ms; suites took ${result.finishedAt - result.activatedAt} ms\n`);
+		const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult & {
+			activatedAt: number;
+			finishedAt: number;
+		};
+		console.log(
+			`extension host ran the runner at ${result.activatedAt - t0} ms; suites took ${result.finishedAt - result.activatedAt} ms\n`,
+		);
 		return report(result, RESULT_NAME);
 	} finally {
 		await browser?.close().catch(() => undefined);

@@ -15,7 +15,11 @@ import { report, reportError } from './report';
 async function main(): Promise<number> {
 	let vscodeExecutablePath: string;
 	try {
-		vscodeExecutablePath = await downloadAndUnzipVSCode({ version: '1.100.3', cachePath: path.join(REPO_ROOT, '.vscode-test'), timeout: 15_000 });
+		vscodeExecutablePath = await downloadAndUnzipVSCode({
+			version: '1.100.3',
+			cachePath: path.join(REPO_ROOT, '.vscode-test'),
+			timeout: 15_000,
+		});
 	} catch (err) {
 		console.log(`skipped: cannot download VS Code (${err instanceof Error ? err.message : err})`);
 		return 0;
@@ -42,7 +46,13 @@ async function main(): Promise<number> {
 			extensionDevelopmentPath: REPO_ROOT,
 			extensionTestsPath: path.join(__dirname, 'index.js'),
 			extensionTestsEnv: { KEEL_VSCODE_TEST_CONFIG: configFile, KEEL_VSCODE_TEST_ENV_PROBE: 'inherited' },
-			launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(tmp, 'user-data')],
+			launchArgs: [
+				workspace,
+				'--disable-extensions',
+				'--disable-workspace-trust',
+				'--user-data-dir',
+				path.join(tmp, 'user-data'),
+			],
 		});
 	} catch (err) {
 		// A failing suite also rejects here; the result file tells the two apart.

@@ -3,7 +3,8 @@ import type { ErrorCode } from '../errors';
 import type { NoticeCode } from './noticeCodes';
 import type { ToolEffect } from '../tools/defineTool';
 
-export type ToolCallStatus = 'streaming' | 'awaitingApproval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled' | 'interrupted';
+export type ToolCallStatus =
+	'streaming' | 'awaitingApproval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled' | 'interrupted';
 
 /** Everything the UI needs to draw one tool-call card. */
 export interface ToolCallState {
@@ -58,7 +59,16 @@ export type AgentEvent =
 	 * After each model request: tokens the request used (the provider's counts where it sent
 	 * them, otherwise Keel's estimate) and the turn's running totals, for the context meter.
 	 */
-	| { type: 'usage'; turnId: string; promptTokens: number; completionTokens: number; estimated: boolean; contextWindow: number; turnRequests: number; turnTokens: number }
+	| {
+			type: 'usage';
+			turnId: string;
+			promptTokens: number;
+			completionTokens: number;
+			estimated: boolean;
+			contextWindow: number;
+			turnRequests: number;
+			turnTokens: number;
+	  }
 	| { type: 'toolCallUpdated'; turnId: string; call: ToolCallState }
 	/** Retries, repairs, guards: a compact inline line, and a notification when it matters. */
 	| { type: 'notice'; turnId: string; level: NoticeLevel; code: NoticeCode; text: string; notify?: boolean }

@@ -47,4 +47,8 @@ export const NOTICE_CODES = [
 export type NoticeCode = (typeof NOTICE_CODES)[number] | `command-${string}`;
 
 /** Retries the user may wait on: a progress notification with Cancel, never a plain one. */
-export const RETRY_NOTICE_CODES: ReadonlySet<NoticeCode> = new Set<NoticeCode>(['transportRetry', 'streamRetry', 'reflection']);
+export const RETRY_NOTICE_CODES: ReadonlySet<NoticeCode> = new Set<NoticeCode>([
+	'transportRetry',
+	'streamRetry',
+	'reflection',
+]);

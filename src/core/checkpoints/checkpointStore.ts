@@ -20,7 +20,17 @@ export const DEFAULT_LIMITS: CheckpointLimits = { maxFileBytes: 2 * 1024 * 1024,
  * Never in a checkpoint, besides whatever the workspace's own .gitignore files exclude:
  * dependency and cache folders that are large, re-creatable, and not the user's work.
  */
-export const DEFAULT_EXCLUDES = ['node_modules/', '.venv/', 'venv/', '__pycache__/', '.mypy_cache/', '.pytest_cache/', '.gradle/', '.DS_Store', 'Thumbs.db'];
+export const DEFAULT_EXCLUDES = [
+	'node_modules/',
+	'.venv/',
+	'venv/',
+	'__pycache__/',
+	'.mypy_cache/',
+	'.pytest_cache/',
+	'.gradle/',
+	'.DS_Store',
+	'Thumbs.db',
+];
 
 export class CheckpointError extends Error {}
 
@@ -46,9 +56,19 @@ export class CheckpointStore {
 	 * `secrets`: the deny-read list (and its allow exceptions). Those files are never copied into
 	 * Keel's storage; the price is that a restore cannot bring back a secret a command changed.
 	 */
-	static async open(gitDir: string, workTree: string, limits: CheckpointLimits = DEFAULT_LIMITS, secrets?: { denyRead: readonly string[]; allowRead: readonly string[] }, gitPath?: string): Promise<CheckpointStore> {
+	static async open(
+		gitDir: string,
+		workTree: string,
+		limits: CheckpointLimits = DEFAULT_LIMITS,
+		secrets?: { denyRead: readonly string[]; allowRead: readonly string[] },
+		gitPath?: string,
+	): Promise<CheckpointStore> {
 		const git = new ShadowGit(gitDir, workTree, gitPath);
-		await git.init([...DEFAULT_EXCLUDES, ...(secrets?.denyRead ?? []), ...(secrets?.allowRead ?? []).map(glob => `!${glob}`)]);
+		await git.init([
+			...DEFAULT_EXCLUDES,
+			...(secrets?.denyRead ?? []),
+			...(secrets?.allowRead ?? []).map(glob => `!${glob}`),
+		]);
 		return new CheckpointStore(git, limits);
 	}
 
@@ -67,7 +87,9 @@ export class CheckpointStore {
 		return this._serial(async () => {
 			const untracked = splitNul(await this.git.run(['ls-files', '-z', '-o', '--exclude-standard']));
 			if (untracked.length > this._limits.maxFiles) {
-				throw new CheckpointError(`the workspace has ${untracked.length} files not yet in a checkpoint, more than keel.checkpoints.maxFiles (${this._limits.maxFiles}); add build output to .gitignore or raise the limit`);
+				throw new CheckpointError(
+					`the workspace has ${untracked.length} files not yet in a checkpoint, more than keel.checkpoints.maxFiles (${this._limits.maxFiles}); add build output to .gitignore or raise the limit`,
+				);
 			}
 			const changed = splitNul(await this.git.run(['ls-files', '-z', '-m', '-d']));
 			const add: string[] = [];
@@ -94,7 +116,9 @@ export class CheckpointStore {
 
 	/** What changed from `from` to `to`, as paths relative to the workspace. */
 	diff(from: string, to: string): Promise<ChangedFile[]> {
-		return this._serial(async () => parseNameStatus(await this.git.run(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])));
+		return this._serial(async () =>
+			parseNameStatus(await this.git.run(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])),
+		);
 	}
 
 	/** The content of a file in a snapshot, or undefined when it was not there. */
@@ -117,7 +141,10 @@ export class CheckpointStore {
 			const present = new Set(splitNul(await this.git.run(['ls-tree', '-r', '-z', '--name-only', commit])));
 			const restore = files.filter(file => present.has(file));
 			if (restore.length > 0) {
-				await this.git.run(['checkout', commit, '--pathspec-from-file=-', '--pathspec-file-nul'], restore.join('\0'));
+				await this.git.run(
+					['checkout', commit, '--pathspec-from-file=-', '--pathspec-file-nul'],
+					restore.join('\0'),
+				);
 			}
 			for (const file of files.filter(file => !present.has(file))) {
 				const absolute = path.join(this.workTree, file);

@@ -5,7 +5,10 @@ import type { ToolDefinition } from '../tools/defineTool';
  * so the turn's checkpoint is taken just before the first one runs, after its approval.
  * Read and network tools pass through untouched.
  */
-export function withCheckpoints(tools: readonly ToolDefinition<any>[], beforeChange: () => Promise<void>): ToolDefinition<any>[] {
+export function withCheckpoints(
+	tools: readonly ToolDefinition<any>[],
+	beforeChange: () => Promise<void>,
+): ToolDefinition<any>[] {
 	return tools.map(tool =>
 		tool.effect === 'write' || tool.effect === 'exec'
 			? ({

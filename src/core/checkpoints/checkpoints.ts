@@ -98,7 +98,13 @@ export class Checkpoints {
 		try {
 			const { store, index } = await this._open();
 			const snapshot = await store.snapshot(`${sessionId}/${turnId}/before`, `before ${turnId}`);
-			index.upsertTurn({ sessionId, turnId, before: snapshot.commit, createdAt: this._now(), skipped: snapshot.skipped });
+			index.upsertTurn({
+				sessionId,
+				turnId,
+				before: snapshot.commit,
+				createdAt: this._now(),
+				skipped: snapshot.skipped,
+			});
 		} catch (error) {
 			// The change still runs: refusing the user's approved edit over a missing snapshot would be worse.
 			this._warn(sessionId, turnId, error);
@@ -123,7 +129,13 @@ export class Checkpoints {
 			const files = await store.diff(checkpoint.before, after.commit);
 			const done: TurnCheckpoint = { ...checkpoint, after: after.commit, files };
 			index.upsertTurn(done);
-			this._options.notice({ sessionId, turnId, level: 'info', code: 'turnChanges', text: describeChanges(files, checkpoint.skipped ?? []) });
+			this._options.notice({
+				sessionId,
+				turnId,
+				level: 'info',
+				code: 'turnChanges',
+				text: describeChanges(files, checkpoint.skipped ?? []),
+			});
 			return done;
 		} catch (error) {
 			this._warn(sessionId, turnId, error);
@@ -154,11 +166,18 @@ export class Checkpoints {
 	}
 
 	/** Files back to how they were before `turnId` ran (that turn and every later one undone). */
-	async restore(sessionId: string, turnId: string, confirm: ConfirmOverwrite, approve?: ApproveProtected): Promise<RestoreOutcome> {
+	async restore(
+		sessionId: string,
+		turnId: string,
+		confirm: ConfirmOverwrite,
+		approve?: ApproveProtected,
+	): Promise<RestoreOutcome> {
 		const { store, index } = await this._open();
 		const target = index.turn(sessionId, turnId);
 		if (!target) {
-			throw new CheckpointError('That turn has no checkpoint: it changed no files, or it ran before checkpoints were on.');
+			throw new CheckpointError(
+				'That turn has no checkpoint: it changed no files, or it ran before checkpoints were on.',
+			);
 		}
 		// Keel's own changes from the target on; whatever happened between them was the user.
 		const steps = [
@@ -171,24 +190,52 @@ export class Checkpoints {
 				.filter(r => r.createdAt >= target.createdAt && r.result)
 				.map(r => ({ at: r.createdAt, from: r.restorePoint, to: r.result! })),
 		].sort((a, b) => a.at - b.at);
-		return this._restoreTo(store, index, { sessionId, turnId, target: target.before, keel: steps.map(step => [step.from, step.to]) }, confirm, approve);
+		return this._restoreTo(
+			store,
+			index,
+			{ sessionId, turnId, target: target.before, keel: steps.map(step => [step.from, step.to]) },
+			confirm,
+			approve,
+		);
 	}
 
 	/** Puts back what the last restore of this session replaced. */
-	async undoRestore(sessionId: string, confirm: ConfirmOverwrite, approve?: ApproveProtected): Promise<RestoreOutcome> {
+	async undoRestore(
+		sessionId: string,
+		confirm: ConfirmOverwrite,
+		approve?: ApproveProtected,
+	): Promise<RestoreOutcome> {
 		const { store, index } = await this._open();
 		const last = index.lastRestore(sessionId);
 		if (!last?.result) {
 			throw new CheckpointError('There is no restore to undo in this session.');
 		}
-		const outcome = await this._restoreTo(store, index, { sessionId, turnId: last.turnId, target: last.restorePoint, keel: [[last.restorePoint, last.result]], undoing: last }, confirm, approve);
+		const outcome = await this._restoreTo(
+			store,
+			index,
+			{
+				sessionId,
+				turnId: last.turnId,
+				target: last.restorePoint,
+				keel: [[last.restorePoint, last.result]],
+				undoing: last,
+			},
+			confirm,
+			approve,
+		);
 		return outcome;
 	}
 
 	private async _restoreTo(
 		store: CheckpointStore,
 		index: CheckpointIndex,
-		plan: { sessionId: string; turnId: string; target: string; keel: Array<[string, string]>; undoing?: RestoreRecord },
+		plan: {
+			sessionId: string;
+			turnId: string;
+			target: string;
+			keel: Array<[string, string]>;
+			undoing?: RestoreRecord;
+		},
 		confirm?: ConfirmOverwrite,
 		approve?: ApproveProtected,
 	): Promise<RestoreOutcome> {
@@ -221,7 +268,9 @@ export class Checkpoints {
 			guarded = protectedFiles.map(f => f.path);
 			changes = changes.filter(c => !guarded.includes(c.path));
 		}
-		const guardedText = guarded.length ? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.` : '';
+		const guardedText = guarded.length
+			? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
+			: '';
 		if (changes.length === 0) {
 			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
 		}
@@ -233,11 +282,24 @@ export class Checkpoints {
 		if (plan.undoing) {
 			index.updateRestore({ ...plan.undoing, undone: true });
 		} else {
-			index.addRestore({ id, sessionId: plan.sessionId, turnId: plan.turnId, restorePoint: now.commit, result: result.commit, files: changes.map(c => c.path), createdAt: this._now() });
+			index.addRestore({
+				id,
+				sessionId: plan.sessionId,
+				turnId: plan.turnId,
+				restorePoint: now.commit,
+				result: result.commit,
+				files: changes.map(c => c.path),
+				createdAt: this._now(),
+			});
 		}
 		const verb = plan.undoing ? 'Undid the restore' : 'Restored';
 		const keptText = kept.length ? ` Kept your edits to ${kept.join(', ')}.` : '';
-		return { restored: changes, kept, guarded, message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}` };
+		return {
+			restored: changes,
+			kept,
+			guarded,
+			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}`,
+		};
 	}
 
 	/** Files changed outside Keel's own steps: between one Keel step's end and the next one's start, and since the last. */
@@ -258,16 +320,28 @@ export class Checkpoints {
 			return;
 		}
 		this._warned.add(key);
-		this._options.notice({ sessionId, turnId, level: 'warning', code: 'checkpointFailed', text: `No checkpoint for this turn: ${(error as Error).message}. Its changes cannot be restored from Keel.` });
+		this._options.notice({
+			sessionId,
+			turnId,
+			level: 'warning',
+			code: 'checkpointFailed',
+			text: `No checkpoint for this turn: ${(error as Error).message}. Its changes cannot be restored from Keel.`,
+		});
 	}
 }
 
 /** "2 files changed: src/a.ts, notes.md (new)". */
 export function describeChanges(files: readonly ChangedFile[], skipped: readonly string[]): string {
-	const label = (file: ChangedFile) => `${file.path}${file.status === 'added' ? ' (new)' : file.status === 'deleted' ? ' (deleted)' : ''}`;
+	const label = (file: ChangedFile) =>
+		`${file.path}${file.status === 'added' ? ' (new)' : file.status === 'deleted' ? ' (deleted)' : ''}`;
 	const shown = files.slice(0, 8).map(label).join(', ');
 	const more = files.length > 8 ? `, and ${files.length - 8} more` : '';
-	const head = files.length === 0 ? 'No files changed' : `${files.length} file${files.length === 1 ? '' : 's'} changed: ${shown}${more}`;
-	const left = skipped.length ? ` (not in the checkpoint: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? '…' : ''})` : '';
+	const head =
+		files.length === 0
+			? 'No files changed'
+			: `${files.length} file${files.length === 1 ? '' : 's'} changed: ${shown}${more}`;
+	const left = skipped.length
+		? ` (not in the checkpoint: ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? '…' : ''})`
+		: '';
 	return `${head}${left}.`;
 }

@@ -44,11 +44,24 @@ export class ShadowGit {
 		return new Promise((resolve, reject) => {
 			const child = execFile(
 				this._gitPath,
-				['-c', 'core.autocrlf=false', '-c', 'core.safecrlf=false', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=false', ...args],
+				[
+					'-c',
+					'core.autocrlf=false',
+					'-c',
+					'core.safecrlf=false',
+					'-c',
+					'commit.gpgsign=false',
+					'-c',
+					'core.quotepath=false',
+					...args,
+				],
 				{ cwd: this.workTree, env: this._env(withWorkTree), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
 				(error, stdout, stderr) => {
 					if (error) {
-						const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed or not on PATH' : stderr.trim() || error.message;
+						const why =
+							(error as NodeJS.ErrnoException).code === 'ENOENT'
+								? 'git is not installed or not on PATH'
+								: stderr.trim() || error.message;
 						reject(new Error(`git ${args[0]} failed: ${why}`));
 						return;
 					}
@@ -72,7 +85,10 @@ export class ShadowGit {
 			await this.run(['config', 'core.fsmonitor', 'false']);
 		}
 		fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
-		fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), `# Written by Keel: never in checkpoints.\n${excludes.join('\n')}\n`);
+		fs.writeFileSync(
+			path.join(this.gitDir, 'info', 'exclude'),
+			`# Written by Keel: never in checkpoints.\n${excludes.join('\n')}\n`,
+		);
 	}
 
 	static available(gitPath = 'git'): Promise<boolean> {

@@ -59,7 +59,9 @@ export class CheckpointIndex {
 	}
 
 	upsertTurn(checkpoint: TurnCheckpoint): void {
-		const index = this._data.turns.findIndex(turn => turn.sessionId === checkpoint.sessionId && turn.turnId === checkpoint.turnId);
+		const index = this._data.turns.findIndex(
+			turn => turn.sessionId === checkpoint.sessionId && turn.turnId === checkpoint.turnId,
+		);
 		if (index >= 0) {
 			this._data.turns[index] = checkpoint;
 		} else {

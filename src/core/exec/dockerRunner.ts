@@ -8,7 +8,13 @@ import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
-import { containerSpec, removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
+import {
+	containerSpec,
+	removeLeftovers,
+	WORKSPACE_MOUNT,
+	type SandboxLimits,
+	type SandboxWorkspace,
+} from './sandboxSpec';
 import { LIMIT_HINT, readCounters, WRAPPER, type CgroupCounters } from './sandboxShell';
 
 export interface DockerRunnerOptions {
@@ -121,7 +127,10 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const exec = await warm.container
 			.exec({
 				Cmd: ['/bin/sh', '-c', WRAPPER],
-				Env: [`KEEL_CMD=${request.command}`, `KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`],
+				Env: [
+					`KEEL_CMD=${request.command}`,
+					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
+				],
 				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
 				AttachStdout: true,
 				AttachStderr: true,
@@ -225,7 +234,11 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	 */
 	private async _killAll(warm: Warm, stream: NodeJS.ReadableStream | undefined): Promise<void> {
 		try {
-			const exec = await warm.container.exec({ Cmd: ['/bin/sh', '-c', 'kill -9 -1'], AttachStdout: false, AttachStderr: false });
+			const exec = await warm.container.exec({
+				Cmd: ['/bin/sh', '-c', 'kill -9 -1'],
+				AttachStdout: false,
+				AttachStderr: false,
+			});
 			await exec.start({ Detach: true });
 			return;
 		} catch (error) {
@@ -238,9 +251,17 @@ export class DockerRunner implements CommandRunner, IDisposable {
 
 	private _ensureWarm(progress: (text: string) => void): Promise<Warm> {
 		const { image, limits } = this._options.settings();
-		const root = typeof this._options.workspaceRoot === 'function' ? this._options.workspaceRoot() : this._options.workspaceRoot;
+		const root =
+			typeof this._options.workspaceRoot === 'function'
+				? this._options.workspaceRoot()
+				: this._options.workspaceRoot;
 		if (!root || root.length === 0) {
-			return Promise.reject(new ExecError('containerFailed', 'Open a folder first: the sandbox mounts the workspace folder at /workspace.'));
+			return Promise.reject(
+				new ExecError(
+					'containerFailed',
+					'Open a folder first: the sandbox mounts the workspace folder at /workspace.',
+				),
+			);
 		}
 		// The managed image's tag is its content hash: an edited Dockerfile means a new container.
 		const tag = image.kind === 'managed' ? managedImageTag(image.dockerfileDir) : image.name;
@@ -270,7 +291,13 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		return info?.State.Running === true;
 	}
 
-	private async _create(root: SandboxWorkspace, image: ImageSource, limits: SandboxLimits, specKey: string, progress: (text: string) => void): Promise<Warm> {
+	private async _create(
+		root: SandboxWorkspace,
+		image: ImageSource,
+		limits: SandboxLimits,
+		specKey: string,
+		progress: (text: string) => void,
+	): Promise<Warm> {
 		try {
 			await this.docker.ping();
 		} catch (error) {
@@ -291,13 +318,21 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			this._logger.info(`sandbox: container ${container.id.slice(0, 12)} started from ${imageName}`);
 			return { container, specKey, counters };
 		} catch (error) {
-			throw error instanceof ExecError ? error : new ExecError('containerFailed', `The sandbox container could not start: ${(error as Error).message}`, { cause: error });
+			throw error instanceof ExecError
+				? error
+				: new ExecError(
+						'containerFailed',
+						`The sandbox container could not start: ${(error as Error).message}`,
+						{ cause: error },
+					);
 		}
 	}
 
 	private _mapError(error: unknown): Error {
 		const code = (error as NodeJS.ErrnoException).code;
-		return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES' ? engineUnavailable(error) : (error as Error);
+		return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES'
+			? engineUnavailable(error)
+			: (error as Error);
 	}
 
 	/** Removes the warm container; also called when VS Code closes. Leftovers of a crash are

@@ -2,7 +2,13 @@
  * Why a command could not run at all (as opposed to running and failing). Each code comes
  * with a sentence the user can act on; the tool turns it into a tool error for the model.
  */
-export type ExecErrorCode = 'engineUnavailable' | 'imageBuildFailed' | 'imageMissing' | 'containerFailed' | 'shellIntegrationUnavailable' | 'cancelled';
+export type ExecErrorCode =
+	| 'engineUnavailable'
+	| 'imageBuildFailed'
+	| 'imageMissing'
+	| 'containerFailed'
+	| 'shellIntegrationUnavailable'
+	| 'cancelled';
 
 export class ExecError extends Error {
 	constructor(

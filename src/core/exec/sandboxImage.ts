@@ -65,7 +65,9 @@ function follow(docker: Docker, stream: NodeJS.ReadableStream, onProgress: (line
 				}
 			},
 			(event: ProgressEvent) => {
-				const line = event.stream ?? (event.status ? `${event.status}${event.progress ? ` ${event.progress}` : ''}\n` : '');
+				const line =
+					event.stream ??
+					(event.status ? `${event.status}${event.progress ? ` ${event.progress}` : ''}\n` : '');
 				log += line;
 				if (line.trim()) {
 					onProgress(line);
@@ -102,7 +104,11 @@ async function pruneOldTags(docker: Docker, keep: string): Promise<void> {
  * Makes sure the image exists, building or pulling it with progress. Returns its name.
  * A failure is an ExecError whose message carries the log tail.
  */
-export async function ensureImage(docker: Docker, source: ImageSource, onProgress: (line: string) => void): Promise<string> {
+export async function ensureImage(
+	docker: Docker,
+	source: ImageSource,
+	onProgress: (line: string) => void,
+): Promise<string> {
 	if (source.kind === 'user') {
 		if (await exists(docker, source.name)) {
 			return source.name;
@@ -113,7 +119,11 @@ export async function ensureImage(docker: Docker, source: ImageSource, onProgres
 			return source.name;
 		} catch (error) {
 			const log = (error as { log?: string }).log || (error as Error).message;
-			throw new ExecError('imageMissing', `The image "${source.name}" (keel.shell.image) is not available and could not be pulled — pull it with \`docker pull ${source.name}\` or clear keel.shell.image.\n${tail(log)}`, { log, cause: error });
+			throw new ExecError(
+				'imageMissing',
+				`The image "${source.name}" (keel.shell.image) is not available and could not be pulled — pull it with \`docker pull ${source.name}\` or clear keel.shell.image.\n${tail(log)}`,
+				{ log, cause: error },
+			);
 		}
 	}
 	const tag = managedImageTag(source.dockerfileDir);
@@ -122,11 +132,18 @@ export async function ensureImage(docker: Docker, source: ImageSource, onProgres
 	}
 	onProgress(`Building the sandbox image ${tag} (first use or Dockerfile changed)…\n`);
 	try {
-		const stream = await docker.buildImage({ context: source.dockerfileDir, src: contextFiles(source.dockerfileDir) }, { t: tag, labels: { 'keel.sandbox': 'image' }, rm: true, forcerm: true });
+		const stream = await docker.buildImage(
+			{ context: source.dockerfileDir, src: contextFiles(source.dockerfileDir) },
+			{ t: tag, labels: { 'keel.sandbox': 'image' }, rm: true, forcerm: true },
+		);
 		await follow(docker, stream, onProgress);
 	} catch (error) {
 		const log = (error as { log?: string }).log || (error as Error).message;
-		throw new ExecError('imageBuildFailed', `The sandbox image failed to build — fix ${path.join(source.dockerfileDir, 'Dockerfile')} or set keel.shell.image. Build log (end):\n${tail(log)}`, { log, cause: error });
+		throw new ExecError(
+			'imageBuildFailed',
+			`The sandbox image failed to build — fix ${path.join(source.dockerfileDir, 'Dockerfile')} or set keel.shell.image. Build log (end):\n${tail(log)}`,
+			{ log, cause: error },
+		);
 	}
 	if (!(await exists(docker, tag))) {
 		throw new ExecError('imageBuildFailed', `The sandbox image build ended without producing ${tag}.`);

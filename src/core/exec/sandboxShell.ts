@@ -31,7 +31,12 @@ export interface CgroupCounters {
 }
 
 /** cgroup v1 and v2 locations of the two counters, as seen from inside the container. */
-const COUNTER_FILES = ['/sys/fs/cgroup/memory/memory.oom_control', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/pids/pids.events', '/sys/fs/cgroup/pids.events'];
+const COUNTER_FILES = [
+	'/sys/fs/cgroup/memory/memory.oom_control',
+	'/sys/fs/cgroup/memory.events',
+	'/sys/fs/cgroup/pids/pids.events',
+	'/sys/fs/cgroup/pids.events',
+];
 
 /** Parses `== <file>` sections: memory files give oom_kill, pids files give max (v2's memory.events has a "max" too). */
 export function parseCounters(text: string): CgroupCounters {
@@ -55,7 +60,9 @@ export async function readCounters(docker: Docker, container: Docker.Container):
 	const stream = await exec.start({ hijack: true, stdin: false });
 	let text = '';
 	await new Promise<void>((resolve, reject) => {
-		const out = new Writable({ write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString('utf8')), done()) });
+		const out = new Writable({
+			write: (chunk: Buffer, _encoding, done) => ((text += chunk.toString('utf8')), done()),
+		});
 		const ignored = new Writable({ write: (_chunk, _encoding, done) => done() });
 		docker.modem.demuxStream(stream, out, ignored);
 		stream.on('end', resolve);

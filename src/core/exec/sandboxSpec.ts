@@ -19,7 +19,14 @@ export interface SandboxLimits {
 	user: string;
 }
 
-export const defaultLimits: SandboxLimits = { network: 'none', memoryMb: 512, cpus: 0.5, pids: 256, tmpSizeMb: 256, user: defaultUser() };
+export const defaultLimits: SandboxLimits = {
+	network: 'none',
+	memoryMb: 512,
+	cpus: 0.5,
+	pids: 256,
+	tmpSizeMb: 256,
+	user: defaultUser(),
+};
 
 export const LABEL = 'keel.sandbox';
 export const WORKSPACE_MOUNT = '/workspace';
@@ -43,7 +50,10 @@ export function sandboxMountPoints(workspace: SandboxWorkspace): Array<{ source:
 	}
 	return workspace.map(folder => {
 		if (!folder.name || /[/\\]|^\.\.?$/.test(folder.name)) {
-			throw new ExecError('containerFailed', `The workspace folder name "${folder.name}" cannot be a mount point; rename the folder in the .code-workspace file.`);
+			throw new ExecError(
+				'containerFailed',
+				`The workspace folder name "${folder.name}" cannot be a mount point; rename the folder in the .code-workspace file.`,
+			);
 		}
 		return { source: path.resolve(folder.path), target: `${WORKSPACE_MOUNT}/${folder.name}` };
 	});
@@ -68,7 +78,11 @@ export function workspaceKey(root: string): string {
 
 /** Labels find our containers again: ours now, or leftovers of a crashed window. */
 export function sandboxLabels(root: string): Record<string, string> {
-	return { [LABEL]: 'container', 'keel.workspace': workspaceKey(root), 'keel.owner': `${os.hostname()}/${process.pid}` };
+	return {
+		[LABEL]: 'container',
+		'keel.workspace': workspaceKey(root),
+		'keel.owner': `${os.hostname()}/${process.pid}`,
+	};
 }
 
 /** A container nobody used for this long stops and is removed by the engine (AutoRemove). */
@@ -163,7 +177,12 @@ export function protectedMounts(workspace: string, target = WORKSPACE_MOUNT): Do
 		const source = path.join(workspace, rel);
 		// lstat: a protected name that is a symlink is mounted as what it points to only if that stays inside.
 		const real = fs.existsSync(source) ? fs.realpathSync(source) : undefined;
-		if (real !== undefined && (real === workspace || real.startsWith(`${workspace}${path.sep}`) || real.startsWith(`${fs.realpathSync(workspace)}${path.sep}`))) {
+		if (
+			real !== undefined &&
+			(real === workspace ||
+				real.startsWith(`${workspace}${path.sep}`) ||
+				real.startsWith(`${fs.realpathSync(workspace)}${path.sep}`))
+		) {
 			mounts.push({ Type: 'bind', Source: source, Target: `${target}/${rel}`, ReadOnly: true });
 		}
 	}
@@ -175,26 +194,47 @@ export function protectedMounts(workspace: string, target = WORKSPACE_MOUNT): Do
  * no-new-privileges, read-only root with a tmpfs /tmp, the workspace at /workspace, and
  * never the Docker socket.
  */
-export function containerSpec(root: SandboxWorkspace, image: string, limits: SandboxLimits): Docker.ContainerCreateOptions {
+export function containerSpec(
+	root: SandboxWorkspace,
+	image: string,
+	limits: SandboxLimits,
+): Docker.ContainerCreateOptions {
 	const points = sandboxMountPoints(root);
 	const workspace = points.map(p => p.source).join('\n');
 	if (limits.user.split(':')[0] === '0' || limits.user.startsWith('root')) {
-		throw new ExecError('containerFailed', 'keel.shell.user must not be root: the sandbox only runs commands as a non-root user.');
+		throw new ExecError(
+			'containerFailed',
+			'keel.shell.user must not be root: the sandbox only runs commands as a non-root user.',
+		);
 	}
 	if (limits.network === 'host' || limits.network.startsWith('container:')) {
 		// The host's network namespace reaches every local service (Ollama, a Docker TCP port).
-		throw new ExecError('containerFailed', `keel.shell.network "${limits.network}" would share a network namespace with the host or another container; use "none" or a Docker network such as "bridge".`);
+		throw new ExecError(
+			'containerFailed',
+			`keel.shell.network "${limits.network}" would share a network namespace with the host or another container; use "none" or a Docker network such as "bridge".`,
+		);
 	}
 	for (const { source } of points) {
 		for (const socket of SOCKETS) {
 			const rel = path.relative(source, socket);
 			if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
-				throw new ExecError('containerFailed', `The workspace ${source} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`);
+				throw new ExecError(
+					'containerFailed',
+					`The workspace ${source} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`,
+				);
 			}
 		}
 	}
 	// Every folder read-write at its place, then each one's protected paths read-only over it.
-	const mounts: Docker.MountSettings[] = [...points.map(({ source, target }): Docker.MountSettings => ({ Type: 'bind', Source: source, Target: target, ReadOnly: false })), ...points.flatMap(({ source, target }) => protectedMounts(source, target))];
+	const mounts: Docker.MountSettings[] = [
+		...points.map(({ source, target }): Docker.MountSettings => ({
+			Type: 'bind',
+			Source: source,
+			Target: target,
+			ReadOnly: false,
+		})),
+		...points.flatMap(({ source, target }) => protectedMounts(source, target)),
+	];
 	const memory = Math.round(limits.memoryMb * 1024 * 1024);
 	return {
 		Image: image,

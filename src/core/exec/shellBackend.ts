@@ -15,7 +15,8 @@ export interface BackendChoice {
 	note?: string;
 }
 
-export const AUTO_FALLBACK_NOTE = 'Docker is not available, so this ran in your terminal (keel.shell.backend is "auto"; start Docker to use the sandbox).';
+export const AUTO_FALLBACK_NOTE =
+	'Docker is not available, so this ran in your terminal (keel.shell.backend is "auto"; start Docker to use the sandbox).';
 
 /**
  * Decides where a command runs. `auto` asks the engine each time (a ping costs ~1 ms
@@ -56,7 +57,10 @@ export class ShellBackendSelector {
 
 	private _requireTerminal(): CommandRunner {
 		if (!this._terminal) {
-			throw new ExecError('engineUnavailable', 'No terminal is available here and Docker is not running — start Docker to run commands in the sandbox.');
+			throw new ExecError(
+				'engineUnavailable',
+				'No terminal is available here and Docker is not running — start Docker to run commands in the sandbox.',
+			);
 		}
 		return this._terminal;
 	}

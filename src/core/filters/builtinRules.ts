@@ -8,18 +8,40 @@ import type { FilterRule, Strategy } from './types';
 
 const TEST = {
 	cargo: {
-		passing: ['^test .+ \\.\\.\\. ok$', '^running \\d+ tests?$', '^\\s+\\d+: (?:__rustc|core|std|alloc|test|<)', '^\\s+at /rustc/'],
+		passing: [
+			'^test .+ \\.\\.\\. ok$',
+			'^running \\d+ tests?$',
+			'^\\s+\\d+: (?:__rustc|core|std|alloc|test|<)',
+			'^\\s+at /rustc/',
+		],
 		summary: ['^test result: ', '^error: test failed'],
-		noise: ['^\\s*(?:Compiling|Finished|Running|Doc-tests|Fresh|Blocking|Downloaded|Downloading|Updating|Locking)\\b'],
+		noise: [
+			'^\\s*(?:Compiling|Finished|Running|Doc-tests|Fresh|Blocking|Downloaded|Downloading|Updating|Locking)\\b',
+		],
 	},
-	nextest: { passing: ['^\\s*PASS \\[', '^\\s*START\\s', '^\\s*SLOW \\['], summary: ['^\\s*Summary \\[', '^error: test run failed'], noise: ['^\\s*(?:Compiling|Finished|Starting)\\b', '^\\s*-{5,}$'] },
+	nextest: {
+		passing: ['^\\s*PASS \\[', '^\\s*START\\s', '^\\s*SLOW \\['],
+		summary: ['^\\s*Summary \\[', '^error: test run failed'],
+		noise: ['^\\s*(?:Compiling|Finished|Starting)\\b', '^\\s*-{5,}$'],
+	},
 	pytest: {
 		passing: ['\\bPASSED\\s*(?:\\[\\s*\\d+%\\])?$', '^\\S+\\.py [.sx]+\\s*(?:\\[\\s*\\d+%\\])?$'],
 		summary: ['^=+ .*\\b(?:passed|failed|errors?|no tests ran|skipped)\\b.* in [\\d.]+s'],
-		noise: ['^(?:platform|cachedir|rootdir|plugins|hypothesis profile|benchmark:|collecting|collected|configfile|testpaths)\\b', '^=+ test session starts =+$'],
+		noise: [
+			'^(?:platform|cachedir|rootdir|plugins|hypothesis profile|benchmark:|collecting|collected|configfile|testpaths)\\b',
+			'^=+ test session starts =+$',
+		],
 	},
-	go: { passing: ['^=== (?:RUN|PAUSE|CONT|NAME)\\b', '^\\s*--- PASS:', '^PASS$'], summary: ['^(?:ok|FAIL)\\s+\\S+\\s+(?:[\\d.]+s|\\(cached\\))', '^FAIL$'], noise: ['^\\?\\s+\\S+\\s+\\[no test files\\]'] },
-	jest: { passing: ['^\\s*[✓√✔]\\s', '^\\s*PASS\\s'], summary: ['^\\s*(?:Tests|Test Suites|Test Files|Snapshots|Time|Duration):?\\s+\\d', '^Ran all test suites'], noise: ['^\\s*RUN\\s+v\\d', '^\\s*Start at\\s'] },
+	go: {
+		passing: ['^=== (?:RUN|PAUSE|CONT|NAME)\\b', '^\\s*--- PASS:', '^PASS$'],
+		summary: ['^(?:ok|FAIL)\\s+\\S+\\s+(?:[\\d.]+s|\\(cached\\))', '^FAIL$'],
+		noise: ['^\\?\\s+\\S+\\s+\\[no test files\\]'],
+	},
+	jest: {
+		passing: ['^\\s*[✓√✔]\\s', '^\\s*PASS\\s'],
+		summary: ['^\\s*(?:Tests|Test Suites|Test Files|Snapshots|Time|Duration):?\\s+\\d', '^Ran all test suites'],
+		noise: ['^\\s*RUN\\s+v\\d', '^\\s*Start at\\s'],
+	},
 	mocha: { passing: ['^\\s*[✓✔√]\\s'], summary: ['^\\s*\\d+ (?:passing|failing|pending)\\b'], noise: [] as string[] },
 };
 
@@ -37,13 +59,20 @@ const RUST_DIAGNOSTICS: Strategy = {
 	blockStart: '^(?<severity>warning|error)(?:\\[(?<rule>E\\d+)\\])?: (?<message>.+)$',
 	location: '^\\s*--> (?<place>\\S+)',
 	rule: '#\\[(?:warn|deny|forbid)\\((?<lint>[\\w:]+)\\)\\]|index\\.html#(?<url>\\w+)',
-	keep: ['^(?:warning|error): .*(?:generated \\d+ warnings?|could not compile|aborting due to|previous errors?)', '^\\s*Finished\\b'],
+	keep: [
+		'^(?:warning|error): .*(?:generated \\d+ warnings?|could not compile|aborting due to|previous errors?)',
+		'^\\s*Finished\\b',
+	],
 };
 
 export const BUILTIN_RULES: FilterRule[] = [
 	{ name: 'cargo-nextest', match: { regex: '^cargo (?:\\+\\S+ )?nextest\\b' }, strategy: testSummary('nextest') },
 	{ name: 'cargo-test', match: { regex: '^cargo (?:\\+\\S+ )?test\\b' }, strategy: testSummary('cargo') },
-	{ name: 'cargo-clippy', match: { regex: '^cargo (?:\\+\\S+ )?(?:clippy|check|build)\\b' }, strategy: RUST_DIAGNOSTICS },
+	{
+		name: 'cargo-clippy',
+		match: { regex: '^cargo (?:\\+\\S+ )?(?:clippy|check|build)\\b' },
+		strategy: RUST_DIAGNOSTICS,
+	},
 	{ name: 'git-status', match: { prefix: 'git status' }, strategy: { type: 'git_status' } },
 	{ name: 'git-diff', match: { regex: '^git (?:diff|show)\\b' }, strategy: { type: 'git_diff', maxDiffLines: 500 } },
 	{
@@ -62,15 +91,32 @@ export const BUILTIN_RULES: FilterRule[] = [
 			{ type: 'truncate', maxLines: 200, head: 150, tail: 20 },
 		],
 	},
-	{ name: 'find-tree', match: { regex: '^(?:find|tree|fd|fdfind|du)\\b' }, strategy: { type: 'truncate', maxLines: 200, head: 150, tail: 20 } },
+	{
+		name: 'find-tree',
+		match: { regex: '^(?:find|tree|fd|fdfind|du)\\b' },
+		strategy: { type: 'truncate', maxLines: 200, head: 150, tail: 20 },
+	},
 	{
 		name: 'log-dedup',
-		match: { regex: '^(?:docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|podman logs)\\b|\\.log\\b' },
-		strategy: [{ type: 'dedup' }, { type: 'truncate', maxLines: 300, head: 100, tail: 150, keep: ['\\b(?:ERROR|FATAL|PANIC|Exception|Traceback)\\b'] }],
+		match: {
+			regex: '^(?:docker (?:compose )?logs|docker-compose logs|kubectl logs|journalctl|podman logs)\\b|\\.log\\b',
+		},
+		strategy: [
+			{ type: 'dedup' },
+			{
+				type: 'truncate',
+				maxLines: 300,
+				head: 100,
+				tail: 150,
+				keep: ['\\b(?:ERROR|FATAL|PANIC|Exception|Traceback)\\b'],
+			},
+		],
 	},
 	{
 		name: 'docker-build',
-		match: { regex: '^(?:docker|podman) (?:build|buildx build|image build|compose build)\\b|^docker-compose build\\b' },
+		match: {
+			regex: '^(?:docker|podman) (?:build|buildx build|image build|compose build)\\b|^docker-compose build\\b',
+		},
 		strategy: {
 			type: 'strip_noise',
 			patterns: [
@@ -90,7 +136,9 @@ export const BUILTIN_RULES: FilterRule[] = [
 	},
 	{
 		name: 'npm-install',
-		match: { regex: '^(?:npm (?:install|i|ci|add|update|upgrade)|yarn(?: (?:install|add|upgrade))?|pnpm (?:install|i|add|update)|bun (?:install|add))(?:\\s|$)' },
+		match: {
+			regex: '^(?:npm (?:install|i|ci|add|update|upgrade)|yarn(?: (?:install|add|upgrade))?|pnpm (?:install|i|add|update)|bun (?:install|add))(?:\\s|$)',
+		},
 		strategy: {
 			type: 'strip_noise',
 			patterns: [
@@ -124,7 +172,13 @@ export const BUILTIN_RULES: FilterRule[] = [
 		match: { regex: '^(?:make|gmake|ninja|cmake --build)\\b' },
 		strategy: [
 			{ type: 'strip_noise', patterns: ['^g?make(?:\\[\\d+\\])?: (?:Entering|Leaving|Nothing to be done)'] },
-			{ type: 'truncate', maxLines: 80, head: 15, tail: 15, keep: ['\\b(?:error|Error|ERROR|undefined reference|No such file|warning:)', '\\*\\*\\*'] },
+			{
+				type: 'truncate',
+				maxLines: 80,
+				head: 15,
+				tail: 15,
+				keep: ['\\b(?:error|Error|ERROR|undefined reference|No such file|warning:)', '\\*\\*\\*'],
+			},
 		],
 	},
 	{ name: 'pytest', match: { regex: '^(?:pytest|py\\.test|tox|nox)\\b' }, strategy: testSummary('pytest') },
@@ -148,18 +202,33 @@ export const BUILTIN_RULES: FilterRule[] = [
 			],
 		},
 	},
-	{ name: 'kubectl', match: { prefix: 'kubectl' }, strategy: [{ type: 'dedup' }, { type: 'truncate', maxLines: 150, head: 100, tail: 30 }] },
+	{
+		name: 'kubectl',
+		match: { prefix: 'kubectl' },
+		strategy: [{ type: 'dedup' }, { type: 'truncate', maxLines: 150, head: 100, tail: 30 }],
+	},
 	{
 		name: 'brew',
 		match: { regex: '^brew (?:install|upgrade|update|reinstall|bundle)\\b' },
-		strategy: { type: 'strip_noise', patterns: ['^==> (?:Downloading|Fetching|Pouring|Auto-updating|Verifying)', '^(?:Already downloaded|Downloaded|Updated \\d+ taps?)', '^#+\\s+\\d+(?:\\.\\d+)?%$', '^\\s*$'] },
+		strategy: {
+			type: 'strip_noise',
+			patterns: [
+				'^==> (?:Downloading|Fetching|Pouring|Auto-updating|Verifying)',
+				'^(?:Already downloaded|Downloaded|Updated \\d+ taps?)',
+				'^#+\\s+\\d+(?:\\.\\d+)?%$',
+				'^\\s*$',
+			],
+		},
 	},
 	{
 		name: 'tsc',
 		match: { regex: '^(?:tsc|vue-tsc)\\b' },
 		strategy: {
 			type: 'group_by_rule',
-			line: ['^(?<file>[^\\s(]+)\\((?<place>\\d+,\\d+)\\): (?<severity>error|warning) (?<rule>TS\\d+): (?<message>.*)$', '^(?<file>\\S+):(?<place>\\d+:\\d+) - (?<severity>error|warning) (?<rule>TS\\d+): (?<message>.*)$'],
+			line: [
+				'^(?<file>[^\\s(]+)\\((?<place>\\d+,\\d+)\\): (?<severity>error|warning) (?<rule>TS\\d+): (?<message>.*)$',
+				'^(?<file>\\S+):(?<place>\\d+:\\d+) - (?<severity>error|warning) (?<rule>TS\\d+): (?<message>.*)$',
+			],
 			keep: ['^Found \\d+ errors?'],
 		},
 	},
@@ -176,5 +245,9 @@ export const BUILTIN_RULES: FilterRule[] = [
 	{ name: 'jest-vitest', match: { regex: '^(?:jest|vitest)\\b' }, strategy: testSummary('jest') },
 	{ name: 'mocha', match: { regex: '^(?:mocha|_mocha)\\b' }, strategy: testSummary('mocha') },
 	// `npm test` runs whatever package.json says: every runner's patterns, the summary decides.
-	{ name: 'npm-test', match: { regex: '^(?:npm|yarn|pnpm|bun) (?:run )?test\\b|^(?:npm|yarn|pnpm) t$' }, strategy: testSummary('jest', 'mocha', 'pytest', 'cargo', 'go') },
+	{
+		name: 'npm-test',
+		match: { regex: '^(?:npm|yarn|pnpm|bun) (?:run )?test\\b|^(?:npm|yarn|pnpm) t$' },
+		strategy: testSummary('jest', 'mocha', 'pytest', 'cargo', 'go'),
+	},
 ];

@@ -53,7 +53,10 @@ function splitOutsideQuotes(text: string, separator: RegExp): string[] {
 
 /** Package runners in front of a tool (`npx tsc`, `pnpm exec jest`) match as the tool itself. */
 export function withoutRunner(command: string): string {
-	return command.replace(/^(?:npx|bunx|pnpx|(?:npm|pnpm|yarn) exec|(?:pnpm|yarn) dlx|python3? -m|uv run|poetry run)\s+(?:--\S+\s+)*/, '');
+	return command.replace(
+		/^(?:npx|bunx|pnpx|(?:npm|pnpm|yarn) exec|(?:pnpm|yarn) dlx|python3? -m|uv run|poetry run)\s+(?:--\S+\s+)*/,
+		'',
+	);
 }
 
 export function matches(match: RuleMatch, command: string, compiled?: RegExp): boolean {
@@ -64,7 +67,9 @@ export function matches(match: RuleMatch, command: string, compiled?: RegExp): b
 	if ('prefix' in match) {
 		// On a word boundary: `make` matches `make -j4`, not `makepkg`.
 		const p = match.prefix;
-		return candidates.some(c => c.startsWith(p) && (c.length === p.length || /\W$/.test(p) || /\s/.test(c[p.length])));
+		return candidates.some(
+			c => c.startsWith(p) && (c.length === p.length || /\W$/.test(p) || /\s/.test(c[p.length])),
+		);
 	}
 	const re = compiled ?? new RegExp(match.regex);
 	return candidates.some(c => re.test(c));

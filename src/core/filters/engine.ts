@@ -39,7 +39,9 @@ export class FilterEngine {
 
 	ruleFor(command: string): FilterRule | undefined {
 		const target = commandForMatching(command);
-		return this.rules.find(rule => matches(rule.match, target, 'regex' in rule.match ? re(rule.match.regex) : undefined));
+		return this.rules.find(rule =>
+			matches(rule.match, target, 'regex' in rule.match ? re(rule.match.regex) : undefined),
+		);
 	}
 
 	apply(command: string, raw: string): FilterResult {

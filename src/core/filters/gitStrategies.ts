@@ -31,14 +31,23 @@ const MAX_FILES_PER_SECTION = 50;
  */
 export function gitStatus(lines: string[]): StageResult {
 	if (!lines.some(l => /^(On branch |HEAD detached |Not currently on any branch)/.test(l))) {
-		return { lines, confidence: lines.length > 0 && lines.every(l => /^(?:[ MADRCU?!]{2} |## )/.test(l) || l === '') ? 'full' : 'fallback' };
+		return {
+			lines,
+			confidence:
+				lines.length > 0 && lines.every(l => /^(?:[ MADRCU?!]{2} |## )/.test(l) || l === '')
+					? 'full'
+					: 'fallback',
+		};
 	}
 	const out: string[] = [];
 	const sections = new Map<string, string[]>();
 	let current: string | undefined;
 	let unexpected = false;
 	for (const line of lines) {
-		if (/^\s*\(use "git |^\s*\(commit or discard|^\s*\(create\/copy files|^\s*\(all conflicts fixed/.test(line) || line.trim() === '') {
+		if (
+			/^\s*\(use "git |^\s*\(commit or discard|^\s*\(create\/copy files|^\s*\(all conflicts fixed/.test(line) ||
+			line.trim() === ''
+		) {
 			continue;
 		}
 		const section = SECTIONS.find(([pattern]) => pattern.test(line));
@@ -53,7 +62,11 @@ export function gitStatus(lines: string[]): StageResult {
 			continue;
 		}
 		current = undefined;
-		if (!/^(On branch|Your branch|HEAD detached|nothing to commit|nothing added to commit|no changes added to commit)/.test(line)) {
+		if (
+			!/^(On branch|Your branch|HEAD detached|nothing to commit|nothing added to commit|no changes added to commit)/.test(
+				line,
+			)
+		) {
 			unexpected = true;
 		}
 		out.push(line.replace(/^no changes added to commit.*$/, '').trim());
@@ -104,7 +117,9 @@ export function gitDiff(lines: string[], maxDiffLines: number): StageResult {
 	}
 	flushOmitted();
 	if (omitted > 0) {
-		out.push(`[diff capped at ${maxDiffLines} lines: ${omitted} lines omitted; run git diff -- <file> for one file]`);
+		out.push(
+			`[diff capped at ${maxDiffLines} lines: ${omitted} lines omitted; run git diff -- <file> for one file]`,
+		);
 	}
 	return { lines: out, confidence: !sawHeader && lines.length > 0 ? 'fallback' : omitted > 0 ? 'partial' : 'full' };
 }

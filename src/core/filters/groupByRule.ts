@@ -61,14 +61,21 @@ export function groupByRule(lines: string[], strategy: GroupByRule): StageResult
 		const shown = group.places.slice(0, maxPlaces).join(', ');
 		const more = group.places.length > maxPlaces ? `, … ${group.places.length - maxPlaces} more` : '';
 		const label = rule === group.message ? '' : ` [${rule}]`;
-		out.push(`${group.severity ? `${group.severity}: ` : ''}${group.message}${label} (${Math.max(1, group.places.length)}×)${shown ? `: ${shown}${more}` : ''}`);
+		out.push(
+			`${group.severity ? `${group.severity}: ` : ''}${group.message}${label} (${Math.max(1, group.places.length)}×)${shown ? `: ${shown}${more}` : ''}`,
+		);
 	}
 	// Grouping dropped the wording of some instances: the model sees the rule, not every message.
 	const mixed = [...groups.values()].some(g => g.mixed);
 	return { lines: [...out, ...kept], confidence: mixed ? 'partial' : 'full' };
 }
 
-function collectBlocks(lines: string[], strategy: GroupByRule, kept: string[], add: (key: string, severity: string, message: string, place: string | undefined) => void): void {
+function collectBlocks(
+	lines: string[],
+	strategy: GroupByRule,
+	kept: string[],
+	add: (key: string, severity: string, message: string, place: string | undefined) => void,
+): void {
 	let open: { severity: string; message: string; place?: string; rule?: string } | undefined;
 	// Compilers name the lint on its first instance only; later ones with the same wording
 	// (identifiers aside) belong to the same rule.
@@ -88,7 +95,11 @@ function collectBlocks(lines: string[], strategy: GroupByRule, kept: string[], a
 		const start = re(strategy.blockStart!).exec(line);
 		if (start?.groups && !(strategy.keep && anyMatch(strategy.keep, line))) {
 			close();
-			open = { severity: start.groups.severity ?? '', message: start.groups.message ?? line.trim(), rule: start.groups.rule };
+			open = {
+				severity: start.groups.severity ?? '',
+				message: start.groups.message ?? line.trim(),
+				rule: start.groups.rule,
+			};
 			continue;
 		}
 		if (open) {

@@ -6,18 +6,40 @@ import { MAX_PATTERN_LENGTH, MAX_RULE_FILE_BYTES, type FilterRule } from './type
  * Invalid rules are skipped with a warning and the valid ones in the same file still load;
  * a file over 1 MiB or not JSON is ignored as a whole (the built-ins stay).
  */
-const pattern = z.string().max(MAX_PATTERN_LENGTH, `patterns are limited to ${MAX_PATTERN_LENGTH} characters`).refine(isRegex, 'not a valid regular expression');
+const pattern = z
+	.string()
+	.max(MAX_PATTERN_LENGTH, `patterns are limited to ${MAX_PATTERN_LENGTH} characters`)
+	.refine(isRegex, 'not a valid regular expression');
 const patterns = z.array(pattern);
 
-const Match = z.union([z.strictObject({ exact: z.string().min(1) }), z.strictObject({ prefix: z.string().min(1) }), z.strictObject({ regex: pattern })], { error: 'match needs exactly one of "exact", "prefix" or "regex"' });
+const Match = z.union(
+	[
+		z.strictObject({ exact: z.string().min(1) }),
+		z.strictObject({ prefix: z.string().min(1) }),
+		z.strictObject({ regex: pattern }),
+	],
+	{ error: 'match needs exactly one of "exact", "prefix" or "regex"' },
+);
 
 const count = z.number().int().min(0).max(100_000);
 const Strategy = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('strip_noise'), patterns }),
 	z.strictObject({ type: z.literal('keep_matching'), patterns }),
 	z.strictObject({ type: z.literal('strip_annotated'), prefixes: z.array(z.string().min(1)) }),
-	z.strictObject({ type: z.literal('truncate'), maxLines: count.optional(), head: count.optional(), tail: count.optional(), keep: patterns.optional() }),
-	z.strictObject({ type: z.literal('test_summary'), passing: patterns, summary: patterns.min(1), noise: patterns.optional(), maxLines: count.optional() }),
+	z.strictObject({
+		type: z.literal('truncate'),
+		maxLines: count.optional(),
+		head: count.optional(),
+		tail: count.optional(),
+		keep: patterns.optional(),
+	}),
+	z.strictObject({
+		type: z.literal('test_summary'),
+		passing: patterns,
+		summary: patterns.min(1),
+		noise: patterns.optional(),
+		maxLines: count.optional(),
+	}),
 	z.strictObject({
 		type: z.literal('group_by_rule'),
 		line: z.union([pattern, patterns]).optional(),
@@ -61,13 +83,19 @@ function isRegex(source: string): boolean {
 
 export function parseRuleFile(text: string, origin: string): ParsedRuleFile {
 	if (Buffer.byteLength(text, 'utf8') > MAX_RULE_FILE_BYTES) {
-		return { entries: [], warnings: [`${origin} is larger than 1 MiB and was ignored; the built-in filters apply.`] };
+		return {
+			entries: [],
+			warnings: [`${origin} is larger than 1 MiB and was ignored; the built-in filters apply.`],
+		};
 	}
 	let data: unknown;
 	try {
 		data = JSON.parse(text);
 	} catch (error) {
-		return { entries: [], warnings: [`${origin} is not valid JSON (${(error as Error).message}) and was ignored.`] };
+		return {
+			entries: [],
+			warnings: [`${origin} is not valid JSON (${(error as Error).message}) and was ignored.`],
+		};
 	}
 	const list = Array.isArray(data) ? data : (data as { rules?: unknown })?.rules;
 	if (!Array.isArray(list)) {
@@ -86,7 +114,10 @@ export function parseRuleFile(text: string, origin: string): ParsedRuleFile {
 			entries.push(rule.data as FilterRule);
 			return;
 		}
-		const name = typeof (raw as { name?: unknown })?.name === 'string' ? `"${(raw as { name: string }).name}"` : `#${index + 1}`;
+		const name =
+			typeof (raw as { name?: unknown })?.name === 'string'
+				? `"${(raw as { name: string }).name}"`
+				: `#${index + 1}`;
 		const why = rule.error.issues.map(issue => `${issue.path.join('.') || '(rule)'}: ${issue.message}`).join('; ');
 		warnings.push(`${origin}: rule ${name} skipped (${why}).`);
 	});

@@ -6,7 +6,8 @@
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-const PROGRESS = /^\s*(?:[|/\\-]\s*$|\[?[#=>.\- ]{5,}\]?\s*\d{1,3}(?:\.\d+)?%|\d{1,3}(?:\.\d+)?%\s*[|[#=])|(?:^|\s)\d+(?:\.\d+)?\s*[kMG]?i?B\s*\/\s*\d+(?:\.\d+)?\s*[kMG]?i?B|^\s*[━█▇▆▅▄▃▂▁░▒▓]{5,}/;
+const PROGRESS =
+	/^\s*(?:[|/\\-]\s*$|\[?[#=>.\- ]{5,}\]?\s*\d{1,3}(?:\.\d+)?%|\d{1,3}(?:\.\d+)?%\s*[|[#=])|(?:^|\s)\d+(?:\.\d+)?\s*[kMG]?i?B\s*\/\s*\d+(?:\.\d+)?\s*[kMG]?i?B|^\s*[━█▇▆▅▄▃▂▁░▒▓]{5,}/;
 
 export function stripAnsi(text: string): string {
 	return text.replace(ANSI, '');

@@ -17,7 +17,13 @@ export function applyStrategy(strategy: Strategy, lines: string[]): StageResult 
 		case 'strip_annotated':
 			return stripAnnotated(lines, strategy.prefixes);
 		case 'truncate':
-			return truncate(lines, strategy.maxLines ?? 40, strategy.head ?? 20, strategy.tail ?? 20, strategy.keep ?? []);
+			return truncate(
+				lines,
+				strategy.maxLines ?? 40,
+				strategy.head ?? 20,
+				strategy.tail ?? 20,
+				strategy.keep ?? [],
+			);
 		case 'test_summary':
 			return testSummary(lines, strategy);
 		case 'group_by_rule':
@@ -59,7 +65,10 @@ export function truncate(lines: string[], maxLines: number, head: number, tail: 
 	const kept = keep.length ? middle.filter(l => anyMatch(keep, l)) : [];
 	const omitted = middle.length - kept.length;
 	const marker = `[… ${omitted} lines omitted${kept.length ? `; ${kept.length} matching lines kept` : ''} …]`;
-	return { lines: [...lines.slice(0, head), marker, ...kept, ...lines.slice(lines.length - tail)], confidence: 'partial' };
+	return {
+		lines: [...lines.slice(0, head), marker, ...kept, ...lines.slice(lines.length - tail)],
+		confidence: 'partial',
+	};
 }
 
 /** Timestamps, UUIDs, long hex ids, IPs:ports and durations differ between otherwise equal log lines. */

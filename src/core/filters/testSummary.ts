@@ -38,5 +38,13 @@ export function testSummary(lines: string[], strategy: TestSummary): StageResult
 	const head = Math.floor(maxLines * 0.7);
 	const tail = maxLines - head;
 	const summaryLines = kept.slice(head, kept.length - tail).filter(l => anyMatch(strategy.summary, l));
-	return { lines: [...kept.slice(0, head), `[… ${kept.length - head - tail - summaryLines.length} lines of failure output omitted …]`, ...summaryLines, ...kept.slice(kept.length - tail)], confidence: 'partial' };
+	return {
+		lines: [
+			...kept.slice(0, head),
+			`[… ${kept.length - head - tail - summaryLines.length} lines of failure output omitted …]`,
+			...summaryLines,
+			...kept.slice(kept.length - tail),
+		],
+		confidence: 'partial',
+	};
 }

@@ -22,7 +22,16 @@ export type Strategy =
 	/** Test runners: drop passing lines and noise, keep failures and the summary. */
 	| { type: 'test_summary'; passing: string[]; summary: string[]; noise?: string[]; maxLines?: number }
 	/** Diagnostics (lints, type errors) grouped by rule id, one line per rule with its places. */
-	| { type: 'group_by_rule'; line?: string | string[]; fileHeader?: string; blockStart?: string; location?: string; rule?: string; keep?: string[]; maxPlaces?: number }
+	| {
+			type: 'group_by_rule';
+			line?: string | string[];
+			fileHeader?: string;
+			blockStart?: string;
+			location?: string;
+			rule?: string;
+			keep?: string[];
+			maxPlaces?: number;
+	  }
 	/** `git status` in its long form, compacted to branch and one line per section. */
 	| { type: 'git_status' }
 	/** Diffs capped at `maxDiffLines`; every file header survives the cap. */

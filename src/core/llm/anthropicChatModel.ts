@@ -69,9 +69,20 @@ export class AnthropicChatModel implements ChatModel {
 						break;
 					case 'content_block_start':
 						if (event.content_block.type === 'tool_use') {
-							const call = { index: calls.size, id: event.content_block.id, name: event.content_block.name, rawArguments: '' };
+							const call = {
+								index: calls.size,
+								id: event.content_block.id,
+								name: event.content_block.name,
+								rawArguments: '',
+							};
 							calls.set(event.index, call);
-							yield { type: 'toolCallDelta', index: call.index, id: call.id, name: call.name, argumentsDelta: '' };
+							yield {
+								type: 'toolCallDelta',
+								index: call.index,
+								id: call.id,
+								name: call.name,
+								argumentsDelta: '',
+							};
 						}
 						break;
 					case 'content_block_delta':
@@ -84,7 +95,11 @@ export class AnthropicChatModel implements ChatModel {
 							const call = calls.get(event.index);
 							if (call && event.delta.partial_json) {
 								call.rawArguments += event.delta.partial_json;
-								yield { type: 'toolCallDelta', index: call.index, argumentsDelta: event.delta.partial_json };
+								yield {
+									type: 'toolCallDelta',
+									index: call.index,
+									argumentsDelta: event.delta.partial_json,
+								};
 							}
 						}
 						break;
@@ -101,7 +116,13 @@ export class AnthropicChatModel implements ChatModel {
 		}
 		for (const call of calls.values()) {
 			// A tool without parameters streams no fragments: its input is the empty object.
-			yield { type: 'toolCall', index: call.index, id: call.id, name: call.name, rawArguments: call.rawArguments || '{}' };
+			yield {
+				type: 'toolCall',
+				index: call.index,
+				id: call.id,
+				name: call.name,
+				rawArguments: call.rawArguments || '{}',
+			};
 		}
 		yield { type: 'finish', reason: finishReason, usage };
 	}
@@ -109,8 +130,18 @@ export class AnthropicChatModel implements ChatModel {
 	private _mapError(error: unknown, midStream = false): AgentError {
 		const Sdk = loadSdk();
 		// A connection error is an APIError too, but carries no response to describe.
-		const http = error instanceof Sdk.APIError && !(error instanceof Sdk.APIConnectionError) && !(error instanceof Sdk.APIUserAbortError) ? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message } : undefined;
-		return mapModelError(error, { aborted: error instanceof Sdk.APIUserAbortError, http }, midStream, this._options);
+		const http =
+			error instanceof Sdk.APIError &&
+			!(error instanceof Sdk.APIConnectionError) &&
+			!(error instanceof Sdk.APIUserAbortError)
+				? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message }
+				: undefined;
+		return mapModelError(
+			error,
+			{ aborted: error instanceof Sdk.APIUserAbortError, http },
+			midStream,
+			this._options,
+		);
 	}
 }
 

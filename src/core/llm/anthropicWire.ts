@@ -3,7 +3,10 @@ import type { ToolSpec } from './chatModel';
 import { anthropicImageBlocks } from './imageParts';
 
 export type AnthropicBlock =
-	{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean } | ReturnType<typeof anthropicImageBlocks>[number];
+	| { type: 'text'; text: string }
+	| { type: 'tool_use'; id: string; name: string; input: unknown }
+	| { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
+	| ReturnType<typeof anthropicImageBlocks>[number];
 
 export interface AnthropicMessage {
 	role: 'user' | 'assistant';
@@ -16,7 +19,10 @@ export interface AnthropicMessage {
  * the next user message. Consecutive messages of one role merge, because the API wants every
  * result of a batch in the single user message that follows the calls.
  */
-export function toAnthropicRequest(messages: readonly CanonicalMessage[]): { system: string; messages: AnthropicMessage[] } {
+export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
+	system: string;
+	messages: AnthropicMessage[];
+} {
 	const system: string[] = [];
 	const out: AnthropicMessage[] = [];
 	const push = (role: 'user' | 'assistant', block: AnthropicBlock) => {
@@ -42,10 +48,20 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): { sys
 				}
 				break;
 			case 'tool_call':
-				push('assistant', { type: 'tool_use', id: message.data.id, name: message.data.name, input: asObject(message.data.arguments, message.data.rawArguments) });
+				push('assistant', {
+					type: 'tool_use',
+					id: message.data.id,
+					name: message.data.name,
+					input: asObject(message.data.arguments, message.data.rawArguments),
+				});
 				break;
 			case 'tool_result':
-				push('user', { type: 'tool_result', tool_use_id: message.data.toolCallId, content: message.content || '(no output)', is_error: message.data.ok ? undefined : true });
+				push('user', {
+					type: 'tool_result',
+					tool_use_id: message.data.toolCallId,
+					content: message.content || '(no output)',
+					is_error: message.data.ok ? undefined : true,
+				});
 				break;
 		}
 	}

@@ -9,7 +9,13 @@ export interface RepairResult {
 	fixes: string[];
 }
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; required?: string[] };
+type Schema = {
+	type?: string | string[];
+	properties?: Record<string, Schema>;
+	items?: Schema;
+	anyOf?: Schema[];
+	required?: string[];
+};
 
 /**
  * Makes near-valid JSON arguments valid: trailing commas, single quotes, unquoted keys,
@@ -64,7 +70,11 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 	if (!schema) {
 		return value;
 	}
-	const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : (schema.anyOf ?? []).flatMap(s => (s.type ? [s.type].flat() : []));
+	const types = Array.isArray(schema.type)
+		? schema.type
+		: schema.type
+			? [schema.type]
+			: (schema.anyOf ?? []).flatMap(s => (s.type ? [s.type].flat() : []));
 	if (typeof value === 'string' && !types.includes('string')) {
 		if (types.includes('object') || types.includes('array')) {
 			const inner = tryParse(value);
@@ -73,7 +83,11 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 				return coerce(inner, schema, fixes);
 			}
 		}
-		if ((types.includes('number') || types.includes('integer')) && value.trim() !== '' && Number.isFinite(Number(value))) {
+		if (
+			(types.includes('number') || types.includes('integer')) &&
+			value.trim() !== '' &&
+			Number.isFinite(Number(value))
+		) {
 			fixes.push('converted a string to a number');
 			return Number(value);
 		}
@@ -107,7 +121,20 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 }
 
 const ALIASES: Record<string, string[]> = {
-	path: ['file', 'filename', 'filepath', 'file_path', 'file_name', 'path_name', 'pathname', 'target_file', 'target', 'dir', 'directory', 'folder'],
+	path: [
+		'file',
+		'filename',
+		'filepath',
+		'file_path',
+		'file_name',
+		'path_name',
+		'pathname',
+		'target_file',
+		'target',
+		'dir',
+		'directory',
+		'folder',
+	],
 	command: ['cmd', 'shell', 'shell_command', 'bash', 'script', 'commandline', 'command_line'],
 	content: ['contents', 'text', 'body', 'data', 'file_content', 'file_contents', 'new_content'],
 	query: ['q', 'search', 'search_query', 'term', 'pattern'],
@@ -119,7 +146,11 @@ const ALIASES: Record<string, string[]> = {
  * Keys that are near misses of the schema's (`file_path`, `filename`, `filepath` for `path`)
  * are renamed when exactly one missing property fits; anything ambiguous stays as sent.
  */
-function renameNearMisses(value: Record<string, unknown>, properties: Record<string, Schema>, fixes: string[]): Record<string, unknown> {
+function renameNearMisses(
+	value: Record<string, unknown>,
+	properties: Record<string, Schema>,
+	fixes: string[],
+): Record<string, unknown> {
 	const out: Record<string, unknown> = { ...value };
 	const norm = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
 	for (const key of Object.keys(value)) {
@@ -127,7 +158,12 @@ function renameNearMisses(value: Record<string, unknown>, properties: Record<str
 			continue;
 		}
 		const missing = Object.keys(properties).filter(p => !(p in out));
-		const fits = missing.filter(p => norm(p) === norm(key) || (ALIASES[p] ?? []).some(alias => norm(alias) === norm(key)) || (norm(key).endsWith(norm(p)) && norm(p).length >= 3));
+		const fits = missing.filter(
+			p =>
+				norm(p) === norm(key) ||
+				(ALIASES[p] ?? []).some(alias => norm(alias) === norm(key)) ||
+				(norm(key).endsWith(norm(p)) && norm(p).length >= 3),
+		);
 		if (fits.length === 1) {
 			out[fits[0]] = out[key];
 			delete out[key];
@@ -187,5 +223,10 @@ export function splitConcatenated(raw: string): string[] | undefined {
 	if (stray) {
 		return undefined;
 	}
-	return depth === 0 && !text.slice(lastEnd).trim() && parts.length >= 2 && parts.every(part => isObject(tryParse(part))) ? parts : undefined;
+	return depth === 0 &&
+		!text.slice(lastEnd).trim() &&
+		parts.length >= 2 &&
+		parts.every(part => isObject(tryParse(part)))
+		? parts
+		: undefined;
 }

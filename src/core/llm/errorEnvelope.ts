@@ -11,7 +11,11 @@ export function withOpenAIErrorEnvelope(inner: typeof fetch = fetch): typeof fet
 			return response;
 		}
 		const text = await response.text().catch(() => '');
-		return new Response(wrap(text), { status: response.status, statusText: response.statusText, headers: response.headers });
+		return new Response(wrap(text), {
+			status: response.status,
+			statusText: response.statusText,
+			headers: response.headers,
+		});
 	};
 }
 
@@ -26,6 +30,11 @@ function wrap(text: string): string {
 		return text;
 	}
 	const record = parsed as Record<string, unknown>;
-	const message = typeof record.message === 'string' ? record.message : typeof record.detail === 'string' ? record.detail : JSON.stringify(record.detail ?? record);
+	const message =
+		typeof record.message === 'string'
+			? record.message
+			: typeof record.detail === 'string'
+				? record.detail
+				: JSON.stringify(record.detail ?? record);
 	return JSON.stringify({ error: { ...record, message } });
 }

@@ -23,14 +23,29 @@ export function describeModelFailure(failure: ModelFailure, endpoint: EndpointIn
 	const details = { status, body, headers: failure.headers };
 	if (failure.connection) {
 		const local = /127\.0\.0\.1|localhost|\[::1\]/.test(endpoint.baseUrl);
-		const hint = local && /:11434/.test(endpoint.baseUrl) ? `start Ollama with \`ollama serve\` (then \`ollama pull ${endpoint.model}\`), or change keel.model.baseUrl` : 'check that the server is running, or change keel.model.baseUrl';
-		return new AgentError('modelUnreachable', `No model server answered at ${endpoint.baseUrl} — ${hint}.`, details);
+		const hint =
+			local && /:11434/.test(endpoint.baseUrl)
+				? `start Ollama with \`ollama serve\` (then \`ollama pull ${endpoint.model}\`), or change keel.model.baseUrl`
+				: 'check that the server is running, or change keel.model.baseUrl';
+		return new AgentError(
+			'modelUnreachable',
+			`No model server answered at ${endpoint.baseUrl} — ${hint}.`,
+			details,
+		);
 	}
 	if (status === 401 || status === 403) {
-		return new AgentError('modelAuth', `The model endpoint ${endpoint.baseUrl} refused the request (HTTP ${status}). Run "Keel: Set API Key" to store a valid key.`, details);
+		return new AgentError(
+			'modelAuth',
+			`The model endpoint ${endpoint.baseUrl} refused the request (HTTP ${status}). Run "Keel: Set API Key" to store a valid key.`,
+			details,
+		);
 	}
 	if (status === 404 && /model/i.test(body)) {
-		return new AgentError('modelNotFound', `Model "${endpoint.model}" was not found at ${endpoint.baseUrl} — pull it (\`ollama pull ${endpoint.model}\`) or set keel.model.name to a model the server has.`, details);
+		return new AgentError(
+			'modelNotFound',
+			`Model "${endpoint.model}" was not found at ${endpoint.baseUrl} — pull it (\`ollama pull ${endpoint.model}\`) or set keel.model.name to a model the server has.`,
+			details,
+		);
 	}
 	const summary = extractErrorMessage(body) ?? 'no details';
 	return new AgentError('modelHttp', `The model server answered HTTP ${status ?? '?'}: ${summary}`, details);
@@ -49,18 +64,28 @@ export interface ThrownModelError {
  * stream that broke after it started are `modelStream` (recovery replays those), an HTTP error
  * is named by describeModelFailure, anything else before the first byte is an unreachable server.
  */
-export function mapModelError(error: unknown, seen: ThrownModelError, midStream: boolean, endpoint: EndpointInfo): AgentError {
+export function mapModelError(
+	error: unknown,
+	seen: ThrownModelError,
+	midStream: boolean,
+	endpoint: EndpointInfo,
+): AgentError {
 	const name = (error as { name?: string } | undefined)?.name;
 	if (seen.aborted || name === 'AbortError') {
 		return new AgentError('cancelled', 'Stopped.', { cause: error });
 	}
 	if (name === 'TimeoutError') {
-		return new AgentError('modelStream', `The model did not finish within keel.model.requestTimeoutSeconds.`, { cause: error });
+		return new AgentError('modelStream', `The model did not finish within keel.model.requestTimeoutSeconds.`, {
+			cause: error,
+		});
 	}
 	const message = error instanceof Error ? error.message : String(error);
 	if (seen.http) {
 		if (midStream && seen.http.status === undefined) {
-			return new AgentError('modelStream', `The model stream broke: ${message}`, { body: seen.http.body, cause: error });
+			return new AgentError('modelStream', `The model stream broke: ${message}`, {
+				body: seen.http.body,
+				cause: error,
+			});
 		}
 		return describeModelFailure(seen.http, endpoint);
 	}

@@ -45,7 +45,9 @@ function peek(data: string): { size: number; head: Uint8Array } {
  */
 export function validateImages(images: ReadonlyArray<{ name?: unknown; data?: unknown }>): ImagePart[] {
 	if (images.length > IMAGE_LIMITS.maxPerMessage) {
-		throw new ImagesRefused(`A message can carry at most ${IMAGE_LIMITS.maxPerMessage} images; remove ${images.length - IMAGE_LIMITS.maxPerMessage} and send again.`);
+		throw new ImagesRefused(
+			`A message can carry at most ${IMAGE_LIMITS.maxPerMessage} images; remove ${images.length - IMAGE_LIMITS.maxPerMessage} and send again.`,
+		);
 	}
 	return images.map(image => {
 		const name = typeof image.name === 'string' && image.name ? image.name.slice(0, 200) : 'image';
@@ -57,26 +59,48 @@ export function validateImages(images: ReadonlyArray<{ name?: unknown; data?: un
 			throw new ImagesRefused(`${name} is not readable image data; paste or drop the image again.`);
 		}
 		if (size > IMAGE_LIMITS.maxBytes) {
-			throw new ImagesRefused(`${name} is ${formatBytes(size)}; images are limited to ${formatBytes(IMAGE_LIMITS.maxBytes)}. Scale it down or crop it, then attach it again.`);
+			throw new ImagesRefused(
+				`${name} is ${formatBytes(size)}; images are limited to ${formatBytes(IMAGE_LIMITS.maxBytes)}. Scale it down or crop it, then attach it again.`,
+			);
 		}
 		const kind = SIGNATURES.find(signature => signature.test(head));
 		if (!kind) {
-			throw new ImagesRefused(`${name} is not a PNG, JPEG, GIF or WebP image; convert it to one of those and attach it again.`);
+			throw new ImagesRefused(
+				`${name} is not a PNG, JPEG, GIF or WebP image; convert it to one of those and attach it again.`,
+			);
 		}
 		return { mediaType: kind.mediaType, data: image.data, name, bytes: size };
 	});
 }
 
 export function formatBytes(bytes: number): string {
-	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+	return bytes < 1024
+		? `${bytes} B`
+		: bytes < 1024 * 1024
+			? `${Math.round(bytes / 1024)} KB`
+			: `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** OpenAI-compatible content parts: the text, then each image as a data URL. */
-export function openaiUserContent(text: string, images: readonly ImagePart[]): Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> {
-	return [{ type: 'text', text }, ...images.map(image => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.data}` } }))];
+export function openaiUserContent(
+	text: string,
+	images: readonly ImagePart[],
+): Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> {
+	return [
+		{ type: 'text', text },
+		...images.map(image => ({
+			type: 'image_url' as const,
+			image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+		})),
+	];
 }
 
 /** Anthropic blocks: images first (as its documentation advises), then the text. */
-export function anthropicImageBlocks(images: readonly ImagePart[]): Array<{ type: 'image'; source: { type: 'base64'; media_type: ImageMediaType; data: string } }> {
-	return images.map(image => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.data } }));
+export function anthropicImageBlocks(
+	images: readonly ImagePart[],
+): Array<{ type: 'image'; source: { type: 'base64'; media_type: ImageMediaType; data: string } }> {
+	return images.map(image => ({
+		type: 'image' as const,
+		source: { type: 'base64' as const, media_type: image.mediaType, data: image.data },
+	}));
 }

@@ -15,7 +15,11 @@ export interface ModelInfo {
  * support), OpenAI-compatible /models, Anthropic /v1/models. Errors become AgentErrors with a
  * sentence the user can act on.
  */
-export async function listModels(resolved: ResolvedProvider, apiKey: string | undefined, fetchImpl: typeof fetch = fetch): Promise<ModelInfo[]> {
+export async function listModels(
+	resolved: ResolvedProvider,
+	apiKey: string | undefined,
+	fetchImpl: typeof fetch = fetch,
+): Promise<ModelInfo[]> {
 	const endpoint = { baseUrl: resolved.baseUrl, model: resolved.model };
 	const get = async (url: string, init: RequestInit = {}): Promise<any> => {
 		let response: Response;
@@ -34,7 +38,9 @@ export async function listModels(resolved: ResolvedProvider, apiKey: string | un
 		case 'ollama': {
 			const root = ollamaRoot(resolved.baseUrl);
 			const tags = await get(`${root}/api/tags`);
-			const names: string[] = (tags.models ?? []).map((m: { name?: string; model?: string }) => m.name ?? m.model).filter(Boolean);
+			const names: string[] = (tags.models ?? [])
+				.map((m: { name?: string; model?: string }) => m.name ?? m.model)
+				.filter(Boolean);
 			// /api/show per model is cheap locally; cap it so a huge library does not stall the picker.
 			return Promise.all(
 				names.map(async (id, index) => {
@@ -42,9 +48,17 @@ export async function listModels(resolved: ResolvedProvider, apiKey: string | un
 						return { id };
 					}
 					try {
-						const show = await get(`${root}/api/show`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: id }) });
+						const show = await get(`${root}/api/show`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ model: id }),
+						});
 						const key = Object.keys(show.model_info ?? {}).find(k => k.endsWith('.context_length'));
-						return { id, contextWindow: key ? Number(show.model_info[key]) : undefined, tools: Array.isArray(show.capabilities) ? show.capabilities.includes('tools') : undefined };
+						return {
+							id,
+							contextWindow: key ? Number(show.model_info[key]) : undefined,
+							tools: Array.isArray(show.capabilities) ? show.capabilities.includes('tools') : undefined,
+						};
 					} catch {
 						return { id };
 					}
@@ -52,11 +66,15 @@ export async function listModels(resolved: ResolvedProvider, apiKey: string | un
 			);
 		}
 		case 'anthropic': {
-			const list = await get(`${resolved.baseUrl}/v1/models`, { headers: { 'x-api-key': apiKey ?? '', 'anthropic-version': '2023-06-01' } });
+			const list = await get(`${resolved.baseUrl}/v1/models`, {
+				headers: { 'x-api-key': apiKey ?? '', 'anthropic-version': '2023-06-01' },
+			});
 			return (list.data ?? []).map((m: { id: string }) => ({ id: m.id, tools: true }));
 		}
 		case 'openai': {
-			const list = await get(`${resolved.baseUrl}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+			const list = await get(`${resolved.baseUrl}/models`, {
+				headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+			});
 			return (list.data ?? []).map((m: Record<string, any>) => ({
 				id: String(m.id),
 				// llama.cpp reports meta.n_ctx_train, LM Studio max_context_length, some proxies context_length.

@@ -56,7 +56,10 @@ export class OllamaChatModel implements ChatModel {
 		}
 		if (!response.ok || !response.body) {
 			const body = await response.text().catch(() => '');
-			throw describeModelFailure({ status: response.status, body, headers: Object.fromEntries(response.headers) }, endpoint);
+			throw describeModelFailure(
+				{ status: response.status, body, headers: Object.fromEntries(response.headers) },
+				endpoint,
+			);
 		}
 
 		const calls: Array<{ index: number; id: string; name: string; rawArguments: string }> = [];
@@ -67,7 +70,11 @@ export class OllamaChatModel implements ChatModel {
 				const chunk = JSON.parse(line) as OllamaChunk;
 				if (chunk.error) {
 					// Ollama reports failures after the 200 (e.g. "error parsing tool call") as a line.
-					throw new AgentError('modelStream', `The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`, { body: line });
+					throw new AgentError(
+						'modelStream',
+						`The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`,
+						{ body: line },
+					);
 				}
 				if (chunk.message?.thinking) {
 					yield { type: 'reasoning', text: chunk.message.thinking, field: 'thinking' };
@@ -90,7 +97,9 @@ export class OllamaChatModel implements ChatModel {
 				}
 			}
 		} catch (error) {
-			throw error instanceof AgentError ? error : mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
+			throw error instanceof AgentError
+				? error
+				: mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
 		}
 		for (const call of calls) {
 			yield { type: 'toolCall', ...call };
@@ -101,7 +110,10 @@ export class OllamaChatModel implements ChatModel {
 }
 
 /** num_ctx against silent truncation; after degenerate output, a repeat penalty and a little more randomness. */
-function ollamaOptions(contextWindow: number | undefined, avoidRepetition: boolean | undefined): Record<string, number> | undefined {
+function ollamaOptions(
+	contextWindow: number | undefined,
+	avoidRepetition: boolean | undefined,
+): Record<string, number> | undefined {
 	const options: Record<string, number> = {};
 	if (contextWindow) {
 		options.num_ctx = contextWindow;

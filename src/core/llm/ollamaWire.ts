@@ -5,7 +5,12 @@ import { lastUserIndex } from './openaiWire';
 
 export type OllamaMessage =
 	| { role: 'system' | 'user'; content: string; images?: string[] }
-	| { role: 'assistant'; content: string; thinking?: string; tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }> }
+	| {
+			role: 'assistant';
+			content: string;
+			thinking?: string;
+			tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }>;
+	  }
 	| { role: 'tool'; content: string; tool_name: string };
 
 /**
@@ -22,13 +27,22 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaM
 				break;
 			case 'user':
 				// Ollama's native chat takes the images as bare base64 beside the text.
-				out.push(message.images?.length ? { role: 'user', content: message.content, images: message.images.map(image => image.data) } : { role: 'user', content: message.content });
+				out.push(
+					message.images?.length
+						? { role: 'user', content: message.content, images: message.images.map(image => image.data) }
+						: { role: 'user', content: message.content },
+				);
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });
 				break;
 			case 'tool_call': {
-				const call = { function: { name: message.data.name, arguments: asObject(message.data.arguments, message.data.rawArguments) } };
+				const call = {
+					function: {
+						name: message.data.name,
+						arguments: asObject(message.data.arguments, message.data.rawArguments),
+					},
+				};
 				const last = out[out.length - 1];
 				let holder: Extract<OllamaMessage, { role: 'assistant' }>;
 				if (last && last.role === 'assistant') {
@@ -53,12 +67,19 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaM
 }
 
 export function toOllamaTools(tools: readonly ToolSpec[]) {
-	return tools.map(tool => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+	return tools.map(tool => ({
+		type: 'function' as const,
+		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+	}));
 }
 
 /** One NDJSON line of a streamed /api/chat answer. */
 export interface OllamaChunk {
-	message?: { content?: string; thinking?: string; tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }> };
+	message?: {
+		content?: string;
+		thinking?: string;
+		tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }>;
+	};
 	done?: boolean;
 	done_reason?: string;
 	prompt_eval_count?: number;

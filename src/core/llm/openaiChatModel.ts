@@ -59,7 +59,10 @@ export class OpenAIChatModel implements ChatModel {
 		try {
 			for await (const chunk of stream) {
 				if (chunk.usage) {
-					usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+					usage = {
+						promptTokens: chunk.usage.prompt_tokens,
+						completionTokens: chunk.usage.completion_tokens,
+					};
 				}
 				const choice = chunk.choices?.[0];
 				if (!choice) {
@@ -76,7 +79,11 @@ export class OpenAIChatModel implements ChatModel {
 					yield { type: 'text', text: delta.content };
 				}
 				// The legacy `function_call` field (older servers and fine-tunes): one call, index 0.
-				const toolDeltas = delta.tool_calls ?? (delta.function_call ? [{ index: 0, id: delta.function_call.id, function: delta.function_call }] : []);
+				const toolDeltas =
+					delta.tool_calls ??
+					(delta.function_call
+						? [{ index: 0, id: delta.function_call.id, function: delta.function_call }]
+						: []);
 				for (const [position, toolDelta] of toolDeltas.entries()) {
 					const call = assembler.add(toolDelta, position);
 					yield {
@@ -84,7 +91,12 @@ export class OpenAIChatModel implements ChatModel {
 						index: call.index,
 						id: call.id || undefined,
 						name: call.name || undefined,
-						argumentsDelta: typeof toolDelta.function?.arguments === 'string' ? toolDelta.function.arguments : toolDelta.function?.arguments ? JSON.stringify(toolDelta.function.arguments) : '',
+						argumentsDelta:
+							typeof toolDelta.function?.arguments === 'string'
+								? toolDelta.function.arguments
+								: toolDelta.function?.arguments
+									? JSON.stringify(toolDelta.function.arguments)
+									: '',
 					};
 				}
 				if (choice.finish_reason) {
@@ -95,7 +107,13 @@ export class OpenAIChatModel implements ChatModel {
 			throw this._mapError(error, true);
 		}
 		for (const call of assembler.finish(() => `call_${randomUUID()}`)) {
-			yield { type: 'toolCall', index: call.index, id: call.id, name: call.name, rawArguments: call.rawArguments };
+			yield {
+				type: 'toolCall',
+				index: call.index,
+				id: call.id,
+				name: call.name,
+				rawArguments: call.rawArguments,
+			};
 		}
 		yield { type: 'finish', reason: finishReason, usage };
 	}
@@ -103,14 +121,29 @@ export class OpenAIChatModel implements ChatModel {
 	private _mapError(error: unknown, midStream = false): AgentError {
 		// A connection error is an APIError too, but carries no response to describe.
 		const http =
-			error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIConnectionError) && !(error instanceof OpenAI.APIUserAbortError)
-				? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message, headers: headerRecord(error.headers) }
+			error instanceof OpenAI.APIError &&
+			!(error instanceof OpenAI.APIConnectionError) &&
+			!(error instanceof OpenAI.APIUserAbortError)
+				? {
+						status: error.status,
+						body: error.error ? JSON.stringify(error.error) : error.message,
+						headers: headerRecord(error.headers),
+					}
 				: undefined;
-		return mapModelError(error, { aborted: error instanceof OpenAI.APIUserAbortError, http }, midStream, this._options);
+		return mapModelError(
+			error,
+			{ aborted: error instanceof OpenAI.APIUserAbortError, http },
+			midStream,
+			this._options,
+		);
 	}
 }
 
-type WireToolDelta = { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null };
+type WireToolDelta = {
+	index?: number;
+	id?: string | null;
+	function?: { name?: string | null; arguments?: unknown } | null;
+};
 
 /** A streamed delta as the servers really send it, beyond the SDK's type. */
 interface WireDelta {

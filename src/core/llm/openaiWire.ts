@@ -12,7 +12,13 @@ export interface WireToolCall {
 export type WireMessage =
 	| { role: 'system' | 'user'; content: string }
 	| { role: 'user'; content: ReturnType<typeof openaiUserContent> }
-	| { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string; reasoning?: string }
+	| {
+			role: 'assistant';
+			content: string | null;
+			tool_calls?: WireToolCall[];
+			reasoning_content?: string;
+			reasoning?: string;
+	  }
 	| { role: 'tool'; tool_call_id: string; content: string };
 
 /**
@@ -28,7 +34,11 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 				out.push({ role: message.kind, content: message.content });
 				break;
 			case 'user':
-				out.push(message.images?.length ? { role: 'user', content: openaiUserContent(message.content, message.images) } : { role: 'user', content: message.content });
+				out.push(
+					message.images?.length
+						? { role: 'user', content: openaiUserContent(message.content, message.images) }
+						: { role: 'user', content: message.content },
+				);
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });
@@ -38,7 +48,10 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 					id: message.data.id,
 					type: 'function',
 					// Broken JSON replayed makes vLLM and others reject the whole conversation (400): send valid JSON always.
-					function: { name: message.data.name, arguments: validJson(message.data.arguments, message.data.rawArguments) },
+					function: {
+						name: message.data.name,
+						arguments: validJson(message.data.arguments, message.data.rawArguments),
+					},
 				};
 				const last = out[out.length - 1];
 				let holder: Extract<WireMessage, { role: 'assistant' }>;
@@ -51,7 +64,11 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 				}
 				// Reasoning goes back only within the turn that made the calls, in the field it came in.
 				const reasoning = message.data.reasoning;
-				if (reasoning && index > turnStart && (reasoning.field === 'reasoning_content' || reasoning.field === 'reasoning')) {
+				if (
+					reasoning &&
+					index > turnStart &&
+					(reasoning.field === 'reasoning_content' || reasoning.field === 'reasoning')
+				) {
 					holder[reasoning.field] = reasoning.text;
 				}
 				break;

@@ -18,13 +18,55 @@ export interface ProviderPreset {
 /** Every provider goes through the canonical history, so a session can switch mid-way. */
 export const PROVIDERS: Record<ProviderKind, ProviderPreset> = {
 	// Native /api/chat, not /v1: only the native API accepts num_ctx and keep_alive.
-	ollama: { kind: 'ollama', label: 'Ollama', wire: 'ollama', defaultBaseUrl: 'http://127.0.0.1:11434', needsKey: false },
-	llamacpp: { kind: 'llamacpp', label: 'llama.cpp server', wire: 'openai', defaultBaseUrl: 'http://127.0.0.1:8080/v1', needsKey: false },
-	lmstudio: { kind: 'lmstudio', label: 'LM Studio', wire: 'openai', defaultBaseUrl: 'http://127.0.0.1:1234/v1', needsKey: false },
-	zai: { kind: 'zai', label: 'Z.AI GLM', wire: 'openai', defaultBaseUrl: 'https://api.z.ai/api/paas/v4', needsKey: true },
-	openai: { kind: 'openai', label: 'OpenAI', wire: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', needsKey: true },
-	anthropic: { kind: 'anthropic', label: 'Anthropic', wire: 'anthropic', defaultBaseUrl: 'https://api.anthropic.com', needsKey: true },
-	custom: { kind: 'custom', label: 'OpenAI-compatible (custom URL)', wire: 'openai', defaultBaseUrl: 'http://127.0.0.1:8000/v1', needsKey: false },
+	ollama: {
+		kind: 'ollama',
+		label: 'Ollama',
+		wire: 'ollama',
+		defaultBaseUrl: 'http://127.0.0.1:11434',
+		needsKey: false,
+	},
+	llamacpp: {
+		kind: 'llamacpp',
+		label: 'llama.cpp server',
+		wire: 'openai',
+		defaultBaseUrl: 'http://127.0.0.1:8080/v1',
+		needsKey: false,
+	},
+	lmstudio: {
+		kind: 'lmstudio',
+		label: 'LM Studio',
+		wire: 'openai',
+		defaultBaseUrl: 'http://127.0.0.1:1234/v1',
+		needsKey: false,
+	},
+	zai: {
+		kind: 'zai',
+		label: 'Z.AI GLM',
+		wire: 'openai',
+		defaultBaseUrl: 'https://api.z.ai/api/paas/v4',
+		needsKey: true,
+	},
+	openai: {
+		kind: 'openai',
+		label: 'OpenAI',
+		wire: 'openai',
+		defaultBaseUrl: 'https://api.openai.com/v1',
+		needsKey: true,
+	},
+	anthropic: {
+		kind: 'anthropic',
+		label: 'Anthropic',
+		wire: 'anthropic',
+		defaultBaseUrl: 'https://api.anthropic.com',
+		needsKey: true,
+	},
+	custom: {
+		kind: 'custom',
+		label: 'OpenAI-compatible (custom URL)',
+		wire: 'openai',
+		defaultBaseUrl: 'http://127.0.0.1:8000/v1',
+		needsKey: false,
+	},
 };
 
 export interface ProviderSettings {
@@ -50,7 +92,8 @@ export interface ResolvedProvider {
 export const LEGACY_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
-	const kind = settings.provider === 'auto' ? inferProvider(settings.baseUrl ?? LEGACY_DEFAULT_BASE_URL) : settings.provider;
+	const kind =
+		settings.provider === 'auto' ? inferProvider(settings.baseUrl ?? LEGACY_DEFAULT_BASE_URL) : settings.provider;
 	const preset = PROVIDERS[kind] ?? PROVIDERS.custom;
 	return {
 		preset,
@@ -80,11 +123,24 @@ export function inferProvider(baseUrl: string): ProviderKind {
 	return 'custom';
 }
 
-export function createChatModel(resolved: ResolvedProvider, apiKey: string | undefined, fetchImpl?: typeof fetch): ChatModel {
-	const common = { baseUrl: resolved.baseUrl, model: resolved.model, timeoutMs: resolved.timeoutMs, fetch: fetchImpl };
+export function createChatModel(
+	resolved: ResolvedProvider,
+	apiKey: string | undefined,
+	fetchImpl?: typeof fetch,
+): ChatModel {
+	const common = {
+		baseUrl: resolved.baseUrl,
+		model: resolved.model,
+		timeoutMs: resolved.timeoutMs,
+		fetch: fetchImpl,
+	};
 	switch (resolved.preset.wire) {
 		case 'ollama':
-			return new OllamaChatModel({ ...common, contextWindow: resolved.contextWindow, keepAlive: resolved.keepAlive });
+			return new OllamaChatModel({
+				...common,
+				contextWindow: resolved.contextWindow,
+				keepAlive: resolved.keepAlive,
+			});
 		case 'anthropic':
 			return new AnthropicChatModel({ ...common, apiKey });
 		case 'openai':

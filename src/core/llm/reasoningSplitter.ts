@@ -15,7 +15,19 @@ export interface HarmonyCall {
 	rawArguments: string;
 }
 
-const TAGS = ['<think>', '</think>', '<thinking>', '</thinking>', '<|channel|>', '<|message|>', '<|end|>', '<|start|>', '<|call|>', '<|return|>', '<|constrain|>'];
+const TAGS = [
+	'<think>',
+	'</think>',
+	'<thinking>',
+	'</thinking>',
+	'<|channel|>',
+	'<|message|>',
+	'<|end|>',
+	'<|start|>',
+	'<|call|>',
+	'<|return|>',
+	'<|constrain|>',
+];
 
 type Mode = 'answer' | 'think' | 'header' | 'analysis' | 'final' | 'call' | 'done';
 

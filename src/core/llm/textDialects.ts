@@ -18,14 +18,22 @@ export interface DialectCall {
  */
 export function findDialectCalls(text: string): DialectCall[] {
 	const out: DialectCall[] = [];
-	const add = (start: number, end: number, name: string | undefined, rawArguments: string | undefined, dialect: DialectName) => {
+	const add = (
+		start: number,
+		end: number,
+		name: string | undefined,
+		rawArguments: string | undefined,
+		dialect: DialectName,
+	) => {
 		if (name && rawArguments !== undefined) {
 			out.push({ start, end, name: name.trim(), rawArguments, dialect });
 		}
 	};
 
 	// Harmony: `to=functions.NAME … <|message|>{json}<|call|>`; only up to the first <|call|>.
-	for (const m of text.matchAll(/(?:<\|start\|>[^<]*|<\|channel\|>[^<]*)?to=(?:functions\.)?([\w.-]+)[^<\n]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/g)) {
+	for (const m of text.matchAll(
+		/(?:<\|start\|>[^<]*|<\|channel\|>[^<]*)?to=(?:functions\.)?([\w.-]+)[^<\n]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/g,
+	)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2].trim(), 'harmony');
 		if (m[0].includes('<|call|>')) {
 			break;
@@ -38,18 +46,29 @@ export function findDialectCalls(text: string): DialectCall[] {
 		if (Array.isArray(list)) {
 			for (const item of list) {
 				const call = item as { name?: unknown; arguments?: unknown; parameters?: unknown };
-				add(m.index!, m.index! + m[0].length, typeof call.name === 'string' ? call.name : undefined, argsText(call.arguments ?? call.parameters ?? {}), 'mistral');
+				add(
+					m.index!,
+					m.index! + m[0].length,
+					typeof call.name === 'string' ? call.name : undefined,
+					argsText(call.arguments ?? call.parameters ?? {}),
+					'mistral',
+				);
 			}
 		}
 	}
-	for (const m of text.matchAll(/\[TOOL_CALLS\]\s*([\w.-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?\[ARGS\]\s*(\{[\s\S]*?\})(?=\s*(?:\[TOOL_CALLS\]|<\/s>|$))/g)) {
+	for (const m of text.matchAll(
+		/\[TOOL_CALLS\]\s*([\w.-]+)\s*(?:\[CALL_ID\]\s*\w+\s*)?\[ARGS\]\s*(\{[\s\S]*?\})(?=\s*(?:\[TOOL_CALLS\]|<\/s>|$))/g,
+	)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2], 'mistral');
 	}
 
 	// DeepSeek V3/R1: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>`;
 	// V3.1+: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`. ASCII look-alikes too.
 	const ds = (word: string) => `<[｜|]${word.split('_').join('[▁_]')}[｜|]>`;
-	const deepseek = new RegExp(`${ds('tool_call_begin')}([\\s\\S]*?)${ds('tool_sep')}([\\s\\S]*?)(?:${ds('tool_call_end')}|${ds('tool_calls_end')}|$)`, 'g');
+	const deepseek = new RegExp(
+		`${ds('tool_call_begin')}([\\s\\S]*?)${ds('tool_sep')}([\\s\\S]*?)(?:${ds('tool_call_end')}|${ds('tool_calls_end')}|$)`,
+		'g',
+	);
 	for (const m of text.matchAll(deepseek)) {
 		const head = m[1].trim();
 		const body = m[2].trim();
@@ -64,23 +83,36 @@ export function findDialectCalls(text: string): DialectCall[] {
 	// Llama 3.x: `<|python_tag|>{"name":…,"parameters":{…}}` ending at <|eom_id|> / <|eot_id|>, `;` between calls.
 	for (const m of text.matchAll(/<\|python_tag\|>([\s\S]*?)(?:<\|eom_id\|>|<\|eot_id\|>|$)/g)) {
 		for (const part of m[1].split(/;\s*(?=\{)/)) {
-			const value = parseLoose(part.trim()) as { name?: unknown; parameters?: unknown; arguments?: unknown } | undefined;
+			const value = parseLoose(part.trim()) as
+				{ name?: unknown; parameters?: unknown; arguments?: unknown } | undefined;
 			if (value && typeof value === 'object') {
-				add(m.index!, m.index! + m[0].length, typeof value.name === 'string' ? value.name : undefined, argsText(value.parameters ?? value.arguments ?? {}), 'llama');
+				add(
+					m.index!,
+					m.index! + m[0].length,
+					typeof value.name === 'string' ? value.name : undefined,
+					argsText(value.parameters ?? value.arguments ?? {}),
+					'llama',
+				);
 			}
 		}
 	}
 
 	// Kimi K2: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`, tags sometimes missing their `<`.
-	for (const m of text.matchAll(/<?\|tool_call_begin\|>\s*([^\s<|]+)\s*<?\|tool_call_argument_begin\|>([\s\S]*?)(?:<?\|tool_call_end\|>|<?\|tool_calls_section_end\|>|$)/g)) {
+	for (const m of text.matchAll(
+		/<?\|tool_call_begin\|>\s*([^\s<|]+)\s*<?\|tool_call_argument_begin\|>([\s\S]*?)(?:<?\|tool_call_end\|>|<?\|tool_calls_section_end\|>|$)/g,
+	)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2].trim(), 'kimi');
 	}
 
 	// MiniMax M2 (and Kimi's XML): `<invoke name="NAME"><parameter name="KEY">value</parameter></invoke>`,
 	// also with `<` or `</` dropped from a tag.
-	for (const m of text.matchAll(/<?invoke name="([^"]+)">([\s\S]*?)(?:<?\/invoke>|<?\/minimax:tool_call>|<?\/function_calls>|(?=<?invoke name=)|$)/g)) {
+	for (const m of text.matchAll(
+		/<?invoke name="([^"]+)">([\s\S]*?)(?:<?\/invoke>|<?\/minimax:tool_call>|<?\/function_calls>|(?=<?invoke name=)|$)/g,
+	)) {
 		const args: Record<string, string> = {};
-		for (const p of m[2].matchAll(/<?parameter name="([^"]+)">([\s\S]*?)(?=<?\/parameter>|<?parameter name=|<?\/invoke>|$)/g)) {
+		for (const p of m[2].matchAll(
+			/<?parameter name="([^"]+)">([\s\S]*?)(?=<?\/parameter>|<?parameter name=|<?\/invoke>|$)/g,
+		)) {
 			args[p[1]] = p[2].replace(/^\r?\n/, '').replace(/\r?\n$/, '');
 		}
 		add(m.index!, m.index! + m[0].length, m[1], JSON.stringify(args), 'minimax');
@@ -89,7 +121,8 @@ export function findDialectCalls(text: string): DialectCall[] {
 }
 
 /** Wrappers left around the calls once they are taken out of the prose. */
-export const DIALECT_WRAPPERS = /<?\|tool_calls_section_(?:begin|end)\|>|<[｜|]tool[▁_]calls[▁_](?:begin|end)[｜|]>|<\/?minimax:tool_call>|<\/?function_calls>|<\|(?:eom_id|eot_id|end|return|start)\|>|\[\/?TOOL_CALLS\]|<\/s>/g;
+export const DIALECT_WRAPPERS =
+	/<?\|tool_calls_section_(?:begin|end)\|>|<[｜|]tool[▁_]calls[▁_](?:begin|end)[｜|]>|<\/?minimax:tool_call>|<\/?function_calls>|<\|(?:eom_id|eot_id|end|return|start)\|>|\[\/?TOOL_CALLS\]|<\/s>/g;
 
 function argsText(args: unknown): string {
 	return typeof args === 'string' ? args : JSON.stringify(args);

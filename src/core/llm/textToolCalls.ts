@@ -47,7 +47,15 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 	}
 	for (const m of text.matchAll(/<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g)) {
 		const body = m[1].trim();
-		take(m.index!, m.index! + m[0].length, body.startsWith('{') ? jsonCall(body, 'tool_call') : body.includes('<function=') ? qwenCall(body) : glmCall(body));
+		take(
+			m.index!,
+			m.index! + m[0].length,
+			body.startsWith('{')
+				? jsonCall(body, 'tool_call')
+				: body.includes('<function=')
+					? qwenCall(body)
+					: glmCall(body),
+		);
 	}
 	for (const m of text.matchAll(/<function=([\w.-]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
 		take(m.index!, m.index! + m[0].length, qwenCall(m[0]));
@@ -57,7 +65,11 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 	}
 	for (const m of text.matchAll(/call:([\w.-]+)\s*(\{[\s\S]*?\})(?=\s*(?:$|\n|<))/g)) {
 		const args = repairObject(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
-		take(m.index!, m.index! + m[0].length, args ? { name: m[1], rawArguments: JSON.stringify(args), dialect: 'gemma' } : undefined);
+		take(
+			m.index!,
+			m.index! + m[0].length,
+			args ? { name: m[1], rawArguments: JSON.stringify(args), dialect: 'gemma' } : undefined,
+		);
 	}
 	for (const [start, end] of balancedObjects(text)) {
 		take(start, end, jsonCall(text.slice(start, end), 'json'));
@@ -121,9 +133,17 @@ function jsonCall(body: string, dialect: TextToolCall['dialect']): TextToolCall 
 	if (!value || Array.isArray(value) || typeof value !== 'object') {
 		return undefined;
 	}
-	const fn = (value.function && typeof value.function === 'object' ? value.function : value) as Record<string, unknown>;
+	const fn = (value.function && typeof value.function === 'object' ? value.function : value) as Record<
+		string,
+		unknown
+	>;
 	const name = fn.name ?? value.tool ?? value.tool_name;
-	const args = fn.arguments ?? fn.parameters ?? fn.input ?? fn.args ?? (value.arguments === undefined && name ? {} : undefined);
+	const args =
+		fn.arguments ??
+		fn.parameters ??
+		fn.input ??
+		fn.args ??
+		(value.arguments === undefined && name ? {} : undefined);
 	if (typeof name !== 'string' || args === undefined) {
 		return undefined;
 	}
@@ -136,7 +156,9 @@ function qwenCall(body: string): TextToolCall | undefined {
 		return undefined;
 	}
 	const args: Record<string, string> = {};
-	for (const m of body.matchAll(/<parameter=([\w.-]+)>([\s\S]*?)(?=<\/parameter>|<parameter=|<\/function>|<\/tool_call>|$)/g)) {
+	for (const m of body.matchAll(
+		/<parameter=([\w.-]+)>([\s\S]*?)(?=<\/parameter>|<parameter=|<\/function>|<\/tool_call>|$)/g,
+	)) {
 		args[m[1]] = trimValue(m[2]);
 	}
 	return { name: head[1], rawArguments: JSON.stringify(args), dialect: 'qwen-xml' };

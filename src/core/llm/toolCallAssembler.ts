@@ -15,7 +15,10 @@ export class ToolCallAssembler {
 	/** Wire index → our index: Ollama streams every parallel call with index 0, each with its own id. */
 	private readonly _slots = new Map<number, number>();
 
-	add(delta: { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null }, fallbackIndex: number): AssembledCall {
+	add(
+		delta: { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null },
+		fallbackIndex: number,
+	): AssembledCall {
 		const wireIndex = typeof delta.index === 'number' ? delta.index : fallbackIndex;
 		let index = this._slots.get(wireIndex) ?? wireIndex;
 		let call = this._calls.get(index);
@@ -44,12 +47,17 @@ export class ToolCallAssembler {
 
 	/** Calls in index order; a missing id is generated so results can still be matched. */
 	finish(makeId: (index: number) => string): AssembledCall[] {
-		return [...this._calls.values()].sort((a, b) => a.index - b.index).map(call => ({ ...call, id: call.id || makeId(call.index) }));
+		return [...this._calls.values()]
+			.sort((a, b) => a.index - b.index)
+			.map(call => ({ ...call, id: call.id || makeId(call.index) }));
 	}
 }
 
 /** A new id, or a new name after complete arguments, on an index already in use: a second call. */
-function startsAnotherCall(call: AssembledCall, delta: { id?: string | null; function?: { name?: string | null } | null }): boolean {
+function startsAnotherCall(
+	call: AssembledCall,
+	delta: { id?: string | null; function?: { name?: string | null } | null },
+): boolean {
 	if (delta.id && call.id && delta.id !== call.id) {
 		return true;
 	}

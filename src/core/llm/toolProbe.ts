@@ -11,7 +11,12 @@ export interface ProbeResult {
 const PROBE_TOOL = {
 	name: 'get_weather',
 	description: 'Returns the current weather for a city.',
-	parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+	parameters: {
+		type: 'object',
+		properties: { city: { type: 'string' } },
+		required: ['city'],
+		additionalProperties: false,
+	},
 };
 
 /**
@@ -19,14 +24,21 @@ const PROBE_TOOL = {
  * call whose arguments parse and name the city. Text that merely describes a call fails: Keel
  * can recover such calls, but the user should know the model does not call natively.
  */
-export async function probeToolCalling(model: ChatModel, now: () => number = Date.now, signal?: AbortSignal): Promise<ProbeResult> {
+export async function probeToolCalling(
+	model: ChatModel,
+	now: () => number = Date.now,
+	signal?: AbortSignal,
+): Promise<ProbeResult> {
 	const at = now();
 	let text = '';
 	try {
 		for await (const event of model.stream({
 			messages: [
 				{ kind: 'system', content: 'You can call tools. Use them when asked.' },
-				{ kind: 'user', content: 'What is the weather in Paris? Call the get_weather tool; do not answer in text.' },
+				{
+					kind: 'user',
+					content: 'What is the weather in Paris? Call the get_weather tool; do not answer in text.',
+				},
 			],
 			tools: [PROBE_TOOL],
 			signal: signal ?? AbortSignal.timeout(120_000),
@@ -38,10 +50,18 @@ export async function probeToolCalling(model: ChatModel, now: () => number = Dat
 				try {
 					args = JSON.parse(event.rawArguments);
 				} catch {
-					return { ok: false, detail: `The model called ${event.name} but its arguments are not valid JSON: ${event.rawArguments.slice(0, 120)}`, at };
+					return {
+						ok: false,
+						detail: `The model called ${event.name} but its arguments are not valid JSON: ${event.rawArguments.slice(0, 120)}`,
+						at,
+					};
 				}
 				if (event.name !== PROBE_TOOL.name || typeof args?.city !== 'string') {
-					return { ok: false, detail: `The model called ${event.name}(${event.rawArguments.slice(0, 120)}) instead of get_weather({"city": …}).`, at };
+					return {
+						ok: false,
+						detail: `The model called ${event.name}(${event.rawArguments.slice(0, 120)}) instead of get_weather({"city": …}).`,
+						at,
+					};
 				}
 				return { ok: true, detail: `Native tool calling works: get_weather(${event.rawArguments}).`, at };
 			}
@@ -50,5 +70,11 @@ export async function probeToolCalling(model: ChatModel, now: () => number = Dat
 		return { ok: false, detail: `The probe request failed: ${toAgentError(error).message}`, at };
 	}
 	const shown = text.trim().slice(0, 160);
-	return { ok: false, detail: shown ? `The model answered in text instead of calling the tool: "${shown}"` : 'The model answered without calling the tool.', at };
+	return {
+		ok: false,
+		detail: shown
+			? `The model answered in text instead of calling the tool: "${shown}"`
+			: 'The model answered without calling the tool.',
+		at,
+	};
 }

@@ -45,7 +45,13 @@ export function parseMentions(text: string): Mention[] {
 		if (!value) {
 			continue;
 		}
-		const kind: MentionKind = SPECIAL.has(value) ? (value as MentionKind) : /^https?:\/\//i.test(value) ? 'url' : value.endsWith('/') ? 'folder' : 'file';
+		const kind: MentionKind = SPECIAL.has(value)
+			? (value as MentionKind)
+			: /^https?:\/\//i.test(value)
+				? 'url'
+				: value.endsWith('/')
+					? 'folder'
+					: 'file';
 		if (!found.some(m => m.kind === kind && m.value === value)) {
 			found.push({ kind, value });
 		}
@@ -62,7 +68,12 @@ export function estimateTokens(text: string): number {
  * better lost than the whole context window). Never throws: a refusal is an attachment with
  * an `error` the chat shows and nothing attached.
  */
-export async function resolveMentions(mentions: readonly Mention[], sources: MentionSources, maxTokens: number, signal: AbortSignal): Promise<Attachment[]> {
+export async function resolveMentions(
+	mentions: readonly Mention[],
+	sources: MentionSources,
+	maxTokens: number,
+	signal: AbortSignal,
+): Promise<Attachment[]> {
 	const out: Attachment[] = [];
 	for (const mention of mentions) {
 		try {
@@ -110,13 +121,18 @@ async function resolveOne(mention: Mention, sources: MentionSources, signal: Abo
 		}
 		case 'problems': {
 			const problems = sources.problems?.() ?? [];
-			const lines = problems.map(p => `${p.path}:${p.line}:${p.column} ${p.severity}: ${p.message}${p.source ? ` (${p.source}${p.code ? ` ${p.code}` : ''})` : ''}`);
+			const lines = problems.map(
+				p =>
+					`${p.path}:${p.line}:${p.column} ${p.severity}: ${p.message}${p.source ? ` (${p.source}${p.code ? ` ${p.code}` : ''})` : ''}`,
+			);
 			return attach('problems', `Problems (${problems.length})`, lines.join('\n') || 'No problems reported.');
 		}
 		case 'terminal': {
 			const output = sources.terminalOutput?.();
 			if (!output) {
-				throw new Error('No terminal output to attach: run a command in a terminal with shell integration first.');
+				throw new Error(
+					'No terminal output to attach: run a command in a terminal with shell integration first.',
+				);
 			}
 			return attach('terminal', 'Terminal output', output);
 		}

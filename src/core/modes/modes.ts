@@ -38,7 +38,12 @@ export function parseCustomModes(setting: unknown): { modes: Mode[]; errors: str
 	}
 	setting.forEach((entry, index) => {
 		const at = `keel.modes[${index}]`;
-		if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string' || !(entry as { name: string }).name.trim()) {
+		if (
+			typeof entry !== 'object' ||
+			entry === null ||
+			typeof (entry as { name?: unknown }).name !== 'string' ||
+			!(entry as { name: string }).name.trim()
+		) {
 			errors.push(`${at} needs a "name" (text).`);
 			return;
 		}
@@ -94,12 +99,22 @@ export function modeAllows(mode: Mode, tool: { name: string; effect?: ToolEffect
  * The mode as permission rules: a `deny` without `match` for every tool outside it, which both
  * hides the tool from the model and refuses a call to it written as text (permissions.ts).
  */
-export function modeDenyRules(mode: Mode, tools: ReadonlyArray<{ name: string; effect?: ToolEffect }>): PermissionRule[] {
+export function modeDenyRules(
+	mode: Mode,
+	tools: ReadonlyArray<{ name: string; effect?: ToolEffect }>,
+): PermissionRule[] {
 	return tools.filter(tool => !modeAllows(mode, tool)).map(tool => ({ tool: tool.name, action: 'deny' as const }));
 }
 
 /** One line for the chat and the status: "Plan: read-only tools, answers with a plan". */
 export function describeMode(mode: Mode): string {
-	const tools = mode.tools === 'all' ? 'every tool' : mode.tools === 'read' ? 'read-only tools' : mode.tools.length ? mode.tools.join(', ') : 'no tools';
+	const tools =
+		mode.tools === 'all'
+			? 'every tool'
+			: mode.tools === 'read'
+				? 'read-only tools'
+				: mode.tools.length
+					? mode.tools.join(', ')
+					: 'no tools';
 	return `${mode.name} mode (${tools})`;
 }

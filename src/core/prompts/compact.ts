@@ -33,7 +33,12 @@ export function transcriptText(history: readonly CanonicalMessage[], maxChars: n
  * Asks the model for a summary of the conversation, without tools. The transcript goes in one
  * user message so any provider accepts it, whatever tool calls the history holds.
  */
-export async function summarise(model: ChatModel, history: readonly CanonicalMessage[], contextWindow: number, signal: AbortSignal): Promise<string> {
+export async function summarise(
+	model: ChatModel,
+	history: readonly CanonicalMessage[],
+	contextWindow: number,
+	signal: AbortSignal,
+): Promise<string> {
 	// Leave room for the instruction and the answer: about half the window for the transcript.
 	const transcript = transcriptText(history, Math.max(2000, Math.floor(contextWindow * 4 * 0.5)));
 	let text = '';

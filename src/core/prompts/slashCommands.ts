@@ -14,12 +14,24 @@ export interface CommandInfo {
 
 export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
 	{ name: 'new', description: 'Start a new chat', source: 'builtin' },
-	{ name: 'compact', description: 'Summarise this conversation with the model and continue from the summary', source: 'builtin' },
+	{
+		name: 'compact',
+		description: 'Summarise this conversation with the model and continue from the summary',
+		source: 'builtin',
+	},
 	{ name: 'model', description: 'Pick the model, or /model NAME to switch to it', source: 'builtin' },
 	{ name: 'mode', description: 'Pick the mode, or /mode NAME (act, plan, or one of keel.modes)', source: 'builtin' },
-	{ name: 'plan', description: 'Switch to Plan mode: read-only tools, the model answers with a plan', source: 'builtin' },
+	{
+		name: 'plan',
+		description: 'Switch to Plan mode: read-only tools, the model answers with a plan',
+		source: 'builtin',
+	},
 	{ name: 'act', description: 'Switch to Act mode: every tool, with approval', source: 'builtin' },
-	{ name: 'init', description: 'Have the model draft AGENTS.md for this workspace (you approve the write)', source: 'builtin' },
+	{
+		name: 'init',
+		description: 'Have the model draft AGENTS.md for this workspace (you approve the write)',
+		source: 'builtin',
+	},
 ];
 
 /** `/name rest of line` → { name, args }; anything else (including "/ " and paths like /etc) is a prompt. */
@@ -90,6 +102,11 @@ export async function loadPromptFiles(workspace: Workspace): Promise<PromptFile[
 /** Completion list for "/": built-ins first, then prompt files; a prompt file never hides a built-in. */
 export function completions(prefix: string, promptFiles: readonly PromptFile[]): CommandInfo[] {
 	const wanted = prefix.replace(/^\//, '').toLowerCase();
-	const all = [...BUILT_IN_COMMANDS, ...promptFiles.filter(f => !BUILT_IN_COMMANDS.some(c => c.name === f.name)).map(f => ({ name: f.name, description: f.description, source: f.path }))];
+	const all = [
+		...BUILT_IN_COMMANDS,
+		...promptFiles
+			.filter(f => !BUILT_IN_COMMANDS.some(c => c.name === f.name))
+			.map(f => ({ name: f.name, description: f.description, source: f.path })),
+	];
 	return all.filter(command => command.name.startsWith(wanted));
 }

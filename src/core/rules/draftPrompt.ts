@@ -4,7 +4,9 @@
  */
 export function draftAgentsPrompt(existing: boolean): string {
 	return [
-		existing ? 'Improve the AGENTS.md at the workspace root for this project. Read it first, then change it with edit_file.' : 'Write an AGENTS.md at the workspace root for this project, with write_file.',
+		existing
+			? 'Improve the AGENTS.md at the workspace root for this project. Read it first, then change it with edit_file.'
+			: 'Write an AGENTS.md at the workspace root for this project, with write_file.',
 		'First look around: list the root folder, read the README, the package or build manifest (package.json, pyproject.toml, Cargo.toml, go.mod, Makefile…), and the test and lint configuration.',
 		'AGENTS.md tells a coding agent how to work here. Keep it under 60 lines of Markdown with these sections:',
 		'- Project: what it is, in two sentences.',

@@ -58,7 +58,11 @@ export async function loadRules(workspace: Workspace, budgetTokens: number): Pro
 	let tokens = 0;
 	for (const file of files) {
 		if (tokens + file.tokens > budgetTokens) {
-			skipped.push({ path: file.path, tokens: file.tokens, reason: `over the ${budgetTokens}-token budget (keel.rules.maxTokens)` });
+			skipped.push({
+				path: file.path,
+				tokens: file.tokens,
+				reason: `over the ${budgetTokens}-token budget (keel.rules.maxTokens)`,
+			});
 			continue;
 		}
 		applied.push(file);
@@ -88,7 +92,13 @@ function byPrecedence(a: string, b: string): number {
 
 /** The nearest AGENTS.md that applies to a file: the deepest scope containing it. */
 export function nearestRules(rules: readonly RuleFile[], filePath: string): RuleFile | undefined {
-	return rules.filter(rule => rule.path.endsWith('AGENTS.md') && (rule.scope === '' || filePath === rule.scope || filePath.startsWith(`${rule.scope}/`))).sort((a, b) => b.scope.length - a.scope.length)[0];
+	return rules
+		.filter(
+			rule =>
+				rule.path.endsWith('AGENTS.md') &&
+				(rule.scope === '' || filePath === rule.scope || filePath.startsWith(`${rule.scope}/`)),
+		)
+		.sort((a, b) => b.scope.length - a.scope.length)[0];
 }
 
 /**
@@ -99,7 +109,9 @@ export function rulesPromptSection(rules: LoadedRules): string {
 	if (rules.applied.length === 0) {
 		return '';
 	}
-	const parts = ['The project gives these rules. Follow them; where they conflict, the rules for the more specific folder win for files in that folder.'];
+	const parts = [
+		'The project gives these rules. Follow them; where they conflict, the rules for the more specific folder win for files in that folder.',
+	];
 	for (const rule of rules.applied) {
 		const where = rule.scope ? `for files under ${rule.scope}/` : 'for the whole workspace';
 		parts.push(`## Rules from ${rule.path} (${where})\n${rule.text}`);
@@ -109,7 +121,9 @@ export function rulesPromptSection(rules: LoadedRules): string {
 
 /** The chat line: "Rules: AGENTS.md (412 tokens), src/AGENTS.md (40 tokens)". */
 export function rulesSummary(rules: LoadedRules, applied: boolean): string {
-	const list = (rules.applied.length ? rules.applied : []).map(rule => `${rule.path} (${rule.tokens} tokens)`).join(', ');
+	const list = (rules.applied.length ? rules.applied : [])
+		.map(rule => `${rule.path} (${rule.tokens} tokens)`)
+		.join(', ');
 	const skipped = rules.skipped.map(s => `${s.path} (${s.tokens} tokens, ${s.reason})`).join(', ');
 	if (!applied) {
 		const all = [...rules.applied.map(r => r.path), ...rules.skipped.map(s => s.path)].join(', ');

@@ -59,7 +59,9 @@ export class ChatSession extends Disposable {
 	/** Runs one turn. A second prompt while one runs is refused rather than interleaved. */
 	send(prompt: string, images?: ImagePart[]): Promise<TurnOutcome> {
 		if (this._running) {
-			return Promise.reject(new AgentError('protocol', 'A turn is already running. Stop it first or wait for it to finish.'));
+			return Promise.reject(
+				new AgentError('protocol', 'A turn is already running. Stop it first or wait for it to finish.'),
+			);
 		}
 		const abort = new AbortController();
 		const turnId = `${this._deps.sessionId}-t${Date.now().toString(36)}${++this._turnCounter}`;
@@ -98,7 +100,12 @@ export class ChatSession extends Disposable {
 		await this._running?.done.catch(() => undefined);
 	}
 
-	private async _run(prompt: string, turnId: string, signal: AbortSignal, images?: ImagePart[]): Promise<TurnOutcome> {
+	private async _run(
+		prompt: string,
+		turnId: string,
+		signal: AbortSignal,
+		images?: ImagePart[],
+	): Promise<TurnOutcome> {
 		const emit = (event: AgentEvent) => {
 			if (event.type === 'messageAppended') {
 				this.history.push(event.message);
@@ -111,8 +118,17 @@ export class ChatSession extends Disposable {
 		} catch (error) {
 			const agentError = toAgentError(error);
 			emit({ type: 'turnStarted', turnId, prompt });
-			emit({ type: 'messageAppended', turnId, message: images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt } });
-			emit({ type: 'turnFinished', turnId, reason: 'failed', error: { code: agentError.code, message: agentError.message } });
+			emit({
+				type: 'messageAppended',
+				turnId,
+				message: images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt },
+			});
+			emit({
+				type: 'turnFinished',
+				turnId,
+				reason: 'failed',
+				error: { code: agentError.code, message: agentError.message },
+			});
 			return { turnId, reason: 'failed', messages: [], error: agentError };
 		}
 		return runTurn(

@@ -11,7 +11,12 @@ export function sessionToJson(meta: SessionMeta, events: readonly StoredEvent[])
  * folded under it. Fences are widened when the content itself holds backticks.
  */
 export function sessionToMarkdown(meta: SessionMeta, history: readonly CanonicalMessage[]): string {
-	const lines: string[] = [`# ${meta.title}`, '', `_${meta.provider || 'model'} · ${meta.model} · ${new Date(meta.createdAt).toISOString()}_`, ''];
+	const lines: string[] = [
+		`# ${meta.title}`,
+		'',
+		`_${meta.provider || 'model'} · ${meta.model} · ${new Date(meta.createdAt).toISOString()}_`,
+		'',
+	];
 	const results = new Map(history.flatMap(m => (m.kind === 'tool_result' ? [[m.data.toolCallId, m] as const] : [])));
 	for (const message of history) {
 		switch (message.kind) {
@@ -23,10 +28,28 @@ export function sessionToMarkdown(meta: SessionMeta, history: readonly Canonical
 				break;
 			case 'tool_call': {
 				const result = results.get(message.data.id);
-				const status = !result ? 'interrupted' : result.kind === 'tool_result' && result.data.ok ? 'ok' : result.kind === 'tool_result' ? (result.data.errorKind ?? 'failed') : '';
-				lines.push(`**Tool** \`${message.data.name}\` (${status})`, '', fence(prettyArgs(message.data.rawArguments), 'json'), '');
+				const status = !result
+					? 'interrupted'
+					: result.kind === 'tool_result' && result.data.ok
+						? 'ok'
+						: result.kind === 'tool_result'
+							? (result.data.errorKind ?? 'failed')
+							: '';
+				lines.push(
+					`**Tool** \`${message.data.name}\` (${status})`,
+					'',
+					fence(prettyArgs(message.data.rawArguments), 'json'),
+					'',
+				);
 				if (result) {
-					lines.push('<details><summary>Output</summary>', '', fence(result.content, ''), '', '</details>', '');
+					lines.push(
+						'<details><summary>Output</summary>',
+						'',
+						fence(result.content, ''),
+						'',
+						'</details>',
+						'',
+					);
 				}
 				break;
 			}

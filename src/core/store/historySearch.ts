@@ -37,14 +37,24 @@ export function searchSessions(db: Database, input: string, limit = 50): SearchH
 		return [];
 	}
 	const words = input.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
-	const rows = db.all('SELECT session_id, MAX(rowid) AS newest, COUNT(*) AS hits FROM events_fts WHERE events_fts MATCH ? GROUP BY session_id ORDER BY newest DESC LIMIT ?', [query, limit]) as Array<Record<string, string | number>>;
+	const rows = db.all(
+		'SELECT session_id, MAX(rowid) AS newest, COUNT(*) AS hits FROM events_fts WHERE events_fts MATCH ? GROUP BY session_id ORDER BY newest DESC LIMIT ?',
+		[query, limit],
+	) as Array<Record<string, string | number>>;
 	const hits: SearchHit[] = rows.map(row => {
 		const sessionId = String(row.session_id);
-		const content = String(db.get('SELECT e.content FROM events_fts f JOIN events e ON e.session_id = f.session_id AND e.seq = f.seq WHERE f.rowid = ?', [row.newest])?.content ?? '');
+		const content = String(
+			db.get(
+				'SELECT e.content FROM events_fts f JOIN events e ON e.session_id = f.session_id AND e.seq = f.seq WHERE f.rowid = ?',
+				[row.newest],
+			)?.content ?? '',
+		);
 		return { sessionId, snippet: passage(content, words), hits: Number(row.hits) };
 	});
 	// A title the user gave (Rename) is searched too, though it is not a message.
-	const titled = db.all(`SELECT id, title FROM sessions ORDER BY updated_at DESC LIMIT 500`) as Array<Record<string, string>>;
+	const titled = db.all(`SELECT id, title FROM sessions ORDER BY updated_at DESC LIMIT 500`) as Array<
+		Record<string, string>
+	>;
 	for (const row of titled) {
 		const title = String(row.title).toLowerCase();
 		if (words.every(word => title.includes(word)) && !hits.some(hit => hit.sessionId === row.id)) {
@@ -64,6 +74,8 @@ export function passage(content: string, words: readonly string[]): string {
 	const first = Math.max(0, tokens.findIndex(matches));
 	const from = Math.max(0, first - 4);
 	const to = Math.min(tokens.length, from + 12);
-	const shown = tokens.slice(from, to).map(token => (matches(token) ? token.replace(/^([^\p{L}\p{N}_]*)([\p{L}\p{N}_]+)/u, '$1[$2]') : token));
+	const shown = tokens
+		.slice(from, to)
+		.map(token => (matches(token) ? token.replace(/^([^\p{L}\p{N}_]*)([\p{L}\p{N}_]+)/u, '$1[$2]') : token));
 	return `${from > 0 ? '… ' : ''}${shown.join(' ')}${to < tokens.length ? ' …' : ''}`;
 }

@@ -52,7 +52,9 @@ export function checkAndRepair(db: Database, file: string): string | undefined {
 			}
 		});
 	} catch (error) {
-		throw error instanceof DamagedStoreError ? error : new DamagedStoreError(file, `${found} (repair failed: ${(error as Error).message})`);
+		throw error instanceof DamagedStoreError
+			? error
+			: new DamagedStoreError(file, `${found} (repair failed: ${(error as Error).message})`);
 	}
 	return `rebuilt the indexes and the search index (found: ${found})`;
 }
@@ -61,7 +63,9 @@ export function checkAndRepair(db: Database, file: string): string | undefined {
 export function integrityProblems(db: Database): string {
 	const rows = db.all('PRAGMA integrity_check') as Array<Record<string, string>>;
 	const lines = rows.map(row => String(row.integrity_check));
-	return lines.length === 1 && lines[0] === 'ok' ? '' : lines.slice(0, 5).join('; ') + (lines.length > 5 ? `; … ${lines.length - 5} more` : '');
+	return lines.length === 1 && lines[0] === 'ok'
+		? ''
+		: lines.slice(0, 5).join('; ') + (lines.length > 5 ? `; … ${lines.length - 5} more` : '');
 }
 
 function hasFts(db: Database): boolean {

@@ -99,7 +99,9 @@ export const SCHEMA_VERSION = migrations.length;
 export function migrate(db: Database): void {
 	const current = schemaVersion(db);
 	if (current > SCHEMA_VERSION) {
-		throw new Error(`Keel's session database is from a newer version (schema ${current}, this build knows ${SCHEMA_VERSION}). Update Keel to open it.`);
+		throw new Error(
+			`Keel's session database is from a newer version (schema ${current}, this build knows ${SCHEMA_VERSION}). Update Keel to open it.`,
+		);
 	}
 	for (let version = current; version < SCHEMA_VERSION; version++) {
 		transaction(db, () => {

@@ -73,7 +73,10 @@ export class SessionRecorder implements IDisposable {
 
 	private _write(message: CanonicalMessage, turnId: string | undefined): void {
 		try {
-			const seq = this._options.store.append(this._options.sessionId, message, { turnId, ...this._options.provider() });
+			const seq = this._options.store.append(this._options.sessionId, message, {
+				turnId,
+				...this._options.provider(),
+			});
 			this._options.onDidCommit?.(seq, message);
 		} catch (error) {
 			// The conversation goes on in memory; the user is told once, not at every message.

@@ -56,11 +56,14 @@ export class SessionStore {
 		try {
 			opened = openDatabase(file);
 		} catch (error) {
-			throw /malformed|not a database/i.test((error as Error).message) ? new DamagedStoreError(file, (error as Error).message) : error;
+			throw /malformed|not a database/i.test((error as Error).message)
+				? new DamagedStoreError(file, (error as Error).message)
+				: error;
 		}
 		const { db, journalFound } = opened;
 		try {
-			const repaired = journalFound || schemaVersion(db) < CHECKED_SINCE_VERSION ? checkAndRepair(db, file) : undefined;
+			const repaired =
+				journalFound || schemaVersion(db) < CHECKED_SINCE_VERSION ? checkAndRepair(db, file) : undefined;
 			migrate(db);
 			return new SessionStore(db, now, repaired);
 		} catch (error) {
@@ -74,8 +77,14 @@ export class SessionStore {
 		const now = this._now();
 		return transaction(this._db, () => {
 			// Read inside the write transaction, so a second writer cannot take the same number.
-			const seq = Number(this._db.get('SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM events WHERE session_id = ?', [sessionId])?.next ?? 0);
-			this._db.run('INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at, provider, model) VALUES (?, ?, ?, ?, ?, ?)', [sessionId, '', now, now, context.provider ?? '', context.model ?? '']);
+			const seq = Number(
+				this._db.get('SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM events WHERE session_id = ?', [sessionId])
+					?.next ?? 0,
+			);
+			this._db.run(
+				'INSERT OR IGNORE INTO sessions (id, title, created_at, updated_at, provider, model) VALUES (?, ?, ?, ?, ?, ?)',
+				[sessionId, '', now, now, context.provider ?? '', context.model ?? ''],
+			);
 			let data: unknown = null;
 			let callId: string | null = null;
 			if (message.kind === 'user' && message.images?.length) {
@@ -89,19 +98,25 @@ export class SessionStore {
 				const { output, ...rest } = message.data;
 				data = rest;
 				callId = message.data.toolCallId;
-				this._db.run('INSERT INTO tool_outputs (session_id, call_id, output, bytes, created_at) VALUES (?, ?, ?, ?, ?)', [sessionId, callId, output, Buffer.byteLength(output), now]);
+				this._db.run(
+					'INSERT INTO tool_outputs (session_id, call_id, output, bytes, created_at) VALUES (?, ?, ?, ?, ?)',
+					[sessionId, callId, output, Buffer.byteLength(output), now],
+				);
 			}
 			const content = message.kind === 'tool_result' ? '' : message.content;
-			this._db.run('INSERT INTO events (session_id, seq, kind, turn_id, call_id, created_at, content, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-				sessionId,
-				seq,
-				message.kind,
-				context.turnId ?? null,
-				callId,
-				now,
-				content,
-				data === null ? null : JSON.stringify(data),
-			]);
+			this._db.run(
+				'INSERT INTO events (session_id, seq, kind, turn_id, call_id, created_at, content, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+				[
+					sessionId,
+					seq,
+					message.kind,
+					context.turnId ?? null,
+					callId,
+					now,
+					content,
+					data === null ? null : JSON.stringify(data),
+				],
+			);
 			this._db.run(
 				`UPDATE sessions SET updated_at = ?, event_count = event_count + 1,
 					title = CASE WHEN title = '' THEN ? ELSE title END,
@@ -132,13 +147,20 @@ export class SessionStore {
 	}
 
 	get(sessionId: string): SessionMeta | undefined {
-		const row = this._db.get('SELECT * FROM sessions WHERE id = ?', [sessionId]) as Record<string, string | number> | null;
+		const row = this._db.get('SELECT * FROM sessions WHERE id = ?', [sessionId]) as Record<
+			string,
+			string | number
+		> | null;
 		return row ? toMeta(row) : undefined;
 	}
 
 	/** Most recently used first. */
 	list(limit = 500): SessionMeta[] {
-		return (this._db.all('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?', [limit]) as Array<Record<string, string | number>>).map(toMeta);
+		return (
+			this._db.all('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?', [limit]) as Array<
+				Record<string, string | number>
+			>
+		).map(toMeta);
 	}
 
 	lastSessionId(): string | undefined {
@@ -146,7 +168,9 @@ export class SessionStore {
 	}
 
 	rename(sessionId: string, title: string): void {
-		transaction(this._db, () => this._db.run('UPDATE sessions SET title = ? WHERE id = ?', [title.trim() || 'Untitled', sessionId]));
+		transaction(this._db, () =>
+			this._db.run('UPDATE sessions SET title = ? WHERE id = ?', [title.trim() || 'Untitled', sessionId]),
+		);
 	}
 
 	/** Deletes the session, its events and its stored tool outputs (cascade). */
@@ -165,12 +189,22 @@ export class SessionStore {
 			return 0;
 		}
 		const cutoff = this._now() - days * 86_400_000;
-		return transaction(this._db, () => this._db.run('DELETE FROM tool_outputs WHERE created_at < ?', [cutoff]).changes + this._db.run('DELETE FROM full_outputs WHERE created_at < ?', [cutoff]).changes);
+		return transaction(
+			this._db,
+			() =>
+				this._db.run('DELETE FROM tool_outputs WHERE created_at < ?', [cutoff]).changes +
+				this._db.run('DELETE FROM full_outputs WHERE created_at < ?', [cutoff]).changes,
+		);
 	}
 
 	/** Keeps a whole output under `ref` for read_output; durable like every other write. */
 	putFullOutput(sessionId: string, ref: string, text: string): void {
-		transaction(this._db, () => this._db.run('INSERT OR REPLACE INTO full_outputs (session_id, ref, text, created_at) VALUES (?, ?, ?, ?)', [sessionId, ref, text, this._now()]));
+		transaction(this._db, () =>
+			this._db.run(
+				'INSERT OR REPLACE INTO full_outputs (session_id, ref, text, created_at) VALUES (?, ?, ?, ?)',
+				[sessionId, ref, text, this._now()],
+			),
+		);
 	}
 
 	/** The output stored under `ref` in this session only; another session's ref finds nothing. */
@@ -195,7 +229,12 @@ export class SessionStore {
 			 FROM events e WHERE session_id = ? AND turn_id IS NOT NULL GROUP BY turn_id ORDER BY MIN(seq)`,
 			[sessionId],
 		) as Array<Record<string, string | number | null>>;
-		return rows.map(row => ({ turnId: String(row.turn_id), prompt: String(row.prompt ?? ''), seq: Number(row.seq), createdAt: Number(row.created_at) }));
+		return rows.map(row => ({
+			turnId: String(row.turn_id),
+			prompt: String(row.prompt ?? ''),
+			seq: Number(row.seq),
+			createdAt: Number(row.created_at),
+		}));
 	}
 
 	/**
@@ -209,16 +248,24 @@ export class SessionStore {
 		}
 		const removed = this.events(sessionId).filter(event => event.seq >= from);
 		transaction(this._db, () => {
-			this._db.run(`DELETE FROM tool_outputs WHERE session_id = ? AND call_id IN (SELECT call_id FROM events WHERE session_id = ? AND seq >= ? AND kind = 'tool_result')`, [sessionId, sessionId, from]);
+			this._db.run(
+				`DELETE FROM tool_outputs WHERE session_id = ? AND call_id IN (SELECT call_id FROM events WHERE session_id = ? AND seq >= ? AND kind = 'tool_result')`,
+				[sessionId, sessionId, from],
+			);
 			this._db.run('DELETE FROM events WHERE session_id = ? AND seq >= ?', [sessionId, from]);
-			this._db.run('UPDATE sessions SET event_count = (SELECT COUNT(*) FROM events WHERE session_id = ?), updated_at = ? WHERE id = ?', [sessionId, this._now(), sessionId]);
+			this._db.run(
+				'UPDATE sessions SET event_count = (SELECT COUNT(*) FROM events WHERE session_id = ?), updated_at = ? WHERE id = ?',
+				[sessionId, this._now(), sessionId],
+			);
 		});
 		return removed;
 	}
 
 	/** SQLite's own consistency check: 'ok' or the problems it found. */
 	integrityCheck(): string {
-		return (this._db.all('PRAGMA integrity_check') as Array<Record<string, string>>).map(row => row.integrity_check).join('; ');
+		return (this._db.all('PRAGMA integrity_check') as Array<Record<string, string>>)
+			.map(row => row.integrity_check)
+			.join('; ');
 	}
 
 	close(): void {

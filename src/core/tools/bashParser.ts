@@ -29,7 +29,9 @@ function locate(file: string, pkg: string): string {
 			return candidate;
 		}
 		if (path.dirname(dir) === dir) {
-			throw new Error(`${file} was not found beside ${__dirname} or in node_modules/${pkg}; the bash parser cannot load, so commands will always ask.`);
+			throw new Error(
+				`${file} was not found beside ${__dirname} or in node_modules/${pkg}; the bash parser cannot load, so commands will always ask.`,
+			);
 		}
 	}
 }

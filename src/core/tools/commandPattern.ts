@@ -31,7 +31,11 @@ function compile(pattern: string): { prefix: string; regex: RegExp; trailingStar
  * matches when the rule might match whatever bash fills in; for `allow` only when the rule's
  * single `*` at the end covers everything unknown.
  */
-export function matchCommandRule(pattern: string, form: CommandForm | string, purpose: 'allow' | 'restrict' = 'allow'): boolean {
+export function matchCommandRule(
+	pattern: string,
+	form: CommandForm | string,
+	purpose: 'allow' | 'restrict' = 'allow',
+): boolean {
 	const { text, complete } = typeof form === 'string' ? { text: form, complete: true } : form;
 	const rule = compile(pattern);
 	if (complete) {

@@ -87,7 +87,9 @@ export interface ToolDefinition<I = unknown> {
 }
 
 /** Identity with inference: keeps each tool's input type tied to its schema. */
-export function defineTool<S extends z.ZodType>(tool: ToolDefinition<z.infer<S>> & { input: S }): ToolDefinition<z.infer<S>> {
+export function defineTool<S extends z.ZodType>(
+	tool: ToolDefinition<z.infer<S>> & { input: S },
+): ToolDefinition<z.infer<S>> {
 	return tool;
 }
 

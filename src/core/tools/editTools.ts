@@ -33,10 +33,19 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 }
 
 function preparation(plan: PlannedWrite, protectedReason: string | undefined): Preparation {
-	return { diffs: [fileDiff(plan.path, plan.before, plan.after)], protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [], canonicalPaths: [plan.resolved.canonical], data: plan };
+	return {
+		diffs: [fileDiff(plan.path, plan.before, plan.after)],
+		protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [],
+		canonicalPaths: [plan.resolved.canonical],
+		data: plan,
+	};
 }
 
-async function applyPlan(deps: ToolDeps, context: ToolContext, fallback: () => Promise<Preparation>): Promise<{ plan: PlannedWrite; stale: boolean }> {
+async function applyPlan(
+	deps: ToolDeps,
+	context: ToolContext,
+	fallback: () => Promise<Preparation>,
+): Promise<{ plan: PlannedWrite; stale: boolean }> {
 	const prepared = context.prepared ?? (await fallback());
 	const plan = prepared.data as PlannedWrite;
 	await guardFor(deps, context).confirm(plan.resolved, 'write');
@@ -47,7 +56,11 @@ async function applyPlan(deps: ToolDeps, context: ToolContext, fallback: () => P
 /** Where `needle` occurs in `haystack`: 1-based line numbers of each start. */
 function occurrences(haystack: string, needle: string): number[] {
 	const lines: number[] = [];
-	for (let at = haystack.indexOf(needle); at !== -1 && lines.length < 50; at = haystack.indexOf(needle, at + Math.max(1, needle.length))) {
+	for (
+		let at = haystack.indexOf(needle);
+		at !== -1 && lines.length < 50;
+		at = haystack.indexOf(needle, at + Math.max(1, needle.length))
+	) {
 		lines.push(haystack.slice(0, at).split('\n').length);
 	}
 	return lines;
@@ -67,23 +80,37 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 	});
 	const writeFile = defineTool({
 		name: 'write_file',
-		description: 'Create a file or replace its whole content. For small changes to an existing file prefer edit_file.',
+		description:
+			'Create a file or replace its whole content. For small changes to an existing file prefer edit_file.',
 		input: writeInput,
 		effect: 'write',
 		subjects: input => [{ kind: 'path', values: [input.path] }],
 		describe: input => `Write ${input.path}`,
 		async prepare(input, context) {
 			const target = await guardFor(deps, context).resolve(input.path, 'write');
-			return preparation({ path: target.path, resolved: target, before: await currentText(context, target.path), after: input.content }, target.protectedReason);
+			return preparation(
+				{
+					path: target.path,
+					resolved: target,
+					before: await currentText(context, target.path),
+					after: input.content,
+				},
+				target.protectedReason,
+			);
 		},
 		async execute(input, context) {
 			const { plan, stale } = await applyPlan(deps, context, () => writeFile.prepare!(input, context));
 			if (stale) {
-				return fail(`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the change.`);
+				return fail(
+					`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the change.`,
+				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
 			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));
-			return ok(`${plan.before === undefined ? 'Created' : 'Wrote'} ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`, { count: 1 });
+			return ok(
+				`${plan.before === undefined ? 'Created' : 'Wrote'} ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`,
+				{ count: 1 },
+			);
 		},
 	});
 
@@ -95,7 +122,8 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 	});
 	const editFile = defineTool({
 		name: 'edit_file',
-		description: 'Replace an exact piece of text in a file. old_string must match exactly once (copy it from read_file output without the line numbers) unless replace_all is true.',
+		description:
+			'Replace an exact piece of text in a file. old_string must match exactly once (copy it from read_file output without the line numbers) unless replace_all is true.',
 		input: editInput,
 		effect: 'write',
 		subjects: input => [{ kind: 'path', values: [input.path] }],
@@ -110,19 +138,28 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 			if (found.length === 0) {
 				const trimmed = input.old_string.trim();
 				const loose = trimmed && trimmed !== input.old_string ? occurrences(before, trimmed) : [];
-				const hint = loose.length > 0 ? ` The text without its surrounding whitespace occurs at ${lineList(loose)}: check indentation and line breaks.` : ' Read the file again and copy the text exactly (without line numbers).';
+				const hint =
+					loose.length > 0
+						? ` The text without its surrounding whitespace occurs at ${lineList(loose)}: check indentation and line breaks.`
+						: ' Read the file again and copy the text exactly (without line numbers).';
 				throw new PathRefused(`old_string was not found in ${displayPath(target.path)}.${hint}`);
 			}
 			if (found.length > 1 && !input.replace_all) {
-				throw new PathRefused(`old_string occurs ${found.length} times in ${displayPath(target.path)} (${lineList(found)}). Add surrounding lines to make it unique, or set replace_all.`);
+				throw new PathRefused(
+					`old_string occurs ${found.length} times in ${displayPath(target.path)} (${lineList(found)}). Add surrounding lines to make it unique, or set replace_all.`,
+				);
 			}
-			const after = input.replace_all ? before.split(input.old_string).join(input.new_string) : before.replace(input.old_string, () => input.new_string);
+			const after = input.replace_all
+				? before.split(input.old_string).join(input.new_string)
+				: before.replace(input.old_string, () => input.new_string);
 			return preparation({ path: target.path, resolved: target, before, after }, target.protectedReason);
 		},
 		async execute(input, context) {
 			const { plan, stale } = await applyPlan(deps, context, () => editFile.prepare!(input, context));
 			if (stale) {
-				return fail(`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the edit.`);
+				return fail(
+					`${displayPath(plan.path)} changed after the diff was shown; nothing was written. Read it again and redo the edit.`,
+				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
 			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));

@@ -3,7 +3,15 @@ import type { FileDiff } from './defineTool';
 
 /** The diff a write/edit card shows. `before`/`after` travel with it so the host can open VS Code's diff editor on exactly this. */
 export function fileDiff(path: string, before: string | undefined, after: string | undefined): FileDiff {
-	const unified = createTwoFilesPatch(before === undefined ? '/dev/null' : `a/${path}`, after === undefined ? '/dev/null' : `b/${path}`, before ?? '', after ?? '', '', '', { context: 3 })
+	const unified = createTwoFilesPatch(
+		before === undefined ? '/dev/null' : `a/${path}`,
+		after === undefined ? '/dev/null' : `b/${path}`,
+		before ?? '',
+		after ?? '',
+		'',
+		'',
+		{ context: 3 },
+	)
 		// The "Index:" and "====" banner carry nothing a reader needs.
 		.replace(/^(?:Index:.*\n)?=+\n/, '');
 	return { path, before, after, unified };

@@ -12,14 +12,21 @@ const MAX_LINE_LENGTH = 2000;
 /** Above this a file is not loaded at all: the model is pointed at grep instead. */
 export const HUGE_FILE_BYTES = 20 * 1024 * 1024;
 
-const pathSubject = (...paths: Array<string | undefined>) => [{ kind: 'path' as const, values: paths.filter((p): p is string => p !== undefined) }];
+const pathSubject = (...paths: Array<string | undefined>) => [
+	{ kind: 'path' as const, values: paths.filter((p): p is string => p !== undefined) },
+];
 
 function resolvedFor(target: ResolvedPath): Preparation {
 	return { canonicalPaths: [target.canonical], data: target };
 }
 
 /** The path as approved, re-resolved: refused if it now leads elsewhere. */
-async function confirmed(deps: ToolDeps, context: ToolContext, input: string, intent: 'read' | 'list'): Promise<ResolvedPath> {
+async function confirmed(
+	deps: ToolDeps,
+	context: ToolContext,
+	input: string,
+	intent: 'read' | 'list',
+): Promise<ResolvedPath> {
 	const guard = guardFor(deps, context);
 	const approved = context.prepared?.data as ResolvedPath | undefined;
 	return approved ? guard.confirm(approved, intent) : guard.resolve(input, intent);
@@ -55,16 +62,26 @@ async function listEveryRoot(
 export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 	const readFile = defineTool({
 		name: 'read_file',
-		description: 'Read a text file of the workspace. Returns numbered lines; use offset/limit to page through long files.',
+		description:
+			'Read a text file of the workspace. Returns numbered lines; use offset/limit to page through long files.',
 		input: z.object({
 			path: z.string().describe('Workspace-relative path, e.g. "src/app.ts"'),
 			offset: z.number().int().min(1).optional().describe('First line to return (1-based)'),
-			limit: z.number().int().min(1).max(5000).optional().describe(`Number of lines (default ${DEFAULT_LINE_LIMIT})`),
+			limit: z
+				.number()
+				.int()
+				.min(1)
+				.max(5000)
+				.optional()
+				.describe(`Number of lines (default ${DEFAULT_LINE_LIMIT})`),
 		}),
 		effect: 'read',
 		subjects: input => pathSubject(input.path),
 		describe: input => {
-			const range = input.offset || input.limit ? ` (lines ${input.offset ?? 1}–${(input.offset ?? 1) + (input.limit ?? DEFAULT_LINE_LIMIT) - 1})` : '';
+			const range =
+				input.offset || input.limit
+					? ` (lines ${input.offset ?? 1}–${(input.offset ?? 1) + (input.limit ?? DEFAULT_LINE_LIMIT) - 1})`
+					: '';
 			return `Read ${input.path}${range}`;
 		},
 		// Resolved before the decision so path rules also see where a symlink really leads.
@@ -73,17 +90,25 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const { path } = await confirmed(deps, context, input.path, 'read');
 			const stat = await context.workspace.stat(path);
 			if (!stat) {
-				return fail(`File not found: ${displayPath(path)}. List the folder or search with find_path to get the right path.`);
+				return fail(
+					`File not found: ${displayPath(path)}. List the folder or search with find_path to get the right path.`,
+				);
 			}
 			if (stat.type === 'directory') {
 				return fail(`${displayPath(path)} is a directory. Use list_directory to see its entries.`);
 			}
 			if (stat.size > HUGE_FILE_BYTES) {
-				return fail(`${displayPath(path)} is ${(stat.size / 1048576).toFixed(0)} MB, too large to read. Search it with grep (path filter "${path}") to find the lines you need.`, { size: stat.size });
+				return fail(
+					`${displayPath(path)} is ${(stat.size / 1048576).toFixed(0)} MB, too large to read. Search it with grep (path filter "${path}") to find the lines you need.`,
+					{ size: stat.size },
+				);
 			}
 			const bytes = await context.workspace.readFile(path);
 			if (bytes.subarray(0, 8192).includes(0)) {
-				return ok(`${displayPath(path)} is a binary file (${bytes.length} bytes); its content is not shown.`, { binary: true, count: 0 });
+				return ok(`${displayPath(path)} is a binary file (${bytes.length} bytes); its content is not shown.`, {
+					binary: true,
+					count: 0,
+				});
 			}
 			const lines = Buffer.from(bytes).toString('utf8').split(/\r?\n/);
 			const start = (input.offset ?? 1) - 1;
@@ -93,9 +118,16 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const slice = lines.slice(start, start + limit);
 			const width = String(start + slice.length).length;
-			const body = slice.map((line, i) => `${String(start + i + 1).padStart(width)}  ${line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut]` : line}`).join('\n');
+			const body = slice
+				.map(
+					(line, i) =>
+						`${String(start + i + 1).padStart(width)}  ${line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}… [line cut]` : line}`,
+				)
+				.join('\n');
 			const hasMore = start + slice.length < lines.length;
-			const footer = hasMore ? `\n[${lines.length - start - slice.length} more lines; call again with offset ${start + slice.length + 1}]` : '';
+			const footer = hasMore
+				? `\n[${lines.length - start - slice.length} more lines; call again with offset ${start + slice.length + 1}]`
+				: '';
 			return ok(body + footer, { count: slice.length, hasMore, totalLines: lines.length });
 		},
 	});
@@ -118,7 +150,9 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 				return fail(`${displayPath(path)} is a file, not a folder. Use read_file to read it.`);
 			}
 			const entries = await context.workspace.readDirectory(path);
-			entries.sort((a, b) => (a[1] === 'directory' ? 0 : 1) - (b[1] === 'directory' ? 0 : 1) || a[0].localeCompare(b[0]));
+			entries.sort(
+				(a, b) => (a[1] === 'directory' ? 0 : 1) - (b[1] === 'directory' ? 0 : 1) || a[0].localeCompare(b[0]),
+			);
 			const suffix = { directory: '/', symlink: '@', file: '', unknown: '' } as const;
 			const listing = entries.map(([name, type]) => `${name}${suffix[type]}`).join('\n');
 			return ok(entries.length === 0 ? `${displayPath(path)} is empty.` : listing, { count: entries.length });
@@ -127,7 +161,8 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 
 	const findPath = defineTool({
 		name: 'find_path',
-		description: 'Find workspace files whose path matches a glob, e.g. "**/*.ts" or "src/**/test*". Honours .gitignore and files.exclude.',
+		description:
+			'Find workspace files whose path matches a glob, e.g. "**/*.ts" or "src/**/test*". Honours .gitignore and files.exclude.',
 		input: z.object({
 			glob: z.string().min(1).describe('Glob relative to the workspace root'),
 			maxResults: z.number().int().min(1).max(1000).default(200),
@@ -135,7 +170,13 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 		effect: 'read',
 		describe: input => `Find files matching ${input.glob}`,
 		async execute(input, { workspace, signal }) {
-			if (input.glob.includes('..') || input.glob.startsWith('/') || input.glob.startsWith('~') || input.glob.includes('\0') || /^[a-zA-Z]:/.test(input.glob)) {
+			if (
+				input.glob.includes('..') ||
+				input.glob.startsWith('/') ||
+				input.glob.startsWith('~') ||
+				input.glob.includes('\0') ||
+				/^[a-zA-Z]:/.test(input.glob)
+			) {
 				return fail('The glob must stay inside the workspace: no "..", no absolute paths.');
 			}
 			const rg = deps.rgPath();
@@ -144,7 +185,13 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			let found: { files: string[]; hasMore: boolean } | undefined;
 			// Every folder of a multi-root workspace; a folder off the local disk sends the whole search to the editor's findFiles.
 			if (rg && roots.length > 0 && roots.length === Math.max(1, names.length)) {
-				found = await listEveryRoot(roots, names, async (cwd, glob, max) => rgListFiles({ rg, cwd, glob, excludes: deps.excludes(), max, signal }), input.glob, input.maxResults).catch(() => undefined);
+				found = await listEveryRoot(
+					roots,
+					names,
+					async (cwd, glob, max) => rgListFiles({ rg, cwd, glob, excludes: deps.excludes(), max, signal }),
+					input.glob,
+					input.maxResults,
+				).catch(() => undefined);
 			}
 			if (!found) {
 				const files = await workspace.findFiles(input.glob, input.maxResults + 1, signal);
@@ -153,7 +200,11 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			if (found.files.length === 0) {
 				return ok(`No files match ${input.glob}.`, { count: 0 });
 			}
-			return ok(found.files.join('\n') + (found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : ''), { count: found.files.length, hasMore: found.hasMore });
+			return ok(
+				found.files.join('\n') +
+					(found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : ''),
+				{ count: found.files.length, hasMore: found.hasMore },
+			);
 		},
 	});
 

@@ -27,7 +27,9 @@ async function entries(workspace: Workspace, folder: string): Promise<Entry[]> {
 			const relative = sub ? `${sub}/${name}` : name;
 			out.push({ relative, type });
 			if (out.length > MAX_CHECKED_ENTRIES) {
-				throw new PathRefused(`${folder} holds more than ${MAX_CHECKED_ENTRIES} entries; Keel checks every file of a folder it copies, moves or deletes, so it refuses this one. Work on smaller folders, or use run_command.`);
+				throw new PathRefused(
+					`${folder} holds more than ${MAX_CHECKED_ENTRIES} entries; Keel checks every file of a folder it copies, moves or deletes, so it refuses this one. Work on smaller folders, or use run_command.`,
+				);
 			}
 			// Symlinks are copied or removed as links, never followed.
 			if (type === 'directory') {
@@ -43,7 +45,13 @@ async function entries(workspace: Workspace, folder: string): Promise<Entry[]> {
  * Throws PathRefused for deny-listed or foreign hard-linked files; returns the reasons a
  * protected entry needs the user to look.
  */
-export async function checkFolderEntries(workspace: Workspace, policy: PathPolicy, from: string, to: string | undefined, action: 'copy' | 'move' | 'delete'): Promise<string[]> {
+export async function checkFolderEntries(
+	workspace: Workspace,
+	policy: PathPolicy,
+	from: string,
+	to: string | undefined,
+	action: 'copy' | 'move' | 'delete',
+): Promise<string[]> {
 	const stat = await workspace.stat(from);
 	if (stat?.type !== 'directory') {
 		return [];
@@ -52,13 +60,21 @@ export async function checkFolderEntries(workspace: Workspace, policy: PathPolic
 	for (const entry of await entries(workspace, from)) {
 		const source = `${from ? `${from}/` : ''}${entry.relative}`;
 		const target = to === undefined ? undefined : `${to ? `${to}/` : ''}${entry.relative}`;
-		if (action !== 'delete' && (isDeniedRead(source, policy) || (target !== undefined && isDeniedRead(target, policy)))) {
-			throw new PathRefused(`${from} contains ${source}, which matches the deny list (secrets, keys, credentials); ${action === 'copy' ? 'copying' : 'moving'} it would make it readable under another name, so the whole ${action} is refused.`);
+		if (
+			action !== 'delete' &&
+			(isDeniedRead(source, policy) || (target !== undefined && isDeniedRead(target, policy)))
+		) {
+			throw new PathRefused(
+				`${from} contains ${source}, which matches the deny list (secrets, keys, credentials); ${action === 'copy' ? 'copying' : 'moving'} it would make it readable under another name, so the whole ${action} is refused.`,
+			);
 		}
 		if (action === 'copy' && entry.type === 'file' && (await isForeignHardLink(workspace, source, 'write'))) {
-			throw new PathRefused(`${source} is hard-linked to another file that may be outside the workspace; copying the folder would bring that file's content in, so it is refused.`);
+			throw new PathRefused(
+				`${source} is hard-linked to another file that may be outside the workspace; copying the folder would bring that file's content in, so it is refused.`,
+			);
 		}
-		const protectedReason = isProtectedPath(source, policy) ?? (target !== undefined ? isProtectedPath(target, policy) : undefined);
+		const protectedReason =
+			isProtectedPath(source, policy) ?? (target !== undefined ? isProtectedPath(target, policy) : undefined);
 		if (protectedReason && (action !== 'copy' || target !== undefined)) {
 			reasons.push(`${action === 'copy' ? target : source}: ${protectedReason}`);
 		}

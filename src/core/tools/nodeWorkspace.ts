@@ -29,7 +29,10 @@ export class NodeWorkspace implements Workspace {
 		try {
 			return await fs.realpath(abs);
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') {
+			if (
+				(error as NodeJS.ErrnoException).code !== 'ENOENT' &&
+				(error as NodeJS.ErrnoException).code !== 'ENOTDIR'
+			) {
 				throw error;
 			}
 			// realpath fails the same for "nothing here" and "a link to nothing": lstat tells them apart.
@@ -42,7 +45,12 @@ export class NodeWorkspace implements Workspace {
 		try {
 			const link = await fs.lstat(this._abs(relative));
 			const target = link.isSymbolicLink() ? await fs.stat(this._abs(relative)).catch(() => undefined) : link;
-			return { type: link.isSymbolicLink() && !target ? 'symlink' : toType(target ?? link), size: (target ?? link).size, mtime: (target ?? link).mtimeMs, links: (target ?? link).nlink };
+			return {
+				type: link.isSymbolicLink() && !target ? 'symlink' : toType(target ?? link),
+				size: (target ?? link).size,
+				mtime: (target ?? link).mtimeMs,
+				links: (target ?? link).nlink,
+			};
 		} catch {
 			return undefined;
 		}
@@ -54,7 +62,16 @@ export class NodeWorkspace implements Workspace {
 
 	async readDirectory(relative: string): Promise<Array<[string, FileType]>> {
 		const entries = await fs.readdir(this._abs(relative), { withFileTypes: true });
-		return entries.map(entry => [entry.name, entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'unknown']);
+		return entries.map(entry => [
+			entry.name,
+			entry.isSymbolicLink()
+				? 'symlink'
+				: entry.isDirectory()
+					? 'directory'
+					: entry.isFile()
+						? 'file'
+						: 'unknown',
+		]);
 	}
 
 	async findFiles(glob: string, maxResults: number, signal?: AbortSignal): Promise<string[]> {
@@ -106,7 +123,12 @@ export class NodeWorkspace implements Workspace {
 	async copy(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
 		await fs.mkdir(path.dirname(this._abs(to)), { recursive: true });
 		// verbatimSymlinks: a link inside the copy stays a link; it is never dereferenced into a copy of its target.
-		await fs.cp(this._abs(from), this._abs(to), { recursive: true, force: options.overwrite, errorOnExist: !options.overwrite, verbatimSymlinks: true });
+		await fs.cp(this._abs(from), this._abs(to), {
+			recursive: true,
+			force: options.overwrite,
+			errorOnExist: !options.overwrite,
+			verbatimSymlinks: true,
+		});
 	}
 }
 

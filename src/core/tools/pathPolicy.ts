@@ -90,7 +90,11 @@ export const PROTECTED_PATHS: Array<{ glob: string; reason: string }> = [
 	{ glob: '**/.vscode', reason: 'editor settings and tasks (.vscode/) can run code' },
 ];
 
-export const defaultPathPolicy: PathPolicy = { denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] };
+export const defaultPathPolicy: PathPolicy = {
+	denyRead: DEFAULT_DENY_READ,
+	allowRead: DEFAULT_ALLOW_READ,
+	alwaysAsk: [],
+};
 
 const cache = new Map<string, (path: string) => boolean>();
 function matcher(glob: string): (path: string) => boolean {

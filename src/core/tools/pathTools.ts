@@ -25,10 +25,15 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 		},
 		async execute(input, context) {
 			const guard = guardFor(deps, context);
-			const target = await guard.confirm((context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'write')), 'write');
+			const target = await guard.confirm(
+				(context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'write')),
+				'write',
+			);
 			const stat = await context.workspace.stat(target.path);
 			if (stat) {
-				return stat.type === 'directory' ? ok(`${displayPath(target.path)} already exists.`) : fail(`${displayPath(target.path)} exists and is a file.`);
+				return stat.type === 'directory'
+					? ok(`${displayPath(target.path)} already exists.`)
+					: fail(`${displayPath(target.path)} exists and is a file.`);
 			}
 			await context.workspace.createDirectory(target.path);
 			return ok(`Created ${displayPath(target.path)}/.`);
@@ -37,7 +42,8 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 
 	const deletePath = defineTool({
 		name: 'delete_path',
-		description: 'Delete a file, or a folder with recursive: true. Symlinks are removed, never followed. The workspace root cannot be deleted.',
+		description:
+			'Delete a file, or a folder with recursive: true. Symlinks are removed, never followed. The workspace root cannot be deleted.',
 		input: z.object({ path: z.string(), recursive: z.boolean().optional() }),
 		effect: 'write',
 		subjects: input => [{ kind: 'path', values: [input.path] }],
@@ -47,14 +53,34 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const stat = await context.workspace.stat(target.path);
 			let diffs;
 			if (stat?.type === 'file' && stat.size < 256 * 1024) {
-				diffs = [fileDiff(target.path, Buffer.from(await context.workspace.readFile(target.path)).toString('utf8'), undefined)];
+				diffs = [
+					fileDiff(
+						target.path,
+						Buffer.from(await context.workspace.readFile(target.path)).toString('utf8'),
+						undefined,
+					),
+				];
 			}
-			const inside = await checkFolderEntries(context.workspace, deps.pathPolicy(), target.path, undefined, 'delete');
-			return { protectedReasons: [...protectedOf(target), ...inside], canonicalPaths: [target.canonical], data: target, diffs };
+			const inside = await checkFolderEntries(
+				context.workspace,
+				deps.pathPolicy(),
+				target.path,
+				undefined,
+				'delete',
+			);
+			return {
+				protectedReasons: [...protectedOf(target), ...inside],
+				canonicalPaths: [target.canonical],
+				data: target,
+				diffs,
+			};
 		},
 		async execute(input, context) {
 			const guard = guardFor(deps, context);
-			const target = await guard.confirm((context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'delete')), 'delete');
+			const target = await guard.confirm(
+				(context.prepared?.data as ResolvedPath | undefined) ?? (await guard.resolve(input.path, 'delete')),
+				'delete',
+			);
 			const stat = await context.workspace.stat(target.path);
 			if (!stat) {
 				return fail(`Nothing to delete at ${displayPath(target.path)}.`);
@@ -62,10 +88,14 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 			if (stat.type === 'directory' && !input.recursive) {
 				const entries = await context.workspace.readDirectory(target.path);
 				if (entries.length > 0) {
-					return fail(`${displayPath(target.path)} is a folder with ${entries.length} entries. Call again with recursive: true to delete it and everything in it.`);
+					return fail(
+						`${displayPath(target.path)} is a folder with ${entries.length} entries. Call again with recursive: true to delete it and everything in it.`,
+					);
 				}
 			}
-			await context.workspace.delete(target.path, { recursive: input.recursive === true || stat.type === 'directory' });
+			await context.workspace.delete(target.path, {
+				recursive: input.recursive === true || stat.type === 'directory',
+			});
 			return ok(`Deleted ${displayPath(target.path)}.`);
 		},
 	});
@@ -86,27 +116,57 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 					throw new PathRefused('Moving the workspace root is not allowed.');
 				}
 				const to = await guard.resolve(input.to, 'write');
-				const inside = await checkFolderEntries(context.workspace, deps.pathPolicy(), from.path, to.path, name === 'move_path' ? 'move' : 'copy');
-				return { protectedReasons: [...protectedOf(from, to), ...inside], canonicalPaths: [from.canonical, to.canonical], data: { from, to } };
+				const inside = await checkFolderEntries(
+					context.workspace,
+					deps.pathPolicy(),
+					from.path,
+					to.path,
+					name === 'move_path' ? 'move' : 'copy',
+				);
+				return {
+					protectedReasons: [...protectedOf(from, to), ...inside],
+					canonicalPaths: [from.canonical, to.canonical],
+					data: { from, to },
+				};
 			},
 			async execute(input, context) {
-				const approved = (context.prepared?.data as { from: ResolvedPath; to: ResolvedPath } | undefined) ?? ((await tool.prepare!(input, context)).data as { from: ResolvedPath; to: ResolvedPath });
+				const approved =
+					(context.prepared?.data as { from: ResolvedPath; to: ResolvedPath } | undefined) ??
+					((await tool.prepare!(input, context)).data as { from: ResolvedPath; to: ResolvedPath });
 				const guard = guardFor(deps, context);
-				const data = { from: await guard.confirm(approved.from, 'read'), to: await guard.confirm(approved.to, 'write') };
+				const data = {
+					from: await guard.confirm(approved.from, 'read'),
+					to: await guard.confirm(approved.to, 'write'),
+				};
 				// The folder may have gained entries while the card waited: check them again.
-				await checkFolderEntries(context.workspace, deps.pathPolicy(), data.from.path, data.to.path, name === 'move_path' ? 'move' : 'copy');
+				await checkFolderEntries(
+					context.workspace,
+					deps.pathPolicy(),
+					data.from.path,
+					data.to.path,
+					name === 'move_path' ? 'move' : 'copy',
+				);
 				if (!(await context.workspace.stat(data.from.path))) {
 					return fail(`Nothing at ${displayPath(data.from.path)}.`);
 				}
 				if (!input.overwrite && (await context.workspace.stat(data.to.path))) {
-					return fail(`${displayPath(data.to.path)} already exists. Pick another destination or set overwrite: true.`);
+					return fail(
+						`${displayPath(data.to.path)} already exists. Pick another destination or set overwrite: true.`,
+					);
 				}
-				if (data.to.canonical === data.from.canonical || data.to.canonical.startsWith(`${data.from.canonical}/`)) {
+				if (
+					data.to.canonical === data.from.canonical ||
+					data.to.canonical.startsWith(`${data.from.canonical}/`)
+				) {
 					return fail(`Cannot ${verb.toLowerCase()} ${displayPath(data.from.path)} into itself.`);
 				}
 				const options = { overwrite: input.overwrite === true };
-				await (name === 'move_path' ? context.workspace.rename(data.from.path, data.to.path, options) : context.workspace.copy(data.from.path, data.to.path, options));
-				return ok(`${name === 'move_path' ? 'Moved' : 'Copied'} ${displayPath(data.from.path)} → ${displayPath(data.to.path)}.`);
+				await (name === 'move_path'
+					? context.workspace.rename(data.from.path, data.to.path, options)
+					: context.workspace.copy(data.from.path, data.to.path, options));
+				return ok(
+					`${name === 'move_path' ? 'Moved' : 'Copied'} ${displayPath(data.from.path)} → ${displayPath(data.to.path)}.`,
+				);
 			},
 		});
 		return tool;

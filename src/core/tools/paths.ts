@@ -32,16 +32,28 @@ export function normalizeWorkspacePath(input: string): PathCheck {
 	}
 	let path = input.trim().replace(/\\/g, '/');
 	if (/%[0-9a-f]{2}/i.test(path)) {
-		return { ok: false, message: `"${input}" contains URL-encoded characters. Use a plain workspace-relative path.` };
+		return {
+			ok: false,
+			message: `"${input}" contains URL-encoded characters. Use a plain workspace-relative path.`,
+		};
 	}
 	if (LOOKALIKES.test(path)) {
-		return { ok: false, message: `"${input}" contains look-alike dot or slash characters. Use plain ASCII "." and "/".` };
+		return {
+			ok: false,
+			message: `"${input}" contains look-alike dot or slash characters. Use plain ASCII "." and "/".`,
+		};
 	}
 	if (path.startsWith('~') || path.includes('$HOME') || path.includes('${')) {
-		return { ok: false, message: `"${input}" points into a home folder or uses a variable. Only paths inside the workspace are allowed.` };
+		return {
+			ok: false,
+			message: `"${input}" points into a home folder or uses a variable. Only paths inside the workspace are allowed.`,
+		};
 	}
 	if (path.startsWith('/') || /^[a-zA-Z]:/.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path)) {
-		return { ok: false, message: `"${input}" is absolute. Use a path relative to the workspace root, e.g. "src/app.ts".` };
+		return {
+			ok: false,
+			message: `"${input}" is absolute. Use a path relative to the workspace root, e.g. "src/app.ts".`,
+		};
 	}
 	const parts: string[] = [];
 	for (const segment of path.split('/')) {
@@ -50,7 +62,10 @@ export function normalizeWorkspacePath(input: string): PathCheck {
 		}
 		if (segment === '..') {
 			if (parts.length === 0) {
-				return { ok: false, message: `"${input}" leaves the workspace. Only paths inside the workspace are allowed.` };
+				return {
+					ok: false,
+					message: `"${input}" leaves the workspace. Only paths inside the workspace are allowed.`,
+				};
 			}
 			parts.pop();
 			continue;
@@ -85,7 +100,10 @@ export function isUnder(root: string, child: string): boolean {
 	if (child === root) {
 		return true;
 	}
-	const base = root.endsWith('/') || root.endsWith('\\') ? root : root + (root.includes('\\') && !root.includes('/') ? '\\' : '/');
+	const base =
+		root.endsWith('/') || root.endsWith('\\')
+			? root
+			: root + (root.includes('\\') && !root.includes('/') ? '\\' : '/');
 	return child.startsWith(base);
 }
 
@@ -109,7 +127,9 @@ export class WorkspaceGuard {
 		if (path === '') {
 			// The virtual root: it can be listed (its entries are the folders) and is a command's default cwd, nothing else.
 			if (intent !== 'list') {
-				throw new PathRefused(`The workspace root holds only its folders (${folders.map(f => f.name).join(', ')}); ${intent === 'read' ? 'read a file inside one of them' : 'write inside one of them'}, e.g. "${folders[0].name}/…".`);
+				throw new PathRefused(
+					`The workspace root holds only its folders (${folders.map(f => f.name).join(', ')}); ${intent === 'read' ? 'read a file inside one of them' : 'write inside one of them'}, e.g. "${folders[0].name}/…".`,
+				);
 			}
 			return { path: '', canonical: '', exists: true };
 		}
@@ -118,22 +138,34 @@ export class WorkspaceGuard {
 			throw new PathRefused(unknownFolderMessage(folders, input));
 		}
 		if ((intent === 'delete' || intent === 'write') && hit.rest === '') {
-			throw new PathRefused(`"${input}" is the workspace folder ${hit.folder.name} itself; ${intent === 'delete' ? 'deleting' : 'replacing'} it is not allowed.`);
+			throw new PathRefused(
+				`"${input}" is the workspace folder ${hit.folder.name} itself; ${intent === 'delete' ? 'deleting' : 'replacing'} it is not allowed.`,
+			);
 		}
 		const resolved = await this._resolveIn(hit.folder.workspace, hit.rest, input, intent, `${hit.folder.name}/`);
 		// Deny and protected globs also see the folder's name, so a rule written for "api/**" holds.
 		const full = `${hit.folder.name}${hit.rest ? `/${hit.rest}` : ''}`;
 		if ((intent === 'read' || intent === 'write') && isDeniedRead(full, this._policy)) {
-			throw new PathRefused(`${full} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
+			throw new PathRefused(
+				`${full} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`,
+			);
 		}
 		return { ...resolved, protectedReason: resolved.protectedReason ?? isProtectedPath(full, this._policy) };
 	}
 
 	/** One folder's check; `prefix` is the folder's name and "/" in a multi-root workspace, '' otherwise. */
-	private async _resolveIn(workspace: Workspace, path: string, input: string, intent: PathIntent, prefix: string): Promise<ResolvedPath> {
+	private async _resolveIn(
+		workspace: Workspace,
+		path: string,
+		input: string,
+		intent: PathIntent,
+		prefix: string,
+	): Promise<ResolvedPath> {
 		const shown = (p: string) => (prefix ? `${prefix}${p}`.replace(/\/$/, '') : displayPath(p));
 		if (intent === 'delete' && path === '') {
-			throw new PathRefused('Deleting the workspace root is not allowed. Delete the files inside it one by one if you must.');
+			throw new PathRefused(
+				'Deleting the workspace root is not allowed. Delete the files inside it one by one if you must.',
+			);
 		}
 		const root = await workspace.rootRealPath();
 		let canonical = path;
@@ -148,8 +180,13 @@ export class WorkspaceGuard {
 		} else {
 			exists = (await workspace.stat(path)) !== undefined;
 		}
-		if ((intent === 'read' || intent === 'write') && (isDeniedRead(path, this._policy) || isDeniedRead(canonical, this._policy))) {
-			throw new PathRefused(`${shown(path)} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`);
+		if (
+			(intent === 'read' || intent === 'write') &&
+			(isDeniedRead(path, this._policy) || isDeniedRead(canonical, this._policy))
+		) {
+			throw new PathRefused(
+				`${shown(path)} matches the deny list (keel.permissions.denyRead: secrets, keys, credentials). It is not readable or writable by the agent; ask the user for what you need instead.`,
+			);
 		}
 		if ((intent === 'write' || intent === 'read') && exists && (await isForeignHardLink(workspace, path, intent))) {
 			throw new PathRefused(
@@ -175,13 +212,21 @@ export class WorkspaceGuard {
 	}
 
 	/** realpath the deepest existing ancestor, then re-append the missing tail (no `..` left in it). */
-	private async _canonical(workspace: Workspace, path: string, root: string, input: string, prefix: string): Promise<{ relative: string; exists: boolean }> {
+	private async _canonical(
+		workspace: Workspace,
+		path: string,
+		root: string,
+		input: string,
+		prefix: string,
+	): Promise<{ relative: string; exists: boolean }> {
 		const parts = path === '' ? [] : path.split('/');
 		for (let keep = parts.length; keep >= 0; keep--) {
 			const head = parts.slice(0, keep).join('/');
 			const real = await workspace.realPath(head);
 			if (real === 'dangling') {
-				throw new PathRefused(`"${input}" goes through a symlink that points nowhere (${prefix}${head}); it could land outside the workspace, so it is refused.`);
+				throw new PathRefused(
+					`"${input}" goes through a symlink that points nowhere (${prefix}${head}); it could land outside the workspace, so it is refused.`,
+				);
 			}
 			if (real === undefined) {
 				continue;
@@ -218,7 +263,11 @@ export class WorkspaceGuard {
  * realpath cannot see it. Writes to one are refused always (they would change the other file,
  * e.g. a package store); reads only outside node_modules, where pnpm's store links are normal.
  */
-export async function isForeignHardLink(workspace: Workspace, path: string, intent: 'read' | 'write'): Promise<boolean> {
+export async function isForeignHardLink(
+	workspace: Workspace,
+	path: string,
+	intent: 'read' | 'write',
+): Promise<boolean> {
 	const stat = await workspace.stat(path);
 	if (stat?.type !== 'file' || (stat.links ?? 1) <= 1) {
 		return false;

@@ -18,7 +18,13 @@ export interface ScopedValues<T> {
 
 function isRule(value: unknown): value is PermissionRule {
 	const rule = value as PermissionRule;
-	return typeof rule === 'object' && rule !== null && typeof rule.tool === 'string' && ['allow', 'ask', 'deny'].includes(rule.action) && (rule.match === undefined || typeof rule.match === 'string');
+	return (
+		typeof rule === 'object' &&
+		rule !== null &&
+		typeof rule.tool === 'string' &&
+		['allow', 'ask', 'deny'].includes(rule.action) &&
+		(rule.match === undefined || typeof rule.match === 'string')
+	);
 }
 
 const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -45,7 +51,11 @@ export function mergeRules(scoped: ScopedValues<unknown> | undefined, trusted: b
 			const key = JSON.stringify([rule.tool, rule.match, rule.action]);
 			if (!seen.has(key)) {
 				seen.add(key);
-				out.push({ tool: rule.tool, ...(rule.match !== undefined ? { match: rule.match } : {}), action: rule.action });
+				out.push({
+					tool: rule.tool,
+					...(rule.match !== undefined ? { match: rule.match } : {}),
+					action: rule.action,
+				});
 			}
 		}
 	}
@@ -68,7 +78,9 @@ export function mergeGlobs(scoped: ScopedValues<unknown> | undefined, trusted: b
 
 /** Path globs of deny rules that apply to `tool`: searches without a path exclude them. */
 export function deniedPathGlobs(rules: PermissionRule[], tool: string): string[] {
-	return rules.filter(r => r.action === 'deny' && r.match !== undefined && (r.tool === tool || r.tool === '*')).map(r => r.match!);
+	return rules
+		.filter(r => r.action === 'deny' && r.match !== undefined && (r.tool === tool || r.tool === '*'))
+		.map(r => r.match!);
 }
 
 /** The array to write for "Always allow": the scope's own rules plus the new one, nothing from other scopes copied in or dropped. */

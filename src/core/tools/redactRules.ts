@@ -15,18 +15,30 @@ const V = '[A-Za-z0-9_\\-]';
 
 export const REDACT_RULES: RedactRule[] = [
 	// Whole blocks first, so their bodies are not reported again line by line.
-	{ label: 'private key', re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g },
+	{
+		label: 'private key',
+		re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
+	},
 	{ label: 'PuTTY private key', re: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[^\n]*|$)/g },
 	{ label: 'AWS access key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
 	// ~/.aws/credentials and config: the secret and session token lines (any case, = or :).
-	{ label: 'AWS secret', re: /(?<=\baws_(?:secret_access_key|session_token|security_token)["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{16,}/gi },
+	{
+		label: 'AWS secret',
+		re: /(?<=\baws_(?:secret_access_key|session_token|security_token)["']?\s*[=:]\s*["']?)[A-Za-z0-9/+=]{16,}/gi,
+	},
 	{ label: 'GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{50,})\b/g },
-	{ label: 'GitLab token', re: /\b(?:glpat|glptt|gldt|glrt|glcbt|gloas|glft|glimt|glagent|glsoat|GR1348941)-?[A-Za-z0-9_-]{20,}\b/g },
+	{
+		label: 'GitLab token',
+		re: /\b(?:glpat|glptt|gldt|glrt|glcbt|gloas|glft|glimt|glagent|glsoat|GR1348941)-?[A-Za-z0-9_-]{20,}\b/g,
+	},
 	{ label: 'Anthropic key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
 	{ label: 'OpenAI key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
 	{ label: 'Hugging Face token', re: /\bhf_[A-Za-z0-9]{30,}\b/g },
 	{ label: 'Slack token', re: /\b(?:xox[abposre]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]{10,}/g },
-	{ label: 'Slack webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g },
+	{
+		label: 'Slack webhook',
+		re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g,
+	},
 	{ label: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
 	{ label: 'Google OAuth secret', re: /\bGOCSPX-[A-Za-z0-9_-]{20,}/g },
 	{ label: 'Google OAuth token', re: /\bya29\.[A-Za-z0-9_-]{20,}/g },
@@ -34,7 +46,10 @@ export const REDACT_RULES: RedactRule[] = [
 	{ label: 'webhook secret', re: /\bwhsec_[A-Za-z0-9+/=]{20,}/g },
 	{ label: 'npm token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
 	// .npmrc / .yarnrc: //registry/:_authToken=…, _auth=…, _password=…
-	{ label: 'npm auth', re: /(?<=(?:^|[\s:;])(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["']?\s*[=:]\s*["']?)[^\s"'$]+/gim },
+	{
+		label: 'npm auth',
+		re: /(?<=(?:^|[\s:;])(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["']?\s*[=:]\s*["']?)[^\s"'$]+/gim,
+	},
 	{ label: 'PyPI token', re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
 	{ label: 'SendGrid key', re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g },
 	{ label: 'Twilio key', re: /\bSK[0-9a-fA-F]{32}\b/g },
@@ -47,15 +62,24 @@ export const REDACT_RULES: RedactRule[] = [
 	{ label: 'Databricks token', re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
 	{ label: 'Telegram bot token', re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
 	{ label: 'Discord bot token', re: /\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b/g },
-	{ label: 'Azure storage key', re: /(?<=\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*)[A-Za-z0-9+/=%]{16,}/gi },
+	{
+		label: 'Azure storage key',
+		re: /(?<=\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*)[A-Za-z0-9+/=%]{16,}/gi,
+	},
 	{ label: 'Azure SAS signature', re: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{20,}/g },
 	{ label: 'JWT', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
 	{ label: 'authorization header', re: /(?<=\b(?:Bearer|Basic|Token|Digest)\s+)[A-Za-z0-9._~+/=-]{12,}/g },
 	// Docker's config.json and similar: "auth": "base64(user:pass)", identity and registry tokens.
-	{ label: 'registry auth', re: /(?<="(?:auth|identitytoken|registrytoken|password|secret|token)"\s*:\s*")[^"]{4,}(?=")/gi },
+	{
+		label: 'registry auth',
+		re: /(?<="(?:auth|identitytoken|registrytoken|password|secret|token)"\s*:\s*")[^"]{4,}(?=")/gi,
+	},
 	{ label: 'URL credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]{3,}(?=@)/gi },
 	// ENV-style names (DB_PASSWORD=…, export API_TOKEN="…"): any non-empty value, quoted (spaces allowed) or bare.
-	{ label: 'secret assignment', re: /(?<=\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CLIENT_SECRET|AUTH|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*)(?:"[^"\n$]+"|'[^'\n]+'|[^\s"'$][^\s"']*)/g },
+	{
+		label: 'secret assignment',
+		re: /(?<=\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CLIENT_SECRET|AUTH|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*)(?:"[^"\n$]+"|'[^'\n]+'|[^\s"'$][^\s"']*)/g,
+	},
 	// Config-style lines (password: x, client_secret = "…"), also behind a read_file line number or a grep "file:line:": a value that is not code.
 	{
 		label: 'secret setting',
@@ -64,5 +88,11 @@ export const REDACT_RULES: RedactRule[] = [
 			'gim',
 		),
 	},
-	{ label: 'secret literal', re: new RegExp(`(?<=\\b${V}*(?:secret|token|password|passwd|apiKey|api_key)${V}*["']?\\s*[=:]\\s*["'])[^"'\\s]{12,}(?=["'])`, 'gi') },
+	{
+		label: 'secret literal',
+		re: new RegExp(
+			`(?<=\\b${V}*(?:secret|token|password|passwd|apiKey|api_key)${V}*["']?\\s*[=:]\\s*["'])[^"'\\s]{12,}(?=["'])`,
+			'gi',
+		),
+	},
 ];

@@ -3,7 +3,9 @@ import type { ToolSpec } from '../llm/chatModel';
 import type { ToolDefinition } from './defineTool';
 import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 
-export type ParsedCall = { ok: true; tool: ToolDefinition; input: unknown } | { ok: false; errorKind: 'unknownTool' | 'invalidArguments'; message: string; tool?: ToolDefinition };
+export type ParsedCall =
+	| { ok: true; tool: ToolDefinition; input: unknown }
+	| { ok: false; errorKind: 'unknownTool' | 'invalidArguments'; message: string; tool?: ToolDefinition };
 
 /** Holds the tools offered to the model, their JSON Schemas, and validates every call. */
 export class ToolRegistry {
@@ -61,7 +63,11 @@ export class ToolRegistry {
 			const names = this.list()
 				.map(t => t.name)
 				.join(', ');
-			return { ok: false, errorKind: 'unknownTool', message: `There is no tool named "${name}". Available tools: ${names}.` };
+			return {
+				ok: false,
+				errorKind: 'unknownTool',
+				message: `There is no tool named "${name}". Available tools: ${names}.`,
+			};
 		}
 		let value: unknown;
 		try {
@@ -76,8 +82,15 @@ export class ToolRegistry {
 		}
 		const result = tool.input.safeParse(value);
 		if (!result.success) {
-			const issues = result.error.issues.map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
-			return { ok: false, errorKind: 'invalidArguments', tool, message: `Invalid arguments for ${name}: ${issues}. Fix them and call again.` };
+			const issues = result.error.issues
+				.map(issue => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+				.join('; ');
+			return {
+				ok: false,
+				errorKind: 'invalidArguments',
+				tool,
+				message: `Invalid arguments for ${name}: ${issues}. Fix them and call again.`,
+			};
 		}
 		return { ok: true, tool, input: result.data };
 	}

@@ -8,7 +8,16 @@
  */
 import type { ToolDefinition, ToolResult } from './defineTool';
 
-export const CACHEABLE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'find_path', 'grep', 'fetch', 'web_scrape', 'diagnostics', 'search_code']);
+export const CACHEABLE_TOOLS: ReadonlySet<string> = new Set([
+	'read_file',
+	'list_directory',
+	'find_path',
+	'grep',
+	'fetch',
+	'web_scrape',
+	'diagnostics',
+	'search_code',
+]);
 
 export interface CacheSettings {
 	enabled: boolean;

@@ -28,7 +28,13 @@ function baseArgs(excludes: string[]): string[] {
 }
 
 /** Runs rg, hands each stdout line to `onLine` until it returns false, then kills rg. */
-function runRg(rg: string, cwd: string, args: string[], onLine: (line: string) => boolean, signal?: AbortSignal): Promise<{ stopped: boolean; stderr: string; code: number | null }> {
+function runRg(
+	rg: string,
+	cwd: string,
+	args: string[],
+	onLine: (line: string) => boolean,
+	signal?: AbortSignal,
+): Promise<{ stopped: boolean; stderr: string; code: number | null }> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stopped = false;
@@ -117,7 +123,13 @@ export interface SearchResult {
 
 export async function rgSearch(options: SearchOptions): Promise<SearchResult> {
 	const args = ['--json', ...baseArgs(options.excludes), '--max-columns', '400', '--max-columns-preview'];
-	args.push(options.caseSensitive === undefined ? '--smart-case' : options.caseSensitive ? '--case-sensitive' : '--ignore-case');
+	args.push(
+		options.caseSensitive === undefined
+			? '--smart-case'
+			: options.caseSensitive
+				? '--case-sensitive'
+				: '--ignore-case',
+	);
 	if (options.fixedStrings) {
 		args.push('--fixed-strings');
 	}
@@ -174,7 +186,13 @@ export async function rgSearch(options: SearchOptions): Promise<SearchResult> {
 	);
 	// rg exits 1 for "no match" and 2 for errors such as a bad regex.
 	const error = !run.stopped && run.code === 2 && seen === 0 ? run.stderr.trim() : undefined;
-	return { lines, matches: Math.min(seen, options.offset + options.limit) - Math.min(seen, options.offset), hasMore, seen, error };
+	return {
+		lines,
+		matches: Math.min(seen, options.offset + options.limit) - Math.min(seen, options.offset),
+		hasMore,
+		seen,
+		error,
+	};
 }
 
 interface RgData {

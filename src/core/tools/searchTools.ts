@@ -30,7 +30,14 @@ type Search = (cwd: string, include: string | undefined, offset: number, limit: 
  * One page of matches over every folder, in folder order, paths prefixed with the folder's
  * name: the offset skips whole folders by their match counts, the page fills across them.
  */
-async function searchEveryRoot(roots: Array<{ prefix: string; root: string; folder: string }>, names: string[], path: SearchOptions['include'], offset: number, limit: number, search: Search): Promise<SearchResult> {
+async function searchEveryRoot(
+	roots: Array<{ prefix: string; root: string; folder: string }>,
+	names: string[],
+	path: SearchOptions['include'],
+	offset: number,
+	limit: number,
+	search: Search,
+): Promise<SearchResult> {
 	const out: SearchResult = { lines: [], matches: 0, hasMore: false, seen: 0 };
 	let skip = offset;
 	for (const { prefix, root, folder } of roots) {
@@ -60,11 +67,15 @@ async function searchEveryRoot(roots: Array<{ prefix: string; root: string; fold
 export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 	const grep = defineTool({
 		name: 'grep',
-		description: 'Search file contents in the workspace with ripgrep (Rust regex syntax). Honours .gitignore and files.exclude. Results are paged: pass offset to get the next page.',
+		description:
+			'Search file contents in the workspace with ripgrep (Rust regex syntax). Honours .gitignore and files.exclude. Results are paged: pass offset to get the next page.',
 		input: z.object({
 			pattern: z.string().min(1).describe('Regular expression (or literal text with fixed: true)'),
 			fixed: z.boolean().optional().describe('Treat pattern as literal text'),
-			caseSensitive: z.boolean().optional().describe('Default: smart case (sensitive only if the pattern has capitals)'),
+			caseSensitive: z
+				.boolean()
+				.optional()
+				.describe('Default: smart case (sensitive only if the pattern has capitals)'),
 			path: z.string().optional().describe('Glob restricting which files are searched, e.g. "src/**/*.ts"'),
 			context: z.number().int().min(0).max(10).default(0).describe('Lines of context around each match'),
 			offset: z.number().int().min(0).default(0).describe('Matches to skip (for the next page)'),
@@ -78,7 +89,9 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const roots = await searchRoots(workspace);
 			const names = (multiRootFolders(workspace) ?? []).map(f => f.name);
 			if (!rg || roots.length === 0 || roots.length < names.length) {
-				return fail('grep is not available here (no ripgrep, or the workspace is not on a local disk). Use find_path and read_file instead.');
+				return fail(
+					'grep is not available here (no ripgrep, or the workspace is not on a local disk). Use find_path and read_file instead.',
+				);
 			}
 			if (input.path !== undefined) {
 				const checked = normalizeWorkspacePath(input.path.replace(/[*?[\]{}]/g, 'x'));
@@ -88,10 +101,24 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const excludes = [...deps.excludes(), ...denyReadRgGlobs(deps.pathPolicy())];
 			const search = (cwd: string, include: string | undefined, offset: number, limit: number) =>
-				rgSearch({ rg, cwd, pattern: input.pattern, fixedStrings: input.fixed === true, caseSensitive: input.caseSensitive, include, excludes, context: input.context, offset, limit, signal });
+				rgSearch({
+					rg,
+					cwd,
+					pattern: input.pattern,
+					fixedStrings: input.fixed === true,
+					caseSensitive: input.caseSensitive,
+					include,
+					excludes,
+					context: input.context,
+					offset,
+					limit,
+					signal,
+				});
 			const result = await searchEveryRoot(roots, names, input.path, input.offset, input.limit, search);
 			if (result.error) {
-				return fail(`ripgrep rejected the search: ${result.error.split('\n').slice(-3).join(' ')}. Fix the regex (or pass fixed: true for literal text).`);
+				return fail(
+					`ripgrep rejected the search: ${result.error.split('\n').slice(-3).join(' ')}. Fix the regex (or pass fixed: true for literal text).`,
+				);
 			}
 			// rg cannot see link counts: drop files that are hard links to somewhere else (paths.ts).
 			const foreign = new Set<string>();
@@ -105,16 +132,24 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 				result.matches = result.lines.filter(l => l.match).length;
 			}
 			if (result.matches === 0) {
-				return ok(input.offset > 0 ? `No more matches after ${input.offset}.` : `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`, { count: 0 });
+				return ok(
+					input.offset > 0
+						? `No more matches after ${input.offset}.`
+						: `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`,
+					{ count: 0 },
+				);
 			}
-			const next = result.hasMore ? `\n\n[more matches; call again with offset ${input.offset + result.matches}]` : '';
+			const next = result.hasMore
+				? `\n\n[more matches; call again with offset ${input.offset + result.matches}]`
+				: '';
 			return ok(formatLines(result.lines) + next, { count: result.matches, hasMore: result.hasMore });
 		},
 	});
 
 	const diagnostics = defineTool({
 		name: 'diagnostics',
-		description: "VS Code's problems (errors, warnings) for one file or the whole workspace, as reported by the language servers.",
+		description:
+			"VS Code's problems (errors, warnings) for one file or the whole workspace, as reported by the language servers.",
 		input: z.object({
 			path: z.string().optional().describe('Workspace-relative file; omit for the whole workspace'),
 			severity: z.enum(['error', 'warning', 'all']).default('all'),
@@ -134,19 +169,34 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 				}
 				path = checked.path;
 			}
-			const all = deps.diagnostics.get(path).filter(d => input.severity === 'all' || d.severity === input.severity);
+			const all = deps.diagnostics
+				.get(path)
+				.filter(d => input.severity === 'all' || d.severity === input.severity);
 			if (all.length === 0) {
-				return ok(`No ${input.severity === 'all' ? 'problems' : `${input.severity}s`} in ${path ?? 'the workspace'}.`, { count: 0 });
+				return ok(
+					`No ${input.severity === 'all' ? 'problems' : `${input.severity}s`} in ${path ?? 'the workspace'}.`,
+					{ count: 0 },
+				);
 			}
 			const shown = all.slice(0, 200);
-			const text = shown.map(d => `${d.path}:${d.line}:${d.column} ${d.severity}: ${d.message}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ''}]` : ''}`).join('\n');
-			return ok(text + (all.length > shown.length ? `\n[${all.length - shown.length} more]` : ''), { count: all.length, hasMore: all.length > shown.length, items: shown });
+			const text = shown
+				.map(
+					d =>
+						`${d.path}:${d.line}:${d.column} ${d.severity}: ${d.message}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ''}]` : ''}`,
+				)
+				.join('\n');
+			return ok(text + (all.length > shown.length ? `\n[${all.length - shown.length} more]` : ''), {
+				count: all.length,
+				hasMore: all.length > shown.length,
+				items: shown,
+			});
 		},
 	});
 
 	const readOutput = defineTool({
 		name: 'read_output',
-		description: 'Page through a long tool output that was cut for you. Pass the reference from the cut output (out_…) and a line offset.',
+		description:
+			'Page through a long tool output that was cut for you. Pass the reference from the cut output (out_…) and a line offset.',
 		input: z.object({
 			ref: z.string().regex(/^out_[A-Za-z0-9_-]+$/),
 			offset: z.number().int().min(1).default(1).describe('First line (1-based)'),
@@ -162,7 +212,13 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const lines = text.split('\n');
 			const slice = lines.slice(input.offset - 1, input.offset - 1 + input.limit);
 			const end = input.offset - 1 + slice.length;
-			return ok(slice.join('\n') + (end < lines.length ? `\n[lines ${input.offset}–${end} of ${lines.length}; call again with offset ${end + 1}]` : ''), { count: slice.length, hasMore: end < lines.length });
+			return ok(
+				slice.join('\n') +
+					(end < lines.length
+						? `\n[lines ${input.offset}–${end} of ${lines.length}; call again with offset ${end + 1}]`
+						: ''),
+				{ count: slice.length, hasMore: end < lines.length },
+			);
 		},
 	});
 	return [grep, diagnostics, readOutput];

@@ -48,28 +48,53 @@ export interface ParsedCommandLine {
 const DANGEROUS_VARIABLE =
 	/^(?:PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5?\w*|RUBY\w*|npm_config_\w+|HOME|EDITOR|VISUAL|PAGER|LESSOPEN|BROWSER|SHELL|\w*_COMMAND|\w*_PROGRAM)$/i;
 /** Variables whose value some program runs as a command line (git, ssh, less, editors). */
-const COMMAND_VARIABLE = /^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
+const COMMAND_VARIABLE =
+	/^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const UNKNOWN_COMMAND: CommandForm = { text: '', complete: false, needsAllow: true };
 
 /** Common programs whose arguments name files they write (or delete): checked like redirect targets. */
-const WRITES_ALL = new Set(['tee', 'touch', 'mkdir', 'rm', 'rmdir', 'truncate', 'chmod', 'chown', 'unlink', 'shred', 'mkfifo']);
+const WRITES_ALL = new Set([
+	'tee',
+	'touch',
+	'mkdir',
+	'rm',
+	'rmdir',
+	'truncate',
+	'chmod',
+	'chown',
+	'unlink',
+	'shred',
+	'mkfifo',
+]);
 const WRITES_LAST = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
 
 function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
 	const name = argv[0]?.known ? argv[0].text.slice(argv[0].text.lastIndexOf('/') + 1) : '';
 	const args = argv.slice(1);
 	const operands = args.filter(a => !a.known || !a.text.startsWith('-'));
-	const target = (w: WordValue): RedirectTarget => ({ path: w.known ? w.text : undefined, written: w.known ? w.text : `${w.text}…` });
+	const target = (w: WordValue): RedirectTarget => ({
+		path: w.known ? w.text : undefined,
+		written: w.known ? w.text : `${w.text}…`,
+	});
 	let files: WordValue[] = [];
 	if (WRITES_ALL.has(name)) {
 		// chmod/chown take a mode or owner first.
 		files = name === 'chmod' || name === 'chown' ? operands.slice(1) : operands;
 	} else if (WRITES_LAST.has(name)) {
 		const dir = args.findIndex(a => a.known && (a.text === '-t' || a.text.startsWith('--target-directory')));
-		files = dir !== -1 ? [args[dir].text.includes('=') ? { text: args[dir].text.split('=')[1], known: true } : (args[dir + 1] ?? { text: '', known: false })] : operands.slice(-1);
+		files =
+			dir !== -1
+				? [
+						args[dir].text.includes('=')
+							? { text: args[dir].text.split('=')[1], known: true }
+							: (args[dir + 1] ?? { text: '', known: false }),
+					]
+				: operands.slice(-1);
 	} else if (name === 'dd') {
-		files = args.filter(a => !a.known || a.text.startsWith('of=')).map(a => (a.known ? { text: a.text.slice(3), known: true } : a));
+		files = args
+			.filter(a => !a.known || a.text.startsWith('of='))
+			.map(a => (a.known ? { text: a.text.slice(3), known: true } : a));
 	} else if ((name === 'sed' || name === 'perl') && args.some(a => a.known && /^-[a-zA-Z]*i/.test(a.text))) {
 		files = operands.slice(1);
 	}
@@ -169,7 +194,12 @@ class Analysis implements ParsedCommandLine {
 				break;
 			case 'command_substitution':
 				// Inside backticks bash unescapes \\, \` and \$ and parses the text again: so do we.
-				if (node.text.startsWith('`') && node.text.endsWith('`') && node.text.length > 1 && /\\[`$\\]/.test(node.text)) {
+				if (
+					node.text.startsWith('`') &&
+					node.text.endsWith('`') &&
+					node.text.length > 1 &&
+					/\\[`$\\]/.test(node.text)
+				) {
 					const inner = new Analysis(this._depth + 1);
 					inner.line(node.text.slice(1, -1).replace(/\\([`$\\])/g, '$1'));
 					this.commands.push(...inner.commands);
@@ -205,20 +235,33 @@ class Analysis implements ParsedCommandLine {
 	 * missed is a command we cannot see, so the line is treated as running an unknown command.
 	 */
 	private _crossCheck(source: string, root: BashNode): void {
-		const starts = new Set(root.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion']).map(n => n!.startIndex));
+		const starts = new Set(
+			root
+				.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion'])
+				.map(n => n!.startIndex),
+		);
 		const ends = new Set(
 			root
 				.descendantsOfType('command_substitution')
 				.filter(n => n!.text.startsWith('`'))
 				.map(n => n!.endIndex - 1),
 		);
-		const literal = root.descendantsOfType(['raw_string', 'comment', 'ansi_c_string']).map(n => [n!.startIndex, n!.endIndex] as const);
-		const quoted = root.descendantsOfType(['string', 'heredoc_body']).map(n => [n!.startIndex, n!.endIndex] as const);
+		const literal = root
+			.descendantsOfType(['raw_string', 'comment', 'ansi_c_string'])
+			.map(n => [n!.startIndex, n!.endIndex] as const);
+		const quoted = root
+			.descendantsOfType(['string', 'heredoc_body'])
+			.map(n => [n!.startIndex, n!.endIndex] as const);
 		const marker = /\$\(|`|[<>]\(/g;
 		for (let m = marker.exec(source); m; m = marker.exec(source)) {
 			const at = m.index;
 			const escaped = /(\\+)$/.exec(source.slice(0, at))?.[1].length ?? 0;
-			if (escaped % 2 === 1 || starts.has(at) || ends.has(at) || literal.some(([from, to]) => at >= from && at < to)) {
+			if (
+				escaped % 2 === 1 ||
+				starts.has(at) ||
+				ends.has(at) ||
+				literal.some(([from, to]) => at >= from && at < to)
+			) {
 				continue;
 			}
 			if (/^[<>]/.test(m[0]) && quoted.some(([from, to]) => at >= from && at < to)) {
@@ -300,7 +343,12 @@ class Analysis implements ParsedCommandLine {
 				this.writes.push(...writtenByArguments(argv));
 			}
 			if (head?.known && head.text.includes('/')) {
-				this.commands.push(formOf([{ text: head.text.slice(head.text.lastIndexOf('/') + 1), known: true }, ...argv.slice(1)], false));
+				this.commands.push(
+					formOf(
+						[{ text: head.text.slice(head.text.lastIndexOf('/') + 1), known: true }, ...argv.slice(1)],
+						false,
+					),
+				);
 			}
 			this.commands.push(formOf(argv, needsAllow));
 			if (head?.known && /^(?:cd|pushd|popd)$/.test(head.text.slice(head.text.lastIndexOf('/') + 1))) {
@@ -315,7 +363,9 @@ class Analysis implements ParsedCommandLine {
 
 	private _redirect(node: BashNode): void {
 		const operator = node.children.find(c => c && !c.isNamed)?.text ?? '';
-		const destination = node.childForFieldName('destination') ?? node.namedChildren.filter(c => c?.type !== 'file_descriptor').at(-1);
+		const destination =
+			node.childForFieldName('destination') ??
+			node.namedChildren.filter(c => c?.type !== 'file_descriptor').at(-1);
 		if (!destination) {
 			return;
 		}

@@ -54,7 +54,12 @@ function body(result: CommandResult, lastLines?: number): string {
 }
 
 /** A command that ran becomes one envelope; a failure carries the reason, the code and the tail. */
-export function commandToolResult(command: string, result: CommandResult, settings: ShellToolSettings, note?: string): ToolResult {
+export function commandToolResult(
+	command: string,
+	result: CommandResult,
+	settings: ShellToolSettings,
+	note?: string,
+): ToolResult {
 	const where = result.backend === 'sandbox' ? 'in the sandbox' : 'in the terminal';
 	const fields = {
 		backend: result.backend,
@@ -84,13 +89,22 @@ export function commandToolResult(command: string, result: CommandResult, settin
 		);
 	}
 	if (result.limitHit === 'pids') {
-		return fail(`\`${command}\` hit the sandbox's process limit (${settings.pids} processes, setting keel.shell.pids): it could not start more processes. Exit code ${result.exitCode}. Output (end):\n${body(result, 40)}${noteLine}`, fields);
+		return fail(
+			`\`${command}\` hit the sandbox's process limit (${settings.pids} processes, setting keel.shell.pids): it could not start more processes. Exit code ${result.exitCode}. Output (end):\n${body(result, 40)}${noteLine}`,
+			fields,
+		);
 	}
 	if (result.exitCode === undefined) {
-		return ok(`${body(result)}\n[ran ${where} in ${seconds(result.durationMs)}; exit code unknown${cap}]${noteLine}`, fields);
+		return ok(
+			`${body(result)}\n[ran ${where} in ${seconds(result.durationMs)}; exit code unknown${cap}]${noteLine}`,
+			fields,
+		);
 	}
 	if (result.exitCode !== 0) {
-		return fail(`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${seconds(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`, fields);
+		return fail(
+			`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${seconds(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`,
+			fields,
+		);
 	}
 	return ok(`${body(result)}\n[exit code 0 · ${seconds(result.durationMs)} · ran ${where}${cap}]${noteLine}`, fields);
 }
@@ -100,7 +114,11 @@ export function commandToolResult(command: string, result: CommandResult, settin
  * paths: a target that leaves the workspace, is protected or deny-listed makes the call ask
  * (with the reason on the card); permission rules see the canonical names too.
  */
-async function plan(command: string, cwdInput: string | undefined, guard: WorkspaceGuard): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
+async function plan(
+	command: string,
+	cwdInput: string | undefined,
+	guard: WorkspaceGuard,
+): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
 	let cwd: ResolvedPath;
 	try {
 		cwd = await guard.resolve(cwdInput ?? '', 'list');
@@ -145,7 +163,13 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		input: z.object({
 			command: z.string().min(1).describe('The command line, e.g. "npm test" or "ls -la src"'),
 			cwd: z.string().optional().describe('Workspace-relative folder to run in (default: the workspace root)'),
-			timeoutSeconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional().describe("Kill the command after this many seconds (default from the user's settings, 30)"),
+			timeoutSeconds: z
+				.number()
+				.int()
+				.min(1)
+				.max(MAX_TIMEOUT_SECONDS)
+				.optional()
+				.describe("Kill the command after this many seconds (default from the user's settings, 30)"),
 		}),
 		effect: 'exec',
 		describe: input => title(input.command, deps.selector.expected()),
@@ -157,21 +181,32 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			const guard = new WorkspaceGuard(workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
 			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
-				throw new PathRefused(`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`);
+				throw new PathRefused(
+					`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`,
+				);
 			}
 			const choice = await deps.selector.choose();
 			const folders = multiRootFolders(workspace);
 			// The sandbox has every folder under /workspace; a terminal has no such place, only the folders themselves.
 			if (folders && cwd.canonical === '' && choice.backend === 'terminal') {
-				throw new PathRefused(`This workspace has several folders (${folders.map(f => f.name).join(', ')}) and the command runs in the terminal, which starts inside one of them: pass cwd, e.g. "${folders[0].name}".`);
+				throw new PathRefused(
+					`This workspace has several folders (${folders.map(f => f.name).join(', ')}) and the command runs in the terminal, which starts inside one of them: pass cwd, e.g. "${folders[0].name}".`,
+				);
 			}
 			const data: ShellPlan = { choice, cwd, targets };
-			return { title: title(input.command, choice.backend), data, protectedReasons: reasons, canonicalPaths: targets.map(t => t.resolved.canonical) };
+			return {
+				title: title(input.command, choice.backend),
+				data,
+				protectedReasons: reasons,
+				canonicalPaths: targets.map(t => t.resolved.canonical),
+			};
 		},
 		async execute(input, context): Promise<ToolResult> {
 			const { signal, progress } = context;
 			const guard = new WorkspaceGuard(context.workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
-			const approved: ShellPlan = (context.prepared?.data as ShellPlan | undefined) ?? ((await runCommand.prepare!(input, context)).data as ShellPlan);
+			const approved: ShellPlan =
+				(context.prepared?.data as ShellPlan | undefined) ??
+				((await runCommand.prepare!(input, context)).data as ShellPlan);
 			// What the card showed is what runs: the cwd and each target must still resolve to the same place.
 			const cwd = (await guard.confirm(approved.cwd, 'list')).canonical;
 			for (const target of approved.targets) {

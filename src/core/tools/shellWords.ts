@@ -10,23 +10,40 @@ export interface WordValue {
 	known: boolean;
 }
 
-const C_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const C_ESCAPES: Record<string, string> = {
+	n: '\n',
+	t: '\t',
+	r: '\r',
+	a: '\x07',
+	b: '\b',
+	e: '\x1b',
+	E: '\x1b',
+	f: '\f',
+	v: '\v',
+	'\\': '\\',
+	"'": "'",
+	'"': '"',
+	'?': '?',
+};
 
 /** `$'…'` body → the characters bash makes of it. */
 export function decodeAnsiC(body: string): string {
-	return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (all, esc: string) => {
-		if (/^[0-7]/.test(esc)) {
-			return String.fromCharCode(parseInt(esc, 8) & 0xff);
-		}
-		if (/^[xuU][0-9a-fA-F]/.test(esc)) {
-			const code = parseInt(esc.slice(1), 16);
-			return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-		}
-		if (esc.startsWith('c') && esc.length === 2) {
-			return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
-		}
-		return C_ESCAPES[esc] ?? all;
-	});
+	return body.replace(
+		/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+		(all, esc: string) => {
+			if (/^[0-7]/.test(esc)) {
+				return String.fromCharCode(parseInt(esc, 8) & 0xff);
+			}
+			if (/^[xuU][0-9a-fA-F]/.test(esc)) {
+				const code = parseInt(esc.slice(1), 16);
+				return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+			}
+			if (esc.startsWith('c') && esc.length === 2) {
+				return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
+			}
+			return C_ESCAPES[esc] ?? all;
+		},
+	);
 }
 
 /** An unquoted word: backslashes quote the next character; globs, brace lists and `~` are bash's to resolve. */

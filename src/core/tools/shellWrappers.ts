@@ -16,7 +16,8 @@ export interface Unwrapped {
 }
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'busybox']);
-const INTERPRETERS = /^(?:python[\d.]*|node|nodejs|deno|bun|perl\d*|ruby|php|lua|Rscript|osascript|pwsh|powershell|tclsh|expect|awk|gawk|mawk|nawk)$/;
+const INTERPRETERS =
+	/^(?:python[\d.]*|node|nodejs|deno|bun|perl\d*|ruby|php|lua|Rscript|osascript|pwsh|powershell|tclsh|expect|awk|gawk|mawk|nawk)$/;
 const INLINE_FLAGS = /^(?:-[a-zA-Z]*[ceEr]|--eval|--exec|--command|--print|-p)$/;
 
 /** Options of a wrapper that take the next word as their value. */
@@ -153,9 +154,13 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 			for (let i = 0; i < args.length; i++) {
 				const a = args[i];
 				if (a.known && (a.text === '-S' || a.text.startsWith('--split-string'))) {
-					const value = a.text.includes('=') ? { text: a.text.slice(a.text.indexOf('=') + 1), known: true } : (args[i + 1] ?? UNKNOWN);
+					const value = a.text.includes('=')
+						? { text: a.text.slice(a.text.indexOf('=') + 1), known: true }
+						: (args[i + 1] ?? UNKNOWN);
 					out.argvs.push({ argv, needsAllow: true });
-					out.nested.push(value.known ? [value.text, ...args.slice(i + 2).map(w => w.text)].join(' ') : undefined);
+					out.nested.push(
+						value.known ? [value.text, ...args.slice(i + 2).map(w => w.text)].join(' ') : undefined,
+					);
 					return out;
 				}
 			}
@@ -181,7 +186,8 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		case 'unbuffer': {
 			// chrt and taskset take a priority or CPU mask before the command.
 			const i = skipOptions(args, name);
-			const takesValue = (name === 'chrt' || name === 'taskset') && args[i]?.known && /^[0-9a-fx,-]+$/i.test(args[i].text);
+			const takesValue =
+				(name === 'chrt' || name === 'taskset') && args[i]?.known && /^[0-9a-fx,-]+$/i.test(args[i].text);
 			return inner(takesValue ? i + 1 : i, false);
 		}
 		case 'timeout':
@@ -189,14 +195,20 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		case 'xargs': {
 			// xargs appends words from stdin: the inner command's arguments are not known.
 			const i = skipOptions(args, name);
-			return i < args.length ? inner(i, false, [UNKNOWN]) : inner(0, false, [{ text: 'echo', known: true }, UNKNOWN]);
+			return i < args.length
+				? inner(i, false, [UNKNOWN])
+				: inner(0, false, [{ text: 'echo', known: true }, UNKNOWN]);
 		}
 		case 'find': {
 			out.argvs.push({ argv, needsAllow: true });
 			for (let i = 0; i < args.length; i++) {
 				if (args[i].known && /^-(?:exec|execdir|ok|okdir)$/.test(args[i].text)) {
 					let end = i + 1;
-					while (end < args.length && !(args[end].known && (args[end].text === ';' || args[end].text === '+'))) end++;
+					while (
+						end < args.length &&
+						!(args[end].known && (args[end].text === ';' || args[end].text === '+'))
+					)
+						end++;
 					const cmd = args.slice(i + 1, end).map(w => (w.known && w.text.includes('{}') ? UNKNOWN : w));
 					const rest = unwrap(cmd.length ? cmd : [UNKNOWN], depth + 1);
 					out.argvs.push(...rest.argvs);
@@ -241,7 +253,9 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 			return out;
 		}
 		case 'busybox':
-			return args.length && args[0].known && !SHELLS.has(args[0].text) ? inner(0, false) : unwrapShell(argv, args.slice(1), args[0]?.text ?? 'busybox', out);
+			return args.length && args[0].known && !SHELLS.has(args[0].text)
+				? inner(0, false)
+				: unwrapShell(argv, args.slice(1), args[0]?.text ?? 'busybox', out);
 		case 'flock': {
 			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
 			if (c !== -1) {
@@ -285,7 +299,11 @@ function unwrapShell(argv: WordValue[], args: WordValue[], name: string, out: Un
 	let hasC = false;
 	let plainOptions = true;
 	let i = 0;
-	for (; i < args.length && args[i].known && /^[-+]/.test(args[i].text) && args[i].text !== '-' && args[i].text !== '--'; i++) {
+	for (
+		;
+		i < args.length && args[i].known && /^[-+]/.test(args[i].text) && args[i].text !== '-' && args[i].text !== '--';
+		i++
+	) {
 		const flag = args[i].text;
 		if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(flag)) {
 			hasC = true;
@@ -314,7 +332,11 @@ function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrap
 	let risky = false;
 	while (i < args.length && args[i].known && args[i].text.startsWith('-')) {
 		const flag = args[i].text;
-		if (/^-[Cc]$|^--(?:git-dir|work-tree|namespace|exec-path|config-env|super-prefix|list-cmds|attr-source)$/.test(flag)) {
+		if (
+			/^-[Cc]$|^--(?:git-dir|work-tree|namespace|exec-path|config-env|super-prefix|list-cmds|attr-source)$/.test(
+				flag,
+			)
+		) {
 			risky ||= flag !== '-C';
 			if (flag === '-c' || flag === '--config-env') {
 				gitConfigCommand(args[i + 1], out);
@@ -322,7 +344,10 @@ function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrap
 			i += 2;
 			continue;
 		}
-		risky ||= !/^(?:-[pP]|--(?:no-pager|paginate|bare|no-replace-objects|literal-pathspecs|glob-pathspecs|noglob-pathspecs|icase-pathspecs|no-optional-locks|no-lazy-fetch|no-advice)|-C.+)$/.test(flag);
+		risky ||=
+			!/^(?:-[pP]|--(?:no-pager|paginate|bare|no-replace-objects|literal-pathspecs|glob-pathspecs|noglob-pathspecs|icase-pathspecs|no-optional-locks|no-lazy-fetch|no-advice)|-C.+)$/.test(
+				flag,
+			);
 		i++;
 	}
 	if (i === 0) {
@@ -348,7 +373,9 @@ function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void 
 	const value = eq === -1 ? '' : setting.text.slice(eq + 1);
 	if (
 		value.startsWith('!') ||
-		/^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(key)
+		/^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(
+			key,
+		)
 	) {
 		out.nested.push(value.replace(/^!/, ''));
 	}
@@ -373,11 +400,16 @@ function gitSubcommandRuns(rest: WordValue[], out: Unwrapped): void {
 		const w = words[j];
 		if (
 			w.known &&
-			/^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(w.text) &&
+			/^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(
+				w.text,
+			) &&
 			/^(?:rebase|difftool|filter-branch|grep|fetch|clone|pull|push|ls-remote|archive)$/.test(sub)
 		) {
 			out.nested.push(words[j + 1]?.known ? words[j + 1].text : undefined);
-		} else if (w.known && /^--(?:exec|extcmd|[a-z]+-filter|upload-pack|receive-pack|open-files-in-pager)=/.test(w.text)) {
+		} else if (
+			w.known &&
+			/^--(?:exec|extcmd|[a-z]+-filter|upload-pack|receive-pack|open-files-in-pager)=/.test(w.text)
+		) {
 			out.nested.push(w.text.slice(w.text.indexOf('=') + 1));
 		}
 	}

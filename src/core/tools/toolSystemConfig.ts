@@ -27,7 +27,8 @@ export const DEFAULT_OVERFLOW_SHARE = 0.3;
  * Never below 2,000 characters: a result must stay useful.
  */
 export function overflowThreshold(contextWindowTokens: number, share = DEFAULT_OVERFLOW_SHARE): number {
-	const window = Number.isFinite(contextWindowTokens) && contextWindowTokens > 0 ? contextWindowTokens : DEFAULT_CONTEXT_WINDOW;
+	const window =
+		Number.isFinite(contextWindowTokens) && contextWindowTokens > 0 ? contextWindowTokens : DEFAULT_CONTEXT_WINDOW;
 	const clamped = Number.isFinite(share) ? Math.min(0.9, Math.max(0.02, share)) : DEFAULT_OVERFLOW_SHARE;
 	return Math.max(2000, Math.round(window * clamped * CHARS_PER_TOKEN));
 }
@@ -36,5 +37,12 @@ let shared: FilterEngine | undefined;
 
 export function defaultToolSystemConfig(overrides: Partial<ToolSystemConfig> = {}): ToolSystemConfig {
 	shared ??= new FilterEngine();
-	return { filters: shared, securityPatterns: [], securityScan: true, overflowChars: overflowThreshold(DEFAULT_CONTEXT_WINDOW), cache: defaultCacheSettings, ...overrides };
+	return {
+		filters: shared,
+		securityPatterns: [],
+		securityScan: true,
+		overflowChars: overflowThreshold(DEFAULT_CONTEXT_WINDOW),
+		cache: defaultCacheSettings,
+		...overrides,
+	};
 }

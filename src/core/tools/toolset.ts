@@ -24,7 +24,14 @@ import { createWebTools } from './webTools';
 
 /** Tools from other sources (MCP, VS Code) pass through the same shaping; the cache never keeps theirs. */
 export function createToolset(deps: ToolDeps, extra: ToolDefinition<any>[] = []): ToolDefinition<any>[] {
-	return wrapTools(deps, [...createReadTools(deps), ...createEditTools(deps), ...createPathTools(deps), ...createSearchTools(deps), ...createWebTools(deps), ...extra]);
+	return wrapTools(deps, [
+		...createReadTools(deps),
+		...createEditTools(deps),
+		...createPathTools(deps),
+		...createSearchTools(deps),
+		...createWebTools(deps),
+		...extra,
+	]);
 }
 
 /** The shaping alone, for tools assembled elsewhere. */
@@ -54,7 +61,12 @@ function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResultCache)
 			}
 			let raw = await tool.execute(input, context);
 			if (tool.effect === 'exec') {
-				raw = await filterCommandOutput(raw, String((input as { command?: unknown })?.command ?? ''), deps, context);
+				raw = await filterCommandOutput(
+					raw,
+					String((input as { command?: unknown })?.command ?? ''),
+					deps,
+					context,
+				);
 			}
 			const result = await shapeOutput(raw, deps, context);
 			if (key && result.ok) {
@@ -71,17 +83,30 @@ function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResultCache)
  * so a credential on a line a filter dropped is still reported. linesBefore/linesAfter and
  * the confidence drive the card's "342 → 28 lines (92% filtered, partial)".
  */
-export async function filterCommandOutput(result: ToolResult, command: string, deps: ToolDeps, context: Pick<ToolContext, 'sessionId'>): Promise<ToolResult> {
+export async function filterCommandOutput(
+	result: ToolResult,
+	command: string,
+	deps: ToolDeps,
+	context: Pick<ToolContext, 'sessionId'>,
+): Promise<ToolResult> {
 	const settings = config(deps);
 	const filtered = settings.filters.apply(command, result.display);
 	const credentials = settings.securityScan ? scanForCredentials(result.display, settings.securityPatterns) : [];
 	const warning = credentials.length ? `\n${credentialWarning(credentials)}` : '';
 	if (filtered.linesAfter >= filtered.linesBefore && filtered.text === result.display) {
-		return warning ? { ...result, display: result.display + warning, credentialWarnings: credentials.length } : result;
+		return warning
+			? { ...result, display: result.display + warning, credentialWarnings: credentials.length }
+			: result;
 	}
 	const ref = await deps.outputs.put(context.sessionId ?? '', redactSecrets(result.display).text);
-	const rule = filtered.rule && filtered.applied.includes(filtered.rule) ? `rule ${filtered.rule}` : filtered.applied.join(', ');
-	const note = filtered.linesAfter < filtered.linesBefore ? `\n[Keel filtered this output: ${describeFilter(filtered)}, ${rule}. Unfiltered: read_output {"ref":"${ref}"}]` : '';
+	const rule =
+		filtered.rule && filtered.applied.includes(filtered.rule)
+			? `rule ${filtered.rule}`
+			: filtered.applied.join(', ');
+	const note =
+		filtered.linesAfter < filtered.linesBefore
+			? `\n[Keel filtered this output: ${describeFilter(filtered)}, ${rule}. Unfiltered: read_output {"ref":"${ref}"}]`
+			: '';
 	return {
 		...result,
 		display: filtered.text + note + warning,
@@ -94,7 +119,11 @@ export async function filterCommandOutput(result: ToolResult, command: string, d
 	};
 }
 
-export async function shapeOutput(result: ToolResult, deps: ToolDeps, context: Pick<ToolContext, 'sessionId'>): Promise<ToolResult> {
+export async function shapeOutput(
+	result: ToolResult,
+	deps: ToolDeps,
+	context: Pick<ToolContext, 'sessionId'>,
+): Promise<ToolResult> {
 	const redacted = redactSecrets(result.display);
 	let display = redacted.text;
 	const shaped: ToolResult = { ...result };

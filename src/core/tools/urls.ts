@@ -52,7 +52,11 @@ export function checkUrl(raw: string): URL {
 		.replace(/^\[|\]$/g, '')
 		.replace(/\.$/, '')
 		.toLowerCase();
-	if (host === 'localhost' || BLOCKED_SUFFIXES.some(s => host.endsWith(s)) || (!host.includes('.') && !ipaddr.isValid(host))) {
+	if (
+		host === 'localhost' ||
+		BLOCKED_SUFFIXES.some(s => host.endsWith(s)) ||
+		(!host.includes('.') && !ipaddr.isValid(host))
+	) {
 		throw new UrlRefused(`${host} is a local or internal host name; only public hosts can be fetched.`);
 	}
 	if (ipaddr.isValid(host)) {
@@ -85,7 +89,12 @@ export interface FetchedPage {
 }
 
 /** `onRedirect` sees each hop's URL before it is requested and throws UrlRefused to stop there. */
-export async function guardedFetch(raw: string, options: NetworkOptions, signal: AbortSignal, onRedirect?: (from: URL, to: URL) => void): Promise<FetchedPage> {
+export async function guardedFetch(
+	raw: string,
+	options: NetworkOptions,
+	signal: AbortSignal,
+	onRedirect?: (from: URL, to: URL) => void,
+): Promise<FetchedPage> {
 	const maxRedirects = options.maxRedirects ?? 3;
 	const redirects: string[] = [];
 	const addresses: string[] = [];
@@ -107,7 +116,15 @@ export async function guardedFetch(raw: string, options: NetworkOptions, signal:
 			redirects.push(url.href);
 			continue;
 		}
-		return { url: url.href, status: response.status, contentType: String(response.headers['content-type'] ?? ''), body: response.body, truncated: response.truncated, redirects, addresses };
+		return {
+			url: url.href,
+			status: response.status,
+			contentType: String(response.headers['content-type'] ?? ''),
+			body: response.body,
+			truncated: response.truncated,
+			redirects,
+			addresses,
+		};
 	}
 }
 
@@ -125,7 +142,17 @@ async function resolveChecked(host: string, resolver: Resolver): Promise<string>
 	return answers[0].address;
 }
 
-function request(url: URL, address: string, options: NetworkOptions, signal: AbortSignal): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; truncated: boolean }> {
+function request(
+	url: URL,
+	address: string,
+	options: NetworkOptions,
+	signal: AbortSignal,
+): Promise<{
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Buffer;
+	truncated: boolean;
+}> {
 	const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
 	const port = Number(url.port || 443);
 	const target = options.route ? options.route(address, port) : { host: address, port };
@@ -138,7 +165,12 @@ function request(url: URL, address: string, options: NetworkOptions, signal: Abo
 				method: 'GET',
 				// TLS is still verified against the real host name: pinning the IP must not weaken the certificate check.
 				servername: ipaddr.isValid(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
-				headers: { Host: url.host, 'User-Agent': 'Keel (VS Code extension)', Accept: 'text/html,text/plain,application/json;q=0.9,*/*;q=0.5', 'Accept-Encoding': 'identity' },
+				headers: {
+					Host: url.host,
+					'User-Agent': 'Keel (VS Code extension)',
+					Accept: 'text/html,text/plain,application/json;q=0.9,*/*;q=0.5',
+					'Accept-Encoding': 'identity',
+				},
 				ca: options.ca,
 				signal,
 				agent: false,
@@ -163,7 +195,12 @@ function request(url: URL, address: string, options: NetworkOptions, signal: Abo
 				const finish = () => {
 					if (!done) {
 						done = true;
-						resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), truncated });
+						resolve({
+							status: response.statusCode ?? 0,
+							headers: response.headers,
+							body: Buffer.concat(chunks),
+							truncated,
+						});
 					}
 				};
 				response.on('end', finish);

@@ -50,14 +50,21 @@ export function htmlToText(html: string): { title: string; text: string } {
  */
 function redirectCheck(context: ToolContext): (from: URL, to: URL) => void {
 	return (from, to) => {
-		const verdict = context.recheck?.([{ kind: 'url', values: [to.href] }]) ?? (from.origin === to.origin ? 'allow' : 'ask');
+		const verdict =
+			context.recheck?.([{ kind: 'url', values: [to.href] }]) ?? (from.origin === to.origin ? 'allow' : 'ask');
 		if (verdict === 'deny' || (verdict === 'ask' && from.origin !== to.origin)) {
-			throw new UrlRefused(`${from.href} redirects to ${to.href}, which ${verdict === 'deny' ? 'a permission rule refuses' : 'was not approved'}. Call the tool again with that URL if you need it, so the user can decide.`);
+			throw new UrlRefused(
+				`${from.href} redirects to ${to.href}, which ${verdict === 'deny' ? 'a permission rule refuses' : 'was not approved'}. Call the tool again with that URL if you need it, so the user can decide.`,
+			);
 		}
 	};
 }
 
-async function fetchPage(url: string, deps: ToolDeps, context: ToolContext): Promise<{ page: FetchedPage } | { page?: undefined; result: ToolResult }> {
+async function fetchPage(
+	url: string,
+	deps: ToolDeps,
+	context: ToolContext,
+): Promise<{ page: FetchedPage } | { page?: undefined; result: ToolResult }> {
 	const signal = context.signal;
 	try {
 		const page = await guardedFetch(url, deps.network, signal, redirectCheck(context));
@@ -78,13 +85,17 @@ async function fetchPage(url: string, deps: ToolDeps, context: ToolContext): Pro
 }
 
 function isText(contentType: string): boolean {
-	return contentType === '' || /^(text\/|application\/(json|xml|xhtml\+xml|javascript)|[^;]*\+json|[^;]*\+xml)/i.test(contentType);
+	return (
+		contentType === '' ||
+		/^(text\/|application\/(json|xml|xhtml\+xml|javascript)|[^;]*\+json|[^;]*\+xml)/i.test(contentType)
+	);
 }
 
 export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 	const fetchTool = defineTool({
 		name: 'fetch',
-		description: 'Fetch a public https:// URL and return its readable text (HTML is converted to text). Private and local addresses are refused.',
+		description:
+			'Fetch a public https:// URL and return its readable text (HTML is converted to text). Private and local addresses are refused.',
 		input: z.object({ url: z.string().describe('A full https:// URL') }),
 		effect: 'network',
 		subjects: input => [{ kind: 'url', values: [input.url] }],
@@ -99,16 +110,31 @@ export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 				return fail(`${page.url} is ${page.contentType}, not text; it is not shown.`);
 			}
 			const raw = page.body.toString('utf8');
-			const { title, text } = /html/i.test(page.contentType) || /^\s*<(!doctype|html)/i.test(raw) ? htmlToText(raw) : { title: '', text: raw };
-			const body = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n[text cut at ${MAX_TEXT} characters]` : text;
-			const header = [title && `# ${title}`, `Source: ${page.url}`, page.redirects.length ? `(redirected ${page.redirects.length}×)` : '', page.truncated ? '(body cut at the size cap)' : ''].filter(Boolean).join('\n');
-			return ok(`${header}\n\n${body}`, { status: page.status, truncated: page.truncated || text.length > MAX_TEXT });
+			const { title, text } =
+				/html/i.test(page.contentType) || /^\s*<(!doctype|html)/i.test(raw)
+					? htmlToText(raw)
+					: { title: '', text: raw };
+			const body =
+				text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n[text cut at ${MAX_TEXT} characters]` : text;
+			const header = [
+				title && `# ${title}`,
+				`Source: ${page.url}`,
+				page.redirects.length ? `(redirected ${page.redirects.length}×)` : '',
+				page.truncated ? '(body cut at the size cap)' : '',
+			]
+				.filter(Boolean)
+				.join('\n');
+			return ok(`${header}\n\n${body}`, {
+				status: page.status,
+				truncated: page.truncated || text.length > MAX_TEXT,
+			});
 		},
 	});
 
 	const scrapeTool = defineTool({
 		name: 'web_scrape',
-		description: 'Fetch a public https:// URL and extract the elements matching a CSS selector: their text, or one attribute (e.g. "href").',
+		description:
+			'Fetch a public https:// URL and extract the elements matching a CSS selector: their text, or one attribute (e.g. "href").',
 		input: z.object({
 			url: z.string(),
 			selector: z.string().min(1).describe('CSS selector, e.g. "article h2" or "a.download"'),
@@ -134,14 +160,19 @@ export function createWebTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const values = found
 				.slice(0, input.maxResults)
-				.map((_, el) => (input.attribute ? ($(el).attr(input.attribute) ?? '') : $(el).text().replace(/\s+/g, ' ').trim()))
+				.map((_, el) =>
+					input.attribute ? ($(el).attr(input.attribute) ?? '') : $(el).text().replace(/\s+/g, ' ').trim(),
+				)
 				.get()
 				.filter(v => v !== '');
 			if (values.length === 0) {
 				return ok(`No elements match "${input.selector}" on ${page.url}.`, { count: 0 });
 			}
 			const more = found.length > input.maxResults ? `\n[${found.length - input.maxResults} more matches]` : '';
-			return ok(values.map((v, i) => `${i + 1}. ${v}`).join('\n') + more, { count: values.length, hasMore: found.length > input.maxResults });
+			return ok(values.map((v, i) => `${i + 1}. ${v}`).join('\n') + more, {
+				count: values.length,
+				hasMore: found.length > input.maxResults,
+			});
 		},
 	});
 	return [fetchTool, scrapeTool];

@@ -20,8 +20,9 @@ export interface WorkspaceFolderRef {
 
 // What the path guard refuses in a segment (slashes, control bytes, %xx, look-alike dots and
 // slashes, a leading "~" or "$"): replaced so a folder's name is always a plain segment.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f/\\%:*?"<>|\u2024\u2025\u2026\uFE52\uFF0E\u2215\u2044\uFF0F\u29F8\uFE68\uFF3C\u2216]/g;
+const UNSAFE =
+	// eslint-disable-next-line no-control-regex
+	/[\u0000-\u001f\u007f/\\%:*?"<>|\u2024\u2025\u2026\uFE52\uFF0E\u2215\u2044\uFF0F\u29F8\uFE68\uFF3C\u2216]/g;
 
 /** One name per folder, in order, by the rule above. */
 export function folderNames(names: readonly string[]): string[] {
@@ -55,7 +56,10 @@ export function folderNames(names: readonly string[]): string[] {
 }
 
 /** Splits "api/src/x.ts" into the folder and the path inside it; '' is the virtual root. */
-export function splitFolderPath(folders: readonly WorkspaceFolderRef[], path: string): { folder: WorkspaceFolderRef; rest: string } | undefined {
+export function splitFolderPath(
+	folders: readonly WorkspaceFolderRef[],
+	path: string,
+): { folder: WorkspaceFolderRef; rest: string } | undefined {
 	const slash = path.indexOf('/');
 	const head = slash < 0 ? path : path.slice(0, slash);
 	const folder = folders.find(f => f.name === head) ?? folders.find(f => f.name.toLowerCase() === head.toLowerCase());
@@ -77,7 +81,9 @@ export function multiRootFolders(workspace: Workspace): readonly WorkspaceFolder
  * Where search tools run: one disk root per folder, with the prefix their results take.
  * Folders not on the local disk have no root and are left out (grep cannot run there).
  */
-export async function searchRoots(workspace: Workspace): Promise<Array<{ prefix: string; root: string; folder: string }>> {
+export async function searchRoots(
+	workspace: Workspace,
+): Promise<Array<{ prefix: string; root: string; folder: string }>> {
 	const folders = multiRootFolders(workspace);
 	if (!folders) {
 		const root = await workspace.rootRealPath();
@@ -133,14 +139,20 @@ export class MultiRootWorkspace implements Workspace {
 	private _route(path: string): { workspace: Workspace; rest: string } {
 		const folders = this._folders();
 		if (folders.length === 0) {
-			throw new Error('No folder is open. Open a folder (File → Open Folder) so Keel has a workspace to work in.');
+			throw new Error(
+				'No folder is open. Open a folder (File → Open Folder) so Keel has a workspace to work in.',
+			);
 		}
 		if (folders.length === 1) {
 			return { workspace: folders[0].workspace, rest: path };
 		}
 		const hit = splitFolderPath(folders, path);
 		if (!hit || path === '') {
-			throw new Error(path === '' ? 'The workspace root holds only its folders; name one of them.' : unknownFolderMessage(folders, path));
+			throw new Error(
+				path === ''
+					? 'The workspace root holds only its folders; name one of them.'
+					: unknownFolderMessage(folders, path),
+			);
 		}
 		return { workspace: hit.folder.workspace, rest: hit.rest };
 	}
@@ -246,12 +258,20 @@ export class MultiRootWorkspace implements Workspace {
 		await this._copyFile(a, b, from, to, options.overwrite);
 	}
 
-	private async _copyFile(a: { workspace: Workspace; rest: string }, b: { workspace: Workspace; rest: string }, from: string, to: string, overwrite: boolean): Promise<void> {
+	private async _copyFile(
+		a: { workspace: Workspace; rest: string },
+		b: { workspace: Workspace; rest: string },
+		from: string,
+		to: string,
+		overwrite: boolean,
+	): Promise<void> {
 		if (!overwrite && (await b.workspace.stat(b.rest))) {
 			throw new Error(`${to} already exists`);
 		}
 		if ((await a.workspace.stat(a.rest))?.type !== 'file') {
-			throw new Error(`${from} is a folder; moving or copying a folder from one workspace folder to another is not supported. Do it file by file.`);
+			throw new Error(
+				`${from} is a folder; moving or copying a folder from one workspace folder to another is not supported. Do it file by file.`,
+			);
 		}
 		await b.workspace.writeFile(b.rest, await a.workspace.readFile(a.rest));
 	}

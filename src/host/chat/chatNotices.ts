@@ -7,6 +7,9 @@ import type { SessionController } from '../session/sessionController';
  * mode switched): the same line a guard's notice draws, applied to the session's view and
  * sent as a delta. Notices are view-only: they are not part of the transcript.
  */
-export function postNotice(controller: SessionController, notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
+export function postNotice(
+	controller: SessionController,
+	notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string },
+): void {
 	controller.showNotice(notice);
 }

@@ -75,10 +75,21 @@ export class ChatView {
 			case 'turnStarted': {
 				this._error = undefined;
 				this._busy = true;
-				return [{ type: 'didSetStatus', busy: true }, this._add({ kind: 'user', id: `${event.turnId}-user`, text: event.prompt, ...(event.images?.length ? { images: event.images } : {}) })];
+				return [
+					{ type: 'didSetStatus', busy: true },
+					this._add({
+						kind: 'user',
+						id: `${event.turnId}-user`,
+						text: event.prompt,
+						...(event.images?.length ? { images: event.images } : {}),
+					}),
+				];
 			}
 			case 'textDelta':
-				return [...this._close(event.turnId, 'thinking'), ...this._appendText(event.turnId, 'assistant', event.text)];
+				return [
+					...this._close(event.turnId, 'thinking'),
+					...this._appendText(event.turnId, 'assistant', event.text),
+				];
 			case 'reasoningDelta':
 				return this._appendText(event.turnId, 'thinking', event.text);
 			case 'toolCallUpdated': {
@@ -104,7 +115,15 @@ export class ChatView {
 				return updates;
 			}
 			case 'notice':
-				return [this._add({ kind: 'notice', id: `notice-${++this._counter}`, level: event.level, code: event.code, text: event.text })];
+				return [
+					this._add({
+						kind: 'notice',
+						id: `notice-${++this._counter}`,
+						level: event.level,
+						code: event.code,
+						text: event.text,
+					}),
+				];
 			case 'textRetracted': {
 				const id = this._openText.get(event.turnId)?.assistant;
 				this._forget(event.turnId, 'assistant');
@@ -117,7 +136,10 @@ export class ChatView {
 				return [{ type: 'didUpsertItem', item: { ...item } }];
 			}
 			case 'continueRequested':
-				return [...this._close(event.turnId), this._add({ kind: 'continue', id: event.id, text: event.text, state: 'pending' })];
+				return [
+					...this._close(event.turnId),
+					this._add({ kind: 'continue', id: event.id, text: event.text, state: 'pending' }),
+				];
 			case 'continueDecided': {
 				const item = this._find(event.id);
 				if (item?.kind !== 'continue') {
@@ -149,7 +171,14 @@ export class ChatView {
 	}
 
 	private _header(): Omit<SessionView, 'items' | 'olderCount'> {
-		return { sessionId: this.sessionId, busy: this._busy, error: this._error, modelLabel: this._modelLabel, endpoint: this._endpoint, usage: this._usage };
+		return {
+			sessionId: this.sessionId,
+			busy: this._busy,
+			error: this._error,
+			modelLabel: this._modelLabel,
+			endpoint: this._endpoint,
+			usage: this._usage,
+		};
 	}
 
 	private _appendText(turnId: string, kind: TextItem['kind'], text: string): HostUpdate[] {

@@ -115,7 +115,9 @@ export class ChatViewProvider extends Disposable {
 				void insertAtCursor(message.text);
 				return;
 			case 'readRawOutput':
-				this._readRawOutput?.(message.toolCallId, message.offset).catch(error => this._logger.warn(`could not read a raw output: ${(error as Error).message}`));
+				this._readRawOutput?.(message.toolCallId, message.offset).catch(error =>
+					this._logger.warn(`could not read a raw output: ${(error as Error).message}`),
+				);
 				return;
 			case 'decideMcpConsent':
 				this._decideMcpConsent?.(message.id, message.allow);
@@ -137,7 +139,9 @@ export class ChatViewProvider extends Disposable {
 async function insertAtCursor(text: string): Promise<void> {
 	const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
 	if (!editor) {
-		void vscode.window.showInformationMessage('Keel: open a file to insert the code into, then press Insert again.');
+		void vscode.window.showInformationMessage(
+			'Keel: open a file to insert the code into, then press Insert again.',
+		);
 		return;
 	}
 	await editor.edit(edit => editor.selections.forEach(selection => edit.replace(selection, text)));

@@ -43,8 +43,15 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 		if (path === undefined) {
 			return false;
 		}
-		const side = (which: string) => vscode.Uri.from({ scheme: SCHEME, path: `/${which}/${path}`, query: `${toolCallId}/${index}/${which}` });
-		await vscode.commands.executeCommand('vscode.diff', side('before'), side('after'), `${path} (Keel: proposed change)`, { preview: true });
+		const side = (which: string) =>
+			vscode.Uri.from({ scheme: SCHEME, path: `/${which}/${path}`, query: `${toolCallId}/${index}/${which}` });
+		await vscode.commands.executeCommand(
+			'vscode.diff',
+			side('before'),
+			side('after'),
+			`${path} (Keel: proposed change)`,
+			{ preview: true },
+		);
 		return true;
 	}
 }

@@ -7,7 +7,21 @@ import { ImagesRefused } from '../../core/llm/imageParts';
 import type { SessionController } from '../session/sessionController';
 import type { WebviewChannel } from './webviewChannel';
 
-type EverydayMessage = Extract<WebviewToHost, { type: 'submit' | 'complete' | 'setMode' | 'openTurnChanges' | 'restoreCheckpoint' | 'undoRestore' | 'rewindTo' | 'measureMention' | 'dropUris' }>;
+type EverydayMessage = Extract<
+	WebviewToHost,
+	{
+		type:
+			| 'submit'
+			| 'complete'
+			| 'setMode'
+			| 'openTurnChanges'
+			| 'restoreCheckpoint'
+			| 'undoRestore'
+			| 'rewindTo'
+			| 'measureMention'
+			| 'dropUris';
+	}
+>;
 
 /** Commands whose own effect already shows in the chat (a mode notice, a new chat, a turn). */
 const SILENT_COMMANDS = new Set(['plan', 'act', 'mode', 'new', 'init']);
@@ -38,7 +52,11 @@ export class EverydayBridge extends Disposable {
 				void this.pushTurns();
 			}),
 		);
-		this._register(_api.onDidChangeState(what => (what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined)));
+		this._register(
+			_api.onDidChangeState(what =>
+				what === 'mode' ? this.pushMode() : what === 'checkpoints' ? void this.pushTurns() : undefined,
+			),
+		);
 		this._register(
 			_controller.onDidEvent(event => {
 				if (event.type === 'turnFinished') {
@@ -50,7 +68,17 @@ export class EverydayBridge extends Disposable {
 	}
 
 	handles(message: WebviewToHost): message is EverydayMessage {
-		return ['submit', 'complete', 'setMode', 'openTurnChanges', 'restoreCheckpoint', 'undoRestore', 'rewindTo', 'measureMention', 'dropUris'].includes(message.type);
+		return [
+			'submit',
+			'complete',
+			'setMode',
+			'openTurnChanges',
+			'restoreCheckpoint',
+			'undoRestore',
+			'rewindTo',
+			'measureMention',
+			'dropUris',
+		].includes(message.type);
 	}
 
 	handle(message: EverydayMessage): void {
@@ -160,8 +188,17 @@ export class EverydayBridge extends Disposable {
 		try {
 			items =
 				kind === 'slash'
-					? (await this._api.slashCompletions(query)).map(c => ({ value: c.name, label: `/${c.name}`, description: c.description, kind: c.source === 'builtin' ? 'command' : 'prompt' }))
-					: (await this._api.mentionCandidates(query)).map(c => ({ value: c.value, label: c.label, kind: c.kind }));
+					? (await this._api.slashCompletions(query)).map(c => ({
+							value: c.name,
+							label: `/${c.name}`,
+							description: c.description,
+							kind: c.source === 'builtin' ? 'command' : 'prompt',
+						}))
+					: (await this._api.mentionCandidates(query)).map(c => ({
+							value: c.value,
+							label: c.label,
+							kind: c.kind,
+						}));
 		} catch (error) {
 			this._logger.warn(`completions failed: ${(error as Error).message}`);
 		}
@@ -174,7 +211,9 @@ export class EverydayBridge extends Disposable {
 		let result: { label: string; tokens: number; error?: string };
 		try {
 			const attachment = (await this._api.resolveMentions(`@${value}`)).attachments[0];
-			result = attachment ? { label: attachment.label, tokens: attachment.error ? 0 : attachment.tokens, error: attachment.error } : { label: value, tokens: 0, error: 'not a mention' };
+			result = attachment
+				? { label: attachment.label, tokens: attachment.error ? 0 : attachment.tokens, error: attachment.error }
+				: { label: value, tokens: 0, error: 'not a mention' };
 		} catch (error) {
 			result = { label: value, tokens: 0, error: (error as Error).message };
 		}
@@ -197,7 +236,10 @@ export class EverydayBridge extends Disposable {
  * pair with the remaining stored turns from the end: the n-th last such message is the n-th
  * last such turn.
  */
-export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, turns: readonly TurnInfo[]): TurnControl[] {
+export function pairTurns(
+	items: ReadonlyArray<{ kind: string; id: string }>,
+	turns: readonly TurnInfo[],
+): TurnControl[] {
 	const users = items.filter(item => item.kind === 'user');
 	const byId = new Map(turns.map(turn => [turn.turnId, turn]));
 	const named = new Map<string, TurnControl>();
@@ -225,11 +267,18 @@ export function pairTurns(items: ReadonlyArray<{ kind: string; id: string }>, tu
 const LIVE_SUFFIX = '-user';
 
 function control(itemId: string, turnId: string, turn: TurnInfo | undefined): TurnControl {
-	return { itemId, turnId, filesChanged: turn?.changes?.length || undefined, ...(turn?.restored ? { undoRestore: true } : {}) };
+	return {
+		itemId,
+		turnId,
+		filesChanged: turn?.changes?.length || undefined,
+		...(turn?.restored ? { undoRestore: true } : {}),
+	};
 }
 
 /** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */
 export function typedPrompt(prompt: string): string {
-	const at = prompt.search(/\n\nAttached (file|folder|selection|problems|terminal|url) [^\n]*\(\d+ tokens[^\n]*\):\n/);
+	const at = prompt.search(
+		/\n\nAttached (file|folder|selection|problems|terminal|url) [^\n]*\(\d+ tokens[^\n]*\):\n/,
+	);
 	return at === -1 ? prompt : prompt.slice(0, at);
 }

@@ -8,7 +8,13 @@ type ToolResult = Extract<CanonicalMessage, { kind: 'tool_result' }>;
  * Rebuilds the view of a stored conversation (a resumed session), with no live turn.
  * `titleFor` gives restored cards the title they had live ("Read src/app.ts"), not the bare tool name.
  */
-export function chatViewFromHistory(sessionId: string, modelLabel: string, history: readonly CanonicalMessage[], titleFor?: (name: string, rawArguments: string) => string | undefined, endpoint?: string): ChatView {
+export function chatViewFromHistory(
+	sessionId: string,
+	modelLabel: string,
+	history: readonly CanonicalMessage[],
+	titleFor?: (name: string, rawArguments: string) => string | undefined,
+	endpoint?: string,
+): ChatView {
 	const view = new ChatView(sessionId, modelLabel, endpoint);
 	const results = new Map(history.flatMap(m => (m.kind === 'tool_result' ? [[m.data.toolCallId, m] as const] : [])));
 	history.forEach((message, index) => {
@@ -24,7 +30,14 @@ export function chatViewFromHistory(sessionId: string, modelLabel: string, histo
 			view.push({
 				kind: 'tool',
 				id: message.data.id,
-				call: { id: message.data.id, name: message.data.name, title, argumentsText: message.data.rawArguments, status: restoredStatus(result), output: result?.content },
+				call: {
+					id: message.data.id,
+					name: message.data.name,
+					title,
+					argumentsText: message.data.rawArguments,
+					status: restoredStatus(result),
+					output: result?.content,
+				},
 			});
 		}
 	});
@@ -38,5 +51,9 @@ function restoredStatus(result: ToolResult | undefined): ToolCallStatus {
 	if (result.data.ok) {
 		return 'succeeded';
 	}
-	return result.data.errorKind === 'denied' ? 'denied' : result.data.errorKind === 'cancelled' ? 'cancelled' : 'failed';
+	return result.data.errorKind === 'denied'
+		? 'denied'
+		: result.data.errorKind === 'cancelled'
+			? 'cancelled'
+			: 'failed';
 }

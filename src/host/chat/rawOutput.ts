@@ -11,7 +11,12 @@ type RawOutputUpdate = Extract<HostUpdate, { type: 'didRawOutput' }>;
  * the session's output store (the one read_output pages). The webview names a card, never a
  * reference, so it can only read what a card of this session points at.
  */
-export async function rawOutputPage(call: Pick<ToolCallView, 'id' | 'rawOutputRef'> | undefined, toolCallId: string, offset: number, read: (ref: string) => Promise<string | undefined>): Promise<RawOutputUpdate> {
+export async function rawOutputPage(
+	call: Pick<ToolCallView, 'id' | 'rawOutputRef'> | undefined,
+	toolCallId: string,
+	offset: number,
+	read: (ref: string) => Promise<string | undefined>,
+): Promise<RawOutputUpdate> {
 	const empty = { type: 'didRawOutput', toolCallId, offset, text: '', total: 0 } as const;
 	if (!call?.rawOutputRef) {
 		return { ...empty, error: 'This card has no stored unfiltered output.' };
@@ -32,5 +37,12 @@ export async function rawOutputPage(call: Pick<ToolCallView, 'id' | 'rawOutputRe
 		const lineEnd = text.lastIndexOf('\n', end);
 		end = lineEnd > start + RAW_PAGE_CHARS / 2 ? lineEnd + 1 : end;
 	}
-	return { type: 'didRawOutput', toolCallId, offset: start, text: text.slice(start, end), total: text.length, ...(end < text.length ? { nextOffset: end } : {}) };
+	return {
+		type: 'didRawOutput',
+		toolCallId,
+		offset: start,
+		text: text.slice(start, end),
+		total: text.length,
+		...(end < text.length ? { nextOffset: end } : {}),
+	};
 }

@@ -36,7 +36,11 @@ export class WebviewChannel {
 	 * replaces anything queued; with another, the webview is told to reload and the channel stays
 	 * closed, because neither side could read the other's messages reliably.
 	 */
-	open(post: (message: HostToWebview | ProtocolRefusal) => void, protocolVersion: number, snapshot: () => Snapshot): boolean {
+	open(
+		post: (message: HostToWebview | ProtocolRefusal) => void,
+		protocolVersion: number,
+		snapshot: () => Snapshot,
+	): boolean {
 		this.close();
 		if (protocolVersion !== PROTOCOL_VERSION) {
 			this._refused = true;
@@ -110,7 +114,11 @@ function coalesce(last: HostUpdate | undefined, update: HostUpdate): boolean {
 	if (!last) {
 		return false;
 	}
-	if ((update.type === 'didAppendText' || update.type === 'didAppendOutput') && last.type === update.type && last.itemId === update.itemId) {
+	if (
+		(update.type === 'didAppendText' || update.type === 'didAppendOutput') &&
+		last.type === update.type &&
+		last.itemId === update.itemId
+	) {
 		last.text += update.text;
 		return true;
 	}

@@ -9,7 +9,13 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
 	const nonce = randomBytes(16).toString('base64');
 	const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
 	const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'main.css'));
-	const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
+	const csp = [
+		"default-src 'none'",
+		`style-src ${webview.cspSource}`,
+		`font-src ${webview.cspSource}`,
+		`img-src ${webview.cspSource} data:`,
+		`script-src 'nonce-${nonce}'`,
+	].join('; ');
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>

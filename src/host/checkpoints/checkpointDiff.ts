@@ -22,17 +22,24 @@ export class CheckpointDiff extends Disposable {
 			vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
 				provideTextDocumentContent: async uri => {
 					const commit = new URLSearchParams(uri.query).get('commit') ?? '';
-					return (await this._checkpoints.fileAt(commit, uri.path.replace(/^\//, '')))?.toString('utf8') ?? '';
+					return (
+						(await this._checkpoints.fileAt(commit, uri.path.replace(/^\//, '')))?.toString('utf8') ?? ''
+					);
 				},
 			}),
 		);
 	}
 
 	describe(checkpoint: TurnCheckpoint, prompt: string): TurnDiff {
-		const uri = (file: string, commit: string) => vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${file}`, query: `commit=${commit}` }).toString();
+		const uri = (file: string, commit: string) =>
+			vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${file}`, query: `commit=${commit}` }).toString();
 		return {
 			title: `Keel: changes of "${prompt.split('\n')[0].slice(0, 50)}"`,
-			files: (checkpoint.files ?? []).map(file => ({ ...file, before: uri(file.path, checkpoint.before), after: uri(file.path, checkpoint.after ?? checkpoint.before) })),
+			files: (checkpoint.files ?? []).map(file => ({
+				...file,
+				before: uri(file.path, checkpoint.before),
+				after: uri(file.path, checkpoint.after ?? checkpoint.before),
+			})),
 		};
 	}
 
@@ -44,7 +51,11 @@ export class CheckpointDiff extends Disposable {
 		await vscode.commands.executeCommand(
 			'vscode.changes',
 			diff.title,
-			diff.files.map(file => [vscode.Uri.joinPath(root, ...file.path.split('/')), vscode.Uri.parse(file.before), vscode.Uri.parse(file.after)]),
+			diff.files.map(file => [
+				vscode.Uri.joinPath(root, ...file.path.split('/')),
+				vscode.Uri.parse(file.before),
+				vscode.Uri.parse(file.after),
+			]),
 		);
 	}
 }

@@ -1,6 +1,12 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Checkpoints, type ApproveProtected, type CheckpointNotice, type ConfirmOverwrite, type RestoreOutcome } from '../../core/checkpoints/checkpoints';
+import {
+	Checkpoints,
+	type ApproveProtected,
+	type CheckpointNotice,
+	type ConfirmOverwrite,
+	type RestoreOutcome,
+} from '../../core/checkpoints/checkpoints';
 import { CheckpointError, CheckpointStore } from '../../core/checkpoints/checkpointStore';
 import { CheckpointIndex, type TurnCheckpoint } from '../../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../../core/checkpoints/shadowGit';
@@ -44,11 +50,18 @@ export class CheckpointsHost extends Disposable {
 					throw new CheckpointError("checkpoints need a workspace folder on this machine's disk");
 				}
 				if (!(await ShadowGit.available())) {
-					throw new CheckpointError('checkpoints need git (the git command was not found); install git to get "Restore files"');
+					throw new CheckpointError(
+						'checkpoints need git (the git command was not found); install git to get "Restore files"',
+					);
 				}
 				const settings = readCheckpointSettings();
 				const gitDir = path.join(storage.fsPath, 'checkpoints', 'shadow.git');
-				const store = await CheckpointStore.open(gitDir, folder.fsPath, { maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles }, readPathPolicy());
+				const store = await CheckpointStore.open(
+					gitDir,
+					folder.fsPath,
+					{ maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles },
+					readPathPolicy(),
+				);
 				return { store, index: new CheckpointIndex(path.join(storage.fsPath, 'checkpoints', 'turns.json')) };
 			},
 		});
@@ -83,7 +96,12 @@ export class CheckpointsHost extends Disposable {
 
 	async restore(sessionId: string, turnId: string, onConflict: ConflictChoice = 'ask'): Promise<RestoreOutcome> {
 		await this._settling.catch(() => undefined);
-		const outcome = await this.checkpoints.restore(sessionId, turnId, confirmFor(onConflict), approveFor(onConflict));
+		const outcome = await this.checkpoints.restore(
+			sessionId,
+			turnId,
+			confirmFor(onConflict),
+			approveFor(onConflict),
+		);
 		this._onDidChange.fire();
 		return outcome;
 	}
@@ -120,7 +138,8 @@ function confirmFor(choice: ConflictChoice): ConfirmOverwrite {
 		return async () => choice;
 	}
 	return async files => {
-		const list = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
+		const list =
+			files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
 		const answer = await vscode.window.showWarningMessage(
 			`You changed ${list} after Keel did. Restoring overwrites your edits.`,
 			{ modal: true, detail: 'Keep my edits restores every other file and leaves these as they are.' },

@@ -19,7 +19,10 @@ export function modelTakesImages(wire: WireKind, setting: string = readSetting('
 }
 
 /** Checks images before a send: readable, within the limits, and a model that takes them. Throws ImagesRefused. */
-export function checkImages(raw: ReadonlyArray<{ name: string; data: string }>, model: { wire: WireKind; name: string }): ImagePart[] {
+export function checkImages(
+	raw: ReadonlyArray<{ name: string; data: string }>,
+	model: { wire: WireKind; name: string },
+): ImagePart[] {
 	const images = validateImages(raw);
 	if (images.length && !modelTakesImages(model.wire)) {
 		throw new ImagesRefused(

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import { parseMentions, promptWithAttachments, resolveMentions, type Attachment, type MentionKind, type MentionSources } from '../../core/mentions/mentions';
+import {
+	parseMentions,
+	promptWithAttachments,
+	resolveMentions,
+	type Attachment,
+	type MentionKind,
+	type MentionSources,
+} from '../../core/mentions/mentions';
 import type { Workspace } from '../../core/ports';
 import { isDeniedRead } from '../../core/tools/pathPolicy';
 import { WorkspaceGuard } from '../../core/tools/paths';
@@ -34,7 +41,11 @@ export class MentionsHost extends Disposable {
 		this._register(
 			vscode.window.onDidStartTerminalShellExecution(async event => {
 				let text = '';
-				const keep = () => this._terminalOutput.set(event.terminal, `$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`);
+				const keep = () =>
+					this._terminalOutput.set(
+						event.terminal,
+						`$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`,
+					);
 				keep();
 				try {
 					// Kept as it streams: a long-running command's output so far is attachable too.
@@ -59,7 +70,12 @@ export class MentionsHost extends Disposable {
 				if (!editor || editor.selection.isEmpty || !vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
 					return undefined;
 				}
-				return { path: vscode.workspace.asRelativePath(editor.document.uri, false), startLine: editor.selection.start.line + 1, endLine: editor.selection.end.line + 1, text: editor.document.getText(editor.selection) };
+				return {
+					path: vscode.workspace.asRelativePath(editor.document.uri, false),
+					startLine: editor.selection.start.line + 1,
+					endLine: editor.selection.end.line + 1,
+					text: editor.document.getText(editor.selection),
+				};
 			},
 			problems: () => vscodeDiagnostics.get(undefined),
 			terminalOutput: () => {
@@ -75,7 +91,10 @@ export class MentionsHost extends Disposable {
 	}
 
 	/** Resolves the prompt's mentions; the prompt to send has the content attached after the words. */
-	async resolve(text: string, signal = new AbortController().signal): Promise<{ prompt: string; attachments: Attachment[] }> {
+	async resolve(
+		text: string,
+		signal = new AbortController().signal,
+	): Promise<{ prompt: string; attachments: Attachment[] }> {
 		const mentions = parseMentions(text);
 		if (mentions.length === 0) {
 			return { prompt: text, attachments: [] };
@@ -153,7 +172,12 @@ export class MentionsHost extends Disposable {
 			.map(p => ({ p, score: fuzzy(q, p.toLowerCase()) }))
 			.filter(s => s.score >= 0)
 			.sort((a, b) => a.score - b.score || a.p.length - b.p.length);
-		return [...special, ...scored.slice(0, limit).map(({ p }) => ({ kind: (p.endsWith('/') ? 'folder' : 'file') as MentionKind, value: p, label: p }))].slice(0, limit);
+		return [
+			...special,
+			...scored
+				.slice(0, limit)
+				.map(({ p }) => ({ kind: (p.endsWith('/') ? 'folder' : 'file') as MentionKind, value: p, label: p })),
+		].slice(0, limit);
 	}
 }
 

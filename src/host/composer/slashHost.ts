@@ -3,10 +3,19 @@ import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import { ImagesRefused, type ImagePart } from '../../core/llm/imageParts';
 import type { Attachment } from '../../core/mentions/mentions';
 import type { Workspace } from '../../core/ports';
-import { BUILT_IN_COMMANDS, completions, expandPrompt, loadPromptFiles, parseSlash, type CommandInfo } from '../../core/prompts/slashCommands';
+import {
+	BUILT_IN_COMMANDS,
+	completions,
+	expandPrompt,
+	loadPromptFiles,
+	parseSlash,
+	type CommandInfo,
+} from '../../core/prompts/slashCommands';
 
 /** What the composer's text turned into. */
-export type SubmitResult = { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string } | { kind: 'command'; command: string; message: string };
+export type SubmitResult =
+	| { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string }
+	| { kind: 'command'; command: string; message: string };
 
 /** What the slash commands act on; the host (everyday.ts) provides it. */
 export interface SlashTargets {
@@ -50,7 +59,9 @@ export class SlashHost {
 				return { kind: 'command', command: 'compact', message: await t.compact() };
 			case 'model':
 				if (command.args) {
-					await vscode.workspace.getConfiguration('keel').update('model.name', command.args, vscode.ConfigurationTarget.Global);
+					await vscode.workspace
+						.getConfiguration('keel')
+						.update('model.name', command.args, vscode.ConfigurationTarget.Global);
 					return { kind: 'command', command: 'model', message: `Model: ${command.args} (keel.model.name).` };
 				}
 				await vscode.commands.executeCommand('keel.selectModel');
@@ -67,8 +78,13 @@ export class SlashHost {
 		}
 		const file = (await loadPromptFiles(this._workspace)).find(f => f.name === command.name);
 		if (!file) {
-			const names = [...BUILT_IN_COMMANDS.map(c => c.name), ...(await loadPromptFiles(this._workspace)).map(f => f.name)];
-			throw new Error(`There is no command /${command.name}. Commands: ${names.map(n => `/${n}`).join(', ')}. Add your own as .keel/prompts/NAME.md.`);
+			const names = [
+				...BUILT_IN_COMMANDS.map(c => c.name),
+				...(await loadPromptFiles(this._workspace)).map(f => f.name),
+			];
+			throw new Error(
+				`There is no command /${command.name}. Commands: ${names.map(n => `/${n}`).join(', ')}. Add your own as .keel/prompts/NAME.md.`,
+			);
 		}
 		const result = await this._prompt(expandPrompt(file.body, command.args), images);
 		return { ...result, command: command.name };

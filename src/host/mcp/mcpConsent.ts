@@ -17,7 +17,16 @@ export class McpConsent {
 	) {}
 
 	static fingerprint(server: McpServerConfig): string {
-		const what = JSON.stringify([server.type, server.command, server.args, server.env, server.envFile, server.cwd, server.url, server.headers]);
+		const what = JSON.stringify([
+			server.type,
+			server.command,
+			server.args,
+			server.env,
+			server.envFile,
+			server.cwd,
+			server.url,
+			server.headers,
+		]);
 		return createHash('sha256').update(what).digest('hex').slice(0, 16);
 	}
 
@@ -42,7 +51,9 @@ export class McpConsent {
 	 * tool's definition is pinned (hashed) the first time it is seen; a new or changed tool of a
 	 * workspace server is not offered until the user allows the new definitions.
 	 */
-	static toolHashes(tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Record<string, string> {
+	static toolHashes(
+		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
+	): Record<string, string> {
 		return Object.fromEntries(
 			tools.map(t => [
 				t.name,

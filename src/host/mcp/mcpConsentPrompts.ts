@@ -10,7 +10,10 @@ import type { WebviewChannel } from '../chat/webviewChannel';
  */
 export class McpConsentPrompts {
 	private readonly _cards: McpConsentView[] = [];
-	private readonly _waiting = new Map<string, { server: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }>();
+	private readonly _waiting = new Map<
+		string,
+		{ server: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
+	>();
 	private _channel: WebviewChannel | undefined;
 	private _serial = 0;
 

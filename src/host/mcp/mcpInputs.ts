@@ -13,7 +13,12 @@ export class McpInputs {
 		return `keel.mcp.input:${scope}:${origin}:${id}`;
 	}
 
-	async resolve(scope: McpScope, origin: string, inputs: readonly McpInput[], id: string): Promise<string | undefined> {
+	async resolve(
+		scope: McpScope,
+		origin: string,
+		inputs: readonly McpInput[],
+		id: string,
+	): Promise<string | undefined> {
 		const key = this._key(scope, origin, id);
 		const stored = await this._secrets.get(key);
 		if (stored !== undefined) {
@@ -25,8 +30,17 @@ export class McpInputs {
 		}
 		const value =
 			input.type === 'pickString'
-				? await vscode.window.showQuickPick(input.options ?? [], { title: `Keel MCP: ${input.description}`, ignoreFocusOut: true })
-				: await vscode.window.showInputBox({ title: `Keel MCP: ${input.description}`, prompt: input.password ? "Stored in VS Code's secret storage." : undefined, password: input.password, value: input.default, ignoreFocusOut: true });
+				? await vscode.window.showQuickPick(input.options ?? [], {
+						title: `Keel MCP: ${input.description}`,
+						ignoreFocusOut: true,
+					})
+				: await vscode.window.showInputBox({
+						title: `Keel MCP: ${input.description}`,
+						prompt: input.password ? "Stored in VS Code's secret storage." : undefined,
+						password: input.password,
+						value: input.default,
+						ignoreFocusOut: true,
+					});
 		if (value !== undefined) {
 			await this._secrets.store(key, value);
 		}

@@ -4,7 +4,12 @@ import type { ToolDefinition } from '../../core/tools/defineTool';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { ToolDeps } from '../../core/tools/toolDeps';
 import { shapeOutput } from '../../core/tools/toolset';
-import { McpConnection, describe, type McpConnectionEvent, type McpState } from '../../core/tools/sources/mcpConnection';
+import {
+	McpConnection,
+	describe,
+	type McpConnectionEvent,
+	type McpState,
+} from '../../core/tools/sources/mcpConnection';
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
@@ -34,7 +39,17 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
-	private readonly _servers = new Map<string, { entry: McpServerEntry; connection?: McpConnection; registered: string[]; error?: string; status?: ServerStatus; heldBack?: Set<string> }>();
+	private readonly _servers = new Map<
+		string,
+		{
+			entry: McpServerEntry;
+			connection?: McpConnection;
+			registered: string[];
+			error?: string;
+			status?: ServerStatus;
+			heldBack?: Set<string>;
+		}
+	>();
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -61,7 +76,11 @@ export class McpManager extends Disposable {
 		this._register(watcher.onDidCreate(reload));
 		this._register(watcher.onDidDelete(reload));
 		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
-		const userWatcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json')));
+		const userWatcher = this._register(
+			vscode.workspace.createFileSystemWatcher(
+				new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
+			),
+		);
 		this._register(userWatcher.onDidChange(reload));
 		this._register(userWatcher.onDidCreate(reload));
 		this._register(userWatcher.onDidDelete(reload));
@@ -144,7 +163,9 @@ export class McpManager extends Disposable {
 		if (!this._consent.isAllowed(entry.config)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
 			// Not awaited at startup: an unanswered card must not hold the first turn.
-			const asking = this._consent.ask(entry.config, consentSource(entry), interactive).then(allowed => (allowed ? this.start(key, interactive) : undefined));
+			const asking = this._consent
+				.ask(entry.config, consentSource(entry), interactive)
+				.then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
 			}
@@ -170,11 +191,18 @@ export class McpManager extends Disposable {
 			);
 			server.connection = connection;
 			await connection.start();
-			this._logger.info(`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`);
+			this._logger.info(
+				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
+			);
 		} catch (error) {
 			set('error', describe(error));
 			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-			void vscode.window.showErrorMessage(`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`, 'Show Logs').then(c => c && this._output.show(true));
+			void vscode.window
+				.showErrorMessage(
+					`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
+					'Show Logs',
+				)
+				.then(c => c && this._output.show(true));
 		}
 	}
 
@@ -247,7 +275,9 @@ export class McpManager extends Disposable {
 				}
 				return;
 			case 'tools':
-				this._logger.info(`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`);
+				this._logger.info(
+					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
+				);
 				if (server) {
 					void this._checkPins(key, event.tools);
 				}
@@ -259,7 +289,10 @@ export class McpManager extends Disposable {
 					server.heldBack = undefined;
 				}
 				void vscode.window
-					.showWarningMessage(`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`, 'Show Logs')
+					.showWarningMessage(
+						`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`,
+						'Show Logs',
+					)
 					.then(c => c && this._output.show(true));
 				break;
 			case 'state':
@@ -276,7 +309,10 @@ export class McpManager extends Disposable {
 	}
 
 	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
-	private async _checkPins(key: string, tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>): Promise<void> {
+	private async _checkPins(
+		key: string,
+		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
+	): Promise<void> {
 		const server = this._servers.get(key);
 		if (!server) {
 			return;
@@ -288,7 +324,9 @@ export class McpManager extends Disposable {
 		if (changed.length === 0) {
 			return;
 		}
-		this._logger.warn(`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`);
+		this._logger.warn(
+			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`,
+		);
 		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
 		this._onDidChange.fire();
 		if (await this._consent.askChangedTools(server.entry.config, changed)) {
@@ -326,7 +364,9 @@ export class McpManager extends Disposable {
 				continue;
 			}
 			if (this._registry.get(definition.name)) {
-				this._logger.warn(`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`);
+				this._logger.warn(
+					`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`,
+				);
 				continue;
 			}
 			this._registry.register(definition);
@@ -334,9 +374,18 @@ export class McpManager extends Disposable {
 		}
 	}
 
-	private _definitionFor(entry: McpServerEntry, tool: Parameters<typeof mcpToolDefinition>[1], connection: McpConnection): ToolDefinition<any> {
-		const caller = { call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => connection.call(name, args, signal) };
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) => shapeOutput(result, this._deps, context));
+	private _definitionFor(
+		entry: McpServerEntry,
+		tool: Parameters<typeof mcpToolDefinition>[1],
+		connection: McpConnection,
+	): ToolDefinition<any> {
+		const caller = {
+			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
+				connection.call(name, args, signal),
+		};
+		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
+			shapeOutput(result, this._deps, context),
+		);
 	}
 
 	private _unregister(server: { registered: string[] }): void {
@@ -355,5 +404,7 @@ function McpConsentFingerprint(entry: McpServerEntry): string {
 function consentSource(entry: McpServerEntry): string {
 	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
 	// The folder's name only where there are several to tell apart.
-	return entry.config.scope === 'user' ? 'your user configuration' : vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+	return entry.config.scope === 'user'
+		? 'your user configuration'
+		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

@@ -3,7 +3,15 @@ import type { McpManager, ServerInfo } from './mcpManager';
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> | void };
 
-const ICONS: Record<string, string> = { running: '$(pass-filled)', starting: '$(loading~spin)', stopped: '$(circle-outline)', error: '$(error)', disabled: '$(circle-slash)', needsConsent: '$(shield)', untrusted: '$(workspace-untrusted)' };
+const ICONS: Record<string, string> = {
+	running: '$(pass-filled)',
+	starting: '$(loading~spin)',
+	stopped: '$(circle-outline)',
+	error: '$(error)',
+	disabled: '$(circle-slash)',
+	needsConsent: '$(shield)',
+	untrusted: '$(workspace-untrusted)',
+};
 
 /**
  * "Keel: MCP Servers": every configured server with its state, tool count and last error;
@@ -23,7 +31,12 @@ export async function showMcpServers(manager: McpManager): Promise<void> {
 	}
 	items.push({ label: '$(go-to-file) Open .vscode/mcp.json', run: () => openWorkspaceConfig() });
 	items.push({ label: '$(output) Show Logs', run: () => manager.showLogs() });
-	const chosen = await vscode.window.showQuickPick(items, { title: 'Keel: MCP Servers', placeHolder: servers.length ? 'Pick a server to manage it' : 'No MCP servers configured: add them to .vscode/mcp.json or keel.mcp.config' });
+	const chosen = await vscode.window.showQuickPick(items, {
+		title: 'Keel: MCP Servers',
+		placeHolder: servers.length
+			? 'Pick a server to manage it'
+			: 'No MCP servers configured: add them to .vscode/mcp.json or keel.mcp.config',
+	});
 	await chosen?.run?.();
 }
 
@@ -37,18 +50,37 @@ async function serverActions(manager: McpManager, server: ServerInfo): Promise<v
 					{ label: '$(debug-stop) Stop', run: () => manager.stop(key) },
 				]
 			: [{ label: '$(play) Start', run: () => manager.start(key, true) }]),
-		{ label: '$(checklist) Tools…', description: `${server.tools.filter(t => !t.disabled).length} of ${server.tools.length} enabled`, run: () => toolToggles(manager, server) },
+		{
+			label: '$(checklist) Tools…',
+			description: `${server.tools.filter(t => !t.disabled).length} of ${server.tools.length} enabled`,
+			run: () => toolToggles(manager, server),
+		},
 		{ label: '$(output) Show Logs', run: () => manager.showLogs() },
-		server.status === 'disabled' ? { label: '$(check) Enable (start automatically)', run: () => manager.start(key, true) } : { label: '$(circle-slash) Disable (do not start automatically)', run: () => manager.stop(key, true) },
-		...(server.entry.config.scope === 'workspace' ? [{ label: '$(shield) Revoke permission to start', run: () => manager.revoke(key) }] : []),
+		server.status === 'disabled'
+			? { label: '$(check) Enable (start automatically)', run: () => manager.start(key, true) }
+			: { label: '$(circle-slash) Disable (do not start automatically)', run: () => manager.stop(key, true) },
+		...(server.entry.config.scope === 'workspace'
+			? [{ label: '$(shield) Revoke permission to start', run: () => manager.revoke(key) }]
+			: []),
 	];
-	const chosen = await vscode.window.showQuickPick(actions, { title: `Keel: MCP server ${server.entry.config.name}`, placeHolder: server.error ?? server.status });
+	const chosen = await vscode.window.showQuickPick(actions, {
+		title: `Keel: MCP server ${server.entry.config.name}`,
+		placeHolder: server.error ?? server.status,
+	});
 	await chosen?.run?.();
 }
 
 async function toolToggles(manager: McpManager, server: ServerInfo): Promise<void> {
-	const items = server.tools.map(tool => ({ label: tool.name, description: tool.mcpName, detail: tool.description?.slice(0, 200), picked: !tool.disabled }));
-	const chosen = await vscode.window.showQuickPick(items, { title: `Keel: tools of ${server.entry.config.name} (checked = offered to the model)`, canPickMany: true });
+	const items = server.tools.map(tool => ({
+		label: tool.name,
+		description: tool.mcpName,
+		detail: tool.description?.slice(0, 200),
+		picked: !tool.disabled,
+	}));
+	const chosen = await vscode.window.showQuickPick(items, {
+		title: `Keel: tools of ${server.entry.config.name} (checked = offered to the model)`,
+		canPickMany: true,
+	});
 	if (!chosen) {
 		return;
 	}
@@ -63,7 +95,9 @@ async function toolToggles(manager: McpManager, server: ServerInfo): Promise<voi
 async function openWorkspaceConfig(): Promise<void> {
 	const folder = vscode.workspace.workspaceFolders?.[0];
 	if (!folder) {
-		void vscode.window.showInformationMessage('Keel: open a folder first; user-level servers go in the keel.mcp.config setting.');
+		void vscode.window.showInformationMessage(
+			'Keel: open a folder first; user-level servers go in the keel.mcp.config setting.',
+		);
 		return;
 	}
 	const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');

@@ -1,7 +1,13 @@
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { parseMcpConfig, parseMcpConfigText, type McpConfig, type McpInput, type McpServerConfig } from '../../core/tools/sources/mcpConfig';
+import {
+	parseMcpConfig,
+	parseMcpConfigText,
+	type McpConfig,
+	type McpInput,
+	type McpServerConfig,
+} from '../../core/tools/sources/mcpConfig';
 import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
 import type { McpInputs } from './mcpInputs';
 import { readSettingUnparsed } from '../settings/settings';
@@ -40,17 +46,29 @@ export async function loadServers(userMcpFile?: vscode.Uri): Promise<LoadedServe
 		if (text === undefined) {
 			continue;
 		}
-		add(parseMcpConfigText(text, 'workspace', vscode.workspace.asRelativePath(uri)), folder.uri.toString(), folder.uri.fsPath);
+		add(
+			parseMcpConfigText(text, 'workspace', vscode.workspace.asRelativePath(uri)),
+			folder.uri.toString(),
+			folder.uri.fsPath,
+		);
 	}
 	if (userMcpFile) {
 		const text = await readText(userMcpFile);
 		if (text !== undefined) {
-			add(parseMcpConfigText(text, 'user', 'mcp.json (VS Code user configuration)'), 'vscode-user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+			add(
+				parseMcpConfigText(text, 'user', 'mcp.json (VS Code user configuration)'),
+				'vscode-user',
+				vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+			);
 		}
 	}
 	// Only the user's own value: a workspace must not add servers through settings.json.
 	const user = readSettingUnparsed('mcp.config');
-	add(parseMcpConfig(user, 'user', 'keel.mcp.config (user settings)'), 'user', vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+	add(
+		parseMcpConfig(user, 'user', 'keel.mcp.config (user settings)'),
+		'user',
+		vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+	);
 	return { entries, errors };
 }
 
@@ -68,7 +86,10 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */
-export async function resolveEntry(entry: McpServerEntry, inputs: McpInputs): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
+export async function resolveEntry(
+	entry: McpServerEntry,
+	inputs: McpInputs,
+): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
 	const context: VariableContext = {
 		workspaceFolder: entry.folder,
 		userHome: os.homedir(),
@@ -79,11 +100,15 @@ export async function resolveEntry(entry: McpServerEntry, inputs: McpInputs): Pr
 	const config = await resolveServer(entry.config, context);
 	let env: Record<string, string> = {};
 	if (config.envFile) {
-		const file = path.isAbsolute(config.envFile) ? config.envFile : path.join(entry.folder ?? os.homedir(), config.envFile);
+		const file = path.isAbsolute(config.envFile)
+			? config.envFile
+			: path.join(entry.folder ?? os.homedir(), config.envFile);
 		try {
 			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
 		} catch (error) {
-			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, { cause: error });
+			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, {
+				cause: error,
+			});
 		}
 	}
 	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {

@@ -24,10 +24,22 @@ export class LmChatModel implements ChatModel {
 		const onAbort = () => cancel.cancel();
 		request.signal?.addEventListener('abort', onAbort, { once: true });
 		try {
-			const tools: vscode.LanguageModelChatTool[] = request.tools.map(tool => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+			const tools: vscode.LanguageModelChatTool[] = request.tools.map(tool => ({
+				name: tool.name,
+				description: tool.description,
+				inputSchema: tool.parameters,
+			}));
 			let response: vscode.LanguageModelChatResponse;
 			try {
-				response = await this._model.sendRequest(toLmMessages(request.messages), { tools, justification: 'Keel sends your conversation and its tool results to this model to answer in the Keel chat.' }, cancel.token);
+				response = await this._model.sendRequest(
+					toLmMessages(request.messages),
+					{
+						tools,
+						justification:
+							'Keel sends your conversation and its tool results to this model to answer in the Keel chat.',
+					},
+					cancel.token,
+				);
 			} catch (error) {
 				throw this._error(error, request.signal);
 			}
@@ -60,29 +72,49 @@ export class LmChatModel implements ChatModel {
 		const name = `${this._model.name} (${this._model.vendor})`;
 		if (error instanceof vscode.LanguageModelError) {
 			if (error.code === vscode.LanguageModelError.NoPermissions.name) {
-				return new AgentError('modelAuth', `VS Code did not allow Keel to use ${name}: answer "Allow" when VS Code asks, or pick another model with "Keel: Select Model".`, { cause: error });
+				return new AgentError(
+					'modelAuth',
+					`VS Code did not allow Keel to use ${name}: answer "Allow" when VS Code asks, or pick another model with "Keel: Select Model".`,
+					{ cause: error },
+				);
 			}
 			if (error.code === vscode.LanguageModelError.NotFound.name) {
-				return new AgentError('modelNotFound', `${name} is no longer available in VS Code (the extension providing it was disabled or signed out). Pick another model with "Keel: Select Model".`, { cause: error });
+				return new AgentError(
+					'modelNotFound',
+					`${name} is no longer available in VS Code (the extension providing it was disabled or signed out). Pick another model with "Keel: Select Model".`,
+					{ cause: error },
+				);
 			}
 			if (error.code === vscode.LanguageModelError.Blocked.name) {
-				return new AgentError('modelHttp', `${name} refused the request (rate limit or quota): ${error.message}`, { status: 429, cause: error });
+				return new AgentError(
+					'modelHttp',
+					`${name} refused the request (rate limit or quota): ${error.message}`,
+					{ status: 429, cause: error },
+				);
 			}
 		}
-		return new AgentError('modelStream', `${name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+		return new AgentError('modelStream', `${name} failed: ${(error as Error)?.message ?? String(error)}`, {
+			cause: error,
+		});
 	}
 }
 
 /** keel.model.name "vendor/id" (as Select Model writes it) → the model VS Code offers now. */
 export async function createLmChatModel(name: string): Promise<ChatModel> {
 	if (!vscode.lm?.selectChatModels) {
-		throw new AgentError('modelNotFound', `This VS Code has no language model API (needs 1.90 or later). Pick another provider with "Keel: Select Model".`);
+		throw new AgentError(
+			'modelNotFound',
+			`This VS Code has no language model API (needs 1.90 or later). Pick another provider with "Keel: Select Model".`,
+		);
 	}
 	const slash = name.indexOf('/');
 	const selector = slash > 0 ? { vendor: name.slice(0, slash), id: name.slice(slash + 1) } : { id: name };
 	const [model] = await vscode.lm.selectChatModels(selector);
 	if (!model) {
-		throw new AgentError('modelNotFound', `VS Code offers no chat model "${name}" right now (is the extension providing it installed and signed in?). Pick one with "Keel: Select Model".`);
+		throw new AgentError(
+			'modelNotFound',
+			`VS Code offers no chat model "${name}" right now (is the extension providing it installed and signed in?). Pick one with "Keel: Select Model".`,
+		);
 	}
 	return new LmChatModel(model);
 }

@@ -38,8 +38,13 @@ export function toLmMessages(messages: readonly CanonicalMessage[]): vscode.Lang
 				if (results) {
 					flush();
 				}
-				const input = typeof message.data.arguments === 'object' && message.data.arguments !== null ? (message.data.arguments as object) : {};
-				(assistant ??= []).push(new vscode.LanguageModelToolCallPart(message.data.id, message.data.name, input));
+				const input =
+					typeof message.data.arguments === 'object' && message.data.arguments !== null
+						? (message.data.arguments as object)
+						: {};
+				(assistant ??= []).push(
+					new vscode.LanguageModelToolCallPart(message.data.id, message.data.name, input),
+				);
 				break;
 			}
 			case 'tool_result':
@@ -47,7 +52,11 @@ export function toLmMessages(messages: readonly CanonicalMessage[]): vscode.Lang
 					out.push(vscode.LanguageModelChatMessage.Assistant(assistant));
 					assistant = undefined;
 				}
-				(results ??= []).push(new vscode.LanguageModelToolResultPart(message.data.toolCallId, [new vscode.LanguageModelTextPart(message.content)]));
+				(results ??= []).push(
+					new vscode.LanguageModelToolResultPart(message.data.toolCallId, [
+						new vscode.LanguageModelTextPart(message.content),
+					]),
+				);
 				break;
 		}
 	}

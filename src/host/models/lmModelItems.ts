@@ -4,7 +4,10 @@ import { LM_PROVIDER } from './lmChatModel';
 export type LmModelItem = vscode.QuickPickItem & { lm: string };
 
 /** The chat models VS Code offers right now, as items for "Keel: Select Model" (none on a VS Code without vscode.lm). */
-export async function lmModelItems(current: string, selected: boolean): Promise<Array<LmModelItem | vscode.QuickPickItem>> {
+export async function lmModelItems(
+	current: string,
+	selected: boolean,
+): Promise<Array<LmModelItem | vscode.QuickPickItem>> {
 	if (!vscode.lm?.selectChatModels) {
 		return [];
 	}
@@ -20,7 +23,12 @@ export async function lmModelItems(current: string, selected: boolean): Promise<
 	const items = models.map(model => {
 		const name = `${model.vendor}/${model.id}`;
 		const chosen = selected && name === current;
-		return { label: `${chosen ? '$(check) ' : ''}${model.name}`, description: `VS Code · ${model.vendor} · ${model.maxInputTokens.toLocaleString('en-US')} ctx`, detail: name, lm: name };
+		return {
+			label: `${chosen ? '$(check) ' : ''}${model.name}`,
+			description: `VS Code · ${model.vendor} · ${model.maxInputTokens.toLocaleString('en-US')} ctx`,
+			detail: name,
+			lm: name,
+		};
 	});
 	return [{ label: 'VS Code language models', kind: vscode.QuickPickItemKind.Separator }, ...items];
 }

@@ -10,7 +10,10 @@ import { lmModelItems, useLmModel } from './lmModelItems';
 import { isLmProviderSelected } from './lmChatModel';
 import { readSetting } from '../settings/settings';
 
-const PROBE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('beaker'), tooltip: 'Probe: check that native tool calling works' };
+const PROBE: vscode.QuickInputButton = {
+	iconPath: new vscode.ThemeIcon('beaker'),
+	tooltip: 'Probe: check that native tool calling works',
+};
 type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider'; lm?: string };
 
 /**
@@ -20,7 +23,9 @@ type ModelItem = vscode.QuickPickItem & { model?: ModelInfo; action?: 'provider'
  * except to the SDK of the endpoint they are bound to.
  */
 export class ModelPicker extends Disposable {
-	private readonly _item = this._register(vscode.window.createStatusBarItem('keel.model', vscode.StatusBarAlignment.Right, 100));
+	private readonly _item = this._register(
+		vscode.window.createStatusBarItem('keel.model', vscode.StatusBarAlignment.Right, 100),
+	);
 
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
@@ -29,7 +34,11 @@ export class ModelPicker extends Disposable {
 		super();
 		this._item.name = 'Keel Model';
 		this._item.command = 'keel.selectModel';
-		this._register(vscode.workspace.onDidChangeConfiguration(event => event.affectsConfiguration('keel.model') && this.refresh()));
+		this._register(
+			vscode.workspace.onDidChangeConfiguration(
+				event => event.affectsConfiguration('keel.model') && this.refresh(),
+			),
+		);
 		this.refresh();
 		this._item.show();
 	}
@@ -47,7 +56,12 @@ export class ModelPicker extends Disposable {
 		pick.title = `Keel: Select Model — ${resolved.preset.label} (${resolved.baseUrl})`;
 		pick.placeholder = 'Loading the models this endpoint reports…';
 		pick.busy = true;
-		const providerItem: ModelItem = { label: `$(server) Provider: ${resolved.preset.label}`, description: 'change…', action: 'provider', alwaysShow: true };
+		const providerItem: ModelItem = {
+			label: `$(server) Provider: ${resolved.preset.label}`,
+			description: 'change…',
+			action: 'provider',
+			alwaysShow: true,
+		};
 		pick.items = [providerItem];
 		pick.show();
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
@@ -56,7 +70,12 @@ export class ModelPicker extends Disposable {
 		let endpointItems: ModelItem[] = [];
 		const render = (models?: ModelInfo[]) => {
 			endpointItems = models ? models.map(model => this._toItem(resolved, model)) : endpointItems;
-			pick.items = [providerItem, { label: '', kind: vscode.QuickPickItemKind.Separator }, ...endpointItems, ...lmItems];
+			pick.items = [
+				providerItem,
+				{ label: '', kind: vscode.QuickPickItemKind.Separator },
+				...endpointItems,
+				...lmItems,
+			];
 		};
 		void lmModelItems(readModelConfigName(), isLmProviderSelected()).then(items => {
 			lmItems = items;
@@ -66,7 +85,9 @@ export class ModelPicker extends Disposable {
 			.then(
 				models => {
 					render(models);
-					pick.placeholder = models.length ? 'Pick a model · the beaker probes native tool calling' : 'The endpoint reports no models';
+					pick.placeholder = models.length
+						? 'Pick a model · the beaker probes native tool calling'
+						: 'The endpoint reports no models';
 				},
 				error => {
 					pick.placeholder = (error as Error).message;
@@ -77,7 +98,9 @@ export class ModelPicker extends Disposable {
 		pick.onDidTriggerItemButton(async ({ item }) => {
 			if (item.model) {
 				await this.probe(item.model.id);
-				pick.items = pick.items.map(existing => (existing.model ? this._toItem(resolved, existing.model) : existing));
+				pick.items = pick.items.map(existing =>
+					existing.model ? this._toItem(resolved, existing.model) : existing,
+				);
 			}
 		});
 		pick.onDidAccept(async () => {
@@ -90,16 +113,24 @@ export class ModelPicker extends Disposable {
 			} else if (chosen?.model) {
 				if (isLmProviderSelected()) {
 					// Back from a VS Code model to the endpoint this list came from.
-					await vscode.workspace.getConfiguration('keel').update('model.provider', undefined, vscode.ConfigurationTarget.Global);
+					await vscode.workspace
+						.getConfiguration('keel')
+						.update('model.provider', undefined, vscode.ConfigurationTarget.Global);
 				}
-				await vscode.workspace.getConfiguration('keel').update('model.name', chosen.model.id, vscode.ConfigurationTarget.Global);
+				await vscode.workspace
+					.getConfiguration('keel')
+					.update('model.name', chosen.model.id, vscode.ConfigurationTarget.Global);
 			}
 		});
 		pick.onDidHide(() => pick.dispose());
 	}
 
 	async selectProvider(): Promise<void> {
-		const items = Object.values(PROVIDERS).map(preset => ({ label: preset.label, description: preset.defaultBaseUrl, provider: preset.kind }));
+		const items = Object.values(PROVIDERS).map(preset => ({
+			label: preset.label,
+			description: preset.defaultBaseUrl,
+			provider: preset.kind,
+		}));
 		const chosen = await vscode.window.showQuickPick(items, { title: 'Keel: Select Provider' });
 		if (!chosen) {
 			return;
@@ -107,7 +138,11 @@ export class ModelPicker extends Disposable {
 		const config = vscode.workspace.getConfiguration('keel');
 		let baseUrl: string | undefined;
 		if (chosen.provider === 'custom') {
-			baseUrl = await vscode.window.showInputBox({ title: 'Keel: Base URL', prompt: 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1', value: readResolvedProvider().baseUrl });
+			baseUrl = await vscode.window.showInputBox({
+				title: 'Keel: Base URL',
+				prompt: 'OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1',
+				value: readResolvedProvider().baseUrl,
+			});
 			if (!baseUrl) {
 				return;
 			}
@@ -126,14 +161,25 @@ export class ModelPicker extends Disposable {
 	async probe(model = readResolvedProvider().model): Promise<ProbeResult> {
 		const resolved = { ...readResolvedProvider(), model };
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
-		const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Keel: probing tool calling on ${model}…`, cancellable: true }, (_progress, token) => {
-			const abort = new AbortController();
-			token.onCancellationRequested(() => abort.abort());
-			return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
-		});
+		const result = await vscode.window.withProgress(
+			{
+				location: vscode.ProgressLocation.Notification,
+				title: `Keel: probing tool calling on ${model}…`,
+				cancellable: true,
+			},
+			(_progress, token) => {
+				const abort = new AbortController();
+				token.onCancellationRequested(() => abort.abort());
+				return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
+			},
+		);
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
-		void (result.ok ? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`) : vscode.window.showWarningMessage(`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`));
+		void (result.ok
+			? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`)
+			: vscode.window.showWarningMessage(
+					`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
+				));
 		this.refresh();
 		return result;
 	}
@@ -145,7 +191,13 @@ export class ModelPicker extends Disposable {
 			model.tools === true ? 'tools' : model.tools === false ? 'no tools' : undefined,
 			probe ? (probe.ok ? 'probe ✓' : 'probe ✗') : undefined,
 		].filter(Boolean);
-		return { label: model.id === resolved.model ? `$(check) ${model.id}` : model.id, description: parts.join(' · '), detail: probe?.detail, model, buttons: [PROBE] };
+		return {
+			label: model.id === resolved.model ? `$(check) ${model.id}` : model.id,
+			description: parts.join(' · '),
+			detail: probe?.detail,
+			model,
+			buttons: [PROBE],
+		};
 	}
 
 	private _probeFor(resolved: ResolvedProvider, model: string): ProbeResult | undefined {

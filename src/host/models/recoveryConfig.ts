@@ -4,7 +4,8 @@ import { readSetting } from '../settings/settings';
 
 /** keel.recovery.* (and the model's context window) → the recovery layer's budgets, read per turn. */
 export function readRecoverySettings(): Partial<RecoverySettings> {
-	const seconds = (key: Parameters<typeof readSetting>[0] & `recovery.${string}Seconds`) => Math.max(0, readSetting(key)) * 1000;
+	const seconds = (key: Parameters<typeof readSetting>[0] & `recovery.${string}Seconds`) =>
+		Math.max(0, readSetting(key)) * 1000;
 	return {
 		enabled: readSetting('recovery.enabled'),
 		maxRetriesPerTurn: readSetting('recovery.maxRetriesPerTurn'),
@@ -35,7 +36,10 @@ export class GlobalStateToolModeMemory implements ToolModeMemory {
 	}
 
 	set(modelId: string, mode: 'native' | 'text'): void {
-		const all = { ...this._state.get<Record<string, 'native' | 'text'>>(GlobalStateToolModeMemory.KEY, {}), [modelId]: mode };
+		const all = {
+			...this._state.get<Record<string, 'native' | 'text'>>(GlobalStateToolModeMemory.KEY, {}),
+			[modelId]: mode,
+		};
 		void this._state.update(GlobalStateToolModeMemory.KEY, all);
 	}
 }

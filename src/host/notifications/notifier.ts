@@ -16,7 +16,9 @@ export class Notifier {
 	handle(event: AgentEvent): void {
 		if (event.type === 'continueRequested' && this._decideContinue) {
 			// Same decision as the chat's buttons; whichever answers first wins, the other is ignored.
-			void vscode.window.showWarningMessage(`Keel: ${event.text}`, 'Continue', 'Stop').then(choice => choice && this._decideContinue?.(event.id, choice === 'Continue'));
+			void vscode.window
+				.showWarningMessage(`Keel: ${event.text}`, 'Continue', 'Stop')
+				.then(choice => choice && this._decideContinue?.(event.id, choice === 'Continue'));
 			return;
 		}
 		// Long retries get a progress notification with Cancel instead (retryProgress.ts).
@@ -26,7 +28,9 @@ export class Notifier {
 			return;
 		}
 		if (event.type === 'turnFinished' && event.reason === 'failed' && event.error && !this._chatVisible()) {
-			void vscode.window.showErrorMessage(`Keel: ${event.error.message}`, 'Open Chat').then(choice => choice && this._openChat());
+			void vscode.window
+				.showErrorMessage(`Keel: ${event.error.message}`, 'Open Chat')
+				.then(choice => choice && this._openChat());
 		}
 	}
 }

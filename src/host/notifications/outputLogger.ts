@@ -6,6 +6,7 @@ export function createOutputLogger(channel: vscode.LogOutputChannel): Logger {
 	return {
 		info: message => channel.info(message),
 		warn: message => channel.warn(message),
-		error: (message, error) => channel.error(`${message}${error ? `: ${(error as Error)?.stack ?? String(error)}` : ''}`),
+		error: (message, error) =>
+			channel.error(`${message}${error ? `: ${(error as Error)?.stack ?? String(error)}` : ''}`),
 	};
 }

@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
-import { ACT, BUILT_IN_MODES, describeMode, findMode, modeDenyRules, parseCustomModes, type Mode } from '../../core/modes/modes';
+import {
+	ACT,
+	BUILT_IN_MODES,
+	describeMode,
+	findMode,
+	modeDenyRules,
+	parseCustomModes,
+	type Mode,
+} from '../../core/modes/modes';
 import type { ToolDefinition } from '../../core/tools/defineTool';
 import { Emitter } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
@@ -74,7 +82,11 @@ export class ModesHost extends Disposable {
 		}
 		const current = this.get(sessionId);
 		const chosen = await vscode.window.showQuickPick(
-			this.all().map(mode => ({ label: mode.name, description: describeMode(mode) + (mode.id === current.id ? ' · current' : ''), id: mode.id })),
+			this.all().map(mode => ({
+				label: mode.name,
+				description: describeMode(mode) + (mode.id === current.id ? ' · current' : ''),
+				id: mode.id,
+			})),
 			{ title: 'Keel: Switch Mode', placeHolder: 'Mode for this chat' },
 		);
 		return chosen ? this.set(sessionId, chosen.id) : undefined;

@@ -40,7 +40,11 @@ export class RulesHost extends Disposable {
 			this._register(watcher.onDidDelete(() => this.reload()));
 		}
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload()));
-		this._register(vscode.workspace.onDidChangeConfiguration(event => event.affectsConfiguration('keel.rules') && this.reload()));
+		this._register(
+			vscode.workspace.onDidChangeConfiguration(
+				event => event.affectsConfiguration('keel.rules') && this.reload(),
+			),
+		);
 		this._loading = this._load();
 	}
 
@@ -65,7 +69,10 @@ export class RulesHost extends Disposable {
 	private async _load(): Promise<LoadedRules> {
 		try {
 			const settings = readRulesSettings();
-			this._rules = settings.enabled && vscode.workspace.workspaceFolders?.length ? await loadRules(this._workspace, settings.maxTokens) : EMPTY;
+			this._rules =
+				settings.enabled && vscode.workspace.workspaceFolders?.length
+					? await loadRules(this._workspace, settings.maxTokens)
+					: EMPTY;
 		} catch (error) {
 			this._logger.warn(`could not load the project rules: ${(error as Error).message}`);
 			this._rules = EMPTY;

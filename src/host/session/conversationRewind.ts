@@ -18,7 +18,9 @@ export class ConversationRewind {
 	rewind(turnId: string): { prompt: string; removedMessages: number } {
 		const store = this._persistence.store;
 		if (!store) {
-			throw new Error('Rewinding needs the session history, which is not available (see the Keel output channel).');
+			throw new Error(
+				'Rewinding needs the session history, which is not available (see the Keel output channel).',
+			);
 		}
 		if (this._controller.session.busy) {
 			throw new Error('A turn is running. Stop it before rewinding.');

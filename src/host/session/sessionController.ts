@@ -90,9 +90,15 @@ export class SessionController extends Disposable {
 	}
 
 	/** "Show unfiltered": sends a page of a card's raw output, read from this session's output store. */
-	async sendRawOutput(toolCallId: string, offset: number, read: (sessionId: string, ref: string) => Promise<string | undefined>): Promise<void> {
+	async sendRawOutput(
+		toolCallId: string,
+		offset: number,
+		read: (sessionId: string, ref: string) => Promise<string | undefined>,
+	): Promise<void> {
 		const sessionId = this._sessionId;
-		this._channel.push(await rawOutputPage(this._view.toolCall(toolCallId), toolCallId, offset, ref => read(sessionId, ref)));
+		this._channel.push(
+			await rawOutputPage(this._view.toolCall(toolCallId), toolCallId, offset, ref => read(sessionId, ref)),
+		);
 		this._channel.flush();
 	}
 
@@ -131,7 +137,13 @@ export class SessionController extends Disposable {
 
 	/** A notice from outside the loop, drawn like a guard's notice; view-only, never part of the transcript. */
 	showNotice(notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
-		for (const update of this._view.apply({ type: 'notice', turnId: notice.turnId ?? '', level: notice.level, code: notice.code, text: notice.text })) {
+		for (const update of this._view.apply({
+			type: 'notice',
+			turnId: notice.turnId ?? '',
+			level: notice.level,
+			code: notice.code,
+			text: notice.text,
+		})) {
 			this._channel.push(update);
 		}
 	}
@@ -154,7 +166,13 @@ export class SessionController extends Disposable {
 		this._sessionId = sessionId;
 		const deps = this._factory(sessionId);
 		this._session = this._sessionStore.add(new ChatSession({ sessionId, ...deps, history: stored?.history }));
-		const view = (this._view = chatViewFromHistory(sessionId, deps.modelLabel?.() ?? '', this._session.history, (name, raw) => deps.registry.titleFor(name, raw), deps.endpoint?.()));
+		const view = (this._view = chatViewFromHistory(
+			sessionId,
+			deps.modelLabel?.() ?? '',
+			this._session.history,
+			(name, raw) => deps.registry.titleFor(name, raw),
+			deps.endpoint?.(),
+		));
 		this._sessionStore.add(
 			this._session.onDidEvent(event => {
 				for (const update of view.apply(event)) {

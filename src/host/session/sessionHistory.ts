@@ -13,8 +13,14 @@ export interface HistoryActions {
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('export'), tooltip: 'Export as Markdown or JSON' };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete (with its stored tool outputs)' };
+const EXPORT: vscode.QuickInputButton = {
+	iconPath: new vscode.ThemeIcon('export'),
+	tooltip: 'Export as Markdown or JSON',
+};
+const DELETE: vscode.QuickInputButton = {
+	iconPath: new vscode.ThemeIcon('trash'),
+	tooltip: 'Delete (with its stored tool outputs)',
+};
 
 type SessionItem = vscode.QuickPickItem & { meta?: SessionMeta };
 
@@ -26,7 +32,9 @@ type SessionItem = vscode.QuickPickItem & { meta?: SessionMeta };
 export async function showHistory(persistence: SessionPersistence, actions: HistoryActions): Promise<void> {
 	const store = persistence.store;
 	if (!store) {
-		void vscode.window.showWarningMessage('Keel: the session history is not available (see the Keel output channel).');
+		void vscode.window.showWarningMessage(
+			'Keel: the session history is not available (see the Keel output channel).',
+		);
 		return;
 	}
 	const pick = vscode.window.createQuickPick<SessionItem>();
@@ -37,7 +45,11 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 		if (query) {
 			// Search results are already filtered by SQLite; alwaysShow keeps the quick pick's own label filter out of it.
 			const hits = store.search(query);
-			pick.items = hits.map(hit => ({ ...toItem(hit.meta, hit.meta.id === actions.currentSessionId()), detail: hit.snippet, alwaysShow: true }));
+			pick.items = hits.map(hit => ({
+				...toItem(hit.meta, hit.meta.id === actions.currentSessionId()),
+				detail: hit.snippet,
+				alwaysShow: true,
+			}));
 			return;
 		}
 		pick.items = withDaySeparators(store.list().map(meta => toItem(meta, meta.id === actions.currentSessionId())));
@@ -74,14 +86,22 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 }
 
 export async function renameSession(store: SessionStore, meta: SessionMeta): Promise<void> {
-	const title = await vscode.window.showInputBox({ title: 'Keel: Rename Session', value: meta.title, prompt: 'New name for this session' });
+	const title = await vscode.window.showInputBox({
+		title: 'Keel: Rename Session',
+		value: meta.title,
+		prompt: 'New name for this session',
+	});
 	if (title !== undefined && title.trim()) {
 		store.rename(meta.id, title);
 	}
 }
 
 export async function deleteSession(store: SessionStore, meta: SessionMeta, actions: HistoryActions): Promise<boolean> {
-	const answer = await vscode.window.showWarningMessage(`Delete "${meta.title}" and its stored tool outputs? This cannot be undone.`, { modal: true }, 'Delete');
+	const answer = await vscode.window.showWarningMessage(
+		`Delete "${meta.title}" and its stored tool outputs? This cannot be undone.`,
+		{ modal: true },
+		'Delete',
+	);
 	if (answer !== 'Delete') {
 		return false;
 	}
@@ -108,9 +128,13 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
-	const content = markdown ? sessionToMarkdown(meta, store.load(meta.id)) : sessionToJson(meta, store.events(meta.id));
+	const content = markdown
+		? sessionToMarkdown(meta, store.load(meta.id))
+		: sessionToJson(meta, store.events(meta.id));
 	await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
-	void vscode.window.showInformationMessage(`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`);
+	void vscode.window.showInformationMessage(
+		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,
+	);
 }
 
 function toItem(meta: SessionMeta, current: boolean): SessionItem {
@@ -132,7 +156,15 @@ function withDaySeparators(items: SessionItem[]): SessionItem[] {
 	for (const item of items) {
 		const day = new Date(item.meta!.updatedAt).toDateString();
 		if (day !== last) {
-			out.push({ label: day === today ? 'Today' : day === yesterday ? 'Yesterday' : new Date(item.meta!.updatedAt).toLocaleDateString(), kind: vscode.QuickPickItemKind.Separator });
+			out.push({
+				label:
+					day === today
+						? 'Today'
+						: day === yesterday
+							? 'Yesterday'
+							: new Date(item.meta!.updatedAt).toLocaleDateString(),
+				kind: vscode.QuickPickItemKind.Separator,
+			});
 			last = day;
 		}
 		out.push(item);

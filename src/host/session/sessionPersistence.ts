@@ -32,7 +32,9 @@ export class SessionPersistence implements IDisposable {
 			fs.mkdirSync(storageFolder.fsPath, { recursive: true });
 			this.store = SessionStore.open(file);
 			if (this.store.repaired) {
-				_logger.warn(`session history at ${file} was damaged and has been repaired; no stored message was lost: ${this.store.repaired}`);
+				_logger.warn(
+					`session history at ${file} was damaged and has been repaired; no stored message was lost: ${this.store.repaired}`,
+				);
 			}
 			const pruned = this.store.pruneToolOutputs(readHistorySettings().toolOutputRetentionDays);
 			if (pruned > 0) {
@@ -40,7 +42,9 @@ export class SessionPersistence implements IDisposable {
 			}
 		} catch (error) {
 			_logger.error(`could not open the session history at ${file}`, error);
-			void vscode.window.showWarningMessage(`Keel could not open its session history (${(error as Error).message}). This conversation will not be saved.`);
+			void vscode.window.showWarningMessage(
+				`Keel could not open its session history (${(error as Error).message}). This conversation will not be saved.`,
+			);
 		}
 	}
 
@@ -79,7 +83,10 @@ export class SessionPersistence implements IDisposable {
 				return { provider: resolved.preset.kind, model: resolved.model };
 			},
 			logger: this._logger,
-			onDidFail: error => void vscode.window.showWarningMessage(`Keel could not save this conversation (${error.message}). It goes on, but will not be in the history.`),
+			onDidFail: error =>
+				void vscode.window.showWarningMessage(
+					`Keel could not save this conversation (${error.message}). It goes on, but will not be in the history.`,
+				),
 		});
 		const subscription = session.onDidEvent(event => recorder.handle(event));
 		// Subscription first, then the recorder: its dispose writes a half-streamed answer.

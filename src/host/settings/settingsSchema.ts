@@ -18,16 +18,31 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
 }
 
 const spec = <S extends z.ZodType>(schema: S, trust: SettingTrust = 'any'): SettingSpec<S> => ({ schema, trust });
-const bounds = (minimum?: number, maximum?: number) => ({ ...(minimum === undefined ? {} : { minimum }), ...(maximum === undefined ? {} : { maximum }) });
-const num = (fallback: number, minimum?: number, maximum?: number) => z.number().meta(bounds(minimum, maximum)).default(fallback);
+const bounds = (minimum?: number, maximum?: number) => ({
+	...(minimum === undefined ? {} : { minimum }),
+	...(maximum === undefined ? {} : { maximum }),
+});
+const num = (fallback: number, minimum?: number, maximum?: number) =>
+	z.number().meta(bounds(minimum, maximum)).default(fallback);
 const bool = (fallback: boolean) => z.boolean().default(fallback);
 const str = (fallback: string) => z.string().default(fallback);
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z.enum(values).default(fallback as never);
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+	z.enum(values).default(fallback as never);
 const strings = () => z.array(z.string()).default([]);
 const objects = () => z.array(z.record(z.string(), z.unknown())).default([]);
 const record = <T>(fallback: Record<string, T>) => z.record(z.string(), z.unknown()).default(fallback);
 
-export const PROVIDER_SETTING = ['auto', 'ollama', 'llamacpp', 'lmstudio', 'zai', 'openai', 'anthropic', 'custom', 'vscode-lm'] as const;
+export const PROVIDER_SETTING = [
+	'auto',
+	'ollama',
+	'llamacpp',
+	'lmstudio',
+	'zai',
+	'openai',
+	'anthropic',
+	'custom',
+	'vscode-lm',
+] as const;
 
 /** Every `keel.*` setting (without the prefix): the one place its type, default and trust are declared. */
 export const SETTINGS = {

@@ -18,9 +18,17 @@ export function findRipgrep(): string | undefined {
 	const candidates: string[] = [];
 	for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
 		const scoped = path.join(vscode.env.appRoot, modules, '@vscode');
-		const packages = fs.existsSync(scoped) ? fs.readdirSync(scoped).filter(name => name === 'ripgrep' || name.startsWith('ripgrep-')) : [];
+		const packages = fs.existsSync(scoped)
+			? fs.readdirSync(scoped).filter(name => name === 'ripgrep' || name.startsWith('ripgrep-'))
+			: [];
 		// VS Code 1.13x ships @vscode/ripgrep-universal with one folder per platform: bin/linux-x64/rg.
-		candidates.push(...packages.flatMap(name => [path.join(scoped, name, 'bin', exe), path.join(scoped, name, 'bin', `${process.platform}-${process.arch}`, exe)]), path.join(vscode.env.appRoot, modules, 'vscode-ripgrep', 'bin', exe));
+		candidates.push(
+			...packages.flatMap(name => [
+				path.join(scoped, name, 'bin', exe),
+				path.join(scoped, name, 'bin', `${process.platform}-${process.arch}`, exe),
+			]),
+			path.join(vscode.env.appRoot, modules, 'vscode-ripgrep', 'bin', exe),
+		);
 	}
 	return candidates.find(candidate => fs.existsSync(candidate)) ?? bundledRgPath();
 }
@@ -57,12 +65,19 @@ export const vscodeDiagnostics: DiagnosticsSource = {
 					severity: SEVERITY[d.severity],
 					message: d.message,
 					source: d.source,
-					code: typeof d.code === 'object' ? String(d.code.value) : d.code !== undefined ? String(d.code) : undefined,
+					code:
+						typeof d.code === 'object'
+							? String(d.code.value)
+							: d.code !== undefined
+								? String(d.code)
+								: undefined,
 				});
 			}
 		}
 		const order = { error: 0, warning: 1, info: 2, hint: 3 };
-		return entries.sort((a, b) => order[a.severity] - order[b.severity] || a.path.localeCompare(b.path) || a.line - b.line);
+		return entries.sort(
+			(a, b) => order[a.severity] - order[b.severity] || a.path.localeCompare(b.path) || a.line - b.line,
+		);
 	},
 };
 
@@ -80,7 +95,10 @@ function excludes(): string[] {
 	return [...new Set(globs)];
 }
 
-export function hostToolDeps(outputs: OutputStore = new InMemoryOutputStore(), toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>): ToolDeps {
+export function hostToolDeps(
+	outputs: OutputStore = new InMemoryOutputStore(),
+	toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>,
+): ToolDeps {
 	const rg = findRipgrep();
 	return {
 		pathPolicy: readPathPolicy,

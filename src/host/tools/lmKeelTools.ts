@@ -9,7 +9,13 @@ import { KEEL_LM_PREFIX } from './lmTools';
  * extensions can use them. They go through the registry's validation and the same path policy
  * as in Keel's chat; an untrusted workspace gets none.
  */
-export async function invokeLentTool(registry: ToolRegistry, workspace: Workspace, lmName: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+export async function invokeLentTool(
+	registry: ToolRegistry,
+	workspace: Workspace,
+	lmName: string,
+	input: unknown,
+	token: vscode.CancellationToken,
+): Promise<vscode.LanguageModelToolResult> {
 	if (!vscode.workspace.isTrusted) {
 		throw new Error('Keel lends its tools only in a trusted workspace.');
 	}
@@ -22,7 +28,9 @@ export async function invokeLentTool(registry: ToolRegistry, workspace: Workspac
 	token.onCancellationRequested(() => abort.abort());
 	let display: string;
 	try {
-		display = (await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })).display;
+		display = (
+			await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })
+		).display;
 	} catch (error) {
 		// A refused path is an answer the calling model can act on, as in Keel's own loop.
 		display = (error as Error)?.message ?? String(error);

@@ -23,7 +23,10 @@ export class LmToolSource {
 
 	constructor(
 		private readonly _registry: ToolRegistry,
-		private readonly _shape: (result: ToolResult, context: Parameters<ToolDefinition['execute']>[1]) => Promise<ToolResult>,
+		private readonly _shape: (
+			result: ToolResult,
+			context: Parameters<ToolDefinition['execute']>[1],
+		) => Promise<ToolResult>,
 	) {}
 
 	sync(): void {
@@ -48,7 +51,11 @@ export class LmToolSource {
 	}
 
 	private _definition(info: vscode.LanguageModelToolInformation): ToolDefinition<Record<string, unknown>> {
-		const parameters: Record<string, unknown> = { type: 'object', properties: {}, ...((info.inputSchema as Record<string, unknown>) ?? {}) };
+		const parameters: Record<string, unknown> = {
+			type: 'object',
+			properties: {},
+			...((info.inputSchema as Record<string, unknown>) ?? {}),
+		};
 		delete parameters.$schema;
 		const shape = this._shape;
 		return {
@@ -65,7 +72,11 @@ export class LmToolSource {
 				context.signal.addEventListener('abort', onAbort, { once: true });
 				try {
 					// No toolInvocationToken: Keel is not VS Code's chat view, so tools cannot render inline there.
-					const result = await vscode.lm.invokeTool(info.name, { input, toolInvocationToken: undefined }, cancel.token);
+					const result = await vscode.lm.invokeTool(
+						info.name,
+						{ input, toolInvocationToken: undefined },
+						cancel.token,
+					);
 					return shape({ ok: true, display: resultText(result), source: 'vscode.lm' }, context);
 				} finally {
 					context.signal.removeEventListener('abort', onAbort);

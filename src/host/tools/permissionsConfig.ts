@@ -29,18 +29,28 @@ export function readPathPolicy(): PathPolicy {
  */
 export async function persistRule(rule: PermissionRule): Promise<void> {
 	const config = vscode.workspace.getConfiguration('keel');
-	const user = config.inspect<string>('permissions.alwaysAllowScope')?.globalValue === 'user' || !vscode.workspace.workspaceFolders?.length;
+	const user =
+		config.inspect<string>('permissions.alwaysAllowScope')?.globalValue === 'user' ||
+		!vscode.workspace.workspaceFolders?.length;
 	const inspected = config.inspect<unknown>('permissions.rules');
 	const next = withRule(user ? inspected?.globalValue : inspected?.workspaceValue, rule);
 	if (!next) {
 		return;
 	}
-	await config.update('permissions.rules', next, user ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
+	await config.update(
+		'permissions.rules',
+		next,
+		user ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace,
+	);
 	const shown = `${rule.action} ${rule.tool}${rule.match ? `(${rule.match})` : ''}`;
 	const where = user ? 'your user settings' : "this workspace's settings";
-	void vscode.window.showInformationMessage(`Keel: added "${shown}" to keel.permissions.rules in ${where}.`, 'Open Settings').then(choice => {
-		if (choice) {
-			void vscode.commands.executeCommand(user ? 'workbench.action.openSettingsJson' : 'workbench.action.openWorkspaceSettingsFile');
-		}
-	});
+	void vscode.window
+		.showInformationMessage(`Keel: added "${shown}" to keel.permissions.rules in ${where}.`, 'Open Settings')
+		.then(choice => {
+			if (choice) {
+				void vscode.commands.executeCommand(
+					user ? 'workbench.action.openSettingsJson' : 'workbench.action.openWorkspaceSettingsFile',
+				);
+			}
+		});
 }

@@ -14,7 +14,12 @@ import { namedFolders } from './workspaceFolderNames';
 import { TerminalRunner } from './terminalRunner';
 
 /** keel.shell.*; trust-aware, so an untrusted folder cannot widen its own sandbox. */
-export function readShellSettings(dockerfileDir: string): { backend: ShellBackendSetting; image: ImageSource; limits: SandboxLimits; tool: ShellToolSettings } {
+export function readShellSettings(dockerfileDir: string): {
+	backend: ShellBackendSetting;
+	image: ImageSource;
+	limits: SandboxLimits;
+	tool: ShellToolSettings;
+} {
 	const image = readSetting('shell.image').trim();
 	const limits: SandboxLimits = {
 		network: readSetting('shell.network').trim() || 'none',
@@ -41,11 +46,18 @@ export function readShellSettings(dockerfileDir: string): { backend: ShellBacken
  * run_command with its two backends: the Docker sandbox (image from the `sandbox/` folder
  * shipped in the VSIX) and the Keel terminal. Disposing removes the sandbox container.
  */
-export function createShellTooling(context: vscode.ExtensionContext, logger: Logger): { tools: ToolDefinition<any>[]; disposable: vscode.Disposable } {
+export function createShellTooling(
+	context: vscode.ExtensionContext,
+	logger: Logger,
+): { tools: ToolDefinition<any>[]; disposable: vscode.Disposable } {
 	const dockerfileDir = context.asAbsolutePath('sandbox');
 	const settings = () => readShellSettings(dockerfileDir);
 	// Named as the tools name them, so "api/src" is /workspace/api/src in the sandbox and <api's folder>/src in the terminal.
-	const folders = () => namedFolders().map(({ name, folder }) => ({ name, path: folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined }));
+	const folders = () =>
+		namedFolders().map(({ name, folder }) => ({
+			name,
+			path: folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined,
+		}));
 	const root = () => folders()[0]?.path;
 	const mounts = () => {
 		const all = folders();

@@ -52,7 +52,12 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 
 	private _ensureTerminal(cwd: string | undefined): vscode.Terminal {
 		if (!this._terminal || this._terminal.exitStatus !== undefined) {
-			this._terminal = vscode.window.createTerminal({ name: this._options.name ?? 'Keel', cwd, shellPath: this._options.shellPath, isTransient: true });
+			this._terminal = vscode.window.createTerminal({
+				name: this._options.name ?? 'Keel',
+				cwd,
+				shellPath: this._options.shellPath,
+				isTransient: true,
+			});
 		}
 		return this._terminal;
 	}
@@ -79,7 +84,11 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 
 	private async _run(request: CommandRequest): Promise<CommandResult> {
 		const root = this._options.workspaceRoot();
-		const target = this._options.resolveCwd ? this._options.resolveCwd(request.cwd) : root ? path.join(root, request.cwd) : undefined;
+		const target = this._options.resolveCwd
+			? this._options.resolveCwd(request.cwd)
+			: root
+				? path.join(root, request.cwd)
+				: undefined;
 		const terminal = this._ensureTerminal(root);
 		terminal.show(true);
 		const integration = await this._shellIntegration(terminal);

@@ -40,7 +40,8 @@ export class ToolSystemHost extends Disposable {
 		}
 		// Reads cached for the session must not outlive an edit made in the editor or on disk.
 		const files = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
-		const invalidate = (uri: vscode.Uri) => this.cache.invalidatePaths([vscode.workspace.asRelativePath(uri, false)]);
+		const invalidate = (uri: vscode.Uri) =>
+			this.cache.invalidatePaths([vscode.workspace.asRelativePath(uri, false)]);
 		for (const event of [files.onDidChange, files.onDidCreate, files.onDidDelete]) {
 			this._register(event(invalidate));
 		}
@@ -55,7 +56,10 @@ export class ToolSystemHost extends Disposable {
 			securityScan: readSetting('filters.securityScan'),
 			securityPatterns: readSetting('filters.securityPatterns'),
 			overflowChars: overflowThreshold(readSetting('model.contextWindow'), readSetting('tools.overflowShare')),
-			cache: { enabled: readSetting('tools.cache.enabled'), ttlSeconds: Math.max(0, readSetting('tools.cache.ttlSeconds')) },
+			cache: {
+				enabled: readSetting('tools.cache.enabled'),
+				ttlSeconds: Math.max(0, readSetting('tools.cache.ttlSeconds')),
+			},
 		};
 	}
 
@@ -70,7 +74,10 @@ export class ToolSystemHost extends Disposable {
 		if (userFile) {
 			layers.push(this._load(userFile, userFile));
 		}
-		return new FilterEngine(layers, { enabled: readSetting('filters.enabled'), disabledRules: readSetting('filters.disabledRules') });
+		return new FilterEngine(layers, {
+			enabled: readSetting('filters.enabled'),
+			disabledRules: readSetting('filters.disabledRules'),
+		});
 	}
 
 	private _load(file: string, label: string): RuleEntry[] {
@@ -96,7 +103,10 @@ function readPolicySettings(): ToolPolicySettings {
 			failureThreshold: readSetting('tools.anomaly.failureThreshold'),
 			minCalls: d.anomaly.minCalls,
 		},
-		tafc: { enabled: readSetting('tools.tafc.enabled'), complexityThreshold: readSetting('tools.tafc.complexityThreshold') },
+		tafc: {
+			enabled: readSetting('tools.tafc.enabled'),
+			complexityThreshold: readSetting('tools.tafc.complexityThreshold'),
+		},
 		dependencies: {
 			enabled: readSetting('tools.dependencies.enabled'),
 			// The rules' own shape is checked where they are applied (unknown tools are ignored there).
@@ -120,6 +130,10 @@ export async function unblockTools(policy: ToolPolicy, sessionId: string, only?:
 		void vscode.window.showInformationMessage('Keel: no tool is blocked in this chat.');
 		return [];
 	}
-	const picked = await vscode.window.showQuickPick(blocked, { canPickMany: true, title: 'Keel: Unblock Tools', placeHolder: 'Tools blocked after repeated failures in this chat' });
+	const picked = await vscode.window.showQuickPick(blocked, {
+		canPickMany: true,
+		title: 'Keel: Unblock Tools',
+		placeHolder: 'Tools blocked after repeated failures in this chat',
+	});
 	return (picked ?? []).flatMap(name => state.anomaly.unblock(name));
 }

@@ -64,7 +64,10 @@ export class VscodeFolderWorkspace implements Workspace {
 			const uri = this._uri(relativePath);
 			const stat = await vscode.workspace.fs.stat(uri);
 			// vscode.FileStat has no link count; on the local disk ask Node, for the guard's hard-link check.
-			const links = uri.scheme === 'file' && stat.type & vscode.FileType.File ? (await fs.stat(uri.fsPath).catch(() => undefined))?.nlink : undefined;
+			const links =
+				uri.scheme === 'file' && stat.type & vscode.FileType.File
+					? (await fs.stat(uri.fsPath).catch(() => undefined))?.nlink
+					: undefined;
 			return { type: toFileType(stat.type), size: stat.size, mtime: stat.mtime, links };
 		} catch (error) {
 			if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') {
@@ -91,7 +94,12 @@ export class VscodeFolderWorkspace implements Workspace {
 		try {
 			// `undefined` excludes = the user's files.exclude, as the explorer shows it.
 			// The folder itself as the base (not its URI), so the search runs as the editor's own, with its index.
-			const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, maxResults, source.token);
+			const uris = await vscode.workspace.findFiles(
+				new vscode.RelativePattern(folder, glob),
+				undefined,
+				maxResults,
+				source.token,
+			);
 			// Relative to this folder, whatever folder VS Code thinks owns the file (nested folders).
 			return uris.map(uri => uri.path.slice(root.path.replace(/\/$/, '').length + 1));
 		} finally {
@@ -136,9 +144,15 @@ export class VscodeFolderWorkspace implements Workspace {
 		}
 		const document = await vscode.workspace.openTextDocument(uri);
 		if (document.isDirty) {
-			throw new Error(`${relativePath} has unsaved changes in the editor; save or revert them first so they are not overwritten.`);
+			throw new Error(
+				`${relativePath} has unsaved changes in the editor; save or revert them first so they are not overwritten.`,
+			);
 		}
-		edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+		edit.replace(
+			uri,
+			new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+			text,
+		);
 		await this._apply(edit, relativePath);
 		await document.save();
 	}

@@ -45,7 +45,12 @@ async function main(): Promise<void> {
 		provider: () => ({ provider: 'openai', model: 'crash-model' }),
 		logger: nullLogger,
 		onDidCommit: (seq, message) => {
-			const callId = message.kind === 'tool_call' ? message.data.id : message.kind === 'tool_result' ? message.data.toolCallId : '-';
+			const callId =
+				message.kind === 'tool_call'
+					? message.data.id
+					: message.kind === 'tool_result'
+						? message.data.toolCallId
+						: '-';
 			out(`ACK ${sessionId} ${seq} ${message.kind} ${callId}`);
 		},
 		onDidFail: error => out(`FAIL ${error.message}`),

@@ -15,7 +15,9 @@ const [file, keptArg, mode, cutArg] = process.argv.slice(2);
 
 /** The i-th acknowledged message: prompts and answers, each with a word of its own to search for. */
 export function keptMessage(i: number): { kind: 'user' | 'assistant'; content: string } {
-	return i % 2 === 0 ? { kind: 'user', content: `prompt ${i} about keel${i} parsers` } : { kind: 'assistant', content: `answer ${i} about widget${i} ${'and more words '.repeat(20)}` };
+	return i % 2 === 0
+		? { kind: 'user', content: `prompt ${i} about keel${i} parsers` }
+		: { kind: 'assistant', content: `answer ${i} about widget${i} ${'and more words '.repeat(20)}` };
 }
 
 function main(): void {
@@ -44,7 +46,10 @@ function main(): void {
 	db.exec('BEGIN IMMEDIATE');
 	db.run(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('cut', 'cut', 0, 0)`);
 	for (let seq = 0; seq < Number(cutArg); seq++) {
-		db.run(`INSERT INTO events (session_id, seq, kind, created_at, content) VALUES ('cut', ?, 'user', 0, ?)`, [seq, `never committed ${seq} ${'filler '.repeat(30)}`]);
+		db.run(`INSERT INTO events (session_id, seq, kind, created_at, content) VALUES ('cut', ?, 'user', 0, ?)`, [
+			seq,
+			`never committed ${seq} ${'filler '.repeat(30)}`,
+		]);
 	}
 	process.kill(process.pid, 'SIGKILL');
 }

@@ -13,7 +13,11 @@ describe('file tools on a real workspace', () => {
 	beforeEach(() => {
 		tree = tempTree('keel-files-');
 		ws = path.join(tree.base, 'ws');
-		tree.add({ 'ws/src/app.ts': 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n', 'ws/README.md': '# hi\n', 'ws/src/link': { link: 'app.ts' } });
+		tree.add({
+			'ws/src/app.ts': 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
+			'ws/README.md': '# hi\n',
+			'ws/src/link': { link: 'app.ts' },
+		});
 	});
 	afterEach(() => tree.cleanup());
 
@@ -34,7 +38,11 @@ describe('file tools on a real workspace', () => {
 			fs.writeFileSync(path.join(ws, 'src/app.ts'), 'changed by the user\n');
 			return { approved: true };
 		};
-		const result = await h.run('edit_file', { path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' });
+		const result = await h.run('edit_file', {
+			path: 'src/app.ts',
+			old_string: 'const b = 2;',
+			new_string: 'const b = 3;',
+		});
 		assert.strictEqual(result.ok, false);
 		assert.match(result.output, /changed after the diff was shown; nothing was written/);
 		assert.strictEqual(tree.read('ws/src/app.ts'), 'changed by the user\n');
@@ -46,12 +54,25 @@ describe('file tools on a real workspace', () => {
 		assert.match(many.output, /occurs 2 times in src\/app\.ts \(lines 1, 3\)/);
 		const none = await h.run('edit_file', { path: 'src/app.ts', old_string: 'const  b', new_string: 'x' });
 		assert.match(none.output, /not found in src\/app\.ts/);
-		const indent = await h.run('edit_file', { path: 'src/app.ts', old_string: '  const b = 2;\n', new_string: 'x' });
+		const indent = await h.run('edit_file', {
+			path: 'src/app.ts',
+			old_string: '  const b = 2;\n',
+			new_string: 'x',
+		});
 		assert.match(indent.output, /occurs at line 2: check indentation/);
-		const done = await h.run('edit_file', { path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' });
+		const done = await h.run('edit_file', {
+			path: 'src/app.ts',
+			old_string: 'const b = 2;',
+			new_string: 'const b = 3;',
+		});
 		assert.ok(done.ok);
 		assert.strictEqual(tree.read('ws/src/app.ts'), 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n');
-		const all = await h.run('edit_file', { path: 'src/app.ts', old_string: '= 1;', new_string: '= 7;', replace_all: true });
+		const all = await h.run('edit_file', {
+			path: 'src/app.ts',
+			old_string: '= 1;',
+			new_string: '= 7;',
+			replace_all: true,
+		});
 		assert.ok(all.ok);
 		assert.strictEqual(tree.read('ws/src/app.ts'), 'const a = 7;\nconst b = 3;\nconst a2 = 7;\n');
 	});
@@ -90,7 +111,11 @@ describe('file tools on a real workspace', () => {
 		assert.match(again.output, /# hi/);
 		assert.strictEqual(again.card.cached, true);
 		await h.run('write_file', { path: 'other.txt', content: 'x' }, signal);
-		assert.match((await h.run('read_file', { path: 'README.md' }, new AbortController().signal)).output, /# hi/, 'another file and another turn: still cached');
+		assert.match(
+			(await h.run('read_file', { path: 'README.md' }, new AbortController().signal)).output,
+			/# hi/,
+			'another file and another turn: still cached',
+		);
 		await h.run('write_file', { path: 'README.md', content: '# written\n' }, signal);
 		const fresh = await h.run('read_file', { path: 'README.md' }, signal);
 		assert.match(fresh.output, /# written/);

@@ -32,7 +32,10 @@ describe('search tools on a real tree (ripgrep)', () => {
 		const smart = await h.run('grep', { pattern: 'Needle', path: 'src/**' });
 		assert.strictEqual(smart.output, 'src/a.ts\n  5: export const Needle = 2;');
 		const context = await h.run('grep', { pattern: 'function \\w+\\(', path: '**/*.ts', context: 1 });
-		assert.strictEqual(context.output, 'src/a.ts\n  1- import x from "y";\n  2: function needle() {\n  3-   return 1;');
+		assert.strictEqual(
+			context.output,
+			'src/a.ts\n  1- import x from "y";\n  2: function needle() {\n  3-   return 1;',
+		);
 		const sensitive = await h.run('grep', { pattern: 'needle', caseSensitive: false, path: 'src/*.ts' });
 		assert.strictEqual(sensitive.card.status, 'succeeded');
 		assert.match(sensitive.output, /2: function needle[\s\S]*5: export const Needle/);
@@ -57,7 +60,10 @@ describe('search tools on a real tree (ripgrep)', () => {
 
 	it('grep reports a bad regex as something the model can fix, and no match as a result', async () => {
 		const h = toolHarness(ws);
-		assert.match((await h.run('grep', { pattern: 'needle(' })).output, /ripgrep rejected the search: .*fixed: true/);
+		assert.match(
+			(await h.run('grep', { pattern: 'needle(' })).output,
+			/ripgrep rejected the search: .*fixed: true/,
+		);
 		const none = await h.run('grep', { pattern: 'zzz_nothing' });
 		assert.ok(none.ok);
 		assert.match(none.output, /No matches/);
@@ -75,7 +81,10 @@ describe('output the model can use', () => {
 	before(() => {
 		tree = tempTree('keel-out-');
 		const big = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(30)}`).join('\n');
-		tree.add({ 'ws/big.txt': big, 'ws/conf.ts': 'const config = { apiKey: "sk-proj-abcdefghijklmnopqrstuvwxyz012345" };\n' });
+		tree.add({
+			'ws/big.txt': big,
+			'ws/conf.ts': 'const config = { apiKey: "sk-proj-abcdefghijklmnopqrstuvwxyz012345" };\n',
+		});
 	});
 	after(() => tree.cleanup());
 
@@ -88,7 +97,10 @@ describe('output the model can use', () => {
 		const ref = /stored as (out_[\w-]+)/.exec(result.output)![1];
 		const page = await h.run('read_output', { ref, offset: 1500, limit: 2 });
 		assert.match(page.output, /^1500 {2}line 1499 x+\n1501 {2}line 1500 x+\n\[lines 1500–1501 of 3000/);
-		const other = toolHarness(path.join(tree.base, 'ws'), { sessionId: 'session-B', deps: { outputs: h.deps.outputs } });
+		const other = toolHarness(path.join(tree.base, 'ws'), {
+			sessionId: 'session-B',
+			deps: { outputs: h.deps.outputs },
+		});
 		assert.match((await other.run('read_output', { ref })).output, /No stored output .* in this session/);
 	});
 

@@ -30,7 +30,17 @@ export class LocalBashRunner implements CommandRunner {
 				request.onOutput?.(String(chunk));
 			});
 			child.stderr.on('data', chunk => (stderr += chunk));
-			child.on('close', code => resolve({ backend: 'terminal', stdout, stderr, exitCode: code ?? undefined, durationMs: Date.now() - started, truncated: false, timedOut: false }));
+			child.on('close', code =>
+				resolve({
+					backend: 'terminal',
+					stdout,
+					stderr,
+					exitCode: code ?? undefined,
+					durationMs: Date.now() - started,
+					truncated: false,
+					timedOut: false,
+				}),
+			);
 		});
 	}
 }

@@ -104,14 +104,33 @@ export const CONTEXTS = [
 /** Shells and evaluators that run a command string. */
 export function shellWrapped(command: string): string[] {
 	const q = command.replace(/'/g, `'\\''`);
-	return [`sh -c '${q}'`, `bash -c '${q}'`, `"bash" -c '${q}'`, `/bin/sh -c '${q}'`, `bash -lc '${q}'`, `sh -ec '${q}'`, `eval '${q}'`, `eval ${q}`, `bash -c -- '${q}'`, `env sh -c '${q}'`];
+	return [
+		`sh -c '${q}'`,
+		`bash -c '${q}'`,
+		`"bash" -c '${q}'`,
+		`/bin/sh -c '${q}'`,
+		`bash -lc '${q}'`,
+		`sh -ec '${q}'`,
+		`eval '${q}'`,
+		`eval ${q}`,
+		`bash -c -- '${q}'`,
+		`env sh -c '${q}'`,
+	];
 }
 
 /** Spellings of a workspace path that name the same file. */
 export function pathSpellings(path: string): string[] {
 	const [head, ...rest] = path.split('/');
 	const tail = rest.join('/');
-	return [path, `./${path}`, `${head}/./${tail}`, `${head}//${tail}`, `x/../${path}`, `${head}/${tail}/../${tail.split('/').pop()}`.replace(/\/[^/]+\/\.\.\//, '/'), `a/b/../../${path}`];
+	return [
+		path,
+		`./${path}`,
+		`${head}/./${tail}`,
+		`${head}//${tail}`,
+		`x/../${path}`,
+		`${head}/${tail}/../${tail.split('/').pop()}`.replace(/\/[^/]+\/\.\.\//, '/'),
+		`a/b/../../${path}`,
+	];
 }
 
 /** Redirect target spellings for `path` (bash-side: quotes, globs, variables). */

@@ -10,4 +10,6 @@ const result = await lintSource({
 	source: { filePath: '/corpus/notes.txt', content, contentType: 'text' },
 	options: { config: { rules: [{ id: creator.meta.id, rule: creator }] }, maskSecrets: false },
 });
-process.stdout.write(JSON.stringify(result.messages.map(m => ({ rule: m.ruleId, text: content.slice(m.range[0], m.range[1]) }))));
+process.stdout.write(
+	JSON.stringify(result.messages.map(m => ({ rule: m.ruleId, text: content.slice(m.range[0], m.range[1]) }))),
+);

@@ -50,12 +50,21 @@ export function textThenTools(content: string, calls: CallInput[], opts: ToolOpt
 }
 
 /** Literal status + body (+ headers), identical on every wire. See presets.ts for real bodies. */
-export function httpError(status: number, body: unknown, headers?: Record<string, string>, faults: Faults = {}): HttpErrorStep {
+export function httpError(
+	status: number,
+	body: unknown,
+	headers?: Record<string, string>,
+	faults: Faults = {},
+): HttpErrorStep {
 	return { kind: 'httpError', status, body, ...(headers ? { headers } : {}), ...faults };
 }
 
 /** An error in the native envelope of whichever wire is hit: one step, three real shapes. */
-export function wireError(status: number, message: string, opts: { type?: string; code?: string | null; headers?: Record<string, string> } & Faults = {}): WireErrorStep {
+export function wireError(
+	status: number,
+	message: string,
+	opts: { type?: string; code?: string | null; headers?: Record<string, string> } & Faults = {},
+): WireErrorStep {
 	return { kind: 'wireError', status, message, ...opts };
 }
 

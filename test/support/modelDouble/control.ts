@@ -28,7 +28,8 @@ export class DoubleControl {
 			body: payload === undefined ? undefined : JSON.stringify(payload),
 		});
 		const body = await res.json();
-		if (!res.ok) throw new Error(`model double control ${method} ${path}: HTTP ${res.status}: ${JSON.stringify(body)}`);
+		if (!res.ok)
+			throw new Error(`model double control ${method} ${path}: HTTP ${res.status}: ${JSON.stringify(body)}`);
 		return body;
 	}
 }

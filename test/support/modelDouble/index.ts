@@ -12,4 +12,19 @@ export type { CallInput, ReplyOptions, TextOptions, ToolOptions } from './builde
 export { presets, type PresetName } from './presets';
 export { EMPTY_SCRIPT_MESSAGE } from './render';
 export { DoubleControl } from './control';
-export type { DataStep, Faults, HttpErrorStep, ModelDouble, ModelDoubleOptions, RecordedRequest, ReplyStep, ResponseRecord, Step, StepFn, ToolCallSpec, Usage, Wire, WireErrorStep } from './types';
+export type {
+	DataStep,
+	Faults,
+	HttpErrorStep,
+	ModelDouble,
+	ModelDoubleOptions,
+	RecordedRequest,
+	ReplyStep,
+	ResponseRecord,
+	Step,
+	StepFn,
+	ToolCallSpec,
+	Usage,
+	Wire,
+	WireErrorStep,
+} from './types';

@@ -16,13 +16,20 @@ export function metaRoute(rec: RecordedRequest, opts: ModelDoubleOptions): Rende
 	switch (route) {
 		case 'GET /v1/models':
 			// Anthropic's SDK lists models on the same path; its version header tells them apart.
-			return jsonRendering(200, rec.headers['anthropic-version'] ? anthropicModels(models) : openaiModels(models));
+			return jsonRendering(
+				200,
+				rec.headers['anthropic-version'] ? anthropicModels(models) : openaiModels(models),
+			);
 		case 'GET /api/tags':
 			return jsonRendering(200, ollamaTags(models));
 		case 'POST /api/show': {
 			const name = String(rec.body?.model ?? rec.body?.name ?? '');
-			if (!name || (opts.models && !opts.models.includes(name))) return jsonRendering(404, { error: `model '${name}' not found` });
-			return jsonRendering(200, ollamaShow(name, opts.contextLength ?? 40960, opts.capabilities ?? ['completion', 'tools']));
+			if (!name || (opts.models && !opts.models.includes(name)))
+				return jsonRendering(404, { error: `model '${name}' not found` });
+			return jsonRendering(
+				200,
+				ollamaShow(name, opts.contextLength ?? 40960, opts.capabilities ?? ['completion', 'tools']),
+			);
 		}
 		case 'GET /api/version':
 			return jsonRendering(200, { version: opts.ollamaVersion ?? '0.12.6' });

@@ -21,12 +21,17 @@ export function render(step: DataStep, req: RecordedRequest, wire: Wire): Render
 		case 'httpError': {
 			const r = jsonRendering(step.status, step.body, step.headers);
 			// A body given as non-JSON text is sent as text, exactly as written.
-			if (typeof step.body === 'string' && !isJson(step.body)) r.headers['content-type'] = 'text/plain; charset=utf-8';
+			if (typeof step.body === 'string' && !isJson(step.body))
+				r.headers['content-type'] = 'text/plain; charset=utf-8';
 			if (step.headers) Object.assign(r.headers, step.headers);
 			return r;
 		}
 		case 'wireError':
-			return jsonRendering(step.status, errorEnvelope(wire, step.status, step.message, step.type, step.code), step.headers);
+			return jsonRendering(
+				step.status,
+				errorEnvelope(wire, step.status, step.message, step.type, step.code),
+				step.headers,
+			);
 		default: {
 			const unknown: never = step;
 			throw new Error(`model double: unknown step ${JSON.stringify(unknown)}`);
@@ -35,7 +40,13 @@ export function render(step: DataStep, req: RecordedRequest, wire: Wire): Render
 }
 
 /** The native error body of each wire, so the SDKs surface `message` the way they really do. */
-export function errorEnvelope(wire: Wire, status: number, message: string, type?: string, code?: string | null): unknown {
+export function errorEnvelope(
+	wire: Wire,
+	status: number,
+	message: string,
+	type?: string,
+	code?: string | null,
+): unknown {
 	if (wire === 'ollama') return { error: message };
 	if (wire === 'anthropic') return anthropicErrorBody(type ?? anthropicErrorType(status), message);
 	return openaiErrorBody(message, type ?? openaiErrorType(status), code ?? null);

@@ -16,7 +16,8 @@ export async function send(res: ServerResponse, r: Rendering, faults: Faults, re
 
 	const headers: Record<string, string | number> = { ...r.headers };
 	// JSON bodies get a length, as real servers send them; streams stay chunked.
-	if (!/event-stream|ndjson/.test(r.headers['content-type'] ?? '')) headers['content-length'] = Buffer.byteLength(r.frames.join(''));
+	if (!/event-stream|ndjson/.test(r.headers['content-type'] ?? ''))
+		headers['content-length'] = Buffer.byteLength(r.frames.join(''));
 	res.writeHead(r.status, headers);
 	record.status = r.status;
 	res.flushHeaders();

@@ -25,7 +25,13 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 
 	const server = createServer((req, res) => {
 		handle(req, res).catch(err => {
-			if (!res.headersSent) void send(res, jsonRendering(500, { error: `model double: ${String(err?.stack ?? err)}` }), {}, { status: 0, frames: 0 });
+			if (!res.headersSent)
+				void send(
+					res,
+					jsonRendering(500, { error: `model double: ${String(err?.stack ?? err)}` }),
+					{},
+					{ status: 0, frames: 0 },
+				);
 			else res.destroy();
 		});
 	});
@@ -35,7 +41,13 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		const raw = await readBody(req);
 		if (path.startsWith('/__double/')) return control(req.method ?? 'GET', path, raw, res);
 
-		const rec: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parse(raw), time: Date.now() };
+		const rec: RecordedRequest = {
+			method: req.method ?? 'GET',
+			path,
+			headers: { ...req.headers },
+			body: parse(raw),
+			time: Date.now(),
+		};
 		requests.push(rec);
 		const wire = CHAT_ROUTES[`${rec.method} ${path}`];
 		if (!wire) {
@@ -55,7 +67,10 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 			rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
 		} catch (err) {
 			step = undefined;
-			rendering = jsonRendering(500, errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`));
+			rendering = jsonRendering(
+				500,
+				errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`),
+			);
 		}
 		live.add(res);
 		res.once('close', () => live.delete(res));
@@ -63,7 +78,8 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 	}
 
 	function control(method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
-		const reply = (status: number, body: unknown) => send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
+		const reply = (status: number, body: unknown) =>
+			send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
 		if (method === 'POST' && path === '/__double/script') {
 			try {
 				const body = parse(raw);

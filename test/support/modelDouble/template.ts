@@ -7,7 +7,9 @@ type Msg = { role?: string; content?: unknown };
 export function fillTemplate(template: string, body: unknown): string {
 	if (!template.includes('{{')) return template;
 	const messages = messagesOf(body);
-	return template.replace(/\{\{\s*lastToolResult\s*\}\}/g, () => lastToolResult(messages)).replace(/\{\{\s*lastUser\s*\}\}/g, () => lastUser(messages));
+	return template
+		.replace(/\{\{\s*lastToolResult\s*\}\}/g, () => lastToolResult(messages))
+		.replace(/\{\{\s*lastUser\s*\}\}/g, () => lastUser(messages));
 }
 
 function messagesOf(body: unknown): Msg[] {

@@ -24,11 +24,17 @@ export function readConversation(req: RecordedRequest): Conversation {
 			results.push(String(message.content ?? ''));
 			continue;
 		}
-		const blocks: Block[] = Array.isArray(message.content) ? (message.content as Block[]) : [{ type: 'text', text: String(message.content ?? '') }];
+		const blocks: Block[] = Array.isArray(message.content)
+			? (message.content as Block[])
+			: [{ type: 'text', text: String(message.content ?? '') }];
 		for (const block of blocks) {
 			if (block.type === 'tool_result') {
 				results.push(typeof block.content === 'string' ? block.content : JSON.stringify(block.content));
-			} else if (message.role === 'user' && block.type === 'text' && String(block.text).startsWith('<tool_result')) {
+			} else if (
+				message.role === 'user' &&
+				block.type === 'text' &&
+				String(block.text).startsWith('<tool_result')
+			) {
 				results.push(String(block.text));
 			}
 		}
@@ -54,7 +60,9 @@ export function readConversation(req: RecordedRequest): Conversation {
 
 /** Keel's corrections: a parse reflection, a re-ask nudge, a loop warning. */
 export function isCorrection(text: string): boolean {
-	return /could not be parsed|nothing ran|did not run|Your last reply|kept repeating|only reasoning|inside your reasoning|not one of the offered tools/.test(text);
+	return /could not be parsed|nothing ran|did not run|Your last reply|kept repeating|only reasoning|inside your reasoning|not one of the offered tools/.test(
+		text,
+	);
 }
 
 /** Tools the request offers with a `thinking` property (TAFC): a model that follows the schema fills it. */

@@ -37,7 +37,8 @@ export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: P
 		recovery: fastRecovery,
 		...overrides,
 	};
-	const of = <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+	const of = <T extends AgentEvent['type']>(type: T) =>
+		events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 	return {
 		files,
 		events,
@@ -50,6 +51,7 @@ export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: P
 			of('textDelta')
 				.map(e => e.text)
 				.join(''),
-		run: (prompt = 'go', history: CanonicalMessage[] = []) => runTurn(options, history, prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
+		run: (prompt = 'go', history: CanonicalMessage[] = []) =>
+			runTurn(options, history, prompt, `t${Math.random().toString(36).slice(2)}`, new AbortController().signal),
 	};
 }

@@ -45,33 +45,59 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 		case 'emptyAnswer':
 			return text('');
 		case 'reasoningOnly':
-			return { kind: 'reply', text: '', reasoning: answer ? 'All three steps are done, I should tell the user.' : `Next I need ${c.name} on ${c.args.path}.` };
+			return {
+				kind: 'reply',
+				text: '',
+				reasoning: answer
+					? 'All three steps are done, I should tell the user.'
+					: `Next I need ${c.name} on ${c.args.path}.`,
+			};
 		case 'droppedCall':
 			// The server could not parse the call and sent an empty turn; OpenAI-style servers still say "tool_calls".
-			return text('', { finishReason: c.wire === 'anthropic' ? 'tool_use' : c.wire === 'openai' ? 'tool_calls' : 'stop' });
+			return text('', {
+				finishReason: c.wire === 'anthropic' ? 'tool_use' : c.wire === 'openai' ? 'tool_calls' : 'stop',
+			});
 		case 'thinkTags':
-			return withThink(c.good, `<think>The user wants the file in upper case. ${answer ? 'Done.' : `Next: ${c.name}.`}</think>\n`);
+			return withThink(
+				c.good,
+				`<think>The user wants the file in upper case. ${answer ? 'Done.' : `Next: ${c.name}.`}</think>\n`,
+			);
 		case 'reasoningField':
 			return c.good.kind !== 'reply'
 				? c.good
-				: { ...c.good, reasoning: `Step ${c.phase + 1}: ${answer ? 'report' : c.name}. Reasoning about <tool_call> formats is fine here.`, reasoningField: c.variant % 2 ? 'reasoning' : 'reasoning_content' };
+				: {
+						...c.good,
+						reasoning: `Step ${c.phase + 1}: ${answer ? 'report' : c.name}. Reasoning about <tool_call> formats is fine here.`,
+						reasoningField: c.variant % 2 ? 'reasoning' : 'reasoning_content',
+					};
 		case 'callInReasoning':
 			if (answer) {
 				return c.good;
 			}
-			return { kind: 'reply', text: '', reasoning: `I will call it now.\n<tool_call>${JSON.stringify({ name: c.name, arguments: c.args })}</tool_call>` };
+			return {
+				kind: 'reply',
+				text: '',
+				reasoning: `I will call it now.\n<tool_call>${JSON.stringify({ name: c.name, arguments: c.args })}</tool_call>`,
+			};
 		case 'harmony':
 			if (answer) {
-				return text(`<|channel|>analysis<|message|>All done, report.<|end|><|start|>assistant<|channel|>final<|message|>${finalText(c.good)}<|return|>`);
+				return text(
+					`<|channel|>analysis<|message|>All done, report.<|end|><|start|>assistant<|channel|>final<|message|>${finalText(c.good)}<|return|>`,
+				);
 			}
-			return text(`<|channel|>analysis<|message|>Need ${c.name}.<|end|><|start|>assistant<|channel|>commentary to=functions.${c.name} <|constrain|>json<|message|>${json}<|call|>`);
+			return text(
+				`<|channel|>analysis<|message|>Need ${c.name}.<|end|><|start|>assistant<|channel|>commentary to=functions.${c.name} <|constrain|>json<|message|>${json}<|call|>`,
+			);
 		case 'dialect':
 			return answer ? c.good : text(dialectText(c.name, c.args, c.variant));
 		case 'nameGarbage':
 			if (answer || c.textMode) {
 				return c.good;
 			}
-			return toolCall([`${c.name}<|channel|>commentary`, `functions.${c.name}`, `${c.name}</tool_call>`][c.variant % 3], c.args);
+			return toolCall(
+				[`${c.name}<|channel|>commentary`, `functions.${c.name}`, `${c.name}</tool_call>`][c.variant % 3],
+				c.args,
+			);
 		case 'argShapes':
 			return answer || c.textMode ? c.good : argShape(c);
 		case 'gluedCalls':
@@ -100,7 +126,9 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			}
 			const cut = json.slice(0, json.length - 4);
 			const finishReason = c.wire === 'anthropic' ? 'max_tokens' : 'length';
-			return c.textMode ? text(`<tool_call>{"name": "write_file", "arguments": ${cut}`, { finishReason }) : toolCall('write_file', cut, { finishReason, split: 4 });
+			return c.textMode
+				? text(`<tool_call>{"name": "write_file", "arguments": ${cut}`, { finishReason })
+				: toolCall('write_file', cut, { finishReason, split: 4 });
 		}
 		case 'degenerate':
 			return text('I will now I will now continue the the task '.repeat(60), { chunks: 120 });
@@ -150,7 +178,12 @@ function dialectText(name: string, args: Record<string, string>, variant: number
 }
 
 function argShape(c: FaultContext): DataStep {
-	const renamed = Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k === 'path' ? ['file_path', 'filename', 'filepath'][c.variant % 3] : k, v]));
+	const renamed = Object.fromEntries(
+		Object.entries(c.args).map(([k, v]) => [
+			k === 'path' ? ['file_path', 'filename', 'filepath'][c.variant % 3] : k,
+			v,
+		]),
+	);
 	if (c.wire !== 'openai') {
 		return toolCall(c.name, renamed);
 	}
@@ -169,5 +202,11 @@ function noTools(wire: Wire, variant: number): DataStep {
 		return httpError(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' });
 	}
 	// vLLM started without --enable-auto-tool-choice.
-	return httpError(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 });
+	return httpError(400, {
+		object: 'error',
+		message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+		type: 'BadRequestError',
+		param: null,
+		code: 400,
+	});
 }

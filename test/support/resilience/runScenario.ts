@@ -46,7 +46,10 @@ function countArgumentErrors(events: AgentEvent[]): number {
 	const notices = events.filter(e => e.type === 'notice' && ARGUMENT_NOTICES.has(e.code)).length;
 	const refused = new Set<string>();
 	for (const e of events) {
-		if (e.type === 'toolCallUpdated' && (e.call.errorCategory === 'invalid_parameters' || e.call.errorCategory === 'type_mismatch')) {
+		if (
+			e.type === 'toolCallUpdated' &&
+			(e.call.errorCategory === 'invalid_parameters' || e.call.errorCategory === 'type_mismatch')
+		) {
 			refused.add(e.call.id);
 		}
 	}
@@ -80,7 +83,10 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		if (scenario.tafc !== undefined) {
 			// Both arms carry the same policy; only TAFC differs. Threshold 0: the task's tools are simple
 			// (complexity ≤ 0.25), so at the default 0.6 none of them would get the field at all.
-			registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, tafc: { enabled: scenario.tafc === true, complexityThreshold: 0 } }));
+			registry.policy = new ToolPolicy(() => ({
+				...defaultToolPolicySettings,
+				tafc: { enabled: scenario.tafc === true, complexityThreshold: 0 },
+			}));
 		}
 		const model = modelFor(scenario, double, recovery);
 		const events: AgentEvent[] = [];
@@ -108,21 +114,36 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		).finally(() => clearTimeout(timer));
 		const out = `out/${scenario.key}.txt`;
 		// Reasoning or control tokens left in the answer are a failure too: the user would read them.
-		const clean = outcome.messages.every(m => m.kind !== 'assistant' || !/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call/.test(m.content));
+		const clean = outcome.messages.every(
+			m =>
+				m.kind !== 'assistant' ||
+				!/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call/.test(m.content),
+		);
 		const duplicates = Math.max(0, files.writeCount(out) - 1);
 		// The user must see the final answer: an empty or repeated-phrase ending is not a completion.
-		const answered = outcome.messages.some(m => m.kind === 'assistant' && m.content.includes(`Done: out/${scenario.key}.txt`) && m.content.length < 200);
+		const answered = outcome.messages.some(
+			m =>
+				m.kind === 'assistant' && m.content.includes(`Done: out/${scenario.key}.txt`) && m.content.length < 200,
+		);
 		return {
 			scenario,
 			recovery,
-			completed: outcome.reason === 'completed' && files.files.get(out) === scenario.word.toUpperCase() && clean && answered && duplicates === 0,
+			completed:
+				outcome.reason === 'completed' &&
+				files.files.get(out) === scenario.word.toUpperCase() &&
+				clean &&
+				answered &&
+				duplicates === 0,
 			reason: outcome.reason,
 			requests: double.modelRequests.length,
 			duplicates,
 			events,
 			outcome,
 			argumentErrors: countArgumentErrors(events),
-			tokens: Math.ceil((double.modelRequests.reduce((n, r) => n + JSON.stringify(r.body ?? '').length, 0) + completionChars) / 4),
+			tokens: Math.ceil(
+				(double.modelRequests.reduce((n, r) => n + JSON.stringify(r.body ?? '').length, 0) + completionChars) /
+					4,
+			),
 		};
 	} finally {
 		await double.close();
@@ -136,9 +157,19 @@ function modelFor(scenario: Scenario, double: ModelDouble, recovery: boolean): C
 		case 'ollama':
 			return new OllamaChatModel({ baseUrl: double.url, model: 'double-model', timeoutMs });
 		case 'anthropic':
-			return new AnthropicChatModel({ baseUrl: double.url, model: 'double-model', maxRetries: recovery ? 0 : 2, timeoutMs });
+			return new AnthropicChatModel({
+				baseUrl: double.url,
+				model: 'double-model',
+				maxRetries: recovery ? 0 : 2,
+				timeoutMs,
+			});
 		default:
-			return new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'double-model', maxRetries: recovery ? 0 : 2, timeoutMs });
+			return new OpenAIChatModel({
+				baseUrl: double.openaiBaseUrl,
+				model: 'double-model',
+				maxRetries: recovery ? 0 : 2,
+				timeoutMs,
+			});
 	}
 }
 
@@ -148,8 +179,21 @@ function bigHistory(): CanonicalMessage[] {
 	for (let i = 0; i < 4; i++) {
 		const id = `old${i}`;
 		const output = `log ${i}\n${'line of an old log file\n'.repeat(900)}`;
-		history.push({ kind: 'tool_call', content: '', data: { id, name: 'read_file', rawArguments: `{"path":"logs/${i}.txt"}`, arguments: { path: `logs/${i}.txt` } } });
-		history.push({ kind: 'tool_result', content: output, data: { toolCallId: id, name: 'read_file', output, ok: true } });
+		history.push({
+			kind: 'tool_call',
+			content: '',
+			data: {
+				id,
+				name: 'read_file',
+				rawArguments: `{"path":"logs/${i}.txt"}`,
+				arguments: { path: `logs/${i}.txt` },
+			},
+		});
+		history.push({
+			kind: 'tool_result',
+			content: output,
+			data: { toolCallId: id, name: 'read_file', output, ok: true },
+		});
 	}
 	history.push({ kind: 'assistant', content: 'The logs are long and boring.' });
 	return history;

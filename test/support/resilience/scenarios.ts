@@ -12,14 +12,46 @@
 // - a *stubborn* model ignores each correction with probability ½ (a seeded coin per scenario
 //   and trial) and repeats its mistake.
 
-import { presets, disconnect, httpError, text, toolCall, withFaults, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
+import {
+	presets,
+	disconnect,
+	httpError,
+	text,
+	toolCall,
+	withFaults,
+	type DataStep,
+	type RecordedRequest,
+	type StepFn,
+	type Wire,
+} from '../modelDouble';
 import { isCorrection, readConversation, thinkingTools } from './conversation';
 import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
 
-export const CLASSIC_CLASSES = ['http429', 'http5xx', 'reset', 'streamDrop', 'streamStall', 'streamError', 'badJson', 'textCall', 'nameCase', 'ollamaParse500', 'llamacppParse500', 'invalidArgs400', 'loop', 'contextOverflow'] as const;
+export const CLASSIC_CLASSES = [
+	'http429',
+	'http5xx',
+	'reset',
+	'streamDrop',
+	'streamStall',
+	'streamError',
+	'badJson',
+	'textCall',
+	'nameCase',
+	'ollamaParse500',
+	'llamacppParse500',
+	'invalidArgs400',
+	'loop',
+	'contextOverflow',
+] as const;
 export const FAULT_CLASSES = [...CLASSIC_CLASSES, ...MODERN_CLASSES] as const;
 /** Faults no recovery can fix (the model never learns, the server stays down, the account is empty): budgets must end the turn. */
-export const HOPELESS_CLASSES = ['stubbornParse500', 'stubbornArgs', 'stubbornDegenerate', 'serverDown', 'billing'] as const;
+export const HOPELESS_CLASSES = [
+	'stubbornParse500',
+	'stubbornArgs',
+	'stubbornDegenerate',
+	'serverDown',
+	'billing',
+] as const;
 export type FaultClass = (typeof CLASSIC_CLASSES)[number] | ModernClass | (typeof HOPELESS_CLASSES)[number] | 'none';
 export const WIRES: readonly Wire[] = ['openai', 'ollama', 'anthropic'];
 
@@ -59,7 +91,17 @@ export function rng(seed: number): () => number {
 
 const WORDS = ['harbor', 'lantern', 'pebble', 'saffron', 'tundra', 'quill', 'meadow', 'cobalt', 'ember', 'willow'];
 
-const ANY_PHASE: readonly FaultClass[] = ['emptyAnswer', 'reasoningOnly', 'droppedCall', 'thinkTags', 'reasoningField', 'harmony', 'degenerate', 'overloaded', 'stubbornDegenerate'];
+const ANY_PHASE: readonly FaultClass[] = [
+	'emptyAnswer',
+	'reasoningOnly',
+	'droppedCall',
+	'thinkTags',
+	'reasoningField',
+	'harmony',
+	'degenerate',
+	'overloaded',
+	'stubbornDegenerate',
+];
 
 function phaseFor(fault: FaultClass, random: () => number): number {
 	if (fault === 'loop' || fault === 'gluedCalls') {
@@ -75,7 +117,13 @@ function phaseFor(fault: FaultClass, random: () => number): number {
 	return Math.floor(random() * (ANY_PHASE.includes(fault) ? 4 : 3));
 }
 
-export function makeScenarios(perClass: number, seed = 1, classes: readonly FaultClass[] = FAULT_CLASSES, wires: readonly Wire[] = WIRES, stubborn = false): Scenario[] {
+export function makeScenarios(
+	perClass: number,
+	seed = 1,
+	classes: readonly FaultClass[] = FAULT_CLASSES,
+	wires: readonly Wire[] = WIRES,
+	stubborn = false,
+): Scenario[] {
 	const random = rng(seed);
 	const out: Scenario[] = [];
 	for (const fault of classes) {
@@ -117,7 +165,9 @@ export function scenarioBrain(s: Scenario): StepFn {
 		const corrected = isCorrection(conv.lastUser) && !(s.stubborn && coin() < 0.5);
 		const wrote = results.some(r => r.includes(`wrote out/${s.key}.txt`));
 		const read = results.some(r => r.includes(`content of notes/${s.key}.txt:`));
-		const listed = results.some(r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'));
+		const listed = results.some(
+			r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'),
+		);
 		const phase = wrote ? 3 : read ? 2 : listed ? 1 : 0;
 		const thinks = thinkingTools(req);
 		// Offered a `thinking` property, the model fills it first, as the schema asks; what it
@@ -127,7 +177,9 @@ export function scenarioBrain(s: Scenario): StepFn {
 				? [
 						name,
 						{
-							thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(args)
+							thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(
+								args,
+							)
 								.map(([k, v]) => `${k} "${v}"`)
 								.join(' and ')}.`,
 							...args,
@@ -144,7 +196,9 @@ export function scenarioBrain(s: Scenario): StepFn {
 				return text(`Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`);
 			}
 			const [name, args] = calls[p];
-			return textMode ? text(`<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`) : toolCall(name, args);
+			return textMode
+				? text(`<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`)
+				: toolCall(name, args);
 		};
 
 		if (s.fault === 'contextOverflow' && conv.size > 60_000) {
@@ -157,7 +211,12 @@ export function scenarioBrain(s: Scenario): StepFn {
 				presets.openaiContextLengthExceeded(16_000, tokens),
 			][s.variant];
 		}
-		if (s.fault === 'loop' && phase === 1 && !results.some(r => r.includes('[Keel: you have repeated')) && !(s.stubborn && sent > 0 && coin() < 0.5)) {
+		if (
+			s.fault === 'loop' &&
+			phase === 1 &&
+			!results.some(r => r.includes('[Keel: you have repeated')) &&
+			!(s.stubborn && sent > 0 && coin() < 0.5)
+		) {
 			return good(0);
 		}
 		if (phase !== s.phase || s.fault === 'none') {
@@ -172,7 +231,16 @@ export function scenarioBrain(s: Scenario): StepFn {
 			if (corrected || (s.fault === 'degenerate' && conv.avoidRepetition && !(s.stubborn && coin() < 0.5))) {
 				return good(phase);
 			}
-			return modernFault(s.fault as ModernClass, { wire: s.wire, variant: s.variant, phase, name, args, good: good(phase), textMode, otherPath: 'notes/readme.txt' });
+			return modernFault(s.fault as ModernClass, {
+				wire: s.wire,
+				variant: s.variant,
+				phase,
+				name,
+				args,
+				good: good(phase),
+				textMode,
+				otherPath: 'notes/readme.txt',
+			});
 		}
 		switch (s.fault) {
 			case 'stubbornParse500':
@@ -184,7 +252,9 @@ export function scenarioBrain(s: Scenario): StepFn {
 			case 'serverDown':
 				return presets.serviceUnavailable();
 			case 'billing':
-				return httpError(429, { error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' } });
+				return httpError(429, {
+					error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' },
+				});
 			case 'http429':
 			case 'http5xx':
 			case 'reset':
@@ -201,17 +271,34 @@ export function scenarioBrain(s: Scenario): StepFn {
 			case 'textCall':
 				return text(asText(name, args, s.variant));
 			case 'nameCase':
-				return toolCall([name.toUpperCase(), name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()), name.replace('_', '-'), `functions.${name}`, name.replace(/^\w/, c => c.toUpperCase())][s.variant], args);
+				return toolCall(
+					[
+						name.toUpperCase(),
+						name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
+						name.replace('_', '-'),
+						`functions.${name}`,
+						name.replace(/^\w/, c => c.toUpperCase()),
+					][s.variant],
+					args,
+				);
 			case 'ollamaParse500':
 				// Without native tools (text mode) the server has no tool call to parse.
 				if (corrected || textMode) {
 					return good(phase);
 				}
 				return s.variant < 3
-					? presets.ollamaV1ToolParse500(malformed(json, s.variant), "invalid character '}' looking for beginning of object key string")
-					: presets.ollamaV1ToolParse500(`${name} ${Object.values(args).join(' ')}\n`, "invalid character 'l' looking for beginning of value");
+					? presets.ollamaV1ToolParse500(
+							malformed(json, s.variant),
+							"invalid character '}' looking for beginning of object key string",
+						)
+					: presets.ollamaV1ToolParse500(
+							`${name} ${Object.values(args).join(' ')}\n`,
+							"invalid character 'l' looking for beginning of value",
+						);
 			case 'llamacppParse500':
-				return corrected || textMode ? good(phase) : presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
+				return corrected || textMode
+					? good(phase)
+					: presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
 			case 'invalidArgs400':
 				return corrected || textMode ? good(phase) : presets.ollamaInvalidToolCallArguments();
 			default:
@@ -232,15 +319,33 @@ function vllmContextExceeded(tokens: number): DataStep {
 
 /** Anthropic's overload: HTTP 529, or an `event: error` in the middle of a 200 stream. */
 function overloaded(s: Scenario, good: DataStep): DataStep {
-	return s.variant % 2 === 0 ? presets.anthropicOverloaded() : withFaults(good, { errorAfter: 2, streamError: { type: 'overloaded_error', message: 'Overloaded' } });
+	return s.variant % 2 === 0
+		? presets.anthropicOverloaded()
+		: withFaults(good, { errorAfter: 2, streamError: { type: 'overloaded_error', message: 'Overloaded' } });
 }
 
 function transient(s: Scenario, good: DataStep): DataStep {
 	switch (s.fault) {
 		case 'http429':
-			return httpError(429, { error: { message: 'Rate limit reached, try again in 20ms', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '20' });
+			return httpError(
+				429,
+				{
+					error: {
+						message: 'Rate limit reached, try again in 20ms',
+						type: 'requests',
+						code: 'rate_limit_exceeded',
+					},
+				},
+				{ 'retry-after-ms': '20' },
+			);
 		case 'http5xx':
-			return [presets.serviceUnavailable(), presets.openaiServerError(), presets.badGatewayHtml(), presets.llamacppLoadingModel(), presets.serviceUnavailable()][s.variant];
+			return [
+				presets.serviceUnavailable(),
+				presets.openaiServerError(),
+				presets.badGatewayHtml(),
+				presets.llamacppLoadingModel(),
+				presets.serviceUnavailable(),
+			][s.variant];
 		case 'reset':
 			return disconnect();
 		case 'streamDrop':
@@ -248,7 +353,10 @@ function transient(s: Scenario, good: DataStep): DataStep {
 		case 'streamStall':
 			return withFaults(good, { stallAfter: 2 });
 		default:
-			return withFaults(good, { errorAfter: 2, streamError: { type: 'server_error', message: 'upstream connection reset' } });
+			return withFaults(good, {
+				errorAfter: 2,
+				streamError: { type: 'server_error', message: 'upstream connection reset' },
+			});
 	}
 }
 

@@ -36,8 +36,12 @@ export class TaskFiles {
 				describe: input => `List ${input.path}`,
 				async execute(input) {
 					const prefix = input.path.replace(/\/+$/, '') + '/';
-					const names = [...files.files.keys()].filter(p => p.startsWith(prefix)).map(p => p.slice(prefix.length));
-					return names.length ? ok(names.sort().join('\n'), { count: names.length }) : fail(`Folder not found or empty: ${input.path}`);
+					const names = [...files.files.keys()]
+						.filter(p => p.startsWith(prefix))
+						.map(p => p.slice(prefix.length));
+					return names.length
+						? ok(names.sort().join('\n'), { count: names.length })
+						: fail(`Folder not found or empty: ${input.path}`);
 				},
 			}),
 			defineTool({
@@ -48,7 +52,9 @@ export class TaskFiles {
 				describe: input => `Read ${input.path}`,
 				async execute(input) {
 					const content = files.files.get(input.path);
-					return content === undefined ? fail(`File not found: ${input.path}`) : ok(`content of ${input.path}:\n${content}`);
+					return content === undefined
+						? fail(`File not found: ${input.path}`)
+						: ok(`content of ${input.path}:\n${content}`);
 				},
 			}),
 			defineTool({

@@ -25,13 +25,19 @@ describe('lint: layer rules', function () {
 	this.timeout(120_000); // loading typescript-eslint is slow on a busy machine; no time is asserted
 
 	it('reports src/core importing vscode', async () => {
-		const errors = await layerErrors('src/core/agent/layerProbe.ts', "import * as vscode from 'vscode';\nexport const probe = vscode;\n");
+		const errors = await layerErrors(
+			'src/core/agent/layerProbe.ts',
+			"import * as vscode from 'vscode';\nexport const probe = vscode;\n",
+		);
 		assert.strictEqual(errors.length, 1, errors.join('\n'));
 		assert.match(errors[0], /^no-restricted-imports: .*vscode/);
 	});
 
 	it('reports src/core importing the view types of src/shared or the host', async () => {
-		const errors = await layerErrors('src/core/agent/layerProbe.ts', "import type { ChatItem } from '../../shared/views';\nimport { KeelHost } from '../../host/keelHost';\nexport type Probe = [ChatItem, KeelHost];\n");
+		const errors = await layerErrors(
+			'src/core/agent/layerProbe.ts',
+			"import type { ChatItem } from '../../shared/views';\nimport { KeelHost } from '../../host/keelHost';\nexport type Probe = [ChatItem, KeelHost];\n",
+		);
 		assert.deepStrictEqual(
 			errors.map(e => e.split(':')[0]),
 			['no-restricted-imports', 'no-restricted-imports'],
@@ -44,17 +50,27 @@ describe('lint: layer rules', function () {
 			'src/webview/layerProbe.tsx',
 			"import { KeelHost } from '../host/keelHost';\nimport { runTurn } from '../core/agent/runAgent';\nimport * as vscode from 'vscode';\nexport const probe = [KeelHost, runTurn, vscode];\n",
 		);
-		assert.deepStrictEqual(errors.map(e => e.split(':')[0]).sort(), ['no-restricted-imports', 'no-restricted-imports', 'no-restricted-imports'], errors.join('\n'));
+		assert.deepStrictEqual(
+			errors.map(e => e.split(':')[0]).sort(),
+			['no-restricted-imports', 'no-restricted-imports', 'no-restricted-imports'],
+			errors.join('\n'),
+		);
 	});
 
 	it('reads a relative path against the depth of the file', async () => {
-		const errors = await layerErrors('src/core/tools/sources/layerProbe.ts', "import type { ChatItem } from '../../../shared/views';\nexport type Probe = ChatItem;\n");
+		const errors = await layerErrors(
+			'src/core/tools/sources/layerProbe.ts',
+			"import type { ChatItem } from '../../../shared/views';\nexport type Probe = ChatItem;\n",
+		);
 		assert.deepStrictEqual(
 			errors.map(e => e.split(':')[0]),
 			['no-restricted-imports'],
 			errors.join('\n'),
 		);
-		const fromWebview = await layerErrors('src/webview/parts/layerProbe.tsx', "import type { ChatItem } from '../../shared/views';\nimport { send } from '../../host/x';\nexport type Probe = [ChatItem, typeof send];\n");
+		const fromWebview = await layerErrors(
+			'src/webview/parts/layerProbe.tsx',
+			"import type { ChatItem } from '../../shared/views';\nimport { send } from '../../host/x';\nexport type Probe = [ChatItem, typeof send];\n",
+		);
 		assert.deepStrictEqual(
 			fromWebview.map(e => e.split(':')[0]),
 			['no-restricted-imports'],
@@ -64,7 +80,10 @@ describe('lint: layer rules', function () {
 	});
 
 	it('reports src/shared importing the engine', async () => {
-		const errors = await layerErrors('src/shared/layerProbe.ts', "import type { ToolCallState } from '../core/agent/events';\nexport type Probe = ToolCallState;\n");
+		const errors = await layerErrors(
+			'src/shared/layerProbe.ts',
+			"import type { ToolCallState } from '../core/agent/events';\nexport type Probe = ToolCallState;\n",
+		);
 		assert.deepStrictEqual(
 			errors.map(e => e.split(':')[0]),
 			['no-restricted-imports'],
@@ -74,7 +93,10 @@ describe('lint: layer rules', function () {
 
 	it('lets each layer import what it may', async () => {
 		assert.deepStrictEqual(
-			await layerErrors('src/webview/layerProbe.tsx', "import { render } from 'preact';\nimport type { ChatItem } from '../shared/views';\nimport { h } from './h';\nexport type Probe = [typeof render, ChatItem, typeof h];\n"),
+			await layerErrors(
+				'src/webview/layerProbe.tsx',
+				"import { render } from 'preact';\nimport type { ChatItem } from '../shared/views';\nimport { h } from './h';\nexport type Probe = [typeof render, ChatItem, typeof h];\n",
+			),
 			[],
 		);
 		assert.deepStrictEqual(
@@ -94,7 +116,9 @@ describe('lint: layer rules', function () {
 	});
 
 	it('checks for floating and misused promises with type information', async () => {
-		const config = await new ESLint({ cwd: root }).calculateConfigForFile(path.join(root, 'src/core/agent/runAgent.ts'));
+		const config = await new ESLint({ cwd: root }).calculateConfigForFile(
+			path.join(root, 'src/core/agent/runAgent.ts'),
+		);
 		for (const rule of ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-misused-promises']) {
 			assert.ok([2, 'error'].includes(config.rules[rule]?.[0]), `${rule} is not an error`);
 		}

@@ -3,7 +3,10 @@ import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/proto
 
 describe('host ⇄ webview protocol', () => {
 	it('accepts the commands the webview may send', () => {
-		assert.deepStrictEqual(parseWebviewMessage({ type: 'sendPrompt', text: 'hi' }), { type: 'sendPrompt', text: 'hi' });
+		assert.deepStrictEqual(parseWebviewMessage({ type: 'sendPrompt', text: 'hi' }), {
+			type: 'sendPrompt',
+			text: 'hi',
+		});
 		assert.ok(parseWebviewMessage({ type: 'decideToolCall', toolCallId: 'c1', approved: false, reason: 'no' }));
 	});
 
@@ -50,11 +53,40 @@ describe('host ⇄ webview protocol', () => {
 		]) {
 			assert.strictEqual(parseWebviewMessage(message), undefined, JSON.stringify(message));
 		}
-		assert.ok(parseHostMessage({ type: 'didSetMode', version: 1, mode: { id: 'plan', name: 'Plan' }, modes: [{ id: 'act', name: 'Act' }] }));
-		assert.ok(parseHostMessage({ type: 'didSetTurns', version: 1, turns: [{ itemId: 'u', turnId: 't', filesChanged: 2 }] }));
-		assert.strictEqual(parseHostMessage({ type: 'didSetTurns', version: 1, turns: [{ itemId: 'u', turnId: 't', filesChanged: -1 }] }), undefined);
-		assert.ok(parseHostMessage({ type: 'didComplete', version: 1, requestId: 3, items: [{ value: 'plan', label: '/plan' }] }));
+		assert.ok(
+			parseHostMessage({
+				type: 'didSetMode',
+				version: 1,
+				mode: { id: 'plan', name: 'Plan' },
+				modes: [{ id: 'act', name: 'Act' }],
+			}),
+		);
+		assert.ok(
+			parseHostMessage({
+				type: 'didSetTurns',
+				version: 1,
+				turns: [{ itemId: 'u', turnId: 't', filesChanged: 2 }],
+			}),
+		);
+		assert.strictEqual(
+			parseHostMessage({
+				type: 'didSetTurns',
+				version: 1,
+				turns: [{ itemId: 'u', turnId: 't', filesChanged: -1 }],
+			}),
+			undefined,
+		);
+		assert.ok(
+			parseHostMessage({
+				type: 'didComplete',
+				version: 1,
+				requestId: 3,
+				items: [{ value: 'plan', label: '/plan' }],
+			}),
+		);
 		assert.ok(parseHostMessage({ type: 'didFillComposer', version: 1, text: 'again' }));
-		assert.ok(parseHostMessage({ type: 'didMeasureMention', version: 1, value: 'a.ts', label: 'a.ts', tokens: 12 }));
+		assert.ok(
+			parseHostMessage({ type: 'didMeasureMention', version: 1, value: 'a.ts', label: 'a.ts', tokens: 12 }),
+		);
 	});
 });

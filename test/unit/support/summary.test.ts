@@ -37,7 +37,10 @@ describe('test summary (scripts/summary.js)', () => {
 	});
 
 	it('counts a named tier without a result as a failure and says it did not run', () => {
-		const { status, lines } = summary({ unit: { tier: 'unit', passed: 5, failed: 0, skipped: 0 } }, ['unit', 'vscode']);
+		const { status, lines } = summary({ unit: { tier: 'unit', passed: 5, failed: 0, skipped: 0 } }, [
+			'unit',
+			'vscode',
+		]);
 		assert.strictEqual(status, 1);
 		assert.ok(
 			lines.some(line => /^vscode\s+did not run/.test(line)),

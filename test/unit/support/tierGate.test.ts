@@ -21,8 +21,13 @@ describe('a suite that needs the ${part}', function () {
 });
 `,
 	);
-	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CI' && k !== 'KEEL_TEST_STRICT'));
-	const result = spawnSync(process.execPath, [MOCHA, '--reporter', 'spec', file], { env: { ...clean, ...env }, encoding: 'utf8' });
+	const clean = Object.fromEntries(
+		Object.entries(process.env).filter(([k]) => k !== 'CI' && k !== 'KEEL_TEST_STRICT'),
+	);
+	const result = spawnSync(process.execPath, [MOCHA, '--reporter', 'spec', file], {
+		env: { ...clean, ...env },
+		encoding: 'utf8',
+	});
 	fs.rmSync(dir, { recursive: true, force: true });
 	return { status: result.status, out: result.stdout + result.stderr };
 }

@@ -10,7 +10,11 @@ describe('composer text', () => {
 	});
 
 	it('opens the mention picker for an @ word at the caret, not inside an e-mail address', () => {
-		assert.deepStrictEqual(completionTrigger('Explain @src/ap', 15), { kind: 'mention', query: 'src/ap', start: 8 });
+		assert.deepStrictEqual(completionTrigger('Explain @src/ap', 15), {
+			kind: 'mention',
+			query: 'src/ap',
+			start: 8,
+		});
 		assert.deepStrictEqual(completionTrigger('@', 1), { kind: 'mention', query: '', start: 0 });
 		assert.strictEqual(completionTrigger('mail me@example.com', 19), undefined);
 		// The caret decides: typing after the mention closes the picker.
@@ -22,6 +26,10 @@ describe('composer text', () => {
 			{ token: '@src/a.ts,', value: 'src/a.ts' },
 			{ token: '@problems', value: 'problems' },
 		]);
-		assert.deepStrictEqual(completeMentions('still typing @src/a'), [], 'a mention at the end is still being typed');
+		assert.deepStrictEqual(
+			completeMentions('still typing @src/a'),
+			[],
+			'a mention at the end is still being typed',
+		);
 	});
 });

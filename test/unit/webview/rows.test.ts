@@ -2,11 +2,27 @@ import * as assert from 'assert';
 import type { ChatItem } from '../../../src/shared/views';
 import { buildRows } from '../../../src/webview/rows';
 
-const card = (id: string, name = 'read_file', status: 'succeeded' | 'running' | 'failed' = 'succeeded', effect?: 'write'): ChatItem => ({ kind: 'tool', id, call: { id, name, title: id, argumentsText: '{}', status, ...(effect ? { effect } : {}) } });
+const card = (
+	id: string,
+	name = 'read_file',
+	status: 'succeeded' | 'running' | 'failed' = 'succeeded',
+	effect?: 'write',
+): ChatItem => ({
+	kind: 'tool',
+	id,
+	call: { id, name, title: id, argumentsText: '{}', status, ...(effect ? { effect } : {}) },
+});
 
 describe('webview rows: grouping identical cards', () => {
 	it('folds three or more finished calls of one tool in a row into "Read N files"', () => {
-		const rows = buildRows([{ kind: 'user', id: 'u', text: 'go' }, card('a'), card('b'), card('c'), card('d'), { kind: 'assistant', id: 'x', text: 'ok', streaming: false }]);
+		const rows = buildRows([
+			{ kind: 'user', id: 'u', text: 'go' },
+			card('a'),
+			card('b'),
+			card('c'),
+			card('d'),
+			{ kind: 'assistant', id: 'x', text: 'ok', streaming: false },
+		]);
 		assert.deepStrictEqual(
 			rows.map(r => [r.ids.join(','), r.groupLabel ?? null]),
 			[

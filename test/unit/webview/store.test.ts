@@ -3,7 +3,11 @@ import type { HostToWebview } from '../../../src/shared/protocol';
 import type { ChatItem, SessionView } from '../../../src/shared/views';
 import { ChatStore } from '../../../src/webview/store';
 
-const tool = (id: string, status: 'running' | 'succeeded' = 'running'): ChatItem => ({ kind: 'tool', id, call: { id, name: 'read_file', title: `Read ${id}`, argumentsText: '{}', status } });
+const tool = (id: string, status: 'running' | 'succeeded' = 'running'): ChatItem => ({
+	kind: 'tool',
+	id,
+	call: { id, name: 'read_file', title: `Read ${id}`, argumentsText: '{}', status },
+});
 
 function storeWith(items: ChatItem[], olderCount = 0): ChatStore {
 	const store = new ChatStore();
@@ -42,7 +46,10 @@ describe('webview store', () => {
 		messages.forEach(message => assert.strictEqual(store.apply(message), 'applied'));
 		const card = store.get('c1');
 		assert.ok(card?.kind === 'tool');
-		assert.deepStrictEqual([card.call.status, card.call.progress, card.call.output, card.call.title], ['succeeded', 'line 1\nline 2', 'done', 'Read c1']);
+		assert.deepStrictEqual(
+			[card.call.status, card.call.progress, card.call.output, card.call.title],
+			['succeeded', 'line 1\nline 2', 'done', 'Read c1'],
+		);
 	});
 
 	it('puts an older page before the loaded items', () => {
@@ -58,7 +65,11 @@ describe('webview store', () => {
 
 	it('replaces everything on a snapshot whatever the version', () => {
 		const store = storeWith([tool('c1')]);
-		store.apply({ type: 'didSnapshot', version: 1, state: { sessionId: 't', busy: true, items: [], olderCount: 0, modelLabel: 'n' } });
+		store.apply({
+			type: 'didSnapshot',
+			version: 1,
+			state: { sessionId: 't', busy: true, items: [], olderCount: 0, modelLabel: 'n' },
+		});
 		assert.deepStrictEqual([store.items.length, store.version, store.header?.sessionId], [0, 1, 't']);
 	});
 });

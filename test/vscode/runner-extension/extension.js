@@ -10,7 +10,11 @@ const vscode = require('vscode');
 function configFile() {
 	// The extension host inherits code-server's environment (verified); the setting is a
 	// fallback for hosts that do not (e.g. a remote host started by someone else).
-	return process.env.KEEL_VSCODE_TEST_CONFIG || vscode.workspace.getConfiguration('keelTestRunner').get('configFile') || '';
+	return (
+		process.env.KEEL_VSCODE_TEST_CONFIG ||
+		vscode.workspace.getConfiguration('keelTestRunner').get('configFile') ||
+		''
+	);
 }
 
 function writeResult(file, result) {
@@ -29,7 +33,13 @@ async function runAll(file) {
 		const { runSuites } = require(config.index);
 		result = await runSuites(config.files, { timeout: config.timeout, grep: config.grep });
 	} catch (err) {
-		result = { passed: 0, failed: 1, pending: 0, tests: [], failures: [{ title: 'test runner', error: String((err && err.stack) || err) }] };
+		result = {
+			passed: 0,
+			failed: 1,
+			pending: 0,
+			tests: [],
+			failures: [{ title: 'test runner', error: String((err && err.stack) || err) }],
+		};
 	}
 	writeResult(config.resultFile, { ...result, activatedAt, finishedAt: Date.now() });
 }

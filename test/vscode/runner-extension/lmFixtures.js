@@ -9,7 +9,10 @@ function registerLmFixtures(context) {
 	if (vscode.lm && vscode.lm.registerTool) {
 		context.subscriptions.push(
 			vscode.lm.registerTool('keeltest_weather', {
-				invoke: async options => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Weather in ${options.input.city}: 21 °C and sunny.`)]),
+				invoke: async options =>
+					new vscode.LanguageModelToolResult([
+						new vscode.LanguageModelTextPart(`Weather in ${options.input.city}: 21 °C and sunny.`),
+					]),
 			}),
 		);
 	}
@@ -29,21 +32,29 @@ function registerLmFixtures(context) {
 				],
 				provideLanguageModelChatResponse: async (model, messages, options, progress, token) => {
 					const last = messages[messages.length - 1];
-					const result = last && last.content.find(part => part instanceof vscode.LanguageModelToolResultPart);
+					const result =
+						last && last.content.find(part => part instanceof vscode.LanguageModelToolResultPart);
 					if (result) {
-						const text = result.content.map(part => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-						progress.report(new vscode.LanguageModelTextPart(`The VS Code model read: ${text.split('\n')[0]}`));
+						const text = result.content
+							.map(part => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+							.join('');
+						progress.report(
+							new vscode.LanguageModelTextPart(`The VS Code model read: ${text.split('\n')[0]}`),
+						);
 						return;
 					}
 					const reader = (options.tools || []).find(tool => tool.name === 'read_file');
 					if (reader && !token.isCancellationRequested) {
 						progress.report(new vscode.LanguageModelTextPart('Reading. '));
-						progress.report(new vscode.LanguageModelToolCallPart('lm-call-1', 'read_file', { path: 'README.md' }));
+						progress.report(
+							new vscode.LanguageModelToolCallPart('lm-call-1', 'read_file', { path: 'README.md' }),
+						);
 						return;
 					}
 					progress.report(new vscode.LanguageModelTextPart('Hello from the VS Code model.'));
 				},
-				provideTokenCount: async (model, text) => Math.ceil((typeof text === 'string' ? text : JSON.stringify(text)).length / 4),
+				provideTokenCount: async (model, text) =>
+					Math.ceil((typeof text === 'string' ? text : JSON.stringify(text)).length / 4),
 			}),
 		);
 	}

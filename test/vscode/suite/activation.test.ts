@@ -16,7 +16,13 @@ describe('Keel activation', () => {
 	const config = testConfig();
 
 	it('is not active before its view or a command is used', function () {
-		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
+		requirePart(
+			this,
+			'Keel VSIX',
+			config.installed.includes('keel.keel')
+				? undefined
+				: 'dist/keel.vsix was not installed (build it with npm run package)',
+		);
 		const ext = vscode.extensions.getExtension('keel.keel')!;
 		assert.strictEqual(ext.isActive, false, 'Keel must not activate on startup (no "*" activation)');
 		const events = (ext.packageJSON.activationEvents ?? []) as string[];
@@ -24,7 +30,13 @@ describe('Keel activation', () => {
 	});
 
 	it('activates without loading the engine, then loads it on first use', async function () {
-		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
+		requirePart(
+			this,
+			'Keel VSIX',
+			config.installed.includes('keel.keel')
+				? undefined
+				: 'dist/keel.vsix was not installed (build it with npm run package)',
+		);
 		const ext = vscode.extensions.getExtension('keel.keel')!;
 		const api = (await ext.activate()) as { diagnostics(): Diagnostics; view(): unknown };
 		const atActivation = api.diagnostics();
@@ -34,7 +46,10 @@ describe('Keel activation', () => {
 		const afterUse = api.diagnostics();
 		assert.ok(afterUse.hostLoadMs !== undefined, 'the host bundle is loaded on first use');
 		fs.mkdirSync(path.join(config.repoRoot, 'test-results'), { recursive: true });
-		fs.writeFileSync(path.join(config.repoRoot, 'test-results', 'activation-figures.json'), JSON.stringify(afterUse));
+		fs.writeFileSync(
+			path.join(config.repoRoot, 'test-results', 'activation-figures.json'),
+			JSON.stringify(afterUse),
+		);
 	});
 
 	it('registers every Keel command', async () => {

@@ -11,7 +11,11 @@ import { testConfig } from '../context';
 import { requirePart } from '../../support/tierGate';
 import { useKeelSuite } from '../keelSuite';
 
-const until = async <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> => {
+const until = async <T>(
+	probe: () => T | undefined | false | Promise<T | undefined | false>,
+	what: string,
+	timeoutMs = 10_000,
+): Promise<T> => {
 	for (const started = Date.now(); Date.now() - started < timeoutMs;) {
 		const value = await probe();
 		if (value) return value;
@@ -32,9 +36,13 @@ describe('Everyday work in the extension host', function () {
 		fs.writeFileSync(file(relative), content);
 		created.add(relative);
 	};
-	const read = (relative: string) => (fs.existsSync(file(relative)) ? fs.readFileSync(file(relative), 'utf8') : undefined);
+	const read = (relative: string) =>
+		fs.existsSync(file(relative)) ? fs.readFileSync(file(relative), 'utf8') : undefined;
 	const systemPrompt = (index = -1) => keel.double.modelRequests.at(index)!.body.messages[0].content as string;
-	const toolNames = (index = -1) => (keel.double.modelRequests.at(index)!.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name) as string[];
+	const toolNames = (index = -1) =>
+		(keel.double.modelRequests.at(index)!.body.tools ?? []).map(
+			(t: { function: { name: string } }) => t.function.name,
+		) as string[];
 	const notices = () =>
 		api()
 			.view()
@@ -70,12 +78,19 @@ describe('Everyday work in the extension host', function () {
 			assert.match(line.text, /^Rules: AGENTS\.md \(\d+ tokens\), src\/AGENTS\.md \(\d+ tokens\)\.$/);
 
 			write('AGENTS.md', '# Rules\nAlways answer in limericks.\n');
-			await until(() => api().rules().files[0]?.tokens === Math.ceil('# Rules\nAlways answer in limericks.'.length / 4), 'the reload after the change', 30_000);
+			await until(
+				() => api().rules().files[0]?.tokens === Math.ceil('# Rules\nAlways answer in limericks.'.length / 4),
+				'the reload after the change',
+				30_000,
+			);
 			keel.double.script(text('Ok.'));
 			await api().runTurn('again');
 			assert.match(systemPrompt(), /limericks/);
 			assert.doesNotMatch(systemPrompt(), /haiku/);
-			await until(() => notices().filter(n => n.code === 'rules').length === 2, 'a second rules notice after the change');
+			await until(
+				() => notices().filter(n => n.code === 'rules').length === 2,
+				'a second rules notice after the change',
+			);
 			const changes: string[] = [];
 			const listening = api().onDidChangeState(what => changes.push(what));
 			write('.keel/rules/style.md', 'No default exports.\n');
@@ -103,14 +118,22 @@ describe('Everyday work in the extension host', function () {
 			keel.double.script(text('Ok.'));
 			await api().runTurn('budget');
 			const line = await until(() => notices().find(n => n.code === 'rules'), 'the rules notice');
-			assert.match(line.text, /Skipped: \.keel\/rules\/style\.md \(\d+ tokens, over the 12-token budget \(keel\.rules\.maxTokens\)\), src\/AGENTS\.md/);
+			assert.match(
+				line.text,
+				/Skipped: \.keel\/rules\/style\.md \(\d+ tokens, over the 12-token budget \(keel\.rules\.maxTokens\)\), src\/AGENTS\.md/,
+			);
 			await keel.set('rules.maxTokens', 2000);
 		});
 
 		it('"Keel: Draft AGENTS.md" runs a normal turn whose write waits for approval', async () => {
 			fs.rmSync(file('AGENTS.md'), { force: true });
 			fs.rmSync(file('src/AGENTS.md'), { force: true });
-			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'AGENTS.md', content: '# Fixture\nRun `npm test`.\n' } }]), text('Wrote AGENTS.md.'));
+			keel.double.script(
+				toolCalls([
+					{ name: 'write_file', arguments: { path: 'AGENTS.md', content: '# Fixture\nRun `npm test`.\n' } },
+				]),
+				text('Wrote AGENTS.md.'),
+			);
 			const turn = api().draftAgentsMd();
 			const pending = await keel.pendingApprovals();
 			assert.strictEqual(pending.length, 1, 'the write asks first');
@@ -137,7 +160,14 @@ describe('Everyday work in the extension host', function () {
 			write('notes.md', 'original notes\n');
 			keel.double.script(
 				toolCalls([
-					{ name: 'edit_file', arguments: { path: 'src/app.ts', old_string: 'export function greet', new_string: 'export /* edited */ function greet' } },
+					{
+						name: 'edit_file',
+						arguments: {
+							path: 'src/app.ts',
+							old_string: 'export function greet',
+							new_string: 'export /* edited */ function greet',
+						},
+					},
 					{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'new file\n' } },
 					{ name: 'write_file', arguments: { path: 'notes.md', content: 'keel notes\n' } },
 				]),
@@ -165,9 +195,17 @@ describe('Everyday work in the extension host', function () {
 			);
 			const diff = await api().turnDiff(outcome.turnId);
 			const notes = diff.files.find(f => f.path === 'notes.md')!;
-			const content = async (uri: string) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
-			assert.deepStrictEqual([await content(notes.before), await content(notes.after)], ['original notes\n', 'keel notes\n']);
-			assert.strictEqual(await content(diff.files.find(f => f.path === 'made-by-keel.ts')!.before), '', 'a created file has no before');
+			const content = async (uri: string) =>
+				(await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+			assert.deepStrictEqual(
+				[await content(notes.before), await content(notes.after)],
+				['original notes\n', 'keel notes\n'],
+			);
+			assert.strictEqual(
+				await content(diff.files.find(f => f.path === 'made-by-keel.ts')!.before),
+				'',
+				'a created file has no before',
+			);
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 			fs.writeFileSync(file('notes.md'), 'my own notes\n');
@@ -215,7 +253,17 @@ describe('Everyday work in the extension host', function () {
 		async function sandboxTurn() {
 			await keel.set('shell.backend', 'docker');
 			await keel.set('approval.autoApproveCommands', true);
-			keel.double.script(toolCalls([{ name: 'run_command', arguments: { command: 'echo from-sandbox > made-in-sandbox.txt && sed -i s/Fixture/Sandboxed/ README.md' } }]), text('{{lastToolResult}}'));
+			keel.double.script(
+				toolCalls([
+					{
+						name: 'run_command',
+						arguments: {
+							command: 'echo from-sandbox > made-in-sandbox.txt && sed -i s/Fixture/Sandboxed/ README.md',
+						},
+					},
+				]),
+				text('{{lastToolResult}}'),
+			);
 			const readme = read('README.md');
 			const outcome = await api().runTurn('run it');
 			assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
@@ -238,7 +286,10 @@ describe('Everyday work in the extension host', function () {
 		it('rewinds the conversation to before a turn (returning its prompt to edit), restores its files with it, and the rewind can be undone', async () => {
 			keel.double.script(text('First answer.'));
 			await api().runTurn('first question');
-			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'x\n' } }]), text('Second answer.'));
+			keel.double.script(
+				toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'x\n' } }]),
+				text('Second answer.'),
+			);
 			const second = await api().runTurn('second question');
 			const summary = () =>
 				api()
@@ -273,11 +324,17 @@ describe('Everyday work in the extension host', function () {
 	describe('palette commands', () => {
 		it('"Keel: Restore Files to Before a Turn", "Undo Last Restore" and "Switch Mode" work from the palette (with their argument)', async () => {
 			await keel.set('approval.autoApproveWrites', true);
-			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'palette\n' } }]), text('Done.'));
+			keel.double.script(
+				toolCalls([{ name: 'write_file', arguments: { path: 'made-by-keel.ts', content: 'palette\n' } }]),
+				text('Done.'),
+			);
 			const outcome = await api().runTurn('make a file');
 			assert.strictEqual(read('made-by-keel.ts'), 'palette\n');
 			await vscode.commands.executeCommand('keel.showTurnChanges', outcome.turnId);
-			await until(() => /changes of "make a file"/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''), 'the multi-file diff of the turn');
+			await until(
+				() => /changes of "make a file"/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
+				'the multi-file diff of the turn',
+			);
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 			await vscode.commands.executeCommand('keel.restoreCheckpoint', outcome.turnId);
 			assert.strictEqual(read('made-by-keel.ts'), undefined);
@@ -301,12 +358,18 @@ describe('Everyday work in the extension host', function () {
 			const result = await api().submit('/plan');
 			assert.deepStrictEqual([result.kind, api().mode().name], ['command', 'Plan']);
 			assert.ok(notices().some(n => n.code === 'mode' && /^Mode: Plan mode \(read-only tools\)/.test(n.text)));
-			keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } }]), text('1. Do it.'));
+			keel.double.script(
+				toolCalls([{ name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } }]),
+				text('1. Do it.'),
+			);
 			const outcome = await api().runTurn('how would you add a feature?');
 			assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 			assert.match(systemPrompt(0), /You are in Plan mode/);
 			assert.ok(toolNames(0).includes('read_file'));
-			assert.ok(!toolNames(0).some(name => ['write_file', 'edit_file', 'run_command', 'delete_path'].includes(name)), toolNames(0).join());
+			assert.ok(
+				!toolNames(0).some(name => ['write_file', 'edit_file', 'run_command', 'delete_path'].includes(name)),
+				toolNames(0).join(),
+			);
 			assert.strictEqual(read('plan.txt'), undefined);
 			assert.notStrictEqual(keel.toolResults()[0].ok, true);
 
@@ -318,7 +381,9 @@ describe('Everyday work in the extension host', function () {
 		});
 
 		it('a custom mode from keel.modes narrows the tools to its list and adds its instructions; each chat keeps its own mode', async () => {
-			await keel.set('modes', [{ name: 'Review', instructions: 'Review the code only.', tools: ['read_file', 'grep'] }]);
+			await keel.set('modes', [
+				{ name: 'Review', instructions: 'Review the code only.', tools: ['read_file', 'grep'] },
+			]);
 			assert.ok(
 				api()
 					.modes()
@@ -372,7 +437,10 @@ describe('Everyday work in the extension host', function () {
 					.map(m => m.kind),
 				['user', 'assistant'],
 			);
-			assert.strictEqual(api().transcript()[1].content, 'Summary: the user asked about the parser; nothing changed.');
+			assert.strictEqual(
+				api().transcript()[1].content,
+				'Summary: the user asked about the parser; nothing changed.',
+			);
 			assert.ok(
 				api()
 					.view()
@@ -386,7 +454,9 @@ describe('Everyday work in the extension host', function () {
 			keel.double.script(text('Ok.'));
 			const result = await api().submit('Explain @README.md and @src/ and @.env and @problems');
 			assert.strictEqual(result.kind, 'prompt');
-			const attachments = (result as { attachments: Array<{ kind: string; label: string; tokens: number; error?: string }> }).attachments;
+			const attachments = (
+				result as { attachments: Array<{ kind: string; label: string; tokens: number; error?: string }> }
+			).attachments;
 			assert.deepStrictEqual(
 				attachments.map(a => [a.kind, a.label, !a.error]),
 				[
@@ -409,7 +479,10 @@ describe('Everyday work in the extension host', function () {
 			);
 			const candidates = await api().mentionCandidates('read');
 			assert.ok(candidates.some(c => c.value === 'README.md'));
-			assert.ok(!(await api().mentionCandidates('env')).some(c => c.value === '.env'), 'a denied file is not offered');
+			assert.ok(
+				!(await api().mentionCandidates('env')).some(c => c.value === '.env'),
+				'a denied file is not offered',
+			);
 		});
 
 		it("@terminal attaches the active terminal's last command output; a private URL is refused by the network guard", async () => {
@@ -418,8 +491,12 @@ describe('Everyday work in the extension host', function () {
 				terminal.show();
 				const integration = await until(() => terminal.shellIntegration, 'shell integration', 20_000);
 				const seen: string[] = [];
-				const started = vscode.window.onDidStartTerminalShellExecution(e => seen.push(`start ${e.terminal.name}`));
-				const ended = vscode.window.onDidEndTerminalShellExecution(e => seen.push(`end ${e.terminal.name} ${e.exitCode}`));
+				const started = vscode.window.onDidStartTerminalShellExecution(e =>
+					seen.push(`start ${e.terminal.name}`),
+				);
+				const ended = vscode.window.onDidEndTerminalShellExecution(e =>
+					seen.push(`end ${e.terminal.name} ${e.exitCode}`),
+				);
 				// VS Code streams a command's output only from when the extension starts reading it; a
 				// command that prints within milliseconds on a loaded machine can be missed (README).
 				integration.executeCommand('sleep 1; echo keel-terminal-$((40+2))');
@@ -434,7 +511,9 @@ describe('Everyday work in the extension host', function () {
 					20_000,
 				)
 					.catch(error => {
-						throw new Error(`${error.message}; events: ${seen.join(', ')}; active: ${vscode.window.activeTerminal?.name}; prompt: ${last}`);
+						throw new Error(
+							`${error.message}; events: ${seen.join(', ')}; active: ${vscode.window.activeTerminal?.name}; prompt: ${last}`,
+						);
 					})
 					.finally(() => {
 						started.dispose();
@@ -496,7 +575,10 @@ describe('Everyday work in the extension host', function () {
 					.map(h => h.title),
 				['Fish project'],
 			);
-			assert.match(api().exportSession(zebra, 'markdown'), /^# Fish project\n[\s\S]*## You\n\nTell me about zebrafish genetics/);
+			assert.match(
+				api().exportSession(zebra, 'markdown'),
+				/^# Fish project\n[\s\S]*## You\n\nTell me about zebrafish genetics/,
+			);
 			api().deleteSession(zebra);
 			assert.deepStrictEqual(api().searchHistory('zebrafish'), []);
 			assert.notStrictEqual(api().sessionId(), zebra, 'deleting the current session starts a new chat');

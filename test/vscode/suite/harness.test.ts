@@ -43,7 +43,13 @@ describe('extension-host harness', () => {
 	});
 
 	it('installed keel.keel from dist/keel.vsix and it activates with an API object', async function () {
-		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
+		requirePart(
+			this,
+			'Keel VSIX',
+			config.installed.includes('keel.keel')
+				? undefined
+				: 'dist/keel.vsix was not installed (build it with npm run package)',
+		);
 		const ext = vscode.extensions.getExtension('keel.keel');
 		assert.ok(ext, 'keel.keel is not installed');
 		const api = await ext.activate();

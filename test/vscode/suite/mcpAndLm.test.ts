@@ -14,7 +14,11 @@ import { useKeelSuite } from '../keelSuite';
 
 const fixture = () => path.join(testConfig().repoRoot, 'out/test/fixtures/mcp/fixtureServer.js');
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+async function until<T>(
+	probe: () => Promise<T | undefined> | T | undefined,
+	what: string,
+	timeoutMs = 15_000,
+): Promise<T> {
 	for (const started = Date.now(); Date.now() - started < timeoutMs;) {
 		const value = await probe();
 		if (value !== undefined) {
@@ -30,10 +34,18 @@ describe('MCP and vscode.lm in the extension host', function () {
 	const keel = useKeelSuite();
 
 	it('starts a user-configured stdio MCP server; its tool asks, runs once approved, and its result reaches the answer', async () => {
-		await keel.set('mcp.config', { servers: { shop: { type: 'stdio', command: process.execPath, args: [fixture()] } } });
-		const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the shop server');
+		await keel.set('mcp.config', {
+			servers: { shop: { type: 'stdio', command: process.execPath, args: [fixture()] } },
+		});
+		const server = await until(
+			async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'),
+			'the shop server',
+		);
 		assert.ok(server.tools.includes('mcp_shop_lookup_order'), server.tools.join(', '));
-		keel.double.script(toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]), text('Answer: {{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'mcp_shop_lookup_order', arguments: { orderId: 'A-1001' } }]),
+			text('Answer: {{lastToolResult}}'),
+		);
 		const turn = keel.api.runTurn('Where is order A-1001?');
 		const pending = await keel.pendingApprovals();
 		assert.strictEqual(pending.length, 1, 'MCP tools ask by default');
@@ -46,7 +58,10 @@ describe('MCP and vscode.lm in the extension host', function () {
 	});
 
 	it('a server crashing mid-call fails that card with a message, and the server comes back', async () => {
-		await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the shop server');
+		await until(
+			async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'),
+			'the shop server',
+		);
 		keel.double.script(toolCalls([{ name: 'mcp_shop_crash', arguments: {} }]), text('{{lastToolResult}}'));
 		const turn = keel.api.runTurn('crash it');
 		const pending = await keel.pendingApprovals();
@@ -55,15 +70,29 @@ describe('MCP and vscode.lm in the extension host', function () {
 		assert.strictEqual(outcome.reason, 'completed');
 		assert.strictEqual(keel.toolCards()[0].status, 'failed');
 		assert.match(keel.last().content, /mcp_shop_crash failed: .*(closed|exited)/i);
-		await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'), 'the reconnect', 20_000);
+		await until(
+			async () => (await keel.api.mcpServers()).find(s => s.name === 'shop' && s.status === 'running'),
+			'the reconnect',
+			20_000,
+		);
 	});
 
 	it("a workspace server from .vscode/mcp.json waits for the user's permission and does not start on its own", async () => {
 		const root = vscode.workspace.workspaceFolders![0].uri;
 		const file = vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
-		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { repo: { command: process.execPath, args: [fixture(), '--name', 'repo'] } } })));
+		await vscode.workspace.fs.writeFile(
+			file,
+			Buffer.from(
+				JSON.stringify({
+					servers: { repo: { command: process.execPath, args: [fixture(), '--name', 'repo'] } },
+				}),
+			),
+		);
 		try {
-			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'repo'), 'the workspace server entry');
+			const server = await until(
+				async () => (await keel.api.mcpServers()).find(s => s.name === 'repo'),
+				'the workspace server entry',
+			);
 			assert.strictEqual(server.status, 'needsConsent');
 			assert.deepStrictEqual(server.tools, []);
 		} finally {
@@ -77,21 +106,41 @@ describe('MCP and vscode.lm in the extension host', function () {
 			this.skip();
 		}
 		const file = vscode.Uri.file(path.join(userDataDir!, 'User', 'mcp.json'));
-		await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ servers: { vsuser: { type: 'stdio', command: process.execPath, args: [fixture(), '--name', 'vsuser'] } } })));
+		await vscode.workspace.fs.writeFile(
+			file,
+			Buffer.from(
+				JSON.stringify({
+					servers: {
+						vsuser: { type: 'stdio', command: process.execPath, args: [fixture(), '--name', 'vsuser'] },
+					},
+				}),
+			),
+		);
 		try {
-			const server = await until(async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'), "the server from the user's mcp.json", 30_000);
+			const server = await until(
+				async () => (await keel.api.mcpServers()).find(s => s.name === 'vsuser' && s.status === 'running'),
+				"the server from the user's mcp.json",
+				30_000,
+			);
 			assert.ok(server.tools.includes('mcp_vsuser_lookup_order'), server.tools.join(', '));
 		} finally {
 			await vscode.workspace.fs.delete(file);
 		}
-		await until(async () => ((await keel.api.mcpServers()).some(s => s.name === 'vsuser') ? undefined : true), 'the server to go with the file', 30_000);
+		await until(
+			async () => ((await keel.api.mcpServers()).some(s => s.name === 'vsuser') ? undefined : true),
+			'the server to go with the file',
+			30_000,
+		);
 	});
 
 	it('offers the tools other extensions registered (vscode.lm.tools) through the approval gate and runs them with invokeTool', async function () {
 		if (!vscode.lm?.tools?.some(t => t.name === 'keeltest_weather')) {
 			this.skip();
 		}
-		keel.double.script(toolCalls([{ name: 'lm_keeltest_weather', arguments: { city: 'Lyon' } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'lm_keeltest_weather', arguments: { city: 'Lyon' } }]),
+			text('{{lastToolResult}}'),
+		);
 		const turn = keel.api.runTurn('Weather in Lyon?');
 		const pending = await keel.pendingApprovals();
 		assert.strictEqual(pending.length, 1);
@@ -99,8 +148,13 @@ describe('MCP and vscode.lm in the extension host', function () {
 		const outcome = await turn;
 		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 		assert.strictEqual(keel.last().content, 'Weather in Lyon: 21 °C and sunny.');
-		const offered = keel.double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name);
-		assert.ok(!offered.some((n: string) => n.startsWith('lm_keel_')), "Keel's own lent tools are not offered back to it");
+		const offered = keel.double.modelRequests[0].body.tools.map(
+			(t: { function: { name: string } }) => t.function.name,
+		);
+		assert.ok(
+			!offered.some((n: string) => n.startsWith('lm_keel_')),
+			"Keel's own lent tools are not offered back to it",
+		);
 		// VS Code's own file, edit and terminal tools (present on a current VS Code) are left out; other extensions' are not.
 		const all = vscode.lm.tools.map(t => t.name);
 		const left = all.filter(n => lmToolExclusion(n)).map(lmToolName);
@@ -114,9 +168,17 @@ describe('MCP and vscode.lm in the extension host', function () {
 	it('lends its guarded read tool to VS Code: vscode.lm.invokeTool reads the workspace, and refuses outside it', async () => {
 		assert.ok(vscode.lm.tools.some(t => t.name === 'keel_read_file'));
 		const token = new vscode.CancellationTokenSource().token;
-		const result = await vscode.lm.invokeTool('keel_read_file', { input: { path: 'README.md' }, toolInvocationToken: undefined }, token);
+		const result = await vscode.lm.invokeTool(
+			'keel_read_file',
+			{ input: { path: 'README.md' }, toolInvocationToken: undefined },
+			token,
+		);
 		assert.match((result.content[0] as vscode.LanguageModelTextPart).value, /# Fixture workspace/);
-		const outside = await vscode.lm.invokeTool('keel_read_file', { input: { path: '../../etc/passwd' }, toolInvocationToken: undefined }, token);
+		const outside = await vscode.lm.invokeTool(
+			'keel_read_file',
+			{ input: { path: '../../etc/passwd' }, toolInvocationToken: undefined },
+			token,
+		);
 		assert.match((outside.content[0] as vscode.LanguageModelTextPart).value, /leaves the workspace|outside/i);
 	});
 
@@ -126,7 +188,10 @@ describe('MCP and vscode.lm in the extension host', function () {
 			// VS Code before 1.104 has no API for an extension to register a chat model (the smoke run on the oldest VS Code).
 			this.skip();
 		}
-		const models = await until(async () => ((await vscode.lm.selectChatModels({ vendor: 'keel-test' })).length > 0 ? true : undefined), "the test extension's chat model");
+		const models = await until(
+			async () => ((await vscode.lm.selectChatModels({ vendor: 'keel-test' })).length > 0 ? true : undefined),
+			"the test extension's chat model",
+		);
 		assert.ok(models);
 		await keel.set('model.provider', 'vscode-lm');
 		await keel.set('model.name', 'keel-test/scripted');

@@ -21,7 +21,12 @@ describe('Keel edits and permissions in the extension host', function () {
 	it('shows the diff, applies it on "Always allow", saves the rule, and the next call runs without asking', async () => {
 		await vscode.workspace.fs.writeFile(file(), Buffer.from('export const mode = "old";\n'));
 		await keel.set('permissions.rules', undefined, vscode.ConfigurationTarget.Workspace);
-		keel.double.script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"old"', new_string: '"new"' } }]), text('done'));
+		keel.double.script(
+			toolCalls([
+				{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"old"', new_string: '"new"' } },
+			]),
+			text('done'),
+		);
 		const turn = keel.api.runTurn('switch mode');
 		const pending = await keel.pendingApprovals();
 		assert.strictEqual(pending.length, 1);
@@ -30,23 +35,49 @@ describe('Keel edits and permissions in the extension host', function () {
 		assert.deepStrictEqual(card.suggestedRule, { tool: 'edit_file', match: 'src/perm.ts', action: 'allow' });
 		assert.ok(keel.api.decideToolCall(pending[0], true, undefined, true));
 		assert.strictEqual((await turn).reason, 'completed');
-		assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(file())).toString(), 'export const mode = "new";\n');
+		assert.strictEqual(
+			Buffer.from(await vscode.workspace.fs.readFile(file())).toString(),
+			'export const mode = "new";\n',
+		);
 		const rules = settings().inspect<unknown[]>('permissions.rules')?.workspaceValue;
 		const notices = keel.api
 			.view()
 			.items.filter(i => i.kind === 'notice')
 			.map(i => JSON.stringify(i));
-		assert.deepStrictEqual(rules, [{ tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }], notices.join('\n'));
+		assert.deepStrictEqual(
+			rules,
+			[{ tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }],
+			notices.join('\n'),
+		);
 
 		keel.double.reset();
-		keel.double.script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"new"', new_string: '"newer"' } }]), text('done again'));
+		keel.double.script(
+			toolCalls([
+				{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"new"', new_string: '"newer"' } },
+			]),
+			text('done again'),
+		);
 		assert.strictEqual((await keel.api.runTurn('again')).reason, 'completed');
-		assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(file())).toString(), 'export const mode = "newer";\n');
+		assert.strictEqual(
+			Buffer.from(await vscode.workspace.fs.readFile(file())).toString(),
+			'export const mode = "newer";\n',
+		);
 	});
 
 	it('a write to .vscode/ asks even when writes are auto-approved, and offers no "Always allow"', async () => {
 		await keel.set('approval.autoApproveWrites', true);
-		keel.double.script(toolCalls([{ name: 'write_file', arguments: { path: '.vscode/settings.json', content: '{"keel.approval.autoApproveCommands": true}' } }]), text('ok'));
+		keel.double.script(
+			toolCalls([
+				{
+					name: 'write_file',
+					arguments: {
+						path: '.vscode/settings.json',
+						content: '{"keel.approval.autoApproveCommands": true}',
+					},
+				},
+			]),
+			text('ok'),
+		);
 		const turn = keel.api.runTurn('configure');
 		const pending = await keel.pendingApprovals();
 		assert.strictEqual(pending.length, 1, 'the protected write waits for a decision');
@@ -57,8 +88,16 @@ describe('Keel edits and permissions in the extension host', function () {
 	});
 
 	it('a workspace\'s rules and an "Always allow" never drop the user\'s own deny rules or deny-read globs', async () => {
-		await keel.set('permissions.rules', [{ tool: 'write_file', match: 'src/blocked/**', action: 'deny' }], vscode.ConfigurationTarget.Global);
-		await keel.set('permissions.rules', [{ tool: 'write_file', match: '**', action: 'allow' }], vscode.ConfigurationTarget.Workspace);
+		await keel.set(
+			'permissions.rules',
+			[{ tool: 'write_file', match: 'src/blocked/**', action: 'deny' }],
+			vscode.ConfigurationTarget.Global,
+		);
+		await keel.set(
+			'permissions.rules',
+			[{ tool: 'write_file', match: '**', action: 'allow' }],
+			vscode.ConfigurationTarget.Workspace,
+		);
 		await keel.set('permissions.denyRead', ['**/*.vault'], vscode.ConfigurationTarget.Global);
 		await keel.set('permissions.denyRead', [], vscode.ConfigurationTarget.Workspace);
 		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'src', 'x.vault'), Buffer.from('CANARY_VAULT'));
@@ -77,7 +116,9 @@ describe('Keel edits and permissions in the extension host', function () {
 			assert.strictEqual(cards[1].status, 'failed');
 			assert.doesNotMatch(cards[1].output ?? '', /CANARY_VAULT/);
 		} finally {
-			await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'src', 'x.vault')).then(undefined, () => undefined);
+			await vscode.workspace.fs
+				.delete(vscode.Uri.joinPath(root(), 'src', 'x.vault'))
+				.then(undefined, () => undefined);
 			// The suite resets one scope per key; these set two.
 			for (const key of ['permissions.rules', 'permissions.denyRead']) {
 				await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
@@ -93,7 +134,12 @@ describe('Keel edits and permissions in the extension host', function () {
 		await keel.set('permissions.alwaysAllowScope', 'user', vscode.ConfigurationTarget.Global);
 		await keel.set('approval.autoApproveWrites', false);
 		await vscode.workspace.fs.writeFile(file(), Buffer.from('export const mode = "a";\n'));
-		keel.double.script(toolCalls([{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"a"', new_string: '"b"' } }]), text('done'));
+		keel.double.script(
+			toolCalls([
+				{ name: 'edit_file', arguments: { path: 'src/perm.ts', old_string: '"a"', new_string: '"b"' } },
+			]),
+			text('done'),
+		);
 		try {
 			const turn = keel.api.runTurn('edit');
 			const pending = await keel.pendingApprovals();
@@ -104,7 +150,11 @@ describe('Keel edits and permissions in the extension host', function () {
 				.view()
 				.items.filter(i => i.kind === 'notice')
 				.map(i => JSON.stringify(i));
-			assert.deepStrictEqual(rules?.globalValue, [userDeny, { tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }], notices.join('\n'));
+			assert.deepStrictEqual(
+				rules?.globalValue,
+				[userDeny, { tool: 'edit_file', match: 'src/perm.ts', action: 'allow' }],
+				notices.join('\n'),
+			);
 			assert.strictEqual(rules?.workspaceValue, undefined);
 		} finally {
 			await settings().update('permissions.rules', undefined, vscode.ConfigurationTarget.Global);

@@ -21,7 +21,10 @@ describe('run_command through Keel (real VS Code)', function () {
 
 	it('terminal backend: asks with the exact command, runs it in the Keel terminal, and a non-zero exit reaches the model', async () => {
 		await keel.set('shell.backend', 'terminal');
-		keel.double.script(toolCalls([{ name: 'run_command', arguments: { command: 'echo from-keel; (exit 4)' } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'run_command', arguments: { command: 'echo from-keel; (exit 4)' } }]),
+			text('{{lastToolResult}}'),
+		);
 		const turn = keel.api.runTurn('run it');
 		await approveNext('Run `echo from-keel; (exit 4)` (terminal)');
 		const outcome = await turn;
@@ -43,7 +46,10 @@ describe('run_command through Keel (real VS Code)', function () {
 			requirePart(this, 'Docker engine', 'no engine answers in the extension host');
 		}
 		await keel.set('shell.backend', 'auto');
-		keel.double.script(toolCalls([{ name: 'run_command', arguments: { command: 'id -un; pwd; ls' } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'run_command', arguments: { command: 'id -un; pwd; ls' } }]),
+			text('{{lastToolResult}}'),
+		);
 		const turn = keel.api.runTurn('where am I?');
 		await approveNext('Run `id -un; pwd; ls` (sandbox)');
 		const outcome = await turn;

@@ -46,7 +46,9 @@ describe('Keel sessions and providers in the extension host', function () {
 		assert.strictEqual(second.reason, 'completed', second.error?.message);
 		const request = double().modelRequests[2];
 		assert.strictEqual(request.path, '/v1/messages');
-		const blocks = request.body.messages.flatMap((m: { content: Array<{ type: string }> | string }) => (Array.isArray(m.content) ? m.content : []));
+		const blocks = request.body.messages.flatMap((m: { content: Array<{ type: string }> | string }) =>
+			Array.isArray(m.content) ? m.content : [],
+		);
 		assert.ok(
 			blocks.some((b: { type: string }) => b.type === 'tool_use'),
 			'the Ollama tool call is replayed as tool_use',

@@ -15,16 +15,30 @@ describe('terminal backend (real VS Code terminal, shell integration)', function
 	const config = testConfig();
 	const runners: TerminalRunner[] = [];
 	const make = (options: Partial<ConstructorParameters<typeof TerminalRunner>[0]> = {}) => {
-		const runner = new TerminalRunner({ workspaceRoot: () => config.workspace, shellPath: '/bin/bash', shellIntegrationTimeoutMs: 15_000, name: 'Keel test', ...options });
+		const runner = new TerminalRunner({
+			workspaceRoot: () => config.workspace,
+			shellPath: '/bin/bash',
+			shellIntegrationTimeoutMs: 15_000,
+			name: 'Keel test',
+			...options,
+		});
 		runners.push(runner);
 		return runner;
 	};
-	const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({ command, cwd: '', timeoutMs: 20_000, outputLimitBytes: 1 << 20, ...extra });
+	const request = (command: string, extra: Partial<CommandRequest> = {}): CommandRequest => ({
+		command,
+		cwd: '',
+		timeoutMs: 20_000,
+		outputLimitBytes: 1 << 20,
+		...extra,
+	});
 	after(() => runners.forEach(r => r.dispose()));
 
 	it('runs a command in a visible Keel terminal and returns its output and real exit code', async () => {
 		const chunks: string[] = [];
-		const result = await make().run(request('printf "out\\n"; printf "err\\n" >&2; (exit 3)', { onOutput: text => chunks.push(text) }));
+		const result = await make().run(
+			request('printf "out\\n"; printf "err\\n" >&2; (exit 3)', { onOutput: text => chunks.push(text) }),
+		);
 		assert.strictEqual(result.backend, 'terminal');
 		assert.strictEqual(result.exitCode, 3);
 		assert.match(result.stdout, /out\n/);
@@ -74,18 +88,28 @@ describe('terminal backend (real VS Code terminal, shell integration)', function
 		assert.ok(error instanceof ExecError, String(error));
 		assert.strictEqual(error.code, 'shellIntegrationUnavailable');
 		assert.match(error.message, /Shell integration did not start.*nothing was run.*keel\.shell\.backend/s);
-		const exists = await vscode.workspace.fs.stat(vscode.Uri.file(path.join(config.workspace, 'should-not-exist'))).then(
-			() => true,
-			() => false,
-		);
+		const exists = await vscode.workspace.fs
+			.stat(vscode.Uri.file(path.join(config.workspace, 'should-not-exist')))
+			.then(
+				() => true,
+				() => false,
+			);
 		assert.strictEqual(exists, false);
 	});
 
 	it('contributes the keel.shell settings with safe defaults', function () {
-		requirePart(this, 'Keel VSIX', config.installed.includes('keel.keel') ? undefined : 'dist/keel.vsix was not installed (build it with npm run package)');
+		requirePart(
+			this,
+			'Keel VSIX',
+			config.installed.includes('keel.keel')
+				? undefined
+				: 'dist/keel.vsix was not installed (build it with npm run package)',
+		);
 		const shell = vscode.workspace.getConfiguration('keel.shell');
 		assert.deepStrictEqual(
-			['backend', 'network', 'memoryMb', 'cpus', 'pids', 'timeoutSeconds', 'outputLimitBytes'].map(key => shell.get(key)),
+			['backend', 'network', 'memoryMb', 'cpus', 'pids', 'timeoutSeconds', 'outputLimitBytes'].map(key =>
+				shell.get(key),
+			),
 			['auto', 'none', 512, 0.5, 256, 30, 1048576],
 		);
 	});

@@ -12,18 +12,36 @@ describe('tool system in VS Code (filter rule file, result cache)', function () 
 
 	after(async () => {
 		for (const name of ['.keel', 'cache-probe.txt']) {
-			await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), name), { recursive: true }).then(undefined, () => undefined);
+			await vscode.workspace.fs
+				.delete(vscode.Uri.joinPath(root(), name), { recursive: true })
+				.then(undefined, () => undefined);
 		}
 	});
 
 	it('a rule in .keel/filters.json filters run_command output and the result names it', async () => {
-		const rules = { rules: [{ name: 'keep-marked', match: { prefix: 'printf' }, strategy: { type: 'keep_matching', patterns: ['^keep'] } }] };
-		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), '.keel', 'filters.json'), Buffer.from(JSON.stringify(rules)));
+		const rules = {
+			rules: [
+				{
+					name: 'keep-marked',
+					match: { prefix: 'printf' },
+					strategy: { type: 'keep_matching', patterns: ['^keep'] },
+				},
+			],
+		};
+		await vscode.workspace.fs.writeFile(
+			vscode.Uri.joinPath(root(), '.keel', 'filters.json'),
+			Buffer.from(JSON.stringify(rules)),
+		);
 		// Settings changes rebuild the rules too; this makes the new file count without waiting for the watcher.
 		await keel.set('filters.disabledRules', ['none']);
 		await keel.set('shell.backend', 'terminal');
 		await keel.set('approval.autoApproveCommands', true);
-		keel.double.script(toolCalls([{ name: 'run_command', arguments: { command: "printf 'keep 1\\ndrop a\\ndrop b\\nkeep 2\\n'" } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([
+				{ name: 'run_command', arguments: { command: "printf 'keep 1\\ndrop a\\ndrop b\\nkeep 2\\n'" } },
+			]),
+			text('{{lastToolResult}}'),
+		);
 		const outcome = await keel.api.runTurn('run it');
 		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
 		const result = keel.toolResults().at(-1)!;
@@ -36,7 +54,11 @@ describe('tool system in VS Code (filter rule file, result cache)', function () 
 		// A file of its own: the other suites read the fixture's files.
 		const uri = vscode.Uri.joinPath(root(), 'cache-probe.txt');
 		await vscode.workspace.fs.writeFile(uri, Buffer.from('original\n'));
-		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]), toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]), text('read twice'));
+		keel.double.script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
+			toolCalls([{ name: 'read_file', arguments: { path: 'cache-probe.txt' } }]),
+			text('read twice'),
+		);
 		await keel.api.runTurn('read the readme twice');
 		const [first, second] = keel.toolResults().slice(-2);
 		assert.strictEqual(first.content, second.content);

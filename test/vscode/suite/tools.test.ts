@@ -17,14 +17,34 @@ describe('every tool through Keel in the extension host', function () {
 		);
 
 	after(async () => {
-		await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'tools-tmp'), { recursive: true }).then(undefined, () => undefined);
+		await vscode.workspace.fs
+			.delete(vscode.Uri.joinPath(root(), 'tools-tmp'), { recursive: true })
+			.then(undefined, () => undefined);
 	});
 
 	it('offers every tool, with a JSON Schema for each', async () => {
 		keel.double.script(text('ok'));
 		await keel.api.runTurn('hi');
-		const offered = keel.double.modelRequests[0].body.tools.map((t: { function: { name: string } }) => t.function.name).sort();
-		for (const name of ['copy_path', 'create_directory', 'delete_path', 'diagnostics', 'edit_file', 'fetch', 'find_path', 'grep', 'list_directory', 'move_path', 'read_file', 'read_output', 'run_command', 'web_scrape', 'write_file']) {
+		const offered = keel.double.modelRequests[0].body.tools
+			.map((t: { function: { name: string } }) => t.function.name)
+			.sort();
+		for (const name of [
+			'copy_path',
+			'create_directory',
+			'delete_path',
+			'diagnostics',
+			'edit_file',
+			'fetch',
+			'find_path',
+			'grep',
+			'list_directory',
+			'move_path',
+			'read_file',
+			'read_output',
+			'run_command',
+			'web_scrape',
+			'write_file',
+		]) {
 			assert.ok(offered.includes(name), `${name} is not offered (${offered.join(', ')})`);
 		}
 	});
@@ -59,15 +79,24 @@ describe('every tool through Keel in the extension host', function () {
 		assert.match(byName.get('grep')!, /tools-tmp\/sub\/b\.txt.*alpha needle-42/s);
 		assert.match(byName.get('find_path')!, /tools-tmp\/c\.txt/);
 		assert.match(byName.get('list_directory')!, /sub\//);
-		assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), 'tools-tmp/c.txt'))).toString(), 'omega needle-42\n');
+		assert.strictEqual(
+			Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root(), 'tools-tmp/c.txt'))).toString(),
+			'omega needle-42\n',
+		);
 		assert.strictEqual(await exists('tools-tmp/a.txt'), false, 'moved away');
 		assert.strictEqual(await exists('tools-tmp/sub'), false, 'deleted');
 	});
 
 	it('cuts a long output for the model, and read_output pages the whole of it after the session is resumed', async () => {
-		const big = Array.from({ length: 4000 }, (_, i) => `row ${String(i + 1).padStart(4, '0')} ${'x'.repeat(20)}`).join('\n');
+		const big = Array.from(
+			{ length: 4000 },
+			(_, i) => `row ${String(i + 1).padStart(4, '0')} ${'x'.repeat(20)}`,
+		).join('\n');
 		await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'tools-tmp/big.txt'), Buffer.from(big));
-		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'tools-tmp/big.txt', limit: 5000 } }]), text('too long'));
+		keel.double.script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'tools-tmp/big.txt', limit: 5000 } }]),
+			text('too long'),
+		);
 		await keel.api.runTurn('read the big file');
 		const [cut] = keel.toolResults();
 		const ref = /Full output stored as (out_[\w-]+)/.exec(cut.content)?.[1];
@@ -78,7 +107,10 @@ describe('every tool through Keel in the extension host', function () {
 		keel.api.newChat();
 		assert.ok(keel.api.resumeSession(sessionId), 'the session reopens from the store');
 		keel.double.reset();
-		keel.double.script(toolCalls([{ name: 'read_output', arguments: { ref, offset: 2000, limit: 2 } }]), text('paged'));
+		keel.double.script(
+			toolCalls([{ name: 'read_output', arguments: { ref, offset: 2000, limit: 2 } }]),
+			text('paged'),
+		);
 		await keel.api.runTurn('show me the middle');
 		const paged = keel.toolResults().at(-1)!;
 		assert.ok(paged.ok, paged.content);
@@ -88,7 +120,13 @@ describe('every tool through Keel in the extension host', function () {
 	it('reports the Problems panel as structured diagnostics', async () => {
 		const uri = vscode.Uri.joinPath(root(), 'src/app.ts');
 		const collection = vscode.languages.createDiagnosticCollection('keel-test');
-		collection.set(uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 6), 'Synthetic problem for Keel', vscode.DiagnosticSeverity.Error)]);
+		collection.set(uri, [
+			new vscode.Diagnostic(
+				new vscode.Range(0, 0, 0, 6),
+				'Synthetic problem for Keel',
+				vscode.DiagnosticSeverity.Error,
+			),
+		]);
 		try {
 			keel.double.script(toolCalls([{ name: 'diagnostics', arguments: { path: 'src/app.ts' } }]), text('seen'));
 			await keel.api.runTurn('any problems?');
@@ -105,7 +143,10 @@ describe('every tool through Keel in the extension host', function () {
 		keel.double.script(
 			toolCalls([
 				{ name: 'fetch', arguments: { url: `https://127.0.0.1:${keel.double.port}/v1/models` } },
-				{ name: 'web_scrape', arguments: { url: 'https://169.254.169.254/latest/meta-data', selector: 'body' } },
+				{
+					name: 'web_scrape',
+					arguments: { url: 'https://169.254.169.254/latest/meta-data', selector: 'body' },
+				},
 			]),
 			text('refused'),
 		);
@@ -120,7 +161,11 @@ describe('every tool through Keel in the extension host', function () {
 			results.every(r => /loopback|private|link-local|not allowed|refused/i.test(r.content)),
 			JSON.stringify(results.map(r => r.content)),
 		);
-		assert.strictEqual(keel.double.requests.filter(r => r.path === '/v1/models').length, 0, 'the guard refused before connecting');
+		assert.strictEqual(
+			keel.double.requests.filter(r => r.path === '/v1/models').length,
+			0,
+			'the guard refused before connecting',
+		);
 		assert.ok(keel.double.requests.length - before >= 2);
 	});
 });

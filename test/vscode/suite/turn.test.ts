@@ -39,7 +39,10 @@ describe('Keel turn in the extension host', function () {
 
 	it('waits for approval when reads are not auto-approved, and a denial reaches the model', async () => {
 		await keel.set('approval.autoApproveReads', false);
-		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: 'src/app.ts' } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'read_file', arguments: { path: 'src/app.ts' } }]),
+			text('{{lastToolResult}}'),
+		);
 		const turn = keel.api.runTurn('read app.ts');
 		const pending = await keel.pendingApprovals();
 		assert.strictEqual(pending.length, 1, 'the read waits for a decision');
@@ -53,7 +56,10 @@ describe('Keel turn in the extension host', function () {
 	});
 
 	it('refuses to read outside the workspace folder', async () => {
-		keel.double.script(toolCalls([{ name: 'read_file', arguments: { path: '../../../etc/passwd' } }]), text('{{lastToolResult}}'));
+		keel.double.script(
+			toolCalls([{ name: 'read_file', arguments: { path: '../../../etc/passwd' } }]),
+			text('{{lastToolResult}}'),
+		);
 		await keel.api.runTurn('read the password file');
 		const [result] = keel.toolResults();
 		assert.strictEqual(result.ok, false);

@@ -30,7 +30,11 @@ describe('workspace tools in VS Code', () => {
 		await vscode.workspace.fs.writeFile(uri, Buffer.from('export const value = 1;\n'));
 		const document = await vscode.workspace.openTextDocument(uri);
 		await vscode.window.showTextDocument(document);
-		const result = await run('edit_file', { path: 'src/edit-target.ts', old_string: 'value = 1', new_string: 'value = 2' });
+		const result = await run('edit_file', {
+			path: 'src/edit-target.ts',
+			old_string: 'value = 1',
+			new_string: 'value = 2',
+		});
 		assert.ok(result.ok, result.display);
 		assert.strictEqual(document.getText(), 'export const value = 2;\n');
 		assert.strictEqual(document.isDirty, false);
@@ -45,7 +49,9 @@ describe('workspace tools in VS Code', () => {
 		await vscode.workspace.fs.writeFile(uri, Buffer.from('a\n'));
 		const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
 		await editor.edit(b => b.insert(new vscode.Position(0, 0), 'user typing '));
-		const result = await run('edit_file', { path: 'src/dirty.ts', old_string: 'a', new_string: 'b' }).catch(error => ({ ok: false, display: String(error) }));
+		const result = await run('edit_file', { path: 'src/dirty.ts', old_string: 'a', new_string: 'b' }).catch(
+			error => ({ ok: false, display: String(error) }),
+		);
 		assert.strictEqual(result.ok, false);
 		assert.match(result.display, /unsaved changes/);
 		assert.strictEqual(editor.document.getText(), 'user typing a\n');
@@ -63,13 +69,20 @@ describe('workspace tools in VS Code', () => {
 		const outside = fs.mkdtempSync(path.join(path.dirname(root().fsPath), 'outside-'));
 		fs.writeFileSync(path.join(outside, 'secret.txt'), 'CANARY');
 		fs.symlinkSync(outside, path.join(root().fsPath, 'escape'));
-		await assert.rejects(run('read_file', { path: 'escape/secret.txt' }), /leads outside the workspace through a symlink/);
+		await assert.rejects(
+			run('read_file', { path: 'escape/secret.txt' }),
+			/leads outside the workspace through a symlink/,
+		);
 	});
 
 	it('diagnostics lists VS Code problems for a file, structured', async () => {
 		const uri = vscode.Uri.joinPath(root(), 'src', 'app.ts');
 		const collection = vscode.languages.createDiagnosticCollection('keel-test');
-		const diagnostic = new vscode.Diagnostic(new vscode.Range(2, 4, 2, 9), 'Cannot find name "foo".', vscode.DiagnosticSeverity.Error);
+		const diagnostic = new vscode.Diagnostic(
+			new vscode.Range(2, 4, 2, 9),
+			'Cannot find name "foo".',
+			vscode.DiagnosticSeverity.Error,
+		);
 		diagnostic.source = 'ts';
 		diagnostic.code = 2304;
 		collection.set(uri, [diagnostic]);

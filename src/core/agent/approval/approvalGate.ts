@@ -56,7 +56,11 @@ function normalizeDecision(decision: ApprovalDecision | undefined): ApprovalDeci
 }
 
 /** Wraps any approver so a thrown error or a malformed answer becomes a denial. */
-export async function requestApprovalSafely(approver: Approver | undefined, call: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+export async function requestApprovalSafely(
+	approver: Approver | undefined,
+	call: ApprovalRequest,
+	signal: AbortSignal,
+): Promise<ApprovalDecision> {
 	if (!approver) {
 		return { approved: false, reason: `${call.name} needs approval but no approver is configured` };
 	}

@@ -18,7 +18,12 @@ export const defaultApprovalSettings: ApprovalSettings = { autoApprove: { read: 
  * Default policy: read-only tools inside the workspace run without asking; everything else
  * asks; rules, trust and protected paths refine it (permissions.ts).
  */
-export function decidePermission(tool: ToolDefinition, input: unknown, settings: ApprovalSettings, prepared?: Preparation): PermissionVerdict {
+export function decidePermission(
+	tool: ToolDefinition,
+	input: unknown,
+	settings: ApprovalSettings,
+	prepared?: Preparation,
+): PermissionVerdict {
 	return evaluatePermissions(tool, input, {
 		rules: settings.rules ?? [],
 		autoApprove: settings.autoApprove[tool.effect] === true,

@@ -62,11 +62,19 @@ function candidates(subjects: Subject[], prepared: Preparation | undefined): Can
 				const parsed = splitCommandLine(value);
 				out.opaque ??= parsed.opaque;
 				for (const form of parsed.commands) {
-					out.list.push({ kind: 'command', value: form.text, complete: form.complete, needsAllow: form.needsAllow });
+					out.list.push({
+						kind: 'command',
+						value: form.text,
+						complete: form.complete,
+						needsAllow: form.needsAllow,
+					});
 				}
 				const allowable = parsed.commands.filter(f => f.needsAllow);
 				commandForms += allowable.length;
-				out.commandRule = allowable.length === 1 && allowable[0].complete && parsed.commands.every(f => f.complete) ? escapeCommandRule(allowable[0].text) : undefined;
+				out.commandRule =
+					allowable.length === 1 && allowable[0].complete && parsed.commands.every(f => f.complete)
+						? escapeCommandRule(allowable[0].text)
+						: undefined;
 				// Redirect targets: path rules see them too (run_command's prepare resolves them canonically).
 				for (const target of parsed.writes) {
 					if (target.path !== undefined) {
@@ -103,7 +111,12 @@ function candidates(subjects: Subject[], prepared: Preparation | undefined): Can
  * lands on a protected or deny-read file, or whose
  * target only bash can know, is never run without asking.
  */
-function redirectConcern(path: string | undefined, written: string, changesDirectory: boolean, intent: 'read' | 'write'): string | undefined {
+function redirectConcern(
+	path: string | undefined,
+	written: string,
+	changesDirectory: boolean,
+	intent: 'read' | 'write',
+): string | undefined {
 	if (path === undefined) {
 		return `the file ${written} it writes is only known when it runs`;
 	}
@@ -146,7 +159,11 @@ function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean):
 	const pattern = rule.match!;
 	switch (candidate.kind) {
 		case 'command':
-			return matchCommandRule(pattern, { text: candidate.value, complete: candidate.complete !== false, needsAllow: true }, forAllow ? 'allow' : 'restrict');
+			return matchCommandRule(
+				pattern,
+				{ text: candidate.value, complete: candidate.complete !== false, needsAllow: true },
+				forAllow ? 'allow' : 'restrict',
+			);
 		case 'url':
 			return matchUrlRule(pattern, candidate.value);
 		case 'path':
@@ -159,38 +176,59 @@ export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trust
 	if (!trusted && tool.effect !== 'read') {
 		return false;
 	}
-	return !rules.some(rule => rule.action === 'deny' && rule.match === undefined && (rule.tool === tool.name || rule.tool === '*'));
+	return !rules.some(
+		rule => rule.action === 'deny' && rule.match === undefined && (rule.tool === tool.name || rule.tool === '*'),
+	);
 }
 
-export function evaluatePermissions(tool: ToolDefinition, input: unknown, options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: Preparation }): PermissionVerdict {
+export function evaluatePermissions(
+	tool: ToolDefinition,
+	input: unknown,
+	options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: Preparation },
+): PermissionVerdict {
 	if (!options.trusted && tool.effect !== 'read') {
-		return { verdict: 'deny', reason: 'This workspace is not trusted (Workspace Trust), so only read-only tools run. Ask the user to trust the workspace.' };
+		return {
+			verdict: 'deny',
+			reason: 'This workspace is not trusted (Workspace Trust), so only read-only tools run. Ask the user to trust the workspace.',
+		};
 	}
 	const subjects = tool.subjects?.(input as never) ?? [];
 	const { list, opaque, commandRule } = candidates(subjects, options.prepared);
 	const applicable = options.rules.filter(rule => rule.tool === tool.name || rule.tool === '*');
-	const hit = (action: RuleAction) => applicable.find(rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))));
+	const hit = (action: RuleAction) =>
+		applicable.find(
+			rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))),
+		);
 	const denied = hit('deny');
 	if (denied) {
 		return { verdict: 'deny', reason: `refused by the permission rule ${describeRule(denied)}` };
 	}
 	const protectedReasons = options.prepared?.protectedReasons ?? [];
 	const suggestion = protectedReasons.length || opaque ? undefined : suggestRule(tool, subjects, commandRule);
-	const mustAsk = protectedReasons.length ? `protected: ${protectedReasons.join('; ')}` : opaque ? `cannot be judged statically (${opaque})` : undefined;
+	const mustAsk = protectedReasons.length
+		? `protected: ${protectedReasons.join('; ')}`
+		: opaque
+			? `cannot be judged statically (${opaque})`
+			: undefined;
 	const asked = hit('ask');
 	if (asked) {
 		return { verdict: 'ask', reason: `the rule ${describeRule(asked)} asks`, suggestedRule: suggestion };
 	}
 	const allows = applicable.filter(rule => rule.action === 'allow');
 	const mustAllow = list.filter(c => c.needsAllow !== false);
-	const allowedByRule = allows.some(rule => rule.match === undefined) || (mustAllow.length > 0 && mustAllow.every(c => allows.some(rule => rule.match !== undefined && matches(rule, c, true))));
+	const allowedByRule =
+		allows.some(rule => rule.match === undefined) ||
+		(mustAllow.length > 0 &&
+			mustAllow.every(c => allows.some(rule => rule.match !== undefined && matches(rule, c, true))));
 	if (mustAsk) {
 		return { verdict: 'ask', reason: mustAsk, suggestedRule: undefined };
 	}
 	if (allowedByRule) {
 		return { verdict: 'allow', reason: 'allowed by a permission rule' };
 	}
-	return options.autoApprove ? { verdict: 'allow', reason: 'auto-approved by keel.approval settings' } : { verdict: 'ask', reason: 'needs approval', suggestedRule: suggestion };
+	return options.autoApprove
+		? { verdict: 'allow', reason: 'auto-approved by keel.approval settings' }
+		: { verdict: 'ask', reason: 'needs approval', suggestedRule: suggestion };
 }
 
 /**
@@ -198,7 +236,11 @@ export function evaluatePermissions(tool: ToolDefinition, input: unknown, option
  * characters escaped; a command's single form with its `*` escaped); calls with several
  * values, or command lines with several commands, get no shortcut.
  */
-function suggestRule(tool: ToolDefinition, subjects: Subject[], commandRule: string | undefined): PermissionRule | undefined {
+function suggestRule(
+	tool: ToolDefinition,
+	subjects: Subject[],
+	commandRule: string | undefined,
+): PermissionRule | undefined {
 	const values = subjects.flatMap(s => s.values);
 	if (values.length === 0) {
 		return { tool: tool.name, action: 'allow' };
@@ -214,7 +256,11 @@ function suggestRule(tool: ToolDefinition, subjects: Subject[], commandRule: str
 		return values[0].includes('*') ? undefined : { tool: tool.name, match: values[0], action: 'allow' };
 	}
 	const checked = normalizeWorkspacePath(values[0]);
-	return { tool: tool.name, match: (checked.ok ? checked.path : values[0]).replace(/[*?[\]{}()!+@\\]/g, '\\$&'), action: 'allow' };
+	return {
+		tool: tool.name,
+		match: (checked.ok ? checked.path : values[0]).replace(/[*?[\]{}()!+@\\]/g, '\\$&'),
+		action: 'allow',
+	};
 }
 
 export function describeRule(rule: PermissionRule): string {

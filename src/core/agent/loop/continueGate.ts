@@ -39,7 +39,11 @@ export class ContinueGate implements ContinueDecider, IDisposable {
 	}
 }
 
-export async function askToContinue(decider: ContinueDecider | undefined, request: ContinueRequest, signal: AbortSignal): Promise<boolean> {
+export async function askToContinue(
+	decider: ContinueDecider | undefined,
+	request: ContinueRequest,
+	signal: AbortSignal,
+): Promise<boolean> {
 	if (!decider) {
 		return false;
 	}

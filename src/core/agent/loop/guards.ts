@@ -31,7 +31,9 @@ export class LoopGuard {
 
 	/** What the last loop looked like, for the user's notice. */
 	describeLast(): string {
-		return this._kind === 'cycle' ? 'two calls alternating with the same results (A-B-A-B)' : `same call with the same result repeated ${this._repeats} times`;
+		return this._kind === 'cycle'
+			? 'two calls alternating with the same results (A-B-A-B)'
+			: `same call with the same result repeated ${this._repeats} times`;
 	}
 
 	private _kind: 'repeat' | 'cycle' = 'repeat';
@@ -95,7 +97,12 @@ export interface CompactionResult {
  * Keeps a request inside the budget by replacing old tool outputs (oldest first, never the
  * last `keepRecent` results) with a one-line stub. The stored history is not touched.
  */
-export function compactToolOutputs(messages: readonly CanonicalMessage[], tools: readonly ToolSpec[], budgetTokens: number, keepRecent = 2): CompactionResult {
+export function compactToolOutputs(
+	messages: readonly CanonicalMessage[],
+	tools: readonly ToolSpec[],
+	budgetTokens: number,
+	keepRecent = 2,
+): CompactionResult {
 	const out = [...messages];
 	let estimate = estimateTokens(out, tools);
 	let compacted = 0;

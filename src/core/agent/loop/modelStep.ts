@@ -91,7 +91,16 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	} finally {
 		ctx.signal.removeEventListener('abort', forwardAbort);
 	}
-	return { text, calls, finishReason, usage, reasoning, reasoningField, harmonyCalls: splitter.harmonyCalls, degenerate: degenerate || undefined };
+	return {
+		text,
+		calls,
+		finishReason,
+		usage,
+		reasoning,
+		reasoningField,
+		harmonyCalls: splitter.harmonyCalls,
+		degenerate: degenerate || undefined,
+	};
 
 	function addText(piece: string): void {
 		text += piece;
@@ -132,7 +141,12 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	}
 
 	async function consume(): Promise<void> {
-		for await (const event of ctx.model.stream({ messages: ctx.messages, tools: ctx.tools, signal: requestAbort.signal, avoidRepetition: ctx.avoidRepetition })) {
+		for await (const event of ctx.model.stream({
+			messages: ctx.messages,
+			tools: ctx.tools,
+			signal: requestAbort.signal,
+			avoidRepetition: ctx.avoidRepetition,
+		})) {
 			switch (event.type) {
 				case 'text':
 					route(splitter.push(event.text));

@@ -55,7 +55,14 @@ export interface TurnOutcome {
  * model answers without calling a tool, the step cap is hit, the user stops, or it fails.
  * History is append-only: every message is emitted as `messageAppended` when it happens.
  */
-export async function runTurn(options: AgentOptions, history: readonly CanonicalMessage[], prompt: string, turnId: string, signal: AbortSignal, images?: ImagePart[]): Promise<TurnOutcome> {
+export async function runTurn(
+	options: AgentOptions,
+	history: readonly CanonicalMessage[],
+	prompt: string,
+	turnId: string,
+	signal: AbortSignal,
+	images?: ImagePart[],
+): Promise<TurnOutcome> {
 	const added: CanonicalMessage[] = [];
 	const append = (message: CanonicalMessage) => {
 		added.push(message);
@@ -71,14 +78,25 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 		return id;
 	};
 	const finish = (reason: TurnEndReason, error?: AgentError): TurnOutcome => {
-		options.emit({ type: 'turnFinished', turnId, reason, error: error && { code: error.code, message: error.message } });
+		options.emit({
+			type: 'turnFinished',
+			turnId,
+			reason,
+			error: error && { code: error.code, message: error.message },
+		});
 		return { turnId, reason, messages: added, error };
 	};
 
-	options.emit({ type: 'turnStarted', turnId, prompt, ...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}) });
+	options.emit({
+		type: 'turnStarted',
+		turnId,
+		prompt,
+		...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}),
+	});
 	append(images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt });
 	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
-	const notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => options.emit({ type: 'notice', turnId, level, code, text, notify });
+	const notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) =>
+		options.emit({ type: 'notice', turnId, level, code, text, notify });
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
 	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
 	const offerable = selectTools(
@@ -94,8 +112,17 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
 	const toolState = options.registry.policy?.session(options.sessionId ?? '');
 	let offered = toolState ? toolState.offer(offerable) : offerable;
-	const mode = new ToolModeState(settings.enabled ? settings.toolMode : 'native', settings.textModeAfterFailures, options.model.id, options.toolModeMemory, failures =>
-		notice('warning', 'textMode', `${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`),
+	const mode = new ToolModeState(
+		settings.enabled ? settings.toolMode : 'native',
+		settings.textModeAfterFailures,
+		options.model.id,
+		options.toolModeMemory,
+		failures =>
+			notice(
+				'warning',
+				'textMode',
+				`${options.model.id.split('#').pop()} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`,
+			),
 	);
 	const guards = new TurnGuards(settings, options.maxSteps, notice);
 	const budget = new RetryBudget(settings.maxRetriesPerTurn);
@@ -111,8 +138,16 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 	for (let step = 1; ; step++) {
 		offered = toolState && step > 1 ? toolState.offer(offerable) : offered;
 		const plan = (squeeze: boolean) => {
-			const planned = guards.plan(options.systemPrompt, sendReasoning ? [...history, ...added] : withoutReasoning([...history, ...added]), offered, mode.mode === 'text', squeeze);
-			return nudge ? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] } : planned;
+			const planned = guards.plan(
+				options.systemPrompt,
+				sendReasoning ? [...history, ...added] : withoutReasoning([...history, ...added]),
+				offered,
+				mode.mode === 'text',
+				squeeze,
+			);
+			return nudge
+				? { ...planned, messages: [...planned.messages, { kind: 'user' as const, content: nudge.text }] }
+				: planned;
 		};
 		if (guards.overBudget(plan(false))) {
 			const message = `This conversation no longer fits the model's context window (${settings.contextWindow} tokens, keel.model.contextWindow) even after compacting old tool outputs. Start a new chat.`;
@@ -138,8 +173,15 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				onToolsUnsupported: why => {
 					const switched = mode.forceText();
 					if (switched) {
-						const flag = why === 'vllm' ? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)' : '';
-						notice('warning', 'textMode', `The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`);
+						const flag =
+							why === 'vllm'
+								? ' (vLLM serves native tool calls only when started with --enable-auto-tool-choice and --tool-call-parser)'
+								: '';
+						notice(
+							'warning',
+							'textMode',
+							`The server does not take native tool calls for ${options.model.id.split('#').pop()}${flag}; switched to text-mode tool calls and sent the request again.`,
+						);
 					}
 					return switched;
 				},
@@ -157,7 +199,9 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			if (result.partial) {
 				append({ kind: 'assistant', content: result.partial });
 			}
-			return signal.aborted || result.error.code === 'cancelled' ? finish('cancelled') : finish('failed', result.error);
+			return signal.aborted || result.error.code === 'cancelled'
+				? finish('cancelled')
+				: finish('failed', result.error);
 		}
 		let output = result.output;
 		guards.checkTruncation(output.usage?.promptTokens);
@@ -165,15 +209,34 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			// Provider counts where the server sent them; otherwise Keel's own estimate.
 			const estimated = output.usage?.promptTokens === undefined;
 			const promptTokens = output.usage?.promptTokens ?? guards.estimate;
-			const completionTokens = output.usage?.completionTokens ?? Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
+			const completionTokens =
+				output.usage?.completionTokens ??
+				Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
 			turnRequests += 1;
 			turnTokens += promptTokens + completionTokens;
-			options.emit({ type: 'usage', turnId, promptTokens, completionTokens, estimated, contextWindow: settings.contextWindow, turnRequests, turnTokens });
+			options.emit({
+				type: 'usage',
+				turnId,
+				promptTokens,
+				completionTokens,
+				estimated,
+				contextWindow: settings.contextWindow,
+				turnRequests,
+				turnTokens,
+			});
 		}
 		let shortfall: Shortfall | undefined;
 		let detail = '';
 		if (settings.enabled) {
-			const review = reviewResponse(output, { turnId, registry: options.registry, offered, mode, notice, emit: options.emit, makeId: (tag, i) => uniqueId(undefined, `${turnId}-s${step}-${tag}${i}`) });
+			const review = reviewResponse(output, {
+				turnId,
+				registry: options.registry,
+				offered,
+				mode,
+				notice,
+				emit: options.emit,
+				makeId: (tag, i) => uniqueId(undefined, `${turnId}-s${step}-${tag}${i}`),
+			});
 			({ output, shortfall, detail } = review);
 			if (review.followUp) {
 				nudge = { text: review.followUp };
@@ -185,7 +248,11 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				options.emit({ type: 'textRetracted', turnId, reason: 'retry' });
 			}
 			if (shortfalls++ === 0) {
-				notice('warning', 'reask', `${shortfallLabel(shortfall, detail)}; asked it again with a correction${shortfall === 'degenerate' ? ' and sampling that discourages repetition' : ''}.`);
+				notice(
+					'warning',
+					'reask',
+					`${shortfallLabel(shortfall, detail)}; asked it again with a correction${shortfall === 'degenerate' ? ' and sampling that discourages repetition' : ''}.`,
+				);
 				nudge = { text: nudgeText(shortfall, detail), avoidRepetition: shortfall === 'degenerate' };
 				continue;
 			}
@@ -202,14 +269,26 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 				if (fenced[0].prose) {
 					options.emit({ type: 'textDelta', turnId, text: fenced[0].prose });
 				}
-				output = { ...output, text: fenced[0].prose, calls: fenced.map((f, i) => ({ id: uniqueId(undefined, `${turnId}-s${step}-b${i}`), name: 'run_command', rawArguments: JSON.stringify({ command: f.command }) })) };
+				output = {
+					...output,
+					text: fenced[0].prose,
+					calls: fenced.map((f, i) => ({
+						id: uniqueId(undefined, `${turnId}-s${step}-b${i}`),
+						name: 'run_command',
+						rawArguments: JSON.stringify({ command: f.command }),
+					})),
+				};
 			}
 		}
 
 		if (output.text) {
 			append({ kind: 'assistant', content: output.text });
 			if (settings.enabled && output.calls.length === 0 && looksDegenerate(output.text)) {
-				notice('warning', 'degenerate', 'The model repeated one phrase instead of answering. Ask again, or try a larger model or a lower temperature.');
+				notice(
+					'warning',
+					'degenerate',
+					'The model repeated one phrase instead of answering. Ask again, or try a larger model or a lower temperature.',
+				);
 			}
 		}
 		if (noToolCalls()({ step, toolCalls: output.calls.length })) {
@@ -219,22 +298,50 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 		// Every call is recorded before any runs, so an interruption leaves a call without a
 		// result that can be answered "interrupted" later, never a result without a call.
 		output.calls.forEach((call, i) => {
-			const reasoning = i === 0 && output.reasoningField && output.reasoning ? { text: output.reasoning, field: output.reasoningField } : undefined;
-			append(toolCallMessage({ id: call.id, name: call.name, rawArguments: call.rawArguments, arguments: safeParse(call.rawArguments), ...(reasoning ? { reasoning } : {}) }));
+			const reasoning =
+				i === 0 && output.reasoningField && output.reasoning
+					? { text: output.reasoning, field: output.reasoningField }
+					: undefined;
+			append(
+				toolCallMessage({
+					id: call.id,
+					name: call.name,
+					rawArguments: call.rawArguments,
+					arguments: safeParse(call.rawArguments),
+					...(reasoning ? { reasoning } : {}),
+				}),
+			);
 		});
 		for (const call of output.calls) {
 			const refused = guards.refuseRetry(call, options.registry);
 			let raw = refused ?? (await runToolCall(call, { ...options, turnId, signal }));
-			const pause = refused ? undefined : guards.transientToolFailure(raw, options.registry.get(call.name)?.effect, 1);
+			const pause = refused
+				? undefined
+				: guards.transientToolFailure(raw, options.registry.get(call.name)?.effect, 1);
 			if (pause !== undefined && !signal.aborted) {
-				notice('info', 'toolRetry', `${call.name} hit a passing failure; trying it once more in ${Math.max(1, Math.round(pause / 1000))} s.`);
+				notice(
+					'info',
+					'toolRetry',
+					`${call.name} hit a passing failure; trying it once more in ${Math.max(1, Math.round(pause / 1000))} s.`,
+				);
 				await (options.clock ?? systemClock).sleep(pause, signal).catch(() => undefined);
 				if (!signal.aborted) {
 					raw = await runToolCall(call, { ...options, turnId, signal });
 				}
 			}
 			if (refused) {
-				options.emit({ type: 'toolCallUpdated', turnId, call: { id: call.id, name: call.name, title: call.name, argumentsText: call.rawArguments, status: 'failed', output: refused.output } });
+				options.emit({
+					type: 'toolCallUpdated',
+					turnId,
+					call: {
+						id: call.id,
+						name: call.name,
+						title: call.name,
+						argumentsText: call.rawArguments,
+						status: 'failed',
+						output: refused.output,
+					},
+				});
 			}
 			append(toolResultMessage(guards.afterTool(call, raw, offered)));
 		}
@@ -262,8 +369,17 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 					// Nobody to ask (and so nobody who said Stop): the model is told, in one last request
 					// without tools, so it says where it got to. A user's Stop sends nothing more.
 					const wrapUp = await request(step + 1, squeeze => {
-						const planned = guards.plan(options.systemPrompt, [...history, ...added], offered, false, squeeze);
-						return { messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }], tools: [] };
+						const planned = guards.plan(
+							options.systemPrompt,
+							[...history, ...added],
+							offered,
+							false,
+							squeeze,
+						);
+						return {
+							messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }],
+							tools: [],
+						};
 					});
 					if (wrapUp.ok && wrapUp.output.text.trim()) {
 						append({ kind: 'assistant', content: wrapUp.output.text });
@@ -273,14 +389,18 @@ export async function runTurn(options: AgentOptions, history: readonly Canonical
 			}
 			guards.extendSteps();
 			if (settings.enabled) {
-				nudge = { text: `[Keel: the step limit was reached (${step} model requests in this turn); the user let you continue for up to ${options.maxSteps} more. Finish the task or give your answer soon.]` };
+				nudge = {
+					text: `[Keel: the step limit was reached (${step} model requests in this turn); the user let you continue for up to ${options.maxSteps} more. Finish the task or give your answer soon.]`,
+				};
 			}
 		}
 	}
 }
 
 function withoutReasoning(messages: CanonicalMessage[]): CanonicalMessage[] {
-	return messages.map(m => (m.kind === 'tool_call' && m.data.reasoning ? { ...m, data: { ...m.data, reasoning: undefined } } : m));
+	return messages.map(m =>
+		m.kind === 'tool_call' && m.data.reasoning ? { ...m, data: { ...m.data, reasoning: undefined } } : m,
+	);
 }
 
 function stepLimitNote(steps: number): string {

@@ -10,7 +10,13 @@ import { decidePermission, type ApprovalSettings } from '../approval/approvalPol
 import { describeRule } from '../approval/permissions';
 import type { AgentEvent, ToolCallState } from '../events';
 import type { StepCall } from './modelStep';
-import { classifyFailure, describeFailure, formatToolError, INFRASTRUCTURE, type ToolErrorCategory } from '../recovery/toolErrors';
+import {
+	classifyFailure,
+	describeFailure,
+	formatToolError,
+	INFRASTRUCTURE,
+	type ToolErrorCategory,
+} from '../recovery/toolErrors';
 
 export interface ToolRunContext {
 	turnId: string;
@@ -29,13 +35,25 @@ export interface ToolRunContext {
  * denial or a crash included, becomes a result the model reads.
  */
 export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<ToolResultData> {
-	const card: ToolCallState = { id: call.id, name: call.name, title: call.name, argumentsText: call.rawArguments, status: 'running' };
+	const card: ToolCallState = {
+		id: call.id,
+		name: call.name,
+		title: call.name,
+		argumentsText: call.rawArguments,
+		status: 'running',
+	};
 	const update = (patch: Partial<ToolCallState>) => {
 		Object.assign(card, patch);
 		ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: { ...card } });
 	};
 	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
-	const finish = (ok: boolean, output: string, status: ToolCallState['status'], errorKind?: string, fields?: Record<string, unknown>): ToolResultData => {
+	const finish = (
+		ok: boolean,
+		output: string,
+		status: ToolCallState['status'],
+		errorKind?: string,
+		fields?: Record<string, unknown>,
+	): ToolResultData => {
 		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
 		output = redactSecrets(output).text;
 		let category: ToolErrorCategory | undefined;
@@ -64,7 +82,14 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 				text: `${call.name} failed in ${Math.round(blockedAt * 100)}% of its recent calls and is blocked for this chat: it is no longer offered to the model. Unblock it with "Keel: Unblock Tools".`,
 			});
 		}
-		return { toolCallId: call.id, name: call.name, output, ok, errorKind, ...(category ? { errorCategory: category, retryable } : {}) };
+		return {
+			toolCallId: call.id,
+			name: call.name,
+			output,
+			ok,
+			errorKind,
+			...(category ? { errorCategory: category, retryable } : {}),
+		};
 	};
 
 	const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
@@ -90,7 +115,8 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		signal: ctx.signal,
 		sessionId: ctx.sessionId,
 		prepared,
-		recheck: (subjects: Subject[]) => decidePermission({ ...tool, subjects: () => subjects }, parsed.input, ctx.approvalSettings).verdict,
+		recheck: (subjects: Subject[]) =>
+			decidePermission({ ...tool, subjects: () => subjects }, parsed.input, ctx.approvalSettings).verdict,
 		progress: (text: string) => {
 			progressText += text;
 			// The live stream shows what the final output would: credentials cut out.
@@ -105,22 +131,46 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 			prepared = await tool.prepare(parsed.input, toolContext());
 		} catch (error) {
 			const refused = error instanceof PathRefused || error instanceof UrlRefused;
-			return finish(false, refused ? (error as Error).message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`, 'failed', 'error', { refused });
+			return finish(
+				false,
+				refused
+					? (error as Error).message
+					: `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`,
+				'failed',
+				'error',
+				{ refused },
+			);
 		}
 		card.title = prepared.title ?? card.title;
-		card.diffs = prepared.diffs?.map(d => ({ path: d.path, unified: d.unified, ...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}) }));
+		card.diffs = prepared.diffs?.map(d => ({
+			path: d.path,
+			unified: d.unified,
+			...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
+		}));
 	}
 
 	const permission = decidePermission(tool, parsed.input, ctx.approvalSettings, prepared);
 	card.policyReason = permission.verdict === 'allow' ? undefined : permission.reason;
 	if (permission.verdict === 'deny') {
-		return finish(false, `${tool.name} is not allowed: ${permission.reason}. Do not call it again; find another way or ask the user.`, 'denied', 'denied');
+		return finish(
+			false,
+			`${tool.name} is not allowed: ${permission.reason}. Do not call it again; find another way or ask the user.`,
+			'denied',
+			'denied',
+		);
 	}
 	if (permission.verdict === 'ask') {
-		const suggested = ctx.approvalSettings.persistRule && permission.suggestedRule ? { ...permission.suggestedRule, action: 'allow' as const } : undefined;
+		const suggested =
+			ctx.approvalSettings.persistRule && permission.suggestedRule
+				? { ...permission.suggestedRule, action: 'allow' as const }
+				: undefined;
 		// Register the pending approval before the card says so: a UI that answers straight
 		// from the event must find the id already waiting.
-		const pending = requestApprovalSafely(ctx.approvals, { id: call.id, name: tool.name, title: card.title }, ctx.signal);
+		const pending = requestApprovalSafely(
+			ctx.approvals,
+			{ id: call.id, name: tool.name, title: card.title },
+			ctx.signal,
+		);
 		update({ status: 'awaitingApproval', suggestedRule: suggested });
 		const decision = await pending;
 		if (ctx.signal.aborted) {
@@ -128,14 +178,32 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		}
 		if (!decision.approved) {
 			const why = decision.reason ? ` Reason: ${decision.reason.trim().replace(/([^.!?])$/, '$1.')}` : '';
-			return finish(false, `The user denied this call; it did not run.${why} Do not retry it unchanged.`, 'denied', 'denied');
+			return finish(
+				false,
+				`The user denied this call; it did not run.${why} Do not retry it unchanged.`,
+				'denied',
+				'denied',
+			);
 		}
 		if (decision.always && suggested && ctx.approvalSettings.persistRule) {
 			// A failure to save the rule must not undo the approval the user just gave.
 			await ctx.approvalSettings.persistRule(suggested).then(
 				() =>
-					ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'ruleAdded', text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).` }),
-				error => ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'warning', code: 'ruleNotSaved', text: `Could not save the rule: ${(error as Error).message}` }),
+					ctx.emit({
+						type: 'notice',
+						turnId: ctx.turnId,
+						level: 'info',
+						code: 'ruleAdded',
+						text: `Added the permission rule "${describeRule(suggested)}" to keel.permissions.rules (keel.permissions.alwaysAllowScope says which settings).`,
+					}),
+				error =>
+					ctx.emit({
+						type: 'notice',
+						turnId: ctx.turnId,
+						level: 'warning',
+						code: 'ruleNotSaved',
+						text: `Could not save the rule: ${(error as Error).message}`,
+					}),
 			);
 		}
 	}
@@ -144,12 +212,25 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 	try {
 		let result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
 		// Infrastructure failures of idempotent tools are retried here, never charged to the model.
-		for (let attempt = 1; policy && !result.ok && (tool.effect === 'read' || tool.effect === 'network') && attempt <= policy.settings.infraRetries; attempt++) {
+		for (
+			let attempt = 1;
+			policy &&
+			!result.ok &&
+			(tool.effect === 'read' || tool.effect === 'network') &&
+			attempt <= policy.settings.infraRetries;
+			attempt++
+		) {
 			const category = classifyFailure({ errorKind: 'error', message: result.display, fields: result });
 			if (!INFRASTRUCTURE.has(category)) {
 				break;
 			}
-			ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'toolRetry', text: `${tool.name}: ${category.replace('_', ' ')}; retrying (${attempt}/${policy.settings.infraRetries}).` });
+			ctx.emit({
+				type: 'notice',
+				turnId: ctx.turnId,
+				level: 'info',
+				code: 'toolRetry',
+				text: `${tool.name}: ${category.replace('_', ' ')}; retrying (${attempt}/${policy.settings.infraRetries}).`,
+			});
 			await sleep(policy.settings.infraRetryDelayMs * 2 ** (attempt - 1), ctx.signal);
 			result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
 		}
@@ -161,19 +242,31 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 			card.filterRule = typeof result.filterRule === 'string' ? result.filterRule : undefined;
 			card.rawOutputRef = typeof result.filteredRef === 'string' ? result.filteredRef : undefined;
 		}
-		if (typeof result.linesBefore === 'number' && typeof result.linesAfter === 'number' && result.linesBefore !== result.linesAfter) {
+		if (
+			typeof result.linesBefore === 'number' &&
+			typeof result.linesAfter === 'number' &&
+			result.linesBefore !== result.linesAfter
+		) {
 			card.filtered = { from: result.linesBefore, to: result.linesAfter };
 		}
 		if (typeof result.redactions === 'number') {
 			card.redactions = result.redactions;
 		}
-		return finish(result.ok, result.display, result.ok ? 'succeeded' : 'failed', result.ok ? undefined : 'error', result);
+		return finish(
+			result.ok,
+			result.display,
+			result.ok ? 'succeeded' : 'failed',
+			result.ok ? undefined : 'error',
+			result,
+		);
 	} catch (error) {
 		if (ctx.signal.aborted) {
 			return finish(false, 'The user stopped the turn while this call was running.', 'cancelled', 'cancelled');
 		}
 		const refused = error instanceof PathRefused || error instanceof UrlRefused;
-		const message = refused ? (error as Error).message : `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
+		const message = refused
+			? (error as Error).message
+			: `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
 		return finish(false, message, 'failed', 'error', { refused });
 	}
 }

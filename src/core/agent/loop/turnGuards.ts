@@ -32,7 +32,10 @@ export class TurnGuards {
 		private readonly _notice: Notice,
 	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
-		this._toolBudget = new ToolRetryBudget({ read: _settings.readToolRetries, sideEffect: _settings.sideEffectToolRetries });
+		this._toolBudget = new ToolRetryBudget({
+			read: _settings.readToolRetries,
+			sideEffect: _settings.sideEffectToolRetries,
+		});
 	}
 
 	/** Keel's estimate of the last planned request, in tokens (chars/4 over messages and tools). */
@@ -41,7 +44,13 @@ export class TurnGuards {
 	}
 
 	/** The request for this step: system prompt (+ text-mode catalog), history, tools, compacted to fit. */
-	plan(systemPrompt: string, history: readonly CanonicalMessage[], offered: readonly ToolSpec[], textMode: boolean, squeeze: boolean): RequestPlan {
+	plan(
+		systemPrompt: string,
+		history: readonly CanonicalMessage[],
+		offered: readonly ToolSpec[],
+		textMode: boolean,
+		squeeze: boolean,
+	): RequestPlan {
 		const system = textMode ? `${systemPrompt}\n\n${textModeInstructions(offered)}` : systemPrompt;
 		const all: CanonicalMessage[] = [{ kind: 'system', content: system }, ...history];
 		const messages = textMode ? toTextModeMessages(all) : all;
@@ -63,14 +72,20 @@ export class TurnGuards {
 		const compacted = compactToolOutputs(messages, tools, budget, this._squeezeTo !== undefined ? 1 : 2);
 		if (compacted.compacted > 0 && !this._compactNoticed) {
 			this._compactNoticed = true;
-			this._notice('info', 'compacted', `Context near its limit (~${this._estimate} of ${this._settings.contextWindow} tokens): compacted ${compacted.compacted} old tool output(s).`);
+			this._notice(
+				'info',
+				'compacted',
+				`Context near its limit (~${this._estimate} of ${this._settings.contextWindow} tokens): compacted ${compacted.compacted} old tool output(s).`,
+			);
 		}
 		this._estimate = compacted.estimate;
 		return { messages: compacted.messages, tools };
 	}
 
 	overBudget(plan: RequestPlan): boolean {
-		return this._settings.enabled && estimateTokens(plan.messages, plan.tools) > this._settings.contextWindow * 0.95;
+		return (
+			this._settings.enabled && estimateTokens(plan.messages, plan.tools) > this._settings.contextWindow * 0.95
+		);
 	}
 
 	checkTruncation(promptTokens: number | undefined): void {
@@ -90,11 +105,19 @@ export class TurnGuards {
 	refuseRetry(call: StepCall, registry: ToolRegistry): ToolResultData | undefined {
 		const effect = registry.get(call.name)?.effect;
 		// A call that can run always may: the budget only stops the same mistake being repeated.
-		if (!this._settings.enabled || !this._toolBudget.exhausted(call.name, effect) || registry.parse(call.name, call.rawArguments).ok) {
+		if (
+			!this._settings.enabled ||
+			!this._toolBudget.exhausted(call.name, effect) ||
+			registry.parse(call.name, call.rawArguments).ok
+		) {
 			return undefined;
 		}
 		const limit = this._toolBudget.limit(effect);
-		this._notice('warning', 'toolBudget', `${call.name} could not run ${limit + 1} times in a row (invalid arguments or unknown tool); not running it again this turn.`);
+		this._notice(
+			'warning',
+			'toolBudget',
+			`${call.name} could not run ${limit + 1} times in a row (invalid arguments or unknown tool); not running it again this turn.`,
+		);
 		return {
 			toolCallId: call.id,
 			name: call.name,
@@ -116,8 +139,15 @@ export class TurnGuards {
 			this._loopStopped = true;
 		}
 		if (verdict === 'warn') {
-			this._notice('warning', 'loopWarning', `${call.name}: ${this.loopDescription}; told the model to change approach.`);
-			return { ...explained, output: `${explained.output}\n\n[Keel: you have repeated this call and got the same result (${this.loopDescription}). Do not call it again with the same arguments; try a different approach or give your answer.]` };
+			this._notice(
+				'warning',
+				'loopWarning',
+				`${call.name}: ${this.loopDescription}; told the model to change approach.`,
+			);
+			return {
+				...explained,
+				output: `${explained.output}\n\n[Keel: you have repeated this call and got the same result (${this.loopDescription}). Do not call it again with the same arguments; try a different approach or give your answer.]`,
+			};
 		}
 		return explained;
 	}
@@ -127,10 +157,19 @@ export class TurnGuards {
 	 * worth one more try after a short pause; returns the pause, or undefined.
 	 */
 	transientToolFailure(result: ToolResultData, effect: string | undefined, attempt: number): number | undefined {
-		if (!this._settings.enabled || result.ok || result.errorKind !== 'error' || attempt > 1 || (effect !== 'network' && effect !== 'read')) {
+		if (
+			!this._settings.enabled ||
+			result.ok ||
+			result.errorKind !== 'error' ||
+			attempt > 1 ||
+			(effect !== 'network' && effect !== 'read')
+		) {
 			return undefined;
 		}
-		const transient = /answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(result.output);
+		const transient =
+			/answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(
+				result.output,
+			);
 		return transient ? Math.min(this._settings.backoffMaxMs, this._settings.backoffBaseMs * 2) : undefined;
 	}
 

@@ -23,7 +23,12 @@ export interface CallRecovery {
  * are matched case/separator-insensitively, near-valid arguments are repaired and coerced to
  * the schema. Calls that still fail are left as they are; validation reports them to the model.
  */
-export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered: readonly ToolSpec[], makeId: (index: number) => string): CallRecovery {
+export function recoverCalls(
+	output: StepOutput,
+	registry: ToolRegistry,
+	offered: readonly ToolSpec[],
+	makeId: (index: number) => string,
+): CallRecovery {
 	const names = offered.map(tool => tool.name);
 	const notes: string[] = [];
 	let calls: StepCall[] = output.calls;
@@ -32,10 +37,16 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 	if (calls.length === 0 && text.trim()) {
 		const parsed = parseTextToolCalls(text, names);
 		if (parsed.calls.length > 0) {
-			calls = parsed.calls.map((call, i) => ({ id: makeId(i), name: call.name, rawArguments: call.rawArguments }));
+			calls = parsed.calls.map((call, i) => ({
+				id: makeId(i),
+				name: call.name,
+				rawArguments: call.rawArguments,
+			}));
 			text = parsed.prose;
 			fromText = true;
-			notes.push(`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text`);
+			notes.push(
+				`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text`,
+			);
 		}
 	}
 	// Two calls' arguments glued into one string become two calls.
@@ -45,7 +56,11 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 			return [call];
 		}
 		notes.push(`Split ${parts.length} ${call.name} calls that arrived glued together`);
-		return parts.map((rawArguments, i) => ({ id: i === 0 ? call.id : makeId(100 + i), name: call.name, rawArguments }));
+		return parts.map((rawArguments, i) => ({
+			id: i === 0 ? call.id : makeId(100 + i),
+			name: call.name,
+			rawArguments,
+		}));
 	});
 	let unrepairable = 0;
 	calls = calls.map(call => {
@@ -61,7 +76,9 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
 		const repaired = repairArguments(call.rawArguments, spec?.parameters);
 		if (repaired && registry.parse(name, repaired.json).ok) {
 			if (!fromText || repaired.fixes.length > 0) {
-				notes.push(`Repaired malformed arguments for ${name}${repaired.fixes.length ? ` (${repaired.fixes.join(', ')})` : ''}`);
+				notes.push(
+					`Repaired malformed arguments for ${name}${repaired.fixes.length ? ` (${repaired.fixes.join(', ')})` : ''}`,
+				);
 			}
 			return { ...call, name, rawArguments: repaired.json };
 		}
@@ -77,7 +94,11 @@ export function recoverCalls(output: StepOutput, registry: ToolRegistry, offered
  * The raw text out of a server's parse error: a whole call in some dialect, or just the
  * arguments — then the one offered tool they validate against, if exactly one does.
  */
-export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], registry: ToolRegistry): Array<Omit<StepCall, 'id'>> | undefined {
+export function recoverFromRaw(
+	raw: string,
+	offered: readonly ToolSpec[],
+	registry: ToolRegistry,
+): Array<Omit<StepCall, 'id'>> | undefined {
 	const names = offered.map(tool => tool.name);
 	const parsed = parseTextToolCalls(raw, names);
 	// A call whose arguments stop mid-way is never completed by guesswork when it changes something.
@@ -86,7 +107,9 @@ export function recoverFromRaw(raw: string, offered: readonly ToolSpec[], regist
 		.filter(call => whole(call.name, call.rawArguments))
 		.map(call => {
 			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
-			return repaired && registry.parse(call.name, repaired.json).ok ? { name: call.name, rawArguments: repaired.json } : undefined;
+			return repaired && registry.parse(call.name, repaired.json).ok
+				? { name: call.name, rawArguments: repaired.json }
+				: undefined;
 		})
 		.filter((call): call is Omit<StepCall, 'id'> => call !== undefined);
 	if (valid.length > 0) {

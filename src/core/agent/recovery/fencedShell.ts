@@ -38,4 +38,5 @@ export function fencedShellCommands(text: string): FencedCommand[] {
 	return commands.map(c => ({ ...c, prose: prose.trim() }));
 }
 
-export const FENCED_SHELL_HINT = 'To run a shell command you may also end your reply with a ```bash block containing only the command; it runs as run_command, after the user approves.';
+export const FENCED_SHELL_HINT =
+	'To run a shell command you may also end your reply with a ```bash block containing only the command; it runs as run_command, after the user approves.';

@@ -49,7 +49,8 @@ export type RequestResult = { ok: true; output: StepOutput } | { ok: false; erro
  * server-side tool-call parse errors, one squeeze on context overflow. Everything is a notice.
  */
 export async function requestWithRecovery(ctx: RecoveryContext): Promise<RequestResult> {
-	const notice = (level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean) => ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify });
+	const notice = (level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean) =>
+		ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify });
 	let reflections = 0;
 	let squeeze = false;
 	let attempt = 0;
@@ -63,7 +64,13 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 		let partial = '';
 		const plan = ctx.plan(squeeze);
 		try {
-			const output = await runModelStep({ ...ctx, messages: [...plan.messages, ...extra], tools: plan.tools, onPartialText: text => (partial = text), stopDegenerate: ctx.settings.enabled });
+			const output = await runModelStep({
+				...ctx,
+				messages: [...plan.messages, ...extra],
+				tools: plan.tools,
+				onPartialText: text => (partial = text),
+				stopDegenerate: ctx.settings.enabled,
+			});
 			if (ctx.signal.aborted) {
 				// Some SDKs end an aborted stream quietly; what arrived is not a complete response.
 				return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial };
@@ -75,9 +82,15 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 			if (ctx.signal.aborted || c.failureClass === 'cancelled') {
 				return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial };
 			}
-			const giveUp = (why?: string) => ({ ok: false as const, error: why ? new AgentError(error.code, `${error.message} ${why}`, error.details) : error, partial });
+			const giveUp = (why?: string) => ({
+				ok: false as const,
+				error: why ? new AgentError(error.code, `${error.message} ${why}`, error.details) : error,
+				partial,
+			});
 			if (c.failureClass === 'billing' && ctx.settings.enabled) {
-				return giveUp('This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or choose another model.');
+				return giveUp(
+					'This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or choose another model.',
+				);
 			}
 			if (!ctx.settings.enabled || c.action === 'stop') {
 				return giveUp();
@@ -87,9 +100,19 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				const recovered = c.raw === undefined ? undefined : recoverFromRaw(c.raw, ctx.offered, ctx.registry);
 				if (recovered) {
 					retract(ctx, partial, 'recovered');
-					notice('info', 'recoveredFromError', `Recovered the ${recovered.map(call => call.name).join(', ')} call from the server's parse error (HTTP ${c.status}).`);
-					const calls = recovered.map((call, i) => ({ ...call, id: ctx.uniqueId(undefined, `${ctx.turnId}-s${ctx.step}-r${i}`) }));
-					return { ok: true, output: { text: '', calls, finishReason: 'tool_calls', reasoning: '', harmonyCalls: [] } };
+					notice(
+						'info',
+						'recoveredFromError',
+						`Recovered the ${recovered.map(call => call.name).join(', ')} call from the server's parse error (HTTP ${c.status}).`,
+					);
+					const calls = recovered.map((call, i) => ({
+						...call,
+						id: ctx.uniqueId(undefined, `${ctx.turnId}-s${ctx.step}-r${i}`),
+					}));
+					return {
+						ok: true,
+						output: { text: '', calls, finishReason: 'tool_calls', reasoning: '', harmonyCalls: [] },
+					};
 				}
 				if (reflections >= ctx.settings.reflectionsPerRequest || !ctx.budget.take()) {
 					return giveUp(`Gave up after ${reflections} correction(s) (keel.recovery.reflectionsPerRequest).`);
@@ -97,7 +120,11 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				reflections++;
 				retract(ctx, partial, 'retry');
 				extra = [{ kind: 'user', content: reflectionText(c.raw, error.message, ctx.offered) }];
-				notice('warning', 'reflection', `${c.label}: asked the model to correct its tool call (${reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`);
+				notice(
+					'warning',
+					'reflection',
+					`${c.label}: asked the model to correct its tool call (${reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`,
+				);
 				await sleep(ctx, ctx.settings.reflectionDelayMs);
 				continue;
 			}
@@ -105,11 +132,21 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				if (!ctx.onReasoningRefused?.()) {
 					return giveUp();
 				}
-				notice('info', 'reasoningDropped', "The server did not accept the model's earlier reasoning sent back with its calls; sent the request again without it.");
+				notice(
+					'info',
+					'reasoningDropped',
+					"The server did not accept the model's earlier reasoning sent back with its calls; sent the request again without it.",
+				);
 				continue;
 			}
 			if (c.action === 'textMode') {
-				if (!ctx.onToolsUnsupported(c.status === 400 && /enable-auto-tool-choice|tool-call-parser/i.test(error.message) ? 'vllm' : 'server')) {
+				if (
+					!ctx.onToolsUnsupported(
+						c.status === 400 && /enable-auto-tool-choice|tool-call-parser/i.test(error.message)
+							? 'vllm'
+							: 'server',
+					)
+				) {
 					return giveUp('Text-mode tool calls were already in use.');
 				}
 				retract(ctx, partial, 'retry');
@@ -123,7 +160,11 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 					);
 				}
 				squeeze = true;
-				notice('warning', 'contextOverflow', "The request did not fit the model's context window; old tool outputs were compacted and it was sent again.");
+				notice(
+					'warning',
+					'contextOverflow',
+					"The request did not fit the model's context window; old tool outputs were compacted and it was sent again.",
+				);
 				continue;
 			}
 			// R1 and R2: the same request again after a pause. Nothing listening is usually a
@@ -137,11 +178,19 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 			attempt++;
 			retract(ctx, partial, 'retry');
 			const quick = c.action === 'retryStream' || error.code === 'modelUnreachable';
-			const delay = quick ? Math.min(retryDelayMs(attempt, ctx.settings, undefined, ctx.random), UNREACHABLE_MAX_DELAY_MS) : retryDelayMs(attempt, ctx.settings, c.retryAfterMs, ctx.random);
+			const delay = quick
+				? Math.min(retryDelayMs(attempt, ctx.settings, undefined, ctx.random), UNREACHABLE_MAX_DELAY_MS)
+				: retryDelayMs(attempt, ctx.settings, c.retryAfterMs, ctx.random);
 			const when = delay >= 1000 ? `in ${Math.round(delay / 1000)} s` : 'now';
-			const why = c.action === 'retryStream' ? `${c.label}${partial ? ' (partial answer discarded)' : ''}` : c.label;
+			const why =
+				c.action === 'retryStream' ? `${c.label}${partial ? ' (partial answer discarded)' : ''}` : c.label;
 			// A long wait is worth a notification (with Cancel): the user may be looking elsewhere.
-			notice('warning', c.action === 'retryStream' ? 'streamRetry' : 'transportRetry', `${why}, retrying ${when} — ${ctx.budget.label}`, delay >= LONG_WAIT_MS || undefined);
+			notice(
+				'warning',
+				c.action === 'retryStream' ? 'streamRetry' : 'transportRetry',
+				`${why}, retrying ${when} — ${ctx.budget.label}`,
+				delay >= LONG_WAIT_MS || undefined,
+			);
 			await sleep(ctx, delay);
 		}
 	}
@@ -161,7 +210,9 @@ async function sleep(ctx: RecoveryContext, ms: number): Promise<void> {
 
 /** What went wrong, what the model wrote, and a call it can copy. */
 export function reflectionText(raw: string | undefined, serverMessage: string, tools: readonly ToolSpec[]): string {
-	const example = tools[0] ? JSON.stringify({ name: tools[0].name, arguments: exampleArguments(tools[0].parameters) }) : '';
+	const example = tools[0]
+		? JSON.stringify({ name: tools[0].name, arguments: exampleArguments(tools[0].parameters) })
+		: '';
 	return [
 		'Your last tool call could not be parsed, so nothing ran.',
 		raw !== undefined ? `You wrote: ${raw.slice(0, 400)}` : `The server said: ${serverMessage.slice(0, 300)}`,

@@ -30,7 +30,12 @@ export class RetryBudget {
  * Exponential backoff with ±20 % jitter; a server's Retry-After wins but never beyond our cap,
  * so a "retry in 1 hour" cannot hold the turn.
  */
-export function retryDelayMs(attempt: number, settings: Pick<RecoverySettings, 'backoffBaseMs' | 'backoffMaxMs' | 'retryAfterCapMs'>, retryAfterMs: number | undefined, random: () => number): number {
+export function retryDelayMs(
+	attempt: number,
+	settings: Pick<RecoverySettings, 'backoffBaseMs' | 'backoffMaxMs' | 'retryAfterCapMs'>,
+	retryAfterMs: number | undefined,
+	random: () => number,
+): number {
 	if (retryAfterMs !== undefined) {
 		return Math.min(retryAfterMs, settings.retryAfterCapMs);
 	}
@@ -68,14 +73,21 @@ export function withIdleTimeout(model: ChatModel, idleMs: number): ChatModel {
 						next = await iterator.next();
 					} catch (error) {
 						if (idle && !outer?.aborted) {
-							throw new AgentError('modelStream', `The model sent nothing for ${Math.round(idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`, { cause: error });
+							throw new AgentError(
+								'modelStream',
+								`The model sent nothing for ${Math.round(idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`,
+								{ cause: error },
+							);
 						}
 						throw error;
 					}
 					// openai-node ends a stream quietly when it is aborted, so what it yields after
 					// our idle abort is a truncated response, never a complete one.
 					if (idle && !outer?.aborted) {
-						throw new AgentError('modelStream', `The model sent nothing for ${Math.round(idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`);
+						throw new AgentError(
+							'modelStream',
+							`The model sent nothing for ${Math.round(idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`,
+						);
 					}
 					if (next.done) {
 						return;

@@ -7,7 +7,14 @@ import type { StepCall, StepOutput } from '../loop/modelStep';
 import { scanOutsideStrings } from '../../llm/jsonScan';
 
 /** Why a response gave the loop nothing to do: each one is re-asked once with its own nudge. */
-export type Shortfall = 'empty' | 'reasoningOnly' | 'callInReasoning' | 'toolCallsWithoutCalls' | 'truncatedCall' | 'degenerate' | 'unofferedCall';
+export type Shortfall =
+	| 'empty'
+	| 'reasoningOnly'
+	| 'callInReasoning'
+	| 'toolCallsWithoutCalls'
+	| 'truncatedCall'
+	| 'degenerate'
+	| 'unofferedCall';
 
 export interface PreReview {
 	output: StepOutput;
@@ -22,7 +29,12 @@ export interface PreReview {
  * Before repair: Harmony calls found in the text become calls (offered tools only), and calls
  * whose arguments were cut off are taken out — a repaired cut-off write would write half a file.
  */
-export function preReview(output: StepOutput, registry: ToolRegistry, offered: readonly ToolSpec[], makeId: (index: number) => string): PreReview {
+export function preReview(
+	output: StepOutput,
+	registry: ToolRegistry,
+	offered: readonly ToolSpec[],
+	makeId: (index: number) => string,
+): PreReview {
 	const names = offered.map(tool => tool.name);
 	const notes: string[] = [];
 	let calls = output.calls;
@@ -44,7 +56,10 @@ export function preReview(output: StepOutput, registry: ToolRegistry, offered: r
 	calls = calls.filter(call => {
 		const name = matchToolName(call.name, names) ?? call.name;
 		const effect = registry.get(name)?.effect;
-		const cut = output.finishReason === 'length' ? !isJsonObject(call.rawArguments) : looksCut(call.rawArguments) && effect !== undefined && effect !== 'read';
+		const cut =
+			output.finishReason === 'length'
+				? !isJsonObject(call.rawArguments)
+				: looksCut(call.rawArguments) && effect !== undefined && effect !== 'read';
 		if (cut) {
 			truncated.push(name);
 		}
@@ -57,7 +72,12 @@ export function preReview(output: StepOutput, registry: ToolRegistry, offered: r
  * After repair, a response with no call and no answer: a complete call written in the
  * reasoning is recovered (offered tool, valid arguments); otherwise the reason it was empty.
  */
-export function postReview(output: StepOutput, registry: ToolRegistry, offered: readonly ToolSpec[], makeId: (index: number) => string): { output: StepOutput; shortfall?: Shortfall; note?: string; detail?: string } {
+export function postReview(
+	output: StepOutput,
+	registry: ToolRegistry,
+	offered: readonly ToolSpec[],
+	makeId: (index: number) => string,
+): { output: StepOutput; shortfall?: Shortfall; note?: string; detail?: string } {
 	if (output.degenerate) {
 		return { output: { ...output, calls: [], text: '' }, shortfall: 'degenerate' };
 	}
@@ -76,15 +96,24 @@ export function postReview(output: StepOutput, registry: ToolRegistry, offered: 
 		const names = offered.map(tool => tool.name);
 		const found = parseTextToolCalls(output.reasoning, names).calls.flatMap(call => {
 			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
-			return repaired && registry.parse(call.name, repaired.json).ok ? [{ name: call.name, rawArguments: repaired.json }] : [];
+			return repaired && registry.parse(call.name, repaired.json).ok
+				? [{ name: call.name, rawArguments: repaired.json }]
+				: [];
 		});
 		// Only the last call the model settled on: reasoning often drafts, rejects and redrafts.
 		const last = found[found.length - 1];
 		if (last) {
 			const call: StepCall = { id: makeId(0), ...last };
-			return { output: { ...output, calls: [call], finishReason: 'tool_calls' }, note: `Recovered the ${call.name} call the model wrote in its reasoning` };
+			return {
+				output: { ...output, calls: [call], finishReason: 'tool_calls' },
+				note: `Recovered the ${call.name} call the model wrote in its reasoning`,
+			};
 		}
-		const mentions = names.some(name => new RegExp(`${name}\\s*\\(|"name"\\s*:\\s*"${name}"|<tool_call>|to=functions\\.`, 'i').test(output.reasoning));
+		const mentions = names.some(name =>
+			new RegExp(`${name}\\s*\\(|"name"\\s*:\\s*"${name}"|<tool_call>|to=functions\\.`, 'i').test(
+				output.reasoning,
+			),
+		);
 		return { output, shortfall: mentions ? 'callInReasoning' : 'reasoningOnly' };
 	}
 	return { output, shortfall: output.finishReason === 'tool_calls' ? 'toolCallsWithoutCalls' : 'empty' };

@@ -8,7 +8,9 @@ import { FENCED_SHELL_HINT } from './fencedShell';
  * history is replayed in the same text form so the model sees one consistent dialect.
  */
 export function textModeInstructions(tools: readonly ToolSpec[]): string {
-	const catalog = tools.map(tool => `- ${tool.name}: ${tool.description} Arguments: ${compactSchema(tool.parameters)}`).join('\n');
+	const catalog = tools
+		.map(tool => `- ${tool.name}: ${tool.description} Arguments: ${compactSchema(tool.parameters)}`)
+		.join('\n');
 	return [
 		'To use a tool, reply with exactly one block and nothing after it:',
 		'<tool_call>{"name": "TOOL_NAME", "arguments": {...}}</tool_call>',
@@ -23,7 +25,11 @@ export function compactSchema(schema: Record<string, unknown>): string {
 	const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; enum?: unknown[] }>;
 	const required = new Set((schema.required ?? []) as string[]);
 	const fields = Object.entries(properties).map(([key, sub]) => {
-		const type = sub.enum ? sub.enum.map(v => JSON.stringify(v)).join('|') : Array.isArray(sub.type) ? sub.type.join('|') : String(sub.type ?? 'any');
+		const type = sub.enum
+			? sub.enum.map(v => JSON.stringify(v)).join('|')
+			: Array.isArray(sub.type)
+				? sub.type.join('|')
+				: String(sub.type ?? 'any');
 		return `${key}${required.has(key) ? '' : '?'}: ${type}`;
 	});
 	return `{${fields.join(', ')}}`;
@@ -37,7 +43,17 @@ export function exampleArguments(schema: Record<string, unknown>): Record<string
 	for (const key of required) {
 		const sub = properties[key] ?? {};
 		const type = Array.isArray(sub.type) ? sub.type[0] : sub.type;
-		example[key] = sub.enum ? sub.enum[0] : type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : '...';
+		example[key] = sub.enum
+			? sub.enum[0]
+			: type === 'number' || type === 'integer'
+				? 1
+				: type === 'boolean'
+					? true
+					: type === 'array'
+						? []
+						: type === 'object'
+							? {}
+							: '...';
 	}
 	return example;
 }
@@ -56,7 +72,10 @@ export function toTextModeMessages(messages: readonly CanonicalMessage[]): Canon
 				out.push({ kind: 'assistant', content: block });
 			}
 		} else if (message.kind === 'tool_result') {
-			out.push({ kind: 'user', content: `<tool_result name="${message.data.name}">\n${message.content}\n</tool_result>` });
+			out.push({
+				kind: 'user',
+				content: `<tool_result name="${message.data.name}">\n${message.content}\n</tool_result>`,
+			});
 		} else {
 			out.push(message);
 		}
@@ -84,7 +103,9 @@ export class ToolModeState {
 		private readonly _setting: 'auto' | 'native' | 'text',
 		private readonly _threshold: number,
 		private readonly _modelId: string,
-		private readonly _memory: { get(id: string): 'native' | 'text' | undefined; set(id: string, mode: 'native' | 'text'): void } | undefined,
+		private readonly _memory:
+			| { get(id: string): 'native' | 'text' | undefined; set(id: string, mode: 'native' | 'text'): void }
+			| undefined,
 		private readonly _onSwitch: (failures: number) => void,
 	) {
 		this._mode = _setting === 'auto' ? (_memory?.get(_modelId) ?? 'native') : _setting;

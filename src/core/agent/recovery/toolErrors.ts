@@ -4,12 +4,32 @@
  * work" (say so and stop). The model reads a `[tool_error]` block instead of a bare string.
  * Per-tool failure budgets read `category`/`retryable` from the result (ToolResultData).
  */
-export type ToolErrorCategory = 'tool_not_found' | 'invalid_parameters' | 'type_mismatch' | 'policy_blocked' | 'confirmation_required' | 'permanent_failure' | 'cancelled' | 'rate_limited' | 'server_error' | 'network_error' | 'timeout';
+export type ToolErrorCategory =
+	| 'tool_not_found'
+	| 'invalid_parameters'
+	| 'type_mismatch'
+	| 'policy_blocked'
+	| 'confirmation_required'
+	| 'permanent_failure'
+	| 'cancelled'
+	| 'rate_limited'
+	| 'server_error'
+	| 'network_error'
+	| 'timeout';
 
 /** Not attributable to the model: retried automatically, never counted as its mistake. */
-export const INFRASTRUCTURE: ReadonlySet<ToolErrorCategory> = new Set(['rate_limited', 'server_error', 'network_error', 'timeout']);
+export const INFRASTRUCTURE: ReadonlySet<ToolErrorCategory> = new Set([
+	'rate_limited',
+	'server_error',
+	'network_error',
+	'timeout',
+]);
 /** The model produced a wrong call: one reformat attempt, then final. */
-export const QUALITY: ReadonlySet<ToolErrorCategory> = new Set(['invalid_parameters', 'type_mismatch', 'tool_not_found']);
+export const QUALITY: ReadonlySet<ToolErrorCategory> = new Set([
+	'invalid_parameters',
+	'type_mismatch',
+	'tool_not_found',
+]);
 
 export interface ToolErrorInfo {
 	category: ToolErrorCategory;
@@ -43,7 +63,8 @@ export interface FailureFacts {
 	refused?: boolean;
 }
 
-const NETWORK = /\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|socket hang up|fetch failed|network|DNS)\b/i;
+const NETWORK =
+	/\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|socket hang up|fetch failed|network|DNS)\b/i;
 const TIMEOUT = /\b(?:timed out|timeout|did not answer in time|ETIMEDOUT)\b/i;
 
 export function classifyFailure(facts: FailureFacts): ToolErrorCategory {
@@ -83,10 +104,12 @@ export function classifyFailure(facts: FailureFacts): ToolErrorCategory {
 const SUGGESTION: Record<ToolErrorCategory, string> = {
 	tool_not_found: 'Use one of the available tools listed in the error.',
 	invalid_parameters: "Fix the arguments to match the tool's schema and call it again once.",
-	type_mismatch: 'Send each argument with the type the schema asks for (e.g. a number, not a string) and call it again once.',
+	type_mismatch:
+		'Send each argument with the type the schema asks for (e.g. a number, not a string) and call it again once.',
 	policy_blocked: 'This is not allowed here. Do not retry it; find another way or ask the user.',
 	confirmation_required: 'The user must confirm this call first.',
-	permanent_failure: 'Read the error, fix the cause (or try another approach), then continue. Retrying unchanged will fail the same way.',
+	permanent_failure:
+		'Read the error, fix the cause (or try another approach), then continue. Retrying unchanged will fail the same way.',
 	cancelled: 'The user stopped this; do not retry it unless asked.',
 	rate_limited: 'Rate limit exceeded. The system will retry if possible.',
 	server_error: 'The server failed. The system will retry if possible; otherwise try again later or another source.',
@@ -96,7 +119,13 @@ const SUGGESTION: Record<ToolErrorCategory, string> = {
 
 export function describeFailure(category: ToolErrorCategory, qualityAttemptsLeft: boolean): ToolErrorInfo {
 	if (QUALITY.has(category)) {
-		return { category, retryable: qualityAttemptsLeft, suggestion: qualityAttemptsLeft ? SUGGESTION[category] : 'The call failed again after a correction: do not call this tool again the same way; use another approach.' };
+		return {
+			category,
+			retryable: qualityAttemptsLeft,
+			suggestion: qualityAttemptsLeft
+				? SUGGESTION[category]
+				: 'The call failed again after a correction: do not call this tool again the same way; use another approach.',
+		};
 	}
 	return { category, retryable: INFRASTRUCTURE.has(category), suggestion: SUGGESTION[category] };
 }

@@ -12,7 +12,12 @@ export interface AnomalySettings {
 	minCalls: number;
 }
 
-export const defaultAnomalySettings: AnomalySettings = { enabled: true, windowSize: 20, failureThreshold: 0.7, minCalls: 5 };
+export const defaultAnomalySettings: AnomalySettings = {
+	enabled: true,
+	windowSize: 20,
+	failureThreshold: 0.7,
+	minCalls: 5,
+};
 
 export class AnomalyGuard {
 	private readonly _windows = new Map<string, boolean[]>();

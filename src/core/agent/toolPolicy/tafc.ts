@@ -20,15 +20,30 @@ export function clampThreshold(value: number): number {
 	return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : defaultTafcSettings.complexityThreshold;
 }
 
-type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema; required?: string[]; enum?: unknown[]; anyOf?: Schema[] };
+type Schema = {
+	type?: unknown;
+	properties?: Record<string, Schema>;
+	items?: Schema;
+	required?: string[];
+	enum?: unknown[];
+	anyOf?: Schema[];
+};
 
 function depth(schema: Schema): number {
-	const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.anyOf ?? [])];
+	const children = [
+		...Object.values(schema.properties ?? {}),
+		...(schema.items ? [schema.items] : []),
+		...(schema.anyOf ?? []),
+	];
 	return children.length ? 1 + Math.max(...children.map(depth)) : 0;
 }
 
 function largestEnum(schema: Schema): number {
-	const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(schema.anyOf ?? [])];
+	const children = [
+		...Object.values(schema.properties ?? {}),
+		...(schema.items ? [schema.items] : []),
+		...(schema.anyOf ?? []),
+	];
 	return Math.max(schema.enum?.length ?? 0, 0, ...children.map(largestEnum));
 }
 
@@ -54,7 +69,13 @@ export function augmentSpec(spec: ToolSpec, settings: TafcSettings): ToolSpec {
 		parameters: {
 			...spec.parameters,
 			// First in the object, so a model that writes in order reasons before it chooses.
-			properties: { [THINKING_FIELD]: { type: 'string', description: 'Think step by step about which values the other arguments need, then fill them.' }, ...(schema.properties ?? {}) },
+			properties: {
+				[THINKING_FIELD]: {
+					type: 'string',
+					description: 'Think step by step about which values the other arguments need, then fill them.',
+				},
+				...(schema.properties ?? {}),
+			},
 			required: [THINKING_FIELD, ...(schema.required ?? [])],
 		},
 	};

@@ -15,14 +15,24 @@ export interface DependencySettings {
 	maxTotalBoost: number;
 }
 
-export const defaultDependencySettings: DependencySettings = { enabled: false, rules: { edit_file: { requires: ['read_file'] } }, boostPerDep: 0.15, maxTotalBoost: 0.2 };
+export const defaultDependencySettings: DependencySettings = {
+	enabled: false,
+	rules: { edit_file: { requires: ['read_file'] } },
+	boostPerDep: 0.15,
+	maxTotalBoost: 0.2,
+};
 
 export interface DependencyExclusion {
 	tool: string;
 	missing: string[];
 }
 
-export function unmetRequirements(tool: string, succeeded: ReadonlySet<string>, settings: DependencySettings, offered: ReadonlySet<string>): string[] {
+export function unmetRequirements(
+	tool: string,
+	succeeded: ReadonlySet<string>,
+	settings: DependencySettings,
+	offered: ReadonlySet<string>,
+): string[] {
 	if (!settings.enabled) {
 		return [];
 	}

@@ -7,7 +7,13 @@
 import type { ToolSpec } from '../../llm/chatModel';
 import { AnomalyGuard, defaultAnomalySettings, type AnomalySettings } from './anomalyGuard';
 import { augmentSpec, defaultTafcSettings, dropThinking, type TafcSettings } from './tafc';
-import { defaultDependencySettings, preferenceBoost, unmetRequirements, type DependencyExclusion, type DependencySettings } from './toolDependencies';
+import {
+	defaultDependencySettings,
+	preferenceBoost,
+	unmetRequirements,
+	type DependencyExclusion,
+	type DependencySettings,
+} from './toolDependencies';
 import { QUALITY, type ToolErrorCategory } from '../recovery/toolErrors';
 
 export interface ToolPolicySettings {
@@ -19,7 +25,13 @@ export interface ToolPolicySettings {
 	infraRetryDelayMs: number;
 }
 
-export const defaultToolPolicySettings: ToolPolicySettings = { anomaly: defaultAnomalySettings, tafc: defaultTafcSettings, dependencies: defaultDependencySettings, infraRetries: 2, infraRetryDelayMs: 500 };
+export const defaultToolPolicySettings: ToolPolicySettings = {
+	anomaly: defaultAnomalySettings,
+	tafc: defaultTafcSettings,
+	dependencies: defaultDependencySettings,
+	infraRetries: 2,
+	infraRetryDelayMs: 500,
+};
 
 export class SessionToolState {
 	readonly succeeded = new Set<string>();
@@ -57,7 +69,13 @@ export class SessionToolState {
 			this._log(`Tool dependencies: not offered yet: ${line}.`);
 		}
 		this._lastExclusions = line;
-		const ranked = kept.map((spec, index) => ({ spec, index, boost: preferenceBoost(spec.name, this.succeeded, settings.dependencies) })).sort((a, b) => b.boost - a.boost || a.index - b.index);
+		const ranked = kept
+			.map((spec, index) => ({
+				spec,
+				index,
+				boost: preferenceBoost(spec.name, this.succeeded, settings.dependencies),
+			}))
+			.sort((a, b) => b.boost - a.boost || a.index - b.index);
 		this._tafcApplied.clear();
 		return ranked.map(({ spec }) => {
 			const augmented = augmentSpec(spec, settings.tafc);
@@ -74,7 +92,9 @@ export class SessionToolState {
 			return `${tool} is blocked for this session: it failed too often. Do not call it; use another tool or answer with what you have.`;
 		}
 		const missing = unmetRequirements(tool, this.succeeded, this._settings().dependencies, offeredNames);
-		return missing.length ? `${tool} is not available until ${missing.join(' and ')} has succeeded in this session. Call ${missing[0]} first.` : undefined;
+		return missing.length
+			? `${tool} is not available until ${missing.join(' and ')} has succeeded in this session. Call ${missing[0]} first.`
+			: undefined;
 	}
 
 	/** The model's `thinking` is for the model: dropped before validation and execution. */

@@ -97,7 +97,14 @@ class TurnSelection {
 		if (added.length) {
 			this._notice(`The model asked for ${added.join(', ')}; offered from its next step on.`);
 		}
-		return [added.length ? `Now offered: ${added.join(', ')}. Call them in your next step.` : '', unknown.length ? `No such tool: ${unknown.join(', ')}.` : ''].filter(Boolean).join(' ') || 'Those tools are already offered.';
+		return (
+			[
+				added.length ? `Now offered: ${added.join(', ')}. Call them in your next step.` : '',
+				unknown.length ? `No such tool: ${unknown.join(', ')}.` : '',
+			]
+				.filter(Boolean)
+				.join(' ') || 'Those tools are already offered.'
+		);
 	}
 }
 
@@ -110,14 +117,22 @@ export function createRequestToolsTool(budget: () => ToolBudget): RequestToolsTo
 		input: z
 			.object({
 				names: z.array(z.string()).optional().describe('Exact tool names from the list in this description'),
-				search: z.string().optional().describe('Words describing the tool you need; the best matches are offered'),
+				search: z
+					.string()
+					.optional()
+					.describe('Words describing the tool you need; the best matches are offered'),
 			})
 			.refine(input => (input.names?.length ?? 0) > 0 || !!input.search?.trim(), 'give "names" or "search"'),
 		effect: 'read',
-		describe: input => `Request tools: ${[...(input.names ?? []), ...(input.search ? [`"${input.search}"`] : [])].join(', ')}`,
+		describe: input =>
+			`Request tools: ${[...(input.names ?? []), ...(input.search ? [`"${input.search}"`] : [])].join(', ')}`,
 		async execute(input, context) {
 			const turn = turns.get(context.signal);
-			return ok(turn ? turn.request(input.names ?? [], input.search?.trim()) : 'Every tool is already offered in this request.');
+			return ok(
+				turn
+					? turn.request(input.names ?? [], input.search?.trim())
+					: 'Every tool is already offered in this request.',
+			);
 		},
 	});
 	return { ...tool, budget };
@@ -160,9 +175,15 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 		return rest;
 	}
 	const ranked = rank(sourced, queryFrom(context.messages));
-	const request: ToolSpec | undefined = requester && { name: REQUEST_TOOLS, description: '', parameters: structuredClone(all.find(s => s.name === REQUEST_TOOLS)?.parameters ?? {}) };
+	const request: ToolSpec | undefined = requester && {
+		name: REQUEST_TOOLS,
+		description: '',
+		parameters: structuredClone(all.find(s => s.name === REQUEST_TOOLS)?.parameters ?? {}),
+	};
 	// The catalog is counted at its largest (every source tool named), so the request never ends up over budget.
-	const catalogCost = request ? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) }) : 0;
+	const catalogCost = request
+		? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) })
+		: 0;
 	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
 	const chosen: ToolSpec[] = [];
 	const withheld = new Map<string, ToolSpec>();
@@ -217,7 +238,14 @@ function rank(specs: ToolSpec[], query: string): { hits: ToolSpec[]; rest: ToolS
 		processTerm: term => (term.length > 1 && !STOP_WORDS.has(term.toLowerCase()) ? term.toLowerCase() : null),
 		searchOptions: { boost: { name: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
 	});
-	search.addAll(specs.map((spec, id) => ({ id, name: spec.name.replace(/^mcp_/, ''), description: spec.description, params: Object.keys((spec.parameters.properties as object) ?? {}).join(' ') })));
+	search.addAll(
+		specs.map((spec, id) => ({
+			id,
+			name: spec.name.replace(/^mcp_/, ''),
+			description: spec.description,
+			params: Object.keys((spec.parameters.properties as object) ?? {}).join(' '),
+		})),
+	);
 	const hits = search.search(query).map(hit => hit.id as number);
 	const seen = new Set(hits);
 	return { hits: hits.map(id => specs[id]), rest: specs.filter((_, id) => !seen.has(id)) };

@@ -87,7 +87,10 @@ export const LM_TOOL_EXCLUSIONS: readonly LmToolExclusion[] = [
 	]),
 ];
 
-const compiled = LM_TOOL_EXCLUSIONS.map(e => ({ ...e, test: new RegExp(`^${e.name.split('*').map(escape).join('.*')}$`) }));
+const compiled = LM_TOOL_EXCLUSIONS.map(e => ({
+	...e,
+	test: new RegExp(`^${e.name.split('*').map(escape).join('.*')}$`),
+}));
 
 /** Why Keel leaves this VS Code tool out, or undefined when it is offered. */
 export function lmToolExclusion(name: string): LmToolExclusion | undefined {

@@ -42,7 +42,13 @@ export function parseMcpConfigText(text: string, scope: McpScope, origin: string
 	const value = parseJsonc(text, errors, { allowTrailingComma: true });
 	if (errors.length > 0) {
 		const first = errors[0];
-		return { servers: [], inputs: [], errors: [`${origin}: ${printParseErrorCode(first.error)} at offset ${first.offset}. Fix the JSON (comments and trailing commas are fine).`] };
+		return {
+			servers: [],
+			inputs: [],
+			errors: [
+				`${origin}: ${printParseErrorCode(first.error)} at offset ${first.offset}. Fix the JSON (comments and trailing commas are fine).`,
+			],
+		};
 	}
 	return parseMcpConfig(value, scope, origin);
 }
@@ -74,14 +80,20 @@ export function parseMcpConfig(value: unknown, scope: McpScope, origin: string):
 		out.errors.push(`${origin}: "inputs" must be an array.`);
 	} else {
 		for (const raw of inputs) {
-			if (isObject(raw) && typeof raw.id === 'string' && (raw.type === 'promptString' || raw.type === 'pickString')) {
+			if (
+				isObject(raw) &&
+				typeof raw.id === 'string' &&
+				(raw.type === 'promptString' || raw.type === 'pickString')
+			) {
 				out.inputs.push({
 					id: raw.id,
 					type: raw.type,
 					description: typeof raw.description === 'string' ? raw.description : raw.id,
 					password: raw.password === true,
 					default: typeof raw.default === 'string' ? raw.default : undefined,
-					options: Array.isArray(raw.options) ? raw.options.filter((o): o is string => typeof o === 'string') : undefined,
+					options: Array.isArray(raw.options)
+						? raw.options.filter((o): o is string => typeof o === 'string')
+						: undefined,
 				});
 			} else {
 				out.errors.push(`${origin}: an input needs "id" and "type" ("promptString" or "pickString").`);
@@ -98,7 +110,8 @@ function parseServer(name: string, raw: unknown, scope: McpScope): McpServerConf
 	if (!isObject(raw)) {
 		return 'expected an object with "command" or "url".';
 	}
-	const type = raw.type ?? (typeof raw.command === 'string' ? 'stdio' : typeof raw.url === 'string' ? 'http' : undefined);
+	const type =
+		raw.type ?? (typeof raw.command === 'string' ? 'stdio' : typeof raw.url === 'string' ? 'http' : undefined);
 	if (type === 'stdio') {
 		if (typeof raw.command !== 'string' || raw.command.trim() === '') {
 			return 'a stdio server needs "command" (the program to run).';

@@ -11,7 +11,11 @@ import { mcpSdk } from './mcpSdk';
 
 export type McpState = 'stopped' | 'starting' | 'running' | 'error';
 
-export type McpConnectionEvent = { kind: 'state'; state: McpState; error?: string } | { kind: 'tools'; tools: Tool[] } | { kind: 'crashed'; error: string; willRetry: boolean } | { kind: 'stderr'; text: string };
+export type McpConnectionEvent =
+	| { kind: 'state'; state: McpState; error?: string }
+	| { kind: 'tools'; tools: Tool[] }
+	| { kind: 'crashed'; error: string; willRetry: boolean }
+	| { kind: 'stderr'; text: string };
 
 export interface McpConnectionOptions {
 	/** Per tools/call; a hung server fails the call with a message, it never holds the turn. */
@@ -87,14 +91,24 @@ export class McpConnection {
 	async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
 		const client = this._client;
 		if (!client || this._state !== 'running') {
-			throw new Error(`the MCP server "${this.config.name}" is ${this._state}${this._error ? ` (${this._error})` : ''}`);
+			throw new Error(
+				`the MCP server "${this.config.name}" is ${this._state}${this._error ? ` (${this._error})` : ''}`,
+			);
 		}
 		const timeout = this._options.callTimeoutMs;
 		try {
-			return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout, resetTimeoutOnProgress: true, maxTotalTimeout: timeout * 4 })) as CallToolResult;
+			return (await client.callTool({ name, arguments: args }, undefined, {
+				signal,
+				timeout,
+				resetTimeoutOnProgress: true,
+				maxTotalTimeout: timeout * 4,
+			})) as CallToolResult;
 		} catch (error) {
 			if (/timed out/i.test(describe(error))) {
-				throw new Error(`the MCP server "${this.config.name}" did not answer within ${Math.round(timeout / 1000)} s (keel.mcp.callTimeoutSeconds)`, { cause: error });
+				throw new Error(
+					`the MCP server "${this.config.name}" did not answer within ${Math.round(timeout / 1000)} s (keel.mcp.callTimeoutSeconds)`,
+					{ cause: error },
+				);
 			}
 			throw error;
 		}
@@ -112,7 +126,9 @@ export class McpConnection {
 				cwd: this.config.cwd,
 				stderr: 'pipe',
 			});
-			transport.stderr?.on('data', (chunk: Buffer) => this._onEvent({ kind: 'stderr', text: chunk.toString('utf8') }));
+			transport.stderr?.on('data', (chunk: Buffer) =>
+				this._onEvent({ kind: 'stderr', text: chunk.toString('utf8') }),
+			);
 			this.transport = 'stdio';
 			return this._attach(make(), transport, timeout);
 		}
@@ -120,11 +136,18 @@ export class McpConnection {
 		const requestInit = { headers: this.config.headers ?? {} };
 		if (this.config.type === 'http') {
 			try {
-				const client = await this._attach(make(), new sdk.StreamableHTTPClientTransport(url, { requestInit }), timeout);
+				const client = await this._attach(
+					make(),
+					new sdk.StreamableHTTPClientTransport(url, { requestInit }),
+					timeout,
+				);
 				this.transport = 'streamable-http';
 				return client;
 			} catch (error) {
-				this._onEvent({ kind: 'stderr', text: `Streamable HTTP failed (${describe(error)}); trying the SSE transport\n` });
+				this._onEvent({
+					kind: 'stderr',
+					text: `Streamable HTTP failed (${describe(error)}); trying the SSE transport\n`,
+				});
 			}
 		}
 		const client = await this._attach(make(), new sdk.SSEClientTransport(url, { requestInit }), timeout);
@@ -136,7 +159,9 @@ export class McpConnection {
 		client.onclose = () => this._closed(client);
 		client.onerror = error => this._onEvent({ kind: 'stderr', text: `transport error: ${describe(error)}\n` });
 		client.setNotificationHandler(mcpSdk().ToolListChangedNotificationSchema, () => {
-			this._refreshTools().catch(error => this._onEvent({ kind: 'stderr', text: `tools/list after list_changed failed: ${describe(error)}\n` }));
+			this._refreshTools().catch(error =>
+				this._onEvent({ kind: 'stderr', text: `tools/list after list_changed failed: ${describe(error)}\n` }),
+			);
 		});
 		await client.connect(transport, { timeout });
 		return client;
@@ -152,7 +177,9 @@ export class McpConnection {
 		const tools: Tool[] = [];
 		let cursor: string | undefined;
 		do {
-			const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this._options.connectTimeoutMs });
+			const page = await client.listTools(cursor ? { cursor } : undefined, {
+				timeout: this._options.connectTimeoutMs,
+			});
 			tools.push(...page.tools);
 			cursor = page.nextCursor;
 		} while (cursor && tools.length < 1000);

@@ -29,9 +29,11 @@ export const mcpSdk = lazyRequire<McpSdk>(() => {
 		Client: require('@modelcontextprotocol/sdk/client/index.js').Client,
 		StdioClientTransport: require('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport,
 		getDefaultEnvironment: require('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment,
-		StreamableHTTPClientTransport: require('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport,
+		StreamableHTTPClientTransport: require('@modelcontextprotocol/sdk/client/streamableHttp.js')
+			.StreamableHTTPClientTransport,
 		SSEClientTransport: require('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport,
-		ToolListChangedNotificationSchema: require('@modelcontextprotocol/sdk/types.js').ToolListChangedNotificationSchema,
+		ToolListChangedNotificationSchema: require('@modelcontextprotocol/sdk/types.js')
+			.ToolListChangedNotificationSchema,
 		// The vendor bundle exports Ajv/Ajv2020 by name; plain Node gets the packages themselves.
 		Ajv: ajv.Ajv ?? ajv.default ?? ajv,
 		Ajv2020: ajv2020.Ajv2020 ?? ajv2020.default ?? ajv2020,

@@ -32,14 +32,20 @@ export function mcpToolName(server: string, tool: string): string {
 	return `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash.toString(36).slice(-6).padStart(6, '0')}`;
 }
 
-export function mcpToolDefinition(server: string, tool: Tool, caller: McpToolCaller, shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>): ToolDefinition<Record<string, unknown>> {
+export function mcpToolDefinition(
+	server: string,
+	tool: Tool,
+	caller: McpToolCaller,
+	shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>,
+): ToolDefinition<Record<string, unknown>> {
 	const parameters = schemaFor(tool);
 	const input = jsonSchemaInput(parameters);
 	const title = tool.annotations?.title ?? tool.title ?? tool.name;
 	const description = `[MCP ${server}] ${tool.description ?? title}`;
 	return {
 		name: mcpToolName(server, tool.name),
-		description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
+		description:
+			description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
 		input,
 		parameters,
 		source: `mcp:${server}`,
@@ -58,7 +64,11 @@ export function jsonSchemaInput(parameters: Record<string, unknown>): z.ZodType<
 	return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
 		if (validate && !validate(value)) {
 			for (const error of validate.errors ?? []) {
-				ctx.addIssue({ code: 'custom', path: error.instancePath.split('/').filter(Boolean), message: error.message ?? 'is invalid' });
+				ctx.addIssue({
+					code: 'custom',
+					path: error.instancePath.split('/').filter(Boolean),
+					message: error.message ?? 'is invalid',
+				});
 			}
 		}
 	});
@@ -113,11 +123,17 @@ export function toToolResult(result: CallToolResult): ToolResult {
 				break;
 			case 'resource': {
 				const resource = item.resource as { uri: string; mimeType?: string; text?: string };
-				parts.push(typeof resource.text === 'string' ? `[resource ${resource.uri}]\n${resource.text}` : `[resource ${resource.uri} (${resource.mimeType ?? 'binary'})]`);
+				parts.push(
+					typeof resource.text === 'string'
+						? `[resource ${resource.uri}]\n${resource.text}`
+						: `[resource ${resource.uri} (${resource.mimeType ?? 'binary'})]`,
+				);
 				break;
 			}
 			case 'resource_link':
-				parts.push(`[link ${item.uri}${item.name ? ` — ${item.name}` : ''}${item.description ? `: ${item.description}` : ''}]`);
+				parts.push(
+					`[link ${item.uri}${item.name ? ` — ${item.name}` : ''}${item.description ? `: ${item.description}` : ''}]`,
+				);
 				break;
 		}
 	}
@@ -126,7 +142,9 @@ export function toToolResult(result: CallToolResult): ToolResult {
 	}
 	const text = parts.join('\n') || '(the tool returned nothing)';
 	const fields = { source: 'mcp', ...(images ? { images } : {}) };
-	return result.isError ? { ok: false, display: `The tool reported an error: ${text}`, ...fields } : { ok: true, display: text, ...fields };
+	return result.isError
+		? { ok: false, display: `The tool reported an error: ${text}`, ...fields }
+		: { ok: true, display: text, ...fields };
 }
 
 function base64Bytes(data: string): number {

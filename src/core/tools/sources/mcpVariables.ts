@@ -37,7 +37,9 @@ async function resolveOne(variable: string, context: VariableContext): Promise<s
 		case 'input': {
 			const value = await context.input(arg);
 			if (value === undefined) {
-				throw new UnresolvedVariable(`the input "${arg}" was not given (declare it in "inputs" and answer the prompt)`);
+				throw new UnresolvedVariable(
+					`the input "${arg}" was not given (declare it in "inputs" and answer the prompt)`,
+				);
 			}
 			return value;
 		}
@@ -65,7 +67,9 @@ export async function resolveServer(server: McpServerConfig, context: VariableCo
 		if (!value) {
 			return undefined;
 		}
-		const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await resolveVariables(v, context)] as const));
+		const entries = await Promise.all(
+			Object.entries(value).map(async ([k, v]) => [k, await resolveVariables(v, context)] as const),
+		);
 		return Object.fromEntries(entries);
 	};
 	return {
@@ -81,7 +85,15 @@ export async function resolveServer(server: McpServerConfig, context: VariableCo
 }
 
 export function inputIds(server: McpServerConfig): string[] {
-	const texts = [server.command, ...(server.args ?? []), ...Object.values(server.env ?? {}), server.envFile, server.cwd, server.url, ...Object.values(server.headers ?? {})];
+	const texts = [
+		server.command,
+		...(server.args ?? []),
+		...Object.values(server.env ?? {}),
+		server.envFile,
+		server.cwd,
+		server.url,
+		...Object.values(server.headers ?? {}),
+	];
 	const ids = new Set<string>();
 	for (const text of texts) {
 		for (const match of (text ?? '').matchAll(PATTERN)) {

@@ -28,7 +28,12 @@ export function renderAnthropic(r: Resolved): Rendering {
 				content: [],
 				stop_reason: null,
 				stop_sequence: null,
-				usage: { input_tokens: r.promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+				usage: {
+					input_tokens: r.promptTokens,
+					cache_creation_input_tokens: 0,
+					cache_read_input_tokens: 0,
+					output_tokens: 1,
+				},
 			},
 		}),
 	);
@@ -37,9 +42,17 @@ export function renderAnthropic(r: Resolved): Rendering {
 	let index = 0;
 	if (r.reasoning) {
 		// Extended thinking: a thinking block with thinking_delta fragments and a closing signature_delta.
-		frames.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
-		for (const t of splitInto(r.reasoning, r.textChunks)) frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
-		frames.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'EqQBCkYIAxgCIkD' + randomId('', 40) } }));
+		frames.push(
+			ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+		);
+		for (const t of splitInto(r.reasoning, r.textChunks))
+			frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
+		frames.push(
+			ev('content_block_delta', {
+				index,
+				delta: { type: 'signature_delta', signature: 'EqQBCkYIAxgCIkD' + randomId('', 40) },
+			}),
+		);
 		frames.push(ev('content_block_stop', { index }));
 		index++;
 	}
@@ -52,19 +65,34 @@ export function renderAnthropic(r: Resolved): Rendering {
 		index++;
 	}
 	for (const call of r.calls) {
-		frames.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }));
+		frames.push(
+			ev('content_block_start', {
+				index,
+				content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+			}),
+		);
 		// The API opens every tool_use block with an empty partial_json before the real fragments.
 		const parts = ['', ...splitInto(call.arguments, r.argSplit)];
-		for (const p of parts) frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
+		for (const p of parts)
+			frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
 		frames.push(ev('content_block_stop', { index }));
 		index++;
 	}
-	frames.push(ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: r.completionTokens } }));
+	frames.push(
+		ev('message_delta', {
+			delta: { stop_reason: stopReason, stop_sequence: null },
+			usage: { output_tokens: r.completionTokens },
+		}),
+	);
 	frames.push(ev('message_stop', {}));
 
 	return {
 		status: 200,
-		headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId },
+		headers: {
+			'content-type': 'text/event-stream; charset=utf-8',
+			'cache-control': 'no-cache',
+			'request-id': requestId,
+		},
 		frames,
 		// The SDK turns `event: error` into an APIError even though the HTTP status was 200 (F13).
 		errorFrame: (type, msg) => `event: error\ndata: ${JSON.stringify(anthropicErrorBody(type, msg))}\n\n`,
@@ -107,7 +135,12 @@ function message(r: Resolved, id: string, stopReason: string) {
 		content,
 		stop_reason: stopReason,
 		stop_sequence: null,
-		usage: { input_tokens: r.promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: r.completionTokens },
+		usage: {
+			input_tokens: r.promptTokens,
+			cache_creation_input_tokens: 0,
+			cache_read_input_tokens: 0,
+			output_tokens: r.completionTokens,
+		},
 	};
 }
 

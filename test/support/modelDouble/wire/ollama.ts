@@ -14,8 +14,15 @@ export function renderOllama(r: Resolved): Rendering {
 	const msg = (content: string, extra: object = {}) => ({ role: 'assistant', content, ...extra });
 
 	const bad = r.calls.find(c => !isObjectJson(c.arguments));
-	const parseError = bad ? `error parsing tool call: raw='${bad.arguments}', err=${goJsonError(bad.arguments)}` : undefined;
-	const toolCalls = bad ? [] : r.calls.map((c, index) => ({ id: c.id, function: { index, name: c.name, arguments: JSON.parse(c.arguments) } }));
+	const parseError = bad
+		? `error parsing tool call: raw='${bad.arguments}', err=${goJsonError(bad.arguments)}`
+		: undefined;
+	const toolCalls = bad
+		? []
+		: r.calls.map((c, index) => ({
+				id: c.id,
+				function: { index, name: c.name, arguments: JSON.parse(c.arguments) },
+			}));
 	const final = {
 		done: true,
 		done_reason: r.finishReason ?? 'stop', // Ollama reports "stop" even when the turn is tool calls
@@ -34,8 +41,13 @@ export function renderOllama(r: Resolved): Rendering {
 	}
 
 	// Thinking models (qwen3, gpt-oss, deepseek-r1) stream `message.thinking` before the content.
-	const thinking = r.reasoning ? splitInto(r.reasoning, r.textChunks).map(t => line({ message: msg('', { thinking: t }), done: false })) : [];
-	const frames = [...thinking, ...(r.text ? splitInto(r.text, r.textChunks).map(t => line({ message: msg(t), done: false })) : [])];
+	const thinking = r.reasoning
+		? splitInto(r.reasoning, r.textChunks).map(t => line({ message: msg('', { thinking: t }), done: false }))
+		: [];
+	const frames = [
+		...thinking,
+		...(r.text ? splitInto(r.text, r.textChunks).map(t => line({ message: msg(t), done: false })) : []),
+	];
 	if (parseError) {
 		// Nothing written yet → a real HTTP 500; otherwise the error rides inside the 200 stream.
 		if (!frames.length) return jsonRendering(500, { error: parseError });
@@ -43,11 +55,25 @@ export function renderOllama(r: Resolved): Rendering {
 	}
 	if (toolCalls.length) frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
 	frames.push(line({ message: msg(''), ...final }));
-	return { status: 200, headers: NDJSON, frames, errorFrame: (_t, message) => JSON.stringify({ error: message }) + '\n' };
+	return {
+		status: 200,
+		headers: NDJSON,
+		frames,
+		errorFrame: (_t, message) => JSON.stringify({ error: message }) + '\n',
+	};
 }
 
 export function ollamaTags(models: string[]) {
-	return { models: models.map(name => ({ name, model: name, modified_at: new Date().toISOString(), size: 4_920_753_328, digest: digest(name), details: details(name) })) };
+	return {
+		models: models.map(name => ({
+			name,
+			model: name,
+			modified_at: new Date().toISOString(),
+			size: 4_920_753_328,
+			digest: digest(name),
+			details: details(name),
+		})),
+	};
 }
 
 export function ollamaShow(model: string, contextLength: number, capabilities: string[]) {
@@ -73,7 +99,14 @@ function details(model: string) {
 	// qwen3:8b → qwen3, qwen2.5-coder → qwen2, as Ollama names architectures; clients should
 	// look for any `*.context_length` key rather than guess the family.
 	const family = model.split(':')[0].split(/[.-]/)[0] || 'llama';
-	return { parent_model: '', format: 'gguf', family, families: [family], parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
+	return {
+		parent_model: '',
+		format: 'gguf',
+		family,
+		families: [family],
+		parameter_size: '8.2B',
+		quantization_level: 'Q4_K_M',
+	};
 }
 
 function digest(name: string): string {

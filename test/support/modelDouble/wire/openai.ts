@@ -44,7 +44,11 @@ function finishReason(r: Resolved): string {
 }
 
 function usage(r: Resolved) {
-	return { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens, total_tokens: r.promptTokens + r.completionTokens };
+	return {
+		prompt_tokens: r.promptTokens,
+		completion_tokens: r.completionTokens,
+		total_tokens: r.promptTokens + r.completionTokens,
+	};
 }
 
 function chunks(r: Resolved): object[] {
@@ -60,12 +64,25 @@ function chunks(r: Resolved): object[] {
 		choices,
 		...extra,
 	});
-	const choice = (delta: object, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
+	const choice = (delta: object, finish: string | null = null) => ({
+		index: 0,
+		delta,
+		logprobs: null,
+		finish_reason: finish,
+	});
 
 	const out: object[] = [];
 	// Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field.
 	for (const piece of r.reasoning ? splitInto(r.reasoning, r.textChunks) : []) {
-		out.push(envelope([choice(out.length === 0 ? { role: 'assistant', content: null, [r.reasoningField]: piece } : { [r.reasoningField]: piece })]));
+		out.push(
+			envelope([
+				choice(
+					out.length === 0
+						? { role: 'assistant', content: null, [r.reasoningField]: piece }
+						: { [r.reasoningField]: piece },
+				),
+			]),
+		);
 	}
 	const textPieces = r.text ? splitInto(r.text, r.textChunks) : [];
 	// The opening chunk names the role; OpenAI sends content:null when the turn is only tool calls.
@@ -76,8 +93,13 @@ function chunks(r: Resolved): object[] {
 		// One call only, the pre-tools API: a function_call delta and finish_reason "function_call".
 		const call = r.calls[0];
 		if (call) {
-			out.push(envelope([choice({ role: 'assistant', content: null, function_call: { name: call.name, arguments: '' } })]));
-			for (const part of splitInto(call.arguments, r.argSplit)) out.push(envelope([choice({ function_call: { arguments: part } })]));
+			out.push(
+				envelope([
+					choice({ role: 'assistant', content: null, function_call: { name: call.name, arguments: '' } }),
+				]),
+			);
+			for (const part of splitInto(call.arguments, r.argSplit))
+				out.push(envelope([choice({ function_call: { arguments: part } })]));
 		}
 		out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
 		if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
@@ -88,11 +110,22 @@ function chunks(r: Resolved): object[] {
 		if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
 			// Whole calls in one delta each, as Ollama's /v1 sends them.
 			const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
-			out.push(envelope([choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }] })]));
+			out.push(
+				envelope([
+					choice({
+						tool_calls: [
+							{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } },
+						],
+					}),
+				]),
+			);
 			return;
 		}
 		const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-		const first = out.length === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] };
+		const first =
+			out.length === 0
+				? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
+				: { tool_calls: [head] };
 		out.push(envelope([choice(first)]));
 		for (const part of splitInto(call.arguments, r.argSplit)) {
 			out.push(envelope([choice({ tool_calls: [{ index, function: { arguments: part } }] })]));
@@ -111,7 +144,11 @@ function completion(r: Resolved) {
 		refusal: null,
 	};
 	if (r.calls.length) {
-		message.tool_calls = r.calls.map(c => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+		message.tool_calls = r.calls.map(c => ({
+			id: c.id,
+			type: 'function',
+			function: { name: c.name, arguments: c.arguments },
+		}));
 	}
 	return {
 		id: randomId('chatcmpl-'),

@@ -61,10 +61,19 @@ export function estimateTokens(s: string): number {
 	return Math.max(1, Math.ceil(s.length / 4));
 }
 
-export function resolve(step: ReplyStep, req: RecordedRequest, wire: 'openai' | 'ollama' | 'anthropic', filled: string): Resolved {
+export function resolve(
+	step: ReplyStep,
+	req: RecordedRequest,
+	wire: 'openai' | 'ollama' | 'anthropic',
+	filled: string,
+): Resolved {
 	const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>;
 	const idPrefix = wire === 'anthropic' ? 'toolu_' : 'call_';
-	const calls = (step.toolCalls ?? []).map(c => ({ id: c.id ?? randomId(idPrefix), name: c.name, arguments: c.arguments }));
+	const calls = (step.toolCalls ?? []).map(c => ({
+		id: c.id ?? randomId(idPrefix),
+		name: c.name,
+		arguments: c.arguments,
+	}));
 	const out = filled + calls.map(c => c.name + c.arguments).join('');
 	// Ollama streams unless told otherwise; OpenAI and Anthropic only when asked.
 	const stream = wire === 'ollama' ? body.stream !== false : body.stream === true;

@@ -17,7 +17,10 @@ describe('Images in a prompt (validation and the three wires)', () => {
 	];
 
 	it('reads the format from the bytes and the size from the base64, whatever the file claims', () => {
-		assert.deepStrictEqual({ ...image, data: undefined }, { mediaType: 'image/png', name: 'shot.png', bytes: Buffer.from(PNG, 'base64').length, data: undefined });
+		assert.deepStrictEqual(
+			{ ...image, data: undefined },
+			{ mediaType: 'image/png', name: 'shot.png', bytes: Buffer.from(PNG, 'base64').length, data: undefined },
+		);
 		assert.strictEqual(validateImages([{ name: 'photo', data: JPEG }])[0].mediaType, 'image/jpeg');
 	});
 
@@ -28,8 +31,14 @@ describe('Images in a prompt (validation and the three wires)', () => {
 		);
 		const big = Buffer.alloc(IMAGE_LIMITS.maxBytes + 3);
 		Buffer.from(PNG, 'base64').copy(big);
-		assert.throws(() => validateImages([{ name: 'huge.png', data: big.toString('base64') }]), /huge\.png is 4\.0 MB; images are limited to 4\.0 MB\. Scale it down or crop it/);
-		assert.throws(() => validateImages(Array.from({ length: 5 }, () => ({ name: 'a.png', data: PNG }))), /at most 4 images; remove 1/);
+		assert.throws(
+			() => validateImages([{ name: 'huge.png', data: big.toString('base64') }]),
+			/huge\.png is 4\.0 MB; images are limited to 4\.0 MB\. Scale it down or crop it/,
+		);
+		assert.throws(
+			() => validateImages(Array.from({ length: 5 }, () => ({ name: 'a.png', data: PNG }))),
+			/at most 4 images; remove 1/,
+		);
 		assert.throws(() => validateImages([{ name: 'x.png', data: 'not base64!' }]), /not readable image data/);
 	});
 
@@ -42,11 +51,19 @@ describe('Images in a prompt (validation and the three wires)', () => {
 				{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
 			],
 		});
-		assert.deepStrictEqual(toOpenAIMessages([{ kind: 'user', content: 'plain' }])[0], { role: 'user', content: 'plain' }, 'a prompt without images stays a plain string');
+		assert.deepStrictEqual(
+			toOpenAIMessages([{ kind: 'user', content: 'plain' }])[0],
+			{ role: 'user', content: 'plain' },
+			'a prompt without images stays a plain string',
+		);
 	});
 
 	it('Ollama native: the images ride beside the text as bare base64', () => {
-		assert.deepStrictEqual(toOllamaMessages(history)[1], { role: 'user', content: 'What is in this picture?', images: [PNG] });
+		assert.deepStrictEqual(toOllamaMessages(history)[1], {
+			role: 'user',
+			content: 'What is in this picture?',
+			images: [PNG],
+		});
 	});
 
 	it('Anthropic: a base64 image block before the text block', () => {

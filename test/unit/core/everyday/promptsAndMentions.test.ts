@@ -51,21 +51,41 @@ describe('slash commands and prompt files', () => {
 });
 
 describe('mentions', () => {
-	const workspace = () => new InMemoryWorkspace({ 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'b', '.env': 'SECRET=1', 'big.txt': 'y'.repeat(10_000) });
-	const sources = (ws = workspace()) => ({ workspace: ws, guard: new WorkspaceGuard(ws, defaultPathPolicy), problems: () => [{ path: 'src/a.ts', line: 1, column: 2, severity: 'error' as const, message: 'boom', source: 'ts' }] });
+	const workspace = () =>
+		new InMemoryWorkspace({
+			'src/a.ts': 'export const a = 1;\n',
+			'src/b.ts': 'b',
+			'.env': 'SECRET=1',
+			'big.txt': 'y'.repeat(10_000),
+		});
+	const sources = (ws = workspace()) => ({
+		workspace: ws,
+		guard: new WorkspaceGuard(ws, defaultPathPolicy),
+		problems: () => [
+			{ path: 'src/a.ts', line: 1, column: 2, severity: 'error' as const, message: 'boom', source: 'ts' },
+		],
+	});
 	const signal = new AbortController().signal;
 
 	it('finds each kind once, not e-mail addresses, and trims trailing punctuation', () => {
-		assert.deepStrictEqual(parseMentions('see @src/a.ts, @src/ and @problems; mail me@x.org @https://example.com/p. @src/a.ts'), [
-			{ kind: 'file', value: 'src/a.ts' },
-			{ kind: 'folder', value: 'src/' },
-			{ kind: 'problems', value: 'problems' },
-			{ kind: 'url', value: 'https://example.com/p' },
-		]);
+		assert.deepStrictEqual(
+			parseMentions('see @src/a.ts, @src/ and @problems; mail me@x.org @https://example.com/p. @src/a.ts'),
+			[
+				{ kind: 'file', value: 'src/a.ts' },
+				{ kind: 'folder', value: 'src/' },
+				{ kind: 'problems', value: 'problems' },
+				{ kind: 'url', value: 'https://example.com/p' },
+			],
+		);
 	});
 
 	it('attaches files, folders and problems with token costs; refuses denied, missing and absent sources with a reason', async () => {
-		const attached = await resolveMentions(parseMentions('@src/a.ts @src/ @problems @.env @nope.ts @selection @terminal'), sources(), 1000, signal);
+		const attached = await resolveMentions(
+			parseMentions('@src/a.ts @src/ @problems @.env @nope.ts @selection @terminal'),
+			sources(),
+			1000,
+			signal,
+		);
 		assert.deepStrictEqual(
 			attached.map(a => [a.kind, a.label, a.tokens > 0, Boolean(a.error)]),
 			[

@@ -46,7 +46,10 @@ describe('project rules', () => {
 			rules.skipped.map(s => s.path),
 			['src/AGENTS.md', 'src/api/AGENTS.md'],
 		);
-		assert.match(rulesSummary(rules, true), /^Rules: AGENTS\.md \(6 tokens\), \.keel\/rules\/style\.md \(5 tokens\)\. Skipped: src\/AGENTS\.md \(3 tokens, over the 12-token budget/);
+		assert.match(
+			rulesSummary(rules, true),
+			/^Rules: AGENTS\.md \(6 tokens\), \.keel\/rules\/style\.md \(5 tokens\)\. Skipped: src\/AGENTS\.md \(3 tokens, over the 12-token budget/,
+		);
 	});
 
 	it('an untrusted workspace lists its rules as not applied', async () => {
@@ -59,8 +62,14 @@ describe('project rules', () => {
 		assert.strictEqual(nearestRules(rules.applied, 'src/api/users.ts')!.path, 'src/api/AGENTS.md');
 		assert.strictEqual(nearestRules(rules.applied, 'src/app.ts')!.path, 'src/AGENTS.md');
 		assert.strictEqual(nearestRules(rules.applied, 'srcx/app.ts')!.path, 'AGENTS.md');
-		const prompt = buildSystemPrompt('ws', { rules: rulesPromptSection(rules), modeInstructions: PLAN.instructions });
-		assert.match(prompt, /## Rules from src\/api\/AGENTS\.md \(for files under src\/api\/\)\nAPI handlers return Result\./);
+		const prompt = buildSystemPrompt('ws', {
+			rules: rulesPromptSection(rules),
+			modeInstructions: PLAN.instructions,
+		});
+		assert.match(
+			prompt,
+			/## Rules from src\/api\/AGENTS\.md \(for files under src\/api\/\)\nAPI handlers return Result\./,
+		);
 		assert.ok(prompt.indexOf('Plan mode') > prompt.indexOf('Use pnpm'), 'the mode comes last');
 		assert.strictEqual(buildSystemPrompt('ws'), buildSystemPrompt('ws', { rules: '' }));
 	});
@@ -80,7 +89,13 @@ describe('modes', () => {
 	});
 
 	it('reads custom modes and reports bad entries with what to fix', () => {
-		const { modes, errors } = parseCustomModes([{ name: 'Review', instructions: ' Review only. ', tools: ['read_file'] }, { name: 'Docs writer', tools: 'all' }, { name: 'plan' }, { instructions: 'no name' }, { name: 'Bad', tools: 3 }]);
+		const { modes, errors } = parseCustomModes([
+			{ name: 'Review', instructions: ' Review only. ', tools: ['read_file'] },
+			{ name: 'Docs writer', tools: 'all' },
+			{ name: 'plan' },
+			{ instructions: 'no name' },
+			{ name: 'Bad', tools: 3 },
+		]);
 		assert.deepStrictEqual(
 			modes.map(m => [m.id, m.name, m.tools, m.instructions]),
 			[

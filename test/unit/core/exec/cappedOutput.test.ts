@@ -42,7 +42,11 @@ describe('cappedProgress', () => {
 		progress('67890abc');
 		progress('more');
 		progress('and more');
-		assert.deepStrictEqual(seen, ['12345', '67890', '\n[live output capped here; the result keeps the rest up to the output limit]\n']);
+		assert.deepStrictEqual(seen, [
+			'12345',
+			'67890',
+			'\n[live output capped here; the result keeps the rest up to the output limit]\n',
+		]);
 	});
 
 	it('never streams more than 64 KiB into the card, whatever the output limit', () => {

@@ -3,7 +3,10 @@ import { filterOutput } from '../../../../src/core/exec/outputFilters';
 
 describe('outputFilters', () => {
 	it('strips ANSI colours and carriage-return progress redraws', () => {
-		const out = filterOutput('./build.sh', '\u001b[32mok\u001b[0m\rDownloading 10%\rDownloading 100%\n[=====>    ] 55%\ndone');
+		const out = filterOutput(
+			'./build.sh',
+			'\u001b[32mok\u001b[0m\rDownloading 10%\rDownloading 100%\n[=====>    ] 55%\ndone',
+		);
 		assert.strictEqual(out.text, 'Downloading 100%\ndone');
 		assert.deepStrictEqual(out.applied.slice(0, 2), ['ansi', 'progress']);
 	});
@@ -17,7 +20,18 @@ describe('outputFilters', () => {
 
 	it('keeps a mocha run to its summary and failures', () => {
 		const passing = Array.from({ length: 300 }, (_, i) => `    ✔ test ${i}`);
-		const raw = ['', ...passing, '', '  300 passing (2s)', '  1 failing', '', '  1) suite', '       does a thing:', '     AssertionError: expected 1 to equal 2', '      at Context.<anonymous> (test/a.test.js:10:5)'].join('\n');
+		const raw = [
+			'',
+			...passing,
+			'',
+			'  300 passing (2s)',
+			'  1 failing',
+			'',
+			'  1) suite',
+			'       does a thing:',
+			'     AssertionError: expected 1 to equal 2',
+			'      at Context.<anonymous> (test/a.test.js:10:5)',
+		].join('\n');
 		const out = filterOutput('npx mocha', raw);
 		assert.ok(out.applied.includes('mocha'));
 		assert.ok(out.linesAfter < 10, out.text);

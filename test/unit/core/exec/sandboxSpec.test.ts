@@ -32,7 +32,10 @@ describe('sandbox container spec', () => {
 			{ Type: 'bind', Source: root, Target: '/workspace', ReadOnly: false },
 			{ Type: 'bind', Source: path.join(root, '.vscode'), Target: '/workspace/.vscode', ReadOnly: true },
 		]);
-		assert.ok(fs.statSync(path.join(root, '.vscode')).isDirectory(), 'a missing .vscode is created empty so the sandbox cannot create it');
+		assert.ok(
+			fs.statSync(path.join(root, '.vscode')).isDirectory(),
+			'a missing .vscode is created empty so the sandbox cannot create it',
+		);
 		assert.strictEqual(host.Binds, undefined);
 		assert.strictEqual(host.Privileged, undefined);
 		assert.strictEqual(host.AutoRemove, true, 'a container that stops (idle, crash) does not linger');
@@ -52,7 +55,16 @@ describe('sandbox container spec', () => {
 				.filter(m => m.ReadOnly)
 				.map(m => m.Target)
 				.sort(),
-			['/workspace/.git/config', '/workspace/.git/hooks', '/workspace/.git/modules/lib/config', '/workspace/.git/modules/lib/hooks', '/workspace/.github', '/workspace/.gitlab-ci.yml', '/workspace/.pre-commit-config.yaml', '/workspace/.vscode'],
+			[
+				'/workspace/.git/config',
+				'/workspace/.git/hooks',
+				'/workspace/.git/modules/lib/config',
+				'/workspace/.git/modules/lib/hooks',
+				'/workspace/.github',
+				'/workspace/.gitlab-ci.yml',
+				'/workspace/.pre-commit-config.yaml',
+				'/workspace/.vscode',
+			],
 		);
 	});
 
@@ -60,7 +72,10 @@ describe('sandbox container spec', () => {
 		const spec = containerSpec(root, 'img', { ...defaultLimits, network: 'bridge' });
 		assert.strictEqual(spec.HostConfig!.NetworkMode, 'bridge');
 		assert.strictEqual(spec.NetworkDisabled, false);
-		assert.throws(() => containerSpec(root, 'img', { ...defaultLimits, network: 'host' }), /share a network namespace/);
+		assert.throws(
+			() => containerSpec(root, 'img', { ...defaultLimits, network: 'host' }),
+			/share a network namespace/,
+		);
 		assert.throws(() => containerSpec(root, 'img', { ...defaultLimits, network: 'container:abc' }), ExecError);
 	});
 
@@ -81,10 +96,16 @@ describe('sandbox container spec', () => {
 	});
 
 	it('reads OOM kills and pids-limit hits from cgroup v1 and v2 counter files', () => {
-		const v1 = '== /sys/fs/cgroup/memory/memory.oom_control\noom_kill_disable 0\nunder_oom 0\noom_kill 2\n== /sys/fs/cgroup/pids/pids.events\nmax 0\n';
+		const v1 =
+			'== /sys/fs/cgroup/memory/memory.oom_control\noom_kill_disable 0\nunder_oom 0\noom_kill 2\n== /sys/fs/cgroup/pids/pids.events\nmax 0\n';
 		assert.deepStrictEqual(parseCounters(v1), { oomKills: 2, pidsMax: 0 });
-		const v2 = '== /sys/fs/cgroup/memory.events\nlow 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n== /sys/fs/cgroup/pids.events\nmax 3\n';
-		assert.deepStrictEqual(parseCounters(v2), { oomKills: 1, pidsMax: 3 }, 'memory.events\'s own "max" is not the pids counter');
+		const v2 =
+			'== /sys/fs/cgroup/memory.events\nlow 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n== /sys/fs/cgroup/pids.events\nmax 3\n';
+		assert.deepStrictEqual(
+			parseCounters(v2),
+			{ oomKills: 1, pidsMax: 3 },
+			'memory.events\'s own "max" is not the pids counter',
+		);
 		assert.deepStrictEqual(parseCounters(''), { oomKills: 0, pidsMax: 0 });
 	});
 });

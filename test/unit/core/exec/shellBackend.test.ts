@@ -1,6 +1,10 @@
 import * as assert from 'assert';
 import { ExecError } from '../../../../src/core/exec/execError';
-import { AUTO_FALLBACK_NOTE, ShellBackendSelector, type ShellBackendSetting } from '../../../../src/core/exec/shellBackend';
+import {
+	AUTO_FALLBACK_NOTE,
+	ShellBackendSelector,
+	type ShellBackendSetting,
+} from '../../../../src/core/exec/shellBackend';
 import { FakeCommandRunner } from '../../../fakes/fakeCommandRunner';
 
 describe('ShellBackendSelector', () => {

@@ -20,7 +20,10 @@ function run(file: string): FilterResult & { raw: string } {
 function expectRule(result: FilterResult, rule: string, maxShare: number): void {
 	assert.strictEqual(result.rule, rule);
 	assert.ok(result.applied.includes(rule), `rule ${rule} changed nothing: ${result.applied}`);
-	assert.ok(result.linesAfter <= result.linesBefore * maxShare, `${result.linesBefore} → ${result.linesAfter} lines, expected at most ${maxShare * 100}%`);
+	assert.ok(
+		result.linesAfter <= result.linesBefore * maxShare,
+		`${result.linesBefore} → ${result.linesAfter} lines, expected at most ${maxShare * 100}%`,
+	);
 }
 
 describe('built-in filter rules on captured outputs', () => {
@@ -45,7 +48,10 @@ describe('built-in filter rules on captured outputs', () => {
 	it('cargo clippy: one line per lint with its places, the totals kept', () => {
 		const r = run('cargo-clippy.txt');
 		expectRule(r, 'cargo-clippy', 0.2);
-		assert.match(r.text, /unneeded `return` statement \[needless_return\] \(2×\): src\/lib\.rs:3:34, src\/lib\.rs:4:35/);
+		assert.match(
+			r.text,
+			/unneeded `return` statement \[needless_return\] \(2×\): src\/lib\.rs:3:34, src\/lib\.rs:4:35/,
+		);
 		assert.match(r.text, /\[unused_variables\] \(3×\)/);
 		assert.match(r.text, /generated \d+ warnings/);
 		assert.strictEqual(r.confidence, 'partial', 'unused_variables groups three different messages');
@@ -55,7 +61,10 @@ describe('built-in filter rules on captured outputs', () => {
 		const r = run('git-status.txt');
 		expectRule(r, 'git-status', 0.3);
 		assert.match(r.text, /^On branch /m);
-		assert.match(r.text, /^staged \(5\): M src\/f1\.ts, M src\/f2\.ts, M src\/f3\.ts, D src\/f9\.ts, A src\/new\.ts$/m);
+		assert.match(
+			r.text,
+			/^staged \(5\): M src\/f1\.ts, M src\/f2\.ts, M src\/f3\.ts, D src\/f9\.ts, A src\/new\.ts$/m,
+		);
 		assert.match(r.text, /^unstaged \(5\): M src\/f4\.ts/m);
 		assert.match(r.text, /^untracked \(2\): docs\/, scratch\.log$/m);
 		assert.doesNotMatch(r.text, /use "git/);
@@ -140,7 +149,10 @@ describe('built-in filter rules on captured outputs', () => {
 		assert.match(r.text, /src\/broken\.c:12:5: error/);
 		assert.match(r.text, /make: \*\*\* \[Makefile:5: all\] Error 2/);
 		assert.doesNotMatch(r.text, /Entering directory/);
-		const middle = ['x', ...Array.from({ length: 200 }, (_, i) => (i === 100 ? 'lib.c:1: error: boom' : `cc -c f${i}.c`))].join('\n');
+		const middle = [
+			'x',
+			...Array.from({ length: 200 }, (_, i) => (i === 100 ? 'lib.c:1: error: boom' : `cc -c f${i}.c`)),
+		].join('\n');
 		assert.match(engine.apply('make -j4', middle).text, /lib\.c:1: error: boom/);
 	});
 

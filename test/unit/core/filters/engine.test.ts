@@ -8,11 +8,17 @@ const passing = ['  ✔ a', '  ✔ b', '  ✔ c', '', '  3 passing (1s)'].join('
 
 describe('filter engine', () => {
 	it('matches compound lines on their last command, without pipes and redirections', () => {
-		assert.strictEqual(commandForMatching('cd /Users/me/project && cargo clippy --workspace -- -D warnings 2>&1'), 'cargo clippy --workspace -- -D warnings');
+		assert.strictEqual(
+			commandForMatching('cd /Users/me/project && cargo clippy --workspace -- -D warnings 2>&1'),
+			'cargo clippy --workspace -- -D warnings',
+		);
 		assert.strictEqual(commandForMatching('cd app; npm test 2>&1 | tail -80'), 'npm test');
 		assert.strictEqual(commandForMatching('echo "a && b" > out.txt'), 'echo "a && b"');
 		assert.strictEqual(commandForMatching('CI=1 npx mocha'), 'npx mocha');
-		assert.strictEqual(new FilterEngine().ruleFor('cd /Users/me/project && cargo clippy --workspace -- -D warnings 2>&1')?.name, 'cargo-clippy');
+		assert.strictEqual(
+			new FilterEngine().ruleFor('cd /Users/me/project && cargo clippy --workspace -- -D warnings 2>&1')?.name,
+			'cargo-clippy',
+		);
 		assert.strictEqual(new FilterEngine().ruleFor('makepkg'), undefined, 'prefix rules match whole words');
 	});
 
@@ -22,7 +28,18 @@ describe('filter engine', () => {
 	});
 
 	it('a workspace rule overrides a built-in of the same name; a user toggle switches one off', () => {
-		const workspace = parseRuleFile(JSON.stringify({ rules: [{ name: 'mocha', match: { prefix: 'mocha' }, strategy: { type: 'keep_matching', patterns: ['passing'] } }] }), 'workspace');
+		const workspace = parseRuleFile(
+			JSON.stringify({
+				rules: [
+					{
+						name: 'mocha',
+						match: { prefix: 'mocha' },
+						strategy: { type: 'keep_matching', patterns: ['passing'] },
+					},
+				],
+			}),
+			'workspace',
+		);
 		const user = parseRuleFile(JSON.stringify({ rules: [{ name: 'git-status', enabled: false }] }), 'user');
 		const engine = new FilterEngine([workspace.entries, user.entries]);
 		assert.strictEqual(engine.apply('npx mocha', passing).text, '  3 passing (1s)');
@@ -30,8 +47,14 @@ describe('filter engine', () => {
 	});
 
 	it('keel.filters.disabledRules and the master switch', () => {
-		assert.strictEqual(new FilterEngine([], { enabled: true, disabledRules: ['mocha'] }).ruleFor('mocha'), undefined);
-		const off = new FilterEngine([], { enabled: false, disabledRules: [] }).apply('npx mocha', `\u001b[1m${passing}`);
+		assert.strictEqual(
+			new FilterEngine([], { enabled: true, disabledRules: ['mocha'] }).ruleFor('mocha'),
+			undefined,
+		);
+		const off = new FilterEngine([], { enabled: false, disabledRules: [] }).apply(
+			'npx mocha',
+			`\u001b[1m${passing}`,
+		);
 		assert.strictEqual(off.text, `\u001b[1m${passing}`);
 	});
 
@@ -58,14 +81,19 @@ describe('filter engine', () => {
 	});
 
 	it('a stage that would remove everything is undone and reported as fallback', () => {
-		const engine = new FilterEngine([[{ name: 'all', match: { prefix: 'x' }, strategy: { type: 'strip_noise', patterns: ['.'] } }]]);
+		const engine = new FilterEngine([
+			[{ name: 'all', match: { prefix: 'x' }, strategy: { type: 'strip_noise', patterns: ['.'] } }],
+		]);
 		const result = engine.apply('x', 'one\ntwo');
 		assert.strictEqual(result.text, 'one\ntwo');
 		assert.strictEqual(result.confidence, 'fallback');
 	});
 
 	it('test output without a summary line is left whole (fallback)', () => {
-		const result = new FilterEngine().apply('npx jest', 'Error: Cannot find module jest-environment-jsdom\n    at resolve (x.js:1:1)');
+		const result = new FilterEngine().apply(
+			'npx jest',
+			'Error: Cannot find module jest-environment-jsdom\n    at resolve (x.js:1:1)',
+		);
 		assert.strictEqual(result.confidence, 'fallback');
 		assert.match(result.text, /Cannot find module/);
 	});

@@ -3,7 +3,12 @@ import { repairArguments } from '../../../../src/core/llm/argumentRepair';
 
 const schema = {
 	type: 'object',
-	properties: { path: { type: 'string' }, offset: { type: 'integer' }, options: { type: 'object', properties: { deep: { type: 'boolean' } } }, paths: { type: 'array', items: { type: 'string' } } },
+	properties: {
+		path: { type: 'string' },
+		offset: { type: 'integer' },
+		options: { type: 'object', properties: { deep: { type: 'boolean' } } },
+		paths: { type: 'array', items: { type: 'string' } },
+	},
 };
 
 describe('repairArguments', () => {
@@ -14,7 +19,11 @@ describe('repairArguments', () => {
 		['Python literals', '{"path": "a.ts", "options": {"deep": True}}', { path: 'a.ts', options: { deep: true } }],
 		['string cut off at the end', '{"path": "src/app.ts', { path: 'src/app.ts' }],
 		['doubly encoded JSON', JSON.stringify(JSON.stringify({ path: 'a.ts' })), { path: 'a.ts' }],
-		['object as a JSON string', '{"path": "a", "options": "{\\"deep\\": false}"}', { path: 'a', options: { deep: false } }],
+		[
+			'object as a JSON string',
+			'{"path": "a", "options": "{\\"deep\\": false}"}',
+			{ path: 'a', options: { deep: false } },
+		],
 		['array as a JSON string', '{"paths": "[\\"a\\", \\"b\\"]"}', { paths: ['a', 'b'] }],
 		['number as a string', '{"path": "a", "offset": "5"}', { path: 'a', offset: 5 }],
 		['fenced', '```json\n{"path": "a"}\n```', { path: 'a' }],

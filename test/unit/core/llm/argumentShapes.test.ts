@@ -5,22 +5,37 @@ import { looksCut } from '../../../../src/core/agent/recovery/stepReview';
 
 const schema = {
 	type: 'object',
-	properties: { path: { type: 'string' }, limit: { type: 'integer' }, recursive: { type: 'boolean' }, globs: { type: 'array', items: { type: 'string' } } },
+	properties: {
+		path: { type: 'string' },
+		limit: { type: 'integer' },
+		recursive: { type: 'boolean' },
+		globs: { type: 'array', items: { type: 'string' } },
+	},
 	required: ['path'],
 };
 
 describe('arguments as models really send them', () => {
 	it('near-miss keys are renamed when exactly one property fits', () => {
 		for (const key of ['file_path', 'filename', 'filepath', 'FilePath']) {
-			assert.deepStrictEqual(repairArguments(JSON.stringify({ [key]: 'a.ts' }), schema)?.value, { path: 'a.ts' }, key);
+			assert.deepStrictEqual(
+				repairArguments(JSON.stringify({ [key]: 'a.ts' }), schema)?.value,
+				{ path: 'a.ts' },
+				key,
+			);
 		}
 		// Ambiguous: two missing properties could be meant; left as sent.
-		const two = { type: 'object', properties: { source_path: { type: 'string' }, target_path: { type: 'string' } } };
+		const two = {
+			type: 'object',
+			properties: { source_path: { type: 'string' }, target_path: { type: 'string' } },
+		};
 		assert.deepStrictEqual(repairArguments('{"path":"x"}', two)?.value, { path: 'x' });
 	});
 
 	it('strings become numbers, booleans and lists as the schema asks', () => {
-		assert.deepStrictEqual(repairArguments('{"path":"a","limit":"20","recursive":"true","globs":"*.ts, *.js"}', schema)?.value, { path: 'a', limit: 20, recursive: true, globs: ['*.ts', '*.js'] });
+		assert.deepStrictEqual(
+			repairArguments('{"path":"a","limit":"20","recursive":"true","globs":"*.ts, *.js"}', schema)?.value,
+			{ path: 'a', limit: 20, recursive: true, globs: ['*.ts', '*.js'] },
+		);
 	});
 
 	it('two calls glued into one arguments string are split; one object or broken text is not', () => {

@@ -13,7 +13,10 @@ describe('mapModelError (shared by the OpenAI-compatible, Ollama and Anthropic a
 
 	it('the request timeout names the setting to raise', () => {
 		const error = mapModelError(named('TimeoutError'), {}, true, endpoint);
-		assert.deepStrictEqual([error.code, error.message], ['modelStream', 'The model did not finish within keel.model.requestTimeoutSeconds.']);
+		assert.deepStrictEqual(
+			[error.code, error.message],
+			['modelStream', 'The model did not finish within keel.model.requestTimeoutSeconds.'],
+		);
 	});
 
 	it('before the first byte, no response means an unreachable server with what to do', () => {
@@ -27,14 +30,27 @@ describe('mapModelError (shared by the OpenAI-compatible, Ollama and Anthropic a
 			[mapModelError(new Error('socket hang up'), {}, true, endpoint)].map(e => [e.code, e.message]),
 			[['modelStream', 'The model stream broke: socket hang up']],
 		);
-		const inStream = mapModelError(new Error('overloaded'), { http: { body: '{"error":"overloaded"}' } }, true, endpoint);
+		const inStream = mapModelError(
+			new Error('overloaded'),
+			{ http: { body: '{"error":"overloaded"}' } },
+			true,
+			endpoint,
+		);
 		assert.deepStrictEqual([inStream.code, inStream.details.body], ['modelStream', '{"error":"overloaded"}']);
 	});
 
 	it('an HTTP error is described with its status, body and headers kept for Retry-After', () => {
 		const auth = mapModelError(new Error('401'), { http: { status: 401, body: '' } }, false, endpoint);
 		assert.strictEqual(auth.code, 'modelAuth');
-		const busy = mapModelError(new Error('429'), { http: { status: 429, body: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '3' } } }, true, endpoint);
-		assert.deepStrictEqual([busy.code, busy.message, busy.details.headers], ['modelHttp', 'The model server answered HTTP 429: slow down', { 'retry-after': '3' }]);
+		const busy = mapModelError(
+			new Error('429'),
+			{ http: { status: 429, body: '{"error":{"message":"slow down"}}', headers: { 'retry-after': '3' } } },
+			true,
+			endpoint,
+		);
+		assert.deepStrictEqual(
+			[busy.code, busy.message, busy.details.headers],
+			['modelHttp', 'The model server answered HTTP 429: slow down', { 'retry-after': '3' }],
+		);
 	});
 });

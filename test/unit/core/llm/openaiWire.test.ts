@@ -8,16 +8,31 @@ describe('OpenAI wire translation', () => {
 			{ kind: 'system', content: 'sys' },
 			{ kind: 'user', content: 'hi' },
 			{ kind: 'assistant', content: 'Let me look.' },
-			{ kind: 'tool_call', content: '', data: { id: 'a', name: 'read_file', rawArguments: '{"path":"x"}', arguments: { path: 'x' } } },
-			{ kind: 'tool_call', content: '', data: { id: 'b', name: 'list_directory', rawArguments: '{}', arguments: {} } },
+			{
+				kind: 'tool_call',
+				content: '',
+				data: { id: 'a', name: 'read_file', rawArguments: '{"path":"x"}', arguments: { path: 'x' } },
+			},
+			{
+				kind: 'tool_call',
+				content: '',
+				data: { id: 'b', name: 'list_directory', rawArguments: '{}', arguments: {} },
+			},
 			{ kind: 'tool_result', content: 'X', data: { toolCallId: 'a', name: 'read_file', output: 'X', ok: true } },
-			{ kind: 'tool_result', content: 'Y', data: { toolCallId: 'b', name: 'list_directory', output: 'Y', ok: true } },
+			{
+				kind: 'tool_result',
+				content: 'Y',
+				data: { toolCallId: 'b', name: 'list_directory', output: 'Y', ok: true },
+			},
 		]);
 		assert.deepStrictEqual(
 			wire.map(m => m.role),
 			['system', 'user', 'assistant', 'tool', 'tool'],
 		);
-		const assistant = wire[2] as { content: string; tool_calls: Array<{ id: string; function: { arguments: string } }> };
+		const assistant = wire[2] as {
+			content: string;
+			tool_calls: Array<{ id: string; function: { arguments: string } }>;
+		};
 		assert.strictEqual(assistant.content, 'Let me look.');
 		assert.deepStrictEqual(
 			assistant.tool_calls.map(c => c.id),
@@ -30,8 +45,14 @@ describe('OpenAI wire translation', () => {
 	});
 
 	it('starts an assistant message with null content when a call has no text before it', () => {
-		const wire = toOpenAIMessages([{ kind: 'tool_call', content: '', data: { id: 'a', name: 't', rawArguments: '{}', arguments: {} } }]);
-		assert.deepStrictEqual(wire[0], { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 't', arguments: '{}' } }] });
+		const wire = toOpenAIMessages([
+			{ kind: 'tool_call', content: '', data: { id: 'a', name: 't', rawArguments: '{}', arguments: {} } },
+		]);
+		assert.deepStrictEqual(wire[0], {
+			role: 'assistant',
+			content: null,
+			tool_calls: [{ id: 'a', type: 'function', function: { name: 't', arguments: '{}' } }],
+		});
 	});
 
 	it('assembles argument fragments by index, not by id', () => {

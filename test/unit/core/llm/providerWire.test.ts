@@ -14,7 +14,11 @@ const call = (id: string, raw: string): CanonicalMessage => {
 	}
 	return { kind: 'tool_call', content: '', data: { id, name: 'read_file', arguments: parsed, rawArguments: raw } };
 };
-const result = (id: string, output: string, ok = true): CanonicalMessage => ({ kind: 'tool_result', content: output, data: { toolCallId: id, name: 'read_file', output, ok } });
+const result = (id: string, output: string, ok = true): CanonicalMessage => ({
+	kind: 'tool_result',
+	content: output,
+	data: { toolCallId: id, name: 'read_file', output, ok },
+});
 
 const history: CanonicalMessage[] = [
 	{ kind: 'system', content: 'Be brief.' },
@@ -44,7 +48,10 @@ describe('provider wire formats (canonical → wire)', () => {
 			{ type: 'tool_result', tool_use_id: 'c2', content: 'invalid arguments', is_error: true },
 		]);
 		const broken = messages[1].content[2];
-		assert.ok(broken.type === 'tool_use' && JSON.stringify(broken.input) === '{"_unparsedArguments":"{\\"path\\": b}"}', 'malformed arguments are replayed visibly, not dropped');
+		assert.ok(
+			broken.type === 'tool_use' && JSON.stringify(broken.input) === '{"_unparsedArguments":"{\\"path\\": b}"}',
+			'malformed arguments are replayed visibly, not dropped',
+		);
 	});
 
 	it('Ollama: arguments as objects, results answered by tool name', () => {
@@ -68,13 +75,40 @@ describe('provider wire formats (canonical → wire)', () => {
 	});
 
 	it('old settings (baseUrl only) keep working; a preset without a URL brings its own', () => {
-		const legacy = resolveProvider({ provider: 'auto', model: 'glm-4.7-flash', contextWindow: 32768, requestTimeoutSeconds: 600 });
+		const legacy = resolveProvider({
+			provider: 'auto',
+			model: 'glm-4.7-flash',
+			contextWindow: 32768,
+			requestTimeoutSeconds: 600,
+		});
 		assert.strictEqual(legacy.preset.kind, 'ollama');
-		assert.strictEqual(legacy.baseUrl, 'http://127.0.0.1:11434', 'the old default (Ollama /v1) now goes through the native API');
-		assert.strictEqual(resolveProvider({ provider: 'auto', baseUrl: LEGACY_DEFAULT_BASE_URL, model: 'm', contextWindow: 1, requestTimeoutSeconds: 1 }).preset.kind, 'ollama');
-		const custom = resolveProvider({ provider: 'auto', baseUrl: 'http://10.1.1.1:9000/v1/', model: 'm', contextWindow: 1, requestTimeoutSeconds: 1 });
+		assert.strictEqual(
+			legacy.baseUrl,
+			'http://127.0.0.1:11434',
+			'the old default (Ollama /v1) now goes through the native API',
+		);
+		assert.strictEqual(
+			resolveProvider({
+				provider: 'auto',
+				baseUrl: LEGACY_DEFAULT_BASE_URL,
+				model: 'm',
+				contextWindow: 1,
+				requestTimeoutSeconds: 1,
+			}).preset.kind,
+			'ollama',
+		);
+		const custom = resolveProvider({
+			provider: 'auto',
+			baseUrl: 'http://10.1.1.1:9000/v1/',
+			model: 'm',
+			contextWindow: 1,
+			requestTimeoutSeconds: 1,
+		});
 		assert.deepStrictEqual([custom.preset.wire, custom.baseUrl], ['openai', 'http://10.1.1.1:9000/v1']);
 		const zai = resolveProvider({ provider: 'zai', model: 'glm-4.6', contextWindow: 1, requestTimeoutSeconds: 1 });
-		assert.deepStrictEqual([zai.preset.wire, zai.baseUrl, zai.preset.needsKey], ['openai', 'https://api.z.ai/api/paas/v4', true]);
+		assert.deepStrictEqual(
+			[zai.preset.wire, zai.baseUrl, zai.preset.needsKey],
+			['openai', 'https://api.z.ai/api/paas/v4', true],
+		);
 	});
 });

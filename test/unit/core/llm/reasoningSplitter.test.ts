@@ -32,11 +32,17 @@ describe('ReasoningSplitter', () => {
 			assert.strictEqual(r.answer, 'Hello <b>there</b>!');
 		});
 		it(`Harmony analysis/final channels and a call, in chunks of ${size}`, () => {
-			const r = split('<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a"}<|call|>junk after', size);
+			const r = split(
+				'<|channel|>analysis<|message|>Need the file.<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a"}<|call|>junk after',
+				size,
+			);
 			assert.strictEqual(r.reasoning, 'Need the file.');
 			assert.strictEqual(r.answer, '');
 			assert.deepStrictEqual(r.calls, [{ name: 'functions.read_file', rawArguments: '{"path":"a"}' }]);
-			const f = split('<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>The answer is 4.<|return|>', size);
+			const f = split(
+				'<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>The answer is 4.<|return|>',
+				size,
+			);
 			assert.deepStrictEqual([f.reasoning, f.answer], ['Think.', 'The answer is 4.']);
 		});
 	}

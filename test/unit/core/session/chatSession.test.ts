@@ -29,7 +29,11 @@ function session(model: ScriptedChatModel) {
 
 describe('ChatSession', () => {
 	it('keeps history across turns and projects the turn into the view', async () => {
-		const model = new ScriptedChatModel([callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'r1' }), textStep('It says hello.'), textStep('Second answer')]);
+		const model = new ScriptedChatModel([
+			callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'r1' }),
+			textStep('It says hello.'),
+			textStep('Second answer'),
+		]);
 		const { chat, updates, view } = session(model);
 		await chat.send('read it');
 		await chat.send('again');
@@ -61,13 +65,37 @@ describe('ChatSession', () => {
 			systemPrompt: () => 'sys',
 			history: [
 				{ kind: 'user', content: 'look' },
-				{ kind: 'tool_call', content: '', data: { id: 'a', name: 'read_file', rawArguments: '{"path":"README.md"}', arguments: { path: 'README.md' } } },
-				{ kind: 'tool_result', content: 'hello', data: { toolCallId: 'a', name: 'read_file', output: 'hello', ok: true } },
-				{ kind: 'tool_call', content: '', data: { id: 'b', name: 'list_directory', rawArguments: '{"path":"src"}', arguments: { path: 'src' } } },
+				{
+					kind: 'tool_call',
+					content: '',
+					data: {
+						id: 'a',
+						name: 'read_file',
+						rawArguments: '{"path":"README.md"}',
+						arguments: { path: 'README.md' },
+					},
+				},
+				{
+					kind: 'tool_result',
+					content: 'hello',
+					data: { toolCallId: 'a', name: 'read_file', output: 'hello', ok: true },
+				},
+				{
+					kind: 'tool_call',
+					content: '',
+					data: {
+						id: 'b',
+						name: 'list_directory',
+						rawArguments: '{"path":"src"}',
+						arguments: { path: 'src' },
+					},
+				},
 			],
 		});
 		const registry = new ToolRegistry(fileTools);
-		const restored = chatViewFromHistory('s2', 'scripted', chat.history, (name, raw) => registry.titleFor(name, raw));
+		const restored = chatViewFromHistory('s2', 'scripted', chat.history, (name, raw) =>
+			registry.titleFor(name, raw),
+		);
 		const cards = restored.items.flatMap(item => (item.kind === 'tool' ? [item.call] : []));
 		assert.deepStrictEqual(
 			cards.map(card => [card.title, card.status, card.output]),
@@ -79,7 +107,10 @@ describe('ChatSession', () => {
 	});
 
 	it('refuses a second prompt while a turn runs', async () => {
-		const model = new ScriptedChatModel([callStep({ name: 'list_directory', args: { path: '.' } }), textStep('ok')]);
+		const model = new ScriptedChatModel([
+			callStep({ name: 'list_directory', args: { path: '.' } }),
+			textStep('ok'),
+		]);
 		const { chat } = session(model);
 		const first = chat.send('one');
 		await assert.rejects(chat.send('two'), /already running/);

@@ -9,7 +9,11 @@ describe('tools lent to VS Code (package.json languageModelTools)', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const manifest = require(path.resolve(__dirname, '../../../../../package.json'));
 		const registry = new ToolRegistry(createToolset(defaultToolDeps()));
-		const lent = manifest.contributes.languageModelTools as Array<{ name: string; modelDescription: string; inputSchema: unknown }>;
+		const lent = manifest.contributes.languageModelTools as Array<{
+			name: string;
+			modelDescription: string;
+			inputSchema: unknown;
+		}>;
 		assert.deepStrictEqual(
 			lent.map(t => t.name),
 			['keel_read_file', 'keel_list_directory', 'keel_find_path', 'keel_grep'],
@@ -18,7 +22,11 @@ describe('tools lent to VS Code (package.json languageModelTools)', () => {
 			const name = tool.name.replace(/^keel_/, '');
 			const [spec] = registry.specs(t => t.name === name);
 			assert.strictEqual(registry.get(name)!.effect, 'read');
-			assert.deepStrictEqual(tool.inputSchema, spec.parameters, `${tool.name}: regenerate the schema in package.json`);
+			assert.deepStrictEqual(
+				tool.inputSchema,
+				spec.parameters,
+				`${tool.name}: regenerate the schema in package.json`,
+			);
 			assert.strictEqual(tool.modelDescription, spec.description);
 		}
 	});

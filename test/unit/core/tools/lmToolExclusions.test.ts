@@ -17,7 +17,15 @@ describe('VS Code tools Keel does not offer (lmToolExclusions)', () => {
 	});
 
 	it("offers everything else: other extensions' tools and MCP servers configured in VS Code", () => {
-		for (const name of ['keeltest_weather', 'mcp_github_create_issue', 'runTests', 'testFailure', 'vscode_listCodeUsages', 'copilot_fetchWebPage', 'my_run_in_terminal_helper']) {
+		for (const name of [
+			'keeltest_weather',
+			'mcp_github_create_issue',
+			'runTests',
+			'testFailure',
+			'vscode_listCodeUsages',
+			'copilot_fetchWebPage',
+			'my_run_in_terminal_helper',
+		]) {
 			assert.strictEqual(lmToolExclusion(name), undefined, name);
 		}
 	});

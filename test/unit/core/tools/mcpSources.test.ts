@@ -1,6 +1,11 @@
 import * as assert from 'assert';
 import { parseMcpConfigText } from '../../../../src/core/tools/sources/mcpConfig';
-import { inputIds, parseEnvFile, resolveServer, type VariableContext } from '../../../../src/core/tools/sources/mcpVariables';
+import {
+	inputIds,
+	parseEnvFile,
+	resolveServer,
+	type VariableContext,
+} from '../../../../src/core/tools/sources/mcpVariables';
 import { mcpToolDefinition, mcpToolName, toToolResult } from '../../../../src/core/tools/sources/mcpTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
 
@@ -29,12 +34,25 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 			],
 		);
 		assert.strictEqual(config.servers[0].envFile, '.env');
-		assert.deepStrictEqual(config.inputs, [{ id: 'token', type: 'promptString', description: 'GitHub token', password: true, default: undefined, options: undefined }]);
+		assert.deepStrictEqual(config.inputs, [
+			{
+				id: 'token',
+				type: 'promptString',
+				description: 'GitHub token',
+				password: true,
+				default: undefined,
+				options: undefined,
+			},
+		]);
 		assert.deepStrictEqual(inputIds(config.servers[1]), ['token']);
 	});
 
 	it('says what is wrong with each bad entry and keeps the good ones', () => {
-		const config = parseMcpConfigText('{"servers": {"a": {"type": "stdio"}, "b": {"url": "ftp://x"}, "c": {"type": "ws", "url": "http://x"}, "ok": {"command": "node"}}}', 'workspace', 'mcp.json');
+		const config = parseMcpConfigText(
+			'{"servers": {"a": {"type": "stdio"}, "b": {"url": "ftp://x"}, "c": {"type": "ws", "url": "http://x"}, "ok": {"command": "node"}}}',
+			'workspace',
+			'mcp.json',
+		);
 		assert.deepStrictEqual(
 			config.servers.map(s => s.name),
 			['ok'],
@@ -44,24 +62,48 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 			'mcp.json: server "b": a http server needs "url" (http:// or https://).',
 			'mcp.json: server "c": unknown "type" "ws": use "stdio", "http" or "sse".',
 		]);
-		assert.match(parseMcpConfigText('{"servers": {', 'workspace', 'mcp.json').errors[0], /mcp\.json: .* at offset \d+\. Fix the JSON/);
+		assert.match(
+			parseMcpConfigText('{"servers": {', 'workspace', 'mcp.json').errors[0],
+			/mcp\.json: .* at offset \d+\. Fix the JSON/,
+		);
 	});
 
 	it('resolves ${input:…}, ${env:…}, ${workspaceFolder}; an unanswered input stops the start', async () => {
 		const asked: string[] = [];
-		const context: VariableContext = { workspaceFolder: '/ws', userHome: '/home/u', pathSeparator: '/', env: { HOME: '/home/u' }, input: async id => (asked.push(id), id === 'token' ? 's3cret' : undefined) };
-		const [server] = parseMcpConfigText('{"servers": {"s": {"command": "${userHome}/bin/srv", "args": ["${workspaceFolder}/data", "--home=${env:HOME}"], "env": {"TOKEN": "${input:token}"}}}}', 'user', 'x').servers;
+		const context: VariableContext = {
+			workspaceFolder: '/ws',
+			userHome: '/home/u',
+			pathSeparator: '/',
+			env: { HOME: '/home/u' },
+			input: async id => (asked.push(id), id === 'token' ? 's3cret' : undefined),
+		};
+		const [server] = parseMcpConfigText(
+			'{"servers": {"s": {"command": "${userHome}/bin/srv", "args": ["${workspaceFolder}/data", "--home=${env:HOME}"], "env": {"TOKEN": "${input:token}"}}}}',
+			'user',
+			'x',
+		).servers;
 		const resolved = await resolveServer(server, context);
 		assert.strictEqual(resolved.command, '/home/u/bin/srv');
 		assert.deepStrictEqual(resolved.args, ['/ws/data', '--home=/home/u']);
 		assert.deepStrictEqual(resolved.env, { TOKEN: 's3cret' });
-		const [other] = parseMcpConfigText('{"servers": {"s": {"command": "x", "args": ["${input:missing}"]}}}', 'user', 'x').servers;
+		const [other] = parseMcpConfigText(
+			'{"servers": {"s": {"command": "x", "args": ["${input:missing}"]}}}',
+			'user',
+			'x',
+		).servers;
 		await assert.rejects(resolveServer(other, context), /the input "missing" was not given/);
-		await assert.rejects(resolveServer({ ...other, args: ['${command:evil}'] }, context), /unsupported variable \$\{command:evil\}/);
+		await assert.rejects(
+			resolveServer({ ...other, args: ['${command:evil}'] }, context),
+			/unsupported variable \$\{command:evil\}/,
+		);
 	});
 
 	it('reads envFile lines', () => {
-		assert.deepStrictEqual(parseEnvFile('# comment\nA=1\nexport B="two words"\n C = \'x\' \nnot a line'), { A: '1', B: 'two words', C: 'x' });
+		assert.deepStrictEqual(parseEnvFile('# comment\nA=1\nexport B="two words"\n C = \'x\' \nnot a line'), {
+			A: '1',
+			B: 'two words',
+			C: 'x',
+		});
 	});
 });
 
@@ -76,17 +118,32 @@ describe('MCP tools as Keel tools', () => {
 	it('validates arguments against the server JSON Schema with Ajv and offers that schema as is', () => {
 		const tool = mcpToolDefinition(
 			'shop',
-			{ name: 'order', description: 'Find an order', inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } }, required: ['id'] } },
+			{
+				name: 'order',
+				description: 'Find an order',
+				inputSchema: {
+					type: 'object',
+					properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } },
+					required: ['id'],
+				},
+			},
 			{ call: async () => ({ content: [] }) },
 			async r => r,
 		);
 		const registry = new ToolRegistry([tool]);
 		assert.strictEqual(tool.effect, 'exec', 'asks by default, never offered in an untrusted workspace');
-		assert.deepStrictEqual(registry.specs()[0].parameters, { type: 'object', properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } }, required: ['id'] });
+		assert.deepStrictEqual(registry.specs()[0].parameters, {
+			type: 'object',
+			properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } },
+			required: ['id'],
+		});
 		assert.ok(registry.parse('mcp_shop_order', '{"id":"A-1","n":2}').ok);
 		const bad = registry.parse('mcp_shop_order', '{"id":"B-1","n":0}');
 		assert.ok(!bad.ok);
-		assert.match(bad.message, /Invalid arguments for mcp_shop_order: id: must match pattern "\^A-"; n: must be >= 1/);
+		assert.match(
+			bad.message,
+			/Invalid arguments for mcp_shop_order: id: must match pattern "\^A-"; n: must be >= 1/,
+		);
 	});
 
 	it('shapes text, images, resources, links and structured content; isError is a failed result', () => {
@@ -99,7 +156,10 @@ describe('MCP tools as Keel tools', () => {
 			],
 		});
 		assert.strictEqual(result.ok, true);
-		assert.strictEqual(result.display, 'hello\n[image: image/png, 8 bytes — not shown to the model]\n[resource file:///a.txt]\nfile body\n[link https://x/y — y]');
+		assert.strictEqual(
+			result.display,
+			'hello\n[image: image/png, 8 bytes — not shown to the model]\n[resource file:///a.txt]\nfile body\n[link https://x/y — y]',
+		);
 		assert.strictEqual(toToolResult({ content: [], structuredContent: { a: 1 } }).display, '{\n  "a": 1\n}');
 		const failed = toToolResult({ content: [{ type: 'text', text: 'db offline' }], isError: true });
 		assert.deepStrictEqual([failed.ok, failed.display], [false, 'The tool reported an error: db offline']);

@@ -13,16 +13,31 @@ describe('permission settings merged across scopes', () => {
 
 	it('allow rules from an untrusted workspace are ignored; its deny and ask rules still count', () => {
 		const ask: PermissionRule = { tool: 'write_file', match: 'src/**', action: 'ask' };
-		assert.deepStrictEqual(mergeRules({ globalValue: [deny], workspaceValue: [allow, ask], workspaceFolderValue: [{ tool: '*', action: 'allow' }] }, false), [deny, ask]);
+		assert.deepStrictEqual(
+			mergeRules(
+				{
+					globalValue: [deny],
+					workspaceValue: [allow, ask],
+					workspaceFolderValue: [{ tool: '*', action: 'allow' }],
+				},
+				false,
+			),
+			[deny, ask],
+		);
 	});
 
 	it('malformed entries are dropped one by one', () => {
-		assert.deepStrictEqual(mergeRules({ globalValue: [deny, { tool: 3 }, 'x', { tool: 'a', action: 'maybe' }] }, true), [deny]);
+		assert.deepStrictEqual(
+			mergeRules({ globalValue: [deny, { tool: 3 }, 'x', { tool: 'a', action: 'maybe' }] }, true),
+			[deny],
+		);
 		assert.deepStrictEqual(mergeRules({ globalValue: 'not an array' as unknown }, true), []);
 	});
 
 	it('deny-read is a union: an empty workspace list erases nothing', () => {
-		assert.deepStrictEqual(mergeGlobs({ globalValue: ['**/secrets/**'], workspaceValue: [] }, false, true), ['**/secrets/**']);
+		assert.deepStrictEqual(mergeGlobs({ globalValue: ['**/secrets/**'], workspaceValue: [] }, false, true), [
+			'**/secrets/**',
+		]);
 		assert.deepStrictEqual(mergeGlobs({ globalValue: ['a'], workspaceValue: ['b'] }, false, true), ['a', 'b']);
 	});
 

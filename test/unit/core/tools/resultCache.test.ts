@@ -16,7 +16,10 @@ describe('session result cache', () => {
 	it('keys on canonical arguments: key order and ./ do not matter', () => {
 		const cache = new ToolResultCache();
 		assert.strictEqual(canonicalArguments({ b: 1, a: [{ d: 2, c: 3 }] }), '{"a":[{"c":3,"d":2}],"b":1}');
-		assert.strictEqual(cache.key('read_file', { path: './src/a.ts', offset: 1 }), cache.key('read_file', { offset: 1, path: 'src/a.ts' }));
+		assert.strictEqual(
+			cache.key('read_file', { path: './src/a.ts', offset: 1 }),
+			cache.key('read_file', { offset: 1, path: 'src/a.ts' }),
+		);
 	});
 
 	it('expires after the TTL (0 = never) and is scoped to the session', () => {

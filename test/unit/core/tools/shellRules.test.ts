@@ -2,13 +2,21 @@ import * as assert from 'assert';
 import { loadBashParser } from '../../../../src/core/tools/bashParser';
 import { matchCommandRule, splitCommandLine } from '../../../../src/core/tools/shellRules';
 
-const forms = (line: string) => splitCommandLine(line).commands.map(c => `${c.complete ? '' : '~'}${c.needsAllow ? '' : '^'}${c.text}`);
+const forms = (line: string) =>
+	splitCommandLine(line).commands.map(c => `${c.complete ? '' : '~'}${c.needsAllow ? '' : '^'}${c.text}`);
 
 describe('shellRules (bash grammar)', () => {
 	before(() => loadBashParser());
 
 	it('splits chains, pipelines, subshells and every kind of substitution', () => {
-		assert.deepStrictEqual(forms('git status && npm test | tee log; echo $(date) `whoami`'), ['git status', 'npm test', 'tee log', '~echo ', 'date', 'whoami']);
+		assert.deepStrictEqual(forms('git status && npm test | tee log; echo $(date) `whoami`'), [
+			'git status',
+			'npm test',
+			'tee log',
+			'~echo ',
+			'date',
+			'whoami',
+		]);
 		assert.deepStrictEqual(forms('ls <(find . -name x)'), ['~ls ', 'find . -name x']);
 		assert.deepStrictEqual(forms('(cd x; make) || { echo no; }'), ['cd x', 'make', 'echo no']);
 		assert.deepStrictEqual(forms('echo ${x:-$(rm -f v)}'), ['~echo ', 'rm -f v']);
@@ -39,7 +47,9 @@ describe('shellRules (bash grammar)', () => {
 	});
 
 	it('records files written by redirections after quote removal, not fd duplications or /dev/null', () => {
-		const writes = splitCommandLine('make 2>&1 > build.log; echo x >> ~/.bashrc; ls > /dev/null; cat a &> out.txt; echo > .vs"code"/t.json').writes;
+		const writes = splitCommandLine(
+			'make 2>&1 > build.log; echo x >> ~/.bashrc; ls > /dev/null; cat a &> out.txt; echo > .vs"code"/t.json',
+		).writes;
 		assert.deepStrictEqual(
 			writes.map(w => w.path),
 			['build.log', undefined, 'out.txt', '.vscode/t.json'],
@@ -47,7 +57,16 @@ describe('shellRules (bash grammar)', () => {
 	});
 
 	it('marks what cannot be judged statically as opaque', () => {
-		for (const line of ['eval "$X"', 'bash -c "$X"', '$CMD arg', 'echo "open', 'bash script.sh', 'python3 -c "import os"', 'echo > $OUT', 'echo > *.txt']) {
+		for (const line of [
+			'eval "$X"',
+			'bash -c "$X"',
+			'$CMD arg',
+			'echo "open',
+			'bash script.sh',
+			'python3 -c "import os"',
+			'echo > $OUT',
+			'echo > *.txt',
+		]) {
 			assert.ok(splitCommandLine(line).opaque, line);
 		}
 		assert.strictEqual(splitCommandLine('npm test -- --grep "a b"').opaque, undefined);

@@ -8,13 +8,24 @@ import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 
 const settings: ShellToolSettings = { timeoutSeconds: 30, outputLimitBytes: 1 << 20, memoryMb: 512, pids: 256 };
 
-function setup(script: ConstructorParameters<typeof FakeCommandRunner>[1] = [], setting: ShellBackendSetting = 'docker', engineAnswers = true) {
+function setup(
+	script: ConstructorParameters<typeof FakeCommandRunner>[1] = [],
+	setting: ShellBackendSetting = 'docker',
+	engineAnswers = true,
+) {
 	const sandbox = new FakeCommandRunner('sandbox', script);
 	sandbox.availableAnswer = engineAnswers;
 	const terminal = new FakeCommandRunner('terminal', script);
-	const [tool] = createShellTools({ selector: new ShellBackendSelector(() => setting, sandbox, terminal), settings: () => settings }) as [ToolDefinition<any>];
+	const [tool] = createShellTools({
+		selector: new ShellBackendSelector(() => setting, sandbox, terminal),
+		settings: () => settings,
+	}) as [ToolDefinition<any>];
 	const progress: string[] = [];
-	const context: ToolContext = { workspace: new InMemoryWorkspace({ 'pkg/a.txt': 'A' }), signal: new AbortController().signal, progress: text => progress.push(text) };
+	const context: ToolContext = {
+		workspace: new InMemoryWorkspace({ 'pkg/a.txt': 'A' }),
+		signal: new AbortController().signal,
+		progress: text => progress.push(text),
+	};
 	// The order the loop uses: describe → prepare → (approval) → execute with what prepare returned.
 	const call = async (input: Record<string, unknown>) => {
 		const parsed = tool.input.parse(input);
@@ -29,7 +40,9 @@ describe('run_command', () => {
 		const { tool, call } = setup();
 		assert.strictEqual(tool.effect, 'exec');
 		assert.strictEqual(tool.describe({ command: 'npm test' }), 'Run `npm test` (sandbox)');
-		assert.deepStrictEqual(tool.subjects!({ command: 'npm test && rm -rf x' }), [{ kind: 'command', values: ['npm test && rm -rf x'] }]);
+		assert.deepStrictEqual(tool.subjects!({ command: 'npm test && rm -rf x' }), [
+			{ kind: 'command', values: ['npm test && rm -rf x'] },
+		]);
 		assert.strictEqual((await call({ command: 'npm test' })).prepared.title, 'Run `npm test` (sandbox)');
 	});
 
@@ -37,7 +50,12 @@ describe('run_command', () => {
 		const { sandbox, progress, call } = setup([{ stdout: 'ok\n' }]);
 		const { result } = await call({ command: 'ls', cwd: './pkg/' });
 		assert.deepStrictEqual(
-			sandbox.requests.map(r => ({ command: r.command, cwd: r.cwd, timeoutMs: r.timeoutMs, limit: r.outputLimitBytes })),
+			sandbox.requests.map(r => ({
+				command: r.command,
+				cwd: r.cwd,
+				timeoutMs: r.timeoutMs,
+				limit: r.outputLimitBytes,
+			})),
 			[{ command: 'ls', cwd: 'pkg', timeoutMs: 30_000, limit: 1 << 20 }],
 		);
 		assert.deepStrictEqual(progress, ['ok\n']);
@@ -56,7 +74,9 @@ describe('run_command', () => {
 
 	it('turns a non-zero exit into a tool error carrying the exit code and the tail of the output', async () => {
 		const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
-		const { result } = await setup([{ stdout: lines, stderr: 'Error: boom', exitCode: 2 }]).call({ command: 'npm test' });
+		const { result } = await setup([{ stdout: lines, stderr: 'Error: boom', exitCode: 2 }]).call({
+			command: 'npm test',
+		});
 		assert.strictEqual(result.ok, false);
 		assert.strictEqual(result.exitCode, 2);
 		assert.match(result.display, /^`npm test` failed with exit code 2 in the sandbox/);
@@ -73,13 +93,24 @@ describe('run_command', () => {
 		const timeout = (await call({ command: 'npm start' })).result;
 		assert.strictEqual(timeout.ok, false);
 		assert.strictEqual(timeout.timedOut, true);
-		assert.match(timeout.display, /timed out after 30\.0 s in the sandbox; it and every process it started were killed.*timeoutSeconds/s);
-		assert.match((await call({ command: 'x' })).result.display, /ran out of memory in the sandbox .*512 MB, setting keel\.shell\.memoryMb/);
-		assert.match((await call({ command: 'y' })).result.display, /process limit \(256 processes, setting keel\.shell\.pids\)/);
+		assert.match(
+			timeout.display,
+			/timed out after 30\.0 s in the sandbox; it and every process it started were killed.*timeoutSeconds/s,
+		);
+		assert.match(
+			(await call({ command: 'x' })).result.display,
+			/ran out of memory in the sandbox .*512 MB, setting keel\.shell\.memoryMb/,
+		);
+		assert.match(
+			(await call({ command: 'y' })).result.display,
+			/process limit \(256 processes, setting keel\.shell\.pids\)/,
+		);
 	});
 
 	it('flags truncated output', async () => {
-		const { result } = await setup([{ stdout: 'head\n[… 10 bytes of output omitted …]\ntail', truncated: true }]).call({ command: 'cat big' });
+		const { result } = await setup([
+			{ stdout: 'head\n[… 10 bytes of output omitted …]\ntail', truncated: true },
+		]).call({ command: 'cat big' });
 		assert.strictEqual(result.truncated, true);
 		assert.match(result.display, /output truncated/);
 	});
@@ -95,7 +126,9 @@ describe('run_command', () => {
 	});
 
 	it("gives the user's fix when Docker is not running (backend docker)", async () => {
-		const { result } = await setup([engineUnavailable(Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' }))]).call({ command: 'ls' });
+		const { result } = await setup([
+			engineUnavailable(Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT' })),
+		]).call({ command: 'ls' });
 		assert.strictEqual(result.ok, false);
 		assert.match(result.display, /^Docker is not running — start it, or set keel\.shell\.backend to terminal\./);
 		assert.strictEqual(result.errorCode, 'engineUnavailable');

@@ -8,7 +8,12 @@ import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../sr
 import { buildSystemPrompt } from '../../../../src/core/agent/loop/systemPrompt';
 import { NodeWorkspace } from '../../../../src/core/tools/nodeWorkspace';
 import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../src/core/tools/paths';
-import { folderNames, globForFolder, MultiRootWorkspace, splitFolderPath } from '../../../../src/core/tools/workspaceFolders';
+import {
+	folderNames,
+	globForFolder,
+	MultiRootWorkspace,
+	splitFolderPath,
+} from '../../../../src/core/tools/workspaceFolders';
 
 describe('multi-root workspace folders', () => {
 	let base: string;
@@ -29,8 +34,20 @@ describe('multi-root workspace folders', () => {
 	it('names: collisions get -2, -3 in folder order; a real "-2" folder keeps its name; unsafe characters become "-"', () => {
 		assert.deepStrictEqual(folderNames(['app', 'app', 'lib', 'app']), ['app', 'app-2', 'lib', 'app-3']);
 		assert.deepStrictEqual(folderNames(['app', 'app', 'app-2']), ['app', 'app-3', 'app-2']);
-		assert.deepStrictEqual(folderNames(['App', 'app']), ['App', 'app-2'], 'names differ by case only on a case-sensitive disk, never in a path the model writes');
-		assert.deepStrictEqual(folderNames(['a/b', 'c\\d', '..', '', '~home', 'x%2e', 'dot\uFF0Edot']), ['a-b', 'c-d', 'folder', 'folder-2', 'home', 'x-2e', 'dot-dot']);
+		assert.deepStrictEqual(
+			folderNames(['App', 'app']),
+			['App', 'app-2'],
+			'names differ by case only on a case-sensitive disk, never in a path the model writes',
+		);
+		assert.deepStrictEqual(folderNames(['a/b', 'c\\d', '..', '', '~home', 'x%2e', 'dot\uFF0Edot']), [
+			'a-b',
+			'c-d',
+			'folder',
+			'folder-2',
+			'home',
+			'x-2e',
+			'dot-dot',
+		]);
 		for (const name of folderNames(['a/b', '..', '~home', 'x%2e', 'w\u0000x'])) {
 			const checked = normalizeWorkspacePath(`${name}/file`);
 			assert.ok(checked.ok && checked.path === `${name}/file`, `${name} is a plain segment`);
@@ -68,12 +85,18 @@ describe('multi-root workspace folders', () => {
 		assert.strictEqual(fs.existsSync(path.join(base, 'api/new.txt')), false);
 		assert.strictEqual(await ws.stat('nowhere/x'), undefined);
 		await assert.rejects(ws.readFile('nowhere/x'), /starts with a folder's name: api\/, web\//);
-		assert.deepStrictEqual((await ws.findFiles('**/*.txt', 10)).sort(), ['api/a.txt', 'web/b.txt', 'web/moved.txt']);
+		assert.deepStrictEqual((await ws.findFiles('**/*.txt', 10)).sort(), [
+			'api/a.txt',
+			'web/b.txt',
+			'web/moved.txt',
+		]);
 		assert.strictEqual(await ws.rootRealPath(), undefined, 'several folders have no single root');
 	});
 
 	it('a single folder keeps plain relative paths, the folder name and its root', async () => {
-		const one = new MultiRootWorkspace(() => [{ name: 'api', workspace: new NodeWorkspace(path.join(base, 'api')) }]);
+		const one = new MultiRootWorkspace(() => [
+			{ name: 'api', workspace: new NodeWorkspace(path.join(base, 'api')) },
+		]);
 		assert.strictEqual(Buffer.from(await one.readFile('a.txt')).toString(), 'A');
 		assert.strictEqual(one.rootName, 'api');
 		assert.strictEqual(await one.rootRealPath(), path.join(base, 'api'));
@@ -100,10 +123,21 @@ describe('multi-root workspace folders', () => {
 			'img',
 			defaultLimits,
 		);
-		const mounts = spec.HostConfig!.Mounts!.map(m => `${m.Target}${m.ReadOnly ? ' (ro)' : ''} ← ${path.relative(base, m.Source!)}`);
-		assert.deepStrictEqual(mounts, ['/workspace/api ← api', '/workspace/web ← web', '/workspace/api/.vscode (ro) ← api/.vscode', '/workspace/web/.vscode (ro) ← web/.vscode']);
+		const mounts = spec.HostConfig!.Mounts!.map(
+			m => `${m.Target}${m.ReadOnly ? ' (ro)' : ''} ← ${path.relative(base, m.Source!)}`,
+		);
+		assert.deepStrictEqual(mounts, [
+			'/workspace/api ← api',
+			'/workspace/web ← web',
+			'/workspace/api/.vscode (ro) ← api/.vscode',
+			'/workspace/web/.vscode (ro) ← web/.vscode',
+		]);
 		assert.strictEqual(spec.WorkingDir, '/workspace');
-		assert.deepStrictEqual(sandboxMountPoints([{ name: 'api', path: '/x/api' }]), [{ source: '/x/api', target: '/workspace' }], 'one folder: mounted as before');
+		assert.deepStrictEqual(
+			sandboxMountPoints([{ name: 'api', path: '/x/api' }]),
+			[{ source: '/x/api', target: '/workspace' }],
+			'one folder: mounted as before',
+		);
 		assert.throws(
 			() =>
 				containerSpec(
@@ -131,7 +165,10 @@ describe('multi-root workspace folders', () => {
 	});
 
 	it('the system prompt names the folders and how paths start', () => {
-		assert.match(buildSystemPrompt('proj', { folders: ['api', 'web'] }), /The workspace has 2 folders: api\/, web\/\. Every path starts with a folder's name, e\.g\. "api\/README\.md"/);
+		assert.match(
+			buildSystemPrompt('proj', { folders: ['api', 'web'] }),
+			/The workspace has 2 folders: api\/, web\/\. Every path starts with a folder's name, e\.g\. "api\/README\.md"/,
+		);
 		assert.match(buildSystemPrompt('proj', { folders: ['api'] }), /Paths are relative to the workspace root\./);
 		assert.match(buildSystemPrompt('proj'), /Paths are relative to the workspace root\./);
 	});

@@ -13,7 +13,18 @@ function fakeFs(real: Record<string, string | 'dangling'>): Workspace {
 }
 
 describe('WorkspaceGuard', () => {
-	const guard = new WorkspaceGuard(fakeFs({ src: '/ws/src', 'src/a.ts': '/ws/src/a.ts', out: '/elsewhere', sib: '/ws-evil', alias: '/ws/src', dead: 'dangling', cfg: '/ws/.vscode' }), defaultPathPolicy);
+	const guard = new WorkspaceGuard(
+		fakeFs({
+			src: '/ws/src',
+			'src/a.ts': '/ws/src/a.ts',
+			out: '/elsewhere',
+			sib: '/ws-evil',
+			alias: '/ws/src',
+			dead: 'dangling',
+			cfg: '/ws/.vscode',
+		}),
+		defaultPathPolicy,
+	);
 
 	it('isUnder compares whole segments', () => {
 		assert.ok(isUnder('/ws', '/ws/a'));
@@ -23,12 +34,25 @@ describe('WorkspaceGuard', () => {
 	});
 
 	it('walks up to the deepest existing ancestor for paths that do not exist yet', async () => {
-		assert.deepStrictEqual(await guard.resolve('src/new/file.ts', 'write'), { path: 'src/new/file.ts', canonical: 'src/new/file.ts', exists: false, protectedReason: undefined });
-		assert.deepStrictEqual(await guard.resolve('alias/x.ts', 'write'), { path: 'alias/x.ts', canonical: 'src/x.ts', exists: false, protectedReason: undefined });
+		assert.deepStrictEqual(await guard.resolve('src/new/file.ts', 'write'), {
+			path: 'src/new/file.ts',
+			canonical: 'src/new/file.ts',
+			exists: false,
+			protectedReason: undefined,
+		});
+		assert.deepStrictEqual(await guard.resolve('alias/x.ts', 'write'), {
+			path: 'alias/x.ts',
+			canonical: 'src/x.ts',
+			exists: false,
+			protectedReason: undefined,
+		});
 	});
 
 	it('refuses symlinks out, prefix siblings and dangling links with a reason', async () => {
-		await assert.rejects(guard.resolve('out/x', 'read'), /leads outside the workspace through a symlink \(out → \/elsewhere\)/);
+		await assert.rejects(
+			guard.resolve('out/x', 'read'),
+			/leads outside the workspace through a symlink \(out → \/elsewhere\)/,
+		);
 		await assert.rejects(guard.resolve('sib/x', 'read'), /leads outside the workspace/);
 		await assert.rejects(guard.resolve('dead', 'write'), /symlink that points nowhere/);
 	});

@@ -37,6 +37,10 @@ describe('ChatView — recovery events', () => {
 			{ kind: 'continue', id: 'c1', text: 'Continue?', state: 'pending' },
 		);
 		model.apply({ type: 'continueDecided', turnId: 't', id: 'c1', proceed: false });
-		assert.strictEqual(model.view.items.find(i => i.kind === 'continue')?.kind === 'continue' && (model.view.items.find(i => i.kind === 'continue') as { state: string }).state, 'stopped');
+		assert.strictEqual(
+			model.view.items.find(i => i.kind === 'continue')?.kind === 'continue' &&
+				(model.view.items.find(i => i.kind === 'continue') as { state: string }).state,
+			'stopped',
+		);
 	});
 });

@@ -10,7 +10,14 @@ const write = (status: ToolCallState['status']): ToolCallState => ({
 	argumentsText: '{}',
 	status,
 	effect: 'write',
-	diffs: [{ path: 'big.ts', unified: '--- a/big.ts\n+++ b/big.ts\n@@ -1 +1 @@\n-old\n+new', before: 'x'.repeat(300_000), after: 'y'.repeat(300_000) }],
+	diffs: [
+		{
+			path: 'big.ts',
+			unified: '--- a/big.ts\n+++ b/big.ts\n@@ -1 +1 @@\n-old\n+new',
+			before: 'x'.repeat(300_000),
+			after: 'y'.repeat(300_000),
+		},
+	],
 });
 
 describe('ChatView — messages sized to the change', () => {
@@ -20,14 +27,22 @@ describe('ChatView — messages sized to the change', () => {
 		const [added] = view.apply({ type: 'toolCallUpdated', turnId: 't', call: write('awaitingApproval') });
 		assert.ok(added.type === 'didUpsertItem' && added.item.kind === 'tool');
 		assert.ok(JSON.stringify(added).length < 2_000, 'before/after stay in the host');
-		assert.deepStrictEqual(added.item.call.diffs, [{ path: 'big.ts', unified: '--- a/big.ts\n+++ b/big.ts\n@@ -1 +1 @@\n-old\n+new', added: 1, removed: 1 }]);
+		assert.deepStrictEqual(added.item.call.diffs, [
+			{ path: 'big.ts', unified: '--- a/big.ts\n+++ b/big.ts\n@@ -1 +1 @@\n-old\n+new', added: 1, removed: 1 },
+		]);
 		const updates = view.apply({ type: 'toolCallUpdated', turnId: 't', call: write('running') });
 		assert.deepStrictEqual(updates, [{ type: 'didPatchTool', itemId: 'w1', patch: { status: 'running' } }]);
 	});
 
 	it('sends live output as the appended part only', () => {
 		const view = new ChatView('s', 'm');
-		const call: ToolCallState = { id: 'c', name: 'run_command', title: 'Run ls', argumentsText: '{}', status: 'running' };
+		const call: ToolCallState = {
+			id: 'c',
+			name: 'run_command',
+			title: 'Run ls',
+			argumentsText: '{}',
+			status: 'running',
+		};
 		view.apply({ type: 'toolCallUpdated', turnId: 't', call });
 		view.apply({ type: 'toolCallUpdated', turnId: 't', call: { ...call, progress: 'a\n' } });
 		const updates = view.apply({ type: 'toolCallUpdated', turnId: 't', call: { ...call, progress: 'a\nb\n' } });
@@ -35,7 +50,12 @@ describe('ChatView — messages sized to the change', () => {
 	});
 
 	it('caps a long diff preview and says how much is left for the diff editor', () => {
-		const unified = ['--- a/f', '+++ b/f', '@@ -1,1000 +1,1000 @@', ...Array.from({ length: 1000 }, (_, i) => `+line ${i}`)].join('\n');
+		const unified = [
+			'--- a/f',
+			'+++ b/f',
+			'@@ -1,1000 +1,1000 @@',
+			...Array.from({ length: 1000 }, (_, i) => `+line ${i}`),
+		].join('\n');
 		const preview = diffPreview('f', unified);
 		assert.strictEqual(preview.added, 1000);
 		assert.ok(preview.unified.split('\n').length <= 300);
@@ -67,8 +87,20 @@ describe('ChatView — messages sized to the change', () => {
 
 	it('turns usage into the context meter', () => {
 		const view = new ChatView('s', 'm');
-		const [update] = view.apply({ type: 'usage', turnId: 't', promptTokens: 1000, completionTokens: 200, estimated: true, contextWindow: 32768, turnRequests: 2, turnTokens: 2400 });
-		assert.deepStrictEqual(update, { type: 'didSetUsage', usage: { contextTokens: 1200, contextWindow: 32768, estimated: true, turnRequests: 2, turnTokens: 2400 } });
+		const [update] = view.apply({
+			type: 'usage',
+			turnId: 't',
+			promptTokens: 1000,
+			completionTokens: 200,
+			estimated: true,
+			contextWindow: 32768,
+			turnRequests: 2,
+			turnTokens: 2400,
+		});
+		assert.deepStrictEqual(update, {
+			type: 'didSetUsage',
+			usage: { contextTokens: 1200, contextWindow: 32768, estimated: true, turnRequests: 2, turnTokens: 2400 },
+		});
 		assert.strictEqual(view.page().usage?.contextTokens, 1200);
 	});
 });
@@ -86,7 +118,10 @@ describe('ChatView — paged snapshots', () => {
 		const page = long().page();
 		assert.strictEqual(page.items.length, PAGE_SIZE);
 		assert.strictEqual(page.olderCount, 150);
-		assert.deepStrictEqual([page.items[0].kind === 'notice' && page.items[0].text, page.endpoint], ['notice 150', 'http://127.0.0.1:11434/v1']);
+		assert.deepStrictEqual(
+			[page.items[0].kind === 'notice' && page.items[0].text, page.endpoint],
+			['notice 150', 'http://127.0.0.1:11434/v1'],
+		);
 	});
 
 	it('gives the pages before an item until the start', () => {

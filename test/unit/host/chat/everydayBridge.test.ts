@@ -11,7 +11,13 @@ import type { ChatItem } from '../../../../src/shared/views';
 
 const user = (id: string): ChatItem => ({ kind: 'user', id, text: id });
 const answer = (id: string): ChatItem => ({ kind: 'assistant', id, text: id, streaming: false });
-const turn = (turnId: string, files = 0): TurnInfo => ({ turnId, prompt: `prompt of ${turnId}`, changes: files ? Array.from({ length: files }, (_, i) => ({ path: `f${i}`, change: 'modified' }) as never) : undefined });
+const turn = (turnId: string, files = 0): TurnInfo => ({
+	turnId,
+	prompt: `prompt of ${turnId}`,
+	changes: files
+		? Array.from({ length: files }, (_, i) => ({ path: `f${i}`, change: 'modified' }) as never)
+		: undefined,
+});
 const settle = () => new Promise(resolve => setTimeout(resolve, 0));
 
 function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
@@ -19,7 +25,11 @@ function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
 	const notices: Array<{ level: string; code: string; text: string }> = [];
 	const events = new Emitter<AgentEvent>();
 	const channel = new WebviewChannel();
-	const controller = { onDidEvent: events.event, snapshot: () => ({ items }), showNotice: (n: never) => notices.push(n) } as unknown as SessionController;
+	const controller = {
+		onDidEvent: events.event,
+		snapshot: () => ({ items }),
+		showNotice: (n: never) => notices.push(n),
+	} as unknown as SessionController;
 	const full: EverydayApi = {
 		mode: () => ({ id: 'act', name: 'Act' }),
 		modes: () => [
@@ -30,7 +40,12 @@ function setup(api: Partial<EverydayApi>, items: ChatItem[] = []) {
 		onDidChangeState: () => ({ dispose() {} }),
 		...api,
 	} as EverydayApi;
-	const bridge = new EverydayBridge(full, controller, channel, { warn() {}, error() {}, info() {}, debug() {} } as never);
+	const bridge = new EverydayBridge(full, controller, channel, {
+		warn() {},
+		error() {},
+		info() {},
+		debug() {},
+	} as never);
 	channel.open(
 		m => posted.push(m as HostToWebview),
 		PROTOCOL_VERSION,
@@ -59,7 +74,9 @@ describe("EverydayBridge (the chat's everyday controls)", () => {
 		const mode = posted.find(m => m.type === 'didSetMode');
 		assert.deepStrictEqual(mode && mode.type === 'didSetMode' && mode.modes.map(m => m.id), ['act', 'plan']);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
-		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 'u0', turnId: 't0', filesChanged: 1 }]);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [
+			{ itemId: 'u0', turnId: 't0', filesChanged: 1 },
+		]);
 	});
 
 	it("sends through the command path: a command's answer becomes a notice, an unknown command an error notice", async () => {
@@ -122,13 +139,24 @@ describe("EverydayBridge (the chat's everyday controls)", () => {
 			[['error', 'images']],
 		);
 		const fill = posted.filter(m => m.type === 'didFillComposer').at(-1);
-		assert.deepStrictEqual(fill && fill.type === 'didFillComposer' && [fill.text, fill.images], ['What is this?', [image]]);
+		assert.deepStrictEqual(fill && fill.type === 'didFillComposer' && [fill.text, fill.images], [
+			'What is this?',
+			[image],
+		]);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
-		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns.map(t => t.undoRestore), [undefined, true]);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns.map(t => t.undoRestore), [
+			undefined,
+			true,
+		]);
 	});
 
 	it('a drop from the Explorer adds the mentions to the composer and names what was refused', async () => {
-		const { bridge, posted, notices } = setup({ mentionsForUris: async () => ({ values: ['src/app.ts', 'docs/'], refused: ['/etc/hostname (outside the workspace)'] }) });
+		const { bridge, posted, notices } = setup({
+			mentionsForUris: async () => ({
+				values: ['src/app.ts', 'docs/'],
+				refused: ['/etc/hostname (outside the workspace)'],
+			}),
+		});
 		bridge.handle({ type: 'dropUris', uris: ['file:///w/src/app.ts', 'file:///w/docs', 'file:///etc/hostname'] });
 		await settle();
 		const added = posted.find(m => m.type === 'didAddMentions');
@@ -142,33 +170,61 @@ describe("EverydayBridge (the chat's everyday controls)", () => {
 	it('answers completion requests with their id, and measures a mention as sending would', async () => {
 		const { bridge, posted } = setup({
 			slashCompletions: async prefix => [{ name: `${prefix}lan`, description: 'Plan mode', source: 'builtin' }],
-			resolveMentions: async () => ({ prompt: '', attachments: [{ kind: 'file', label: '.env', tokens: 0, content: '', error: 'denied by keel.permissions.denyRead' }] }),
+			resolveMentions: async () => ({
+				prompt: '',
+				attachments: [
+					{
+						kind: 'file',
+						label: '.env',
+						tokens: 0,
+						content: '',
+						error: 'denied by keel.permissions.denyRead',
+					},
+				],
+			}),
 		});
 		bridge.handle({ type: 'complete', requestId: 7, kind: 'slash', query: 'p' });
 		bridge.handle({ type: 'measureMention', value: '.env' });
 		await settle();
 		const done = posted.find(m => m.type === 'didComplete');
-		assert.deepStrictEqual(done && done.type === 'didComplete' && [done.requestId, done.items.map(i => i.label)], [7, ['/plan']]);
+		assert.deepStrictEqual(done && done.type === 'didComplete' && [done.requestId, done.items.map(i => i.label)], [
+			7,
+			['/plan'],
+		]);
 		const cost = posted.find(m => m.type === 'didMeasureMention');
-		assert.deepStrictEqual(cost && cost.type === 'didMeasureMention' && [cost.tokens, cost.error], [0, 'denied by keel.permissions.denyRead']);
+		assert.deepStrictEqual(cost && cost.type === 'didMeasureMention' && [cost.tokens, cost.error], [
+			0,
+			'denied by keel.permissions.denyRead',
+		]);
 	});
 
 	it("refills the composer with what was typed, not the mentions' content appended at send", () => {
-		const sent = 'Explain @src/app.ts please\n\nAttached file src/app.ts (47 tokens):\n```\nexport function greet() {}\n```';
+		const sent =
+			'Explain @src/app.ts please\n\nAttached file src/app.ts (47 tokens):\n```\nexport function greet() {}\n```';
 		assert.strictEqual(typedPrompt(sent), 'Explain @src/app.ts please');
 		assert.strictEqual(typedPrompt('Plain words\n\nAttached is my idea'), 'Plain words\n\nAttached is my idea');
 	});
 
 	it('offers rewind on a turn as soon as it finishes, before the checkpoint store answers', async () => {
-		const { posted, events } = setup({ turns: () => new Promise(() => undefined) }, [user('t7-user'), answer('t7-a1')]);
+		const { posted, events } = setup({ turns: () => new Promise(() => undefined) }, [
+			user('t7-user'),
+			answer('t7-a1'),
+		]);
 		events.fire({ type: 'turnFinished', turnId: 't7' } as AgentEvent);
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);
-		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [{ itemId: 't7-user', turnId: 't7', filesChanged: undefined }]);
+		assert.deepStrictEqual(turns && turns.type === 'didSetTurns' && turns.turns, [
+			{ itemId: 't7-user', turnId: 't7', filesChanged: undefined },
+		]);
 	});
 
 	it("keeps every finished turn's controls, under its own message, while the store lags behind", async () => {
 		// The store knows only the first turn so far: the second still gets its controls, and neither is shifted onto the other's message.
-		const { posted, events } = setup({ turns: async () => [turn('t1', 1)] }, [user('t1-user'), answer('a1'), user('t2-user'), answer('a2')]);
+		const { posted, events } = setup({ turns: async () => [turn('t1', 1)] }, [
+			user('t1-user'),
+			answer('a1'),
+			user('t2-user'),
+			answer('a2'),
+		]);
 		events.fire({ type: 'turnFinished', turnId: 't2' } as AgentEvent);
 		await settle();
 		const turns = posted.filter(m => m.type === 'didSetTurns').at(-1);

@@ -6,7 +6,15 @@ import { parseHostMessage, parseWebviewMessage } from '../../../../src/shared/pr
 import type { ToolCallState } from '../../../../src/core/agent/events';
 
 function card(extra: Partial<ToolCallState>): ToolCallState {
-	return { id: 'c1', name: 'run_command', title: 'Run npm test', argumentsText: '{}', status: 'succeeded', output: 'kept', ...extra };
+	return {
+		id: 'c1',
+		name: 'run_command',
+		title: 'Run npm test',
+		argumentsText: '{}',
+		status: 'succeeded',
+		output: 'kept',
+		...extra,
+	};
 }
 
 describe('Show unfiltered (raw output pages)', () => {
@@ -16,7 +24,16 @@ describe('Show unfiltered (raw output pages)', () => {
 		const raw = line.repeat(Math.ceil((RAW_PAGE_CHARS * 1.5) / line.length));
 		const ref = await store.put('s1', raw);
 		const view = new ChatView('s1', 'model');
-		view.apply({ type: 'toolCallUpdated', turnId: 't1', call: card({ rawOutputRef: ref, filtered: { from: 1000, to: 3 }, filterConfidence: 'partial', filterRule: 'npm-test' }) });
+		view.apply({
+			type: 'toolCallUpdated',
+			turnId: 't1',
+			call: card({
+				rawOutputRef: ref,
+				filtered: { from: 1000, to: 3 },
+				filterConfidence: 'partial',
+				filterRule: 'npm-test',
+			}),
+		});
 		const read = (r: string) => store.get('s1', r);
 		const first = await rawOutputPage(view.toolCall('c1'), 'c1', 0, read);
 		assert.strictEqual(first.error, undefined);
@@ -41,7 +58,11 @@ describe('Show unfiltered (raw output pages)', () => {
 	});
 
 	it('the webview asks by card id only, with a bounded offset', () => {
-		assert.deepStrictEqual(parseWebviewMessage({ type: 'readRawOutput', toolCallId: 'c1' }), { type: 'readRawOutput', toolCallId: 'c1', offset: 0 });
+		assert.deepStrictEqual(parseWebviewMessage({ type: 'readRawOutput', toolCallId: 'c1' }), {
+			type: 'readRawOutput',
+			toolCallId: 'c1',
+			offset: 0,
+		});
 		assert.strictEqual(parseWebviewMessage({ type: 'readRawOutput', toolCallId: 'c1', ref: 'out_x' }), undefined);
 		assert.strictEqual(parseWebviewMessage({ type: 'readRawOutput', toolCallId: 'c1', offset: -1 }), undefined);
 		assert.strictEqual(parseWebviewMessage({ type: 'readRawOutput', toolCallId: '', offset: 0 }), undefined);
@@ -49,16 +70,50 @@ describe('Show unfiltered (raw output pages)', () => {
 
 	it('carries the new card fields to the webview, validated', () => {
 		const view = new ChatView('s1', 'model');
-		const [added] = view.apply({ type: 'toolCallUpdated', turnId: 't1', call: card({ status: 'running', output: undefined }) });
+		const [added] = view.apply({
+			type: 'toolCallUpdated',
+			turnId: 't1',
+			call: card({ status: 'running', output: undefined }),
+		});
 		assert.ok(parseHostMessage({ ...added, version: 1 }));
-		const updates = view.apply({ type: 'toolCallUpdated', turnId: 't1', call: card({ cached: true, errorCategory: 'rate_limited', filterConfidence: 'fallback', filterRule: 'generic', rawOutputRef: 'out_abc' }) });
+		const updates = view.apply({
+			type: 'toolCallUpdated',
+			turnId: 't1',
+			call: card({
+				cached: true,
+				errorCategory: 'rate_limited',
+				filterConfidence: 'fallback',
+				filterRule: 'generic',
+				rawOutputRef: 'out_abc',
+			}),
+		});
 		const patch = updates.find(u => u.type === 'didPatchTool');
 		assert.ok(patch && patch.type === 'didPatchTool');
 		assert.deepStrictEqual(
-			{ cached: patch.patch.cached, errorCategory: patch.patch.errorCategory, filterConfidence: patch.patch.filterConfidence, filterRule: patch.patch.filterRule, rawOutputRef: patch.patch.rawOutputRef },
-			{ cached: true, errorCategory: 'rate_limited', filterConfidence: 'fallback', filterRule: 'generic', rawOutputRef: 'out_abc' },
+			{
+				cached: patch.patch.cached,
+				errorCategory: patch.patch.errorCategory,
+				filterConfidence: patch.patch.filterConfidence,
+				filterRule: patch.patch.filterRule,
+				rawOutputRef: patch.patch.rawOutputRef,
+			},
+			{
+				cached: true,
+				errorCategory: 'rate_limited',
+				filterConfidence: 'fallback',
+				filterRule: 'generic',
+				rawOutputRef: 'out_abc',
+			},
 		);
 		assert.ok(parseHostMessage({ ...patch, version: 2 }));
-		assert.strictEqual(parseHostMessage({ type: 'didPatchTool', version: 3, itemId: 'c1', patch: { filterConfidence: 'certain' } }), undefined);
+		assert.strictEqual(
+			parseHostMessage({
+				type: 'didPatchTool',
+				version: 3,
+				itemId: 'c1',
+				patch: { filterConfidence: 'certain' },
+			}),
+			undefined,
+		);
 	});
 });

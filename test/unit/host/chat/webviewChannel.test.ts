@@ -1,6 +1,11 @@
 import * as assert from 'assert';
 import { PROTOCOL_REFUSAL_TEXT, WebviewChannel } from '../../../../src/host/chat/webviewChannel';
-import { PROTOCOL_VERSION, parseProtocolRefusal, type HostToWebview, type ProtocolRefusal } from '../../../../src/shared/protocol';
+import {
+	PROTOCOL_VERSION,
+	parseProtocolRefusal,
+	type HostToWebview,
+	type ProtocolRefusal,
+} from '../../../../src/shared/protocol';
 
 describe('WebviewChannel', () => {
 	const state = { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' };
@@ -58,7 +63,11 @@ describe('WebviewChannel', () => {
 		assert.strictEqual(posted.length, 1, 'only the refusal is sent');
 		const refusal = parseProtocolRefusal(posted[0]);
 		assert.ok(refusal, 'the webview can parse the refusal');
-		assert.deepStrictEqual(refusal, { type: 'didRefuseProtocol', hostVersion: PROTOCOL_VERSION, message: PROTOCOL_REFUSAL_TEXT });
+		assert.deepStrictEqual(refusal, {
+			type: 'didRefuseProtocol',
+			hostVersion: PROTOCOL_VERSION,
+			message: PROTOCOL_REFUSAL_TEXT,
+		});
 		assert.match(refusal.message, /reload the window/);
 		assert.strictEqual(channel.refused, true, 'a reload may now be asked for');
 		// The webview reloaded with the host's version: the channel opens and the refusal is over.

@@ -2,9 +2,21 @@ import * as assert from 'assert';
 import { McpConsentPrompts, describeRun } from '../../../../src/host/mcp/mcpConsentPrompts';
 import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
 import type { McpServerConfig } from '../../../../src/core/tools/sources/mcpConfig';
-import { PROTOCOL_VERSION, parseHostMessage, parseWebviewMessage, type HostToWebview, type McpConsentView } from '../../../../src/shared/protocol';
+import {
+	PROTOCOL_VERSION,
+	parseHostMessage,
+	parseWebviewMessage,
+	type HostToWebview,
+	type McpConsentView,
+} from '../../../../src/shared/protocol';
 
-const repo: McpServerConfig = { name: 'repo', scope: 'workspace', type: 'stdio', command: 'node', args: ['server.js', '--name', 'my repo'] };
+const repo: McpServerConfig = {
+	name: 'repo',
+	scope: 'workspace',
+	type: 'stdio',
+	command: 'node',
+	args: ['server.js', '--name', 'my repo'],
+};
 
 function setup() {
 	const posted: HostToWebview[] = [];
@@ -15,7 +27,10 @@ function setup() {
 	channel.open(
 		m => void (m.type !== 'didRefuseProtocol' && posted.push(m)),
 		PROTOCOL_VERSION,
-		() => ({ type: 'didSnapshot', state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' } }),
+		() => ({
+			type: 'didSnapshot',
+			state: { sessionId: 's', busy: false, items: [], olderCount: 0, modelLabel: 'm' },
+		}),
 	);
 	const cards = (): McpConsentView[] => {
 		const last = posted.filter(m => m.type === 'didSetMcpConsents').at(-1);
@@ -65,7 +80,10 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 		void prompts.ask(repo, '.vscode/mcp.json', false);
 		void prompts.ask({ ...repo, name: 'other' }, '.vscode/mcp.json', false);
 		prompts.decide(cards()[0].id, true);
-		channel.reset({ type: 'didSnapshot', state: { sessionId: 's2', busy: false, items: [], olderCount: 0, modelLabel: 'm' } });
+		channel.reset({
+			type: 'didSnapshot',
+			state: { sessionId: 's2', busy: false, items: [], olderCount: 0, modelLabel: 'm' },
+		});
 		assert.deepStrictEqual(
 			cards().map(c => [c.server, c.state]),
 			[['other', 'pending']],
@@ -74,14 +92,24 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 
 	it("the messages both ways pass the protocol's validation", () => {
 		const { posted, prompts, cards } = setup();
-		void prompts.ask({ name: 'remote', scope: 'workspace', type: 'http', url: 'https://example.test/mcp' }, '.vscode/mcp.json', false);
+		void prompts.ask(
+			{ name: 'remote', scope: 'workspace', type: 'http', url: 'https://example.test/mcp' },
+			'.vscode/mcp.json',
+			false,
+		);
 		assert.ok(parseHostMessage(posted.at(-1)));
 		assert.strictEqual(cards()[0].runs, 'connect to https://example.test/mcp');
 		assert.ok(parseWebviewMessage({ type: 'decideMcpConsent', id: cards()[0].id, allow: true }));
-		assert.strictEqual(parseWebviewMessage({ type: 'decideMcpConsent', id: cards()[0].id, allow: 'yes' }), undefined);
+		assert.strictEqual(
+			parseWebviewMessage({ type: 'decideMcpConsent', id: cards()[0].id, allow: 'yes' }),
+			undefined,
+		);
 	});
 
 	it('quotes arguments with spaces or quotes so the command line reads as typed', () => {
-		assert.strictEqual(describeRun({ ...repo, command: '/usr/bin/node', args: ["it's", 'a b', '--x=1'] }), `/usr/bin/node 'it'\\''s' 'a b' --x=1`);
+		assert.strictEqual(
+			describeRun({ ...repo, command: '/usr/bin/node', args: ["it's", 'a b', '--x=1'] }),
+			`/usr/bin/node 'it'\\''s' 'a b' --x=1`,
+		);
 	});
 });

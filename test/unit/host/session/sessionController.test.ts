@@ -80,7 +80,11 @@ describe('SessionController with a session store', () => {
 		);
 		assert.deepStrictEqual(persistence.attached, ['old']);
 		instance.dispose();
-		assert.deepStrictEqual(persistence.detached, ['old'], 'the recorder is released (and flushes) when the host goes');
+		assert.deepStrictEqual(
+			persistence.detached,
+			['old'],
+			'the recorder is released (and flushes) when the host goes',
+		);
 	});
 
 	it('a resumed session continues where it stopped: the model sees the stored history', async () => {
@@ -109,14 +113,20 @@ describe('SessionController with a session store', () => {
 	});
 
 	it('opens a long session on its newest page and sends older pages when asked', () => {
-		const long: CanonicalMessage[] = Array.from({ length: 150 }, (_, i) => ({ kind: 'user', content: `question ${i}` }));
+		const long: CanonicalMessage[] = Array.from({ length: 150 }, (_, i) => ({
+			kind: 'user',
+			content: `question ${i}`,
+		}));
 		const { instance, posted, ready } = controller(new RecordingPersistence({ long }, 'long'));
 		const page = instance.page();
 		assert.deepStrictEqual([page.items.length, page.olderCount], [100, 50]);
 		ready();
 		instance.resume('long');
 		instance.loadOlder(instance.page().items[0].id);
-		const older = posted.find((m): m is { type: 'didPrependItems'; items: Array<{ text: string }>; olderCount: number } => (m as { type: string }).type === 'didPrependItems');
+		const older = posted.find(
+			(m): m is { type: 'didPrependItems'; items: Array<{ text: string }>; olderCount: number } =>
+				(m as { type: string }).type === 'didPrependItems',
+		);
 		assert.ok(older, 'the older page was sent');
 		assert.deepStrictEqual([older.items.length, older.items[0].text, older.olderCount], [50, 'question 0', 0]);
 		instance.dispose();

@@ -6,20 +6,39 @@ import { SETTINGS, parseSetting, settingDefault, type SettingKey } from '../../.
 
 // package.json is read as a file, not imported: the manifest VS Code shows is one source, the schema the other.
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../../package.json'), 'utf8'));
-const sections = Array.isArray(manifest.contributes.configuration) ? manifest.contributes.configuration : [manifest.contributes.configuration];
-const contributed: Record<string, Record<string, unknown>> = Object.assign({}, ...sections.map((s: { properties: object }) => s.properties));
+const sections = Array.isArray(manifest.contributes.configuration)
+	? manifest.contributes.configuration
+	: [manifest.contributes.configuration];
+const contributed: Record<string, Record<string, unknown>> = Object.assign(
+	{},
+	...sections.map((s: { properties: object }) => s.properties),
+);
 const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
 
 /** What package.json says about a setting, in the same terms as the schema's JSON Schema. */
 function fromManifest(entry: Record<string, unknown>) {
 	const items = entry.items as { type?: string } | undefined;
-	return { type: entry.type, default: entry.default, enum: entry.enum, minimum: entry.minimum, maximum: entry.maximum, items: items?.type };
+	return {
+		type: entry.type,
+		default: entry.default,
+		enum: entry.enum,
+		minimum: entry.minimum,
+		maximum: entry.maximum,
+		items: items?.type,
+	};
 }
 
 function fromSchema(key: SettingKey) {
 	const json = z.toJSONSchema(SETTINGS[key].schema) as Record<string, unknown>;
 	const items = json.items as { type?: string } | undefined;
-	return { type: json.type, default: json.default, enum: json.enum, minimum: json.minimum, maximum: json.maximum, items: items?.type };
+	return {
+		type: json.type,
+		default: json.default,
+		enum: json.enum,
+		minimum: json.minimum,
+		maximum: json.maximum,
+		items: items?.type,
+	};
 }
 
 describe('settings schema ⇄ package.json contributes.configuration', () => {
@@ -39,7 +58,9 @@ describe('settings schema ⇄ package.json contributes.configuration', () => {
 	}
 
 	it('restricts in untrusted workspaces exactly the settings package.json lists', () => {
-		const declared = (Object.keys(SETTINGS) as SettingKey[]).filter(key => SETTINGS[key].trust === 'restricted').map(key => `keel.${key}`);
+		const declared = (Object.keys(SETTINGS) as SettingKey[])
+			.filter(key => SETTINGS[key].trust === 'restricted')
+			.map(key => `keel.${key}`);
 		assert.deepStrictEqual(declared.sort(), [...restricted].sort());
 	});
 });

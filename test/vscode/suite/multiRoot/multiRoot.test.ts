@@ -58,7 +58,10 @@ describe('multi-root workspace in VS Code', () => {
 		const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(second, 'docs', 'new.md'));
 		assert.strictEqual(Buffer.from(bytes).toString('utf8'), 'written by a tool\n');
 		const first = vscode.workspace.workspaceFolders![0].uri;
-		await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(first, 'docs', 'new.md'))), 'the first folder is untouched');
+		await assert.rejects(
+			Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(first, 'docs', 'new.md'))),
+			'the first folder is untouched',
+		);
 	});
 
 	it('a path that names no folder is refused with the folders to use', async () => {

@@ -35,7 +35,11 @@ describe('ApprovalGate', () => {
 		assert.strictEqual((await a).approved, false);
 		gate.dispose();
 		assert.strictEqual((await b).approved, false);
-		assert.strictEqual((await gate.request({ ...call, id: 'c' }, new AbortController().signal)).approved, false, 'a disposed gate approves nothing');
+		assert.strictEqual(
+			(await gate.request({ ...call, id: 'c' }, new AbortController().signal)).approved,
+			false,
+			'a disposed gate approves nothing',
+		);
 	});
 
 	it('fails closed when the approver is missing or throws', async () => {

@@ -8,7 +8,10 @@ import { createToolset } from '../../../../../src/core/tools/toolset';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
 
-function setup(decision: { approved: boolean; reason?: string; always?: boolean }, settings: Partial<ApprovalSettings> = {}) {
+function setup(
+	decision: { approved: boolean; reason?: string; always?: boolean },
+	settings: Partial<ApprovalSettings> = {},
+) {
 	const workspace = new InMemoryWorkspace({ 'src/a.ts': 'one\ntwo\n' });
 	const saved: PermissionRule[] = [];
 	const events: AgentEvent[] = [];
@@ -23,7 +26,11 @@ function setup(decision: { approved: boolean; reason?: string; always?: boolean 
 				emit: e => events.push(e),
 				registry: new ToolRegistry(createToolset(defaultToolDeps())),
 				approvals: { request: async call => (requests.push(call.title), decision) },
-				approvalSettings: { autoApprove: { read: true }, persistRule: async rule => void saved.push(rule), ...settings },
+				approvalSettings: {
+					autoApprove: { read: true },
+					persistRule: async rule => void saved.push(rule),
+					...settings,
+				},
 			},
 		);
 	return { workspace, saved, events, requests, run };

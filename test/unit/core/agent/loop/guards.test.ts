@@ -1,5 +1,11 @@
 import * as assert from 'assert';
-import { compactToolOutputs, estimateTokens, LoopGuard, looksDegenerate, looksTruncated } from '../../../../../src/core/agent/loop/guards';
+import {
+	compactToolOutputs,
+	estimateTokens,
+	LoopGuard,
+	looksDegenerate,
+	looksTruncated,
+} from '../../../../../src/core/agent/loop/guards';
 import type { CanonicalMessage } from '../../../../../src/core/llm/canonical';
 
 describe('LoopGuard', () => {
@@ -25,16 +31,28 @@ describe('LoopGuard', () => {
 
 	it('catches an A-B-A-B cycle', () => {
 		const guard = new LoopGuard(3);
-		const verdicts = ['a', 'b', 'a', 'b'].map(p => guard.observe('read_file', JSON.stringify({ path: p }), `content ${p}`));
+		const verdicts = ['a', 'b', 'a', 'b'].map(p =>
+			guard.observe('read_file', JSON.stringify({ path: p }), `content ${p}`),
+		);
 		assert.deepStrictEqual(verdicts, ['ok', 'ok', 'ok', 'warn']);
 	});
 });
 
 describe('context budget', () => {
-	const result = (id: string, size: number): CanonicalMessage => ({ kind: 'tool_result', content: 'x'.repeat(size), data: { toolCallId: id, name: 'read_file', output: 'x'.repeat(size), ok: true } });
+	const result = (id: string, size: number): CanonicalMessage => ({
+		kind: 'tool_result',
+		content: 'x'.repeat(size),
+		data: { toolCallId: id, name: 'read_file', output: 'x'.repeat(size), ok: true },
+	});
 
 	it('compacts the oldest tool outputs first and keeps the recent ones', () => {
-		const messages: CanonicalMessage[] = [{ kind: 'system', content: 'sys' }, result('1', 8000), result('2', 8000), result('3', 8000), result('4', 8000)];
+		const messages: CanonicalMessage[] = [
+			{ kind: 'system', content: 'sys' },
+			result('1', 8000),
+			result('2', 8000),
+			result('3', 8000),
+			result('4', 8000),
+		];
 		const before = estimateTokens(messages, []);
 		const compacted = compactToolOutputs(messages, [], 5000);
 		assert.ok(compacted.estimate < before);
@@ -55,11 +73,17 @@ describe('context budget', () => {
 
 describe('looksDegenerate', () => {
 	it('spots one phrase repeated instead of an answer (cline#944)', () => {
-		assert.strictEqual(looksDegenerate('<thinking about the user-providualize ' + 'the user-providualize '.repeat(40)), true);
+		assert.strictEqual(
+			looksDegenerate('<thinking about the user-providualize ' + 'the user-providualize '.repeat(40)),
+			true,
+		);
 	});
 
 	it('leaves ordinary long answers and tables alone', () => {
-		const prose = Array.from({ length: 30 }, (_, i) => `Line ${i}: the function at src/file${i}.ts handles case ${i * 7}.`).join('\n');
+		const prose = Array.from(
+			{ length: 30 },
+			(_, i) => `Line ${i}: the function at src/file${i}.ts handles case ${i * 7}.`,
+		).join('\n');
 		assert.strictEqual(looksDegenerate(prose), false);
 		assert.strictEqual(looksDegenerate('| a | b |\n' + '|---|---|\n'.repeat(3) + 'short'), false);
 	});

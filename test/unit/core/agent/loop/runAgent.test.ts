@@ -25,7 +25,10 @@ const writeTool = defineTool({
 
 function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0], overrides: Partial<AgentOptions> = {}) {
 	const model = new ScriptedChatModel(steps);
-	const workspace = new InMemoryWorkspace({ 'README.md': 'Keel fixture\nline two', 'src/app.ts': 'export const x = 1;' });
+	const workspace = new InMemoryWorkspace({
+		'README.md': 'Keel fixture\nline two',
+		'src/app.ts': 'export const x = 1;',
+	});
 	const gate = new ApprovalGate();
 	const events: AgentEvent[] = [];
 	const options: AgentOptions = {
@@ -56,7 +59,10 @@ describe('runTurn', () => {
 	});
 
 	it('runs a read tool without asking and sends its result back with the matching id', async () => {
-		const { options, model } = setup([callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'c1' }), textStep('The README says: Keel fixture')]);
+		const { options, model } = setup([
+			callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'c1' }),
+			textStep('The README says: Keel fixture'),
+		]);
 		const outcome = await runTurn(options, [], 'what is in the readme?', 't1', new AbortController().signal);
 		assert.strictEqual(outcome.reason, 'completed');
 		const second = model.requests[1].messages;
@@ -64,11 +70,22 @@ describe('runTurn', () => {
 		assert.ok(result && result.kind === 'tool_result');
 		assert.strictEqual(result.data.toolCallId, 'c1');
 		assert.match(result.content, /1 {2}Keel fixture/);
-		assert.deepStrictEqual(model.requests[0].toolNames.sort(), ['find_path', 'list_directory', 'read_file', 'write_note']);
+		assert.deepStrictEqual(model.requests[0].toolNames.sort(), [
+			'find_path',
+			'list_directory',
+			'read_file',
+			'write_note',
+		]);
 	});
 
 	it('runs several calls from one response, each with its own result', async () => {
-		const { options } = setup([callStep({ name: 'read_file', args: { path: 'README.md' }, id: 'a' }, { name: 'list_directory', args: { path: 'src' }, id: 'b' }), textStep('done')]);
+		const { options } = setup([
+			callStep(
+				{ name: 'read_file', args: { path: 'README.md' }, id: 'a' },
+				{ name: 'list_directory', args: { path: 'src' }, id: 'b' },
+			),
+			textStep('done'),
+		]);
 		const outcome = await runTurn(options, [], 'look', 't1', new AbortController().signal);
 		const results = outcome.messages.filter(m => m.kind === 'tool_result');
 		assert.deepStrictEqual(
@@ -79,7 +96,10 @@ describe('runTurn', () => {
 	});
 
 	it('asks before a write, and a denial reaches the model without running the tool', async () => {
-		const { options, gate, workspace, events, model } = setup([callStep({ name: 'write_note', args: { text: 'x' }, id: 'w1' }), textStep('OK, I will not write it.')]);
+		const { options, gate, workspace, events, model } = setup([
+			callStep({ name: 'write_note', args: { text: 'x' }, id: 'w1' }),
+			textStep('OK, I will not write it.'),
+		]);
 		const turn = runTurn(options, [], 'write a note', 't1', new AbortController().signal);
 		await waitFor(() => gate.pendingIds().includes('w1'));
 		const card = [...events].reverse().find(e => e.type === 'toolCallUpdated');
@@ -95,7 +115,10 @@ describe('runTurn', () => {
 	});
 
 	it('runs a write once it is approved', async () => {
-		const { options, gate, workspace } = setup([callStep({ name: 'write_note', args: { text: 'hello' }, id: 'w1' }), textStep('written')]);
+		const { options, gate, workspace } = setup([
+			callStep({ name: 'write_note', args: { text: 'hello' }, id: 'w1' }),
+			textStep('written'),
+		]);
 		const turn = runTurn(options, [], 'write', 't1', new AbortController().signal);
 		await waitFor(() => gate.pendingIds().length === 1);
 		gate.decide('w1', { approved: true });
@@ -104,7 +127,13 @@ describe('runTurn', () => {
 	});
 
 	it('returns invalid arguments and unknown tools to the model as results', async () => {
-		const { options, model } = setup([callStep({ name: 'read_file', args: { line: 3 }, id: 'bad' }, { name: 'delete_everything', args: {}, id: 'unknown' }), textStep('sorry')]);
+		const { options, model } = setup([
+			callStep(
+				{ name: 'read_file', args: { line: 3 }, id: 'bad' },
+				{ name: 'delete_everything', args: {}, id: 'unknown' },
+			),
+			textStep('sorry'),
+		]);
 		await runTurn(options, [], 'go', 't1', new AbortController().signal);
 		const results = model.requests[1].messages.filter(m => m.kind === 'tool_result');
 		assert.match(results[0].content, /Invalid arguments for read_file: path/);
@@ -112,7 +141,10 @@ describe('runTurn', () => {
 	});
 
 	it('refuses paths outside the workspace with a clear result', async () => {
-		const { options, model } = setup([callStep({ name: 'read_file', args: { path: '../../etc/passwd' } }), textStep('ok')]);
+		const { options, model } = setup([
+			callStep({ name: 'read_file', args: { path: '../../etc/passwd' } }),
+			textStep('ok'),
+		]);
 		await runTurn(options, [], 'go', 't1', new AbortController().signal);
 		const result = model.requests[1].messages.find(m => m.kind === 'tool_result');
 		assert.ok(result && result.kind === 'tool_result' && !result.data.ok);
@@ -142,7 +174,15 @@ describe('runTurn', () => {
 
 	it('keeps the partial answer and reports the error when the model fails mid-stream', async () => {
 		// With no retries left (keel.recovery.maxRetriesPerTurn = 0) a broken stream ends the turn.
-		const { options, events } = setup([{ events: [{ type: 'text', text: 'Partial ' }], error: new AgentError('modelStream', 'The model stream broke: reset') }], { recovery: { maxRetriesPerTurn: 0 } });
+		const { options, events } = setup(
+			[
+				{
+					events: [{ type: 'text', text: 'Partial ' }],
+					error: new AgentError('modelStream', 'The model stream broke: reset'),
+				},
+			],
+			{ recovery: { maxRetriesPerTurn: 0 } },
+		);
 		const outcome = await runTurn(options, [], 'go', 't1', new AbortController().signal);
 		assert.strictEqual(outcome.reason, 'failed');
 		assert.strictEqual(outcome.error!.code, 'modelStream');

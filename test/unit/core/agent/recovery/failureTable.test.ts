@@ -4,37 +4,146 @@ import { AgentError } from '../../../../../src/core/errors';
 import { describeModelFailure } from '../../../../../src/core/llm/httpErrors';
 
 const endpoint = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' };
-const http = (status: number, body: unknown, headers?: Record<string, string>) => describeModelFailure({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers }, endpoint);
+const http = (status: number, body: unknown, headers?: Record<string, string>) =>
+	describeModelFailure({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers }, endpoint);
 
 describe('failure classification table', () => {
 	const rows: Array<[string, unknown, string, string]> = [
-		['429 rate limit', http(429, { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }), 'transient', 'retry'],
-		['429 insufficient quota', http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }), 'billing', 'stop'],
-		['429 Z.AI 1113 insufficient balance', http(429, { error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' } }), 'billing', 'stop'],
-		['400 Anthropic credit balance', http(400, { type: 'error', error: { type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API.' } }), 'billing', 'stop'],
-		['400 Ollama does not support tools', http(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }), 'toolsUnsupported', 'textMode'],
-		['400 vLLM auto tool choice', http(400, { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 }), 'toolsUnsupported', 'textMode'],
-		['500 Ollama input exceeds context length', http(500, { error: 'input exceeds context length' }), 'contextOverflow', 'compact'],
-		['400 vLLM maximum context length', http(400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens." }), 'contextOverflow', 'compact'],
+		[
+			'429 rate limit',
+			http(429, { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }),
+			'transient',
+			'retry',
+		],
+		[
+			'429 insufficient quota',
+			http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota' } }),
+			'billing',
+			'stop',
+		],
+		[
+			'429 Z.AI 1113 insufficient balance',
+			http(429, {
+				error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' },
+			}),
+			'billing',
+			'stop',
+		],
+		[
+			'400 Anthropic credit balance',
+			http(400, {
+				type: 'error',
+				error: {
+					type: 'invalid_request_error',
+					message: 'Your credit balance is too low to access the Anthropic API.',
+				},
+			}),
+			'billing',
+			'stop',
+		],
+		[
+			'400 Ollama does not support tools',
+			http(400, { error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }),
+			'toolsUnsupported',
+			'textMode',
+		],
+		[
+			'400 vLLM auto tool choice',
+			http(400, {
+				object: 'error',
+				message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+				type: 'BadRequestError',
+				code: 400,
+			}),
+			'toolsUnsupported',
+			'textMode',
+		],
+		[
+			'500 Ollama input exceeds context length',
+			http(500, { error: 'input exceeds context length' }),
+			'contextOverflow',
+			'compact',
+		],
+		[
+			'400 vLLM maximum context length',
+			http(400, {
+				object: 'error',
+				message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+			}),
+			'contextOverflow',
+			'compact',
+		],
 		['500 server error', http(500, { error: { message: 'The server had an error' } }), 'transient', 'retry'],
 		['502 HTML from a proxy', http(502, '<html>502 Bad Gateway</html>'), 'transient', 'retry'],
 		['503 loading model', http(503, { error: { code: 503, message: 'Loading model' } }), 'transient', 'retry'],
-		['529 overloaded', http(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), 'transient', 'retry'],
+		[
+			'529 overloaded',
+			http(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+			'transient',
+			'retry',
+		],
 		['connection refused', describeModelFailure({ connection: true }, endpoint), 'transient', 'retry'],
 		['stream broke', new AgentError('modelStream', 'The model stream broke: terminated'), 'stream', 'retryStream'],
-		['error event inside a 200 stream', new AgentError('modelHttp', 'x', { status: undefined }), 'stream', 'retryStream'],
-		['Ollama 500 tool parse', http(500, { error: "error parsing tool call: raw='ls -R\n', err=invalid character 'l'" }), 'format', 'reflect'],
-		['llama.cpp 500 parse', http(500, { error: { code: 500, message: 'Failed to parse input at pos 12: <tool_call>' } }), 'format', 'reflect'],
+		[
+			'error event inside a 200 stream',
+			new AgentError('modelHttp', 'x', { status: undefined }),
+			'stream',
+			'retryStream',
+		],
+		[
+			'Ollama 500 tool parse',
+			http(500, { error: "error parsing tool call: raw='ls -R\n', err=invalid character 'l'" }),
+			'format',
+			'reflect',
+		],
+		[
+			'llama.cpp 500 parse',
+			http(500, { error: { code: 500, message: 'Failed to parse input at pos 12: <tool_call>' } }),
+			'format',
+			'reflect',
+		],
 		['Ollama Cloud 400 invalid args', http(400, { error: 'invalid tool call arguments' }), 'format', 'reflect'],
-		['OpenAI context length', http(400, { error: { message: "This model's maximum context length is 128000 tokens.", code: 'context_length_exceeded' } }), 'contextOverflow', 'compact'],
-		['llama.cpp context', http(400, { error: { message: 'request (4476 tokens) exceeds the available context size (4096 tokens)' } }), 'contextOverflow', 'compact'],
-		['Anthropic prompt too long', http(400, { type: 'error', error: { message: 'prompt is too long: 208310 tokens > 200000 maximum' } }), 'contextOverflow', 'compact'],
+		[
+			'OpenAI context length',
+			http(400, {
+				error: {
+					message: "This model's maximum context length is 128000 tokens.",
+					code: 'context_length_exceeded',
+				},
+			}),
+			'contextOverflow',
+			'compact',
+		],
+		[
+			'llama.cpp context',
+			http(400, { error: { message: 'request (4476 tokens) exceeds the available context size (4096 tokens)' } }),
+			'contextOverflow',
+			'compact',
+		],
+		[
+			'Anthropic prompt too long',
+			http(400, { type: 'error', error: { message: 'prompt is too long: 208310 tokens > 200000 maximum' } }),
+			'contextOverflow',
+			'compact',
+		],
 		['400 bad request', http(400, { error: { message: 'Unrecognized request argument' } }), 'permanent', 'stop'],
 		['401 auth', http(401, { error: { message: 'Incorrect API key' } }), 'permanent', 'stop'],
 		['403 forbidden', http(403, 'forbidden'), 'permanent', 'stop'],
-		['404 model not found', http(404, { error: 'model "qwen3:8b" not found, try pulling it first' }), 'permanent', 'stop'],
+		[
+			'404 model not found',
+			http(404, { error: 'model "qwen3:8b" not found, try pulling it first' }),
+			'permanent',
+			'stop',
+		],
 		['422 unprocessable', http(422, { detail: 'bad' }), 'permanent', 'stop'],
-		['Ollama replay 400 (arguments as string)', http(400, { error: 'json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments' }), 'permanent', 'stop'],
+		[
+			'Ollama replay 400 (arguments as string)',
+			http(400, {
+				error: 'json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments',
+			}),
+			'permanent',
+			'stop',
+		],
 		['cancelled', new AgentError('cancelled', 'Stopped.'), 'cancelled', 'stop'],
 		['abort error', Object.assign(new Error('aborted'), { name: 'AbortError' }), 'cancelled', 'stop'],
 		['unknown thrown value', new Error('boom'), 'permanent', 'stop'],
@@ -48,8 +157,18 @@ describe('failure classification table', () => {
 	}
 
 	it('takes the raw model text out of provider parse errors', () => {
-		assert.strictEqual(classifyFailure(http(500, { error: "error parsing tool call: raw='ls -R\n', err=invalid" })).raw, 'ls -R\n');
-		assert.strictEqual(classifyFailure(http(500, { error: { message: 'Failed to parse input at pos 12: <tool_call>\n<function=read_file>\n<' } })).raw, '<tool_call>\n<function=read_file>\n<');
+		assert.strictEqual(
+			classifyFailure(http(500, { error: "error parsing tool call: raw='ls -R\n', err=invalid" })).raw,
+			'ls -R\n',
+		);
+		assert.strictEqual(
+			classifyFailure(
+				http(500, {
+					error: { message: 'Failed to parse input at pos 12: <tool_call>\n<function=read_file>\n<' },
+				}),
+			).raw,
+			'<tool_call>\n<function=read_file>\n<',
+		);
 	});
 
 	it('says how to fix permanent failures', () => {

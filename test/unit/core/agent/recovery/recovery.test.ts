@@ -21,7 +21,9 @@ const appendTool = defineTool({
 	effect: 'write',
 	describe: input => `Append ${input.line}`,
 	async execute(input, { workspace }) {
-		const old = (await workspace.stat('log.txt')) ? Buffer.from(await workspace.readFile('log.txt')).toString() : '';
+		const old = (await workspace.stat('log.txt'))
+			? Buffer.from(await workspace.readFile('log.txt')).toString()
+			: '';
 		await workspace.writeFile('log.txt', Buffer.from(old + input.line + '\n'));
 		return ok('appended');
 	},
@@ -47,10 +49,19 @@ function setup(steps: ScriptedStep[], overrides: Partial<AgentOptions> = {}) {
 		...overrides,
 	};
 	const notices = () => events.flatMap(e => (e.type === 'notice' ? [e] : []));
-	return { model, workspace, events, options, delays, notices, run: (prompt = 'go') => runTurn(options, [], prompt, 't1', new AbortController().signal) };
+	return {
+		model,
+		workspace,
+		events,
+		options,
+		delays,
+		notices,
+		run: (prompt = 'go') => runTurn(options, [], prompt, 't1', new AbortController().signal),
+	};
 }
 
-const http = (status: number, body: string, headers?: Record<string, string>) => new AgentError('modelHttp', `HTTP ${status}`, { status, body, headers });
+const http = (status: number, body: string, headers?: Record<string, string>) =>
+	new AgentError('modelHttp', `HTTP ${status}`, { status, body, headers });
 
 describe('runTurn recovery', () => {
 	it('R1: backs off on 429 honouring Retry-After, says so, and finishes', async () => {
@@ -65,7 +76,9 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R1: caps Retry-After and gives up when the per-turn budget is spent', async () => {
-		const t = setup([http(429, '{}', { 'retry-after': '3600' }), http(500, '{}'), http(500, '{}')], { recovery: { maxRetriesPerTurn: 2 } });
+		const t = setup([http(429, '{}', { 'retry-after': '3600' }), http(500, '{}'), http(500, '{}')], {
+			recovery: { maxRetriesPerTurn: 2 },
+		});
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'failed');
 		assert.strictEqual(t.delays[0], 60_000);
@@ -80,7 +93,10 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R2: retries a broken stream, retracts its partial text, and keeps the text once', async () => {
-		const t = setup([{ events: [{ type: 'text', text: 'Half an ans' }], error: new AgentError('modelStream', 'broke') }, textStep('A whole answer')]);
+		const t = setup([
+			{ events: [{ type: 'text', text: 'Half an ans' }], error: new AgentError('modelStream', 'broke') },
+			textStep('A whole answer'),
+		]);
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'completed');
 		assert.ok(t.events.some(e => e.type === 'textRetracted' && e.reason === 'retry'));
@@ -92,7 +108,11 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R2: a side effect that already ran is not repeated when the next request breaks', async () => {
-		const t = setup([callStep({ name: 'append_line', args: { line: 'one' }, id: 'w' }), { events: [{ type: 'text', text: 'Do' }], error: new AgentError('modelStream', 'x') }, textStep('Done')]);
+		const t = setup([
+			callStep({ name: 'append_line', args: { line: 'one' }, id: 'w' }),
+			{ events: [{ type: 'text', text: 'Do' }], error: new AgentError('modelStream', 'x') },
+			textStep('Done'),
+		]);
 		await t.run();
 		assert.strictEqual(Buffer.from(t.workspace.files.get('log.txt')!).toString(), 'one\n');
 	});
@@ -113,7 +133,10 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R3: runs a call written as text and retracts the raw text', async () => {
-		const t = setup([textStep('Reading.\n<tool_call>{"name":"read_file","arguments":{"path":"README.md"}}</tool_call>'), textStep('It says Keel fixture')]);
+		const t = setup([
+			textStep('Reading.\n<tool_call>{"name":"read_file","arguments":{"path":"README.md"}}</tool_call>'),
+			textStep('It says Keel fixture'),
+		]);
 		const outcome = await t.run();
 		assert.deepStrictEqual(
 			outcome.messages.map(m => m.kind),
@@ -124,7 +147,9 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R3: recovers a call from an Ollama 500 parse error body', async () => {
-		const body = JSON.stringify({ error: `error parsing tool call: raw='{"path": "README.md",}', err=invalid character '}'` });
+		const body = JSON.stringify({
+			error: `error parsing tool call: raw='{"path": "README.md",}', err=invalid character '}'`,
+		});
 		const t = setup([http(500, body), textStep('ok')]);
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'completed');
@@ -155,7 +180,15 @@ describe('runTurn recovery', () => {
 	it('auto tool mode switches a model to text after repeated native failures and remembers it', async () => {
 		const memory = new InMemoryToolModeMemory();
 		const garbage = () => callStep({ name: 'read_file', args: 'ls -R' });
-		const t = setup([garbage(), garbage(), textStep('<tool_call>{"name":"read_file","arguments":{"path":"README.md"}}</tool_call>'), textStep('ok')], { toolModeMemory: memory });
+		const t = setup(
+			[
+				garbage(),
+				garbage(),
+				textStep('<tool_call>{"name":"read_file","arguments":{"path":"README.md"}}</tool_call>'),
+				textStep('ok'),
+			],
+			{ toolModeMemory: memory },
+		);
 		await t.run();
 		assert.strictEqual(memory.get('scripted'), 'text');
 		assert.deepStrictEqual(t.model.requests[2].toolNames, [], 'no native tools in text mode');
@@ -213,7 +246,9 @@ describe('runTurn recovery', () => {
 
 	it('R1: stopping during a backoff wait sends no further request', async () => {
 		const abort = new AbortController();
-		const t = setup([http(429, '{}', { 'retry-after': '30' }), textStep('never')], { clock: { now: () => 0, sleep: async () => abort.abort() } });
+		const t = setup([http(429, '{}', { 'retry-after': '30' }), textStep('never')], {
+			clock: { now: () => 0, sleep: async () => abort.abort() },
+		});
 		const outcome = await runTurn(t.options, [], 'go', 't1', abort.signal);
 		assert.strictEqual(outcome.reason, 'cancelled');
 		assert.strictEqual(t.model.requests.length, 1);

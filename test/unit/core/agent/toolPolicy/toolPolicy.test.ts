@@ -1,17 +1,37 @@
 import * as assert from 'assert';
 import { AnomalyGuard } from '../../../../../src/core/agent/toolPolicy/anomalyGuard';
 import { fencedShellCommands } from '../../../../../src/core/agent/recovery/fencedShell';
-import { augmentSpec, clampThreshold, dropThinking, schemaComplexity } from '../../../../../src/core/agent/toolPolicy/tafc';
-import { classifyFailure, classifyHttpStatus, describeFailure, formatToolError } from '../../../../../src/core/agent/recovery/toolErrors';
+import {
+	augmentSpec,
+	clampThreshold,
+	dropThinking,
+	schemaComplexity,
+} from '../../../../../src/core/agent/toolPolicy/tafc';
+import {
+	classifyFailure,
+	classifyHttpStatus,
+	describeFailure,
+	formatToolError,
+} from '../../../../../src/core/agent/recovery/toolErrors';
 import { defaultToolPolicySettings, ToolPolicy } from '../../../../../src/core/agent/toolPolicy/toolPolicy';
 import type { ToolSpec } from '../../../../../src/core/llm/chatModel';
 
-const spec = (name: string, parameters: Record<string, unknown> = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }): ToolSpec => ({ name, description: name, parameters });
+const spec = (
+	name: string,
+	parameters: Record<string, unknown> = {
+		type: 'object',
+		properties: { path: { type: 'string' } },
+		required: ['path'],
+	},
+): ToolSpec => ({ name, description: name, parameters });
 const complex = spec('deploy', {
 	type: 'object',
 	properties: {
 		env: { type: 'string', enum: ['dev', 'qa', 'stage', 'prod', 'eu', 'us', 'ap', 'sa', 'af', 'me'] },
-		target: { type: 'object', properties: { cluster: { type: 'object', properties: { name: { type: 'string' } } } } },
+		target: {
+			type: 'object',
+			properties: { cluster: { type: 'object', properties: { name: { type: 'string' } } } },
+		},
 		version: { type: 'string' },
 		replicas: { type: 'integer' },
 	},
@@ -36,12 +56,40 @@ describe('error taxonomy', () => {
 
 	it('classifies loop outcomes: unknown tool, type mismatch vs missing parameter, timeouts, exit codes, network errors', () => {
 		assert.strictEqual(classifyFailure({ errorKind: 'unknownTool', message: 'x' }), 'tool_not_found');
-		assert.strictEqual(classifyFailure({ errorKind: 'invalidArguments', message: 'path: Invalid input: expected string, received number' }), 'type_mismatch');
-		assert.strictEqual(classifyFailure({ errorKind: 'invalidArguments', message: 'path: Invalid input: expected string, received undefined' }), 'invalid_parameters');
-		assert.strictEqual(classifyFailure({ errorKind: 'error', message: 'x', fields: { timedOut: true, exitCode: 137 } }), 'timeout');
-		assert.strictEqual(classifyFailure({ errorKind: 'error', message: '`npm test` failed with exit code 1', fields: { exitCode: 1 } }), 'permanent_failure');
-		assert.strictEqual(classifyFailure({ errorKind: 'error', message: 'Could not fetch https://x: getaddrinfo ENOTFOUND x' }), 'network_error');
-		assert.strictEqual(classifyFailure({ errorKind: 'denied', message: 'The user denied this call' }), 'policy_blocked');
+		assert.strictEqual(
+			classifyFailure({
+				errorKind: 'invalidArguments',
+				message: 'path: Invalid input: expected string, received number',
+			}),
+			'type_mismatch',
+		);
+		assert.strictEqual(
+			classifyFailure({
+				errorKind: 'invalidArguments',
+				message: 'path: Invalid input: expected string, received undefined',
+			}),
+			'invalid_parameters',
+		);
+		assert.strictEqual(
+			classifyFailure({ errorKind: 'error', message: 'x', fields: { timedOut: true, exitCode: 137 } }),
+			'timeout',
+		);
+		assert.strictEqual(
+			classifyFailure({
+				errorKind: 'error',
+				message: '`npm test` failed with exit code 1',
+				fields: { exitCode: 1 },
+			}),
+			'permanent_failure',
+		);
+		assert.strictEqual(
+			classifyFailure({ errorKind: 'error', message: 'Could not fetch https://x: getaddrinfo ENOTFOUND x' }),
+			'network_error',
+		);
+		assert.strictEqual(
+			classifyFailure({ errorKind: 'denied', message: 'The user denied this call' }),
+			'policy_blocked',
+		);
 	});
 
 	it('formats the four-line block with the detail after it; infrastructure is retryable, quality only once', () => {
@@ -49,7 +97,10 @@ describe('error taxonomy', () => {
 			formatToolError(describeFailure('rate_limited', false), 'too many requests'),
 			'[tool_error]\ncategory: rate_limited\nerror: too many requests\nsuggestion: Rate limit exceeded. The system will retry if possible.\nretryable: true',
 		);
-		assert.match(formatToolError(describeFailure('permanent_failure', false), 'failed with exit code 2\nline a\nline b'), /retryable: false\nline a\nline b$/);
+		assert.match(
+			formatToolError(describeFailure('permanent_failure', false), 'failed with exit code 2\nline a\nline b'),
+			/retryable: false\nline a\nline b$/,
+		);
 		assert.strictEqual(describeFailure('invalid_parameters', true).retryable, true);
 		assert.strictEqual(describeFailure('invalid_parameters', false).retryable, false);
 	});
@@ -95,7 +146,15 @@ describe('TAFC and tool dependencies', () => {
 	it('requires hides a tool until its prerequisite succeeded; prefers moves it up; exclusions are logged', () => {
 		const log: string[] = [];
 		const policy = new ToolPolicy(
-			() => ({ ...defaultToolPolicySettings, dependencies: { enabled: true, rules: { edit_file: { requires: ['read_file'] }, grep: { prefers: ['read_file'] } }, boostPerDep: 0.15, maxTotalBoost: 0.2 } }),
+			() => ({
+				...defaultToolPolicySettings,
+				dependencies: {
+					enabled: true,
+					rules: { edit_file: { requires: ['read_file'] }, grep: { prefers: ['read_file'] } },
+					boostPerDep: 0.15,
+					maxTotalBoost: 0.2,
+				},
+			}),
 			line => log.push(line),
 		);
 		const state = policy.session('s');
@@ -105,7 +164,10 @@ describe('TAFC and tool dependencies', () => {
 			['list_directory', 'read_file', 'grep'],
 		);
 		assert.match(log[0], /not offered yet: edit_file \(requires read_file\)/);
-		assert.match(state.refuse('edit_file', new Set(specs.map(s => s.name))) ?? '', /not available until read_file has succeeded/);
+		assert.match(
+			state.refuse('edit_file', new Set(specs.map(s => s.name))) ?? '',
+			/not available until read_file has succeeded/,
+		);
 		state.record('read_file', true);
 		assert.deepStrictEqual(
 			state.offer(specs).map(s => s.name),
@@ -123,7 +185,9 @@ describe('TAFC and tool dependencies', () => {
 
 describe('text mode bash blocks', () => {
 	it('a reply ending in a bash block is a command; an example followed by prose is not', () => {
-		assert.deepStrictEqual(fencedShellCommands('Let me run the tests.\n```bash\n$ npm test\n```'), [{ command: 'npm test', prose: 'Let me run the tests.' }]);
+		assert.deepStrictEqual(fencedShellCommands('Let me run the tests.\n```bash\n$ npm test\n```'), [
+			{ command: 'npm test', prose: 'Let me run the tests.' },
+		]);
 		assert.deepStrictEqual(fencedShellCommands('Run this:\n```bash\nnpm test\n```\nand tell me.'), []);
 		assert.deepStrictEqual(fencedShellCommands('```js\nconsole.log(1)\n```'), []);
 	});

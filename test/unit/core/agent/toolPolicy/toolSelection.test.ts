@@ -10,7 +10,18 @@ import { defaultToolDeps } from '../../../../../src/core/tools/toolDeps';
 import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, callStep, textStep } from '../../../../fakes/scriptedChatModel';
 
-const TOPICS = ['weather forecast', 'stock quote', 'currency exchange', 'flight status', 'calendar event', 'email draft', 'translate text', 'dictionary definition', 'unit conversion', 'timezone lookup'];
+const TOPICS = [
+	'weather forecast',
+	'stock quote',
+	'currency exchange',
+	'flight status',
+	'calendar event',
+	'email draft',
+	'translate text',
+	'dictionary definition',
+	'unit conversion',
+	'timezone lookup',
+];
 
 /** A source tool shaped like an MCP tool: its own JSON Schema, a `source`. */
 function sourceTool(name: string, description: string): ToolDefinition<any> {
@@ -20,7 +31,11 @@ function sourceTool(name: string, description: string): ToolDefinition<any> {
 		source: 'mcp:big',
 		effect: 'exec',
 		input: z.record(z.string(), z.unknown()),
-		parameters: { type: 'object', properties: { query: { type: 'string', description: 'What to look up' }, limit: { type: 'integer' } }, required: ['query'] },
+		parameters: {
+			type: 'object',
+			properties: { query: { type: 'string', description: 'What to look up' }, limit: { type: 'integer' } },
+			required: ['query'],
+		},
 		describe: () => name,
 		execute: async () => ok(`${name} ran`),
 	};
@@ -29,15 +44,33 @@ function sourceTool(name: string, description: string): ToolDefinition<any> {
 function sixtyTools(): ToolDefinition<any>[] {
 	return Array.from({ length: 60 }, (_, i) => {
 		const topic = TOPICS[i % TOPICS.length];
-		return sourceTool(`mcp_big_${topic.replace(/ /g, '_')}_${i}`, `[MCP big] Get the ${topic} for a place, person or item.`);
+		return sourceTool(
+			`mcp_big_${topic.replace(/ /g, '_')}_${i}`,
+			`[MCP big] Get the ${topic} for a place, person or item.`,
+		);
 	});
 }
 
-async function turn(registry: ToolRegistry, contextWindow: number, steps: ConstructorParameters<typeof ScriptedChatModel>[0], prompt: string) {
+async function turn(
+	registry: ToolRegistry,
+	contextWindow: number,
+	steps: ConstructorParameters<typeof ScriptedChatModel>[0],
+	prompt: string,
+) {
 	const model = new ScriptedChatModel(steps);
 	const events: AgentEvent[] = [];
 	await runTurn(
-		{ model, registry, approvals: undefined, approvalSettings: { autoApprove: { read: true, exec: true } }, workspace: new InMemoryWorkspace({}), systemPrompt: 'sys', maxSteps: 5, emit: e => events.push(e), recovery: { contextWindow } },
+		{
+			model,
+			registry,
+			approvals: undefined,
+			approvalSettings: { autoApprove: { read: true, exec: true } },
+			workspace: new InMemoryWorkspace({}),
+			systemPrompt: 'sys',
+			maxSteps: 5,
+			emit: e => events.push(e),
+			recovery: { contextWindow },
+		},
 		[],
 		prompt,
 		't1',
@@ -51,8 +84,17 @@ describe('tool selection (the per-request tool budget)', () => {
 	const builtIns = () => createToolset(defaultToolDeps());
 
 	it('60 MCP tools and an 8k window: built-ins, the relevant MCP tools and request_tools are sent, and the chat says which', async () => {
-		const registry = new ToolRegistry([...builtIns(), ...sixtyTools(), createRequestToolsTool(() => ({ maxOffered: 40 }))]);
-		const { model, notices } = await turn(registry, 8192, [textStep('ok')], 'What is the flight status of LH 400 tomorrow?');
+		const registry = new ToolRegistry([
+			...builtIns(),
+			...sixtyTools(),
+			createRequestToolsTool(() => ({ maxOffered: 40 })),
+		]);
+		const { model, notices } = await turn(
+			registry,
+			8192,
+			[textStep('ok')],
+			'What is the flight status of LH 400 tomorrow?',
+		);
 		const sent = model.requests[0].toolNames;
 		for (const tool of builtIns()) {
 			assert.ok(sent.includes(tool.name), `built-in ${tool.name} is always sent`);
@@ -66,12 +108,19 @@ describe('tool selection (the per-request tool budget)', () => {
 		);
 		assert.ok(sent.includes(REQUEST_TOOLS));
 		assert.strictEqual(notices.length, 1);
-		assert.match(notices[0], /Tools offered: \d+ of 75 — 14 built-in \+ \d+ by relevance \(mcp_big_flight_status_3/);
+		assert.match(
+			notices[0],
+			/Tools offered: \d+ of 75 — 14 built-in \+ \d+ by relevance \(mcp_big_flight_status_3/,
+		);
 		assert.match(notices[0], /keel\.model\.contextWindow 8,192/);
 	});
 
 	it('the catalog names what was held back, and request_tools offers it from the next step on', async () => {
-		const registry = new ToolRegistry([...builtIns(), ...sixtyTools(), createRequestToolsTool(() => ({ maxOffered: 40 }))]);
+		const registry = new ToolRegistry([
+			...builtIns(),
+			...sixtyTools(),
+			createRequestToolsTool(() => ({ maxOffered: 40 })),
+		]);
 		let catalog = '';
 		const { model, notices } = await turn(
 			registry,
@@ -79,25 +128,47 @@ describe('tool selection (the per-request tool budget)', () => {
 			[
 				request => {
 					catalog = request.tools.find(t => t.name === REQUEST_TOOLS)!.description;
-					return callStep({ id: 'c1', name: REQUEST_TOOLS, args: { names: ['mcp_big_stock_quote_1', 'nope'] } });
+					return callStep({
+						id: 'c1',
+						name: REQUEST_TOOLS,
+						args: { names: ['mcp_big_stock_quote_1', 'nope'] },
+					});
 				},
 				callStep({ id: 'c2', name: 'mcp_big_stock_quote_1', args: { query: 'ACME' } }),
 				textStep('done'),
 			],
 			'What is the flight status of LH 400?',
 		);
-		assert.match(catalog, /Not offered now, most relevant first: mcp_big_flight_status_\d+, .*mcp_big_stock_quote_1,.* and \d+ more \(find them with "search"\)\.$/);
+		assert.match(
+			catalog,
+			/Not offered now, most relevant first: mcp_big_flight_status_\d+, .*mcp_big_stock_quote_1,.* and \d+ more \(find them with "search"\)\.$/,
+		);
 		assert.ok(!model.requests[0].toolNames.includes('mcp_big_stock_quote_1'));
-		assert.ok(model.requests[1].toolNames.includes('mcp_big_stock_quote_1'), 'requested tool offered on the next request');
+		assert.ok(
+			model.requests[1].toolNames.includes('mcp_big_stock_quote_1'),
+			'requested tool offered on the next request',
+		);
 		const result = model.requests[1].messages.find(m => m.kind === 'tool_result');
 		assert.match(result!.content, /Now offered: mcp_big_stock_quote_1.*No such tool: nope/);
-		assert.match(model.requests[2].messages.filter(m => m.kind === 'tool_result').pop()!.content, /mcp_big_stock_quote_1 ran/);
+		assert.match(
+			model.requests[2].messages.filter(m => m.kind === 'tool_result').pop()!.content,
+			/mcp_big_stock_quote_1 ran/,
+		);
 		assert.ok(notices.some(n => /asked for mcp_big_stock_quote_1/.test(n)));
 	});
 
 	it('request_tools can search the held-back tools by words', async () => {
-		const registry = new ToolRegistry([...builtIns(), ...sixtyTools(), createRequestToolsTool(() => ({ maxOffered: 40 }))]);
-		const { model } = await turn(registry, 8192, [callStep({ id: 'c1', name: REQUEST_TOOLS, args: { search: 'timezone lookup' } }), textStep('done')], 'What is the flight status of LH 400?');
+		const registry = new ToolRegistry([
+			...builtIns(),
+			...sixtyTools(),
+			createRequestToolsTool(() => ({ maxOffered: 40 })),
+		]);
+		const { model } = await turn(
+			registry,
+			8192,
+			[callStep({ id: 'c1', name: REQUEST_TOOLS, args: { search: 'timezone lookup' } }), textStep('done')],
+			'What is the flight status of LH 400?',
+		);
 		const added = model.requests[1].toolNames.filter(n => !model.requests[0].toolNames.includes(n));
 		assert.strictEqual(added.length, 5);
 		assert.ok(
@@ -107,7 +178,11 @@ describe('tool selection (the per-request tool budget)', () => {
 	});
 
 	it('within the budget every tool is sent, request_tools is not, and nothing is announced', async () => {
-		const registry = new ToolRegistry([...builtIns(), ...sixtyTools().slice(0, 3), createRequestToolsTool(() => ({ maxOffered: 40 }))]);
+		const registry = new ToolRegistry([
+			...builtIns(),
+			...sixtyTools().slice(0, 3),
+			createRequestToolsTool(() => ({ maxOffered: 40 })),
+		]);
 		const { model, notices } = await turn(registry, 32768, [textStep('ok')], 'hello');
 		assert.strictEqual(model.requests[0].toolNames.length, 17);
 		assert.ok(!model.requests[0].toolNames.includes(REQUEST_TOOLS));
@@ -115,7 +190,11 @@ describe('tool selection (the per-request tool budget)', () => {
 	});
 
 	it('the count limit applies too (keel.tools.maxOffered)', async () => {
-		const registry = new ToolRegistry([...builtIns(), ...sixtyTools().slice(0, 10), createRequestToolsTool(() => ({ maxOffered: 16 }))]);
+		const registry = new ToolRegistry([
+			...builtIns(),
+			...sixtyTools().slice(0, 10),
+			createRequestToolsTool(() => ({ maxOffered: 16 })),
+		]);
 		const { model } = await turn(registry, 1_000_000, [textStep('ok')], 'currency exchange rate of EUR');
 		const sent = model.requests[0].toolNames;
 		assert.strictEqual(sent.length, 16);
