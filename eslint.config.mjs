@@ -92,6 +92,12 @@ export default defineConfig(
 		rules: {
 			'@typescript-eslint/no-floating-promises': 'error',
 			'@typescript-eslint/no-misused-promises': 'error',
+			// A type-only import says so, so the bundles never load a module for its types alone; `typeof
+			// import('x')` stays allowed, as the type of a module required lazily.
+			'@typescript-eslint/consistent-type-imports': [
+				'error',
+				{ fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+			],
 		},
 	},
 	{

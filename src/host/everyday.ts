@@ -1,5 +1,5 @@
 import type { NoticeCode } from '../core/agent/noticeCodes';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { ApprovalSettings } from '../core/agent/approval/approvalPolicy';
 import { buildSystemPrompt } from '../core/agent/loop/systemPrompt';
 import type { TurnOutcome } from '../core/agent/loop/runAgent';

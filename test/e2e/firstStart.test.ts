@@ -4,7 +4,7 @@
 // on a repository, and then expects no error or warning notification and no extension that
 // failed to activate.
 import * as assert from 'assert';
-import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { type ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

@@ -7,9 +7,9 @@
 //     const keel = useKeel({ settings: { 'keel.model.baseUrl': double.url } });
 //     it('...', async () => { const chat = await keel.openKeel(); await chat.fill(...) });
 //   });
-import { Browser, Frame, Page } from 'playwright-core';
+import { type Browser, type Frame, type Page } from 'playwright-core';
 import { launchBrowser, openKeelView, openWorkbench, screenshot, webviewFrame } from '../support/browser';
-import { CodeServer, CodeServerOptions, keelVsixPath, startCodeServer } from '../support/codeServer';
+import { type CodeServer, type CodeServerOptions, keelVsixPath, startCodeServer } from '../support/codeServer';
 import { startModelDouble, type ModelDouble, type ModelDoubleOptions } from '../support/modelDouble';
 
 /** Keel's chat input; present once the webview has rendered. */

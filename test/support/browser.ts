@@ -4,7 +4,7 @@
 // it when a browser window connects.
 import * as fs from 'fs';
 import * as path from 'path';
-import { Browser, chromium, Frame, Page } from 'playwright-core';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { REPO_ROOT } from './codeServer';
 
 export const CHROMIUM = process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium';

@@ -4,7 +4,7 @@
 // extensions dirs under one temp folder, so tests never see each other's state, and dispose()
 // kills the whole process group (the server forks the extension host and pty host; killing
 // only the server leaks them).
-import { ChildProcess, execFile, execFileSync, spawn } from 'child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

@@ -1,6 +1,6 @@
 // Process plumbing for the launchers: free ports, readiness polling, and stopping a whole
 // process group (code-server forks the extension host and pty host into its group).
-import { ChildProcess } from 'child_process';
+import { type ChildProcess } from 'child_process';
 import * as http from 'http';
 import * as net from 'net';
 

@@ -12,14 +12,14 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, openWorkbench, screenshot } from '../support/browser';
 import {
 	CODE_SERVER_VERSION,
-	CodeServer,
+	type CodeServer,
 	REPO_ROOT,
 	ensureTools,
 	keelVsixPath,
 	startCodeServer,
 } from '../support/codeServer';
 import type { VscodeTestConfig } from './context';
-import { suiteFiles, SuiteResult } from './index';
+import { suiteFiles, type SuiteResult } from './index';
 import { report, reportError } from './report';
 
 // --multi-root: the window opens a .code-workspace with two folders and runs suite/multiRoot only.

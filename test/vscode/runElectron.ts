@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { REPO_ROOT, copyFixtureWorkspace } from '../support/codeServer';
 import type { VscodeTestConfig } from './context';
-import { SuiteResult, suiteFiles } from './index';
+import { type SuiteResult, suiteFiles } from './index';
 import { report, reportError } from './report';
 
 async function main(): Promise<number> {

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { AgentError } from '../errors';
+import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropicWire';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
-import { AgentError } from '../errors';
+import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';

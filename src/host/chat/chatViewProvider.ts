@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
-import { WebviewChannel } from './webviewChannel';
+import { type WebviewChannel } from './webviewChannel';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
 import type { SessionController } from '../session/sessionController';
 import type { EverydayBridge } from './everydayBridge';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { RecoverySettings, ToolModeMemory } from '../../core/agent/recovery/recoverySettings';
 import { readSetting } from '../settings/settings';
 

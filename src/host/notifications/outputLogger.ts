@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 
 /** Logs to the "Keel" output channel. Never handed secrets: callers log ids and codes. */

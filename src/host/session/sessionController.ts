@@ -8,7 +8,7 @@ import { Emitter } from '../../core/util/emitter';
 import { Disposable, DisposableStore, type IDisposable } from '../../core/util/lifecycle';
 import type { SessionView } from '../../shared/views';
 import type { Logger } from '../../core/ports';
-import { ChatView } from '../chat/chatView';
+import { type ChatView } from '../chat/chatView';
 import { chatViewFromHistory } from '../chat/fromHistory';
 import { rawOutputPage } from '../chat/rawOutput';
 import type { WebviewChannel } from '../chat/webviewChannel';

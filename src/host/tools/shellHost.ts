@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import * as path from 'path';
 import { DockerRunner } from '../../core/exec/dockerRunner';
 import type { ImageSource } from '../../core/exec/sandboxImage';

@@ -1,4 +1,4 @@
-import { AgentError, toAgentError } from '../../errors';
+import { type AgentError, toAgentError } from '../../errors';
 import { extractErrorMessage } from '../../llm/httpErrors';
 import { extractProviderRaw } from '../../llm/providerParseErrors';
 
