@@ -28,6 +28,15 @@ function jsonSchemaOf(spec: SettingSpec): Record<string, unknown> {
 	};
 }
 
+/**
+ * VS Code marks a restricted setting itself; that only the user's own value counts, or a
+ * setting-specific rule (workspace deny rules still narrow), it cannot know.
+ */
+function trustNoteFor(spec: SettingSpec): string[] {
+	if (spec.trustNote) return [spec.trustNote];
+	return spec.trust === 'user' ? [TRUST_NOTES.user] : [];
+}
+
 export function entryOf(spec: SettingSpec, order: number, advanced: boolean): Record<string, unknown> {
 	return {
 		...jsonSchemaOf(spec),
@@ -35,8 +44,7 @@ export function entryOf(spec: SettingSpec, order: number, advanced: boolean): Re
 		...(spec.valueDocs ? { markdownEnumDescriptions: spec.valueDocs } : {}),
 		...(advanced ? { tags: ['advanced'] } : {}),
 		order,
-		// VS Code marks restricted settings itself; that only the user's own value counts, it does not say.
-		markdownDescription: spec.trust === 'user' ? `${spec.doc}\n\n${TRUST_NOTES.user}` : spec.doc,
+		markdownDescription: [spec.doc, ...trustNoteFor(spec)].join('\n\n'),
 	};
 }
 

@@ -80,7 +80,8 @@ function entry(id: string, spec: SettingSpec, anchors: ReadonlyMap<string, strin
 		const isDefault = JSON.stringify(values[at]) === fallback ? ' (default)' : '';
 		return `- ${codeSpan(values[at])}${isDefault}: ${pageMarkdown(doc, anchors)}`;
 	});
-	const trust = spec.trust === 'any' ? '' : ` ${TRUST_NOTES[spec.trust]}`;
+	const note = spec.trustNote ?? (spec.trust === 'any' ? undefined : TRUST_NOTES[spec.trust]);
+	const trust = note ? ` ${note}` : '';
 	return [
 		`### \`${id}\``,
 		pageMarkdown(spec.doc, anchors),

@@ -26,6 +26,8 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
 	 * `` `#keel.model.name#` `` links to another setting in both.
 	 */
 	doc: string;
+	/** Says what trust means for this setting when the general sentence (TRUST_NOTES) would not be exact. */
+	trustNote?: string;
 	/** One Markdown line per enum value, in the enum's order (`choice` builds both from one record). */
 	valueDocs?: readonly string[];
 	/**
@@ -51,6 +53,7 @@ export const category = <const T extends Record<string, SettingSpec>>(
 
 interface SettingOptions {
 	trust?: SettingTrust;
+	trustNote?: string;
 	editor?: Readonly<Record<string, unknown>>;
 }
 
@@ -58,6 +61,7 @@ export const setting = <S extends z.ZodType>(schema: S, doc: string, options: Se
 	schema,
 	doc,
 	trust: options.trust ?? 'any',
+	...(options.trustNote ? { trustNote: options.trustNote } : {}),
 	...(options.editor ? { editor: options.editor } : {}),
 });
 

@@ -45,8 +45,13 @@ export const APPROVALS = category('Approvals and permissions', {
 	// Permission lists are merged across scopes when read (permissionsMerge.ts); deny lists only narrow.
 	'permissions.rules': setting(
 		objects(),
-		'Permission rules per tool: `{ "tool": "write_file" | "run_command" | "fetch" | "*", "match": "<glob>", "action": "allow" | "ask" | "deny" }` (`match` optional). `match` is a glob on the path (workspace-relative), the command (every command of a chain must match) or the URL. Precedence: deny, then ask, then allow, then the `keel.approval.*` defaults. A `deny` without `match` hides the tool from the model. Writes to protected files (`.vscode/`, `.git/hooks`, MCP and Keel config) always ask. **Always allow** on an approval card adds a rule here (see `#keel.permissions.alwaysAllowScope#`).',
-		{ trust: 'restricted', editor: { items: ruleItem } },
+		'Permission rules per tool: `{ "tool": "write_file" | "run_command" | "fetch" | "*", "match": "<glob>", "action": "allow" | "ask" | "deny" }` (`match` optional). `match` is a glob on the path (workspace-relative), the command (every command of a chain must match) or the URL. Precedence: deny, then ask, then allow, then the `keel.approval.*` defaults. A `deny` without `match` hides the tool from the model. Writes to protected files (`.vscode/`, `.git/hooks`, MCP and Keel config) always ask. **Always allow** on an approval card adds a rule here (see `#keel.permissions.alwaysAllowScope#`). Rules from your user and workspace settings are merged, not replaced.',
+		{
+			trust: 'restricted',
+			trustNote:
+				"An untrusted workspace's allow rules are ignored; its deny and ask rules still apply, since they only narrow.",
+			editor: { items: ruleItem },
+		},
 	),
 	'permissions.alwaysAllowScope': choice(
 		{
