@@ -14,7 +14,7 @@ type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: bool
 
 /**
  * The per-turn guards the loop consults: context budget (estimate, compact, refuse), Ollama
- * truncation, per-tool retry budgets, doom loops, and the step cap. One instance per turn.
+ * truncation, per-tool retry budgets and doom loops. One instance per turn.
  */
 export class TurnGuards {
 	private readonly _loop: LoopGuard;
@@ -22,13 +22,11 @@ export class TurnGuards {
 	private _estimate = 0;
 	private _compactNoticed = false;
 	private _truncationNoticed = false;
-	private _stepsSinceAsk = 0;
 	private _loopStopped = false;
 	private _squeezeTo: number | undefined;
 
 	constructor(
 		private readonly _settings: RecoverySettings,
-		private readonly _maxSteps: number,
 		private readonly _notice: Notice,
 	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
@@ -179,13 +177,5 @@ export class TurnGuards {
 
 	get loopDescription(): string {
 		return this._loop.describeLast();
-	}
-
-	stepCapReached(): boolean {
-		return ++this._stepsSinceAsk >= this._maxSteps;
-	}
-
-	extendSteps(): void {
-		this._stepsSinceAsk = 0;
 	}
 }
