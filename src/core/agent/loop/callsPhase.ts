@@ -1,5 +1,7 @@
 import { toolCallMessage, toolResultMessage, type ToolResultData } from '../../llm/canonical';
 import type { StepCall, StepOutput } from './modelStep';
+import type { ToolRetrySettings } from '../recovery/toolRetry';
+import { defaultToolPolicySettings } from '../toolPolicy/toolPolicy';
 import { runToolCall } from './toolExecution';
 import { appendMessage, type TurnContext, type TurnState } from './turnState';
 
@@ -52,20 +54,20 @@ async function runCall(state: TurnState, ctx: TurnContext, call: StepCall): Prom
 		});
 		return refused;
 	}
-	let raw = await runToolCall(call, { ...options, turnId, signal });
-	const pause = state.guards.transientToolFailure(raw, options.registry.get(call.name)?.effect, 1);
-	if (pause !== undefined && !signal.aborted) {
-		ctx.notice(
-			'info',
-			'toolRetry',
-			`${call.name} hit a passing failure; trying it once more in ${Math.max(1, Math.round(pause / 1000))} s.`,
-		);
-		await ctx.clock.sleep(pause, signal).catch(() => undefined);
-		if (!signal.aborted) {
-			raw = await runToolCall(call, { ...options, turnId, signal });
-		}
+	return runToolCall(call, { ...options, turnId, signal, clock: ctx.clock, retry: toolRetry(ctx) });
+}
+
+/**
+ * Reads and fetches that fail for a passing reason run again inside runToolCall (toolRetry.ts),
+ * the only place a tool is retried; the session's tool policy says how often. The naive loop
+ * (recovery off) runs every call once.
+ */
+function toolRetry(ctx: TurnContext): ToolRetrySettings | undefined {
+	if (!ctx.settings.enabled) {
+		return undefined;
 	}
-	return raw;
+	const { infraRetries, infraRetryDelayMs } = ctx.toolState?.settings ?? defaultToolPolicySettings;
+	return { retries: infraRetries, delayMs: infraRetryDelayMs };
 }
 
 function safeParse(raw: string): unknown {

@@ -1,5 +1,5 @@
 import type { ToolResultData } from '../../llm/canonical';
-import type { Workspace } from '../../ports';
+import { systemClock, type Clock, type Workspace } from '../../ports';
 import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
 import { PathRefused } from '../../tools/paths';
 import { redactSecrets } from '../../tools/redact';
@@ -11,12 +11,13 @@ import { describeRule } from '../approval/permissions';
 import type { AgentEvent, ToolCallState } from '../events';
 import type { StepCall } from './modelStep';
 import {
-	classifyFailure,
+	classifyToolFailure,
 	describeFailure,
 	formatToolError,
 	INFRASTRUCTURE,
 	type ToolErrorCategory,
 } from '../recovery/toolErrors';
+import { executeWithRetry, retriedBySystem, type ToolRetrySettings } from '../recovery/toolRetry';
 
 export interface ToolRunContext {
 	turnId: string;
@@ -28,6 +29,9 @@ export interface ToolRunContext {
 	emit(event: AgentEvent): void;
 	/** Scopes stored outputs (read_output) to the conversation. */
 	sessionId?: string;
+	/** Retries of reads and fetches after a passing failure (toolRetry.ts); none when left out. */
+	retry?: ToolRetrySettings;
+	clock?: Clock;
 }
 
 /**
@@ -59,13 +63,13 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		let category: ToolErrorCategory | undefined;
 		let retryable: boolean | undefined;
 		if (!ok) {
-			category = classifyFailure({ errorKind, message: output, fields });
+			category = classifyToolFailure({ errorKind, message: output, fields });
 			// Failures get the [tool_error] block; the user's own decisions keep their plain words.
 			if (status === 'failed') {
 				const info = describeFailure(category, policy ? policy.qualityAttemptLeft(call.name, category) : true);
 				// Only reads and fetches are retried by the system; a command or a write is not run twice.
-				if (INFRASTRUCTURE.has(category) && card.effect !== 'read' && card.effect !== 'network') {
-					info.retryable = false;
+				if (INFRASTRUCTURE.has(category)) {
+					info.retryable = retriedBySystem(card.effect, category);
 				}
 				retryable = info.retryable;
 				output = formatToolError(info, output);
@@ -210,30 +214,18 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 
 	update({ status: 'running' });
 	try {
-		let result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
-		// Infrastructure failures of idempotent tools are retried here, never charged to the model.
-		for (
-			let attempt = 1;
-			policy &&
-			!result.ok &&
-			(tool.effect === 'read' || tool.effect === 'network') &&
-			attempt <= policy.settings.infraRetries;
-			attempt++
-		) {
-			const category = classifyFailure({ errorKind: 'error', message: result.display, fields: result });
-			if (!INFRASTRUCTURE.has(category)) {
-				break;
-			}
-			ctx.emit({
-				type: 'notice',
-				turnId: ctx.turnId,
-				level: 'info',
-				code: 'toolRetry',
-				text: `${tool.name}: ${category.replace('_', ' ')}; retrying (${attempt}/${policy.settings.infraRetries}).`,
-			});
-			await sleep(policy.settings.infraRetryDelayMs * 2 ** (attempt - 1), ctx.signal);
-			result = await raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal);
-		}
+		const result = await executeWithRetry(
+			() => raceAbort(tool.execute(parsed.input, toolContext(prepared)), ctx.signal),
+			{
+				name: tool.name,
+				effect: tool.effect,
+				retry: ctx.retry,
+				clock: ctx.clock ?? systemClock,
+				signal: ctx.signal,
+				notice: text =>
+					ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'toolRetry', text }),
+			},
+		);
 		if (result.cached === true) {
 			card.cached = true;
 		}
@@ -269,18 +261,6 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 			: `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`;
 		return finish(false, message, 'failed', 'error', { refused });
 	}
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise(resolve => {
-		const timer = setTimeout(done, ms);
-		function done() {
-			clearTimeout(timer);
-			signal.removeEventListener('abort', done);
-			resolve();
-		}
-		signal.addEventListener('abort', done, { once: true });
-	});
 }
 
 /** A tool that ignores its signal must still not hold the turn once the user pressed Stop. */

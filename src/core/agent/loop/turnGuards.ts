@@ -150,27 +150,6 @@ export class TurnGuards {
 		return explained;
 	}
 
-	/**
-	 * A read or fetch that failed for a passing reason (HTTP 429/5xx, a timeout, a reset) is
-	 * worth one more try after a short pause; returns the pause, or undefined.
-	 */
-	transientToolFailure(result: ToolResultData, effect: string | undefined, attempt: number): number | undefined {
-		if (
-			!this._settings.enabled ||
-			result.ok ||
-			result.errorKind !== 'error' ||
-			attempt > 1 ||
-			(effect !== 'network' && effect !== 'read')
-		) {
-			return undefined;
-		}
-		const transient =
-			/answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(
-				result.output,
-			);
-		return transient ? Math.min(this._settings.backoffMaxMs, this._settings.backoffBaseMs * 2) : undefined;
-	}
-
 	get loopStopped(): boolean {
 		return this._loopStopped;
 	}
