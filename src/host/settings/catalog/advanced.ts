@@ -39,11 +39,11 @@ export const ADVANCED = category(
 		),
 		'recovery.readToolRetries': setting(
 			num(3, 0),
-			'How often a failing read-only tool may be called again in one turn.',
+			'How many more broken calls (arguments that do not fit, an unknown tool) a read-only tool may get in a row in one turn; after that its broken calls are refused for the rest of the turn. A success starts the count afresh; a tool that ran and failed (a page answering 503) is a result, not a broken call.',
 		),
 		'recovery.sideEffectToolRetries': setting(
 			num(1, 0),
-			'How often a failing tool that changes files, runs commands or uses the network may be called again in one turn.',
+			'The same as `#keel.recovery.readToolRetries#` for tools that change files, run commands or use the network.',
 		),
 		'recovery.backoffBaseSeconds': setting(
 			num(1, 0),
