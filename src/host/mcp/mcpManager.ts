@@ -122,7 +122,7 @@ export class McpManager extends Disposable {
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsentFingerprint(next) !== McpConsentFingerprint(server.entry)) {
+			if (!next || McpConsent.fingerprint(next.config) !== McpConsent.fingerprint(server.entry.config)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -394,8 +394,4 @@ export class McpManager extends Disposable {
 		}
 		server.registered = [];
 	}
-}
-
-function McpConsentFingerprint(entry: McpServerEntry): string {
-	return McpConsent.fingerprint(entry.config);
 }
