@@ -1,4 +1,5 @@
 import { AgentError } from '../errors';
+import { serverHints, type ServerHints } from './serverHints';
 
 /** What we know about a failed model request, independent of which SDK raised it. */
 export interface ModelFailure {
@@ -12,6 +13,8 @@ export interface ModelFailure {
 export interface EndpointInfo {
 	baseUrl: string;
 	model: string;
+	/** keel.model.provider as resolved: which server's advice the error gives. */
+	provider?: string;
 }
 
 /**
@@ -22,14 +25,9 @@ export function describeModelFailure(failure: ModelFailure, endpoint: EndpointIn
 	const { status, body = '' } = failure;
 	const details = { status, body, headers: failure.headers };
 	if (failure.connection) {
-		const local = /127\.0\.0\.1|localhost|\[::1\]/.test(endpoint.baseUrl);
-		const hint =
-			local && /:11434/.test(endpoint.baseUrl)
-				? `start Ollama with \`ollama serve\` (then \`ollama pull ${endpoint.model}\`), or change keel.model.baseUrl`
-				: 'check that the server is running, or change keel.model.baseUrl';
 		return new AgentError(
 			'modelUnreachable',
-			`No model server answered at ${endpoint.baseUrl} — ${hint}.`,
+			`No model server answered at ${endpoint.baseUrl} — ${hintsFor(endpoint).start}.`,
 			details,
 		);
 	}
@@ -43,7 +41,7 @@ export function describeModelFailure(failure: ModelFailure, endpoint: EndpointIn
 	if (status === 404 && /model/i.test(body)) {
 		return new AgentError(
 			'modelNotFound',
-			`Model "${endpoint.model}" was not found at ${endpoint.baseUrl} — pull it (\`ollama pull ${endpoint.model}\`) or set keel.model.name to a model the server has.`,
+			`Model "${endpoint.model}" was not found at ${endpoint.baseUrl} — ${hintsFor(endpoint).missingModel(endpoint.model)}.`,
 			details,
 		);
 	}
@@ -116,4 +114,10 @@ export function extractErrorMessage(body: string): string | undefined {
 		// Not JSON: fall through to the raw text, trimmed.
 	}
 	return body.slice(0, 500);
+}
+
+/** The provider when known; else a local Ollama is recognised by its port (settings from before presets). */
+function hintsFor(endpoint: EndpointInfo): ServerHints {
+	const local = /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):11434\b/.test(endpoint.baseUrl);
+	return serverHints(endpoint.provider ?? (local ? 'ollama' : undefined));
 }

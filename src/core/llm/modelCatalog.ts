@@ -20,7 +20,7 @@ export async function listModels(
 	apiKey: string | undefined,
 	fetchImpl: typeof fetch = fetch,
 ): Promise<ModelInfo[]> {
-	const endpoint = { baseUrl: resolved.baseUrl, model: resolved.model };
+	const endpoint = { baseUrl: resolved.baseUrl, model: resolved.model, provider: resolved.preset.kind };
 	const get = async (url: string, init: RequestInit = {}): Promise<any> => {
 		let response: Response;
 		try {

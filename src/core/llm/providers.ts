@@ -129,6 +129,7 @@ export function createChatModel(
 	fetchImpl?: typeof fetch,
 ): ChatModel {
 	const common = {
+		provider: resolved.preset.kind,
 		baseUrl: resolved.baseUrl,
 		model: resolved.model,
 		timeoutMs: resolved.timeoutMs,

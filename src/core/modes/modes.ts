@@ -103,7 +103,23 @@ export function modeDenyRules(
 	mode: Mode,
 	tools: ReadonlyArray<{ name: string; effect?: ToolEffect }>,
 ): PermissionRule[] {
-	return tools.filter(tool => !modeAllows(mode, tool)).map(tool => ({ tool: tool.name, action: 'deny' as const }));
+	const because = modeRefusal(mode);
+	return tools
+		.filter(tool => !modeAllows(mode, tool))
+		.map(tool => ({ tool: tool.name, action: 'deny' as const, because }));
+}
+
+/** What a call outside the mode is told, and the user with it: the mode refused it, and how to leave the mode. */
+export function modeRefusal(mode: Mode): string {
+	const allows =
+		mode.tools === 'read'
+			? 'only read-only tools'
+			: mode.tools === 'all'
+				? 'every tool'
+				: mode.tools.length
+					? `only ${mode.tools.join(', ')}`
+					: 'no tools';
+	return `${mode.name} mode allows ${allows}. Switch to Act mode (/act, or the mode menu beside Send) to let this run`;
 }
 
 /** One line for the chat and the status: "Plan: read-only tools, answers with a plan". */

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
 import { fileDiff, diffStat } from './fileDiff';
-import { displayPath, PathRefused, type ResolvedPath } from './paths';
+import { CallMismatch, displayPath, type ResolvedPath } from './paths';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 interface PlannedWrite {
@@ -23,11 +23,11 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 		return undefined;
 	}
 	if (stat.type === 'directory') {
-		throw new PathRefused(`${displayPath(path)} is a directory; give a file path.`);
+		throw new CallMismatch(`${displayPath(path)} is a directory; give a file path.`);
 	}
 	const bytes = await context.workspace.readFile(path);
 	if (bytes.subarray(0, 8192).includes(0)) {
-		throw new PathRefused(`${displayPath(path)} is a binary file; it cannot be edited as text.`);
+		throw new CallMismatch(`${displayPath(path)} is a binary file; it cannot be edited as text.`);
 	}
 	return Buffer.from(bytes).toString('utf8');
 }
@@ -132,7 +132,7 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 			const target = await guardFor(deps, context).resolve(input.path, 'write');
 			const before = await currentText(context, target.path);
 			if (before === undefined) {
-				throw new PathRefused(`File not found: ${displayPath(target.path)}. Use write_file to create it.`);
+				throw new CallMismatch(`File not found: ${displayPath(target.path)}. Use write_file to create it.`);
 			}
 			const found = occurrences(before, input.old_string);
 			if (found.length === 0) {
@@ -142,10 +142,10 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 					loose.length > 0
 						? ` The text without its surrounding whitespace occurs at ${lineList(loose)}: check indentation and line breaks.`
 						: ' Read the file again and copy the text exactly (without line numbers).';
-				throw new PathRefused(`old_string was not found in ${displayPath(target.path)}.${hint}`);
+				throw new CallMismatch(`old_string was not found in ${displayPath(target.path)}.${hint}`);
 			}
 			if (found.length > 1 && !input.replace_all) {
-				throw new PathRefused(
+				throw new CallMismatch(
 					`old_string occurs ${found.length} times in ${displayPath(target.path)} (${lineList(found)}). Add surrounding lines to make it unique, or set replace_all.`,
 				);
 			}

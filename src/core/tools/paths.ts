@@ -83,6 +83,13 @@ export function displayPath(path: string): string {
 /** Thrown inside tools so every refusal becomes the same kind of result. */
 export class PathRefused extends Error {}
 
+/**
+ * Not a refusal: the call does not fit what is there (the text to replace is not in the file,
+ * a directory where a file was meant). Its message speaks for itself, like a refusal's, but it
+ * is the model's mistake to correct, never "not allowed here".
+ */
+export class CallMismatch extends Error {}
+
 export type PathIntent = 'read' | 'list' | 'write' | 'delete';
 
 export interface ResolvedPath {

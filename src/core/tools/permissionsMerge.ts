@@ -30,12 +30,12 @@ function isRule(value: unknown): value is PermissionRule {
 const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Scopes in order: default, user, workspace, folder; the last two only count for widening when trusted. */
-function scopes<T>(scoped: ScopedValues<T> | undefined): { value: unknown; user: boolean }[] {
+function scopes<T>(scoped: ScopedValues<T> | undefined): { value: unknown; user: boolean; where: string }[] {
 	return [
-		{ value: scoped?.defaultValue, user: true },
-		{ value: scoped?.globalValue, user: true },
-		{ value: scoped?.workspaceValue, user: false },
-		{ value: scoped?.workspaceFolderValue, user: false },
+		{ value: scoped?.defaultValue, user: true, where: "Keel's defaults" },
+		{ value: scoped?.globalValue, user: true, where: 'your user settings' },
+		{ value: scoped?.workspaceValue, user: false, where: "this workspace's settings" },
+		{ value: scoped?.workspaceFolderValue, user: false, where: "the folder's settings" },
 	];
 }
 
@@ -55,6 +55,8 @@ export function mergeRules(scoped: ScopedValues<unknown> | undefined, trusted: b
 					tool: rule.tool,
 					...(rule.match !== undefined ? { match: rule.match } : {}),
 					action: rule.action,
+					// A refusal names the file to change: the user may not remember writing the rule.
+					origin: `keel.permissions.rules in ${scope.where}`,
 				});
 			}
 		}

@@ -1,4 +1,5 @@
 import type { CanonicalMessage } from '../../core/llm/canonical';
+import { toolErrorMessage } from '../../core/agent/recovery/toolErrors';
 import type { ToolCallStatus } from '../../shared/views';
 import { ChatView } from './chatView';
 
@@ -36,7 +37,7 @@ export function chatViewFromHistory(
 					title,
 					argumentsText: message.data.rawArguments,
 					status: restoredStatus(result),
-					output: result?.content,
+					output: result ? toolErrorMessage(result.content) : undefined,
 				},
 			});
 		}

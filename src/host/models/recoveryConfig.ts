@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
 import type { RecoverySettings, ToolModeMemory } from '../../core/agent/recovery/recoverySettings';
 import { readSetting } from '../settings/settings';
+import { serverHints } from '../../core/llm/serverHints';
+import { readResolvedProvider } from './providerConfig';
 
 /** keel.recovery.* (and the model's context window) → the recovery layer's budgets, read per turn. */
 export function readRecoverySettings(): Partial<RecoverySettings> {
@@ -22,6 +24,8 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		loopRepeats: readSetting('agent.loopRepeats'),
 		compactAt: readSetting('agent.compactAt'),
 		contextWindow: readSetting('model.contextWindow'),
+		// Advice about a server's context names that server only (no Ollama advice for llama.cpp).
+		serverContextHint: serverHints(readResolvedProvider().preset.kind).context,
 	};
 }
 

@@ -54,6 +54,8 @@ export async function approveCall(call: CallToApprove): Promise<ToolResultData |
 	);
 	card.update({ status: 'awaitingApproval', suggestedRule: suggested });
 	const decision = await pending;
+	// "needs approval" stops being true once answered: the line says the answer instead.
+	card.state.policyReason = undefined;
 	if (call.signal.aborted) {
 		return card.finish({
 			ok: false,
@@ -64,6 +66,7 @@ export async function approveCall(call: CallToApprove): Promise<ToolResultData |
 	}
 	if (!decision.approved) {
 		const why = decision.reason ? ` Reason: ${decision.reason.trim().replace(/([^.!?])$/, '$1.')}` : '';
+		card.state.policyReason = decision.reason ? `You denied it: ${decision.reason.trim()}` : 'You denied it.';
 		return card.finish({
 			ok: false,
 			output: `The user denied this call; it did not run.${why} Do not retry it unchanged.`,

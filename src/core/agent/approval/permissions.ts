@@ -27,6 +27,13 @@ export interface PermissionRule {
 	tool: string;
 	match?: string;
 	action: RuleAction;
+	/** Where a user's rule is written, for the refusal: "keel.permissions.rules in your user settings". */
+	origin?: string;
+	/**
+	 * Rules Keel derives itself (a mode's read-only tools) are no rule the user wrote: a refusal
+	 * by one says this instead, with how to change it.
+	 */
+	because?: string;
 }
 
 export interface PermissionVerdict {
@@ -172,6 +179,10 @@ function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean):
 	}
 }
 
+/** The refusal of a write, command or fetch in Restricted Mode; the chat adds a Manage Workspace Trust button to it. */
+export const UNTRUSTED_REFUSAL =
+	'This workspace is in Restricted Mode (not trusted), so only read-only tools run. Trust the folder (Manage Workspace Trust) to let Keel change files or run commands';
+
 export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trusted: boolean): boolean {
 	if (!trusted && tool.effect !== 'read') {
 		return false;
@@ -189,7 +200,7 @@ export function evaluatePermissions(
 	if (!options.trusted && tool.effect !== 'read') {
 		return {
 			verdict: 'deny',
-			reason: 'This workspace is not trusted (Workspace Trust), so only read-only tools run. Ask the user to trust the workspace.',
+			reason: UNTRUSTED_REFUSAL,
 		};
 	}
 	const subjects = tool.subjects?.(input as never) ?? [];
@@ -201,7 +212,7 @@ export function evaluatePermissions(
 		);
 	const denied = hit('deny');
 	if (denied) {
-		return { verdict: 'deny', reason: `refused by the permission rule ${describeRule(denied)}` };
+		return { verdict: 'deny', reason: refusedBy(denied) };
 	}
 	const protectedReasons = options.prepared?.protectedReasons ?? [];
 	const suggestion = protectedReasons.length || opaque ? undefined : suggestRule(tool, subjects, commandRule);
@@ -261,6 +272,14 @@ function suggestRule(
 		match: (checked.ok ? checked.path : values[0]).replace(/[*?[\]{}()!+@\\]/g, '\\$&'),
 		action: 'allow',
 	};
+}
+
+/** Why a deny rule refused: its own explanation, or the rule with where it is written. */
+export function refusedBy(rule: PermissionRule): string {
+	if (rule.because) {
+		return rule.because;
+	}
+	return `refused by the permission rule ${describeRule(rule)}${rule.origin ? ` (${rule.origin})` : ''}`;
 }
 
 export function describeRule(rule: PermissionRule): string {

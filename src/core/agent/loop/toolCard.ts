@@ -56,6 +56,8 @@ export class ToolCard {
 		const name = this._call.name;
 		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
 		let output = redactSecrets(end.output).text;
+		// The card says the failure once, in the user's words; the model reads the [tool_error] block.
+		const shown = output;
 		let category: ToolErrorCategory | undefined;
 		let retryable: boolean | undefined;
 		if (!ok) {
@@ -73,7 +75,7 @@ export class ToolCard {
 			}
 		}
 		const blockedAt = this._policy?.record(name, ok, category);
-		this.update({ status, output, progress: undefined, errorCategory: category });
+		this.update({ status, output: shown, progress: undefined, errorCategory: category });
 		if (blockedAt !== undefined) {
 			this._emit({
 				type: 'notice',

@@ -1,7 +1,7 @@
 import type { ToolResultData } from '../../llm/canonical';
 import { systemClock, type Clock, type Workspace } from '../../ports';
 import type { Preparation, Subject, ToolContext, ToolDefinition, ToolResult } from '../../tools/defineTool';
-import { PathRefused } from '../../tools/paths';
+import { CallMismatch, PathRefused } from '../../tools/paths';
 import { redactSecrets } from '../../tools/redact';
 import type { ToolRegistry } from '../../tools/registry';
 import { UrlRefused } from '../../tools/urls';
@@ -186,8 +186,11 @@ function showShaping(card: ToolCallState, result: ToolResult): void {
 	}
 }
 
-/** A throw from prepare or execute: a refused path or URL says why in its own words. */
+/** A throw from prepare or execute: a refused path or URL, or a call that does not fit the file, says why in its own words. */
 function failedWith(run: ParsedCall, error: unknown): ToolResultData {
+	if (error instanceof CallMismatch) {
+		return run.card.fail(error.message, 'mismatch');
+	}
 	const refused = error instanceof PathRefused || error instanceof UrlRefused;
 	const message = refused
 		? (error as Error).message

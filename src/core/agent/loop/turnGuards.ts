@@ -94,7 +94,7 @@ export class TurnGuards {
 		this._notice(
 			'warning',
 			'truncated',
-			`The server read only ${promptTokens} prompt tokens of about ${this._estimate} sent: it is probably cutting the conversation (Ollama's default context is 2048–4096). Raise the server's context (OLLAMA_CONTEXT_LENGTH or num_ctx) or lower keel.model.contextWindow.`,
+			`The server read only ${promptTokens} prompt tokens of about ${this._estimate} sent: it is probably cutting the conversation. ${capitalise(this._settings.serverContextHint ?? "Raise the server's context size")}, or lower keel.model.contextWindow.`,
 			true,
 		);
 	}
@@ -157,4 +157,8 @@ export class TurnGuards {
 	get loopDescription(): string {
 		return this._loop.describeLast();
 	}
+}
+
+function capitalise(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }

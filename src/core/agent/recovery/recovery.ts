@@ -111,7 +111,7 @@ function failureOf(thrown: unknown, ctx: RecoveryContext, plan: RequestPlan, par
 			ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text, notify }),
 		giveUp: why => ({
 			ok: false,
-			error: why ? new AgentError(error.code, `${error.message} ${why}`, error.details) : error,
+			error: why ? new AgentError(error.code, joinSentences(error.message, why), error.details) : error,
 			partial,
 		}),
 	};
@@ -164,8 +164,14 @@ async function reflect(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 		}));
 		return { ok: true, output: { text: '', calls, finishReason: 'tool_calls', reasoning: '', harmonyCalls: [] } };
 	}
-	if (attempts.reflections >= ctx.settings.reflectionsPerRequest || !ctx.budget.take()) {
-		return f.giveUp(`Gave up after ${attempts.reflections} correction(s) (keel.recovery.reflectionsPerRequest).`);
+	const limit = retryLimit(ctx.settings.reflectionsPerRequest - attempts.reflections, ctx.budget);
+	if (!limit.canRetry || !ctx.budget.take()) {
+		return f.giveUp(
+			gaveUp(
+				ctx.budget,
+				limit.bound(`keel.recovery.reflectionsPerRequest = ${ctx.settings.reflectionsPerRequest}`),
+			),
+		);
 	}
 	attempts.reflections++;
 	retract(ctx, f.partial, 'retry');
@@ -173,7 +179,7 @@ async function reflect(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 	f.notice(
 		'warning',
 		'reflection',
-		`${c.label}: asked the model to correct its tool call (${attempts.reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`,
+		`${c.label}: asked the model to correct its tool call — ${ctx.budget.used}/${limit.max}`,
 	);
 	await sleep(ctx, ctx.settings.reflectionDelayMs);
 	return undefined;
@@ -204,7 +210,7 @@ function compact(f: Failure, attempts: Attempts, ctx: RecoveryContext): RequestR
 	if (attempts.squeeze) {
 		const sent = estimateTokens(f.plan.messages, f.plan.tools);
 		return f.giveUp(
-			`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or raise the server's context size (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp --ctx-size, vLLM --max-model-len).`,
+			`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or ${ctx.settings.serverContextHint ?? "raise the server's context size"}.`,
 		);
 	}
 	attempts.squeeze = true;
@@ -222,13 +228,14 @@ function compact(f: Failure, attempts: Attempts, ctx: RecoveryContext): RequestR
  */
 async function backOff(f: Failure, attempts: Attempts, ctx: RecoveryContext): Promise<RequestResult | undefined> {
 	const { c, error, partial } = f;
-	if (error.code === 'modelUnreachable' && ++attempts.unreachable > MAX_UNREACHABLE_RETRIES) {
-		return f.giveUp(`Gave up after ${MAX_UNREACHABLE_RETRIES} retries.`);
-	}
-	if (!ctx.budget.take()) {
-		return f.giveUp(`Gave up after ${ctx.budget.max} retries this turn (keel.recovery.maxRetriesPerTurn).`);
+	// Nothing listening is given fewer tries than a server that answers with an error.
+	const unreachable = error.code === 'modelUnreachable';
+	const limit = retryLimit(unreachable ? MAX_UNREACHABLE_RETRIES - attempts.unreachable : Infinity, ctx.budget);
+	if (!limit.canRetry || !ctx.budget.take()) {
+		return f.giveUp(gaveUp(ctx.budget, limit.bound('the server is not answering')));
 	}
 	attempts.retries++;
+	attempts.unreachable += unreachable ? 1 : 0;
 	retract(ctx, partial, 'retry');
 	const quick = c.action === 'retryStream' || error.code === 'modelUnreachable';
 	const delay = quick
@@ -240,11 +247,44 @@ async function backOff(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 	f.notice(
 		'warning',
 		c.action === 'retryStream' ? 'streamRetry' : 'transportRetry',
-		`${why}, retrying ${when} — ${ctx.budget.label}`,
+		`${why}, retrying ${when} — ${ctx.budget.used}/${limit.max}`,
 		delay >= LONG_WAIT_MS || undefined,
 	);
 	await sleep(ctx, delay);
 	return undefined;
+}
+
+/**
+ * The turn's retries of every kind share one count, shown on every retry line as "k/N": N is
+ * the retries the turn has made plus what is left before a limit stops it (the turn's budget, or
+ * this kind's own cap), so the last line before a give-up reads "N/N" and the give-up names the
+ * same N and the limit that ended it: never "1/6 … gave up after 3".
+ */
+function retryLimit(
+	kindLeft: number,
+	budget: RetryBudget,
+): { canRetry: boolean; max: number; bound(capName: string): string } {
+	const left = budget.max - budget.used;
+	const byBudget = left <= kindLeft;
+	return {
+		canRetry: Math.min(left, kindLeft) > 0,
+		max: budget.used + 1 + Math.max(0, Math.min(kindLeft, left) - 1),
+		bound: capName =>
+			byBudget ? `the turn's retries are used up (keel.recovery.maxRetriesPerTurn = ${budget.max})` : capName,
+	};
+}
+
+function gaveUp(budget: RetryBudget, because: string): string {
+	const count = budget.used;
+	return count === 0
+		? `No retry was left: ${because}.`
+		: `Gave up after ${count} ${count === 1 ? 'retry' : 'retries'} this turn: ${because}.`;
+}
+
+/** An error's sentence and what recovery adds to it, as two sentences. */
+export function joinSentences(first: string, second: string): string {
+	const head = first.trim();
+	return head && !/[.!?:]$/.test(head) ? `${head}. ${second}` : `${head} ${second}`.trim();
 }
 
 function cancelled(partial: string): RequestResult {

@@ -25,6 +25,8 @@ export interface RecoverySettings {
 	/** Same call with the same output this many times in a row is a loop. */
 	loopRepeats: number;
 	contextWindow: number;
+	/** How the model server's context is raised (its preset's contextHint); cloud servers have none. */
+	serverContextHint?: string;
 	/** Share of the window at which old tool outputs are compacted. */
 	compactAt: number;
 }

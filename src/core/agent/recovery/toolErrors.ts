@@ -62,7 +62,7 @@ export function classifyHttpStatus(status: number): ToolErrorCategory {
 }
 
 export interface FailureFacts {
-	/** From the loop: 'unknownTool' | 'invalidArguments' | 'denied' | 'cancelled' | 'error' | … */
+	/** From the loop: 'unknownTool' | 'invalidArguments' | 'mismatch' | 'denied' | 'cancelled' | 'error' | … */
 	errorKind?: string;
 	message: string;
 	/** Structured fields of the tool's result envelope, when it ran. */
@@ -79,6 +79,10 @@ export function classifyToolFailure(facts: FailureFacts): ToolErrorCategory {
 	const f = facts.fields ?? {};
 	if (facts.errorKind === 'unknownTool') {
 		return 'tool_not_found';
+	}
+	// The call does not fit the file (the text to replace is not there): the model's to correct.
+	if (facts.errorKind === 'mismatch') {
+		return 'invalid_parameters';
 	}
 	if (facts.errorKind === 'invalidArguments') {
 		// Zod: "expected number, received string" is a type mismatch; "received undefined" a missing parameter.
@@ -111,7 +115,7 @@ export function classifyToolFailure(facts: FailureFacts): ToolErrorCategory {
 
 const SUGGESTION: Record<ToolErrorCategory, string> = {
 	tool_not_found: 'Use one of the available tools listed in the error.',
-	invalid_parameters: "Fix the arguments to match the tool's schema and call it again once.",
+	invalid_parameters: 'Fix the arguments as the error says and call it again once.',
 	type_mismatch:
 		'Send each argument with the type the schema asks for (e.g. a number, not a string) and call it again once.',
 	policy_blocked: 'This is not allowed here. Do not retry it; find another way or ask the user.',
@@ -146,4 +150,19 @@ export function formatToolError(info: ToolErrorInfo, message: string): string {
 	const [first, ...rest] = message.trim().split('\n');
 	const detail = rest.length ? `\n${rest.join('\n')}` : '';
 	return `[tool_error]\ncategory: ${info.category}\nerror: ${first}\nsuggestion: ${info.suggestion}\nretryable: ${info.retryable}${detail}`;
+}
+
+/**
+ * What the user reads of a failure: the error itself, without the block's category, advice to
+ * the model and retry flag (the card shows the category as its badge). Plain text passes through.
+ */
+export function toolErrorMessage(output: string): string {
+	if (!output.startsWith('[tool_error]\n')) {
+		return output;
+	}
+	const lines = output.split('\n');
+	const error = lines.find(line => line.startsWith('error: '))?.slice('error: '.length) ?? '';
+	const end = lines.findIndex(line => line.startsWith('retryable: '));
+	const detail = end >= 0 ? lines.slice(end + 1).join('\n') : '';
+	return detail ? `${error}\n${detail}` : error;
 }

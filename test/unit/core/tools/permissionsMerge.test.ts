@@ -5,10 +5,16 @@ import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../../../s
 const deny: PermissionRule = { tool: 'run_command', match: 'git push*', action: 'deny' };
 const allow: PermissionRule = { tool: 'run_command', match: 'npm test', action: 'allow' };
 
+const user = (rule: PermissionRule) => ({ ...rule, origin: 'keel.permissions.rules in your user settings' });
+const workspace = (rule: PermissionRule) => ({
+	...rule,
+	origin: "keel.permissions.rules in this workspace's settings",
+});
+
 describe('permission settings merged across scopes', () => {
-	it("a workspace's own rules never drop the user's deny rules", () => {
+	it("a workspace's own rules never drop the user's deny rules, and each says where it is written", () => {
 		const rules = mergeRules({ globalValue: [deny], workspaceValue: [allow] }, true);
-		assert.deepStrictEqual(rules, [deny, allow]);
+		assert.deepStrictEqual(rules, [user(deny), workspace(allow)]);
 	});
 
 	it('allow rules from an untrusted workspace are ignored; its deny and ask rules still count', () => {
@@ -22,14 +28,14 @@ describe('permission settings merged across scopes', () => {
 				},
 				false,
 			),
-			[deny, ask],
+			[user(deny), workspace(ask)],
 		);
 	});
 
 	it('malformed entries are dropped one by one', () => {
 		assert.deepStrictEqual(
 			mergeRules({ globalValue: [deny, { tool: 3 }, 'x', { tool: 'a', action: 'maybe' }] }, true),
-			[deny],
+			[user(deny)],
 		);
 		assert.deepStrictEqual(mergeRules({ globalValue: 'not an array' as unknown }, true), []);
 	});

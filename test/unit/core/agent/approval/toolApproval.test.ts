@@ -7,6 +7,8 @@ import { defaultToolDeps } from '../../../../../src/core/tools/toolDeps';
 import { createToolset } from '../../../../../src/core/tools/toolset';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
+import { modeDenyRules, PLAN } from '../../../../../src/core/modes/modes';
+import { mergeRules } from '../../../../../src/core/tools/permissionsMerge';
 
 function setup(
 	decision: { approved: boolean; reason?: string; always?: boolean },
@@ -69,5 +71,52 @@ describe('tool approval flow', () => {
 		const result = await run('write_file', { path: '../x', content: 'x' });
 		assert.match(result.output, /leaves the workspace/);
 		assert.strictEqual(requests.length, 0);
+	});
+
+	/** The card as it was left when the call ended. */
+	const lastCard = (events: AgentEvent[]) => {
+		const updates = events.flatMap(e => (e.type === 'toolCallUpdated' ? [e.call] : []));
+		return updates[updates.length - 1];
+	};
+
+	it('a write refused by a mode says the mode refused it and how to switch, not a rule the user never wrote', async () => {
+		const tools = createToolset(defaultToolDeps());
+		const { run, events } = setup({ approved: true }, { rules: modeDenyRules(PLAN, tools) });
+		const result = await run('write_file', { path: 'src/b.ts', content: 'x' });
+		const card = lastCard(events);
+		assert.strictEqual(card.status, 'denied');
+		assert.match(card.policyReason ?? '', /^Plan mode allows only read-only tools\. Switch to Act mode \(\/act/);
+		assert.doesNotMatch(card.policyReason ?? '', /permission rule/);
+		assert.match(result.output, /Plan mode allows only read-only tools/);
+	});
+
+	it("a user's rule that refuses names the settings it is written in", async () => {
+		const rules = mergeRules({ workspaceValue: [{ tool: 'write_file', action: 'deny' }] }, true);
+		const { run, events } = setup({ approved: true }, { rules });
+		await run('write_file', { path: 'src/b.ts', content: 'x' });
+		assert.strictEqual(
+			lastCard(events).policyReason,
+			"refused by the permission rule deny write_file (keel.permissions.rules in this workspace's settings)",
+		);
+	});
+
+	it("an edit whose text is not in the file fails with one reason, as the model's mistake, not a policy", async () => {
+		const { run, events } = setup({ approved: true });
+		const result = await run('edit_file', { path: 'src/a.ts', old_string: 'three', new_string: '3' });
+		const card = lastCard(events);
+		assert.strictEqual(card.status, 'failed');
+		assert.strictEqual(card.errorCategory, 'invalid_parameters');
+		assert.strictEqual(
+			card.output,
+			'old_string was not found in src/a.ts. Read the file again and copy the text exactly (without line numbers).',
+		);
+		assert.match(result.output, /^\[tool_error\]\ncategory: invalid_parameters\n/);
+		assert.doesNotMatch(result.output, /not allowed/);
+	});
+
+	it('a call the user denied no longer says it needs approval', async () => {
+		const { run, events } = setup({ approved: false });
+		await run('write_file', { path: 'src/b.ts', content: 'x' });
+		assert.strictEqual(lastCard(events).policyReason, 'You denied it.');
 	});
 });
