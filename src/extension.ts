@@ -49,7 +49,11 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		vscode.window.registerWebviewViewProvider('keel.chat', {
 			resolveWebviewView: view => getHost().resolveWebviewView(view),
 		}),
-		vscode.commands.registerCommand('keel.focusChat', () => vscode.commands.executeCommand('keel.chat.focus')),
+		// The view first (it loads the host when it opens), then the caret into its composer.
+		vscode.commands.registerCommand('keel.focusChat', async () => {
+			await vscode.commands.executeCommand('keel.chat.focus');
+			getHost().focusComposer();
+		}),
 		...HOST_COMMANDS.map(id =>
 			vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().runCommand(id, args)),
 		),

@@ -26,6 +26,8 @@ export const HOST_COMMANDS = [
 	'keel.switchMode',
 	'keel.planMode',
 	'keel.actMode',
+	// notifications/ (the Continue link of a notification; hidden from the palette)
+	'keel.continueTurn',
 	// checkpoints/
 	'keel.showTurnChanges',
 	'keel.restoreCheckpoint',

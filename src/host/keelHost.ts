@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
@@ -13,14 +14,16 @@ import type { KeelApi } from './keelApi';
 import { LazyFeatures } from './lazyFeatures';
 import { mcpApi, mcpCommands } from './mcp/mcpApi';
 import { McpManager } from './mcp/mcpManager';
+import { waitForMcpConsents } from './mcp/mcpTurnWait';
 import { createConfiguredModel } from './models/chatModels';
 import { followModelSetting, modelCommands } from './models/modelCommands';
 import { ModelPicker } from './models/modelPicker';
-import { TurnNotifications } from './notifications/turnNotifications';
+import { notificationCommands, TurnNotifications } from './notifications/turnNotifications';
 import { createOutputLogger } from './notifications/outputLogger';
 import { ProjectContext } from './projectContext/projectContext';
 import { projectContextApi, projectContextCommands } from './projectContext/projectContextApi';
 import { ProjectContextNotices } from './projectContext/projectContextNotices';
+import { RestrictedModeNotices } from './projectContext/restrictedMode';
 import { Compaction } from './session/compaction';
 import { ConversationRewind } from './session/conversationRewind';
 import { sessionApi } from './session/sessionApi';
@@ -28,6 +31,7 @@ import { sessionCommands } from './session/sessionCommands';
 import { SessionController } from './session/sessionController';
 import { sessionFactory } from './session/sessionFactory';
 import { SessionPersistence } from './session/sessionPersistence';
+import { TurnRetry } from './session/turnRetry';
 import { BlockedTools } from './tools/blockedTools';
 import { HostTools } from './tools/hostTools';
 import { lentTools, type LentTools } from './tools/lmKeelTools';
@@ -68,12 +72,18 @@ export class KeelHost extends Disposable {
 		const tools = lazy('tools', () =>
 			this._register(new HostTools(context, logger, toolSystem, persistence.outputs, beforeChange)),
 		);
-		const mcp = lazy('mcp', () => this._register(new McpManager(context, tools(), logger, output, channel)));
+		// The controller is built after the servers' factory; their lines reach the chat through it.
+		let say = (text: string): void => void text;
+		const mcp = lazy('mcp', () =>
+			this._register(new McpManager(context, tools(), logger, output, channel, text => say(text))),
+		);
 		const vscodeTools = lazy('vscode tools', () => new LmToolSource(tools()));
 		const createModel = () => createConfiguredModel(context.secrets);
-		// A turn's request carries the rules as they are now (a reload may be running) and every source's tools.
-		const readyForTurn = async () => {
+		// A turn's request carries the rules as they are now (a reload may be running) and every source's
+		// tools, including those of a server whose consent card is still open: the turn waits for the answer.
+		const readyForTurn = async (wait?: TurnWait) => {
 			await Promise.all([project.rules.ready(), mcp().ready()]);
+			await waitForMcpConsents(mcp(), wait);
 			vscodeTools().sync();
 		};
 		const sessions = sessionFactory({
@@ -81,13 +91,16 @@ export class KeelHost extends Disposable {
 			project,
 			globalState: context.globalState,
 			registry: () => tools().registry,
-			createModel: () => readyForTurn().then(createModel),
+			createModel: wait => readyForTurn(wait).then(createModel),
+			isTrusted: () => vscode.workspace.isTrusted,
 		});
 		const controller = this._register(new SessionController(sessions, channel, logger, persistence));
+		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
 		// What acts on the conversation is built after it.
 		const changes = this._register(new TurnChanges(checkpoints, controller, () => persistence.store));
 		const rewind = new ConversationRewind(persistence, controller, (id, choice) => changes.restore(id, choice));
 		const compaction = new Compaction(persistence, controller, project.modes, createModel);
+		const retry = this._register(new TurnRetry(controller, rewind));
 		const composer = createComposer({ workspace, mentions, controller, compaction, project });
 		this._chat = this._register(
 			new ChatViewProvider({
@@ -104,11 +117,13 @@ export class KeelHost extends Disposable {
 				diffs: this._register(new DiffEditor(controller.onDidEvent)),
 				outputs: persistence.outputs,
 				mcpConsents: () => mcp().consentPrompts,
+				retry,
 			}),
 		);
 		// The MCP servers start with the chat, where a workspace server asks for its consent.
 		this._register(channel.onDidReset(() => mcp()));
 		this._register(new ProjectContextNotices(project, controller));
+		this._register(new RestrictedModeNotices(controller));
 		this._register(new TurnNotifications(controller, () => this._chat.visible));
 		this._register(followModelSetting(controller));
 		const blocked = this._register(new BlockedTools(toolSystem.policy, controller));
@@ -127,6 +142,7 @@ export class KeelHost extends Disposable {
 			...composerCommands(controller),
 			...projectContextCommands(project, controller),
 			...checkpointCommands(changes),
+			...notificationCommands(controller),
 			...modelCommands(picker, context.secrets),
 			...blocked.commands,
 			...mcpCommands(mcp),
@@ -135,6 +151,11 @@ export class KeelHost extends Disposable {
 
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this._chat.resolve(view);
+	}
+
+	/** After the view was focused (Keel: Focus Chat): the caret in the composer. */
+	focusComposer(): void {
+		this._chat.focusComposer();
 	}
 
 	/** One of HOST_COMMANDS, registered by the activation shim. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView } from './views';
+import { ActionView, ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView } from './views';
 
 /**
  * The one host ⇄ webview protocol. Webview → host are commands; host → webview are `did*`
@@ -81,6 +81,18 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('decideMcpConsent'), id, allow: z.boolean() }).strict(),
 	/** Files or folders dropped from the Explorer (a uri-list): answered by `didAddMentions`. */
 	z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4000)).min(1).max(50) }).strict(),
+	/** A notice's or the error banner's button (ActionView); the host checks it is one it offered. */
+	z
+		.object({
+			type: z.literal('runAction'),
+			action: ActionView.shape.action,
+			setting: z
+				.string()
+				.regex(/^keel\.[\w.]+$/)
+				.max(200)
+				.optional(),
+		})
+		.strict(),
 	/** The button of the protocol refusal: the host reloads the window (honoured only after a refusal). */
 	z.object({ type: z.literal('reloadWindow') }).strict(),
 ]);
@@ -179,6 +191,10 @@ export const HostToWebview = z.discriminatedUnion('type', [
 		tokens: z.number().nonnegative(),
 		error: z.string().optional(),
 	}),
+	/** Workspace Trust changed (the folder was trusted): the empty state follows. */
+	z.object({ type: z.literal('didSetRestricted'), ...versioned, restricted: z.boolean() }),
+	/** Put the caret in the composer (Keel: Focus Chat, its keybinding). */
+	z.object({ type: z.literal('didFocusComposer'), ...versioned }),
 	/** The MCP consent cards, replacing the previous list. */
 	z.object({ type: z.literal('didSetMcpConsents'), ...versioned, consents: z.array(McpConsentView) }),
 ]);

@@ -51,13 +51,27 @@ export const ToolCallViewSchema = z.object({
 	errorCategory: z.string().optional(),
 });
 
+/**
+ * A button on a notice or on the error banner: a way out of where the chat stopped. The host
+ * decides which are offered; the webview sends back the action (`runAction`), which the host
+ * checks again before doing it.
+ */
+export const ActionView = z.object({
+	action: z.enum(['retryTurn', 'selectModel', 'setApiKey', 'manageTrust', 'openSetting', 'undoRewind']),
+	label: z.string(),
+	/** openSetting: the `keel.*` setting to show. */
+	setting: z.string().optional(),
+});
+
 export const ChatItem = z.discriminatedUnion('kind', [
-	/** `images`: what was attached (name, size), not the pixels: the transcript stays small. */
+	/** `images` and `attachments`: what was attached (name, size), not the content: the chat stays small. */
 	z.object({
 		kind: z.literal('user'),
 		id: z.string(),
+		/** What the user typed; the files, selection or output Keel attached to it are `attachments`. */
 		text: z.string(),
 		images: z.array(z.object({ name: z.string(), bytes: z.number() })).optional(),
+		attachments: z.array(z.object({ kind: z.string(), label: z.string(), detail: z.string() })).optional(),
 	}),
 	z.object({
 		kind: z.literal('assistant'),
@@ -66,6 +80,8 @@ export const ChatItem = z.discriminatedUnion('kind', [
 		streaming: z.boolean(),
 		/** Text of a failed attempt that was retried, or a call written as text that was run: shown folded, never twice. */
 		retracted: z.enum(['retry', 'recovered']).optional(),
+		/** The user stopped the turn while or after this was written: it may be cut short. */
+		stopped: z.boolean().optional(),
 	}),
 	/** The model's reasoning, folded; never part of the answer. */
 	z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), streaming: z.boolean() }),
@@ -76,6 +92,7 @@ export const ChatItem = z.discriminatedUnion('kind', [
 		level: z.enum(['info', 'warning', 'error']),
 		code: z.string(),
 		text: z.string(),
+		actions: z.array(ActionView).optional(),
 	}),
 	/** The step cap asks whether the turn goes on. */
 	z.object({
@@ -86,7 +103,7 @@ export const ChatItem = z.discriminatedUnion('kind', [
 	}),
 ]);
 
-export const ErrorView = z.object({ code: z.string(), message: z.string() });
+export const ErrorView = z.object({ code: z.string(), message: z.string(), actions: z.array(ActionView).optional() });
 
 /** The context meter: the last request's tokens against the window, and the turn's totals. */
 export const UsageView = z.object({
@@ -108,11 +125,14 @@ export const SessionView = z.object({
 	modelLabel: z.string(),
 	/** Where requests go (the base URL), named in the empty state. */
 	endpoint: z.string().optional(),
+	/** The workspace is not trusted (Restricted Mode): only read tools run; the empty chat says so. */
+	restricted: z.boolean().optional(),
 	usage: UsageView.optional(),
 });
 
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
 export type ChatItem = z.infer<typeof ChatItem>;
+export type ActionView = z.infer<typeof ActionView>;
 export type ErrorView = z.infer<typeof ErrorView>;
 export type UsageView = z.infer<typeof UsageView>;
 export type SessionView = z.infer<typeof SessionView>;

@@ -1,75 +1,24 @@
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ChatItem } from '../shared/views';
+import { ActionButtons } from './actionButtons';
+import { focusComposer } from './composerFocus';
 import { formatSize } from './imageAttach';
+import { KeelText } from './keelText';
 import { MarkdownView, flashCopied } from './markdownView';
 import { ToolCard } from './toolCard';
 import { TurnControls } from './turnControls';
 import { post } from './vscodeApi';
 
+type Item<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
+
 /** One item; memoised, so an update re-renders only the item it changed (items are replaced, never mutated). */
 export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatItem }) {
 	switch (item.kind) {
 		case 'user':
-			return (
-				<div class="user-turn">
-					<div class="message user" data-testid="message-user">
-						{item.text}
-					</div>
-					{item.images?.length ? (
-						<div class="message-images">
-							{item.images.map(image => (
-								<span class="image-chip" data-testid="message-image" data-name={image.name}>
-									🖼 {image.name} ({formatSize(image.bytes)})
-								</span>
-							))}
-						</div>
-					) : null}
-					<TurnControls itemId={item.id} />
-				</div>
-			);
+			return <UserMessage item={item} />;
 		case 'assistant':
-			if (item.retracted) {
-				// A failed attempt's text (retried) or a call written as text (run as a card): folded, so nothing reads twice.
-				return (
-					<details
-						class="message assistant retracted"
-						data-testid="message-retracted"
-						data-reason={item.retracted}
-					>
-						<summary>
-							{item.retracted === 'retry'
-								? 'Partial answer from a failed attempt (retried)'
-								: 'Tool call written as text (run below)'}
-						</summary>
-						<pre>{item.text}</pre>
-					</details>
-				);
-			}
-			return (
-				<div class="answer">
-					<div
-						class={`message assistant${item.streaming ? ' streaming' : ''}`}
-						data-testid="message-assistant"
-						data-streaming={String(item.streaming)}
-					>
-						<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
-					</div>
-					{!item.streaming && (
-						<button
-							class="link copy-answer"
-							data-testid="copy-answer"
-							data-label="Copy answer"
-							aria-label="Copy answer"
-							title="Copy answer"
-							onClick={e => {
-								post({ type: 'copyText', text: item.text });
-								flashCopied(e.currentTarget);
-							}}
-						/>
-					)}
-				</div>
-			);
+			return item.retracted ? <RetractedAnswer item={item} /> : <Answer item={item} />;
 		case 'thinking':
 			return (
 				<details class="thinking" data-testid="thinking" data-streaming={String(item.streaming)}>
@@ -84,41 +33,122 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 		case 'notice':
 			return (
 				<div class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>
-					{item.text}
+					<KeelText text={item.text} />
+					<ActionButtons actions={item.actions} />
 				</div>
 			);
 		case 'continue':
-			return (
-				<div
-					class={`continue-prompt state-${item.state}`}
-					data-testid="continue-prompt"
-					data-state={item.state}
-				>
-					<span>{item.text}</span>
-					{item.state === 'pending' ? (
-						<span class="continue-actions">
-							<button
-								class="primary"
-								data-testid="continue-turn"
-								onClick={() => post({ type: 'decideContinue', id: item.id, proceed: true })}
-							>
-								Continue
-							</button>
-							<button
-								class="secondary"
-								data-testid="stop-turn"
-								onClick={() => post({ type: 'decideContinue', id: item.id, proceed: false })}
-							>
-								Stop
-							</button>
-						</span>
-					) : (
-						<span class="continue-state">{item.state === 'continued' ? 'Continued' : 'Stopped'}</span>
-					)}
-				</div>
-			);
+			return <ContinuePrompt item={item} />;
 	}
 });
+
+/** What the user typed, with a chip per image and per file, selection or output Keel attached to it. */
+function UserMessage({ item }: { item: Item<'user'> }) {
+	const chips = [
+		...(item.attachments ?? []).map(a => ({ key: `a:${a.label}`, text: `${a.label} · ${a.detail}`, kind: a.kind })),
+		...(item.images ?? []).map(i => ({
+			key: `i:${i.name}`,
+			text: `🖼 ${i.name} (${formatSize(i.bytes)})`,
+			kind: 'image',
+		})),
+	];
+	return (
+		<div class="user-turn">
+			<div class="message user" data-testid="message-user">
+				{item.text}
+			</div>
+			{chips.length ? (
+				<div class="message-images">
+					{chips.map(chip => (
+						<span
+							key={chip.key}
+							class="image-chip"
+							data-testid={chip.kind === 'image' ? 'message-image' : 'message-attachment'}
+							data-kind={chip.kind}
+						>
+							{chip.text}
+						</span>
+					))}
+				</div>
+			) : null}
+			<TurnControls itemId={item.id} />
+		</div>
+	);
+}
+
+/** A failed attempt's text (retried) or a call written as text (run as a card): folded, so nothing reads twice. */
+function RetractedAnswer({ item }: { item: Item<'assistant'> }) {
+	return (
+		<details class="message assistant retracted" data-testid="message-retracted" data-reason={item.retracted}>
+			<summary>
+				{item.retracted === 'retry'
+					? 'Partial answer from a failed attempt (retried)'
+					: 'Tool call written as text (run below)'}
+			</summary>
+			<pre>{item.text}</pre>
+		</details>
+	);
+}
+
+function Answer({ item }: { item: Item<'assistant'> }) {
+	return (
+		<div class="answer">
+			<div
+				class={`message assistant${item.streaming ? ' streaming' : ''}`}
+				data-testid="message-assistant"
+				data-streaming={String(item.streaming)}
+				data-stopped={item.stopped ? 'true' : undefined}
+			>
+				<MarkdownView id={item.id} text={item.text} streaming={item.streaming} />
+			</div>
+			{item.stopped && (
+				<div class="answer-stopped" data-testid="answer-stopped">
+					Stopped: this answer may be incomplete.
+				</div>
+			)}
+			{!item.streaming && (
+				<button
+					class="link copy-answer"
+					data-testid="copy-answer"
+					data-label="Copy answer"
+					aria-label="Copy answer"
+					title="Copy answer"
+					onClick={e => {
+						post({ type: 'copyText', text: item.text });
+						flashCopied(e.currentTarget);
+					}}
+				/>
+			)}
+		</div>
+	);
+}
+
+/** The step cap or a loop asks whether the turn goes on; after the answer, the keyboard is back in the composer. */
+function ContinuePrompt({ item }: { item: Item<'continue'> }) {
+	const decide = (proceed: boolean) => {
+		post({ type: 'decideContinue', id: item.id, proceed });
+		focusComposer();
+	};
+	return (
+		<div class={`continue-prompt state-${item.state}`} data-testid="continue-prompt" data-state={item.state}>
+			<span>
+				<KeelText text={item.text} />
+			</span>
+			{item.state === 'pending' ? (
+				<span class="continue-actions">
+					<button class="primary" data-testid="continue-turn" onClick={() => decide(true)}>
+						Continue
+					</button>
+					<button class="secondary" data-testid="stop-turn" onClick={() => decide(false)}>
+						Stop
+					</button>
+				</span>
+			) : (
+				<span class="continue-state">{item.state === 'continued' ? 'Continued' : 'Stopped'}</span>
+			)}
+		</div>
+	);
+}
 
 /** Expanded groups stay expanded when their row scrolls out of view and back. */
 const expandedGroups = new Set<string>();

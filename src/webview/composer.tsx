@@ -1,8 +1,11 @@
 import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CompletionList, completionTrigger, useCompletions } from './completions';
+import { composerDropHandlers } from './composerDrop';
+import { focusComposer } from './composerFocus';
+import { composerKeyDown } from './composerKeys';
 import { useEverydayState } from './useEverydayState';
-import { ImageChips, imageFiles, pendingFromHost, usePendingImages } from './imageAttach';
+import { ImageChips, pendingFromHost, usePendingImages } from './imageAttach';
 import { MentionChips } from './mentionChips';
 import { ModeControl } from './modeControl';
 import { post } from './vscodeApi';
@@ -25,40 +28,14 @@ export const Composer = memo(function Composer({
 	const [caret, setCaret] = useState(0);
 	const composing = useRef(false);
 	const input = useRef<HTMLTextAreaElement>(null);
-	const state = useEverydayState();
 	const trigger = completionTrigger(text, caret);
 	const completions = useCompletions(trigger);
 	const pending = usePendingImages();
-
-	// A rewound turn's prompt comes back here to edit and resend.
-	useEffect(() => {
-		if (state.fill.serial > 0) {
-			setText(state.fill.text);
-			setCaret(state.fill.text.length);
-			if (state.fill.images) {
-				// A send refused for its images: they come back to fix and send again.
-				pending.set(state.fill.images.map(pendingFromHost));
-			}
-			input.current?.focus();
-		}
-	}, [state.fill.serial]);
-
-	// Files dropped from the Explorer come back from the host as mentions, added at the end.
-	useEffect(() => {
-		if (state.added.serial > 0 && state.added.values.length) {
-			setText(current => {
-				const joined = `${current}${current && !/\s$/.test(current) ? ' ' : ''}${state.added.values.map(v => `@${v}`).join(' ')} `;
-				setCaret(joined.length);
-				return joined;
-			});
-			input.current?.focus();
-		}
-	}, [state.added.serial]);
-
 	const update = (value: string, at = value.length) => {
 		setText(value);
 		setCaret(at);
 	};
+	useHostFills(update, setText, setCaret, pending, input);
 	const send = () => {
 		const prompt = text.trim();
 		if (!prompt || busy || !ready) {
@@ -69,97 +46,20 @@ export const Composer = memo(function Composer({
 		update('');
 		pending.set([]);
 	};
-	const onPaste = (e: ClipboardEvent) => {
-		const files = imageFiles(e.clipboardData);
-		if (files.length) {
-			// Text in the same paste still goes in the box; only the image is taken here.
-			if (!e.clipboardData?.getData('text/plain')) {
-				e.preventDefault();
-			}
-			void pending.add(files);
-		}
-	};
-	const onDragOver = (e: DragEvent) => {
-		e.preventDefault();
-		if (e.dataTransfer) {
-			e.dataTransfer.dropEffect = 'copy';
-		}
-	};
-	const onDrop = (e: DragEvent) => {
-		e.preventDefault();
-		const files = imageFiles(e.dataTransfer);
-		if (files.length) {
-			void pending.add(files);
-			return;
-		}
-		// From VS Code's Explorer (Shift held while dropping into a webview): a list of URIs.
-		const list =
-			e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
-		const uris = list
-			.split(/\r?\n/)
-			.map(line => line.trim())
-			.filter(line => line && !line.startsWith('#'));
-		if (uris.length) {
-			post({ type: 'dropUris', uris: uris.slice(0, 50) });
-		}
-	};
-	const accept = (index: number) => {
-		const item = completions.items[index];
-		if (!item || !trigger) {
-			return;
-		}
-		const inserted = trigger.kind === 'slash' ? `/${item.value} ` : `@${item.value} `;
-		const next = text.slice(0, trigger.start) + inserted + text.slice(caret);
-		update(next, trigger.start + inserted.length);
-		completions.close();
-		requestAnimationFrame(() => {
-			input.current?.focus();
-			input.current?.setSelectionRange(trigger.start + inserted.length, trigger.start + inserted.length);
-		});
-	};
-	const onKeyDown = (e: KeyboardEvent) => {
-		// During an IME composition Enter picks the candidate; it must not send.
-		if (e.isComposing || composing.current || e.keyCode === 229) {
-			return;
-		}
-		if (completions.open) {
-			if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-				e.preventDefault();
-				completions.move(e.key === 'ArrowDown' ? 1 : -1);
-				return;
-			}
-			// Enter on a command typed out in full sends it; otherwise it picks, as Tab does.
-			const typedOut =
-				trigger?.kind === 'slash' && completions.items[completions.selected]?.value === trigger.query;
-			if ((e.key === 'Enter' && !typedOut) || e.key === 'Tab') {
-				e.preventDefault();
-				accept(completions.selected);
-				return;
-			}
-			if (e.key === 'Escape') {
-				// Closes the list only; the chat-wide Escape (stop the turn) skips a prevented event.
-				e.preventDefault();
-				completions.close();
-				return;
-			}
-		}
-		if (e.key === 'Enter' && !e.shiftKey) {
-			e.preventDefault();
-			send();
-		} else if (e.key === 'ArrowUp' && text === '') {
-			const last = lastPrompt();
-			if (last) {
-				e.preventDefault();
-				update(last);
-			}
-		}
-	};
-	const onInput = (e: Event) => {
-		const area = e.target as HTMLTextAreaElement;
-		update(area.value, area.selectionStart ?? area.value.length);
-	};
+	const accept = (index: number) => acceptCompletion(index, { completions, trigger, text, caret, update, input });
+	const onKeyDown = composerKeyDown({
+		text,
+		trigger,
+		completions,
+		composing: composing.current,
+		accept,
+		send,
+		recall: lastPrompt,
+		update,
+	});
+	const drop = composerDropHandlers(pending);
 	return (
-		<div class="composer-box" data-testid="composer" onDragOver={onDragOver} onDrop={onDrop}>
+		<div class="composer-box" data-testid="composer" onDragOver={drop.onDragOver} onDrop={drop.onDrop}>
 			{completions.open && (
 				<CompletionList
 					items={completions.items}
@@ -174,48 +74,160 @@ export const Composer = memo(function Composer({
 				<label for="keel-prompt" class="visually-hidden">
 					Message Keel
 				</label>
-				<textarea
-					id="keel-prompt"
-					ref={input}
-					data-testid="prompt-input"
-					placeholder="Ask Keel… (Enter to send, / for commands, @ for context, ↑ for the last prompt)"
-					value={text}
-					aria-expanded={completions.open}
-					aria-controls="keel-completions"
-					aria-autocomplete="list"
-					aria-activedescendant={completions.open ? `keel-completion-${completions.selected}` : undefined}
-					onInput={onInput}
-					onClick={e => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? text.length)}
-					onCompositionStart={() => (composing.current = true)}
-					onCompositionEnd={() => (composing.current = false)}
+				<PromptInput
+					input={input}
+					text={text}
+					completions={completions}
+					onText={update}
+					onCaret={setCaret}
+					composing={composing}
 					onKeyDown={onKeyDown}
-					onPaste={onPaste}
+					onPaste={drop.onPaste}
 				/>
-				<div class="composer-actions">
-					<ModeControl disabled={!ready} />
-					{busy ? (
-						<button
-							data-testid="stop"
-							class="secondary"
-							aria-label="Stop the running turn (Escape)"
-							title="Stop (Escape)"
-							onClick={() => post({ type: 'cancelTurn' })}
-						>
-							Stop
-						</button>
-					) : (
-						<button
-							data-testid="send"
-							class="primary"
-							aria-label="Send"
-							onClick={send}
-							disabled={!text.trim() || !ready}
-						>
-							Send
-						</button>
-					)}
-				</div>
+				<ComposerActions busy={busy} ready={ready} canSend={!!text.trim()} send={send} />
 			</div>
 		</div>
 	);
 });
+
+/** A picked command or mention replaces what was typed after its `/` or `@`; the caret goes after it. */
+function acceptCompletion(
+	index: number,
+	box: {
+		completions: ReturnType<typeof useCompletions>;
+		trigger: ReturnType<typeof completionTrigger>;
+		text: string;
+		caret: number;
+		update(value: string, at?: number): void;
+		input: { current: HTMLTextAreaElement | null };
+	},
+): void {
+	const { completions, trigger, text, input } = box;
+	const item = completions.items[index];
+	if (!item || !trigger) {
+		return;
+	}
+	const inserted = trigger.kind === 'slash' ? `/${item.value} ` : `@${item.value} `;
+	const at = trigger.start + inserted.length;
+	box.update(text.slice(0, trigger.start) + inserted + text.slice(box.caret), at);
+	completions.close();
+	requestAnimationFrame(() => {
+		input.current?.focus();
+		input.current?.setSelectionRange(at, at);
+	});
+}
+
+/** The text box itself, with what screen readers need to follow the completion list. */
+function PromptInput(props: {
+	input: { current: HTMLTextAreaElement | null };
+	text: string;
+	completions: ReturnType<typeof useCompletions>;
+	onText(value: string, at: number): void;
+	onCaret(at: number): void;
+	composing: { current: boolean };
+	onKeyDown(e: KeyboardEvent): void;
+	onPaste(e: ClipboardEvent): void;
+}) {
+	const { completions, composing } = props;
+	return (
+		<textarea
+			id="keel-prompt"
+			ref={props.input}
+			data-testid="prompt-input"
+			placeholder="Ask Keel… (Enter to send, / for commands, @ for context, ↑ for the last prompt)"
+			value={props.text}
+			aria-expanded={completions.open}
+			aria-controls="keel-completions"
+			aria-autocomplete="list"
+			aria-activedescendant={completions.open ? `keel-completion-${completions.selected}` : undefined}
+			onInput={e => {
+				const area = e.target as HTMLTextAreaElement;
+				props.onText(area.value, area.selectionStart ?? area.value.length);
+			}}
+			onClick={e => props.onCaret((e.target as HTMLTextAreaElement).selectionStart ?? props.text.length)}
+			onCompositionStart={() => (composing.current = true)}
+			onCompositionEnd={() => (composing.current = false)}
+			onKeyDown={props.onKeyDown}
+			onPaste={props.onPaste}
+		/>
+	);
+}
+
+/** The mode, and Send or (while a turn runs) Stop; after Stop the keyboard stays in the composer. */
+function ComposerActions({
+	busy,
+	ready,
+	canSend,
+	send,
+}: {
+	busy: boolean;
+	ready: boolean;
+	canSend: boolean;
+	send(): void;
+}) {
+	return (
+		<div class="composer-actions">
+			<ModeControl disabled={!ready} />
+			{busy ? (
+				<button
+					data-testid="stop"
+					class="secondary"
+					aria-label="Stop the running turn (Escape)"
+					title="Stop (Escape)"
+					onClick={() => {
+						post({ type: 'cancelTurn' });
+						focusComposer();
+					}}
+				>
+					Stop
+				</button>
+			) : (
+				<button
+					data-testid="send"
+					class="primary"
+					aria-label="Send"
+					onClick={send}
+					disabled={!canSend || !ready}
+				>
+					Send
+				</button>
+			)}
+		</div>
+	);
+}
+
+/** Text the host puts in the box: a rewound turn's prompt (with refused images), mentions of dropped files. */
+function useHostFills(
+	update: (value: string, at?: number) => void,
+	setText: (change: (current: string) => string) => void,
+	setCaret: (at: number) => void,
+	pending: ReturnType<typeof usePendingImages>,
+	input: { current: HTMLTextAreaElement | null },
+): void {
+	const state = useEverydayState();
+	useEffect(() => {
+		if (state.fill.serial > 0) {
+			update(state.fill.text);
+			if (state.fill.images) {
+				// A send refused for its images: they come back to fix and send again.
+				pending.set(state.fill.images.map(pendingFromHost));
+			}
+			input.current?.focus();
+		}
+	}, [state.fill.serial]);
+	useEffect(() => {
+		if (state.focus > 0) {
+			focusComposer();
+		}
+	}, [state.focus]);
+	useEffect(() => {
+		if (state.added.serial > 0 && state.added.values.length) {
+			setText(current => {
+				const joined = `${current}${current && !/\s$/.test(current) ? ' ' : ''}${state.added.values.map(v => `@${v}`).join(' ')} `;
+				setCaret(joined.length);
+				return joined;
+			});
+			input.current?.focus();
+		}
+	}, [state.added.serial]);
+}

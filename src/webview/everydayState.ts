@@ -12,6 +12,8 @@ class EverydayState {
 	completions: { requestId: number; items: CompletionView[] } = { requestId: -1, items: [] };
 	/** Bumped with each fill so the same text twice still refills. */
 	fill: { text: string; serial: number; images?: Array<{ name: string; data: string }> } = { text: '', serial: 0 };
+	/** Bumped when the host asks for the caret in the composer (Keel: Focus Chat). */
+	focus = 0;
 	/** Mentions to append to the composer (dropped files), bumped like `fill`. */
 	added: { values: string[]; serial: number } = { values: [], serial: 0 };
 	/** Each mention's chip: its label and token cost (or why it would not be attached). */
@@ -38,6 +40,11 @@ class EverydayState {
 
 	fillComposer(text: string, images?: Array<{ name: string; data: string }>): void {
 		this.fill = { text, serial: this.fill.serial + 1, images };
+		this._notify();
+	}
+
+	focusComposer(): void {
+		this.focus++;
 		this._notify();
 	}
 

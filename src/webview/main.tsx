@@ -1,9 +1,13 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { PROTOCOL_VERSION, parseHostMessage, parseProtocolRefusal } from '../shared/protocol';
+import type { ErrorView } from '../shared/views';
+import { ActionButtons } from './actionButtons';
 import { ChatList } from './chatList';
 import { Composer } from './composer';
+import { EmptyState } from './emptyState';
 import { Header } from './header';
+import { KeelText } from './keelText';
 import { McpConsentCards } from './mcpConsent';
 import { ProtocolRefusalBanner } from './protocolRefusal';
 import { ChatStore } from './store';
@@ -16,50 +20,7 @@ if (cached) {
 }
 
 function App() {
-	const [, setTick] = useState(0);
-	const [refusal, setRefusal] = useState<string>();
-	const rerender = useCallback(() => setTick(tick => tick + 1), []);
-	useEffect(() => {
-		// One repaint per frame however many notifications arrived in it.
-		let frame: number | undefined;
-		const unsubscribe = store.subscribe(() => {
-			frame ??= requestAnimationFrame(() => {
-				frame = undefined;
-				rerender();
-			});
-		});
-		const onMessage = (event: MessageEvent) => {
-			const refused = parseProtocolRefusal(event.data);
-			if (refused) {
-				setRefusal(refused.message);
-				return;
-			}
-			const message = parseHostMessage(event.data);
-			if (!message) {
-				return; // Version skew or garbage: drop it, as the host does.
-			}
-			const result = store.apply(message);
-			if (result === 'gap') {
-				post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-			} else if (result === 'applied') {
-				cacheView(() => ({ ...store.header!, items: store.items, olderCount: store.olderCount }));
-			}
-		};
-		// Escape stops a running turn from anywhere in the chat.
-		const onKeyDown = (event: KeyboardEvent) => {
-			if (event.key === 'Escape' && store.header?.busy && !event.defaultPrevented) {
-				post({ type: 'cancelTurn' });
-			}
-		};
-		window.addEventListener('message', onMessage);
-		window.addEventListener('keydown', onKeyDown);
-		post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
-		return () => {
-			unsubscribe();
-			window.removeEventListener('message', onMessage);
-			window.removeEventListener('keydown', onKeyDown);
-		};
-	}, []);
+	const refusal = useHostMessages();
 	const lastPrompt = useCallback(() => {
 		for (let i = store.items.length - 1; i >= 0; i--) {
 			const item = store.items[i];
@@ -83,34 +44,74 @@ function App() {
 		<div class="app">
 			<Header modelLabel={header?.modelLabel ?? ''} usage={header?.usage} ready={store.loaded} />
 			{empty ? (
-				<div class="empty" data-testid="empty-state">
-					<p>
-						Ask Keel about your workspace. Reads run on their own; anything that changes files asks you
-						first.
-					</p>
-					<p>
-						Model: <strong data-testid="empty-model">{header.modelLabel || 'not set'}</strong>
-						{header.endpoint ? (
-							<>
-								{' '}
-								at <code data-testid="empty-endpoint">{header.endpoint}</code>
-							</>
-						) : null}
-						. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
-					</p>
-				</div>
+				<EmptyState header={header} />
 			) : (
 				<ChatList store={store} structure={store.structure} version={store.version} />
 			)}
-			{header?.error && (
-				<div class="error-banner" data-testid="error-banner" data-code={header.error.code} role="alert">
-					{header.error.message}
-				</div>
-			)}
+			{header?.error && <ErrorBanner error={header.error} />}
 			<McpConsentCards />
 			<Composer busy={header?.busy ?? false} ready={store.loaded} lastPrompt={lastPrompt} />
 		</div>
 	);
+}
+
+/** The last turn failed: why, in Keel's words, with the way out (Retry, Select Model …). */
+function ErrorBanner({ error }: { error: ErrorView }) {
+	return (
+		<div class="error-banner" data-testid="error-banner" data-code={error.code} role="alert">
+			<KeelText text={error.message} />
+			<ActionButtons actions={error.actions} />
+		</div>
+	);
+}
+
+/**
+ * Applies the host's messages to the store and repaints once per frame; asks for a snapshot on
+ * a gap; Escape stops a running turn from anywhere in the chat. Returns the protocol refusal, if any.
+ */
+function useHostMessages(): string | undefined {
+	const [, setTick] = useState(0);
+	const [refusal, setRefusal] = useState<string>();
+	useEffect(() => {
+		let frame: number | undefined;
+		const unsubscribe = store.subscribe(() => {
+			frame ??= requestAnimationFrame(() => {
+				frame = undefined;
+				setTick(tick => tick + 1);
+			});
+		});
+		const onMessage = (event: MessageEvent) => {
+			const refused = parseProtocolRefusal(event.data);
+			if (refused) {
+				setRefusal(refused.message);
+				return;
+			}
+			const message = parseHostMessage(event.data);
+			if (!message) {
+				return; // Version skew or garbage: drop it, as the host does.
+			}
+			const result = store.apply(message);
+			if (result === 'gap') {
+				post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+			} else if (result === 'applied') {
+				cacheView(() => ({ ...store.header!, items: store.items, olderCount: store.olderCount }));
+			}
+		};
+		const onKeyDown = (event: KeyboardEvent) => {
+			if (event.key === 'Escape' && store.header?.busy && !event.defaultPrevented) {
+				post({ type: 'cancelTurn' });
+			}
+		};
+		window.addEventListener('message', onMessage);
+		window.addEventListener('keydown', onKeyDown);
+		post({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
+		return () => {
+			unsubscribe();
+			window.removeEventListener('message', onMessage);
+			window.removeEventListener('keydown', onKeyDown);
+		};
+	}, []);
+	return refusal;
 }
 
 render(<App />, document.getElementById('root')!);

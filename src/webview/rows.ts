@@ -28,7 +28,11 @@ export function buildRows(items: readonly ChatItem[], minGroup = 3): Row[] {
 			rows.push({
 				key: `group-${first.id}`,
 				ids: run.map(item => item.id),
-				groupLabel: groupLabel(first.kind === 'tool' ? first.call.name : '', run.length),
+				groupLabel: groupLabel(
+					first.kind === 'tool' ? first.call.name : '',
+					run.length,
+					run.map(item => (item.kind === 'tool' ? item.call.title || item.call.argumentsText : '')),
+				),
 			});
 		} else {
 			run.forEach(item => rows.push({ key: item.id, ids: [item.id] }));
@@ -53,7 +57,15 @@ export function buildRows(items: readonly ChatItem[], minGroup = 3): Row[] {
 	return rows;
 }
 
-export function groupLabel(toolName: string, count: number): string {
+/**
+ * "Read 6 files" only when six files were read: the same file read three times is "Read
+ * README.md 3 times", and four reads of two files are "Read 2 files in 4 calls".
+ */
+export function groupLabel(toolName: string, count: number, titles: readonly string[] = []): string {
 	const [verb, noun] = NOUNS[toolName] ?? [toolName, 'times'];
-	return `${verb} ${count} ${noun}`;
+	const distinct = new Set(titles).size;
+	if (noun === 'times' || titles.length !== count || distinct === count) {
+		return `${verb} ${count} ${noun}`;
+	}
+	return distinct === 1 ? `${titles[0]} ${count} times` : `${verb} ${distinct} ${noun} in ${count} calls`;
 }

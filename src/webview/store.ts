@@ -115,6 +115,11 @@ export class ChatStore {
 			case 'didSetModel':
 				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
 				return;
+			case 'didSetRestricted':
+				this.header = { ...header, restricted: message.restricted };
+				return;
+			case 'didFocusComposer':
+				return everydayState.focusComposer();
 			case 'didRawOutput':
 				return applyRawOutput(message);
 			case 'didSetMode':

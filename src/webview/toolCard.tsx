@@ -1,7 +1,9 @@
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ToolCallView } from '../shared/views';
+import { focusComposer } from './composerFocus';
 import { DiffView, ruleText } from './diffView';
+import { KeelText } from './keelText';
 import { CardBadges, FilteredLines, UnfilteredOutput } from './toolCardMeta';
 import { ToolOutput, countLines } from './toolOutput';
 import { post } from './vscodeApi';
@@ -19,17 +21,7 @@ const STATUS_LABEL: Record<ToolCallView['status'], string> = {
 
 /** One tool call: what it will do, its arguments (live while streaming), status, result, decision. */
 export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView }) {
-	const [reason, setReason] = useState('');
 	const awaiting = call.status === 'awaitingApproval';
-	const decide = (approved: boolean, always?: boolean) =>
-		post({
-			type: 'decideToolCall',
-			toolCallId: call.id,
-			approved,
-			reason: approved || !reason.trim() ? undefined : reason.trim(),
-			...(always ? { always: true } : {}),
-		});
-	const output = call.output ?? call.progress;
 	return (
 		<div
 			class={`tool-card status-${call.status}`}
@@ -55,61 +47,97 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 			</details>
 			{call.policyReason && (awaiting || call.status === 'denied') && (
 				<div class="tool-policy" data-testid="tool-policy">
-					{call.policyReason}
+					<KeelText text={call.policyReason} />
 				</div>
 			)}
 			<DiffView call={call} />
-			{awaiting && (
-				<div class="tool-actions">
-					<button data-testid="tool-approve" class="primary" onClick={() => decide(true)}>
-						Allow once
-					</button>
-					{call.suggestedRule && (
-						<button
-							data-testid="tool-always-allow"
-							class="secondary"
-							title={`Adds "allow ${ruleText(call.suggestedRule)}" to this workspace's keel.permissions.rules`}
-							onClick={() => decide(true, true)}
-						>
-							Always allow {ruleText(call.suggestedRule)}
-						</button>
-					)}
-					<button data-testid="tool-deny" class="secondary" onClick={() => decide(false)}>
-						Deny
-					</button>
-					<input
-						data-testid="tool-deny-reason"
-						class="deny-reason"
-						aria-label="Reason for denying (optional, sent to the model)"
-						placeholder="Reason (optional, sent to the model)"
-						value={reason}
-						onInput={e => setReason((e.target as HTMLInputElement).value)}
-					/>
-				</div>
-			)}
-			{output !== undefined && (
-				<details
-					class="tool-output"
-					data-testid="tool-output"
-					open={call.status === 'running' || call.status === 'failed'}
-				>
-					<summary>
-						{call.output !== undefined ? 'Result' : 'Output so far'} (
-						{call.filtered ? <FilteredLines call={call} /> : `${countLines(output)} lines`})
-						{call.redactions ? (
-							<span class="tool-redacted" data-testid="tool-redacted">
-								{' '}
-								· {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted
-							</span>
-						) : null}
-					</summary>
-					{call.rawOutputRef && call.output !== undefined ? (
-						<UnfilteredOutput call={call} filtered={output} />
-					) : (
-						<ToolOutput text={output} />
-					)}
-				</details>
-			)}
+			{awaiting && <ApprovalActions call={call} />}
+			<ToolResult call={call} />
 		</div>
 	);
 });
+
+/**
+ * Allow once, Always allow (when a rule can be as narrow as the call), Deny with an optional
+ * reason. The card's buttons go with the decision, so the keyboard returns to the composer.
+ */
+function ApprovalActions({ call }: { call: ToolCallView }) {
+	const [reason, setReason] = useState('');
+	const decide = (approved: boolean, always?: boolean) => {
+		post({
+			type: 'decideToolCall',
+			toolCallId: call.id,
+			approved,
+			reason: approved || !reason.trim() ? undefined : reason.trim(),
+			...(always ? { always: true } : {}),
+		});
+		focusComposer();
+	};
+	return (
+		<div class="tool-actions">
+			<button data-testid="tool-approve" class="primary" onClick={() => decide(true)}>
+				Allow once
+			</button>
+			{call.suggestedRule && (
+				<button
+					data-testid="tool-always-allow"
+					class="secondary"
+					title={`Adds "allow ${ruleText(call.suggestedRule)}" to this workspace's keel.permissions.rules`}
+					onClick={() => decide(true, true)}
+				>
+					Always allow {ruleText(call.suggestedRule)}
+				</button>
+			)}
+			<button data-testid="tool-deny" class="secondary" onClick={() => decide(false)}>
+				Deny
+			</button>
+			<input
+				data-testid="tool-deny-reason"
+				class="deny-reason"
+				aria-label="Reason for denying (optional, sent to the model)"
+				placeholder="Reason (optional, sent to the model)"
+				value={reason}
+				onInput={e => setReason((e.target as HTMLInputElement).value)}
+				onKeyDown={e => {
+					// Enter in the reason denies with it, as a user typing a reason means to.
+					if (e.key === 'Enter') {
+						e.preventDefault();
+						decide(false);
+					}
+				}}
+			/>
+		</div>
+	);
+}
+
+/** The result, or the live output while it runs; open while it runs and when it failed. */
+function ToolResult({ call }: { call: ToolCallView }) {
+	const output = call.output ?? call.progress;
+	if (output === undefined) {
+		return null;
+	}
+	const lines = countLines(output);
+	return (
+		<details
+			class="tool-output"
+			data-testid="tool-output"
+			open={call.status === 'running' || call.status === 'failed'}
+		>
+			<summary>
+				{call.output !== undefined ? 'Result' : 'Output so far'} (
+				{call.filtered ? <FilteredLines call={call} /> : `${lines} line${lines === 1 ? '' : 's'}`})
+				{call.redactions ? (
+					<span class="tool-redacted" data-testid="tool-redacted">
+						{' '}
+						· {call.redactions} secret{call.redactions === 1 ? '' : 's'} redacted
+					</span>
+				) : null}
+			</summary>
+			{call.rawOutputRef && call.output !== undefined ? (
+				<UnfilteredOutput call={call} filtered={output} />
+			) : (
+				<ToolOutput text={output} />
+			)}
+		</details>
+	);
+}

@@ -20,6 +20,21 @@ export function FilteredLines({ call }: { call: ToolCallView }) {
 	);
 }
 
+/** A failure's class in the user's words (the model reads the category itself). */
+const CATEGORY_LABEL: Record<string, string> = {
+	tool_not_found: 'unknown tool',
+	invalid_parameters: 'wrong arguments',
+	type_mismatch: 'wrong arguments',
+	policy_blocked: 'refused',
+	confirmation_required: 'needs approval',
+	permanent_failure: 'error',
+	cancelled: 'stopped',
+	rate_limited: 'rate limited',
+	server_error: 'server error',
+	network_error: 'network error',
+	timeout: 'timed out',
+};
+
 /** Small chips beside the status: answered from the cache, the class of a failure. */
 export function CardBadges({ call }: { call: ToolCallView }) {
 	return (
@@ -40,7 +55,7 @@ export function CardBadges({ call }: { call: ToolCallView }) {
 					data-category={call.errorCategory}
 					title="The kind of failure"
 				>
-					{call.errorCategory.replace(/_/g, ' ')}
+					{CATEGORY_LABEL[call.errorCategory] ?? call.errorCategory.replace(/_/g, ' ')}
 				</span>
 			)}
 		</>

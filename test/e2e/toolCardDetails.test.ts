@@ -122,7 +122,7 @@ describe('Keel tool card details (e2e)', function () {
 		await failed.waitFor();
 		const chip = failed.locator(testId('card-error-category'));
 		assert.strictEqual(await chip.getAttribute('data-category'), 'type_mismatch');
-		assert.strictEqual(await chip.textContent(), 'type mismatch');
+		assert.strictEqual(await chip.textContent(), 'wrong arguments');
 		assert.strictEqual(
 			await chat
 				.locator(`${testId('tool-card')}[data-status="succeeded"] ${testId('card-error-category')}`)

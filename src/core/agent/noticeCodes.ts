@@ -41,6 +41,11 @@ export const NOTICE_CODES = [
 	'command',
 	'everyday',
 	'images',
+	'untrusted',
+	'sandbox',
+	'rewound',
+	'mcp',
+	'waiting',
 ] as const;
 
 /** `command-<name>`: what a slash command reported (`/new`, `/mode` …). */

@@ -5,6 +5,7 @@ import type { RecoverySettings, ToolModeMemory } from '../agent/recovery/recover
 import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
+import { turnStartedEvent } from '../agent/loop/turnState';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';
@@ -13,10 +14,20 @@ import type { ToolRegistry } from '../tools/registry';
 import { Emitter } from '../util/emitter';
 import { Disposable } from '../util/lifecycle';
 
+/** What the model factory may do while the prompt waits for it. */
+export interface TurnWait {
+	signal: AbortSignal;
+	say(text: string): void;
+}
+
 export interface ChatSessionDeps {
 	sessionId: string;
-	/** Built per turn so a settings change applies to the next message. */
-	createModel(): Promise<ChatModel>;
+	/**
+	 * Built per turn so a settings change applies to the next message. It may wait for what the
+	 * turn needs (an answer the user owes, such as an MCP server's consent): `say` puts a line
+	 * under the prompt, and Stop aborts `signal`.
+	 */
+	createModel(wait?: TurnWait): Promise<ChatModel>;
 	/** The model's name for display; the host's view reads it, the loop does not. */
 	modelLabel?(): string;
 	registry: ToolRegistry;
@@ -112,12 +123,20 @@ export class ChatSession extends Disposable {
 			}
 			this._onDidEvent.fire(event);
 		};
+		// The prompt shows at once; anything the model factory waits for is said under it.
+		emit(turnStartedEvent(turnId, prompt, images));
 		let model: ChatModel;
 		try {
-			model = await this._deps.createModel();
+			model = await this._deps.createModel({
+				signal,
+				say: text => emit({ type: 'notice', turnId, level: 'info', code: 'waiting', text }),
+			});
+			if (signal.aborted) {
+				throw new AgentError('cancelled', 'Stopped.');
+			}
 		} catch (error) {
 			const agentError = toAgentError(error);
-			emit({ type: 'turnStarted', turnId, prompt });
+			const reason = agentError.code === 'cancelled' ? 'cancelled' : 'failed';
 			emit({
 				type: 'messageAppended',
 				turnId,
@@ -126,10 +145,10 @@ export class ChatSession extends Disposable {
 			emit({
 				type: 'turnFinished',
 				turnId,
-				reason: 'failed',
-				error: { code: agentError.code, message: agentError.message },
+				reason,
+				...(reason === 'failed' ? { error: { code: agentError.code, message: agentError.message } } : {}),
 			});
-			return { turnId, reason: 'failed', messages: [], error: agentError };
+			return { turnId, reason, messages: [], error: agentError };
 		}
 		return runTurn(
 			{
@@ -145,6 +164,7 @@ export class ChatSession extends Disposable {
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
+				announced: true,
 			},
 			[...this.history],
 			prompt,

@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../../core/agent/events';
+import { splitAttachments } from '../../core/mentions/attachmentBlocks';
 import type { HostUpdate } from '../../shared/protocol';
 import type { ChatItem, ErrorView, SessionView, ToolCallView, UsageView } from '../../shared/views';
+import { errorActions, isModelError, noticeActions } from './chatActions';
 import { toToolCallView, toolCallChange } from './toolCallView';
 
 /** Items the webview gets on open; older ones come a page at a time when it scrolls up. */
@@ -18,6 +20,8 @@ export class ChatView {
 	private readonly _index = new Map<string, number>();
 	/** The streaming answer and thinking block of each running turn. */
 	private readonly _openText = new Map<string, { assistant?: string; thinking?: string }>();
+	/** Each running turn's latest answer, marked when the user stops the turn. */
+	private readonly _lastAnswer = new Map<string, string>();
 	private _counter = 0;
 	private _busy = false;
 	private _error: ErrorView | undefined;
@@ -27,7 +31,13 @@ export class ChatView {
 		readonly sessionId: string,
 		private _modelLabel: string,
 		private _endpoint?: string,
+		private _restricted = false,
 	) {}
+
+	setRestricted(restricted: boolean): HostUpdate {
+		this._restricted = restricted;
+		return { type: 'didSetRestricted', restricted };
+	}
 
 	get items(): readonly ChatItem[] {
 		return this._items;
@@ -57,10 +67,16 @@ export class ChatView {
 		return item?.kind === 'tool' ? item.call : undefined;
 	}
 
-	setModel(modelLabel: string, endpoint?: string): HostUpdate {
+	/** A new model or endpoint: an error about the old one (nothing answered, no such model) no longer holds. */
+	setModel(modelLabel: string, endpoint?: string): HostUpdate[] {
 		this._modelLabel = modelLabel;
 		this._endpoint = endpoint;
-		return { type: 'didSetModel', modelLabel, endpoint };
+		const updates: HostUpdate[] = [{ type: 'didSetModel', modelLabel, endpoint }];
+		if (this._error && isModelError(this._error.code)) {
+			this._error = undefined;
+			updates.push({ type: 'didSetStatus', busy: this._busy });
+		}
+		return updates;
 	}
 
 	/** Restoring stored history: items in order, no updates. */
@@ -83,7 +99,8 @@ export class ChatView {
 				return this._appendText(event.turnId, 'thinking', event.text);
 			case 'toolCallUpdated':
 				return this._toolCallUpdated(event);
-			case 'notice':
+			case 'notice': {
+				const actions = noticeActions(event.code);
 				return [
 					this._add({
 						kind: 'notice',
@@ -91,8 +108,10 @@ export class ChatView {
 						level: event.level,
 						code: event.code,
 						text: event.text,
+						...(actions ? { actions } : {}),
 					}),
 				];
+			}
 			case 'textRetracted':
 				return this._textRetracted(event);
 			case 'continueRequested':
@@ -123,12 +142,7 @@ export class ChatView {
 		this._busy = true;
 		return [
 			{ type: 'didSetStatus', busy: true },
-			this._add({
-				kind: 'user',
-				id: `${event.turnId}-user`,
-				text: event.prompt,
-				...(event.images?.length ? { images: event.images } : {}),
-			}),
+			this._add(userItem(`${event.turnId}-user`, event.prompt, event.images)),
 		];
 	}
 
@@ -180,7 +194,18 @@ export class ChatView {
 		const updates = this._close(event.turnId);
 		this._openText.delete(event.turnId);
 		this._busy = false;
-		this._error = event.error && event.reason === 'failed' ? event.error : undefined;
+		this._error =
+			event.error && event.reason === 'failed'
+				? { ...event.error, actions: errorActions(event.error.code) }
+				: undefined;
+		const answer = this._lastAnswer.get(event.turnId);
+		this._lastAnswer.delete(event.turnId);
+		const item = answer ? this._find(answer) : undefined;
+		// A stopped turn's last words may be cut short: they say so.
+		if (event.reason === 'cancelled' && item?.kind === 'assistant' && !item.retracted) {
+			item.stopped = true;
+			updates.push({ type: 'didUpsertItem', item: { ...item } });
+		}
 		updates.push({ type: 'didSetStatus', busy: false, error: this._error });
 		return updates;
 	}
@@ -192,6 +217,7 @@ export class ChatView {
 			error: this._error,
 			modelLabel: this._modelLabel,
 			endpoint: this._endpoint,
+			...(this._restricted ? { restricted: true } : {}),
 			usage: this._usage,
 		};
 	}
@@ -207,6 +233,9 @@ export class ChatView {
 		}
 		const id = `${turnId}-${kind === 'assistant' ? 'a' : 'r'}${++this._counter}`;
 		open[kind] = id;
+		if (kind === 'assistant') {
+			this._lastAnswer.set(turnId, id);
+		}
 		return [this._add({ kind, id, text, streaming: true })];
 	}
 
@@ -246,4 +275,20 @@ export class ChatView {
 		const index = this._index.get(id);
 		return index === undefined ? undefined : this._items[index];
 	}
+}
+
+/** A user's message as the chat shows it: their words, with a chip for each file or selection Keel attached. */
+export function userItem(
+	id: string,
+	prompt: string,
+	images?: ReadonlyArray<{ name: string; bytes: number }>,
+): Extract<ChatItem, { kind: 'user' }> {
+	const { text, attachments } = splitAttachments(prompt);
+	return {
+		kind: 'user',
+		id,
+		text,
+		...(images?.length ? { images: images.map(({ name, bytes }) => ({ name, bytes })) } : {}),
+		...(attachments.length ? { attachments } : {}),
+	};
 }

@@ -14,6 +14,8 @@ import { ModeControl } from '../projectContext/modeControl';
 import type { ModesHost } from '../projectContext/modesHost';
 import type { ConversationRewind } from '../session/conversationRewind';
 import type { SessionController } from '../session/sessionController';
+import type { TurnRetry } from '../session/turnRetry';
+import { runChatAction } from './chatActionRunner';
 import type { DiffEditor } from './diffEditor';
 import { TurnControls } from './turnControls';
 
@@ -36,6 +38,8 @@ export interface ChatViewDeps {
 	outputs: OutputStore;
 	/** The MCP servers' consent cards (built with the servers). */
 	mcpConsents(): McpConsentPrompts;
+	/** "Retry" on a failed turn. */
+	retry: Pick<TurnRetry, 'retry'>;
 }
 
 /**
@@ -48,6 +52,7 @@ export class ChatViewProvider extends Disposable {
 	private readonly _composer: ComposerChat;
 	private readonly _turns: TurnControls;
 	private readonly _modes: ModeControl;
+	private _focusPending = false;
 
 	constructor(private readonly _deps: ChatViewDeps) {
 		super();
@@ -58,6 +63,18 @@ export class ChatViewProvider extends Disposable {
 		);
 		this._modes = this._register(new ModeControl(_deps.modes, controller, channel, logger));
 		this._register({ dispose: () => this._disposeView() });
+		// A focus asked for before the webview listened (the view was just opened) follows its snapshot.
+		this._register(channel.onDidReset(() => this._focusPending && this.focusComposer()));
+	}
+
+	/** Keel: Focus Chat: the caret goes to the composer, now or once the webview is listening. */
+	focusComposer(): void {
+		const channel = this._deps.channel;
+		this._focusPending = !channel.isOpen;
+		if (channel.isOpen) {
+			channel.push({ type: 'didFocusComposer' });
+			channel.flush();
+		}
 	}
 
 	resolve(view: vscode.WebviewView): void {
@@ -142,6 +159,8 @@ export class ChatViewProvider extends Disposable {
 					.catch(error => this._deps.logger.warn(`could not read a raw output: ${(error as Error).message}`));
 			case 'decideMcpConsent':
 				return this._deps.mcpConsents().decide(message.id, message.allow);
+			case 'runAction':
+				return runChatAction(message, this._deps.retry);
 			case 'copyText':
 				return void vscode.env.clipboard.writeText(message.text);
 			case 'insertText':

@@ -12,6 +12,8 @@ const SCHEME = 'keel-diff';
  */
 export class DiffEditor extends Disposable implements vscode.TextDocumentContentProvider {
 	private readonly _sides = new Map<string, string>();
+	/** Calls whose diff was opened, so their tab can close when they are decided. */
+	private readonly _opened = new Set<string>();
 
 	/** `events`: the conversation's agent events, whose write cards carry the diffs. */
 	constructor(events: Event<AgentEvent>) {
@@ -21,7 +23,15 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 	}
 
 	handle(event: AgentEvent): void {
-		if (event.type !== 'toolCallUpdated' || !event.call.diffs) {
+		if (event.type !== 'toolCallUpdated') {
+			return;
+		}
+		// "Proposed change" stops being true once the call is decided: its diff tab goes.
+		if (this._opened.has(event.call.id) && !['streaming', 'awaitingApproval'].includes(event.call.status)) {
+			this._opened.delete(event.call.id);
+			void closeDiffTabs(event.call.id);
+		}
+		if (!event.call.diffs) {
 			return;
 		}
 		event.call.diffs.forEach((diff, index) => {
@@ -48,6 +58,7 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 		}
 		const side = (which: string) =>
 			vscode.Uri.from({ scheme: SCHEME, path: `/${which}/${path}`, query: `${toolCallId}/${index}/${which}` });
+		this._opened.add(toolCallId);
 		await vscode.commands.executeCommand(
 			'vscode.diff',
 			side('before'),
@@ -56,5 +67,20 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 			{ preview: true },
 		);
 		return true;
+	}
+}
+
+/** The diff tabs Keel opened for one call (its sides' query starts with the call's id). */
+async function closeDiffTabs(toolCallId: string): Promise<void> {
+	const tabs = vscode.window.tabGroups.all
+		.flatMap(group => group.tabs)
+		.filter(
+			tab =>
+				tab.input instanceof vscode.TabInputTextDiff &&
+				tab.input.modified.scheme === SCHEME &&
+				tab.input.modified.query.startsWith(`${toolCallId}/`),
+		);
+	if (tabs.length) {
+		await vscode.window.tabGroups.close(tabs, true);
 	}
 }

@@ -1,7 +1,7 @@
 import type { CanonicalMessage } from '../../core/llm/canonical';
 import { toolErrorMessage } from '../../core/agent/recovery/toolErrors';
 import type { ToolCallStatus } from '../../shared/views';
-import { ChatView } from './chatView';
+import { ChatView, userItem } from './chatView';
 
 type ToolResult = Extract<CanonicalMessage, { kind: 'tool_result' }>;
 
@@ -15,14 +15,14 @@ export function chatViewFromHistory(
 	history: readonly CanonicalMessage[],
 	titleFor?: (name: string, rawArguments: string) => string | undefined,
 	endpoint?: string,
+	restricted?: boolean,
 ): ChatView {
-	const view = new ChatView(sessionId, modelLabel, endpoint);
+	const view = new ChatView(sessionId, modelLabel, endpoint, restricted);
 	const results = new Map(history.flatMap(m => (m.kind === 'tool_result' ? [[m.data.toolCallId, m] as const] : [])));
 	history.forEach((message, index) => {
 		const id = `h${index}`;
 		if (message.kind === 'user') {
-			const images = message.images?.map(image => ({ name: image.name, bytes: image.bytes }));
-			view.push({ kind: 'user', id, text: message.content, ...(images?.length ? { images } : {}) });
+			view.push(userItem(id, message.content, message.images));
 		} else if (message.kind === 'assistant') {
 			view.push({ kind: 'assistant', id, text: message.content, streaming: false });
 		} else if (message.kind === 'tool_call') {

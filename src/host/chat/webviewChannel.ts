@@ -26,6 +26,11 @@ export class WebviewChannel {
 		return this._version;
 	}
 
+	/** The webview said `ready` and is listening. */
+	get isOpen(): boolean {
+		return this._post !== undefined;
+	}
+
 	/** True after a `ready` of another protocol version, until a matching one: a reload may be asked for. */
 	get refused(): boolean {
 		return this._refused;

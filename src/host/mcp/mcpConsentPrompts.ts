@@ -25,11 +25,15 @@ export class McpConsentPrompts implements IDisposable {
 	constructor(
 		private readonly _channel: WebviewChannel,
 		private readonly _onShow: () => void = () => undefined,
+		/** The answer as a line in the conversation, where it stays once the card has gone. */
+		private readonly _say: (text: string) => void = () => undefined,
 	) {
-		this._listener = _channel.onDidReset(() => {
-			this._dropAnswered();
-			this._send();
-		});
+		this._listener = _channel.onDidReset(() => this._send());
+	}
+
+	/** Brings the chat, and with it the waiting cards, into view. */
+	reveal(): void {
+		this._onShow();
 	}
 
 	dispose(): void {
@@ -66,18 +70,15 @@ export class McpConsentPrompts implements IDisposable {
 			return;
 		}
 		this._waiting.delete(id);
-		card.state = allow ? 'allowed' : 'denied';
+		// Answered, the card leaves the composer's area; the answer stays in the conversation.
+		this._cards.splice(this._cards.indexOf(card), 1);
 		this._send();
+		this._say(
+			allow
+				? `Allowed the MCP server ${card.server} to start (${card.runs}).`
+				: `Denied the MCP server ${card.server}: it does not start. "Keel: MCP Servers" → Start asks again.`,
+		);
 		waiting.resolve(allow);
-	}
-
-	/** An answered card shows its answer (Allowed / Denied) until the chat resets. */
-	private _dropAnswered(): void {
-		for (let i = this._cards.length - 1; i >= 0; i--) {
-			if (this._cards[i].state !== 'pending') {
-				this._cards.splice(i, 1);
-			}
-		}
 	}
 
 	private _send(): void {

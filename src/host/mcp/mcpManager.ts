@@ -1,13 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
-import type { ToolDefinition } from '../../core/tools/defineTool';
-import {
-	McpConnection,
-	describe,
-	type McpConnectionEvent,
-	type McpState,
-} from '../../core/tools/sources/mcpConnection';
-import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
+import { McpConnection, describe, type McpConnectionEvent } from '../../core/tools/sources/mcpConnection';
+import { mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
@@ -15,10 +9,11 @@ import type { WebviewChannel } from '../chat/webviewChannel';
 import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
 import { consentSource, loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-import { readSetting } from '../settings/settings';
-import type { HostTools } from '../tools/hostTools';
 
-export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
+export type { ServerStatus } from './mcpToolSync';
+import { readSetting } from '../settings/settings';
+import { DISABLED_TOOLS, McpToolSync, type ServerRecord, type ServerStatus } from './mcpToolSync';
+import type { HostTools } from '../tools/hostTools';
 
 export interface ServerInfo {
 	entry: McpServerEntry;
@@ -30,7 +25,6 @@ export interface ServerInfo {
 }
 
 const DISABLED_SERVERS = 'keel.mcp.disabledServers';
-const DISABLED_TOOLS = 'keel.mcp.disabledTools';
 
 /**
  * Keeps Keel's MCP servers in step with their configuration: starts the ones allowed to run
@@ -39,20 +33,11 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
-	private readonly _servers = new Map<
-		string,
-		{
-			entry: McpServerEntry;
-			connection?: McpConnection;
-			registered: string[];
-			error?: string;
-			status?: ServerStatus;
-			heldBack?: Set<string>;
-		}
-	>();
+	private readonly _servers = new Map<string, ServerRecord>();
 	/** The chat's cards that ask to start a workspace server. */
 	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
+	private readonly _toolSync: McpToolSync;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
 	private _ready: Promise<void> = Promise.resolve();
@@ -67,10 +52,13 @@ export class McpManager extends Disposable {
 		private readonly _output: vscode.OutputChannel,
 		/** Where the cards that ask to start a workspace server are shown. */
 		channel: WebviewChannel,
+		/** A line in the conversation (the answer a consent card got). */
+		say: (text: string) => void = () => undefined,
 	) {
 		super();
-		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat));
+		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat, say));
 		this._consent = new McpConsent(_context.workspaceState, this.consentPrompts);
+		this._toolSync = new McpToolSync(_tools, _context.globalState, this._consent, _logger);
 		this._inputs = new McpInputs(_context.secrets);
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
@@ -131,24 +119,91 @@ export class McpManager extends Disposable {
 		for (const entry of loaded.entries) {
 			const known = this._servers.get(entry.key);
 			if (!known) {
-				this._servers.set(entry.key, { entry, registered: [] });
-				starts.push(this.start(entry.key, false));
+				this._servers.set(entry.key, { entry, registered: [], generation: 0 });
+				starts.push(this._firstStart(entry));
 			} else if (known.status === 'untrusted') {
 				// Trust was granted since: start what was held back.
-				starts.push(this.start(entry.key, false));
+				starts.push(this._firstStart(entry));
 			}
 		}
 		this._onDidChange.fire();
 		await Promise.all(starts);
 	}
 
-	/** `interactive`: the user asked (quick pick), so a missing consent is asked for, not skipped silently. */
-	async start(key: string, interactive = true): Promise<void> {
+	/**
+	 * `interactive`: the user asked (quick pick), so a missing consent is asked for and what
+	 * happens is shown. One server has one start at a time: a second Start (or the consent card's
+	 * Allow) joins the start under way, so whatever the order of clicks there is one process.
+	 */
+	start(key: string, interactive = true): Promise<void> {
 		const server = this._servers.get(key);
-		if (!server || server.connection?.state === 'running' || server.connection?.state === 'starting') {
-			return;
+		if (!server) {
+			return Promise.resolve();
 		}
+		if (server.pending) {
+			if (interactive) {
+				this._showPending(server.entry.config.name, server.status);
+			}
+			return server.pending;
+		}
+		if (server.connection?.state === 'running' || server.connection?.state === 'starting') {
+			if (interactive) {
+				void vscode.window.showInformationMessage(
+					`Keel: the MCP server "${server.entry.config.name}" is already running.`,
+				);
+			}
+			return Promise.resolve();
+		}
+		const pending = this._start(key, server, interactive).finally(() => {
+			if (server.pending === pending) {
+				server.pending = undefined;
+			}
+		});
+		server.pending = pending;
+		return pending;
+	}
+
+	/**
+	 * A server's start as ready() waits for it: a server that asks for consent counts as started
+	 * once its card is up (the turn that needs it waits for the answer and says so, see keelHost).
+	 */
+	private _firstStart(entry: McpServerEntry): Promise<void> {
+		const started = this.start(entry.key, false);
+		return vscode.workspace.isTrusted && !this._consent.isAllowed(entry.config) ? Promise.resolve() : started;
+	}
+
+	/** Workspace servers whose consent card is waiting for the user, by name. */
+	pendingConsents(): string[] {
+		return this.consentPrompts.cards.filter(c => c.state === 'pending').map(c => c.server);
+	}
+
+	/** Resolves when every consent card shown now has been answered (and the allowed servers had their start). */
+	async consentsAnswered(): Promise<void> {
+		const waiting: Promise<void>[] = [];
+		for (const server of this._servers.values()) {
+			if (server.status === 'needsConsent' && server.pending) {
+				waiting.push(server.pending);
+			}
+		}
+		await Promise.all(waiting);
+	}
+
+	/** Start was chosen while the server's card waits or a start is under way: say where things are. */
+	private _showPending(name: string, status: ServerStatus | undefined): void {
+		if (status === 'needsConsent') {
+			this.consentPrompts.reveal();
+			void vscode.window.showInformationMessage(
+				`Keel: "${name}" waits for your permission: answer Allow or Deny on its card in the Keel chat.`,
+			);
+		} else {
+			void vscode.window.showInformationMessage(`Keel: the MCP server "${name}" is starting.`);
+		}
+	}
+
+	private async _start(key: string, server: ServerRecord, interactive: boolean): Promise<void> {
 		const { entry } = server;
+		// A stop or a reload while this start awaits makes it stale: it must not leave a process behind.
+		const generation = server.generation;
 		const set = (status: ServerStatus | undefined, error?: string) => {
 			server.status = status;
 			server.error = error;
@@ -162,14 +217,14 @@ export class McpManager extends Disposable {
 		}
 		if (!this._consent.isAllowed(entry.config)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
-			// Not awaited at startup: an unanswered card must not hold the first turn.
-			const asking = this._consent
-				.ask(entry.config, consentSource(entry), interactive)
-				.then(allowed => (allowed ? this.start(key, interactive) : undefined));
-			if (interactive) {
-				await asking;
+			const allowed = await this._consent.ask(entry.config, consentSource(entry), interactive);
+			if (!allowed || server.generation !== generation || this._servers.get(key) !== server) {
+				set(
+					allowed ? undefined : 'stopped',
+					allowed ? undefined : 'You denied starting this server. Start asks again.',
+				);
+				return;
 			}
-			return;
 		}
 		await this._setDisabled(DISABLED_SERVERS, key, false);
 		set(undefined);
@@ -189,11 +244,19 @@ export class McpManager extends Disposable {
 				},
 				event => this._handle(key, event),
 			);
+			if (server.generation !== generation || this._servers.get(key) !== server) {
+				return;
+			}
 			server.connection = connection;
 			await connection.start();
 			this._logger.info(
 				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
 			);
+			if (interactive) {
+				void vscode.window.showInformationMessage(
+					`Keel: the MCP server "${entry.config.name}" is running with ${connection.tools.length} tools.`,
+				);
+			}
 		} catch (error) {
 			set('error', describe(error));
 			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
@@ -235,7 +298,7 @@ export class McpManager extends Disposable {
 
 	async setToolDisabled(key: string, toolName: string, disabled: boolean): Promise<void> {
 		await this._setDisabled(DISABLED_TOOLS, toolName, disabled);
-		this._sync(key);
+		this._syncKey(key);
 	}
 
 	showLogs(): void {
@@ -250,6 +313,9 @@ export class McpManager extends Disposable {
 
 	private async _stop(key: string): Promise<void> {
 		const server = this._servers.get(key);
+		if (server) {
+			server.generation++;
+		}
 		if (!server?.connection) {
 			return;
 		}
@@ -257,7 +323,7 @@ export class McpManager extends Disposable {
 		server.connection = undefined;
 		server.status = undefined;
 		server.heldBack = undefined;
-		this._unregister(server);
+		this._toolSync.unregister(server);
 		await connection.stop();
 	}
 
@@ -279,13 +345,13 @@ export class McpManager extends Disposable {
 					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
 				);
 				if (server) {
-					void this._checkPins(key, event.tools);
+					void this._toolSync.checkPins(server, event.tools, () => this._onDidChange.fire());
 				}
 				break;
 			case 'crashed':
 				this._logger.warn(`MCP ${name}: ${event.error}${event.willRetry ? '; reconnecting' : ''}`);
 				if (server) {
-					this._unregister(server);
+					this._toolSync.unregister(server);
 					server.heldBack = undefined;
 				}
 				void vscode.window
@@ -301,97 +367,17 @@ export class McpManager extends Disposable {
 						server.status = undefined;
 					}
 					// The first tools/list answers before the state says running: register them now.
-					this._sync(key);
+					this._syncKey(key);
 				}
 				break;
 		}
 		this._onDidChange.fire();
 	}
 
-	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
-	private async _checkPins(
-		key: string,
-		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
-	): Promise<void> {
+	private _syncKey(key: string): void {
 		const server = this._servers.get(key);
-		if (!server) {
-			return;
+		if (server) {
+			this._toolSync.sync(server);
 		}
-		const hashes = McpConsent.toolHashes(tools);
-		const changed = await this._consent.changedTools(server.entry.config, hashes);
-		server.heldBack = new Set(changed);
-		this._sync(key);
-		if (changed.length === 0) {
-			return;
-		}
-		this._logger.warn(
-			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`,
-		);
-		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
-		this._onDidChange.fire();
-		if (await this._consent.askChangedTools(server.entry.config, changed)) {
-			await this._consent.pinTools(server.entry.config, hashes);
-			server.heldBack = new Set();
-			server.error = undefined;
-			this._sync(key);
-			this._onDidChange.fire();
-		}
-	}
-
-	/** The registry holds exactly the running server's enabled tools. */
-	private _sync(key: string): void {
-		const server = this._servers.get(key);
-		if (!server) {
-			return;
-		}
-		this._unregister(server);
-		const connection = server.connection;
-		if (!connection || connection.state !== 'running') {
-			return;
-		}
-		const disabled = new Set(this._context.globalState.get<string[]>(DISABLED_TOOLS, []));
-		// Until the pin check of this tool list is done nothing is offered (fail closed).
-		const held = server.heldBack;
-		if (!held) {
-			return;
-		}
-		for (const tool of connection.tools) {
-			if (held.has(tool.name)) {
-				continue;
-			}
-			const definition = this._definitionFor(server.entry, tool, connection);
-			if (disabled.has(definition.name)) {
-				continue;
-			}
-			if (this._tools.registry.get(definition.name)) {
-				this._logger.warn(
-					`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`,
-				);
-				continue;
-			}
-			this._tools.registry.register(definition);
-			server.registered.push(definition.name);
-		}
-	}
-
-	private _definitionFor(
-		entry: McpServerEntry,
-		tool: Parameters<typeof mcpToolDefinition>[1],
-		connection: McpConnection,
-	): ToolDefinition<any> {
-		const caller = {
-			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
-				connection.call(name, args, signal),
-		};
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			this._tools.shape(result, context),
-		);
-	}
-
-	private _unregister(server: { registered: string[] }): void {
-		for (const name of server.registered) {
-			this._tools.registry.unregister(name);
-		}
-		server.registered = [];
 	}
 }

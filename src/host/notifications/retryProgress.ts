@@ -10,10 +10,14 @@ import { RETRY_NOTICE_CODES } from '../../core/agent/noticeCodes';
 export class RetryProgress implements vscode.Disposable {
 	private _close: (() => void) | undefined;
 
-	constructor(private readonly _stop: () => void) {}
+	constructor(
+		private readonly _stop: () => void,
+		/** A visible chat shows the retry inline with its Stop: no notification then. */
+		private readonly _chatVisible: () => boolean = () => false,
+	) {}
 
 	handle(event: AgentEvent): void {
-		if (event.type === 'notice' && RETRY_NOTICE_CODES.has(event.code) && event.notify) {
+		if (event.type === 'notice' && RETRY_NOTICE_CODES.has(event.code) && event.notify && !this._chatVisible()) {
 			this._close?.();
 			void vscode.window.withProgress(
 				{ location: vscode.ProgressLocation.Notification, title: `Keel: ${event.text}`, cancellable: true },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
+import type { FeatureCommands } from '../commandIds';
 import type { SessionController } from '../session/sessionController';
 import { Notifier } from './notifier';
 import { RetryProgress } from './retryProgress';
@@ -10,6 +11,22 @@ export function focusChat(): void {
 }
 
 /**
+ * "Continue" from a notification's link: the question may have been answered in the chat in the
+ * meantime, and then the click says so instead of doing nothing.
+ */
+function continueFromNotification(controller: SessionController, id: unknown): void {
+	if (typeof id !== 'string' || !controller.decideContinue(id, true)) {
+		void vscode.window.showInformationMessage(
+			'Keel: that question was already answered in the chat, so this Continue does nothing.',
+		);
+	}
+}
+
+export function notificationCommands(controller: SessionController): FeatureCommands<'keel.continueTurn'> {
+	return { 'keel.continueTurn': id => continueFromNotification(controller, id) };
+}
+
+/**
  * What of a turn reaches VS Code outside the chat: notifications for what the user must know
  * or decide (retries with Cancel, Continue or Stop, a failure while the chat is hidden) and the
  * `keel.turnRunning` context key behind the title bar's Stop.
@@ -17,8 +34,10 @@ export function focusChat(): void {
 export class TurnNotifications extends Disposable {
 	constructor(controller: SessionController, chatVisible: () => boolean) {
 		super();
-		const notifier = new Notifier(focusChat, chatVisible, (id, proceed) => controller.decideContinue(id, proceed));
-		const retryProgress = this._register(new RetryProgress(() => controller.stop()));
+		const notifier = this._register(
+			new Notifier(focusChat, chatVisible, (id, proceed) => controller.decideContinue(id, proceed)),
+		);
+		const retryProgress = this._register(new RetryProgress(() => controller.stop(), chatVisible));
 		this._register(
 			controller.onDidEvent(event => {
 				notifier.handle(event);

@@ -16,6 +16,8 @@ import type { WebviewChannel } from '../chat/webviewChannel';
 export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'> & {
 	/** Where requests go, named in the chat's empty state. */
 	endpoint?(): string;
+	/** Restricted Mode (an untrusted workspace): the empty chat says only read tools run. */
+	restricted?(): boolean;
 };
 
 /** Where sessions are kept (sessionPersistence.ts); optional so the controller runs without a store. */
@@ -129,8 +131,8 @@ export class SessionController extends Disposable {
 	}
 
 	/** From the webview: errors are already in the view as a failed turn, so only log here. */
-	sendFromUser(text: string): void {
-		this.send(text).catch(error => this._logger.warn(`prompt refused: ${(error as Error).message}`));
+	sendFromUser(text: string, images?: ImagePart[]): void {
+		this.send(text, images).catch(error => this._logger.warn(`prompt refused: ${(error as Error).message}`));
 	}
 
 	send(text: string, images?: ImagePart[]): Promise<TurnOutcome> {
@@ -183,7 +185,14 @@ export class SessionController extends Disposable {
 	/** The model setting changed: the header and empty state name the new one (a conversation not yet shown reads it when it starts). */
 	setModel(modelLabel: string, endpoint?: string): void {
 		if (this._current) {
-			this._channel.push(this._current.view.setModel(modelLabel, endpoint));
+			this._current.view.setModel(modelLabel, endpoint).forEach(update => this._channel.push(update));
+		}
+	}
+
+	/** Workspace Trust was granted (or revoked): the chat on screen says what runs now. */
+	setRestricted(restricted: boolean): void {
+		if (this._current) {
+			this._channel.push(this._current.view.setRestricted(restricted));
 		}
 	}
 
@@ -210,6 +219,7 @@ export class SessionController extends Disposable {
 			session.history,
 			(name, raw) => deps.registry.titleFor(name, raw),
 			deps.endpoint?.(),
+			deps.restricted?.(),
 		);
 		disposables.add(
 			session.onDidEvent(event => {

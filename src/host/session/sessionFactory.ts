@@ -1,4 +1,5 @@
 import type { ChatModel } from '../../core/llm/chatModel';
+import type { TurnWait } from '../../core/session/chatSession';
 import type * as vscode from 'vscode';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { ProjectContext } from '../projectContext/projectContext';
@@ -13,10 +14,12 @@ export interface TurnInputs {
 	/** The tool registry, built the first time a session needs it. */
 	registry(): ToolRegistry;
 	project: ProjectContext;
-	/** Waits for what a request must carry (rules being reloaded, MCP servers starting), then builds the model. */
-	createModel(): Promise<ChatModel>;
+	/** Waits for what a request must carry (rules being reloaded, MCP servers starting, a consent), then builds the model. */
+	createModel(wait?: TurnWait): Promise<ChatModel>;
 	/** Where the tool-call dialect that works is remembered per model (the extension's global state). */
 	globalState: vscode.Memento;
+	/** Workspace Trust as it is now. */
+	isTrusted(): boolean;
 }
 
 /**
@@ -30,6 +33,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		createModel: inputs.createModel,
 		modelLabel: () => readModelConfig().model,
 		endpoint: () => readResolvedProvider().baseUrl,
+		restricted: () => !inputs.isTrusted(),
 		registry: inputs.registry(),
 		workspace,
 		// The session's mode narrows the tools (Plan: read-only) through deny rules.

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { ChatItem } from '../../../src/shared/views';
-import { buildRows } from '../../../src/webview/rows';
+import { buildRows, groupLabel } from '../../../src/webview/rows';
 
 const card = (
 	id: string,
@@ -48,5 +48,18 @@ describe('webview rows: grouping identical cards', () => {
 			rows.every(r => r.ids.length === 1 && !r.groupLabel),
 			JSON.stringify(rows),
 		);
+	});
+
+	it('says how many files were read, not how many calls were made', () => {
+		assert.strictEqual(groupLabel('read_file', 3, ['Read a', 'Read b', 'Read c']), 'Read 3 files');
+		assert.strictEqual(
+			groupLabel('read_file', 3, ['Read README.md', 'Read README.md', 'Read README.md']),
+			'Read README.md 3 times',
+		);
+		assert.strictEqual(
+			groupLabel('read_file', 4, ['Read a', 'Read b', 'Read a', 'Read b']),
+			'Read 2 files in 4 calls',
+		);
+		assert.strictEqual(groupLabel('grep', 3, ['x', 'x', 'x']), 'Searched 3 times');
 	});
 });

@@ -28,6 +28,8 @@ export interface AgentOptions {
 	toolModeMemory?: ToolModeMemory;
 	clock?: Clock;
 	random?: () => number;
+	/** The caller already emitted `turnStarted` (it waited for something the turn needs, and said so under the prompt). */
+	announced?: boolean;
 }
 
 export interface TurnOutcome {

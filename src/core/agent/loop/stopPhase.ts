@@ -26,16 +26,7 @@ const afterAnswer: readonly Stop[] = [
 function afterCalls(ctx: TurnContext): readonly Stop[] {
 	return [
 		{ when: wasCancelled(), then: () => endTurn('cancelled') },
-		{
-			when: loopDetected(),
-			then: (state, ctx) =>
-				failTurn(
-					ctx,
-					'loopStopped',
-					'loopDetected',
-					`Stopped: ${state.guards.loopDescription}. The model did not change approach after a warning.`,
-				),
-		},
+		{ when: loopDetected(), then: atLoop },
 		{ when: stepCountIs(ctx.options.maxSteps), then: atStepCap },
 	];
 }
@@ -77,16 +68,16 @@ export function stopAfterCalls(state: TurnState, ctx: TurnContext, toolCalls: nu
  * last request without tools to say where it got to; a user's Stop sends nothing more.
  */
 async function atStepCap(state: TurnState, ctx: TurnContext): Promise<TurnEnd | undefined> {
-	const { options, turnId, signal } = ctx;
+	const { options, signal } = ctx;
 	const step = state.step;
-	const id = `${turnId}-continue-${step}`;
 	const text = `Keel has made ${step} model requests in this turn (keel.agent.maxSteps = ${options.maxSteps}) without a final answer. Continue?`;
-	options.emit({ type: 'continueRequested', turnId, id, text });
-	const proceed = await askToContinue(options.continueDecider, { id, text }, signal);
-	options.emit({ type: 'continueDecided', turnId, id, proceed });
+	const proceed = await ask(ctx, `${ctx.turnId}-continue-${step}`, text);
 	if (!proceed || signal.aborted) {
 		const message = `Stopped after ${step} model steps (keel.agent.maxSteps) without a final answer. Send a message to continue, or raise the limit.`;
-		ctx.notice('warning', 'stepLimit', message);
+		// The answered question already reads "Stopped"; the notice is for when nobody could answer it.
+		if (!options.continueDecider) {
+			ctx.notice('warning', 'stepLimit', message);
+		}
 		if (signal.aborted) {
 			return endTurn('cancelled');
 		}
@@ -102,6 +93,44 @@ async function atStepCap(state: TurnState, ctx: TurnContext): Promise<TurnEnd | 
 		};
 	}
 	return undefined;
+}
+
+/**
+ * A doom loop the model did not leave after a warning: like the step cap, the user decides.
+ * Continue turns the loop guard off for the rest of this turn (the step cap still bounds it);
+ * Stop ends the turn as the user's stop. With nobody to ask, the turn fails with the reason.
+ */
+async function atLoop(state: TurnState, ctx: TurnContext): Promise<TurnEnd | undefined> {
+	const description = state.guards.loopDescription;
+	if (!ctx.options.continueDecider) {
+		return failTurn(
+			ctx,
+			'loopStopped',
+			'loopDetected',
+			`Stopped: ${description}. The model did not change approach after a warning.`,
+		);
+	}
+	const text = `The model is repeating itself (${description}) and did not change approach after a warning. Continue anyway (the loop check stays off for the rest of this turn)?`;
+	const proceed = await ask(ctx, `${ctx.turnId}-loop-${state.step}`, text);
+	if (!proceed || ctx.signal.aborted) {
+		return endTurn('cancelled');
+	}
+	state.guards.relaxLoopGuard();
+	if (ctx.settings.enabled) {
+		state.nudge = {
+			text: `[Keel: you repeated a call with the same result (${description}); the user let you go on. Use what those results said, and try something different or give your answer.]`,
+		};
+	}
+	return undefined;
+}
+
+/** Continue or Stop, in the chat (and a notification when the chat is hidden); no answer is Stop. */
+async function ask(ctx: TurnContext, id: string, text: string): Promise<boolean> {
+	const { options, turnId, signal } = ctx;
+	options.emit({ type: 'continueRequested', turnId, id, text });
+	const proceed = await askToContinue(options.continueDecider, { id, text }, signal);
+	options.emit({ type: 'continueDecided', turnId, id, proceed });
+	return proceed;
 }
 
 async function wrapUp(state: TurnState, ctx: TurnContext): Promise<void> {

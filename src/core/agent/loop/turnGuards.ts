@@ -23,6 +23,7 @@ export class TurnGuards {
 	private _compactNoticed = false;
 	private _truncationNoticed = false;
 	private _loopStopped = false;
+	private _loopRelaxed = false;
 	private _squeezeTo: number | undefined;
 
 	constructor(
@@ -133,7 +134,7 @@ export class TurnGuards {
 		const explained = explainToolError(result, offered);
 		this._toolBudget.record(explained);
 		const verdict = this._loop.observe(call.name, call.rawArguments, explained.output);
-		if (verdict === 'stop') {
+		if (verdict === 'stop' && !this._loopRelaxed) {
 			this._loopStopped = true;
 		}
 		if (verdict === 'warn') {
@@ -152,6 +153,12 @@ export class TurnGuards {
 
 	get loopStopped(): boolean {
 		return this._loopStopped;
+	}
+
+	/** The user chose Continue at a loop: no further loop stops this turn (the step cap still applies). */
+	relaxLoopGuard(): void {
+		this._loopRelaxed = true;
+		this._loopStopped = false;
 	}
 
 	get loopDescription(): string {

@@ -4,7 +4,7 @@ import type { ChatModel, ToolSpec } from '../../llm/chatModel';
 import type { ImagePart } from '../../llm/imageParts';
 import { systemClock, type Clock } from '../../ports';
 import { isToolOffered } from '../approval/approvalPolicy';
-import type { NoticeLevel, TurnEndReason } from '../events';
+import type { AgentEvent, NoticeLevel, TurnEndReason } from '../events';
 import type { NoticeCode } from '../noticeCodes';
 import { defaultRecoverySettings, type RecoverySettings } from '../recovery/recoverySettings';
 import { RetryBudget, withIdleTimeout } from '../recovery/retryBudget';
@@ -105,6 +105,15 @@ export function turnContext(options: AgentOptions, turnId: string, signal: Abort
 }
 
 /** The first phase: announce the turn, record the prompt, choose the tools, and build the state. */
+export function turnStartedEvent(turnId: string, prompt: string, images?: ImagePart[]): AgentEvent {
+	return {
+		type: 'turnStarted',
+		turnId,
+		prompt,
+		...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}),
+	};
+}
+
 export function startTurn(
 	ctx: TurnContext,
 	history: readonly CanonicalMessage[],
@@ -112,12 +121,9 @@ export function startTurn(
 	images?: ImagePart[],
 ): TurnState {
 	const { options, settings, notice } = ctx;
-	options.emit({
-		type: 'turnStarted',
-		turnId: ctx.turnId,
-		prompt,
-		...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}),
-	});
+	if (!options.announced) {
+		options.emit(turnStartedEvent(ctx.turnId, prompt, images));
+	}
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
 	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
 	const offerable = selectTools(

@@ -121,6 +121,10 @@ describe('ChatSession', () => {
 		const { chat, view } = session(new ScriptedChatModel([new Error('kaput')]));
 		const outcome = await chat.send('hi');
 		assert.strictEqual(outcome.reason, 'failed');
-		assert.deepStrictEqual(view.view.error, { code: 'internal', message: 'kaput' });
+		assert.deepStrictEqual(view.view.error, {
+			code: 'internal',
+			message: 'kaput',
+			actions: [{ action: 'retryTurn', label: 'Retry' }],
+		});
 	});
 });

@@ -22,7 +22,12 @@ function setup() {
 	const posted: HostToWebview[] = [];
 	const channel = new WebviewChannel();
 	let shown = 0;
-	const prompts = new McpConsentPrompts(channel, () => shown++);
+	const said: string[] = [];
+	const prompts = new McpConsentPrompts(
+		channel,
+		() => shown++,
+		text => said.push(text),
+	);
 	channel.open(
 		m => void (m.type !== 'didRefuseProtocol' && posted.push(m)),
 		PROTOCOL_VERSION,
@@ -35,12 +40,12 @@ function setup() {
 		const last = posted.filter(m => m.type === 'didSetMcpConsents').at(-1);
 		return last?.type === 'didSetMcpConsents' ? last.consents : [];
 	};
-	return { posted, channel, prompts, cards, shown: () => shown };
+	return { posted, channel, prompts, cards, said, shown: () => shown };
 }
 
 describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP server)', () => {
-	it("shows a pending card with the command line, and resolves with the user's Allow", async () => {
-		const { prompts, cards } = setup();
+	it("shows a pending card with the command line, and resolves with the user's Allow; the answered card leaves", async () => {
+		const { prompts, cards, said } = setup();
 		const answer = prompts.ask(repo, '.vscode/mcp.json', false);
 		assert.deepStrictEqual(
 			cards().map(c => [c.server, c.source, c.runs, c.state]),
@@ -48,18 +53,21 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 		);
 		prompts.decide(cards()[0].id, true);
 		assert.strictEqual(await answer, true);
-		assert.strictEqual(cards()[0].state, 'allowed');
+		assert.deepStrictEqual(cards(), [], 'an answered card does not linger above the composer');
+		assert.deepStrictEqual(said, ["Allowed the MCP server repo to start (node server.js --name 'my repo')."]);
 	});
 
 	it('Deny resolves false; a second click or an unknown id changes nothing', async () => {
-		const { prompts, cards } = setup();
+		const { prompts, cards, said } = setup();
 		const answer = prompts.ask(repo, '.vscode/mcp.json', false);
 		const id = cards()[0].id;
 		prompts.decide(id, false);
 		prompts.decide(id, true);
 		prompts.decide('mcp-consent-999', true);
 		assert.strictEqual(await answer, false);
-		assert.strictEqual(cards()[0].state, 'denied');
+		assert.deepStrictEqual(cards(), []);
+		assert.strictEqual(said.length, 1);
+		assert.match(said[0], /^Denied the MCP server repo/);
 	});
 
 	it('asking again while a card is open reuses it; the chat is brought forward only when the user started it', async () => {
