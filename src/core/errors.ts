@@ -17,6 +17,17 @@ export type ErrorCode =
 	| 'protocol'
 	| 'internal';
 
+/**
+ * Not a failure: what was asked found nothing to act on (no turn changed files, no restore to
+ * undo). Shown as information, never as an error the user must fix.
+ */
+export class NothingToDo extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'NothingToDo';
+	}
+}
+
 export class AgentError extends Error {
 	constructor(
 		readonly code: ErrorCode,

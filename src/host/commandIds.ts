@@ -14,6 +14,7 @@ export const HOST_COMMANDS = [
 	'keel.undoRewind',
 	// composer/
 	'keel.askAboutSelection',
+	'keel.askKeelAboutSelection',
 	// models/
 	'keel.setApiKey',
 	'keel.selectModel',

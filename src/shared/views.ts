@@ -40,6 +40,7 @@ export const ToolCallViewSchema = z.object({
 	progress: z.string().optional(),
 	diffs: z.array(DiffPreview).optional(),
 	policyReason: z.string().optional(),
+	caution: z.object({ text: z.string(), setting: z.string().optional() }).optional(),
 	suggestedRule: z.object({ tool: z.string(), match: z.string().optional(), action: z.literal('allow') }).optional(),
 	filtered: z.object({ from: z.number(), to: z.number() }).optional(),
 	redactions: z.number().optional(),

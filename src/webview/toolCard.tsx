@@ -1,6 +1,7 @@
 import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import type { ToolCallView } from '../shared/views';
+import { ActionButtons } from './actionButtons';
 import { focusComposer } from './composerFocus';
 import { DiffView, ruleText } from './diffView';
 import { KeelText } from './keelText';
@@ -48,6 +49,18 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 			{call.policyReason && (awaiting || call.status === 'denied') && (
 				<div class="tool-policy" data-testid="tool-policy">
 					<KeelText text={call.policyReason} />
+				</div>
+			)}
+			{call.caution && (awaiting || call.status === 'running') && (
+				<div class="tool-caution" data-testid="tool-caution" role="note">
+					<KeelText text={call.caution.text} />
+					<ActionButtons
+						actions={
+							call.caution.setting
+								? [{ action: 'openSetting', label: 'Open Setting', setting: call.caution.setting }]
+								: undefined
+						}
+					/>
 				</div>
 			)}
 			<DiffView call={call} />

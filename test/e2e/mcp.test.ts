@@ -35,7 +35,9 @@ async function allow(chat: Frame, server: string, runs: RegExp): Promise<void> {
 	assert.match(await card.innerText(), /from \.vscode\/mcp\.json wants to run/);
 	assert.match(await card.locator(testId('mcp-consent-runs')).innerText(), runs);
 	await card.locator(testId('mcp-allow')).click();
-	await chat.locator(`${testId('mcp-consent')}[data-server="${server}"][data-state="allowed"]`).waitFor();
+	// Answered, the card leaves the composer's area and the answer stays in the conversation.
+	await card.waitFor({ state: 'detached' });
+	await chat.locator(testId('notice'), { hasText: `Allowed the MCP server ${server} to start` }).waitFor();
 }
 
 async function serverRow(page: Page, server: string, state: string): Promise<void> {

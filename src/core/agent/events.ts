@@ -22,6 +22,8 @@ export interface ToolCallState {
 	diffs?: Array<{ path: string; unified: string; before?: string; after?: string }>;
 	/** Why the policy asks or refused (protected path, a rule, untrusted workspace). */
 	policyReason?: string;
+	/** Said before it runs, from `prepare` (where a command runs when Docker is absent), with the setting that changes it. */
+	caution?: { text: string; setting?: string };
 	/** The rule "Always allow" would add, shown on the card; absent when it must not be offered. */
 	suggestedRule?: { tool: string; match?: string; action: 'allow' };
 	/** Output filtering: lines before → after ("342 → 28 lines"). */

@@ -1,3 +1,4 @@
+import { NothingToDo } from '../errors';
 import type { NoticeCode } from '../agent/noticeCodes';
 import type { NoticeLevel } from '../agent/events';
 import { CheckpointError, type ChangedFile, type CheckpointStore } from './checkpointStore';
@@ -208,7 +209,7 @@ export class Checkpoints {
 		const { store, index } = await this._open();
 		const last = index.lastRestore(sessionId);
 		if (!last?.result) {
-			throw new CheckpointError('There is no restore to undo in this session.');
+			throw new NothingToDo('There is no restore to undo in this session.');
 		}
 		const outcome = await this._restoreTo(
 			store,

@@ -18,6 +18,13 @@ export interface BackendChoice {
 export const AUTO_FALLBACK_NOTE =
 	'Docker is not available, so this ran in your terminal (keel.shell.backend is "auto"; start Docker to use the sandbox).';
 
+/** Said on the card before approval when the command will run outside the sandbox. */
+export const UNSANDBOXED_CAUTION = {
+	auto: 'Docker is not available, so this command runs unsandboxed in a VS Code terminal on your machine, with your files and network. Start Docker to use the sandbox, or set `keel.shell.backend`.',
+	terminal:
+		'This command runs unsandboxed in a VS Code terminal on your machine (`keel.shell.backend` is "terminal").',
+};
+
 /**
  * Decides where a command runs. `auto` asks the engine each time (a ping costs ~1 ms
  * locally) and remembers the answer only to title the card before the next decision.

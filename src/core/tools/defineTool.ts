@@ -52,6 +52,8 @@ export interface Preparation {
 	canonicalPaths?: string[];
 	/** Tool-private payload handed to execute (e.g. the exact new content). */
 	data?: unknown;
+	/** What the user must know before approving, and the setting that changes it (a command that would run unsandboxed). */
+	caution?: { text: string; setting?: string };
 }
 
 /**

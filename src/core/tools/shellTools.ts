@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ExecError, tail } from '../exec/execError';
-import type { BackendChoice, ShellBackendSelector } from '../exec/shellBackend';
+import { UNSANDBOXED_CAUTION, type BackendChoice, type ShellBackendSelector } from '../exec/shellBackend';
 import type { CommandBackend, CommandResult } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
 import { loadBashParser } from './bashParser';
@@ -196,6 +196,14 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			const data: ShellPlan = { choice, cwd, targets };
 			return {
 				title: title(input.command, choice.backend),
+				...(choice.backend === 'terminal'
+					? {
+							caution: {
+								text: choice.note ? UNSANDBOXED_CAUTION.auto : UNSANDBOXED_CAUTION.terminal,
+								setting: 'keel.shell.backend',
+							},
+						}
+					: {}),
 				data,
 				protectedReasons: reasons,
 				canonicalPaths: targets.map(t => t.resolved.canonical),

@@ -1,4 +1,6 @@
 import type { NoticeCode } from '../../core/agent/noticeCodes';
+import { NothingToDo } from '../../core/errors';
+import { splitAttachments } from '../../core/mentions/attachmentBlocks';
 import type { Logger } from '../../core/ports';
 import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
@@ -66,11 +68,19 @@ export class TurnControls extends Disposable {
 		});
 	}
 
-	/** The conversation goes back to before the turn; what the user typed then returns to the composer. */
+	/**
+	 * The conversation goes back to before the turn; what the user typed then returns to the
+	 * composer, and the chat says what went, with Undo (files are left as they are).
+	 */
 	rewindTo(turnId: string): void {
 		this._try('restore', async () => {
-			const { prompt } = await this._rewind.rewindTo(turnId);
+			const { prompt, removedMessages } = await this._rewind.rewindTo(turnId);
 			this._channel.push({ type: 'didFillComposer', text: typedPrompt(prompt) });
+			this._notice(
+				'info',
+				'rewound',
+				`Rewound the conversation: ${removedMessages} message${removedMessages === 1 ? '' : 's'}, from your prompt on, left the chat and what the model sees; files are unchanged. The prompt is back in the box to edit and resend.`,
+			);
 			this._channel.flush();
 		});
 	}
@@ -103,7 +113,9 @@ export class TurnControls extends Disposable {
 	}
 
 	private _try(code: NoticeCode, run: () => Promise<void>): void {
-		run().catch(error => this._notice('error', code, (error as Error).message));
+		run().catch(error =>
+			this._notice(error instanceof NothingToDo ? 'info' : 'error', code, (error as Error).message),
+		);
 	}
 
 	private _notice(level: 'info' | 'warning' | 'error', code: NoticeCode, text: string): void {
@@ -158,8 +170,5 @@ function control(itemId: string, turnId: string, turn: TurnInfo | undefined): Tu
 
 /** What the user typed, without the mentions' content appended at send (resending attaches it afresh). */
 export function typedPrompt(prompt: string): string {
-	const at = prompt.search(
-		/\n\nAttached (file|folder|selection|problems|terminal|url) [^\n]*\(\d+ tokens[^\n]*\):\n/,
-	);
-	return at === -1 ? prompt : prompt.slice(0, at);
+	return splitAttachments(prompt).text;
 }

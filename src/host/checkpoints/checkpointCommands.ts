@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { NothingToDo } from '../../core/errors';
 import type { FeatureCommands } from '../commandIds';
 import { reportOutcome } from '../notifications/commandOutcome';
 import type { TurnChanges, TurnInfo } from './turnChanges';
@@ -22,7 +23,7 @@ export async function pickTurn(
 	}
 	const candidates = turns.filter(turn => !onlyWithChanges || turn.changes).reverse();
 	if (candidates.length === 0) {
-		throw new Error(
+		throw new NothingToDo(
 			onlyWithChanges
 				? 'No turn of this chat changed files, so there is nothing to restore.'
 				: 'This chat has no turns yet.',

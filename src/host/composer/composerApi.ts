@@ -51,38 +51,40 @@ export function composerApi(composer: Composer, mentions: MentionSource): Compos
 }
 
 /** "Ask About Selection": the selected code and a question become a prompt; `question` lets keybindings and tests skip the input box. */
-export function composerCommands(controller: SessionController): FeatureCommands<'keel.askAboutSelection'> {
-	return {
-		'keel.askAboutSelection': async (question?: unknown) => {
-			const editor = vscode.window.activeTextEditor;
-			if (!editor || editor.selection.isEmpty) {
-				void vscode.window.showInformationMessage(
-					'Keel: select some code first, then run "Keel: Ask About Selection".',
-				);
-				return;
-			}
-			const asked =
-				typeof question === 'string'
-					? question
-					: await vscode.window.showInputBox({
-							title: 'Keel: Ask About Selection',
-							prompt: 'What do you want to know about the selected code?',
-							value: 'Explain this code.',
-						});
-			if (!asked) {
-				return;
-			}
-			await vscode.commands.executeCommand('keel.chat.focus');
-			const relative = vscode.workspace.asRelativePath(editor.document.uri, false);
-			controller.sendFromUser(
-				selectionPrompt(
-					asked,
-					relative,
-					editor.selection.start.line + 1,
-					editor.document.getText(editor.selection),
-					editor.document.languageId,
-				),
+export function composerCommands(
+	controller: SessionController,
+): FeatureCommands<'keel.askAboutSelection' | 'keel.askKeelAboutSelection'> {
+	const ask = async (question?: unknown) => {
+		const editor = vscode.window.activeTextEditor;
+		if (!editor || editor.selection.isEmpty) {
+			void vscode.window.showInformationMessage(
+				'Keel: select some code first, then run "Keel: Ask About Selection".',
 			);
-		},
+			return;
+		}
+		const asked =
+			typeof question === 'string'
+				? question
+				: await vscode.window.showInputBox({
+						title: 'Keel: Ask About Selection',
+						prompt: 'What do you want to know about the selected code?',
+						value: 'Explain this code.',
+					});
+		if (!asked) {
+			return;
+		}
+		await vscode.commands.executeCommand('keel.chat.focus');
+		const relative = vscode.workspace.asRelativePath(editor.document.uri, false);
+		controller.sendFromUser(
+			selectionPrompt(
+				asked,
+				relative,
+				editor.selection.start.line + 1,
+				editor.document.getText(editor.selection),
+				editor.document.languageId,
+			),
+		);
 	};
+	// The editor's context menu shows a title without its category: the menu's own entry names Keel.
+	return { 'keel.askAboutSelection': ask, 'keel.askKeelAboutSelection': ask };
 }

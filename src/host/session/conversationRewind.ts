@@ -24,12 +24,12 @@ export class ConversationRewind {
 	async rewindTo(
 		turnId: string,
 		options: { restoreFiles?: boolean; onConflict?: ConflictChoice } = {},
-	): Promise<{ prompt: string; restored?: RestoreOutcome }> {
+	): Promise<{ prompt: string; removedMessages: number; restored?: RestoreOutcome }> {
 		const restored = options.restoreFiles ? await this._restoreFiles(turnId, options.onConflict) : undefined;
 		if (restored?.cancelled) {
-			return { prompt: '', restored };
+			return { prompt: '', removedMessages: 0, restored };
 		}
-		return { prompt: this.rewind(turnId).prompt, restored };
+		return { ...this.rewind(turnId), restored };
 	}
 
 	/** Returns the rewound turn's prompt, for "edit and resend". */

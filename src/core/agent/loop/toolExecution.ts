@@ -118,6 +118,7 @@ async function prepareCall(
 		return { result: failedWith(run, error) };
 	}
 	card.state.title = prepared.title ?? card.state.title;
+	card.state.caution = prepared.caution;
 	card.state.diffs = prepared.diffs?.map(d => ({
 		path: d.path,
 		unified: d.unified,

@@ -1,3 +1,4 @@
+import { NothingToDo } from '../../../../src/core/errors';
 import * as assert from 'assert';
 import type { AgentEvent } from '../../../../src/core/agent/events';
 import type { RestoreOutcome } from '../../../../src/core/checkpoints/checkpoints';
@@ -25,7 +26,7 @@ interface Fakes {
 	restore?: (turnId: string) => Promise<RestoreOutcome>;
 	undoRestore?: () => Promise<RestoreOutcome>;
 	diff?: (turnId: string) => Promise<never>;
-	rewindTo?: (turnId: string) => Promise<{ prompt: string }>;
+	rewindTo?: (turnId: string) => Promise<{ prompt: string; removedMessages: number }>;
 }
 
 function setup(fakes: Fakes, items: ChatItem[] = []) {
@@ -41,7 +42,7 @@ function setup(fakes: Fakes, items: ChatItem[] = []) {
 			restore: fakes.restore ?? (async () => ({ message: 'restored' }) as RestoreOutcome),
 			undoRestore: fakes.undoRestore ?? (async () => ({ message: 'undone' }) as RestoreOutcome),
 		},
-		{ rewindTo: fakes.rewindTo ?? (async () => ({ prompt: '' })) },
+		{ rewindTo: fakes.rewindTo ?? (async () => ({ prompt: '', removedMessages: 0 })) },
 		{
 			onDidEvent: events.event,
 			snapshot: () => ({ sessionId: 's', busy: false, items, olderCount: 0, modelLabel: 'm' }),
@@ -90,7 +91,7 @@ describe("TurnControls (each turn's diff, restore and rewind in the chat)", () =
 
 	it("rewinds and puts the turn's prompt back in the composer; a refused restore shows why", async () => {
 		const { controls, posted, notices } = setup({
-			rewindTo: async turnId => ({ prompt: `prompt of ${turnId}` }),
+			rewindTo: async turnId => ({ prompt: `prompt of ${turnId}`, removedMessages: 3 }),
 			restore: async () => {
 				throw new Error('A turn is running. Stop it before restoring files.');
 			},
@@ -101,8 +102,25 @@ describe("TurnControls (each turn's diff, restore and rewind in the chat)", () =
 		const fill = posted.find(m => m.type === 'didFillComposer');
 		assert.strictEqual(fill && fill.type === 'didFillComposer' && fill.text, 'prompt of t3');
 		assert.deepStrictEqual(
-			notices.map(n => `${n.level}: ${n.text}`),
-			['error: A turn is running. Stop it before restoring files.'],
+			notices.map(n => `${n.level} ${n.code}: ${n.text}`),
+			[
+				'info rewound: Rewound the conversation: 3 messages, from your prompt on, left the chat and what the model sees; files are unchanged. The prompt is back in the box to edit and resend.',
+				'error restore: A turn is running. Stop it before restoring files.',
+			],
+		);
+	});
+
+	it('"nothing to restore" is information, not an error', async () => {
+		const { controls, notices } = setup({
+			undoRestore: async () => {
+				throw new NothingToDo('There is no restore to undo in this session.');
+			},
+		});
+		controls.undoRestore();
+		await settle();
+		assert.deepStrictEqual(
+			notices.map(n => n.level),
+			['info'],
 		);
 	});
 
