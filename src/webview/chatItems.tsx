@@ -167,7 +167,7 @@ export const CardGroup = memo(
 					<span class="codicon-like" aria-hidden="true">
 						{open ? '▾' : '▸'}
 					</span>{' '}
-					{label}
+					<KeelText text={label} />
 				</button>
 				{open && items.map(item => <ChatItemView key={item.id} item={item} />)}
 			</div>

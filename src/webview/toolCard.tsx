@@ -5,6 +5,7 @@ import { ActionButtons } from './actionButtons';
 import { focusComposer } from './composerFocus';
 import { DiffView, ruleText } from './diffView';
 import { KeelText } from './keelText';
+import { plainText } from '../shared/keelText';
 import { CardBadges, FilteredLines, UnfilteredOutput } from './toolCardMeta';
 import { ToolOutput, countLines } from './toolOutput';
 import { post } from './vscodeApi';
@@ -27,7 +28,7 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 		<div
 			class={`tool-card status-${call.status}`}
 			role="group"
-			aria-label={`${call.title || call.name}: ${STATUS_LABEL[call.status]}`}
+			aria-label={`${plainText(call.title || call.name)}: ${STATUS_LABEL[call.status]}`}
 			data-testid="tool-card"
 			data-tool-call-id={call.id}
 			data-tool-name={call.name}
@@ -35,7 +36,7 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallView })
 		>
 			<div class="tool-header">
 				<span class="tool-title" data-testid="tool-title">
-					{call.title || call.name}
+					<KeelText text={call.title || call.name} />
 				</span>
 				<CardBadges call={call} />
 				<span class={`tool-status status-${call.status}`} data-testid="tool-status">

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../shared/keelText';
 import { listModels, type ModelInfo } from '../../core/llm/modelCatalog';
 import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
 import { probeToolCalling, type ProbeResult } from '../../core/llm/toolProbe';
@@ -176,7 +177,7 @@ export class ModelPicker extends Disposable {
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
 		void (result.ok
-			? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`)
+			? vscode.window.showInformationMessage(`Keel: ${model} — ${plainText(result.detail)}`)
 			: vscode.window.showWarningMessage(
 					`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
 				));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../shared/keelText';
 import type { AgentEvent } from '../../core/agent/events';
 import { RETRY_NOTICE_CODES } from '../../core/agent/noticeCodes';
 
@@ -37,12 +38,12 @@ export class Notifier implements vscode.Disposable {
 		// Long retries get a progress notification with Cancel instead (retryProgress.ts).
 		if (event.type === 'notice' && event.notify && !RETRY_NOTICE_CODES.has(event.code)) {
 			const show = event.level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-			void show(`Keel: ${event.text}`, 'Open Chat').then(choice => choice && this._openChat());
+			void show(`Keel: ${plainText(event.text)}`, 'Open Chat').then(choice => choice && this._openChat());
 			return;
 		}
 		if (event.type === 'turnFinished' && event.reason === 'failed' && event.error) {
 			void vscode.window
-				.showErrorMessage(`Keel: ${event.error.message}`, 'Open Chat')
+				.showErrorMessage(`Keel: ${plainText(event.error.message)}`, 'Open Chat')
 				.then(choice => choice && this._openChat());
 		}
 	}
@@ -63,7 +64,7 @@ export class Notifier implements vscode.Disposable {
 				new Promise<void>(resolve => {
 					this._open.set(id, resolve);
 					progress.report({
-						message: `${text} [Continue](command:${CONTINUE_TURN_COMMAND}?${args}) · [Open Chat](command:keel.focusChat) · Cancel stops the turn.`,
+						message: `${plainText(text)} [Continue](command:${CONTINUE_TURN_COMMAND}?${args}) · [Open Chat](command:keel.focusChat) · Cancel stops the turn.`,
 					});
 					token.onCancellationRequested(() => {
 						this._open.delete(id);

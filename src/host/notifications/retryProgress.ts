@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../shared/keelText';
 import type { AgentEvent } from '../../core/agent/events';
 import { RETRY_NOTICE_CODES } from '../../core/agent/noticeCodes';
 
@@ -20,7 +21,11 @@ export class RetryProgress implements vscode.Disposable {
 		if (event.type === 'notice' && RETRY_NOTICE_CODES.has(event.code) && event.notify && !this._chatVisible()) {
 			this._close?.();
 			void vscode.window.withProgress(
-				{ location: vscode.ProgressLocation.Notification, title: `Keel: ${event.text}`, cancellable: true },
+				{
+					location: vscode.ProgressLocation.Notification,
+					title: `Keel: ${plainText(event.text)}`,
+					cancellable: true,
+				},
 				(_progress, token) =>
 					new Promise<void>(resolve => {
 						this._close = resolve;

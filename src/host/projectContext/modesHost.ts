@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../shared/keelText';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import {
 	ACT,
@@ -38,7 +39,7 @@ export class ModesHost extends Disposable {
 		const { modes, errors } = parseCustomModes(readSettingUnparsed('modes'));
 		const text = errors.join(' ');
 		if (text && text !== this._reportedErrors) {
-			void vscode.window.showWarningMessage(`Keel: ${text}`);
+			void vscode.window.showWarningMessage(`Keel: ${plainText(text)}`);
 		}
 		this._reportedErrors = text;
 		return [...BUILT_IN_MODES, ...modes];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { UNTRUSTED_REFUSAL } from '../../core/agent/approval/permissions';
+import { UNTRUSTED_CARD_REASON, UNTRUSTED_REFUSAL } from '../../core/agent/approval/permissions';
 import { Disposable } from '../../core/util/lifecycle';
 import type { SessionController } from '../session/sessionController';
 
@@ -19,7 +19,7 @@ export class RestrictedModeNotices extends Disposable {
 				if (
 					event.type !== 'toolCallUpdated' ||
 					event.call.status !== 'denied' ||
-					event.call.policyReason !== UNTRUSTED_REFUSAL ||
+					event.call.policyReason !== UNTRUSTED_CARD_REASON ||
 					this._told.has(controller.sessionId)
 				) {
 					return;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../shared/keelText';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import { Disposable } from '../../core/util/lifecycle';
 import type { FeatureCommands } from '../commandIds';
@@ -22,7 +23,7 @@ export class BlockedTools extends Disposable {
 				if (event.type === 'notice' && event.code === 'toolBlocked') {
 					const tool = event.text.split(' ')[0];
 					void vscode.window
-						.showWarningMessage(`Keel: ${event.text}`, 'Unblock')
+						.showWarningMessage(`Keel: ${plainText(event.text)}`, 'Unblock')
 						.then(choice => choice && unblockTools(_policy, _controller.sessionId, tool));
 				}
 			}),

@@ -29,7 +29,7 @@ export interface CallToApprove {
 export async function approveCall(call: CallToApprove): Promise<ToolResultData | undefined> {
 	const { tool, card, settings } = call;
 	const permission = decidePermission(tool, call.input, settings, call.prepared);
-	card.state.policyReason = permission.verdict === 'allow' ? undefined : permission.reason;
+	card.state.policyReason = permission.verdict === 'allow' ? undefined : (permission.cardReason ?? permission.reason);
 	if (permission.verdict === 'deny') {
 		return card.finish({
 			ok: false,

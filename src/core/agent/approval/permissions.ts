@@ -40,6 +40,8 @@ export interface PermissionVerdict {
 	verdict: RuleAction;
 	/** Why, for the card and for the model on a denial. */
 	reason: string;
+	/** The card's shorter line, when the chat says the rest once elsewhere (Restricted Mode). */
+	cardReason?: string;
 	/** What "Always allow" would add; undefined when it must not be offered (protected paths, opaque shell). */
 	suggestedRule?: PermissionRule;
 }
@@ -183,6 +185,9 @@ function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean):
 export const UNTRUSTED_REFUSAL =
 	'This workspace is in Restricted Mode (not trusted), so only read-only tools run. Trust the folder (Manage Workspace Trust) to let Keel change files or run commands';
 
+/** The refused card's own line in Restricted Mode; the chat's notice says the rest, once. */
+export const UNTRUSTED_CARD_REASON = 'Refused: this folder is in Restricted Mode (not trusted).';
+
 export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trusted: boolean): boolean {
 	if (!trusted && tool.effect !== 'read') {
 		return false;
@@ -201,6 +206,7 @@ export function evaluatePermissions(
 		return {
 			verdict: 'deny',
 			reason: UNTRUSTED_REFUSAL,
+			cardReason: UNTRUSTED_CARD_REASON,
 		};
 	}
 	const subjects = tool.subjects?.(input as never) ?? [];
