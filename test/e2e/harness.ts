@@ -140,10 +140,10 @@ export function useModelDouble(options?: ModelDoubleOptions): () => ModelDouble 
 /** Shows Keel and starts a new chat when the last test left one behind; returns the webview. */
 export async function freshChat(keel: KeelE2E): Promise<Frame> {
 	const chat = await keel.openKeel();
-	if ((await chat.locator(testId('message-user')).count()) > 0) {
+	// The list is virtualised: a long chat's first message can be out of the DOM, so ask the empty state.
+	if ((await chat.locator(testId('empty-state')).count()) === 0) {
 		await chat.locator(testId('new-chat')).click();
-		// first(): a left-behind chat can hold several messages, and waitFor on many is a strict-mode error.
-		await chat.locator(testId('message-user')).first().waitFor({ state: 'detached' });
+		await chat.locator(testId('empty-state')).waitFor();
 	}
 	return chat;
 }

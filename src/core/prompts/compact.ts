@@ -56,7 +56,7 @@ export async function summarise(
 	}
 	text = text.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
 	if (!text) {
-		throw new Error('The model returned an empty summary; the conversation was left as it was.');
+		throw new Error('the model answered without a summary (no text)');
 	}
 	return text;
 }

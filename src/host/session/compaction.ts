@@ -33,8 +33,17 @@ export class Compaction {
 		if (history.length === 0) {
 			return 'Nothing to compact yet.';
 		}
-		const model = await this._createModel();
-		const summary = await summarise(model, history, readModelConfig().contextWindow, new AbortController().signal);
+		let summary: string;
+		try {
+			const model = await this._createModel();
+			summary = await summarise(model, history, readModelConfig().contextWindow, new AbortController().signal);
+		} catch (error) {
+			// Nothing changed: the chat goes on as it was, and says why the summary did not come.
+			throw new Error(
+				`Could not compact: ${(error as Error).message.replace(/[.\s]*$/, '')}. The conversation was left as it was.`,
+				{ cause: error },
+			);
+		}
 		const oldId = controller.sessionId;
 		const title = store.get(oldId)?.title ?? 'this conversation';
 		const newId = newSessionId();
