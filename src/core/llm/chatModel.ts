@@ -21,6 +21,16 @@ export type ReasoningField = 'reasoning_content' | 'reasoning' | 'thinking' | 'a
 export interface TokenUsage {
 	promptTokens?: number;
 	completionTokens?: number;
+	/** How long the server itself took, where it says (Ollama's durations, llama.cpp's `timings`). */
+	timings?: ServerTimings;
+}
+
+/** The server's own clock: its counts can differ from usage (a cached prompt prefix is not processed again). */
+export interface ServerTimings {
+	promptTokens?: number;
+	promptMs?: number;
+	generatedTokens?: number;
+	generationMs?: number;
 }
 
 /**
