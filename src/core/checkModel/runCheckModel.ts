@@ -158,7 +158,7 @@ async function prepareSandbox(
 	}
 	options.onProgress?.({ message: 'Starting the Docker sandbox for the shell task…', done: 0, total: 0 });
 	try {
-		const sandbox = await startSandbox(options.sandbox, scratch.workspace, signal);
+		const sandbox = await startSandbox(options.sandbox, scratch, signal);
 		if (!sandbox) {
 			skip('Docker is not available: commands run only in its sandbox, never in your terminal');
 		}

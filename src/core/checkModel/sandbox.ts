@@ -4,6 +4,7 @@ import type { SandboxLimits } from '../exec/sandboxSpec';
 import { ShellBackendSelector } from '../exec/shellBackend';
 import type { ToolDefinition } from '../tools/defineTool';
 import { createShellTools } from '../tools/shellTools';
+import type { ScratchFolder } from './scratch';
 
 export interface SandboxOptions {
 	image: ImageSource;
@@ -25,14 +26,15 @@ const WARM_UP_MS = 10 * 60_000;
  */
 export async function startSandbox(
 	options: SandboxOptions,
-	workspace: string,
+	scratch: ScratchFolder,
 	signal: AbortSignal,
 ): Promise<CheckSandbox | undefined> {
-	const runner = new DockerRunner({ workspaceRoot: workspace, settings: () => options });
+	const runner = new DockerRunner({ workspaceRoot: scratch.workspace, settings: () => options });
 	if (!(await runner.available())) {
 		await runner.disposeAsync();
 		return undefined;
 	}
+	scratch.owner = foreignOwner(options.limits.user);
 	try {
 		const warm = await runner.run({
 			command: 'true',
@@ -61,4 +63,12 @@ export async function startSandbox(
 		}),
 		dispose: () => runner.disposeAsync(),
 	};
+}
+
+/** Running as root, the sandbox runs as another user (sandboxSpec.ts): the workspace is handed to it. */
+function foreignOwner(user: string): { uid: number; gid: number } | undefined {
+	const [uid, gid] = user.split(':').map(Number);
+	return process.getuid?.() === 0 && Number.isInteger(uid) && uid !== 0
+		? { uid, gid: Number.isInteger(gid) ? gid : uid }
+		: undefined;
 }

@@ -11,6 +11,9 @@ export const SCRATCH_PREFIX = 'keel-check-model-';
  * reach it. Each trial starts from the task's files alone; `dispose` removes everything.
  */
 export class ScratchFolder {
+	/** Who owns the workspace's files, when that is not this process (a sandbox user other than root). */
+	owner: { uid: number; gid: number } | undefined;
+
 	private constructor(readonly root: string) {}
 
 	static async create(parent = os.tmpdir()): Promise<ScratchFolder> {
@@ -36,11 +39,9 @@ export class ScratchFolder {
 		await fs.rm(this.outside, { recursive: true, force: true });
 		await writeAll(this.workspace, files);
 		await writeAll(this.outside, outside);
-	}
-
-	/** A workspace file's text, undefined when it is not there (or is not a file). */
-	async read(relative: string): Promise<string | undefined> {
-		return fs.readFile(path.join(this.workspace, ...relative.split('/')), 'utf8').catch(() => undefined);
+		if (this.owner) {
+			await chownAll(this.workspace, this.owner);
+		}
 	}
 
 	async dispose(): Promise<void> {
@@ -53,5 +54,18 @@ async function writeAll(base: string, files: Record<string, string>): Promise<vo
 		const target = path.join(base, ...relative.split('/'));
 		await fs.mkdir(path.dirname(target), { recursive: true });
 		await fs.writeFile(target, content);
+	}
+}
+
+/** The folder and everything in it, so commands in the sandbox may change what the tools wrote. */
+async function chownAll(target: string, owner: { uid: number; gid: number }): Promise<void> {
+	await fs.chown(target, owner.uid, owner.gid);
+	for (const entry of await fs.readdir(target, { withFileTypes: true })) {
+		const child = path.join(target, entry.name);
+		if (entry.isDirectory()) {
+			await chownAll(child, owner);
+		} else {
+			await fs.chown(child, owner.uid, owner.gid);
+		}
 	}
 }

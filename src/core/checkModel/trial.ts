@@ -1,5 +1,6 @@
 import * as fs from 'fs/promises';
 import * as path from 'path';
+import type { Approver } from '../agent/approval/approvalGate';
 import type { AgentEvent } from '../agent/events';
 import { runTurn } from '../agent/loop/runAgent';
 import { buildSystemPrompt } from '../agent/loop/systemPrompt';
@@ -36,6 +37,18 @@ export interface TrialEnv {
 const LEFT_OUT = new Set(['fetch', 'web_scrape', 'diagnostics']);
 
 /**
+ * Nobody is there to ask during a check. A command is approved: run_command is offered only
+ * when it runs in the sandbox, which sees the scratch workspace alone (a script the policy
+ * cannot see into asks even when commands are auto-approved). Anything else that asks is refused.
+ */
+const sandboxOnly: Approver = {
+	request: async call =>
+		call.name === 'run_command'
+			? { approved: true }
+			: { approved: false, reason: 'Check Model runs unattended, and this call would need your approval.' },
+};
+
+/**
  * One task, once, in one tool-call mode: a fresh copy of its files, the real loop with the real
  * tools on them (reads, writes and sandboxed commands approved, anything else refused as it
  * would be with nobody there to ask), then the task's check on what the turn left behind.
@@ -61,7 +74,7 @@ export async function runTrial(
 		{
 			model: env.model,
 			registry: new ToolRegistry(tools),
-			approvals: undefined,
+			approvals: sandboxOnly,
 			approvalSettings: { autoApprove: { read: true, write: true, exec: env.shellTools !== undefined } },
 			workspace,
 			systemPrompt: buildSystemPrompt(workspace.rootName),

@@ -21,13 +21,16 @@ export interface PersonalityOptions {
 	breaks?: (callNumber: number) => boolean;
 }
 
+const MODEL_FAULT = /category: (invalid_parameters|type_mismatch|tool_not_found)/;
+
 /** What the model says to Keel's probe (one get_weather call). */
-const PROBE: Action = { call: 'get_weather', args: { city: 'Paris' } };
+const PROBE_TOOL = 'get_weather';
+const PROBE: Action = { call: PROBE_TOOL, args: { city: 'Paris' } };
 
 /** The task a request belongs to, found by its prompt; the probe when it offers get_weather. */
 export function nextAction(req: RecordedRequest): Action {
 	const body = JSON.stringify(req.body ?? {});
-	if (body.includes('get_weather')) {
+	if (body.includes(PROBE_TOOL)) {
 		return PROBE;
 	}
 	const task = CHECK_TASKS.find(t => body.includes(JSON.stringify(t.prompt).slice(1, 60)));
@@ -35,28 +38,38 @@ export function nextAction(req: RecordedRequest): Action {
 	if (!actions) {
 		return { text: 'I do not know this task.' };
 	}
-	const done = readConversation(req).results.length;
+	// A call Keel sent back as written wrong is made again; any other result (a refusal too) moves on.
+	const done = readConversation(req).results.filter(r => !MODEL_FAULT.test(r)).length;
 	return actions[Math.min(done, actions.length - 1)];
 }
 
-export function personality(name: PersonalityName, options: PersonalityOptions = {}): StepFn {
-	let calls = 0;
+/** A personality's answers, and what it did: how many calls it wrote, and broke, per mode. */
+export interface Personality {
+	step: StepFn;
+	calls: { native: number; text: number };
+	broken: { native: number; text: number };
+}
+
+export function personality(name: PersonalityName, options: PersonalityOptions = {}): Personality {
 	const breaks = options.breaks ?? (n => n % 3 === 0);
-	return req => {
+	const made: Personality = { step: () => text(''), calls: { native: 0, text: 0 }, broken: { native: 0, text: 0 } };
+	made.step = req => {
 		const action = nextAction(req);
-		const { textMode } = readConversation(req);
+		const mode = readConversation(req).textMode ? 'text' : 'native';
 		if ('text' in action) {
 			return withUsage(text(action.text), req, name, options);
 		}
-		calls += 1;
-		const broken = name === 'flaky' && breaks(calls);
+		const count = ++made.calls[mode];
+		const broken = name === 'flaky' && action.call !== PROBE_TOOL && breaks(count);
+		made.broken[mode] += broken ? 1 : 0;
 		const args = broken ? JSON.stringify(action.args).replace(/}$/, ',}') : JSON.stringify(action.args);
-		const asText = textMode || name === 'textOnly';
-		const step = asText
-			? text(`<tool_call>{"name": ${JSON.stringify(action.call)}, "arguments": ${args}}</tool_call>`)
-			: toolCall(action.call, args);
+		const step =
+			mode === 'text' || name === 'textOnly'
+				? text(`<tool_call>{"name": ${JSON.stringify(action.call)}, "arguments": ${args}}</tool_call>`)
+				: toolCall(action.call, args);
 		return withUsage(step, req, name, options);
 	};
+	return made;
 }
 
 /** A server that cut the prompt reports the tokens it read: at most its window. */
