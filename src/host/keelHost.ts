@@ -3,6 +3,7 @@ import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
 import { WebviewChannel } from './chat/webviewChannel';
+import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
 import { TurnChanges } from './checkpoints/turnChanges';
@@ -113,6 +114,7 @@ export class KeelHost extends Disposable {
 		this._register(followModelSetting(controller));
 		const blocked = this._register(new BlockedTools(toolSystem.policy, controller));
 		const picker = this._register(new ModelPicker(context, logger));
+		const checkModel = lazy('check model', () => this._register(new CheckModel(context, logger)));
 		this.lentTools = lentTools(() => tools().registry, workspace);
 		this.api = {
 			...sessionApi(controller, persistence, rewind, compaction),
@@ -128,6 +130,7 @@ export class KeelHost extends Disposable {
 			...projectContextCommands(project, controller),
 			...checkpointCommands(changes),
 			...modelCommands(picker, context.secrets),
+			...checkModelCommands(checkModel),
 			...blocked.commands,
 			...mcpCommands(mcp),
 		};

@@ -1,12 +1,7 @@
-import { RECOVERY_LABELS } from './recoveries';
 import { percent } from './score';
-import type { CheckReport, ModeSummary, RecoveryClass, Verdict } from './types';
+import type { CheckReport, ModeSummary } from './types';
 
-export const VERDICT_LABELS: Record<Verdict, string> = {
-	good: 'works well',
-	usable: 'usable with care',
-	notUsable: 'not usable for agent work',
-};
+export { VERDICT_LABELS } from './report';
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -33,7 +28,7 @@ export function reportMarkdown(report: CheckReport): string {
 	return [
 		`# Keel Check Model: ${report.model}`,
 		`${report.model} at ${report.endpoint} (${report.provider}) · ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC · ${report.trials} trials per task · took ${seconds(report.durationMs)} · commands ${report.sandbox ? 'in the Docker sandbox' : 'not run (no sandbox)'}`,
-		`**Verdict: ${VERDICT_LABELS[report.verdict]}.** ${report.summary}`,
+		`**Verdict: ${report.verdictLabel}.** ${report.summary}`,
 		...(report.warnings.length ? ['## Warnings', report.warnings.map(w => `- ${w}`).join('\n')] : []),
 		'## Recommended settings',
 		table(
@@ -49,7 +44,7 @@ export function reportMarkdown(report: CheckReport): string {
 		tasksTable(report),
 		`Better: **${report.better}** tool calls. ${report.betterWhy}`,
 		'## What Keel recovered',
-		recoveriesSection(report.modes),
+		recoveriesSection(report),
 		'## Speed',
 		speedTable(report),
 		'## Context window',
@@ -82,18 +77,15 @@ function tasksTable(report: CheckReport): string {
 	return table(head, [...rows, overall]);
 }
 
-function recoveriesSection(modes: readonly ModeSummary[]): string {
-	const classes = (Object.keys(RECOVERY_LABELS) as RecoveryClass[]).filter(key =>
-		modes.some(m => (m.recoveries[key] ?? 0) > 0),
-	);
-	const broken = modes.map(m => `${m.mode}: the model broke ${brokenShare(m)}`).join('; ');
-	if (!classes.length) {
+function recoveriesSection(report: CheckReport): string {
+	const broken = report.modes.map(m => `${m.mode}: the model broke ${brokenShare(m)}`).join('; ');
+	if (!report.recoveries.length) {
 		return `Nothing: every call was well formed and every answer usable. ${broken}.`;
 	}
 	return [
 		table(
-			['What happened', ...modes.map(m => m.mode)],
-			classes.map(key => [RECOVERY_LABELS[key], ...modes.map(m => m.recoveries[key] ?? 0)]),
+			['What happened', ...report.modes.map(m => m.mode)],
+			report.recoveries.map(r => [r.label, ...report.modes.map(m => r.byMode[m.mode] ?? 0)]),
 		),
 		`${broken}.`,
 	].join('\n\n');

@@ -1,7 +1,14 @@
 import { advise } from './recommend';
+import { RECOVERY_LABELS } from './recoveries';
 import { betterMode, contextFigures, speedFigures, summarizeMode } from './score';
 import type { CheckTask } from './suite';
-import type { CheckReport, CurrentSettings, RequestSample, ToolCallMode, TrialResult } from './types';
+import type { CheckReport, CurrentSettings, RecoveryClass, RequestSample, ToolCallMode, TrialResult } from './types';
+
+export const VERDICT_LABELS: Record<CheckReport['verdict'], string> = {
+	good: 'works well',
+	usable: 'usable with care',
+	notUsable: 'not usable for agent work',
+};
 
 export interface ReportInput {
 	endpoint: { provider: string; baseUrl: string; model: string };
@@ -52,6 +59,13 @@ export function buildReport(input: ReportInput): CheckReport {
 		probe: input.probe,
 		nativeOffered: input.nativeOffered,
 		modes,
+		recoveries: (Object.keys(RECOVERY_LABELS) as RecoveryClass[])
+			.filter(key => modes.some(m => (m.recoveries[key] ?? 0) > 0))
+			.map(key => ({
+				key,
+				label: RECOVERY_LABELS[key],
+				byMode: Object.fromEntries(modes.map(m => [m.mode, m.recoveries[key] ?? 0])),
+			})),
 		better: better.mode,
 		betterWhy: better.why,
 		results: [...input.results],
@@ -59,6 +73,7 @@ export function buildReport(input: ReportInput): CheckReport {
 		context,
 		recommendations: advice.recommendations,
 		verdict: advice.verdict,
+		verdictLabel: VERDICT_LABELS[advice.verdict],
 		summary: advice.summary,
 		warnings: [
 			...advice.warnings,

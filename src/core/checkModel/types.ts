@@ -161,6 +161,8 @@ export interface CheckReport {
 	probe: string;
 	nativeOffered: boolean;
 	modes: ModeSummary[];
+	/** What Keel stepped in for, by class, with how often in each mode: the classes that happened. */
+	recoveries: Array<{ key: RecoveryClass; label: string; byMode: Partial<Record<ToolCallMode, number>> }>;
 	/** The mode that did better, and in one sentence why. */
 	better: ToolCallMode;
 	betterWhy: string;
@@ -169,6 +171,8 @@ export interface CheckReport {
 	context: ContextFigures;
 	recommendations: Recommendation[];
 	verdict: Verdict;
+	/** The verdict in words: "works well", "usable with care", "not usable for agent work". */
+	verdictLabel: string;
 	/** A sentence a user can act on; with the numbers. */
 	summary: string;
 	warnings: string[];

@@ -175,11 +175,16 @@ export class ModelPicker extends Disposable {
 		);
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
-		void (result.ok
-			? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`)
-			: vscode.window.showWarningMessage(
-					`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
-				));
+		// One tool call says little; Check Model runs the whole suite on this model.
+		const checkModel = 'Check Model';
+		void (
+			result.ok
+				? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`, checkModel)
+				: vscode.window.showWarningMessage(
+						`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
+						checkModel,
+					)
+		).then(choice => choice === checkModel && vscode.commands.executeCommand('keel.checkModel'));
 		this.refresh();
 		return result;
 	}
