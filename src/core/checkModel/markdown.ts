@@ -27,7 +27,7 @@ export function trialMarks(passes: readonly boolean[]): string {
 export function reportMarkdown(report: CheckReport): string {
 	return [
 		`# Keel Check Model: ${report.model}`,
-		`${report.model} at ${report.endpoint} (${report.provider}) · ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC · ${report.trials} trials per task · took ${seconds(report.durationMs)} · commands ${report.sandbox ? 'in the Docker sandbox' : 'not run (no sandbox)'}`,
+		`${report.model} at ${report.endpoint} · ${report.provider} · ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC · ${report.trials} trials per task · took ${seconds(report.durationMs)} · commands ${report.sandbox ? 'in the Docker sandbox' : 'not run (no sandbox)'}`,
 		`**Verdict: ${report.verdictLabel}.** ${report.summary}`,
 		...(report.warnings.length ? ['## Warnings', report.warnings.map(w => `- ${w}`).join('\n')] : []),
 		'## Recommended settings',

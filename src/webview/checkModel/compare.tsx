@@ -10,7 +10,7 @@ function best(report: Report) {
 
 /** The figures that decide between two models, one row each. */
 const ROWS: Array<[string, (r: Report) => string]> = [
-	['Endpoint', r => `${r.endpoint} (${r.provider})`],
+	['Endpoint', r => `${r.endpoint} · ${r.provider}`],
 	['Checked', r => when(r.startedAt)],
 	['Verdict', r => r.verdictLabel],
 	['Better tool calls', r => r.better],

@@ -48,7 +48,7 @@ function App() {
 			<header>
 				<h1>Check Model: {report.model}</h1>
 				<p class="muted">
-					{report.endpoint} ({report.provider}) · {when(report.startedAt)} · {report.trials} trials per task ·
+					{report.endpoint} · {report.provider} · {when(report.startedAt)} · {report.trials} trials per task ·
 					took {seconds(report.durationMs)} · commands {report.sandbox ? 'in the Docker sandbox' : 'not run'}
 				</p>
 				<div class="toolbar">
