@@ -66,6 +66,28 @@ describe('Check Model — scripted personalities through the real suite', functi
 		assert.deepEqual(fs.readdirSync(tmpDir), [], 'the scratch folder is gone');
 	});
 
+	it("a llama.cpp server's own timings are the speed figures; without them Keel measures", async () => {
+		const model = personality('clean');
+		// llama-server reports prompt_n/prompt_ms and predicted_n/predicted_ms with each answer.
+		scriptPersonality(double, req => {
+			const step = model.step(req);
+			return step.kind === 'reply'
+				? {
+						...step,
+						usage: { promptTokens: 1000, completionTokens: 20 },
+						serverTimings: { promptMs: 200, generationMs: 400 },
+					}
+				: step;
+		});
+		const tasks = CHECK_TASKS.filter(t => ['read-answer', 'no-tool'].includes(t.id));
+		const { report } = await checkAgainst(double, 'openai', { tasks, trials: 1 });
+		assert.equal(report.speed.promptSource, 'server');
+		assert.equal(report.speed.promptTokensPerSecond, 5000);
+		assert.equal(report.speed.generationSource, 'server');
+		assert.equal(report.speed.generationTokensPerSecond, 50);
+		assert.match(reportMarkdown(report), /\| Generation \| 50\.0 tokens\/s \(server timings\) \|/);
+	});
+
 	it('a model that only writes calls as text: native needs every call recovered, so text is recommended', async () => {
 		const model = personality('textOnly');
 		scriptPersonality(double, model.step);

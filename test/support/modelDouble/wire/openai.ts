@@ -132,9 +132,26 @@ function chunks(r: Resolved): object[] {
 		}
 	});
 
-	out.push(envelope([choice({}, finishReason(r))]));
+	// llama-server times every request and sends it with the finishing chunk.
+	out.push(envelope([choice({}, finishReason(r))], { ...(r.includeUsage ? { usage: null } : {}), ...timings(r) }));
 	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
 	return out;
+}
+
+function timings(r: Resolved): object {
+	const t = r.serverTimings;
+	return t
+		? {
+				timings: {
+					prompt_n: r.promptTokens,
+					prompt_ms: t.promptMs,
+					prompt_per_second: (r.promptTokens * 1000) / t.promptMs,
+					predicted_n: r.completionTokens,
+					predicted_ms: t.generationMs,
+					predicted_per_second: (r.completionTokens * 1000) / t.generationMs,
+				},
+			}
+		: {};
 }
 
 function completion(r: Resolved) {
