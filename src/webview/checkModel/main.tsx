@@ -45,22 +45,7 @@ function App() {
 	const { report, compare, stored } = shown;
 	return (
 		<main key={report.id}>
-			<header>
-				<h1>Check Model: {report.model}</h1>
-				<p class="muted">
-					{report.endpoint} · {report.provider} · {when(report.startedAt)} · {report.trials} trials per task ·
-					took {seconds(report.durationMs)} · commands {report.sandbox ? 'in the Docker sandbox' : 'not run'}
-				</p>
-				<div class="toolbar">
-					<ComparePicker report={report} compare={compare} stored={stored} />
-					<button data-testid="export" onClick={() => post({ type: 'exportMarkdown', reportId: report.id })}>
-						Export Markdown
-					</button>
-					<button class="secondary" onClick={() => post({ type: 'runAgain' })}>
-						Check again
-					</button>
-				</div>
-			</header>
+			<ReportHeader report={report} compare={compare} stored={stored} />
 			<p class={`verdict ${report.verdict}`} data-testid="verdict" data-verdict={report.verdict}>
 				<strong>{report.verdictLabel[0].toUpperCase() + report.verdictLabel.slice(1)}.</strong> {report.summary}
 			</p>
@@ -103,6 +88,27 @@ function App() {
 			</div>
 			<p class="muted">Probe: {report.probe}</p>
 		</main>
+	);
+}
+
+function ReportHeader({ report, compare, stored }: Shown) {
+	return (
+		<header>
+			<h1>Check Model: {report.model}</h1>
+			<p class="muted">
+				{report.endpoint} · {report.provider} · {when(report.startedAt)} · {report.trials} trials per task ·
+				took {seconds(report.durationMs)} · commands {report.sandbox ? 'in the Docker sandbox' : 'not run'}
+			</p>
+			<div class="toolbar">
+				<ComparePicker report={report} compare={compare} stored={stored} />
+				<button data-testid="export" onClick={() => post({ type: 'exportMarkdown', reportId: report.id })}>
+					Export Markdown
+				</button>
+				<button class="secondary" onClick={() => post({ type: 'runAgain' })}>
+					Check again
+				</button>
+			</div>
+		</header>
 	);
 }
 
