@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Workspace } from '../../core/ports';
+import { invokeLentCall, KEEL_LM_PREFIX } from '../../core/tools/lentTools';
 import type { ToolRegistry } from '../../core/tools/registry';
-import { KEEL_LM_PREFIX } from './lmTools';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
@@ -19,22 +19,9 @@ export async function invokeLentTool(
 	if (!vscode.workspace.isTrusted) {
 		throw new Error('Keel lends its tools only in a trusted workspace.');
 	}
-	const name = lmName.startsWith(KEEL_LM_PREFIX) ? lmName.slice(KEEL_LM_PREFIX.length) : lmName;
-	const parsed = registry.parse(name, JSON.stringify(input ?? {}));
-	if (!parsed.ok || parsed.tool.effect !== 'read') {
-		throw new Error(parsed.ok ? `${name} is not a read-only tool.` : parsed.message);
-	}
 	const abort = new AbortController();
 	token.onCancellationRequested(() => abort.abort());
-	let display: string;
-	try {
-		display = (
-			await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })
-		).display;
-	} catch (error) {
-		// A refused path is an answer the calling model can act on, as in Keel's own loop.
-		display = (error as Error)?.message ?? String(error);
-	}
+	const display = await invokeLentCall(registry, workspace, lmName, input, abort.signal);
 	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
 }
 

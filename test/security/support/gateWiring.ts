@@ -1,0 +1,159 @@
+// How the security tier builds the surfaces it attacks, in one place: each surface is wired the
+// way the extension wires it (the same policy sources, the same gate), on a real disk.
+import * as path from 'path';
+import type { ApprovalSettings } from '../../../src/core/agent/approval/approvalPolicy';
+import type { PermissionRule } from '../../../src/core/agent/approval/permissions';
+import { Checkpoints, type CheckpointNotice } from '../../../src/core/checkpoints/checkpoints';
+import { CheckpointStore } from '../../../src/core/checkpoints/checkpointStore';
+import { CheckpointIndex } from '../../../src/core/checkpoints/turnCheckpoints';
+import { createChatModel, resolveProvider } from '../../../src/core/llm/providers';
+import { parseMentions, promptWithAttachments, resolveMentions } from '../../../src/core/mentions/mentions';
+import type { Workspace } from '../../../src/core/ports';
+import { expandPrompt, loadPromptFiles } from '../../../src/core/prompts/slashCommands';
+import { loadRules } from '../../../src/core/rules/projectRules';
+import { WorkspaceGuard } from '../../../src/core/tools/paths';
+import { invokeLentCall } from '../../../src/core/tools/lentTools';
+import { isDeniedRead, isProtectedPath, type PathPolicy } from '../../../src/core/tools/pathPolicy';
+import { ToolRegistry } from '../../../src/core/tools/registry';
+import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
+import { createToolset } from '../../../src/core/tools/toolset';
+
+export async function openCheckpointStore(
+	gitDir: string,
+	workTree: string,
+	policy: PathPolicy,
+	_rules: PermissionRule[] = [],
+): Promise<CheckpointStore> {
+	return CheckpointStore.open(gitDir, workTree, undefined, {
+		denyRead: policy.denyRead,
+		allowRead: policy.allowRead,
+	});
+}
+
+export function checkpointsFor(
+	workTree: string,
+	storage: string,
+	policy: PathPolicy,
+	notices: CheckpointNotice[] = [],
+): Checkpoints {
+	let clock = 0;
+	return new Checkpoints({
+		open: async () => ({
+			store: await openCheckpointStore(path.join(storage, 'shadow.git'), workTree, policy),
+			index: new CheckpointIndex(path.join(storage, 'turns.json')),
+		}),
+		notice: notice => notices.push(notice),
+		now: () => ++clock,
+		protectedReason: file => isProtectedPath(file, policy),
+	});
+}
+
+/** A Language Model Tool call as VS Code makes it: `confirmed` when VS Code showed Keel's confirmation first. */
+export async function lentCall(
+	workspace: Workspace,
+	settings: ApprovalSettings,
+	policy: PathPolicy,
+	name: string,
+	input: unknown,
+	_confirmed = false,
+): Promise<string> {
+	const registry = new ToolRegistry(createToolset(defaultToolDeps({ pathPolicy: () => policy })));
+	try {
+		return await invokeLentCall(registry, workspace, name, input, new AbortController().signal);
+	} catch (error) {
+		return (error as Error).message;
+	}
+}
+
+/** The project rules as the system prompt would carry them. */
+export async function rulesText(workspace: Workspace, policy: PathPolicy, _rules: PermissionRule[] = []) {
+	const loaded = await loadRules(workspace, 100_000);
+	return {
+		text: loaded.applied.map(r => `${r.path}\n${r.text}`).join('\n'),
+		skipped: loaded.skipped.map(s => `${s.path}: ${s.reason}`),
+	};
+}
+
+/** The prompt files as `/name` would expand them. */
+export async function promptFileBodies(workspace: Workspace, _policy: PathPolicy): Promise<string> {
+	return (await loadPromptFiles(workspace)).map(f => `${f.path}\n${f.body}`).join('\n');
+}
+
+/** What the prompt carries after its @-mentions are resolved (files, folders, the selection). */
+export async function mentionedText(
+	workspace: Workspace,
+	policy: PathPolicy,
+	text: string,
+	selection?: { path: string; text: string },
+): Promise<string> {
+	const attachments = await resolveMentions(
+		parseMentions(text),
+		{
+			workspace,
+			guard: new WorkspaceGuard(workspace, policy),
+			selection: () => selection && { ...selection, startLine: 1, endLine: 1 },
+		},
+		100_000,
+		new AbortController().signal,
+	);
+	return promptWithAttachments(text, attachments) + attachments.map(a => a.error ?? '').join('\n');
+}
+
+/**
+ * A file dragged from the Explorer onto the composer, then sent: the chip is accepted as the
+ * host accepts it (inside a folder, not deny-read by name, exists), then resolved as a mention.
+ */
+export async function droppedText(workspace: Workspace, policy: PathPolicy, relative: string): Promise<string> {
+	if (isDeniedRead(relative, policy) || !(await workspace.stat(relative))) {
+		return 'refused';
+	}
+	const value = (await workspace.stat(relative))?.type === 'directory' ? `${relative}/` : relative;
+	return mentionedText(workspace, policy, `look at @${value}`);
+}
+
+/** `/name args` for a prompt file: the addresses Keel fetched on the way to the prompt. */
+export async function promptFileFetches(
+	workspace: Workspace,
+	policy: PathPolicy,
+	body: string,
+	args: string,
+): Promise<string[]> {
+	const fetched: string[] = [];
+	const text = expandPrompt(body, args);
+	await resolveMentions(
+		parseMentions(text),
+		{
+			workspace,
+			guard: new WorkspaceGuard(workspace, policy),
+			fetchUrl: async url => (fetched.push(url), 'page'),
+		},
+		100_000,
+		new AbortController().signal,
+	);
+	return fetched;
+}
+
+/** The model endpoint as keel.model.baseUrl's scopes give it, asked for one answer. */
+export async function modelRequestTo(
+	inspected: { globalValue?: string; workspaceValue?: string; workspaceFolderValue?: string },
+	consent: { allowed: string[]; answer: boolean; asked: string[] },
+): Promise<void> {
+	const baseUrl = inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue;
+	void consent;
+	const model = createChatModel(
+		resolveProvider({
+			provider: 'custom',
+			baseUrl,
+			model: 'm',
+			contextWindow: 8192,
+			requestTimeoutSeconds: 5,
+		}),
+		undefined,
+	);
+	for await (const _event of model.stream({
+		messages: [{ kind: 'user', content: 'what the user typed' }] as never,
+		tools: [],
+	})) {
+		// drain
+	}
+}
