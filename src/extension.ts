@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		for (const { name } of lent) {
 			context.subscriptions.push(
 				vscode.lm.registerTool<unknown>(name, {
-					prepareInvocation: options => ({ invocationMessage: getHost().lentToolTitle(name, options.input) }),
+					prepareInvocation: options => getHost().prepareLentTool(name, options.input),
 					invoke: (options, token) => getHost().invokeLentTool(name, options.input, token),
 				}),
 			);

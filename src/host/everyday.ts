@@ -4,7 +4,9 @@ import type { ApprovalSettings } from '../core/agent/approval/approvalPolicy';
 import { buildSystemPrompt } from '../core/agent/loop/systemPrompt';
 import type { TurnOutcome } from '../core/agent/loop/runAgent';
 import { withCheckpoints } from '../core/checkpoints/checkpointedTools';
+import type { Gate } from '../core/gate/gate';
 import type { ChatModel } from '../core/llm/chatModel';
+import type { MentionOrigin } from '../core/mentions/mentions';
 import { describeMode } from '../core/modes/modes';
 import type { Logger, Workspace } from '../core/ports';
 import { summarise } from '../core/prompts/compact';
@@ -54,16 +56,19 @@ export class Everyday extends Disposable {
 		private readonly _workspace: Workspace,
 		logger: Logger,
 		private readonly _persistence: SessionPersistence,
+		private readonly _gate: Gate,
 	) {
 		super();
-		this.rules = this._register(new RulesHost(_workspace, logger));
+		this.rules = this._register(new RulesHost(_workspace, logger, _gate));
 		this.modes = this._register(new ModesHost(context.workspaceState));
 		this.checkpoints = this._register(
-			new CheckpointsHost(context.storageUri ?? context.globalStorageUri, notice =>
-				this._notice(notice.sessionId, notice),
+			new CheckpointsHost(
+				context.storageUri ?? context.globalStorageUri,
+				notice => this._notice(notice.sessionId, notice),
+				_gate,
 			),
 		);
-		this.mentions = this._register(new MentionsHost(_workspace));
+		this.mentions = this._register(new MentionsHost(_workspace, _gate));
 		this._diff = this._register(new CheckpointDiff(this.checkpoints.checkpoints));
 	}
 
@@ -88,7 +93,7 @@ export class Everyday extends Disposable {
 		this._wiring = wiring;
 		const { controller } = wiring;
 		this._rewind = new ConversationRewind(this._persistence, controller);
-		this._slash = new SlashHost(this._workspace, {
+		this._slash = new SlashHost(this._workspace, this._gate, {
 			send: (prompt, images) => controller.send(prompt, images),
 			newChat: () => controller.newChat(),
 			compact: () => this.compact(),
@@ -97,7 +102,7 @@ export class Everyday extends Disposable {
 				return mode ? `Mode: ${describeMode(mode)}.` : 'Mode unchanged.';
 			},
 			draftAgentsMd: () => this.draftAgentsMd(),
-			resolveMentions: text => this._resolveMentions(text),
+			resolveMentions: (text, origin) => this._resolveMentions(text, origin),
 		});
 		this._register(
 			controller.onDidEvent(event => {
@@ -146,8 +151,8 @@ export class Everyday extends Disposable {
 		return this._wiring.controller;
 	}
 
-	private async _resolveMentions(text: string) {
-		const resolved = await this.mentions.resolve(text);
+	private async _resolveMentions(text: string, origin?: MentionOrigin) {
+		const resolved = await this.mentions.resolve(text, undefined, origin);
 		const failed = resolved.attachments.filter(a => a.error);
 		if (failed.length) {
 			this._notice(this._controller.sessionId, {

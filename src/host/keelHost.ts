@@ -21,7 +21,7 @@ import { selectionPrompt } from './composer/selectionPrompt';
 import { SessionController } from './session/sessionController';
 import { StoredOutputs } from '../core/store/storedOutputs';
 import { ModelPicker } from './models/modelPicker';
-import { readResolvedProvider } from './models/providerConfig';
+import { modelEndpointOrigin, readResolvedProvider } from './models/providerConfig';
 import { showHistory } from './session/sessionHistory';
 import { SessionPersistence } from './session/sessionPersistence';
 import { VscodeWorkspace } from './tools/vscodeWorkspace';
@@ -32,9 +32,11 @@ import { McpConsentPrompts } from './mcp/mcpConsentPrompts';
 import { createRequestToolsTool } from '../core/agent/toolPolicy/toolSelection';
 import { shapeOutput } from '../core/tools/toolset';
 import { createLmChatModel, isLmProviderSelected } from './models/lmChatModel';
-import { invokeLentTool, lentToolTitle } from './tools/lmKeelTools';
+import { invokeLentTool, prepareLentTool } from './tools/lmKeelTools';
+import { LentTools } from '../core/tools/lentTools';
 import { LmToolSource } from './tools/lmTools';
 import { showMcpServers } from './mcp/mcpQuickPick';
+import { createHostGate } from './tools/hostGate';
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
 export class KeelHost extends Disposable {
@@ -47,7 +49,7 @@ export class KeelHost extends Disposable {
 	private readonly _mcp: McpManager;
 	private readonly _lend: {
 		invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
-		title(name: string, input: unknown): string;
+		prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
 	};
 	/** Rules, checkpoints, modes, slash commands, mentions, history search (everyday.ts). */
 	readonly everyday: Everyday;
@@ -57,9 +59,11 @@ export class KeelHost extends Disposable {
 		const output = this._register(vscode.window.createOutputChannel('Keel', { log: true }));
 		const logger = createOutputLogger(output);
 		const workspace = new VscodeWorkspace();
+		// The one gate every surface decides through: tools, restores, mentions, rules, MCP, lent tools, the model.
+		const gate = createHostGate(this._context.workspaceState);
 		// Every tool wrapped with redaction, truncation and the per-turn read cache (toolset.ts).
 		// run_command: Docker sandbox or the Keel terminal (shellHost.ts); disposing removes the container.
-		const shell = createShellTooling(this._context, logger);
+		const shell = createShellTooling(this._context, logger, gate);
 		this._register(shell.disposable);
 		// Registered before the controller, so it closes after the controller's last write.
 		this._persistence = this._register(
@@ -68,12 +72,16 @@ export class KeelHost extends Disposable {
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
 		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
 		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
-		const toolDeps = hostToolDeps(outputs, {
-			toolSystem: () => toolSystem.config(),
-			resultCache: toolSystem.cache,
-		});
+		const toolDeps = hostToolDeps(
+			outputs,
+			{
+				toolSystem: () => toolSystem.config(),
+				resultCache: toolSystem.cache,
+			},
+			gate,
+		);
 		const everyday = (this.everyday = this._register(
-			new Everyday(this._context, workspace, logger, this._persistence),
+			new Everyday(this._context, workspace, logger, this._persistence, gate),
 		));
 		// File tools and commands take the turn's checkpoint before they run.
 		const registry = new ToolRegistry([
@@ -88,9 +96,11 @@ export class KeelHost extends Disposable {
 		));
 		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
 		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
+		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
+		const lent = new LentTools(registry, workspace, readApprovalSettings);
 		this._lend = {
-			invoke: (name, input, token) => invokeLentTool(registry, workspace, name, input, token),
-			title: (name, input) => lentToolTitle(registry, name, input),
+			invoke: (name, input, token) => invokeLentTool(lent, name, input, token),
+			prepare: (name, input) => prepareLentTool(lent, name, input),
 		};
 		const diffEditor = this._register(new DiffEditor());
 		// Opened by the webview's `ready` (chatViewProvider.ts); until then updates are dropped.
@@ -103,6 +113,8 @@ export class KeelHost extends Disposable {
 				return createLmChatModel(readModelConfig().model);
 			}
 			const resolved = readResolvedProvider();
+			// A model URL the workspace's settings chose gets no prompt until the user saw and allowed it.
+			await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
 			return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
 		};
 		this._controller = this._register(
@@ -141,7 +153,7 @@ export class KeelHost extends Disposable {
 			createModel,
 			contextWindow: () => readModelConfig().contextWindow,
 		});
-		this._modelPicker = this._register(new ModelPicker(this._context, logger));
+		this._modelPicker = this._register(new ModelPicker(this._context, logger, gate));
 		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
 		this._provider = this._register(
 			new ChatViewProvider(
@@ -268,8 +280,9 @@ export class KeelHost extends Disposable {
 		return this._lend.invoke(name, input, token);
 	}
 
-	lentToolTitle(name: string, input: unknown): string {
-		return this._lend.title(name, input);
+	/** What VS Code shows before a lent call: its title, and a confirmation when Keel's rules ask. */
+	prepareLentTool(name: string, input: unknown): Promise<vscode.PreparedToolInvocation> {
+		return this._lend.prepare(name, input);
 	}
 
 	showMcpServers(): Promise<void> {

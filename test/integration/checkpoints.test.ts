@@ -10,6 +10,7 @@ import { withCheckpoints } from '../../src/core/checkpoints/checkpointedTools';
 import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/tools/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
+import { Gate } from '../../src/core/gate/gate';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
@@ -42,10 +43,14 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		const gitDir = path.join(storage, 'checkpoints.git');
 		checkpoints = new Checkpoints({
 			open: async () => ({
-				store: await CheckpointStore.open(gitDir, tree.base, undefined, {
-					denyRead: DEFAULT_DENY_READ,
-					allowRead: DEFAULT_ALLOW_READ,
-				}),
+				store: await CheckpointStore.open(
+					gitDir,
+					tree.base,
+					undefined,
+					new Gate({
+						policy: () => ({ denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] }),
+					}),
+				),
 				index: new CheckpointIndex(path.join(storage, 'checkpoints.json')),
 			}),
 			notice: notice => notices.push(notice),

@@ -77,7 +77,10 @@ describe('security (gate): tools lent to other agents obey the user', function (
 						if (output.includes(SECRET) || /(^|\n|\/)key\.txt/.test(output)) {
 							return `the deny rule did not hold: ${output.slice(0, 80)}`;
 						}
-						return /not allowed|refused|denied/i.test(output) || /^No (files|matches)/.test(output)
+						// A search leaves the denied files out; a call on the denied file itself must say why it was refused.
+						return tool.endsWith('_find_path') ||
+							tool.endsWith('_grep') ||
+							/not allowed|refused|denied|not shown/i.test(output)
 							? undefined
 							: `refused without saying so: ${output.slice(0, 80)}`;
 					},

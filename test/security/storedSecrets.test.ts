@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { PermissionRule } from '../../src/core/agent/approval/permissions';
-import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
+import { ShadowGit } from '../../src/core/checkpoints/shadowGit';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../src/core/tools/pathPolicy';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { openCheckpointStore } from './support/gateWiring';
@@ -152,11 +152,16 @@ describe('security (gate): checkpoints never store what the tools refuse to read
 				tree.add({ [`ws/${file}`]: `${canaryOf(file)}\n` });
 			}
 			const gitDir = path.join(storage, 'shadow.git');
-			// An older version: no deny list at all, two snapshots under refs and the index full.
-			const old = await CheckpointStore.open(gitDir, ws);
-			await old.snapshot('s/t1/before', 'before t1');
-			fs.writeFileSync(path.join(ws, 'src/a.ts'), 'b');
-			await old.snapshot('s/t1/after', 'after t1');
+			// An older version: every file copied (no deny list), two snapshots under refs, the index full.
+			const old = new ShadowGit(gitDir, ws);
+			await old.init([]);
+			for (const name of ['before', 'after']) {
+				await old.run(['add', '-A']);
+				const tree = (await old.run(['write-tree'])).trim();
+				const commit = (await old.run(['commit-tree', tree, '-m', `${name} t1`])).trim();
+				await old.run(['update-ref', `refs/keel/s/t1/${name}`, commit]);
+				fs.writeFileSync(path.join(ws, 'src/a.ts'), 'b');
+			}
 			const store = await openCheckpointStore(gitDir, ws, policyOf(), DENY_RULES);
 			await store.snapshot('s/t2/before', 'before t2');
 			objects = allObjects(gitDir);

@@ -220,7 +220,7 @@ describe('security (gate): what a workspace ships is read like read_file reads',
 							double.reset();
 							double.script(text('hello'));
 							const inspected = scopes(double.openaiBaseUrl)[index];
-							await modelRequestTo(inspected, { allowed: [], answer: answer ?? false, asked: [] }).catch(
+							await modelRequestTo(inspected, { answer: answer ?? false, asked: [] }).catch(
 								() => undefined,
 							);
 							return double.modelRequests.length ? 'the prompt went to the workspace address' : undefined;

@@ -11,6 +11,7 @@ import { CheckpointError, CheckpointStore } from '../../core/checkpoints/checkpo
 import { CheckpointIndex, type TurnCheckpoint } from '../../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../../core/agent/events';
+import type { Gate } from '../../core/gate/gate';
 import { Emitter } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 import { isProtectedPath } from '../../core/tools/pathPolicy';
@@ -39,7 +40,7 @@ export class CheckpointsHost extends Disposable {
 	/** A turn's checkpoint was completed, or files were restored. */
 	readonly onDidChange = this._onDidChange.event;
 
-	constructor(storage: vscode.Uri, notice: (notice: CheckpointNotice) => void) {
+	constructor(storage: vscode.Uri, notice: (notice: CheckpointNotice) => void, gate: Gate) {
 		super();
 		this.checkpoints = new Checkpoints({
 			notice,
@@ -60,7 +61,7 @@ export class CheckpointsHost extends Disposable {
 					gitDir,
 					folder.fsPath,
 					{ maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles },
-					readPathPolicy(),
+					gate,
 				);
 				return { store, index: new CheckpointIndex(path.join(storage.fsPath, 'checkpoints', 'turns.json')) };
 			},

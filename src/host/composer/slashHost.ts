@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import { ImagesRefused, type ImagePart } from '../../core/llm/imageParts';
-import type { Attachment } from '../../core/mentions/mentions';
+import type { Gate } from '../../core/gate/gate';
+import type { Attachment, MentionOrigin } from '../../core/mentions/mentions';
 import type { Workspace } from '../../core/ports';
 import {
 	BUILT_IN_COMMANDS,
@@ -24,7 +25,8 @@ export interface SlashTargets {
 	compact(): Promise<string>;
 	setMode(name?: string): Promise<string>;
 	draftAgentsMd(): Promise<TurnOutcome>;
-	resolveMentions(text: string): Promise<{ prompt: string; attachments: Attachment[] }>;
+	/** `origin`: the text came partly from a workspace file; only `origin.typed` was typed by the user. */
+	resolveMentions(text: string, origin?: MentionOrigin): Promise<{ prompt: string; attachments: Attachment[] }>;
 }
 
 /**
@@ -35,11 +37,12 @@ export interface SlashTargets {
 export class SlashHost {
 	constructor(
 		private readonly _workspace: Workspace,
+		private readonly _gate: Gate,
 		private readonly _targets: SlashTargets,
 	) {}
 
 	async completions(prefix: string): Promise<CommandInfo[]> {
-		return completions(prefix, await loadPromptFiles(this._workspace));
+		return completions(prefix, await loadPromptFiles(this._workspace, this._gate));
 	}
 
 	async submit(text: string, images?: ImagePart[]): Promise<SubmitResult> {
@@ -76,22 +79,31 @@ export class SlashHost {
 				return { kind: 'prompt', outcome, attachments: [], command: 'init' };
 			}
 		}
-		const file = (await loadPromptFiles(this._workspace)).find(f => f.name === command.name);
+		const files = await loadPromptFiles(this._workspace, this._gate);
+		const file = files.find(f => f.name === command.name);
 		if (!file) {
-			const names = [
-				...BUILT_IN_COMMANDS.map(c => c.name),
-				...(await loadPromptFiles(this._workspace)).map(f => f.name),
-			];
+			const names = [...BUILT_IN_COMMANDS.map(c => c.name), ...files.map(f => f.name)];
 			throw new Error(
 				`There is no command /${command.name}. Commands: ${names.map(n => `/${n}`).join(', ')}. Add your own as .keel/prompts/NAME.md.`,
 			);
 		}
-		const result = await this._prompt(expandPrompt(file.body, command.args), images);
+		if (file.refused !== undefined) {
+			throw new Error(`/${command.name} was not run: ${file.refused}`);
+		}
+		// Only the arguments are the user's: an address the prompt file itself wrote is not contacted.
+		const result = await this._prompt(expandPrompt(file.body, command.args), images, {
+			typed: command.args,
+			from: file.path,
+		});
 		return { ...result, command: command.name };
 	}
 
-	private async _prompt(text: string, images?: ImagePart[]): Promise<SubmitResult & { kind: 'prompt' }> {
-		const { prompt, attachments } = await this._targets.resolveMentions(text);
+	private async _prompt(
+		text: string,
+		images?: ImagePart[],
+		origin?: MentionOrigin,
+	): Promise<SubmitResult & { kind: 'prompt' }> {
+		const { prompt, attachments } = await this._targets.resolveMentions(text, origin);
 		return { kind: 'prompt', outcome: await this._targets.send(prompt, images), attachments };
 	}
 }

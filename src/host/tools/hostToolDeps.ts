@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate/gate';
 import type { OutputStore } from '../../core/tools/outputStore';
 import { InMemoryOutputStore } from '../../core/tools/outputStore';
 import { bundledRgPath } from '../../core/tools/ripgrep';
@@ -98,10 +99,12 @@ function excludes(): string[] {
 export function hostToolDeps(
 	outputs: OutputStore = new InMemoryOutputStore(),
 	toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>,
+	gate?: Gate,
 ): ToolDeps {
 	const rg = findRipgrep();
 	return {
 		pathPolicy: readPathPolicy,
+		gate,
 		rgPath: () => rg,
 		excludes,
 		diagnostics: vscodeDiagnostics,

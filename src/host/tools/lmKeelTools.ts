@@ -1,17 +1,14 @@
 import * as vscode from 'vscode';
-import type { Workspace } from '../../core/ports';
-import { invokeLentCall, KEEL_LM_PREFIX } from '../../core/tools/lentTools';
-import type { ToolRegistry } from '../../core/tools/registry';
+import type { LentTools } from '../../core/tools/lentTools';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
  * the activation shim registers them and forwards here), so VS Code's own agent and other
- * extensions can use them. They go through the registry's validation and the same path policy
- * as in Keel's chat; an untrusted workspace gets none.
+ * extensions can use them: the same permission rules, path policy, deny-read, approval and
+ * redaction as in Keel's chat (core/tools/lentTools.ts). An untrusted workspace gets none.
  */
 export async function invokeLentTool(
-	registry: ToolRegistry,
-	workspace: Workspace,
+	lent: LentTools,
 	lmName: string,
 	input: unknown,
 	token: vscode.CancellationToken,
@@ -21,11 +18,26 @@ export async function invokeLentTool(
 	}
 	const abort = new AbortController();
 	token.onCancellationRequested(() => abort.abort());
-	const display = await invokeLentCall(registry, workspace, lmName, input, abort.signal);
+	const display = await lent.invoke(lmName, input, abort.signal);
 	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
 }
 
-export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unknown): string {
-	const name = lmName.slice(KEEL_LM_PREFIX.length);
-	return registry.titleFor(name, JSON.stringify(input ?? {})) ?? `Keel: ${name}`;
+/** The progress line, and VS Code's confirmation when Keel's rules ask before the call. */
+export async function prepareLentTool(
+	lent: LentTools,
+	lmName: string,
+	input: unknown,
+): Promise<vscode.PreparedToolInvocation> {
+	const prepared = await lent.prepare(lmName, input);
+	return {
+		invocationMessage: prepared.title,
+		...(prepared.confirm
+			? {
+					confirmationMessages: {
+						title: prepared.confirm.title,
+						message: new vscode.MarkdownString().appendText(prepared.confirm.message),
+					},
+				}
+			: {}),
+	};
 }

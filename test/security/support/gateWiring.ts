@@ -9,25 +9,28 @@ import { CheckpointIndex } from '../../../src/core/checkpoints/turnCheckpoints';
 import { createChatModel, resolveProvider } from '../../../src/core/llm/providers';
 import { parseMentions, promptWithAttachments, resolveMentions } from '../../../src/core/mentions/mentions';
 import type { Workspace } from '../../../src/core/ports';
+import { settingOrigin, type AddressConsent } from '../../../src/core/gate/addresses';
+import { Gate } from '../../../src/core/gate/gate';
 import { expandPrompt, loadPromptFiles } from '../../../src/core/prompts/slashCommands';
 import { loadRules } from '../../../src/core/rules/projectRules';
-import { WorkspaceGuard } from '../../../src/core/tools/paths';
-import { invokeLentCall } from '../../../src/core/tools/lentTools';
-import { isDeniedRead, isProtectedPath, type PathPolicy } from '../../../src/core/tools/pathPolicy';
+import { LentTools } from '../../../src/core/tools/lentTools';
+import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/tools/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
 import { createToolset } from '../../../src/core/tools/toolset';
+
+/** The gate as the host builds it: the user's path policy and permission rules. */
+export function gateFor(policy: PathPolicy, rules: PermissionRule[] = [], consent?: AddressConsent): Gate {
+	return new Gate({ policy: () => policy, rules: () => rules, addresses: consent });
+}
 
 export async function openCheckpointStore(
 	gitDir: string,
 	workTree: string,
 	policy: PathPolicy,
-	_rules: PermissionRule[] = [],
+	rules: PermissionRule[] = [],
 ): Promise<CheckpointStore> {
-	return CheckpointStore.open(gitDir, workTree, undefined, {
-		denyRead: policy.denyRead,
-		allowRead: policy.allowRead,
-	});
+	return CheckpointStore.open(gitDir, workTree, undefined, gateFor(policy, rules));
 }
 
 export function checkpointsFor(
@@ -48,26 +51,29 @@ export function checkpointsFor(
 	});
 }
 
-/** A Language Model Tool call as VS Code makes it: `confirmed` when VS Code showed Keel's confirmation first. */
+/**
+ * A Language Model Tool call as VS Code makes it: `confirmed` when VS Code asked Keel first
+ * (prepare) and showed the confirmation it gave; otherwise the call arrives unconfirmed.
+ */
 export async function lentCall(
 	workspace: Workspace,
 	settings: ApprovalSettings,
 	policy: PathPolicy,
 	name: string,
 	input: unknown,
-	_confirmed = false,
+	confirmed = false,
 ): Promise<string> {
 	const registry = new ToolRegistry(createToolset(defaultToolDeps({ pathPolicy: () => policy })));
-	try {
-		return await invokeLentCall(registry, workspace, name, input, new AbortController().signal);
-	} catch (error) {
-		return (error as Error).message;
+	const lent = new LentTools(registry, workspace, () => settings);
+	if (confirmed) {
+		await lent.prepare(name, input);
 	}
+	return lent.invoke(name, input, new AbortController().signal);
 }
 
 /** The project rules as the system prompt would carry them. */
-export async function rulesText(workspace: Workspace, policy: PathPolicy, _rules: PermissionRule[] = []) {
-	const loaded = await loadRules(workspace, 100_000);
+export async function rulesText(workspace: Workspace, policy: PathPolicy, rules: PermissionRule[] = []) {
+	const loaded = await loadRules(workspace, 100_000, gateFor(policy, rules));
 	return {
 		text: loaded.applied.map(r => `${r.path}\n${r.text}`).join('\n'),
 		skipped: loaded.skipped.map(s => `${s.path}: ${s.reason}`),
@@ -75,8 +81,8 @@ export async function rulesText(workspace: Workspace, policy: PathPolicy, _rules
 }
 
 /** The prompt files as `/name` would expand them. */
-export async function promptFileBodies(workspace: Workspace, _policy: PathPolicy): Promise<string> {
-	return (await loadPromptFiles(workspace)).map(f => `${f.path}\n${f.body}`).join('\n');
+export async function promptFileBodies(workspace: Workspace, policy: PathPolicy): Promise<string> {
+	return (await loadPromptFiles(workspace, gateFor(policy))).map(f => `${f.path}\n${f.body}`).join('\n');
 }
 
 /** What the prompt carries after its @-mentions are resolved (files, folders, the selection). */
@@ -90,7 +96,7 @@ export async function mentionedText(
 		parseMentions(text),
 		{
 			workspace,
-			guard: new WorkspaceGuard(workspace, policy),
+			gate: gateFor(policy),
 			selection: () => selection && { ...selection, startLine: 1, endLine: 1 },
 		},
 		100_000,
@@ -101,14 +107,20 @@ export async function mentionedText(
 
 /**
  * A file dragged from the Explorer onto the composer, then sent: the chip is accepted as the
- * host accepts it (inside a folder, not deny-read by name, exists), then resolved as a mention.
+ * host accepts it (it exists, and the gate reads it like read_file), then resolved as a mention.
  */
 export async function droppedText(workspace: Workspace, policy: PathPolicy, relative: string): Promise<string> {
-	if (isDeniedRead(relative, policy) || !(await workspace.stat(relative))) {
+	const stat = await workspace.stat(relative);
+	if (!stat) {
 		return 'refused';
 	}
-	const value = (await workspace.stat(relative))?.type === 'directory' ? `${relative}/` : relative;
-	return mentionedText(workspace, policy, `look at @${value}`);
+	const folder = stat.type === 'directory';
+	try {
+		await gateFor(policy).checkShipped(workspace, relative, folder ? 'list' : 'read', 'dropped file');
+	} catch (error) {
+		return `refused: ${(error as Error).message}`;
+	}
+	return mentionedText(workspace, policy, `look at @${folder ? `${relative}/` : relative}`);
 }
 
 /** `/name args` for a prompt file: the addresses Keel fetched on the way to the prompt. */
@@ -124,22 +136,26 @@ export async function promptFileFetches(
 		parseMentions(text),
 		{
 			workspace,
-			guard: new WorkspaceGuard(workspace, policy),
+			gate: gateFor(policy),
 			fetchUrl: async url => (fetched.push(url), 'page'),
 		},
 		100_000,
 		new AbortController().signal,
+		{ typed: args, from: '.keel/prompts/review.md' },
 	);
 	return fetched;
 }
 
-/** The model endpoint as keel.model.baseUrl's scopes give it, asked for one answer. */
+/** The model endpoint as keel.model.baseUrl's scopes give it (a trusted workspace), asked for one answer. */
 export async function modelRequestTo(
 	inspected: { globalValue?: string; workspaceValue?: string; workspaceFolderValue?: string },
-	consent: { allowed: string[]; answer: boolean; asked: string[] },
+	consent: { answer: boolean; asked: string[] },
 ): Promise<void> {
-	const baseUrl = inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue;
-	void consent;
+	const baseUrl = inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue!;
+	const gate = gateFor(defaultPathPolicy, [], {
+		allow: async url => (consent.asked.push(url.href), consent.answer),
+	});
+	await gate.admitAddress(baseUrl, settingOrigin('keel.model.baseUrl', inspected));
 	const model = createChatModel(
 		resolveProvider({
 			provider: 'custom',
