@@ -37,6 +37,8 @@ import { LentTools } from '../core/tools/lentTools';
 import { LmToolSource } from './tools/lmTools';
 import { showMcpServers } from './mcp/mcpQuickPick';
 import { createHostGate } from './tools/hostGate';
+import { relativeOfUri } from './tools/workspaceFolderNames';
+import type { Gate } from '../core/gate/gate';
 
 /** The composition root of the host bundle: adapters → core → views; owns their disposal. */
 export class KeelHost extends Disposable {
@@ -45,6 +47,8 @@ export class KeelHost extends Disposable {
 	private readonly _controller: SessionController;
 	private readonly _persistence: SessionPersistence;
 	private readonly _modelPicker: ModelPicker;
+	private readonly _gate: Gate;
+	private readonly _workspace: VscodeWorkspace;
 	private readonly _toolSystem: ToolSystemHost;
 	private readonly _mcp: McpManager;
 	private readonly _lend: {
@@ -58,9 +62,9 @@ export class KeelHost extends Disposable {
 		super();
 		const output = this._register(vscode.window.createOutputChannel('Keel', { log: true }));
 		const logger = createOutputLogger(output);
-		const workspace = new VscodeWorkspace();
+		const workspace = (this._workspace = new VscodeWorkspace());
 		// The one gate every surface decides through: tools, restores, mentions, rules, MCP, lent tools, the model.
-		const gate = createHostGate(this._context.workspaceState);
+		const gate = (this._gate = createHostGate(this._context.workspaceState));
 		// Every tool wrapped with redaction, truncation and the per-turn read cache (toolset.ts).
 		// run_command: Docker sandbox or the Keel terminal (shellHost.ts); disposing removes the container.
 		const shell = createShellTooling(this._context, logger, gate);
@@ -71,7 +75,7 @@ export class KeelHost extends Disposable {
 		);
 		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
 		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
-		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
+		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger, gate, workspace)));
 		const toolDeps = hostToolDeps(
 			outputs,
 			{
@@ -114,15 +118,19 @@ export class KeelHost extends Disposable {
 			}
 			const resolved = readResolvedProvider();
 			// A model URL the workspace's settings chose gets no prompt until the user saw and allowed it.
-			await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
-			return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+			const endpoint = await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
+			return createChatModel(
+				resolved,
+				await getApiKey(this._context.secrets, resolved.baseUrl),
+				gate.modelFetch(endpoint),
+			);
 		};
 		this._controller = this._register(
 			new SessionController(
 				sessionId => ({
 					createModel: async () => {
 						// The prompt of this turn must carry the rules as they are now (a reload may be running).
-						await Promise.all([everyday.rules.ready(), mcp.ready()]);
+						await Promise.all([everyday.rules.ready(), mcp.ready(), toolSystem.ready()]);
 						lmTools.sync();
 						return createModel();
 					},
@@ -251,6 +259,13 @@ export class KeelHost extends Disposable {
 			currentSessionId: () => this._controller.sessionId,
 			resume: id => void this._controller.resume(id),
 			newChat: () => this._controller.newChat(),
+			// An export saved inside the workspace is a write there: the gate decides.
+			checkExport: async target => {
+				const relative = relativeOfUri(target);
+				if (relative !== undefined) {
+					await this._gate.admitExport(this._workspace, relative);
+				}
+			},
 		});
 	}
 

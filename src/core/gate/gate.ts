@@ -14,6 +14,8 @@ import type { ToolDefinition } from '../tools/defineTool';
 import { isDeniedRead, isProtectedPath, type PathPolicy } from '../tools/pathPolicy';
 import { PathRefused, WorkspaceGuard, type ResolvedPath } from '../tools/paths';
 import { admitAddress, type AddressConsent, type AddressOrigin } from './addresses';
+import { endpointFetch } from './network';
+import { resolveProgram } from './programs';
 import { RestoreFiles } from './restoreFiles';
 
 export interface GateSources {
@@ -34,7 +36,11 @@ export interface ShippedFile extends ResolvedPath {
 
 /** A stand-in tool whose one subject is the path, so the permission rules' own matching decides. */
 function pathProbe(tool: string): ToolDefinition<string> {
-	return { name: tool, effect: 'read', subjects: (path: string) => [{ kind: 'path', values: [path] }] } as unknown as ToolDefinition<string>;
+	return {
+		name: tool,
+		effect: 'read',
+		subjects: (path: string) => [{ kind: 'path', values: [path] }],
+	} as unknown as ToolDefinition<string>;
 }
 
 export class Gate {
@@ -58,7 +64,11 @@ export class Gate {
 		if (rules.length === 0 || path === '') {
 			return undefined;
 		}
-		const verdict = evaluatePermissions(pathProbe(tool), path, { rules: [...rules], autoApprove: true, trusted: true });
+		const verdict = evaluatePermissions(pathProbe(tool), path, {
+			rules: [...rules],
+			autoApprove: true,
+			trusted: true,
+		});
 		return verdict.verdict === 'deny' ? verdict.reason : undefined;
 	}
 
@@ -129,7 +139,8 @@ export class Gate {
 				`${kind} ${path}: it is a link to ${resolved.canonical}, a protected file (${linkedInto}); Keel does not read it under another name.`,
 			);
 		}
-		const rule = this.deniedByRule(resolved.path, 'read_file') ?? this.deniedByRule(resolved.canonical, 'read_file');
+		const rule =
+			this.deniedByRule(resolved.path, 'read_file') ?? this.deniedByRule(resolved.canonical, 'read_file');
 		if (rule) {
 			throw new PathRefused(`${kind} ${path}: ${rule}.`);
 		}
@@ -142,6 +153,30 @@ export class Gate {
 	 */
 	admitAddress(url: string, origin: AddressOrigin, ask = true): Promise<URL> {
 		return admitAddress(url, origin, ask ? this._sources.addresses : undefined);
+	}
+
+	/**
+	 * An export the user saves inside the workspace is a write there: not over a deny-listed or
+	 * protected file, not through a link out or a hard link. Throws PathRefused with the reason.
+	 */
+	async admitExport(workspace: Workspace, path: string): Promise<void> {
+		const target = await this.files(workspace).resolve(path, 'write');
+		if (target.protectedReason) {
+			throw new PathRefused(`${path} is protected (${target.protectedReason}); save the export somewhere else.`);
+		}
+	}
+
+	/**
+	 * The program a process start (an MCP server) will actually run, as an absolute path, and its
+	 * folder checked; throws ProgramRefused with what to fix.
+	 */
+	program(command: string, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
+		return resolveProgram(command, options);
+	}
+
+	/** The fetch a model client gets: it dials only the endpoint admitAddress admitted. */
+	modelFetch(endpoint: URL): typeof fetch {
+		return endpointFetch(endpoint);
 	}
 
 	/**

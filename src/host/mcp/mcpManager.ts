@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
 import type { ToolRegistry } from '../../core/tools/registry';
-import type { ToolDeps } from '../../core/tools/toolDeps';
+import { gateOf, type ToolDeps } from '../../core/tools/toolDeps';
 import { shapeOutput } from '../../core/tools/toolset';
 import {
 	McpConnection,
@@ -186,6 +186,8 @@ export class McpManager extends Disposable {
 					reconnectBaseMs: 2000,
 					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
 					env: resolved.env,
+					// The gate resolves the program that will run and checks its folder, at each start.
+					program: (command, options) => gateOf(this._deps).program(command, options),
 				},
 				event => this._handle(key, event),
 			);

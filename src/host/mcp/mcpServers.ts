@@ -11,6 +11,7 @@ import {
 import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
 import type { McpInputs } from './mcpInputs';
 import { readSettingUnparsed } from '../settings/settings';
+import { readText } from '../tools/hostFiles';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {
@@ -77,14 +78,6 @@ export function vscodeUserMcpFile(globalStorageUri: vscode.Uri): vscode.Uri {
 	return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'mcp.json');
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined;
-	}
-}
-
 /** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */
 export async function resolveEntry(
 	entry: McpServerEntry,
@@ -103,13 +96,11 @@ export async function resolveEntry(
 		const file = path.isAbsolute(config.envFile)
 			? config.envFile
 			: path.join(entry.folder ?? os.homedir(), config.envFile);
-		try {
-			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
-		} catch (error) {
-			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, {
-				cause: error,
-			});
+		const text = await readText(vscode.Uri.file(file));
+		if (text === undefined) {
+			throw new Error(`envFile ${config.envFile} could not be read (${file})`);
 		}
+		env = parseEnvFile(text);
 	}
 	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {
 		config.cwd = entry.folder;

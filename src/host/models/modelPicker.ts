@@ -86,7 +86,7 @@ export class ModelPicker extends Disposable {
 		// The endpoint the workspace wrote is asked about first (the gate), like a turn's.
 		this._gate
 			.admitAddress(resolved.baseUrl, modelEndpointOrigin())
-			.then(() => listModels(resolved, apiKey))
+			.then(endpoint => listModels(resolved, apiKey, this._gate.modelFetch(endpoint)))
 			.then(
 				models => {
 					render(models);
@@ -165,7 +165,7 @@ export class ModelPicker extends Disposable {
 	/** Sends one tiny tool call to `model` on the current endpoint and records the outcome. */
 	async probe(model = readResolvedProvider().model): Promise<ProbeResult> {
 		const resolved = { ...readResolvedProvider(), model };
-		await this._gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
+		const endpoint = await this._gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
 		const result = await vscode.window.withProgress(
 			{
@@ -176,7 +176,11 @@ export class ModelPicker extends Disposable {
 			(_progress, token) => {
 				const abort = new AbortController();
 				token.onCancellationRequested(() => abort.abort());
-				return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
+				return probeToolCalling(
+					createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint)),
+					Date.now,
+					abort.signal,
+				);
 			},
 		);
 		await this._context.globalState.update(probeKey(resolved, model), result);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
+import { writeText } from '../tools/hostFiles';
 import type { SessionPersistence } from './sessionPersistence';
 
 export interface HistoryActions {
@@ -10,6 +11,8 @@ export interface HistoryActions {
 	resume(sessionId: string): void;
 	/** After the current session was deleted: start a fresh one. */
 	newChat(): void;
+	/** The gate's word on an export's destination; throws with the reason when it may not be written. */
+	checkExport?(target: vscode.Uri): Promise<void>;
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
@@ -74,7 +77,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 		if (button === RENAME) {
 			await renameSession(store, item.meta);
 		} else if (button === EXPORT) {
-			await exportSession(store, item.meta);
+			await exportSession(store, item.meta, actions.checkExport);
 		} else if (button === DELETE && (await deleteSession(store, item.meta, actions))) {
 			// refreshed below
 		}
@@ -113,7 +116,11 @@ export async function deleteSession(store: SessionStore, meta: SessionMeta, acti
 	return true;
 }
 
-export async function exportSession(store: SessionStore, meta: SessionMeta): Promise<void> {
+export async function exportSession(
+	store: SessionStore,
+	meta: SessionMeta,
+	checkTarget?: (target: vscode.Uri) => Promise<void>,
+): Promise<void> {
 	const format = await vscode.window.showQuickPick(['Markdown', 'JSON'], { title: `Keel: Export "${meta.title}"` });
 	if (!format) {
 		return;
@@ -128,10 +135,16 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
+	try {
+		await checkTarget?.(target);
+	} catch (error) {
+		void vscode.window.showErrorMessage(`Keel: not exported: ${(error as Error).message}`);
+		return;
+	}
 	const content = markdown
 		? sessionToMarkdown(meta, store.load(meta.id))
 		: sessionToJson(meta, store.events(meta.id));
-	await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
+	await writeText(target, content);
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,
 	);
