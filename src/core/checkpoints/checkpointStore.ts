@@ -174,14 +174,19 @@ export class CheckpointStore {
 					disk.prune(file);
 				});
 			}
-			for (const file of files.filter(f => entries.has(f)).sort((a, b) => depth(a) - depth(b))) {
-				const entry = entries.get(file)!;
-				const bytes = await this.git.runBytes(['cat-file', 'blob', entry.object]);
-				attempt(file, () =>
-					entry.mode === '120000'
-						? disk.link(file, bytes.toString('utf8'))
-						: disk.write(file, bytes, entry.mode === '100755'),
-				);
+			const written = files.filter(f => entries.has(f)).sort((a, b) => depth(a) - depth(b));
+			// Blobs in batches: one git process per hundred files, and never every blob in memory at once.
+			for (let start = 0; start < written.length; start += 100) {
+				const batch = written.slice(start, start + 100);
+				const blobs = await this.git.blobs(batch.map(file => entries.get(file)!.object));
+				batch.forEach((file, i) => {
+					const entry = entries.get(file)!;
+					attempt(file, () =>
+						entry.mode === '120000'
+							? disk.link(file, blobs[i].toString('utf8'))
+							: disk.write(file, blobs[i], entry.mode === '100755'),
+					);
+				});
 			}
 			return refused;
 		});

@@ -101,6 +101,27 @@ export class ShadowGit {
 		);
 	}
 
+	/** The contents of `objects` (blob ids), in order, read by one `git cat-file --batch`. */
+	async blobs(objects: readonly string[]): Promise<Buffer[]> {
+		if (objects.length === 0) {
+			return [];
+		}
+		const out = await this.runBytes(['cat-file', '--batch'], `${objects.join('\n')}\n`);
+		const blobs: Buffer[] = [];
+		let at = 0;
+		for (const object of objects) {
+			const end = out.indexOf(0x0a, at);
+			const [id, type, size] = out.subarray(at, end).toString('utf8').split(' ');
+			if (type !== 'blob' || !id.startsWith(object.slice(0, 7))) {
+				throw new Error(`git cat-file: ${object} is not a blob in the checkpoint repository`);
+			}
+			at = end + 1;
+			blobs.push(out.subarray(at, at + Number(size)));
+			at += Number(size) + 1;
+		}
+		return blobs;
+	}
+
 	/** A small file of Keel's own beside the repository (never in the work tree). */
 	notePath(name: string): string {
 		return path.join(this.gitDir, name);
