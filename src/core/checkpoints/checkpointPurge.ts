@@ -15,9 +15,15 @@ export async function purgeKeptOut(
 	git: ShadowGit,
 	keptOut: (file: string) => boolean,
 	fingerprint: string,
+	fresh = false,
 ): Promise<Map<string, string>> {
 	const remapped = new Map<string, string>();
 	if (git.readNote(MARKER) === fingerprint) {
+		return remapped;
+	}
+	if (fresh) {
+		// A repository created just now holds nothing to purge.
+		git.writeNote(MARKER, fingerprint);
 		return remapped;
 	}
 	const cached = splitNul(await git.run(['ls-files', '-z', '--cached'])).filter(keptOut);

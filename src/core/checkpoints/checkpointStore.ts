@@ -79,12 +79,13 @@ export class CheckpointStore {
 		gitPath?: string,
 	): Promise<CheckpointStore> {
 		const git = new ShadowGit(gitDir, workTree, gitPath);
-		await git.init(DEFAULT_EXCLUDES);
+		const fresh = await git.init(DEFAULT_EXCLUDES);
 		const store = new CheckpointStore(git, limits, gate);
 		store.purged = await purgeKeptOut(
 			git,
 			file => gate.keptOutOfStores(file) !== undefined,
 			gate.storeFingerprint(),
+			fresh,
 		);
 		return store;
 	}

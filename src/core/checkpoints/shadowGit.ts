@@ -84,9 +84,10 @@ export class ShadowGit {
 		});
 	}
 
-	/** Creates the repository on first use: no hooks, no automatic gc (it would drop checkpoints). */
-	async init(excludes: readonly string[]): Promise<void> {
-		if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+	/** Creates the repository on first use: no hooks, no automatic gc (it would drop checkpoints). True when it did. */
+	async init(excludes: readonly string[]): Promise<boolean> {
+		const fresh = !fs.existsSync(path.join(this.gitDir, 'HEAD'));
+		if (fresh) {
 			fs.mkdirSync(this.gitDir, { recursive: true });
 			// init refuses GIT_WORK_TREE; the work tree is given to every later command instead.
 			await this.run(['init', '--quiet', '--bare', '--template='], undefined, false);
@@ -99,6 +100,7 @@ export class ShadowGit {
 			path.join(this.gitDir, 'info', 'exclude'),
 			`# Written by Keel: never in checkpoints.\n${excludes.join('\n')}\n`,
 		);
+		return fresh;
 	}
 
 	/** The contents of `objects` (blob ids), in order, read by one `git cat-file --batch`. */
