@@ -3,7 +3,7 @@ import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefi
 import { displayPath, type ResolvedPath } from './paths';
 import { rgListFiles } from './ripgrep';
 import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
-import { searchFilter } from './searchTools';
+import { hiddenNote, searchFilter } from './searchTools';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 export { PathRefused } from './paths';
@@ -212,13 +212,16 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			// Names too: nothing deny-read or under a deny rule for this tool or for every tool.
 			const shown = searchFilter(deps, 'find_path', context);
+			const listed = found.files.length;
 			found.files = found.files.filter(shown);
+			const note = hiddenNote(listed - found.files.length);
 			if (found.files.length === 0) {
-				return ok(`No files match ${input.glob}.`, { count: 0 });
+				return ok(`No files match ${input.glob}.${note}`, { count: 0 });
 			}
 			return ok(
 				found.files.join('\n') +
-					(found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : ''),
+					(found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : '') +
+					note,
 				{ count: found.files.length, hasMore: found.hasMore },
 			);
 		},

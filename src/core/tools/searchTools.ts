@@ -26,6 +26,13 @@ function formatLines(lines: SearchLine[]): string {
 
 type Search = (cwd: string, include: string | undefined, offset: number, limit: number) => Promise<SearchResult>;
 
+/** Said when a search left files out, so the model does not look for them again; never their names. */
+export function hiddenNote(count: number): string {
+	return count > 0
+		? `\n[${count} file${count === 1 ? '' : 's'} not shown: the deny list, a deny rule or a hard link keeps ${count === 1 ? 'it' : 'them'} from the agent]`
+		: '';
+}
+
 /**
  * What a search may show: nothing read_file would refuse by name (deny-read, with the tools'
  * own case-folding, braces and extglobs, where ripgrep's globs differ) and nothing a deny rule
@@ -152,18 +159,20 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 				result.lines = result.lines.filter(l => !foreign.has(l.path));
 				result.matches = result.lines.filter(l => l.match).length;
 			}
+			const note = hiddenNote(foreign.size);
 			if (result.matches === 0) {
 				return ok(
-					input.offset > 0
+					(input.offset > 0
 						? `No more matches after ${input.offset}.`
-						: `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`,
+						: `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`) +
+						note,
 					{ count: 0 },
 				);
 			}
 			const next = result.hasMore
 				? `\n\n[more matches; call again with offset ${input.offset + result.matches}]`
 				: '';
-			return ok(formatLines(result.lines) + next, { count: result.matches, hasMore: result.hasMore });
+			return ok(formatLines(result.lines) + next + note, { count: result.matches, hasMore: result.hasMore });
 		},
 	});
 
