@@ -124,14 +124,30 @@ export class CheckpointStore {
 					add.push(file); // present, or deleted (then `add -A` records the deletion)
 				}
 			}
-			if (add.length > 0) {
-				await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], add.join('\0'));
+			// A tracked file beneath what is now a symlink is gone from the work tree as git sees it
+			// (git refuses to add "beyond a symbolic link"): recorded as deleted; the link itself is added.
+			const beyond = add.filter(file => this._beyondLink(file));
+			const present = add.filter(file => !beyond.includes(file));
+			if (beyond.length > 0) {
+				await this.git.run(
+					['rm', '--cached', '-q', '-f', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+					beyond.join('\0'),
+				);
+			}
+			if (present.length > 0) {
+				await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], present.join('\0'));
 			}
 			const tree = (await this.git.run(['write-tree'])).trim();
 			const commit = (await this.git.run(['commit-tree', tree, '-m', message])).trim();
 			await this.git.run(['update-ref', `refs/keel/${safeRef(ref)}`, commit]);
 			return { commit, skipped };
 		});
+	}
+
+	/** A folder above `file` is a symlink now. */
+	private _beyondLink(file: string): boolean {
+		const parts = file.split('/');
+		return parts.slice(0, -1).some((_, i) => this.git.lstat(parts.slice(0, i + 1).join('/'))?.isSymbolicLink());
 	}
 
 	/** What changed from `from` to `to`, as paths relative to the workspace. */

@@ -264,23 +264,11 @@ export class Checkpoints {
 				changes = changes.filter(c => !userEdited.has(c.path));
 			}
 		}
-		// Protected files pass the approval gate; without an approval they are left alone (fail closed).
-		const protectedFiles = changes.flatMap(c => {
-			const reason = this._options.protectedReason?.(c.path);
-			return reason ? [{ path: c.path, reason }] : [];
-		});
-		let guarded: string[] = [];
-		if (protectedFiles.length && !(approve ? await approve(protectedFiles).catch(() => false) : false)) {
-			guarded = protectedFiles.map(f => f.path);
-			changes = changes.filter(c => !guarded.includes(c.path));
-		}
-		const guardedText = guarded.length
-			? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
-			: '';
+		const { guarded, approved, guardedText } = await this._askProtected(changes, approve);
+		changes = changes.filter(c => !guarded.includes(c.path));
 		if (changes.length === 0) {
 			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
 		}
-		const approved = new Set(protectedFiles.filter(f => !guarded.includes(f.path)).map(f => f.path));
 		const refused = await store.checkout(
 			plan.target,
 			changes.map(c => c.path),
@@ -312,6 +300,26 @@ export class Checkpoints {
 			guarded,
 			refused,
 			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}${refusedText}`,
+		};
+	}
+
+	/** Protected files pass the approval gate; without an approval they are left alone (fail closed). */
+	private async _askProtected(
+		changes: readonly ChangedFile[],
+		approve?: ApproveProtected,
+	): Promise<{ guarded: string[]; approved: Set<string>; guardedText: string }> {
+		const protectedFiles = changes.flatMap(c => {
+			const reason = this._options.protectedReason?.(c.path);
+			return reason ? [{ path: c.path, reason }] : [];
+		});
+		const yes = protectedFiles.length > 0 && (approve ? await approve(protectedFiles).catch(() => false) : false);
+		const guarded = yes ? [] : protectedFiles.map(f => f.path);
+		return {
+			guarded,
+			approved: new Set(yes ? protectedFiles.map(f => f.path) : []),
+			guardedText: guarded.length
+				? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
+				: '',
 		};
 	}
 
