@@ -79,9 +79,14 @@ export class ToolSystemHost extends Disposable {
 
 	private async _rebuild(): Promise<void> {
 		const generation = ++this._generation;
-		const engine = await this._buildEngine();
-		if (generation === this._generation) {
-			this._engine = engine;
+		try {
+			const engine = await this._buildEngine();
+			if (generation === this._generation) {
+				this._engine = engine;
+			}
+		} catch (error) {
+			// The rules in force stay; a turn must not fail over a rule file.
+			this._logger.warn(`Output filters: could not load the rule files (${(error as Error).message})`);
 		}
 	}
 
