@@ -7,6 +7,7 @@ import { withCheckpoints } from '../core/checkpoints/checkpointedTools';
 import type { Gate } from '../core/gate/gate';
 import type { ChatModel } from '../core/llm/chatModel';
 import type { MentionOrigin } from '../core/mentions/mentions';
+import type { CanonicalMessage } from '../core/llm/canonical';
 import { describeMode } from '../core/modes/modes';
 import type { Logger, Workspace } from '../core/ports';
 import { summarise } from '../core/prompts/compact';
@@ -19,6 +20,7 @@ import { postNotice } from './chat/chatNotices';
 import { CheckpointDiff } from './checkpoints/checkpointDiff';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
 import { ConversationRewind } from './session/conversationRewind';
+import { filteredEvents } from '../core/gate/exports';
 import type { EverydayApi, TurnInfo } from './everydayApi';
 import { checkImages } from './composer/images';
 import { MentionsHost } from './composer/mentionsHost';
@@ -286,7 +288,11 @@ export class Everyday extends Disposable {
 			if (!store || !meta) {
 				throw new Error(`There is no stored session ${id}.`);
 			}
-			return format === 'json' ? sessionToJson(meta, store.events(id)) : sessionToMarkdown(meta, store.load(id));
+			// What an export copies is decided again with today's deny list (the gate).
+			const filter = (messages: readonly CanonicalMessage[]) => this._gate.exportable(messages);
+			return format === 'json'
+				? sessionToJson(meta, filteredEvents(store.events(id), filter))
+				: sessionToMarkdown(meta, filter(store.load(id)));
 		},
 		submit: (text, options) => {
 			const resolved = readResolvedProvider();

@@ -259,12 +259,15 @@ export class KeelHost extends Disposable {
 			currentSessionId: () => this._controller.sessionId,
 			resume: id => void this._controller.resume(id),
 			newChat: () => this._controller.newChat(),
-			// An export saved inside the workspace is a write there: the gate decides.
-			checkExport: async target => {
-				const relative = relativeOfUri(target);
-				if (relative !== undefined) {
-					await this._gate.admitExport(this._workspace, relative);
-				}
+			// An export saved inside the workspace is a write there, and what it copies is decided again: the gate.
+			exports: {
+				check: async target => {
+					const relative = relativeOfUri(target);
+					if (relative !== undefined) {
+						await this._gate.admitExport(this._workspace, relative);
+					}
+				},
+				filter: messages => this._gate.exportable(messages),
 			},
 		});
 	}

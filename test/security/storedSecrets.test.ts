@@ -12,7 +12,10 @@ import type { PermissionRule } from '../../src/core/agent/approval/permissions';
 import { ShadowGit } from '../../src/core/checkpoints/shadowGit';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../src/core/tools/pathPolicy';
 import { tempTree, type TempTree } from '../support/tempTree';
-import { openCheckpointStore } from './support/gateWiring';
+import { toolCallMessage, toolResultMessage } from '../../src/core/llm/canonical';
+import { promptWithAttachments } from '../../src/core/mentions/mentions';
+import { SessionStore } from '../../src/core/store/sessionStore';
+import { exportedText, openCheckpointStore } from './support/gateWiring';
 import { attack } from './tally';
 
 const KLASS = 'gate: stored secrets';
@@ -177,6 +180,59 @@ describe('security (gate): checkpoints never store what the tools refuse to read
 					() => (objects.includes(canaryOf(file)) ? `${file} is still in the shadow repository` : undefined),
 					KLASS,
 				));
+		}
+	});
+
+	describe('an export copies nothing the deny list refuses now', () => {
+		let storage: string;
+		let store: SessionStore;
+		before(() => {
+			storage = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-g2-export-'));
+			store = SessionStore.open(path.join(storage, 'sessions.sqlite'));
+			// Read while nothing denied them (or by an older version): a read_file result and an attachment each.
+			files.forEach((file, i) => {
+				const id = `s${i}`;
+				const attachment = promptWithAttachments(`look at @${file}`, [
+					{ kind: 'file', label: file, tokens: 3, content: `${canaryOf(file)}-attached` },
+				]);
+				store.append(id, { kind: 'user', content: attachment }, { turnId: 't' });
+				const call = {
+					id: `c${i}`,
+					name: 'read_file',
+					arguments: { path: file },
+					rawArguments: JSON.stringify({ path: file }),
+				};
+				store.append(id, toolCallMessage(call), { turnId: 't' });
+				store.append(
+					id,
+					toolResultMessage({
+						toolCallId: call.id,
+						name: 'read_file',
+						output: `1  ${canaryOf(file)}`,
+						ok: true,
+					}),
+					{
+						turnId: 't',
+					},
+				);
+			});
+		});
+		after(() => {
+			store.close();
+			fs.rmSync(storage, { recursive: true, force: true });
+		});
+		for (const format of ['markdown', 'json'] as const) {
+			files.forEach((file, i) =>
+				it(`${format}: ${file}`, () =>
+					attack(
+						`export ${format} ${file}`,
+						() => {
+							const text = exportedText(store, `s${i}`, policyOf(), DENY_RULES, format);
+							return text.includes(canaryOf(file)) ? `${file} is in the export` : undefined;
+						},
+						KLASS,
+					)),
+			);
 		}
 	});
 });

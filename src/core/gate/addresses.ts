@@ -42,7 +42,9 @@ interface Inspected {
 }
 
 const same = (a: unknown, b: unknown) =>
-	typeof a === 'string' && typeof b === 'string' ? a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '') : a === b;
+	typeof a === 'string' && typeof b === 'string'
+		? a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '')
+		: a === b;
 
 /**
  * Where a setting's effective value comes from, given VS Code's `inspect` of it (pass only the

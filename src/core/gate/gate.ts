@@ -14,6 +14,8 @@ import type { ToolDefinition } from '../tools/defineTool';
 import { isDeniedRead, isProtectedPath, type PathPolicy } from '../tools/pathPolicy';
 import { PathRefused, WorkspaceGuard, type ResolvedPath } from '../tools/paths';
 import { admitAddress, type AddressConsent, type AddressOrigin } from './addresses';
+import type { CanonicalMessage } from '../llm/canonical';
+import { withoutKeptOut } from './exports';
 import { endpointFetch } from './network';
 import { resolveProgram } from './programs';
 import { RestoreFiles } from './restoreFiles';
@@ -172,6 +174,11 @@ export class Gate {
 	 */
 	program(command: string, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
 		return resolveProgram(command, options);
+	}
+
+	/** A session's messages as an export may copy them: today's deny list applied again (gate/exports.ts). */
+	exportable(messages: readonly CanonicalMessage[]): CanonicalMessage[] {
+		return withoutKeptOut(messages, path => this.keptOutOfStores(path));
 	}
 
 	/** The fetch a model client gets: it dials only the endpoint admitAddress admitted. */

@@ -96,7 +96,11 @@ export class RestoreFiles {
 	}
 
 	/** The real folder that holds `rel`'s last entry, checked now; undefined when part of it is missing and `create` is off. */
-	private _place(rel: string, intent: 'write' | 'delete', create: boolean): { dir: string; base: string } | undefined {
+	private _place(
+		rel: string,
+		intent: 'write' | 'delete',
+		create: boolean,
+	): { dir: string; base: string } | undefined {
 		const checked = normalizeWorkspacePath(rel);
 		if (!checked.ok || checked.path === '' || checked.path !== rel) {
 			throw new PathRefused(`${rel} is not a plain workspace path.`);

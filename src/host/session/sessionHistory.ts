@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
+import type { CanonicalMessage } from '../../core/llm/canonical';
+import { filteredEvents } from '../../core/gate/exports';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import { writeText } from '../tools/hostFiles';
 import type { SessionPersistence } from './sessionPersistence';
@@ -11,8 +13,11 @@ export interface HistoryActions {
 	resume(sessionId: string): void;
 	/** After the current session was deleted: start a fresh one. */
 	newChat(): void;
-	/** The gate's word on an export's destination; throws with the reason when it may not be written. */
-	checkExport?(target: vscode.Uri): Promise<void>;
+	/** The gate's word on an export: its destination (throws with the reason) and what it may copy. */
+	exports?: {
+		check(target: vscode.Uri): Promise<void>;
+		filter(messages: readonly CanonicalMessage[]): CanonicalMessage[];
+	};
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
@@ -77,7 +82,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 		if (button === RENAME) {
 			await renameSession(store, item.meta);
 		} else if (button === EXPORT) {
-			await exportSession(store, item.meta, actions.checkExport);
+			await exportSession(store, item.meta, actions.exports);
 		} else if (button === DELETE && (await deleteSession(store, item.meta, actions))) {
 			// refreshed below
 		}
@@ -119,7 +124,7 @@ export async function deleteSession(store: SessionStore, meta: SessionMeta, acti
 export async function exportSession(
 	store: SessionStore,
 	meta: SessionMeta,
-	checkTarget?: (target: vscode.Uri) => Promise<void>,
+	gate?: HistoryActions['exports'],
 ): Promise<void> {
 	const format = await vscode.window.showQuickPick(['Markdown', 'JSON'], { title: `Keel: Export "${meta.title}"` });
 	if (!format) {
@@ -136,14 +141,15 @@ export async function exportSession(
 		return;
 	}
 	try {
-		await checkTarget?.(target);
+		await gate?.check(target);
 	} catch (error) {
 		void vscode.window.showErrorMessage(`Keel: not exported: ${(error as Error).message}`);
 		return;
 	}
+	const filter = gate?.filter ?? (messages => [...messages]);
 	const content = markdown
-		? sessionToMarkdown(meta, store.load(meta.id))
-		: sessionToJson(meta, store.events(meta.id));
+		? sessionToMarkdown(meta, filter(store.load(meta.id)))
+		: sessionToJson(meta, filteredEvents(store.events(meta.id), filter));
 	await writeText(target, content);
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,

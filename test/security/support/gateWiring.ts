@@ -13,6 +13,10 @@ import { settingOrigin, type AddressConsent } from '../../../src/core/gate/addre
 import { Gate } from '../../../src/core/gate/gate';
 import { expandPrompt, loadPromptFiles } from '../../../src/core/prompts/slashCommands';
 import { loadRules } from '../../../src/core/rules/projectRules';
+import type { CanonicalMessage } from '../../../src/core/llm/canonical';
+import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/exportSession';
+import type { SessionStore } from '../../../src/core/store/sessionStore';
+import { filteredEvents } from '../../../src/core/gate/exports';
 import { LentTools } from '../../../src/core/tools/lentTools';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/tools/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
@@ -172,4 +176,20 @@ export async function modelRequestTo(
 	})) {
 		// drain
 	}
+}
+
+/** A stored session as "Export" writes it (Markdown or JSON), with the user's policy as it is now. */
+export function exportedText(
+	store: SessionStore,
+	sessionId: string,
+	policy: PathPolicy,
+	rules: PermissionRule[],
+	format: 'markdown' | 'json',
+): string {
+	const gate = gateFor(policy, rules);
+	const filter = (messages: readonly CanonicalMessage[]) => gate.exportable(messages);
+	const meta = store.get(sessionId)!;
+	return format === 'json'
+		? sessionToJson(meta, filteredEvents(store.events(sessionId), filter))
+		: sessionToMarkdown(meta, filter(store.load(sessionId)));
 }
