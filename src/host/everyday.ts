@@ -9,7 +9,7 @@ import { describeMode } from '../core/modes/modes';
 import type { Logger, Workspace } from '../core/ports';
 import { summarise } from '../core/prompts/compact';
 import { draftAgentsPrompt } from '../core/rules/draftPrompt';
-import { sessionToJson, sessionToMarkdown } from '../core/store/exportSession';
+import { exportSession, searchPassage } from '../core/session/sessionExport';
 import type { ToolDefinition } from '../core/tools/defineTool';
 import type { ToolRegistry } from '../core/tools/registry';
 import { Disposable } from '../core/util/lifecycle';
@@ -265,7 +265,7 @@ export class Everyday extends Disposable {
 			(this._persistence.store?.search(query) ?? []).map(hit => ({
 				sessionId: hit.sessionId,
 				title: hit.meta.title,
-				snippet: hit.snippet,
+				snippet: searchPassage(hit.snippet),
 				updatedAt: hit.meta.updatedAt,
 			})),
 		renameSession: (id, title) => this._persistence.store?.rename(id, title),
@@ -281,7 +281,10 @@ export class Everyday extends Disposable {
 			if (!store || !meta) {
 				throw new Error(`There is no stored session ${id}.`);
 			}
-			return format === 'json' ? sessionToJson(meta, store.events(id)) : sessionToMarkdown(meta, store.load(id));
+			return exportSession(format === 'json' ? 'json' : 'markdown', meta, {
+				events: () => store.events(id),
+				history: () => store.load(id),
+			});
 		},
 		submit: (text, options) => {
 			const resolved = readResolvedProvider();

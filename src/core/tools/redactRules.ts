@@ -1,9 +1,9 @@
 /**
  * Credential shapes cut out of every output. The kinds follow the maintained public rule
  * sets (gitleaks' rules, secretlint's recommended preset) and the providers' documented
- * token formats; each entry names its kind, which the model and the card are told.
- * Key *bodies* (a PEM or OpenSSH key read from an offset, or grepped line by line, so the
- * BEGIN line is missing) are caught by shape plus entropy in redact.ts.
+ * token formats; each entry names its kind, which the model and the card are told. These are
+ * single-line shapes, applied to one line (or one window of a very long line) at a time;
+ * key blocks and key bodies without their BEGIN line are found by redactLines.ts.
  */
 export interface RedactRule {
 	label: string;
@@ -13,13 +13,41 @@ export interface RedactRule {
 // Values end at whitespace or a quote; used where a prefix makes the kind certain.
 const V = '[A-Za-z0-9_\\-]';
 
+/**
+ * Prefixes that make a token's kind certain. A token running into a cut Keel made (a long
+ * line cut by read_file, a search passage, the end of a live stream so far: Keel marks its
+ * cuts with "…") is redacted however short the part left is: half a key is still a secret.
+ */
+export const CUT_PREFIXES: Array<[string, string]> = [
+	['GitHub token', 'gh[pousr]_|github_pat_'],
+	['GitLab token', 'glpat-|glptt-|gldt-|glrt-|glcbt-|gloas-|glft-|glimt-|glagent-|glsoat-'],
+	['Anthropic key', 'sk-ant-'],
+	['OpenAI key', 'sk-(?:proj|svcacct|admin)-'],
+	['AWS access key', '(?:AKIA|ASIA)[0-9A-Z]'],
+	['Hugging Face token', 'hf_'],
+	['Slack token', 'xox[abposre]-|xapp-'],
+	['Google API key', 'AIza'],
+	['Google OAuth secret', 'GOCSPX-'],
+	['Google OAuth token', 'ya29\\.'],
+	['Stripe key', '(?:sk|rk)_(?:live|test)_'],
+	['webhook secret', 'whsec_'],
+	['npm token', 'npm_'],
+	['PyPI token', 'pypi-AgE'],
+	['SendGrid key', 'SG\\.'],
+	['Shopify token', 'shp(?:at|ca|pa|ss)_'],
+	['Linear key', 'lin_(?:api|oauth)_'],
+	['1Password token', 'ops_ey'],
+	['DigitalOcean token', 'do[por]_v1_'],
+	['Doppler token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.'],
+	['JWT', 'eyJ[A-Za-z0-9_-]{4,}\\.'],
+];
+
 export const REDACT_RULES: RedactRule[] = [
-	// Whole blocks first, so their bodies are not reported again line by line.
-	{
-		label: 'private key',
-		re: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
-	},
-	{ label: 'PuTTY private key', re: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[^\n]*|$)/g },
+	// First: the kinds whose prefix is certain, cut short by "…" (see CUT_PREFIXES).
+	...CUT_PREFIXES.map(([label, prefix]) => ({
+		label,
+		re: new RegExp(`(?<![A-Za-z0-9_])(?:${prefix})[A-Za-z0-9_\\-.]{2,}(?=…)`, 'g'),
+	})),
 	{ label: 'AWS access key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
 	// ~/.aws/credentials and config: the secret and session token lines (any case, = or :).
 	{

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
+import { exportSession as exportSessionText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import type { SessionPersistence } from './sessionPersistence';
 
@@ -47,7 +47,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 			const hits = store.search(query);
 			pick.items = hits.map(hit => ({
 				...toItem(hit.meta, hit.meta.id === actions.currentSessionId()),
-				detail: hit.snippet,
+				detail: searchPassage(hit.snippet),
 				alwaysShow: true,
 			}));
 			return;
@@ -128,9 +128,10 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
-	const content = markdown
-		? sessionToMarkdown(meta, store.load(meta.id))
-		: sessionToJson(meta, store.events(meta.id));
+	const content = exportSessionText(markdown ? 'markdown' : 'json', meta, {
+		events: () => store.events(meta.id),
+		history: () => store.load(meta.id),
+	});
 	await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Workspace } from '../../core/ports';
+import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { KEEL_LM_PREFIX } from './lmTools';
 
@@ -35,7 +36,8 @@ export async function invokeLentTool(
 		// A refused path is an answer the calling model can act on, as in Keel's own loop.
 		display = (error as Error)?.message ?? String(error);
 	}
-	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
+	// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
+	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);
 }
 
 export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unknown): string {

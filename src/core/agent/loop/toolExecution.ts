@@ -2,7 +2,7 @@ import type { ToolResultData } from '../../llm/canonical';
 import type { Workspace } from '../../ports';
 import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
 import { PathRefused } from '../../tools/paths';
-import { redactSecrets } from '../../tools/redact';
+import { redactPreview, redactSecrets, StreamRedactor } from '../../tools/redact';
 import { UrlRefused } from '../../tools/urls';
 import type { ToolRegistry } from '../../tools/registry';
 import { requestApprovalSafely, type Approver } from '../approval/approvalGate';
@@ -117,13 +117,10 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		prepared,
 		recheck: (subjects: Subject[]) =>
 			decidePermission({ ...tool, subjects: () => subjects }, parsed.input, ctx.approvalSettings).verdict,
-		progress: (text: string) => {
-			progressText += text;
-			// The live stream shows what the final output would: credentials cut out.
-			update({ progress: redactSecrets(progressText).text });
-		},
+		// The live stream shows what the final output would: credentials cut out, each chunk once.
+		progress: (text: string) => update({ progress: stream.push(text) }),
 	});
-	let progressText = '';
+	const stream = new StreamRedactor();
 	// Look before asking: resolve paths and compute the diff, so the card shows what will happen.
 	let prepared: Preparation | undefined;
 	if (tool.prepare && (ctx.approvalSettings.trusted !== false || tool.effect === 'read')) {
@@ -142,11 +139,14 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 			);
 		}
 		card.title = prepared.title ?? card.title;
-		card.diffs = prepared.diffs?.map(d => ({
-			path: d.path,
-			unified: d.unified,
-			...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
-		}));
+		// The card shows the change redacted; execute still writes exactly what prepare computed.
+		card.diffs = prepared.diffs?.map(d =>
+			redactPreview({
+				path: d.path,
+				unified: d.unified,
+				...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
+			}),
+		);
 	}
 
 	const permission = decidePermission(tool, parsed.input, ctx.approvalSettings, prepared);

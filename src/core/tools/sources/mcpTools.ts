@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import type { ToolContext, ToolDefinition, ToolResult } from '../defineTool';
+import { redactDeep } from '../redact';
 import { mcpSdk } from './mcpSdk';
 
 /** Providers cap tool names (OpenAI: 64 characters of [a-zA-Z0-9_-]). */
@@ -138,7 +139,8 @@ export function toToolResult(result: CallToolResult): ToolResult {
 		}
 	}
 	if (result.structuredContent !== undefined && !parts.some(p => p.trim() !== '')) {
-		parts.push(JSON.stringify(result.structuredContent, null, 2));
+		// Redacted value by value before it becomes JSON text: escaped, a key body is one line of "\n"s.
+		parts.push(JSON.stringify(redactDeep(result.structuredContent).value, null, 2));
 	}
 	const text = parts.join('\n') || '(the tool returned nothing)';
 	const fields = { source: 'mcp', ...(images ? { images } : {}) };

