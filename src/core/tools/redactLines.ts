@@ -17,7 +17,8 @@ const END_OF = (begin: string) =>
 	begin.startsWith('PuTTY') ? /Private-MAC:[^\n]*/ : /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
 const ANY_END = /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
 /** The prefix read_file ("  12  ") or grep ("path:12:" / "path-12-") puts before a line. */
-const PREFIX = /^(?:\s*\d+[:-]?\s*|[^\s:]+[:-]\d+[:-]\s*)?/;
+// The path must look like one ("keys/k.pem:9:"), or a token such as "xapp-1-…" would pass for a prefix.
+const PREFIX = /^(?:\s*\d+[:-]?\s*|[^\s:]*[./][^\s:]*[:-]\d+[:-]\s*)?/;
 /** A long base64 run ending a line after other text (`key: …`, `"…"`): key material when it looks random. */
 const TRAILING_BODY = /(?<=^|[\s:|>"'=])[A-Za-z0-9+/]{40,}={0,2}(?=["',]?\s*$)/;
 const BASE64_LINE = /^[A-Za-z0-9+/]{16,}={0,2}$/;
