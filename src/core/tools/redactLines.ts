@@ -16,9 +16,9 @@ const BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|PuTTY-User-
 const END_OF = (begin: string) =>
 	begin.startsWith('PuTTY') ? /Private-MAC:[^\n]*/ : /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
 const ANY_END = /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
-/** The prefix read_file ("  12  ") or grep ("path:12:" / "path-12-") puts before a line. */
+/** The prefix read_file ("  12  "), grep ("path:12:" / "path-12-") or a unified diff (" ", "+", "-") puts before a line. */
 // The path must look like one ("keys/k.pem:9:"), or a token such as "xapp-1-…" would pass for a prefix.
-const PREFIX = /^(?:\s*\d+[:-]?\s*|[^\s:]*[./][^\s:]*[:-]\d+[:-]\s*)?/;
+const PREFIX = /^(?:\s*\d+(?:[:-]\s*|\s+)|[^\s:]*[./][^\s:]*[:-]\d+[:-]\s*|[ +-])?/;
 /** A long base64 run ending a line after other text (`key: …`, `"…"`): key material when it looks random. */
 const TRAILING_BODY = /(?<=^|[\s:|>"'=])[A-Za-z0-9+/]{40,}={0,2}(?=["',]?\s*$)/;
 const BASE64_LINE = /^[A-Za-z0-9+/]{16,}={0,2}$/;
@@ -47,9 +47,19 @@ export function entropy(text: string): number {
 	return bits;
 }
 
+/**
+ * How a key's first body line starts, whatever the key: the DER header of an RSA key (PKCS#8
+ * or PKCS#1), an EC key (SEC1 or PKCS#8) and OpenSSH's "openssh-key-v1". That line is half
+ * fixed bytes, so its entropy alone would not give it away.
+ */
+const KEY_SIGNATURE = /^(?:MII[A-Za-z0-9+/]{2}[A-Za-z]IBA(?:DAN|AK)|MHcCAQEE|MIGHAgEA|MIG2AgEA|b3BlbnNzaC1rZXktdjE)/;
+
 /** A PEM or OpenSSH key body line: base64 with the spread of random bytes, not a hex hash or a word. */
 function looksLikeKeyBody(run: string): boolean {
-	return run.length >= 40 && /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) && entropy(run) >= 4.5;
+	return (
+		KEY_SIGNATURE.test(run) ||
+		(run.length >= 40 && /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) && entropy(run) >= 4.5)
+	);
 }
 
 /** Every rule's matches in one line, joined where they overlap, none inside an earlier marker. */
@@ -96,6 +106,8 @@ export function secretSpans(line: string): Span[] {
 
 export class LineRedactor {
 	private _out = '';
+	/** Plain lines waiting to be scanned together: one pass of the rules per window, not per line. */
+	private _batch = '';
 	readonly hits: string[] = [];
 	/** Inside a key block: everything up to its end is swallowed. */
 	private _block: RegExp | undefined;
@@ -113,7 +125,7 @@ export class LineRedactor {
 			this._block = undefined;
 			text = text.slice(end.index + end[0].length);
 			if (text === '') {
-				this._out += nl;
+				this._emit(nl);
 				return;
 			}
 		}
@@ -122,7 +134,7 @@ export class LineRedactor {
 		const candidate = BASE64_LINE.test(body) || ((this._run.length > 0 || this._inKey) && BASE64_TAIL.test(body));
 		if (candidate) {
 			if (this._inKey) {
-				this._out += `${prefix}[REDACTED key material]${nl}`;
+				this._emit(`${prefix}[REDACTED key material]${nl}`);
 				return;
 			}
 			this._run.push({ prefix, raw: text, nl });
@@ -142,6 +154,7 @@ export class LineRedactor {
 
 	/** Redacted text produced so far; resets the buffer. */
 	take(): string {
+		this._drain();
 		const out = this._out;
 		this._out = '';
 		return out;
@@ -187,7 +200,7 @@ export class LineRedactor {
 		this._run = [];
 		if (secret && run.length) {
 			this.hits.push('key material');
-			for (const l of run) this._out += `${l.prefix}[REDACTED key material]${l.nl}`;
+			for (const l of run) this._emit(`${l.prefix}[REDACTED key material]${l.nl}`);
 			return;
 		}
 		for (const l of run) this._plain(l.raw, l.nl);
@@ -199,7 +212,7 @@ export class LineRedactor {
 		if (begin) {
 			this._rules(text.slice(0, begin.index), '');
 			this.hits.push(begin[0].startsWith('PuTTY') ? 'PuTTY private key' : 'private key');
-			this._out += `[REDACTED ${begin[0].startsWith('PuTTY') ? 'PuTTY private key' : 'private key'}]`;
+			this._emit(`[REDACTED ${begin[0].startsWith('PuTTY') ? 'PuTTY private key' : 'private key'}]`);
 			const rest = text.slice(begin.index + begin[0].length);
 			const end = END_OF(begin[0]).exec(rest);
 			if (!end) {
@@ -213,12 +226,26 @@ export class LineRedactor {
 	}
 
 	private _rules(text: string, nl: string): void {
+		this._batch += text + nl;
+		if (this._batch.length >= WINDOW) {
+			this._drain();
+		}
+	}
+
+	private _emit(text: string): void {
+		this._drain();
+		this._out += text;
+	}
+
+	private _drain(): void {
+		const text = this._batch;
+		this._batch = '';
 		let last = 0;
 		for (const span of secretSpans(text)) {
 			this._out += `${text.slice(last, span.start)}[REDACTED ${span.label}]`;
 			this.hits.push(span.label);
 			last = span.end;
 		}
-		this._out += text.slice(last) + nl;
+		this._out += text.slice(last);
 	}
 }
