@@ -10,12 +10,14 @@ import {
 	type McpConnectionEvent,
 	type McpState,
 } from '../../core/tools/sources/mcpConnection';
+import { planLaunch, withInputs, type McpLaunchPlan } from '../../core/tools/sources/mcpLaunch';
+import { duplicateNames, pinHashes } from '../../core/tools/sources/mcpPins';
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
-import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
+import { launchContext, loadServers, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
 import { readSetting } from '../settings/settings';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
@@ -48,8 +50,12 @@ export class McpManager extends Disposable {
 			error?: string;
 			status?: ServerStatus;
 			heldBack?: Set<string>;
+			/** The plan it was started from: consent, pins and the spawn all use this one. */
+			plan?: McpLaunchPlan;
 		}
 	>();
+	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
+	private _sharedNames = new Set<string>();
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -107,7 +113,7 @@ export class McpManager extends Disposable {
 			error: s.error ?? s.connection?.error,
 			transport: s.connection?.transport,
 			tools: (s.connection?.tools ?? []).map(t => {
-				const name = mcpToolName(s.entry.config.name, t.name);
+				const name = this._toolName(s.entry, t.name);
 				return { name, mcpName: t.name, description: t.description, disabled: disabledTools.has(name) };
 			}),
 		}));
@@ -120,9 +126,15 @@ export class McpManager extends Disposable {
 			this._logger.warn(`MCP configuration: ${error}`);
 		}
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
+		const counts = new Map<string, number>();
+		loaded.entries.forEach(e => counts.set(e.config.name, (counts.get(e.config.name) ?? 0) + 1));
+		const shared = new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+		const namesChanged =
+			[...shared].some(n => !this._sharedNames.has(n)) || [...this._sharedNames].some(n => !shared.has(n));
+		this._sharedNames = shared;
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsentFingerprint(next) !== McpConsentFingerprint(server.entry)) {
+			if (!next || definition(next) !== definition(server.entry)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -137,6 +149,10 @@ export class McpManager extends Disposable {
 				// Trust was granted since: start what was held back.
 				starts.push(this.start(entry.key, false));
 			}
+		}
+		if (namesChanged) {
+			// A name now declared twice (or no longer): the running servers' tools are renamed.
+			[...this._servers.keys()].forEach(key => this._sync(key));
 		}
 		this._onDidChange.fire();
 		await Promise.all(starts);
@@ -160,11 +176,17 @@ export class McpManager extends Disposable {
 		if (!interactive && this._context.globalState.get<string[]>(DISABLED_SERVERS, []).includes(key)) {
 			return set('disabled');
 		}
-		if (!this._consent.isAllowed(entry.config)) {
+		let plan: McpLaunchPlan;
+		try {
+			plan = await planLaunch(entry.config, launchContext(entry));
+		} catch (error) {
+			return this._failed(server, entry, error);
+		}
+		if (!this._consent.isAllowed(plan)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
 			// Not awaited at startup: an unanswered card must not hold the first turn.
 			const asking = this._consent
-				.ask(entry.config, consentSource(entry), interactive)
+				.ask(plan, consentSource(entry), interactive)
 				.then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
@@ -176,7 +198,11 @@ export class McpManager extends Disposable {
 		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
 		await server.connection?.stop();
 		try {
-			const resolved = await resolveEntry(entry, this._inputs);
+			// Inputs are asked now, after the yes; they never decide the program (mcpLaunch.ts).
+			const resolved = await withInputs(plan, id =>
+				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+			);
+			server.plan = plan;
 			const connection = new McpConnection(
 				resolved.config,
 				{
@@ -195,15 +221,21 @@ export class McpManager extends Disposable {
 				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
 			);
 		} catch (error) {
-			set('error', describe(error));
-			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-			void vscode.window
-				.showErrorMessage(
-					`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
-					'Show Logs',
-				)
-				.then(c => c && this._output.show(true));
+			this._failed(server, entry, error);
 		}
+	}
+
+	private _failed(server: { status?: ServerStatus; error?: string }, entry: McpServerEntry, error: unknown): void {
+		server.status = 'error';
+		server.error = describe(error);
+		this._onDidChange.fire();
+		this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
+		void vscode.window
+			.showErrorMessage(
+				`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
+				'Show Logs',
+			)
+			.then(c => c && this._output.show(true));
 	}
 
 	async stop(key: string, disable = false): Promise<void> {
@@ -227,7 +259,7 @@ export class McpManager extends Disposable {
 		const server = this._servers.get(key);
 		if (server) {
 			await this._stop(key);
-			await this._consent.revoke(server.entry.config);
+			await this._consent.revoke({ identity: server.entry.key });
 			server.status = 'needsConsent';
 			this._onDidChange.fire();
 		}
@@ -308,18 +340,18 @@ export class McpManager extends Disposable {
 		this._onDidChange.fire();
 	}
 
-	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
-	private async _checkPins(
-		key: string,
-		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
-	): Promise<void> {
+	/** New or changed tool definitions stay off until the user approves them on a card in the chat (rug pulls). */
+	private async _checkPins(key: string, tools: ReadonlyArray<{ name: string }>): Promise<void> {
 		const server = this._servers.get(key);
-		if (!server) {
+		const plan = server?.plan;
+		if (!server || !plan) {
 			return;
 		}
-		const hashes = McpConsent.toolHashes(tools);
-		const changed = await this._consent.changedTools(server.entry.config, hashes);
-		server.heldBack = new Set(changed);
+		const hashes = pinHashes(tools);
+		const changed = await this._consent.changedTools(plan, hashes);
+		// A name listed twice is never offered: which definition would the model get?
+		const held = new Set([...changed, ...duplicateNames(tools)]);
+		server.heldBack = held;
 		this._sync(key);
 		if (changed.length === 0) {
 			return;
@@ -329,9 +361,13 @@ export class McpManager extends Disposable {
 		);
 		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
 		this._onDidChange.fire();
-		if (await this._consent.askChangedTools(server.entry.config, changed)) {
-			await this._consent.pinTools(server.entry.config, hashes);
-			server.heldBack = new Set();
+		if (await this._consent.askChangedTools(plan, consentSource(server.entry), changed, hashes)) {
+			// Still the same server and the same list the card showed: otherwise the new one asks again.
+			if (this._servers.get(key) !== server || server.plan !== plan) {
+				return;
+			}
+			await this._consent.pinTools(plan, hashes);
+			server.heldBack = new Set(duplicateNames(tools));
 			server.error = undefined;
 			this._sync(key);
 			this._onDidChange.fire();
@@ -383,9 +419,17 @@ export class McpManager extends Disposable {
 			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
 				connection.call(name, args, signal),
 		};
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			shapeOutput(result, this._deps, context),
+		return mcpToolDefinition(
+			entry.config.name,
+			tool,
+			caller,
+			(result, context) => shapeOutput(result, this._deps, context),
+			this._toolName(entry, tool.name),
 		);
+	}
+
+	private _toolName(entry: McpServerEntry, tool: string): string {
+		return mcpToolName(entry.config.name, tool, entry.key, !this._sharedNames.has(entry.config.name));
 	}
 
 	private _unregister(server: { registered: string[] }): void {
@@ -396,8 +440,9 @@ export class McpManager extends Disposable {
 	}
 }
 
-function McpConsentFingerprint(entry: McpServerEntry): string {
-	return McpConsent.fingerprint(entry.config);
+/** The entry as written: a change restarts the server (and its plan, so its consent, is worked out again). */
+function definition(entry: McpServerEntry): string {
+	return JSON.stringify([entry.config, entry.inputs, entry.folder]);
 }
 
 /** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */

@@ -1,5 +1,4 @@
 import * as os from 'os';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import {
 	parseMcpConfig,
@@ -8,8 +7,7 @@ import {
 	type McpInput,
 	type McpServerConfig,
 } from '../../core/tools/sources/mcpConfig';
-import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
-import type { McpInputs } from './mcpInputs';
+import type { LaunchContext } from '../../core/tools/sources/mcpLaunch';
 import { readSettingUnparsed } from '../settings/settings';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
@@ -85,34 +83,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 	}
 }
 
-/** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */
-export async function resolveEntry(
-	entry: McpServerEntry,
-	inputs: McpInputs,
-): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
-	const context: VariableContext = {
-		workspaceFolder: entry.folder,
-		userHome: os.homedir(),
-		pathSeparator: path.sep,
-		env: process.env,
-		input: id => inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
-	};
-	const config = await resolveServer(entry.config, context);
-	let env: Record<string, string> = {};
-	if (config.envFile) {
-		const file = path.isAbsolute(config.envFile)
-			? config.envFile
-			: path.join(entry.folder ?? os.homedir(), config.envFile);
-		try {
-			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
-		} catch (error) {
-			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, {
-				cause: error,
-			});
-		}
-	}
-	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {
-		config.cwd = entry.folder;
-	}
-	return { config, env: { ...env, ...config.env } };
+/** Where a server's launch plan (mcpLaunch.ts) is worked out from: its identity, folder, home and environment. */
+export function launchContext(entry: McpServerEntry): LaunchContext {
+	return { identity: entry.key, folder: entry.folder, userHome: os.homedir(), env: process.env };
 }
