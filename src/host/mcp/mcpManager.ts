@@ -11,14 +11,21 @@ import {
 	type McpState,
 } from '../../core/tools/sources/mcpConnection';
 import { planLaunch, withInputs, type McpLaunchPlan } from '../../core/tools/sources/mcpLaunch';
-import { duplicateNames, pinHashes } from '../../core/tools/sources/mcpPins';
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
 import { McpInputs } from './mcpInputs';
-import { launchContext, loadServers, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-import { readSetting } from '../settings/settings';
+import {
+	connectionOptions,
+	consentSource,
+	definition,
+	launchContext,
+	loadServers,
+	vscodeUserMcpFile,
+	type McpServerEntry,
+} from './mcpServers';
+import { reviewTools, type ReviewedServer } from './mcpToolReview';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -41,18 +48,10 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
+	/** Each server with the plan it was started from (consent, pins and the spawn all use that one). */
 	private readonly _servers = new Map<
 		string,
-		{
-			entry: McpServerEntry;
-			connection?: McpConnection;
-			registered: string[];
-			error?: string;
-			status?: ServerStatus;
-			heldBack?: Set<string>;
-			/** The plan it was started from: consent, pins and the spawn all use this one. */
-			plan?: McpLaunchPlan;
-		}
+		ReviewedServer & { connection?: McpConnection; registered: string[]; status?: ServerStatus }
 	>();
 	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
 	private _sharedNames = new Set<string>();
@@ -203,17 +202,9 @@ export class McpManager extends Disposable {
 				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
 			);
 			server.plan = plan;
-			const connection = new McpConnection(
-				resolved.config,
-				{
-					callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
-					connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
-					maxReconnects: 3,
-					reconnectBaseMs: 2000,
-					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
-					env: resolved.env,
-				},
-				event => this._handle(key, event),
+			const options = connectionOptions(String(this._context.extension.packageJSON.version ?? '0'));
+			const connection = new McpConnection(resolved.config, { ...options, env: resolved.env }, event =>
+				this._handle(key, event),
 			);
 			server.connection = connection;
 			await connection.start();
@@ -230,12 +221,8 @@ export class McpManager extends Disposable {
 		server.error = describe(error);
 		this._onDidChange.fire();
 		this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-		void vscode.window
-			.showErrorMessage(
-				`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
-				'Show Logs',
-			)
-			.then(c => c && this._output.show(true));
+		const message = `Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`;
+		void vscode.window.showErrorMessage(message, 'Show Logs').then(c => c && this._output.show(true));
 	}
 
 	async stop(key: string, disable = false): Promise<void> {
@@ -311,7 +298,12 @@ export class McpManager extends Disposable {
 					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
 				);
 				if (server) {
-					void this._checkPins(key, event.tools);
+					void reviewTools(server, event.tools, this._consent, {
+						current: () => this._servers.get(key) === server,
+						sync: () => this._sync(key),
+						changed: () => this._onDidChange.fire(),
+						warn: line => this._logger.warn(line),
+					});
 				}
 				break;
 			case 'crashed':
@@ -338,40 +330,6 @@ export class McpManager extends Disposable {
 				break;
 		}
 		this._onDidChange.fire();
-	}
-
-	/** New or changed tool definitions stay off until the user approves them on a card in the chat (rug pulls). */
-	private async _checkPins(key: string, tools: ReadonlyArray<{ name: string }>): Promise<void> {
-		const server = this._servers.get(key);
-		const plan = server?.plan;
-		if (!server || !plan) {
-			return;
-		}
-		const hashes = pinHashes(tools);
-		const changed = await this._consent.changedTools(plan, hashes);
-		// A name listed twice is never offered: which definition would the model get?
-		const held = new Set([...changed, ...duplicateNames(tools)]);
-		server.heldBack = held;
-		this._sync(key);
-		if (changed.length === 0) {
-			return;
-		}
-		this._logger.warn(
-			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`,
-		);
-		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
-		this._onDidChange.fire();
-		if (await this._consent.askChangedTools(plan, consentSource(server.entry), changed, hashes)) {
-			// Still the same server and the same list the card showed: otherwise the new one asks again.
-			if (this._servers.get(key) !== server || server.plan !== plan) {
-				return;
-			}
-			await this._consent.pinTools(plan, hashes);
-			server.heldBack = new Set(duplicateNames(tools));
-			server.error = undefined;
-			this._sync(key);
-			this._onDidChange.fire();
-		}
 	}
 
 	/** The registry holds exactly the running server's enabled tools. */
@@ -438,18 +396,4 @@ export class McpManager extends Disposable {
 		}
 		server.registered = [];
 	}
-}
-
-/** The entry as written: a change restarts the server (and its plan, so its consent, is worked out again). */
-function definition(entry: McpServerEntry): string {
-	return JSON.stringify([entry.config, entry.inputs, entry.folder]);
-}
-
-/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
-function consentSource(entry: McpServerEntry): string {
-	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
-	// The folder's name only where there are several to tell apart.
-	return entry.config.scope === 'user'
-		? 'your user configuration'
-		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

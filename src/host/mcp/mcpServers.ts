@@ -8,7 +8,8 @@ import {
 	type McpServerConfig,
 } from '../../core/tools/sources/mcpConfig';
 import type { LaunchContext } from '../../core/tools/sources/mcpLaunch';
-import { readSettingUnparsed } from '../settings/settings';
+import type { McpConnectionOptions } from '../../core/tools/sources/mcpConnection';
+import { readSetting, readSettingUnparsed } from '../settings/settings';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {
@@ -86,4 +87,29 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 /** Where a server's launch plan (mcpLaunch.ts) is worked out from: its identity, folder, home and environment. */
 export function launchContext(entry: McpServerEntry): LaunchContext {
 	return { identity: entry.key, folder: entry.folder, userHome: os.homedir(), env: process.env };
+}
+
+/** The entry as written: a change restarts the server (and its plan, so its consent, is worked out again). */
+export function definition(entry: McpServerEntry): string {
+	return JSON.stringify([entry.config, entry.inputs, entry.folder]);
+}
+
+/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
+export function consentSource(entry: McpServerEntry): string {
+	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
+	// The folder's name only where there are several to tell apart.
+	return entry.config.scope === 'user'
+		? 'your user configuration'
+		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
+/** The connection's limits from settings, read at each start. */
+export function connectionOptions(clientVersion: string): McpConnectionOptions {
+	return {
+		callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
+		connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
+		maxReconnects: 3,
+		reconnectBaseMs: 2000,
+		clientVersion,
+	};
 }
