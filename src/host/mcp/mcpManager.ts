@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
-import type { ToolRegistry } from '../../core/tools/registry';
-import type { ToolDeps } from '../../core/tools/toolDeps';
-import { shapeOutput } from '../../core/tools/toolset';
 import {
 	McpConnection,
 	describe,
@@ -15,6 +12,8 @@ import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTool
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
+import type { WebviewChannel } from '../chat/webviewChannel';
+import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
 import {
 	connectionOptions,
@@ -26,6 +25,7 @@ import {
 	type McpServerEntry,
 } from './mcpServers';
 import { reviewTools, type ReviewedServer } from './mcpToolReview';
+import type { HostTools } from '../tools/hostTools';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -55,6 +55,8 @@ export class McpManager extends Disposable {
 	>();
 	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
 	private _sharedNames = new Set<string>();
+	/** The chat's cards that ask to start a workspace server. */
+	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -64,31 +66,29 @@ export class McpManager extends Disposable {
 
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
-		private readonly _registry: ToolRegistry,
-		private readonly _deps: ToolDeps,
+		/** The registry the servers' tools join, and the output shaping their results get. */
+		private readonly _tools: Pick<HostTools, 'registry' | 'shape'>,
 		private readonly _logger: Logger,
 		private readonly _output: vscode.OutputChannel,
-		/** The chat's cards that ask to start a workspace server. */
-		readonly consentPrompts: McpConsentPrompts = new McpConsentPrompts(),
+		/** Where the cards that ask to start a workspace server are shown. */
+		channel: WebviewChannel,
 	) {
 		super();
-		this._consent = new McpConsent(_context.workspaceState, consentPrompts);
+		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat));
+		this._consent = new McpConsent(_context.workspaceState, this.consentPrompts);
 		this._inputs = new McpInputs(_context.secrets);
-		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
-		this._register(watcher.onDidChange(reload));
-		this._register(watcher.onDidCreate(reload));
-		this._register(watcher.onDidDelete(reload));
 		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
-		const userWatcher = this._register(
-			vscode.workspace.createFileSystemWatcher(
-				new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
-			),
-		);
-		this._register(userWatcher.onDidChange(reload));
-		this._register(userWatcher.onDidCreate(reload));
-		this._register(userWatcher.onDidDelete(reload));
+		for (const pattern of [
+			'**/.vscode/mcp.json',
+			new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
+		]) {
+			const watcher = this._register(vscode.workspace.createFileSystemWatcher(pattern));
+			[watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete].forEach(event =>
+				this._register(event(reload)),
+			);
+		}
 		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
 		this._register({ dispose: () => void this._stopAll() });
@@ -357,13 +357,13 @@ export class McpManager extends Disposable {
 			if (disabled.has(definition.name)) {
 				continue;
 			}
-			if (this._registry.get(definition.name)) {
+			if (this._tools.registry.get(definition.name)) {
 				this._logger.warn(
 					`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`,
 				);
 				continue;
 			}
-			this._registry.register(definition);
+			this._tools.registry.register(definition);
 			server.registered.push(definition.name);
 		}
 	}
@@ -381,7 +381,7 @@ export class McpManager extends Disposable {
 			entry.config.name,
 			tool,
 			caller,
-			(result, context) => shapeOutput(result, this._deps, context),
+			(result, context) => this._tools.shape(result, context),
 			this._toolName(entry, tool.name),
 		);
 	}
@@ -392,7 +392,7 @@ export class McpManager extends Disposable {
 
 	private _unregister(server: { registered: string[] }): void {
 		for (const name of server.registered) {
-			this._registry.unregister(name);
+			this._tools.registry.unregister(name);
 		}
 		server.registered = [];
 	}

@@ -1,6 +1,7 @@
 // The MCP surfaces the security tier attacks, named once: how a server's start is planned
 // (what the card shows, what consent is kept for), how tool lists are pinned, how tools are
 // named, how consent cards are asked. The attacks in mcp.test.ts only use these.
+import { WebviewChannel } from '../../../src/host/chat/webviewChannel';
 import { McpConsentPrompts } from '../../../src/host/mcp/mcpConsentPrompts';
 import type { McpServerConfig } from '../../../src/core/tools/sources/mcpConfig';
 import { planLaunch, withInputs, type LaunchContext } from '../../../src/core/tools/sources/mcpLaunch';
@@ -39,7 +40,7 @@ export async function secondCardAnswer(
 	first: { identity: string; consentKey: string; server: string; card: string },
 	second: { identity: string; consentKey: string; server: string; card: string },
 ): Promise<boolean | 'pending'> {
-	const prompts = new McpConsentPrompts();
+	const prompts = new McpConsentPrompts(new WebviewChannel());
 	const ask = (c: typeof first) =>
 		prompts.ask({ key: c.consentKey, server: c.server, source: '.vscode/mcp.json', runs: c.card }, false);
 	const a = ask(first);
