@@ -21,6 +21,9 @@ export const title =
 const WIRE_LABEL: Record<Wire, string> = { openai: 'OpenAI', ollama: 'Ollama', anthropic: 'Anthropic' };
 
 function budget(scenario: Scenario): string {
+	if (scenario.formatSwitches) {
+		return `≤ ${scenario.formatSwitches} break`;
+	}
 	return scenario.userChange ? '—' : scenario.compaction ? '≤ 1.3' : '≤ 1.05';
 }
 

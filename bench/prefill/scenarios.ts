@@ -17,7 +17,11 @@ export interface Scenario {
 	name: string;
 	/** The history must shrink in this scenario: the looser budget applies. */
 	compaction?: boolean;
-	/** Breaks a format switch may cost (text mode). */
+	/**
+	 * Breaks the scenario may cost, each for a change the model itself made: a switch to text
+	 * mode, or a tool it asked for with request_tools (a Qwen3-style template renders the tools
+	 * before the messages, so a tool appended to them re-reads the conversation once).
+	 */
 	formatSwitches?: number;
 	/** The user changed something (mode, rules): no budget. */
 	userChange?: boolean;
@@ -119,6 +123,7 @@ export const scenarios: Scenario[] = [
 	},
 	{
 		name: 'many MCP tools + request_tools',
+		formatSwitches: 1,
 		session: () => {
 			const registry = new ToolRegistry([...fileTools, ...mcpTools(60)]);
 			registry.register(createRequestToolsTool(() => ({ maxOffered: 12 })));
