@@ -39,21 +39,27 @@ function plainText(tokens: readonly Token[]): string {
 		.join('');
 }
 
-/** Every anchor a page offers; a repeated heading gets `-1`, `-2`, … as on GitHub. */
-export function anchorsOf(markdown: string): Set<string> {
-	const anchors = new Set<string>();
+/** Every anchor a page offers, with its heading's text; a repeated heading gets `-1`, `-2`, … as on GitHub. */
+export function headingsByAnchor(markdown: string): Map<string, string> {
+	const headings = new Map<string, string>();
 	const seen = new Map<string, number>();
 	// walkTokens returns the callbacks' results; these are synchronous and return nothing.
 	void marked.walkTokens(marked.lexer(markdown), token => {
 		if (token.type !== 'heading') {
 			return;
 		}
-		const base = headingSlug(plainText((token as Tokens.Heading).tokens));
+		const text = plainText((token as Tokens.Heading).tokens);
+		const base = headingSlug(text);
 		const count = seen.get(base) ?? 0;
 		seen.set(base, count + 1);
-		anchors.add(count === 0 ? base : `${base}-${count}`);
+		headings.set(count === 0 ? base : `${base}-${count}`, text);
 	});
-	return anchors;
+	return headings;
+}
+
+/** Every anchor a page offers. */
+export function anchorsOf(markdown: string): Set<string> {
+	return new Set(headingsByAnchor(markdown).keys());
 }
 
 /** Every link and image target in the page, in order. */
