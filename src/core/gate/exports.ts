@@ -1,6 +1,12 @@
 import type { CanonicalMessage } from '../llm/canonical';
 import type { StoredEvent } from '../store/sessionStore';
 
+/** An export's part of the gate: where it may be saved (throws with the reason), and what it may copy. */
+export interface ExportGate<Target> {
+	check(target: Target): Promise<void>;
+	filter(messages: readonly CanonicalMessage[]): CanonicalMessage[];
+}
+
 /** The argument names that carry a workspace path in Keel's tools. */
 const PATH_ARGUMENTS = ['path', 'from', 'to'];
 const ATTACHMENT = /Attached (file|selection) (\S+?)(?::\d+-\d+)? \([^)\n]*\):\n(`{3,})\n[\s\S]*?\n\3/g;

@@ -17,7 +17,6 @@ import { admitAddress, type AddressConsent, type AddressOrigin } from './address
 import type { CanonicalMessage } from '../llm/canonical';
 import { withoutKeptOut } from './exports';
 import { endpointFetch } from './network';
-import { resolveProgram } from './programs';
 import { RestoreFiles } from './restoreFiles';
 
 export interface GateSources {
@@ -166,14 +165,6 @@ export class Gate {
 		if (target.protectedReason) {
 			throw new PathRefused(`${path} is protected (${target.protectedReason}); save the export somewhere else.`);
 		}
-	}
-
-	/**
-	 * The program a process start (an MCP server) will actually run, as an absolute path, and its
-	 * folder checked; throws ProgramRefused with what to fix.
-	 */
-	program(command: string, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
-		return resolveProgram(command, options);
 	}
 
 	/** A session's messages as an export may copy them: today's deny list applied again (gate/exports.ts). */

@@ -99,8 +99,8 @@ export class MentionsHost extends Disposable {
 	 */
 	async resolve(
 		text: string,
-		signal = new AbortController().signal,
 		origin?: MentionOrigin,
+		signal = new AbortController().signal,
 	): Promise<{ prompt: string; attachments: Attachment[] }> {
 		const mentions = parseMentions(text);
 		if (mentions.length === 0) {

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
-import type { CanonicalMessage } from '../../core/llm/canonical';
-import { filteredEvents } from '../../core/gate/exports';
+import { filteredEvents, type ExportGate } from '../../core/gate/exports';
+import { exportSession as exportSessionText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
-import { writeText } from '../tools/hostFiles';
+import { writeBytes } from '../tools/hostFiles';
 import type { SessionPersistence } from './sessionPersistence';
 
 export interface HistoryActions {
@@ -13,11 +12,8 @@ export interface HistoryActions {
 	resume(sessionId: string): void;
 	/** After the current session was deleted: start a fresh one. */
 	newChat(): void;
-	/** The gate's word on an export: its destination (throws with the reason) and what it may copy. */
-	exports?: {
-		check(target: vscode.Uri): Promise<void>;
-		filter(messages: readonly CanonicalMessage[]): CanonicalMessage[];
-	};
+	/** The gate's word on an export: where it may be saved, and what it may copy. */
+	exports?: ExportGate<vscode.Uri>;
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
@@ -55,7 +51,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 			const hits = store.search(query);
 			pick.items = hits.map(hit => ({
 				...toItem(hit.meta, hit.meta.id === actions.currentSessionId()),
-				detail: hit.snippet,
+				detail: searchPassage(hit.snippet),
 				alwaysShow: true,
 			}));
 			return;
@@ -124,7 +120,7 @@ export async function deleteSession(store: SessionStore, meta: SessionMeta, acti
 export async function exportSession(
 	store: SessionStore,
 	meta: SessionMeta,
-	gate?: HistoryActions['exports'],
+	gate?: ExportGate<vscode.Uri>,
 ): Promise<void> {
 	const format = await vscode.window.showQuickPick(['Markdown', 'JSON'], { title: `Keel: Export "${meta.title}"` });
 	if (!format) {
@@ -146,17 +142,23 @@ export async function exportSession(
 		void vscode.window.showErrorMessage(`Keel: not exported: ${(error as Error).message}`);
 		return;
 	}
-	const filter = gate?.filter ?? (messages => [...messages]);
-	const content = markdown
-		? sessionToMarkdown(meta, filter(store.load(meta.id)))
-		: sessionToJson(meta, filteredEvents(store.events(meta.id), filter));
-	await writeText(target, content);
+	const content = exportSessionText(markdown ? 'markdown' : 'json', meta, exportSource(store, meta.id, gate));
+	await writeBytes(target, Buffer.from(content, 'utf8'));
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,
 	);
 }
 
-function toItem(meta: SessionMeta, current: boolean): SessionItem {
+/** The session's events and history as an export may copy them (the gate's filter, when there is one). */
+export function exportSource(store: SessionStore, id: string, gate?: Pick<ExportGate<unknown>, 'filter'>) {
+	const filter = gate?.filter ?? (messages => [...messages]);
+	return {
+		events: () => filteredEvents(store.events(id), filter),
+		history: () => filter(store.load(id)),
+	};
+}
+
+function toItem(meta: SessionMeta, current: boolean): SessionItem & { meta: SessionMeta } {
 	return {
 		meta,
 		label: `${current ? '$(comment-discussion) ' : ''}${meta.title}`,
@@ -167,13 +169,13 @@ function toItem(meta: SessionMeta, current: boolean): SessionItem {
 }
 
 /** "Today", "Yesterday", then dates: sessions stay in recency order under their day. */
-function withDaySeparators(items: SessionItem[]): SessionItem[] {
+function withDaySeparators(items: Array<SessionItem & { meta: SessionMeta }>): SessionItem[] {
 	const out: SessionItem[] = [];
 	let last = '';
 	const today = new Date().toDateString();
 	const yesterday = new Date(Date.now() - 86_400_000).toDateString();
 	for (const item of items) {
-		const day = new Date(item.meta!.updatedAt).toDateString();
+		const day = new Date(item.meta.updatedAt).toDateString();
 		if (day !== last) {
 			out.push({
 				label:
@@ -181,7 +183,7 @@ function withDaySeparators(items: SessionItem[]): SessionItem[] {
 						? 'Today'
 						: day === yesterday
 							? 'Yesterday'
-							: new Date(item.meta!.updatedAt).toLocaleDateString(),
+							: new Date(item.meta.updatedAt).toLocaleDateString(),
 				kind: vscode.QuickPickItemKind.Separator,
 			});
 			last = day;

@@ -24,3 +24,7 @@ export async function exists(uri: vscode.Uri): Promise<boolean> {
 export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
 	await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 }
+
+export async function writeBytes(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
+	await vscode.workspace.fs.writeFile(uri, bytes);
+}

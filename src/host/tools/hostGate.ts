@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { AddressConsent } from '../../core/gate/addresses';
+import type { ExportGate } from '../../core/gate/exports';
 import { Gate } from '../../core/gate/gate';
+import type { Workspace } from '../../core/ports';
+import { relativeOfUri } from './workspaceFolderNames';
 import { readPathPolicy, readPermissionRules } from './permissionsConfig';
 
 const ALLOWED = 'keel.addresses.allowed';
@@ -15,6 +18,22 @@ export function createHostGate(workspaceState: vscode.Memento): Gate {
 		rules: readPermissionRules,
 		addresses: new AddressPrompts(workspaceState),
 	});
+}
+
+/**
+ * An export's part of the gate: saved inside the workspace it is a write there, and what it
+ * copies is decided again with the deny list as it is now.
+ */
+export function exportGate(gate: Gate, workspace: Workspace): ExportGate<vscode.Uri> {
+	return {
+		check: async target => {
+			const relative = relativeOfUri(target);
+			if (relative !== undefined) {
+				await gate.admitExport(workspace, relative);
+			}
+		},
+		filter: messages => gate.exportable(messages),
+	};
 }
 
 /**

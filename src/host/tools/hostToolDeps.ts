@@ -101,11 +101,12 @@ export function hostToolDeps(
 	toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>,
 	gate?: Gate,
 ): ToolDeps {
-	const rg = findRipgrep();
+	// Looked for when grep first runs: the search walks VS Code's install folder.
+	let rg: { path: string | undefined } | undefined;
 	return {
 		pathPolicy: readPathPolicy,
 		gate,
-		rgPath: () => rg,
+		rgPath: () => (rg ??= { path: findRipgrep() }).path,
 		excludes,
 		diagnostics: vscodeDiagnostics,
 		network: {},

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import type { LentTools } from '../../core/tools/lentTools';
+import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
+import type { Workspace } from '../../core/ports';
+import { LentTools as LentCalls } from '../../core/tools/lentTools';
+import { redactSecrets } from '../../core/tools/redact';
+import type { ToolRegistry } from '../../core/tools/registry';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
@@ -7,37 +11,44 @@ import type { LentTools } from '../../core/tools/lentTools';
  * extensions can use them: the same permission rules, path policy, deny-read, approval and
  * redaction as in Keel's chat (core/tools/lentTools.ts). An untrusted workspace gets none.
  */
-export async function invokeLentTool(
-	lent: LentTools,
-	lmName: string,
-	input: unknown,
-	token: vscode.CancellationToken,
-): Promise<vscode.LanguageModelToolResult> {
-	if (!vscode.workspace.isTrusted) {
-		throw new Error('Keel lends its tools only in a trusted workspace.');
-	}
-	const abort = new AbortController();
-	token.onCancellationRequested(() => abort.abort());
-	const display = await lent.invoke(lmName, input, abort.signal);
-	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
+export interface LentTools {
+	/** The progress line, and VS Code's confirmation when Keel's rules ask before the call. */
+	prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
+	invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 }
 
-/** The progress line, and VS Code's confirmation when Keel's rules ask before the call. */
-export async function prepareLentTool(
-	lent: LentTools,
-	lmName: string,
-	input: unknown,
-): Promise<vscode.PreparedToolInvocation> {
-	const prepared = await lent.prepare(lmName, input);
+/** Over the registry of Keel's own turns (built on first call) and the user's approval settings. */
+export function lentTools(
+	registry: () => ToolRegistry,
+	workspace: Workspace,
+	settings: () => ApprovalSettings,
+): LentTools {
+	let calls: LentCalls | undefined;
+	const lent = () => (calls ??= new LentCalls(registry(), workspace, settings));
 	return {
-		invocationMessage: prepared.title,
-		...(prepared.confirm
-			? {
-					confirmationMessages: {
-						title: prepared.confirm.title,
-						message: new vscode.MarkdownString().appendText(prepared.confirm.message),
-					},
-				}
-			: {}),
+		prepare: async (name, input) => {
+			const prepared = await lent().prepare(name, input);
+			return {
+				invocationMessage: prepared.title,
+				...(prepared.confirm
+					? {
+							confirmationMessages: {
+								title: prepared.confirm.title,
+								message: new vscode.MarkdownString().appendText(prepared.confirm.message),
+							},
+						}
+					: {}),
+			};
+		},
+		invoke: async (name, input, token) => {
+			if (!vscode.workspace.isTrusted) {
+				throw new Error('Keel lends its tools only in a trusted workspace.');
+			}
+			const abort = new AbortController();
+			token.onCancellationRequested(() => abort.abort());
+			const display = await lent().invoke(name, input, abort.signal);
+			// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
+			return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);
+		},
 	};
 }

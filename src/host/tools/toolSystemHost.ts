@@ -7,6 +7,8 @@ import type { Logger, Workspace } from '../../core/ports';
 import { ToolResultCache } from '../../core/tools/resultCache';
 import { overflowThreshold, type ToolSystemConfig } from '../../core/tools/toolSystemConfig';
 import { Disposable } from '../../core/util/lifecycle';
+import { checkPattern } from '../../core/patterns/linearRegex';
+import { warnUnrunnablePatterns } from '../settings/patternWarnings';
 import { readSetting } from '../settings/settings';
 import { readText } from './hostFiles';
 import { relativeOfUri } from './workspaceFolderNames';
@@ -63,7 +65,7 @@ export class ToolSystemHost extends Disposable {
 		return {
 			filters: this._engine,
 			securityScan: readSetting('filters.securityScan'),
-			securityPatterns: readSetting('filters.securityPatterns'),
+			securityPatterns: securityPatterns(),
 			overflowChars: overflowThreshold(readSetting('model.contextWindow'), readSetting('tools.overflowShare')),
 			cache: {
 				enabled: readSetting('tools.cache.enabled'),
@@ -128,6 +130,15 @@ export class ToolSystemHost extends Disposable {
 		this._logger.info(`Output filters: ${parsed.entries.length} rule(s) from ${label}.`);
 		return parsed.entries;
 	}
+}
+
+function securityPatterns(): string[] {
+	const patterns = readSetting('filters.securityPatterns');
+	warnUnrunnablePatterns(
+		'keel.filters.securityPatterns',
+		patterns.map(p => checkPattern(p)),
+	);
+	return patterns;
 }
 
 function readPolicySettings(): ToolPolicySettings {

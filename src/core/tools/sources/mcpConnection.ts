@@ -27,11 +27,6 @@ export interface McpConnectionOptions {
 	clientVersion: string;
 	/** Extra environment (resolved env + envFile) on top of the SDK's minimal inherited set. */
 	env?: Record<string, string>;
-	/**
-	 * The gate's word on a stdio server's start: the program that will actually run (an absolute
-	 * path, so no later PATH lookup picks another) in a folder that exists; throws to refuse.
-	 */
-	program?(command: string, options: { cwd?: string; env: NodeJS.ProcessEnv }): string;
 }
 
 export class McpConnection {
@@ -124,14 +119,10 @@ export class McpConnection {
 		const make = () => new sdk.Client({ name: 'keel', version: this._options.clientVersion }, { capabilities: {} });
 		const timeout = this._options.connectTimeoutMs;
 		if (this.config.type === 'stdio') {
-			const env = { ...sdk.getDefaultEnvironment(), ...this._options.env };
-			const command = this._options.program
-				? this._options.program(this.config.command!, { cwd: this.config.cwd, env })
-				: this.config.command!;
 			const transport = new sdk.StdioClientTransport({
-				command,
+				command: this.config.command!,
 				args: this.config.args ?? [],
-				env,
+				env: { ...sdk.getDefaultEnvironment(), ...this._options.env },
 				cwd: this.config.cwd,
 				stderr: 'pipe',
 			});

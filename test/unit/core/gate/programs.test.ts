@@ -1,10 +1,11 @@
-// The program a start runs: found on PATH (absolute entries only) or against the folder it
-// starts in, executable, and handed over as an absolute path; real files in a temp folder.
+// The program a start runs, found as execvp finds it (a name with a slash from the working
+// folder, otherwise along PATH, relative entries from the working folder too), executable, and
+// named twice: the path found (what starts) and the real file behind it; real files in a temp folder.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ProgramRefused, resolveProgram } from '../../../../src/core/gate/programs';
+import { ProgramRefused, resolveExecutable } from '../../../../src/core/gate/programs';
 
 describe('gate: programs', function () {
 	if (process.platform === 'win32') {
@@ -18,36 +19,43 @@ describe('gate: programs', function () {
 			['bin2/tool', 0o755],
 			['bin2/other', 0o755],
 			['work/run.sh', 0o755],
+			['work/bin/local', 0o755],
 		] as const) {
 			fs.mkdirSync(path.dirname(path.join(base, rel)), { recursive: true });
 			fs.writeFileSync(path.join(base, rel), '#!/bin/sh\n');
 			fs.chmodSync(path.join(base, rel), mode);
 		}
+		fs.symlinkSync(path.join(base, 'bin2/other'), path.join(base, 'bin1/alias'));
 	});
 	after(() => fs.rmSync(base, { recursive: true, force: true }));
 
-	it('finds the first executable on PATH, skipping files that are not executable and relative entries', () => {
-		const env = { PATH: ['bin2', path.join(base, 'bin1'), path.join(base, 'bin2')].join(path.delimiter) };
-		assert.strictEqual(resolveProgram('tool', { env, cwd: base }), path.join(base, 'bin2/tool'));
-		assert.strictEqual(resolveProgram('other', { env, cwd: base }), path.join(base, 'bin2/other'));
+	it('finds the first executable on PATH, skipping files that are not executable', () => {
+		const search = [path.join(base, 'bin1'), path.join(base, 'bin2')].join(path.delimiter);
+		assert.deepStrictEqual(resolveExecutable('tool', base, search), {
+			found: path.join(base, 'bin2/tool'),
+			real: path.join(base, 'bin2/tool'),
+		});
 	});
 
-	it('resolves a path against the folder it starts in, and refuses what is not there or not executable', () => {
+	it('names the link it starts and the real file behind it', () => {
+		assert.deepStrictEqual(resolveExecutable('alias', base, path.join(base, 'bin1')), {
+			found: path.join(base, 'bin1/alias'),
+			real: path.join(base, 'bin2/other'),
+		});
+	});
+
+	it('starts relative PATH entries and names with a slash from the working folder', () => {
 		const cwd = path.join(base, 'work');
-		assert.strictEqual(resolveProgram('./run.sh', { cwd, env: {} }), path.join(cwd, 'run.sh'));
-		assert.strictEqual(resolveProgram(path.join(base, 'bin2/tool'), { env: {} }), path.join(base, 'bin2/tool'));
-		for (const command of ['./missing.sh', path.join(base, 'bin1/tool'), 'nowhere', '']) {
+		assert.strictEqual(resolveExecutable('local', cwd, 'bin').found, path.join(cwd, 'bin/local'));
+		assert.strictEqual(resolveExecutable('./run.sh', cwd, '').found, path.join(cwd, 'run.sh'));
+	});
+
+	it('refuses what is missing or not executable, naming the PATH it searched', () => {
+		for (const command of ['./missing.sh', path.join(base, 'bin1/tool'), 'nowhere']) {
 			assert.throws(
-				() => resolveProgram(command, { cwd, env: { PATH: path.join(base, 'bin1') } }),
-				ProgramRefused,
+				() => resolveExecutable(command, path.join(base, 'work'), path.join(base, 'bin1')),
+				(error: Error) => error instanceof ProgramRefused && error.message.includes(command),
 			);
 		}
-	});
-
-	it('refuses a folder that does not exist, naming it', () => {
-		assert.throws(
-			() => resolveProgram('tool', { cwd: path.join(base, 'gone'), env: { PATH: path.join(base, 'bin2') } }),
-			(error: Error) => error instanceof ProgramRefused && error.message.includes(path.join(base, 'gone')),
-		);
 	});
 });
