@@ -49,7 +49,7 @@ const USER_DENY = [
 	'**/*.@(token|secret)',
 	'Private/**',
 	'**/private-*.{yml,yaml}',
-	'!(public)/*.credentials',
+	'**/+(prod|stage)-*.credentials',
 ];
 const DENY_RULES: PermissionRule[] = [
 	{ tool: '*', match: 'internal/**', action: 'deny' },
@@ -68,9 +68,7 @@ function policyOf(): PathPolicy {
 }
 
 function deniedFiles(): string[] {
-	const files = [...DEFAULT_DENY_READ, ...USER_DENY].flatMap(glob =>
-		glob.startsWith('!(') ? ['other/x.credentials', 'OTHER/y.CREDENTIALS'] : instancesOf(glob),
-	);
+	const files = [...DEFAULT_DENY_READ, ...USER_DENY].flatMap(glob => instancesOf(glob));
 	return [...new Set([...files, ...RULE_FILES])].filter(f => !/\.(example|sample|template|pub)$/i.test(f));
 }
 

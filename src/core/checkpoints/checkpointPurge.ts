@@ -29,7 +29,7 @@ export async function purgeKeptOut(
 	const cached = splitNul(await git.run(['ls-files', '-z', '--cached'])).filter(keptOut);
 	if (cached.length > 0) {
 		await git.run(
-			['rm', '--cached', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+			['rm', '--cached', '-q', '-f', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
 			cached.join('\0'),
 		);
 	}
@@ -73,7 +73,7 @@ async function rewriteWithout(git: ShadowGit, commit: string, files: string[]): 
 	try {
 		await git.run(['read-tree', commit], undefined, true, env);
 		await git.run(
-			['rm', '--cached', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+			['rm', '--cached', '-q', '-f', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
 			files.join('\0'),
 			true,
 			env,
