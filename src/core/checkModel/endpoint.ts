@@ -5,7 +5,8 @@ import type { ResolvedProvider } from '../llm/providers';
 export async function advertisedContextWindow(
 	resolved: ResolvedProvider,
 	apiKey: string | undefined,
+	fetchImpl?: typeof fetch,
 ): Promise<number | undefined> {
-	const models = await listModels(resolved, apiKey);
+	const models = await listModels(resolved, apiKey, fetchImpl);
 	return models.find(model => model.id === resolved.model)?.contextWindow;
 }

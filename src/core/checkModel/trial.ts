@@ -1,5 +1,3 @@
-import * as fs from 'fs/promises';
-import * as path from 'path';
 import type { Approver } from '../agent/approval/approvalGate';
 import type { AgentEvent } from '../agent/events';
 import { runTurn } from '../agent/loop/runAgent';
@@ -7,6 +5,7 @@ import { buildSystemPrompt } from '../agent/loop/systemPrompt';
 import { InMemoryToolModeMemory, type RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
+import type { Workspace } from '../ports';
 import type { ToolDefinition } from '../tools/defineTool';
 import { NodeWorkspace } from '../tools/nodeWorkspace';
 import { ToolRegistry } from '../tools/registry';
@@ -118,11 +117,11 @@ export async function runTrial(
 		const detail = outcome.error?.message ? `: ${outcome.error.message}` : '';
 		return { ...base, passed: false, why: `the turn ended ${outcome.reason}${detail}` };
 	}
-	const why = task.check(await trialView(outcome.messages, env.scratch));
+	const why = task.check(await trialView(outcome.messages, workspace));
 	return { ...base, passed: why === undefined, why: why ?? '' };
 }
 
-async function trialView(messages: readonly CanonicalMessage[], scratch: ScratchFolder): Promise<TrialView> {
+async function trialView(messages: readonly CanonicalMessage[], workspace: Workspace): Promise<TrialView> {
 	const results = new Map<string, { ok: boolean; output: string }>();
 	for (const message of messages) {
 		if (message.kind === 'tool_result') {
@@ -134,7 +133,7 @@ async function trialView(messages: readonly CanonicalMessage[], scratch: Scratch
 			? [{ name: message.data.name, arguments: message.data.arguments, ...results.get(message.data.id) }]
 			: [],
 	);
-	const files = await snapshot(scratch.workspace);
+	const files = await snapshot(workspace);
 	return {
 		answer: messages
 			.filter(m => m.kind === 'assistant')
@@ -145,17 +144,18 @@ async function trialView(messages: readonly CanonicalMessage[], scratch: Scratch
 	};
 }
 
-/** The workspace's small text files after the turn, by workspace-relative path. */
-async function snapshot(root: string, dir = '', into = new Map<string, string>()): Promise<Map<string, string>> {
-	for (const entry of await fs.readdir(path.join(root, dir), { withFileTypes: true })) {
-		const relative = dir ? `${dir}/${entry.name}` : entry.name;
-		if (entry.isDirectory()) {
-			await snapshot(root, relative, into);
-		} else if (entry.isFile()) {
-			const stat = await fs.stat(path.join(root, relative));
-			if (stat.size <= 256 * 1024) {
-				into.set(relative, await fs.readFile(path.join(root, relative), 'utf8'));
-			}
+/** The workspace's small text files after the turn, by workspace-relative path, read through the Workspace port. */
+async function snapshot(
+	workspace: Workspace,
+	dir = '',
+	into = new Map<string, string>(),
+): Promise<Map<string, string>> {
+	for (const [name, type] of await workspace.readDirectory(dir)) {
+		const relative = dir ? `${dir}/${name}` : name;
+		if (type === 'directory') {
+			await snapshot(workspace, relative, into);
+		} else if (type === 'file' && ((await workspace.stat(relative))?.size ?? Infinity) <= 256 * 1024) {
+			into.set(relative, new TextDecoder().decode(await workspace.readFile(relative)));
 		}
 	}
 	return into;

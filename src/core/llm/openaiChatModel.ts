@@ -6,6 +6,7 @@ import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
@@ -42,7 +43,10 @@ export class OpenAIChatModel implements ChatModel {
 			stream = await this._client.chat.completions.create(
 				{
 					model: this._options.model,
-					messages: toOpenAIMessages(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
+					messages: toOpenAIMessages(
+						request.messages,
+						replaysReasoning(this._options.model),
+					) as OpenAI.Chat.ChatCompletionMessageParam[],
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					stream_options: { include_usage: true },
@@ -63,10 +67,7 @@ export class OpenAIChatModel implements ChatModel {
 		try {
 			for await (const chunk of stream) {
 				if (chunk.usage) {
-					usage = {
-						promptTokens: chunk.usage.prompt_tokens,
-						completionTokens: chunk.usage.completion_tokens,
-					};
+					usage = usageOf(chunk as WireUsageChunk);
 				}
 				timings = llamaCppTimings((chunk as { timings?: LlamaCppTimings }).timings) ?? timings;
 				const choice = chunk.choices?.[0];
@@ -157,6 +158,22 @@ interface WireDelta {
 	reasoning?: string | null;
 	tool_calls?: WireToolDelta[];
 	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
+}
+
+/** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */
+interface WireUsageChunk {
+	usage: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
+	timings?: { cache_n?: number; prompt_n?: number };
+}
+
+function usageOf(chunk: WireUsageChunk): TokenUsage {
+	const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? chunk.timings?.cache_n;
+	return {
+		promptTokens: chunk.usage.prompt_tokens,
+		completionTokens: chunk.usage.completion_tokens,
+		...(cached !== undefined ? { cachedTokens: cached } : {}),
+		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
+	};
 }
 
 /** llama.cpp's server times each request and sends it with the last chunk. */

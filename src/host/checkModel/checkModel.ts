@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { reportMarkdown } from '../../core/checkModel/markdown';
 import type { CheckReport, SettingKey } from '../../core/checkModel/types';
+import type { Gate } from '../../core/gate/gate';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import type { CheckModelToView } from '../../shared/checkModelProtocol';
@@ -21,6 +22,7 @@ export class CheckModel extends Disposable {
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
 		private readonly _logger: Logger,
+		private readonly _gate: Gate,
 	) {
 		super();
 		this._reports = new ReportStore(vscode.Uri.joinPath(_context.globalStorageUri, 'check-model').fsPath);
@@ -44,7 +46,7 @@ export class CheckModel extends Disposable {
 			void vscode.window.showInformationMessage('Keel: Check Model is already running; see its progress.');
 			return this._running;
 		}
-		this._running = runConfiguredCheck(this._context, this._logger);
+		this._running = runConfiguredCheck(this._context, this._logger, this._gate);
 		try {
 			const report = await this._running;
 			if (report) {

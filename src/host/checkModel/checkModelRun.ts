@@ -3,11 +3,12 @@ import { advertisedContextWindow } from '../../core/checkModel/endpoint';
 import { runCheckModel } from '../../core/checkModel/runCheckModel';
 import type { CheckReport } from '../../core/checkModel/types';
 import { toAgentError } from '../../core/errors';
+import type { Gate } from '../../core/gate/gate';
 import type { Logger } from '../../core/ports';
 import { createConfiguredModel } from '../models/chatModels';
 import { isLmProviderSelected } from '../models/lmChatModel';
 import { readRecoverySettings } from '../models/recoveryConfig';
-import { readResolvedProvider } from '../models/providerConfig';
+import { modelEndpointOrigin, readResolvedProvider } from '../models/providerConfig';
 import { getApiKey } from '../models/secrets';
 import { readSetting } from '../settings/settings';
 import { readShellSettings } from '../tools/shellHost';
@@ -20,11 +21,16 @@ import { readShellSettings } from '../tools/shellHost';
 export async function runConfiguredCheck(
 	context: vscode.ExtensionContext,
 	logger: Logger,
+	gate: Gate,
 ): Promise<CheckReport | undefined> {
 	const lm = isLmProviderSelected();
 	const resolved = readResolvedProvider();
 	const apiKey = lm ? undefined : await getApiKey(context.secrets, resolved.baseUrl);
-	const model = await createConfiguredModel(context.secrets);
+	// The endpoint passes the gate as a turn's does (a workspace-chosen URL is asked about first).
+	const model = await createConfiguredModel(context.secrets, gate);
+	const listFetch = lm
+		? undefined
+		: gate.modelFetch(await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin()));
 	const shell = readShellSettings(context.asAbsolutePath('sandbox'));
 	const name = lm ? readSetting('model.name') : resolved.model;
 	return vscode.window.withProgress(
@@ -47,7 +53,7 @@ export async function runConfiguredCheck(
 					trials: readSetting('checkModel.trials'),
 					recovery: readRecoverySettings(),
 					sandbox: { image: shell.image, limits: shell.limits },
-					advertisedWindow: lm ? undefined : () => advertisedContextWindow(resolved, apiKey),
+					advertisedWindow: lm ? undefined : () => advertisedContextWindow(resolved, apiKey, listFetch),
 					signal: abort.signal,
 					onProgress: step => {
 						const increment = step.total > 0 ? ((step.done - done) * 100) / step.total : 0;
