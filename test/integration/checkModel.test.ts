@@ -136,6 +136,16 @@ describe('Check Model — scripted personalities through the real suite', functi
 		assert.match(report.warnings[0], /Raise the server's context to 16,384/);
 	});
 
+	it("Ollama's native API cuts the prompt too: the same window is found from prompt_eval_count", async () => {
+		const model = personality('truncating', { window: 4096 });
+		scriptPersonality(double, model.step);
+		const tasks = CHECK_TASKS.filter(t => ['long-file', 'multi-step'].includes(t.id));
+		const { report } = await checkAgainst(double, 'ollama', { tasks, trials: 2 });
+		assert.equal(report.context.servedWindow, 4096);
+		assert.equal(report.context.truncatedRequests, 4, 'the long file once read, in each trial and mode');
+		assert.deepEqual(change(report), { 'keel.model.contextWindow': 4096 });
+	});
+
 	it('counts exactly the calls a model broke, whichever they are (generated patterns)', async () => {
 		const tasks = CHECK_TASKS.filter(t => ['multi-step', 'rename-symbol', 'search-read'].includes(t.id));
 		await fc.assert(

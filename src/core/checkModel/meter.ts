@@ -1,4 +1,5 @@
 import { estimateTokens } from '../agent/loop/guards';
+import { expectedPrefill } from '../agent/loop/sessionMemory';
 import type { ChatModel, ChatRequest, ModelEvent } from '../llm/chatModel';
 import type { RequestSample, ToolCallMode } from './types';
 
@@ -10,6 +11,8 @@ import type { RequestSample, ToolCallMode } from './types';
 export class MeteredChatModel implements ChatModel {
 	readonly samples: RequestSample[] = [];
 	mode: ToolCallMode = 'native';
+	/** The trial's previous request: a server with a prompt cache reads only what this one adds to it. */
+	private _previous: { messages: ChatRequest['messages']; estimate: number } | undefined;
 
 	constructor(
 		private readonly _model: ChatModel,
@@ -22,12 +25,15 @@ export class MeteredChatModel implements ChatModel {
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
 		const started = this._now();
+		const estimate = estimateTokens(request.messages, request.tools);
 		const sample: RequestSample = {
 			mode: this.mode,
 			durationMs: 0,
-			estimatedPromptTokens: estimateTokens(request.messages, request.tools),
+			estimatedPromptTokens: estimate,
+			newPromptTokens: expectedPrefill(this._previous, request.messages, estimate),
 			failed: true,
 		};
+		this._previous = { messages: request.messages, estimate };
 		this.samples.push(sample);
 		try {
 			for await (const event of this._model.stream(request)) {
@@ -37,6 +43,10 @@ export class MeteredChatModel implements ChatModel {
 				if (event.type === 'finish') {
 					sample.finishReason = event.reason;
 					sample.promptTokens = event.usage?.promptTokens;
+					// Ollama counts only the prompt it evaluated (a cached prefix is not in the count).
+					sample.countsNewOnly =
+						event.usage?.prefilledTokens !== undefined &&
+						event.usage.prefilledTokens === event.usage.promptTokens;
 					sample.completionTokens = event.usage?.completionTokens;
 					sample.server = event.usage?.timings;
 					sample.failed = false;
@@ -46,6 +56,12 @@ export class MeteredChatModel implements ChatModel {
 		} finally {
 			sample.durationMs = this._now() - started;
 		}
+	}
+
+	/** A new trial is a new conversation: nothing of the last one's prompt is reused. */
+	startTrial(mode: ToolCallMode): void {
+		this.mode = mode;
+		this._previous = undefined;
 	}
 
 	/** The samples since `from` (one trial's), for its figures. */

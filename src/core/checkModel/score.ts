@@ -153,6 +153,20 @@ function measuredGeneration(samples: RequestSample[]): { value?: number; source:
 	return { value: ms > 0 ? (tokens * 1000) / ms : undefined, source: 'measured' };
 }
 
+/**
+ * A prompt the server read only part of: a count well under what Keel sent. A server that counts
+ * only what it evaluated (Ollama, with the previous request's prefix cached) is held to the part
+ * that was new; reading well under even that is a cut.
+ */
+export function wasCut(sample: RequestSample): boolean {
+	if (!looksTruncated(sample.estimatedPromptTokens, sample.promptTokens)) {
+		return false;
+	}
+	return (
+		!sample.countsNewOnly || sample.promptTokens! < 0.6 * (sample.newPromptTokens ?? sample.estimatedPromptTokens)
+	);
+}
+
 /** What the server really gave: a prompt it read only part of shows as a count well under what Keel sent. */
 export function contextFigures(
 	samples: readonly RequestSample[],
@@ -161,7 +175,7 @@ export function contextFigures(
 ): ContextFigures {
 	const ok = samples.filter(s => !s.failed);
 	const read = ok.flatMap(s => (s.promptTokens === undefined ? [] : [s.promptTokens]));
-	const truncated = ok.filter(s => looksTruncated(s.estimatedPromptTokens, s.promptTokens));
+	const truncated = ok.filter(wasCut);
 	const sent = ok.map(s => s.estimatedPromptTokens);
 	return {
 		configured,

@@ -59,7 +59,7 @@ export async function runTrial(
 	env: TrialEnv,
 ): Promise<TrialResult> {
 	await env.scratch.reset(task.files, task.outside);
-	env.model.mode = mode;
+	env.model.startTrial(mode);
 	const firstSample = env.model.samples.length;
 	const events: AgentEvent[] = [];
 	const timeout = AbortSignal.timeout(env.trialTimeoutMs);

@@ -61,6 +61,10 @@ export interface RequestSample {
 	completionTokens?: number;
 	/** Keel's own estimate of what it sent, to tell a prompt the server cut. */
 	estimatedPromptTokens: number;
+	/** Of that, what the previous request of the trial did not already hold (all of it for the first). */
+	newPromptTokens?: number;
+	/** The server's prompt count is only what it evaluated, not the cached prefix (Ollama). */
+	countsNewOnly?: boolean;
 	/** Prompt processing and generation as the server timed them (Ollama, llama.cpp). */
 	server?: { promptTokens?: number; promptMs?: number; generatedTokens?: number; generationMs?: number };
 	finishReason?: string;

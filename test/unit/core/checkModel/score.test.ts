@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { reportMarkdown } from '../../../../src/core/checkModel/markdown';
 import { advise } from '../../../../src/core/checkModel/recommend';
 import { buildReport } from '../../../../src/core/checkModel/report';
-import { betterMode, contextFigures, summarizeMode } from '../../../../src/core/checkModel/score';
+import { betterMode, contextFigures, summarizeMode, wasCut } from '../../../../src/core/checkModel/score';
 import { CHECK_TASKS } from '../../../../src/core/checkModel/suite';
 import type { RequestSample, ToolCallMode, TrialResult } from '../../../../src/core/checkModel/types';
 
@@ -152,6 +152,33 @@ describe('Check Model scores', () => {
 						assert.equal(advice.verdict, 'notUsable');
 					}
 					assert.match(advice.warnings[0], /The server cut 1 of 2 prompts/);
+				},
+			),
+		);
+	});
+
+	it('a server counting only what it evaluated is cut only when it read well under the new part', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 2000, max: 30_000 }),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				fc.double({ min: 0.05, max: 1.2, noNaN: true }),
+				(estimate, newShare, readShare) => {
+					const fresh = Math.round(estimate * newShare);
+					const read = Math.round(fresh * readShare);
+					const sample: RequestSample = {
+						mode: 'native',
+						durationMs: 1,
+						estimatedPromptTokens: estimate,
+						newPromptTokens: fresh,
+						promptTokens: read,
+						countsNewOnly: true,
+						failed: false,
+					};
+					const cut = read >= 1024 && read < estimate * 0.6 && read < fresh * 0.6;
+					assert.equal(wasCut(sample), cut);
+					// A server that counts the whole prompt is judged against all of it.
+					assert.equal(wasCut({ ...sample, countsNewOnly: false }), read >= 1024 && read < estimate * 0.6);
 				},
 			),
 		);
