@@ -3,16 +3,42 @@
 // applied to the user settings, exported as Markdown, and compared with a second report. The
 // screenshot of the report in docs/ is taken here.
 import * as assert from 'assert';
+import Docker from 'dockerode';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { parse } from 'jsonc-parser';
 import type { Frame } from 'playwright-core';
+import { SCRATCH_PREFIX } from '../../src/core/checkModel/scratch';
+import { LABEL } from '../../src/core/exec/sandboxSpec';
 import { runCommand, webviewFrame } from '../support/browser';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { REPO_ROOT } from '../support/codeServer';
 import { testId, useKeel, useModelDouble } from './harness';
 
 const DOCS_SCREENSHOT = path.join(REPO_ROOT, 'docs', 'images', 'check-model-report.png');
+
+/** Check Model's scratch folders in the temporary folder the extension host uses (the same machine). */
+function scratchFolders(): string[] {
+	return fs.readdirSync(os.tmpdir()).filter(name => name.startsWith(SCRATCH_PREFIX));
+}
+
+/** Sandbox containers, running or not, whose workspace is one of Check Model's scratch folders. */
+async function sandboxesOver(prefix: string): Promise<string[]> {
+	const docker = new Docker();
+	if (
+		!(await docker.ping().then(
+			() => true,
+			() => false,
+		))
+	) {
+		return [];
+	}
+	const all = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
+	return all
+		.filter(c => c.Mounts.some(m => path.basename(path.dirname(m.Source ?? '')).startsWith(prefix)))
+		.map(c => c.Id);
+}
 
 describe('Keel: Check Model (e2e)', function () {
 	this.timeout(900_000);
@@ -41,8 +67,13 @@ describe('Keel: Check Model (e2e)', function () {
 		await chat.locator(testId('empty-check-model')).click();
 		const progress = notification('Keel: Check Model — double');
 		await progress.waitFor({ timeout: 120_000 });
+		// Cancel once the suite is under way: a task is running in the scratch folder.
+		await progress.filter({ hasText: /Task \d+\/\d+/ }).waitFor({ timeout: 120_000 });
+		assert.ok(scratchFolders().length > 0, 'the check works in a scratch folder');
 		await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
 		await notification('Check Model was cancelled').waitFor({ timeout: 120_000 });
+		assert.deepEqual(scratchFolders(), [], 'no scratch folder is left');
+		assert.deepEqual(await sandboxesOver(SCRATCH_PREFIX), [], 'no sandbox container is left');
 	});
 
 	it('runs from the palette to the report, and Apply writes the recommendation to the user settings', async () => {
@@ -67,6 +98,14 @@ describe('Keel: Check Model (e2e)', function () {
 		await runCommand(keel.page, 'Notifications: Clear All Notifications');
 		fs.mkdirSync(path.dirname(DOCS_SCREENSHOT), { recursive: true });
 		await (await report.frameElement()).screenshot({ path: DOCS_SCREENSHOT });
+
+		// The charts are drawn (Chart.js on a canvas of the theme's colours), below the tables.
+		const chart = report.locator(`${testId('chart-time')} canvas`);
+		await chart.scrollIntoViewIfNeeded();
+		const box = await chart.boundingBox();
+		assert.ok(box && box.width > 100 && box.height > 100, `the time chart has a size: ${JSON.stringify(box)}`);
+		await keel.screenshot('check-model-charts');
+		await report.locator(testId('apply')).scrollIntoViewIfNeeded();
 
 		await report.locator(testId('apply')).click();
 		const applied = report.locator(testId('applied'));
