@@ -78,13 +78,21 @@ export function ChartBox({ report, kind, title }: { report: Report; kind: ChartK
 	);
 }
 
+/** "6 of 18 calls (1 in 3)"; "all 18 calls"; "none of its 18 calls": the Markdown export's words. */
+function brokenShare(m: { brokenCalls: number; toolCalls: number }): string {
+	if (m.brokenCalls === 0) {
+		return `none of its ${m.toolCalls} calls`;
+	}
+	if (m.brokenCalls >= m.toolCalls) {
+		return `all ${m.toolCalls} calls`;
+	}
+	return `${m.brokenCalls} of ${m.toolCalls} calls (1 in ${Math.max(1, Math.round(m.toolCalls / m.brokenCalls))})`;
+}
+
 export function Recoveries({ report }: { report: Report }) {
 	const broken = report.modes.map(m => (
 		<li key={m.mode}>
-			{m.mode}: the model broke {m.brokenCalls} of {m.toolCalls} calls
-			{m.brokenCalls > 0 && m.toolCalls > 0
-				? ` (1 in ${Math.max(1, Math.round(m.toolCalls / m.brokenCalls))})`
-				: ''}
+			{m.mode}: the model broke {brokenShare(m)}
 		</li>
 	));
 	return (
