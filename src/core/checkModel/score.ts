@@ -1,4 +1,4 @@
-import { looksTruncated } from '../agent/loop/guards';
+import { looksCut } from '../agent/loop/guards';
 import { addCounts } from './recoveries';
 import type {
 	ContextFigures,
@@ -159,11 +159,10 @@ function measuredGeneration(samples: RequestSample[]): { value?: number; source:
  * that was new; reading well under even that is a cut.
  */
 export function wasCut(sample: RequestSample): boolean {
-	if (!looksTruncated(sample.estimatedPromptTokens, sample.promptTokens)) {
-		return false;
-	}
-	return (
-		!sample.countsNewOnly || sample.promptTokens! < 0.6 * (sample.newPromptTokens ?? sample.estimatedPromptTokens)
+	return looksCut(
+		sample.estimatedPromptTokens,
+		sample.promptTokens,
+		sample.countsNewOnly ? sample.newPromptTokens : undefined,
 	);
 }
 
