@@ -124,58 +124,8 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const started = Date.now();
 		const stdout = new CappedOutput(request.outputLimitBytes);
 		const stderr = new CappedOutput(request.outputLimitBytes);
-		const exec = await warm.container
-			.exec({
-				Cmd: ['/bin/sh', '-c', WRAPPER],
-				Env: [
-					`KEEL_CMD=${request.command}`,
-					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
-				],
-				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
-				AttachStdout: true,
-				AttachStderr: true,
-				Tty: false,
-			})
-			.catch(error => {
-				throw this._mapError(error);
-			});
-		const stream = await exec.start({ hijack: true, stdin: false });
-		const sink = (target: CappedOutput) => {
-			// Chunks can split a UTF-8 character; the decoder holds the partial bytes back.
-			const decoder = new StringDecoder('utf8');
-			return new Writable({
-				write(chunk: Buffer, _encoding, done) {
-					target.push(chunk);
-					progress(decoder.write(chunk));
-					done();
-				},
-			});
-		};
-		this.docker.modem.demuxStream(stream, sink(stdout), sink(stderr));
-
-		let killedBy: 'timeout' | 'cancel' | undefined;
-		const ended = new Promise<void>(resolve => {
-			stream.on('end', resolve);
-			stream.on('close', resolve);
-			stream.on('error', () => resolve());
-		});
-		// The in-container `timeout` ends the command's process group on time; this is the
-		// backstop for commands that escaped it (setsid) or an image without `timeout`.
-		const backstop = setTimeout(() => {
-			killedBy = 'timeout';
-			void this._killAll(warm, stream);
-		}, request.timeoutMs + KILL_GRACE_MS);
-		const onAbort = () => {
-			killedBy = 'cancel';
-			void this._killAll(warm, stream);
-		};
-		request.signal?.addEventListener('abort', onAbort, { once: true });
-		try {
-			await ended;
-		} finally {
-			clearTimeout(backstop);
-			request.signal?.removeEventListener('abort', onAbort);
-		}
+		const { exec, stream } = await this._startExec(warm, request, { stdout, stderr, progress });
+		let killedBy = await this._awaitEnd(warm, stream, request);
 		const durationMs = Date.now() - started;
 		const exitCode = await this._exitCode(exec);
 		// 124: `timeout` ended it with TERM; 137: with KILL after the grace. Only at the deadline,
@@ -200,6 +150,75 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			cancelled: killedBy === 'cancel',
 			limitHit,
 		};
+	}
+
+	/** Starts the command in the warm container, its two streams demultiplexed into the outputs. */
+	private async _startExec(
+		warm: Warm,
+		request: CommandRequest,
+		output: { stdout: CappedOutput; stderr: CappedOutput; progress: (text: string) => void },
+	): Promise<{ exec: Docker.Exec; stream: NodeJS.ReadWriteStream }> {
+		const exec = await warm.container
+			.exec({
+				Cmd: ['/bin/sh', '-c', WRAPPER],
+				Env: [
+					`KEEL_CMD=${request.command}`,
+					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
+				],
+				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
+				AttachStdout: true,
+				AttachStderr: true,
+				Tty: false,
+			})
+			.catch(error => {
+				throw this._mapError(error);
+			});
+		const stream = await exec.start({ hijack: true, stdin: false });
+		const sink = (target: CappedOutput) => {
+			// Chunks can split a UTF-8 character; the decoder holds the partial bytes back.
+			const decoder = new StringDecoder('utf8');
+			return new Writable({
+				write(chunk: Buffer, _encoding, done) {
+					target.push(chunk);
+					output.progress(decoder.write(chunk));
+					done();
+				},
+			});
+		};
+		this.docker.modem.demuxStream(stream, sink(output.stdout), sink(output.stderr));
+		return { exec, stream };
+	}
+
+	/** Waits for the command's stream to end; says whether our backstop or a cancel ended it. */
+	private async _awaitEnd(
+		warm: Warm,
+		stream: NodeJS.ReadWriteStream,
+		request: CommandRequest,
+	): Promise<'timeout' | 'cancel' | undefined> {
+		let killedBy: 'timeout' | 'cancel' | undefined;
+		const ended = new Promise<void>(resolve => {
+			stream.on('end', resolve);
+			stream.on('close', resolve);
+			stream.on('error', () => resolve());
+		});
+		// The in-container `timeout` ends the command's process group on time; this is the
+		// backstop for commands that escaped it (setsid) or an image without `timeout`.
+		const backstop = setTimeout(() => {
+			killedBy = 'timeout';
+			void this._killAll(warm, stream);
+		}, request.timeoutMs + KILL_GRACE_MS);
+		const onAbort = () => {
+			killedBy = 'cancel';
+			void this._killAll(warm, stream);
+		};
+		request.signal?.addEventListener('abort', onAbort, { once: true });
+		try {
+			await ended;
+		} finally {
+			clearTimeout(backstop);
+			request.signal?.removeEventListener('abort', onAbort);
+		}
+		return killedBy;
 	}
 
 	private async _exitCode(exec: Docker.Exec): Promise<number | undefined> {
