@@ -4,6 +4,7 @@ import { StringDecoder } from 'string_decoder';
 import type { CommandRequest, CommandResult, CommandRunner, Logger } from '../ports';
 import { nullLogger } from '../ports';
 import type { IDisposable } from '../util/lifecycle';
+import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
@@ -72,17 +73,12 @@ export class DockerRunner implements CommandRunner, IDisposable {
 
 	/** Whether an engine answers within the time; used by the `auto` backend. */
 	async available(timeoutMs = 1500): Promise<boolean> {
-		let timer: NodeJS.Timeout | undefined;
-		const timeout = new Promise<boolean>(resolve => (timer = setTimeout(() => resolve(false), timeoutMs)));
-		const ping = this.docker.ping().then(
+		// dockerode's ping takes an abortSignal (its typings lag behind), so the request itself ends at the deadline.
+		const ping = this.docker.ping as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+		return ping.call(this.docker, { abortSignal: AbortSignal.timeout(timeoutMs) }).then(
 			() => true,
 			() => false,
 		);
-		try {
-			return await Promise.race([ping, timeout]);
-		} finally {
-			clearTimeout(timer);
-		}
 	}
 
 	/** The warm container's id, once one exists. */
@@ -207,16 +203,15 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			killedBy = 'timeout';
 			void this._killAll(warm, stream);
 		}, request.timeoutMs + KILL_GRACE_MS);
-		const onAbort = () => {
+		const cancelled = onAbort(request.signal, () => {
 			killedBy = 'cancel';
 			void this._killAll(warm, stream);
-		};
-		request.signal?.addEventListener('abort', onAbort, { once: true });
+		});
 		try {
 			await ended;
 		} finally {
 			clearTimeout(backstop);
-			request.signal?.removeEventListener('abort', onAbort);
+			cancelled.dispose();
 		}
 		return killedBy;
 	}
@@ -230,7 +225,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			if (!info.Running) {
 				return info.ExitCode ?? undefined;
 			}
-			await new Promise(resolve => setTimeout(resolve, 25));
+			await sleep(25);
 		}
 		return undefined;
 	}
