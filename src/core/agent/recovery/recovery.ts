@@ -39,6 +39,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	avoidRepetition?: boolean;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
+	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
+	onCorrection?(text: string): void;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
@@ -169,7 +171,12 @@ async function reflect(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 	}
 	attempts.reflections++;
 	retract(ctx, f.partial, 'retry');
-	attempts.extra = [{ kind: 'user', content: reflectionText(c.raw, f.error.message, ctx.offered) }];
+	const correction = reflectionText(c.raw, f.error.message, ctx.offered);
+	if (ctx.onCorrection) {
+		ctx.onCorrection(correction);
+	} else {
+		attempts.extra = [{ kind: 'user', content: correction }];
+	}
 	f.notice(
 		'warning',
 		'reflection',
