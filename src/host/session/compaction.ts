@@ -2,7 +2,8 @@ import type { ChatModel } from '../../core/llm/chatModel';
 import { summarise } from '../../core/prompts/compact';
 import type { ModesHost } from '../projectContext/modesHost';
 import { readModelConfig } from '../settings/config';
-import { newSessionId, type SessionController } from './sessionController';
+import { newSessionId } from '../../core/util/ids';
+import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
 
 /**

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Workspace } from '../../core/ports';
 import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
+import { signalFromToken } from '../cancellation';
 import { KEEL_LM_PREFIX } from './lmTools';
 
 /**
@@ -25,16 +26,17 @@ export async function invokeLentTool(
 	if (!parsed.ok || parsed.tool.effect !== 'read') {
 		throw new Error(parsed.ok ? `${name} is not a read-only tool.` : parsed.message);
 	}
-	const abort = new AbortController();
-	token.onCancellationRequested(() => abort.abort());
+	const cancel = signalFromToken(token);
 	let display: string;
 	try {
 		display = (
-			await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })
+			await parsed.tool.execute(parsed.input, { workspace, signal: cancel.signal, progress: () => undefined })
 		).display;
 	} catch (error) {
 		// A refused path is an answer the calling model can act on, as in Keel's own loop.
 		display = (error as Error)?.message ?? String(error);
+	} finally {
+		cancel.dispose();
 	}
 	// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
 	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { CappedOutput, cappedProgress } from '../../core/exec/cappedOutput';
 import { ExecError } from '../../core/exec/execError';
 import type { CommandRequest, CommandResult, CommandRunner } from '../../core/ports';
+import { onAbort, sleep } from '../../core/util/abort';
 
 export interface TerminalRunnerOptions {
 	workspaceRoot(): string | undefined;
@@ -144,17 +145,16 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 			}, INTERRUPT_GRACE_MS);
 		};
 		const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
-		const onAbort = () => stop('cancel');
-		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const cancelled = onAbort(request.signal, () => stop('cancel'));
 		let exitCode: number | undefined;
 		try {
 			exitCode = await ended;
 			// The end event can beat the last chunk of output; give the stream a moment to drain.
-			await Promise.race([reading, new Promise(resolve => setTimeout(resolve, 500))]);
+			await Promise.race([reading, sleep(500)]);
 		} finally {
 			clearTimeout(timer);
 			clearTimeout(graceTimer);
-			request.signal?.removeEventListener('abort', onAbort);
+			cancelled.dispose();
 			endListener.dispose();
 		}
 		return {
