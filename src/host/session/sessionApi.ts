@@ -1,4 +1,4 @@
-import { exportSession, searchPassage } from '../../core/session/sessionExport';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { KeelApi } from '../keelApi';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
@@ -62,7 +62,7 @@ export function sessionApi(
 			if (!store || !meta) {
 				throw new Error(`There is no stored session ${id}.`);
 			}
-			return exportSession(format === 'json' ? 'json' : 'markdown', meta, {
+			return sessionExportText(format === 'json' ? 'json' : 'markdown', meta, {
 				events: () => store.events(id),
 				history: () => store.load(id),
 			});

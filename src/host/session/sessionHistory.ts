@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { exportSession as exportSessionText, searchPassage } from '../../core/session/sessionExport';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import type { SessionPersistence } from './sessionPersistence';
 
@@ -128,7 +128,7 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
-	const content = exportSessionText(markdown ? 'markdown' : 'json', meta, {
+	const content = sessionExportText(markdown ? 'markdown' : 'json', meta, {
 		events: () => store.events(meta.id),
 		history: () => store.load(meta.id),
 	});

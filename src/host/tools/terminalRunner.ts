@@ -2,6 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { CappedOutput, cappedProgress } from '../../core/exec/cappedOutput';
 import { ExecError } from '../../core/exec/execError';
+import { terminalText } from '../../core/filters/sanitize';
 import type { CommandRequest, CommandResult, CommandRunner } from '../../core/ports';
 import { onAbort, sleep } from '../../core/util/abort';
 
@@ -19,15 +20,7 @@ export interface TerminalRunnerOptions {
 /** Time between Ctrl+C at the deadline and closing the terminal, for a command that ignores it. */
 const INTERRUPT_GRACE_MS = 2000;
 
-// CSI, OSC (shell integration's own 633 marks included), other ESC sequences, bare CRs.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r(?!\n)/g;
-
-export function stripAnsi(text: string): string {
-	return text.replace(ANSI, '').replace(/\r\n/g, '\n');
-}
-
-function quote(value: string): string {
+function singleQuoted(value: string): string {
 	return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -103,7 +96,8 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 			throw new ExecError('cancelled', 'Stopped before the command ran.');
 		}
 		const here = integration.cwd?.fsPath;
-		const commandLine = target && here !== target ? `cd ${quote(target)} && ${request.command}` : request.command;
+		const commandLine =
+			target && here !== target ? `cd ${singleQuoted(target)} && ${request.command}` : request.command;
 
 		const started = Date.now();
 		const output = new CappedOutput(request.outputLimitBytes);
@@ -122,7 +116,7 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 		// read() must start at once: data that arrives before it is not replayed.
 		const reading = (async () => {
 			for await (const data of execution.read()) {
-				const text = stripAnsi(data);
+				const text = terminalText(data);
 				output.push(Buffer.from(text));
 				progress(text);
 			}
