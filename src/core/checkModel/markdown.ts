@@ -1,3 +1,4 @@
+import { durationText } from '../util/duration';
 import { percent } from './score';
 import type { CheckReport, ModeSummary } from './types';
 
@@ -9,16 +10,6 @@ const row = (cells: Array<string | number>) => `| ${cells.map(c => cell(String(c
 const table = (head: string[], rows: Array<Array<string | number>>) =>
 	[row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
-export function seconds(ms: number): string {
-	if (ms < 1000) {
-		return `${Math.round(ms)} ms`;
-	}
-	if (ms < 60_000) {
-		return `${(ms / 1000).toFixed(1)} s`;
-	}
-	return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
 export function trialMarks(passes: readonly boolean[]): string {
 	return passes.map(p => (p ? '✓' : '✗')).join('');
 }
@@ -27,7 +18,7 @@ export function trialMarks(passes: readonly boolean[]): string {
 export function reportMarkdown(report: CheckReport): string {
 	return [
 		`# Keel Check Model: ${report.model}`,
-		`${report.model} at ${report.endpoint} · ${report.provider} · ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC · ${report.trials} trials per task · took ${seconds(report.durationMs)} · commands ${report.sandbox ? 'in the Docker sandbox' : 'not run (no sandbox)'}`,
+		`${report.model} at ${report.endpoint} · ${report.provider} · ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC · ${report.trials} trials per task · took ${durationText(report.durationMs)} · commands ${report.sandbox ? 'in the Docker sandbox' : 'not run (no sandbox)'}`,
 		`**Verdict: ${report.verdictLabel}.** ${report.summary}`,
 		...(report.warnings.length ? ['## Warnings', report.warnings.map(w => `- ${w}`).join('\n')] : []),
 		'## Recommended settings',
@@ -111,12 +102,12 @@ function speedTable(report: CheckReport): string {
 	return table(
 		['Figure', 'Value'],
 		[
-			['Time to first token (median)', speed.ttftMs === undefined ? 'not measured' : seconds(speed.ttftMs)],
+			['Time to first token (median)', speed.ttftMs === undefined ? 'not measured' : durationText(speed.ttftMs)],
 			['Prompt processing', perSecond(speed.promptTokensPerSecond, speed.promptSource)],
 			['Generation', perSecond(speed.generationTokensPerSecond, speed.generationSource)],
 			['Tokens per task (prompt + answer)', n(speed.tokensPerTask)],
 			['Longest answer', `${n(speed.longestAnswerTokens)} tokens`],
-			...report.modes.map(m => [`Time per task, ${m.mode} (mean)`, seconds(m.meanDurationMs)]),
+			...report.modes.map(m => [`Time per task, ${m.mode} (mean)`, durationText(m.meanDurationMs)]),
 		],
 	);
 }

@@ -1,4 +1,4 @@
-import { looksCut } from '../agent/loop/guards';
+import { promptWasCut } from '../agent/loop/guards';
 import { addCounts } from './recoveries';
 import type {
 	ContextFigures,
@@ -159,7 +159,7 @@ function measuredGeneration(samples: RequestSample[]): { value?: number; source:
  * that was new; reading well under even that is a cut.
  */
 export function wasCut(sample: RequestSample): boolean {
-	return looksCut(
+	return promptWasCut(
 		sample.estimatedPromptTokens,
 		sample.promptTokens,
 		sample.countsNewOnly ? sample.newPromptTokens : undefined,

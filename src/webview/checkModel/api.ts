@@ -1,14 +1,5 @@
 import type { CheckModelToHost } from '../../shared/checkModelProtocol';
+import { postToHost } from '../hostHandle';
 
-interface VsCodeApi {
-	postMessage(message: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-// Acquired once and kept private to this module: page content can never reach it.
-const api = acquireVsCodeApi();
-
-export function post(message: CheckModelToHost): void {
-	api.postMessage(message);
-}
+/** The report view's commands to the host. */
+export const post: (message: CheckModelToHost) => void = postToHost;

@@ -1,6 +1,6 @@
 import type { CheckReportView, StoredReportView } from '../../shared/checkModelProtocol';
 import { post } from './api';
-import { perSecond, percent, seconds, tokens, when } from './format';
+import { perSecond, percent, durationText, tokens, when } from './format';
 
 type Report = CheckReportView;
 
@@ -17,8 +17,8 @@ const ROWS: Array<[string, (r: Report) => string]> = [
 	['pass@1 (better mode)', r => `${percent(best(r).passAt1)} (${best(r).passedTrials}/${best(r).trials})`],
 	['pass^k (better mode)', r => percent(best(r).passHatK)],
 	['Calls Keel repaired', r => `${best(r).brokenCalls} of ${best(r).toolCalls}`],
-	['Time per task', r => seconds(best(r).meanDurationMs)],
-	['Time to first token', r => seconds(r.speed.ttftMs)],
+	['Time per task', r => durationText(best(r).meanDurationMs)],
+	['Time to first token', r => durationText(r.speed.ttftMs)],
 	['Generation', r => perSecond(r.speed.generationTokensPerSecond, r.speed.generationSource)],
 	['Tokens per task', r => tokens(r.speed.tokensPerTask)],
 	['Context really given', r => (r.context.servedWindow === undefined ? 'all sent' : tokens(r.context.servedWindow))],

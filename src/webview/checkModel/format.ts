@@ -3,7 +3,7 @@ export const tokens = (n: number | undefined) =>
 	n === undefined ? 'not reported' : Math.round(n).toLocaleString('en-US');
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-export function seconds(ms: number | undefined): string {
+export function durationText(ms: number | undefined): string {
 	if (ms === undefined) {
 		return 'not measured';
 	}

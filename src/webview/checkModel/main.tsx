@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { CheckModelToView, type CheckReportView, type StoredReportView } from '../../shared/checkModelProtocol';
 import { post } from './api';
 import { Comparison, ComparePicker } from './compare';
-import { seconds, when } from './format';
+import { durationText, when } from './format';
 import { Recommendations, type ApplyResult } from './recommendations';
 import { ChartBox, Context, Recoveries, Speed, TasksTable } from './sections';
 
@@ -14,7 +14,7 @@ interface Shown {
 }
 
 /** The Check Model report: what the host sent, validated; the host owns the reports and the settings. */
-function App() {
+function ReportApp() {
 	const [shown, setShown] = useState<Shown>();
 	const [applied, setApplied] = useState<ApplyResult>();
 	useEffect(() => {
@@ -97,7 +97,7 @@ function ReportHeader({ report, compare, stored }: Shown) {
 			<h1>Check Model: {report.model}</h1>
 			<p class="muted">
 				{report.endpoint} · {report.provider} · {when(report.startedAt)} · {report.trials} trials per task ·
-				took {seconds(report.durationMs)} · commands {report.sandbox ? 'in the Docker sandbox' : 'not run'}
+				took {durationText(report.durationMs)} · commands {report.sandbox ? 'in the Docker sandbox' : 'not run'}
 			</p>
 			<div class="toolbar">
 				<ComparePicker report={report} compare={compare} stored={stored} />
@@ -112,4 +112,4 @@ function ReportHeader({ report, compare, stored }: Shown) {
 	);
 }
 
-render(<App />, document.getElementById('root')!);
+render(<ReportApp />, document.getElementById('root')!);

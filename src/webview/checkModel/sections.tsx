@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { CheckReportView } from '../../shared/checkModelProtocol';
 import { drawChart, type ChartKind } from './charts';
-import { perSecond, percent, seconds, tokens } from './format';
+import { perSecond, percent, durationText, tokens } from './format';
 
 type Report = CheckReportView;
 
@@ -147,14 +147,14 @@ export function Speed({ report }: { report: Report }) {
 		<Figures
 			testId="speed"
 			rows={[
-				['Time to first token (median)', seconds(speed.ttftMs)],
+				['Time to first token (median)', durationText(speed.ttftMs)],
 				['Prompt processing', perSecond(speed.promptTokensPerSecond, speed.promptSource)],
 				['Generation', perSecond(speed.generationTokensPerSecond, speed.generationSource)],
 				['Tokens per task (prompt + answer)', tokens(speed.tokensPerTask)],
 				['Longest answer', `${tokens(speed.longestAnswerTokens)} tokens`],
 				...report.modes.map((m): [string, string] => [
 					`Time per task, ${m.mode} (mean)`,
-					seconds(m.meanDurationMs),
+					durationText(m.meanDurationMs),
 				]),
 			]}
 		/>

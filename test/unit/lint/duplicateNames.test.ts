@@ -32,9 +32,18 @@ const NOT_FUNCTIONS: Array<(name: string) => string> = [
 	name => `// function ${name}() {}`,
 ];
 
+// The same words in the engine and in a view: the layer rules keep src/webview from importing
+// src/core, so a formatter both need (the Check Model report's figures, drawn by the view and
+// written by the Markdown export) is written once on each side, under the one name.
+const ACROSS_LAYERS = new Set(['brokenShare', 'durationText', 'percent', 'tokens']);
+const oneEachSide = (sites: Array<{ file: string }>) =>
+	sites.length === 2 && sites.some(s => s.file.startsWith('core/')) && sites.some(s => s.file.startsWith('webview/'));
+
 describe('lint: one name, one function', () => {
 	it('no two modules of src define a top-level function of the same name', () => {
-		const duplicates = duplicateFunctionNames(readModules(src));
+		const duplicates = [...duplicateFunctionNames(readModules(src))].filter(
+			([name, sites]) => !(ACROSS_LAYERS.has(name) && oneEachSide(sites)),
+		);
 		const listing = [...duplicates].map(
 			([name, sites]) => `${name}: ${sites.map(s => `src/${s.file}:${s.line}`).join(', ')}`,
 		);

@@ -165,7 +165,7 @@ export function looksTruncated(estimate: number, promptTokens: number | undefine
  * the previous request's prefix in its cache) is held to the part that was new (`newTokens`): a
  * count under that part is still a cut, a count near it is the cache at work.
  */
-export function looksCut(estimate: number, promptTokens: number | undefined, newTokens?: number): boolean {
+export function promptWasCut(estimate: number, promptTokens: number | undefined, newTokens?: number): boolean {
 	return (
 		looksTruncated(estimate, promptTokens) &&
 		(newTokens === undefined || newTokens >= estimate || promptTokens! < newTokens * 0.6)

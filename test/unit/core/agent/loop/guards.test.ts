@@ -4,7 +4,7 @@ import {
 	compactToolOutputs,
 	estimateTokens,
 	LoopGuard,
-	looksCut,
+	promptWasCut,
 	looksDegenerate,
 	looksTruncated,
 } from '../../../../../src/core/agent/loop/guards';
@@ -81,7 +81,7 @@ describe('context budget', () => {
 				(estimate, newShare, readShare) => {
 					const newTokens = Math.round(estimate * newShare);
 					const read = Math.round(newTokens * readShare);
-					const cut = looksCut(estimate, read, newTokens);
+					const cut = promptWasCut(estimate, read, newTokens);
 					// Never more than the plain check says, and never a cut when the server read the new part.
 					assert.ok(!cut || looksTruncated(estimate, read));
 					if (read >= newTokens * 0.6)
@@ -92,8 +92,8 @@ describe('context budget', () => {
 			),
 		);
 		// A warm Ollama cache: 20,000 sent, 3,000 new, 2,900 read → the cache; 1,100 read → cut.
-		assert.strictEqual(looksCut(20_000, 2900, 3000), false);
-		assert.strictEqual(looksCut(20_000, 4096, 9000), true, 'a 4k window cutting a 9k new part');
+		assert.strictEqual(promptWasCut(20_000, 2900, 3000), false);
+		assert.strictEqual(promptWasCut(20_000, 4096, 9000), true, 'a 4k window cutting a 9k new part');
 	});
 });
 
