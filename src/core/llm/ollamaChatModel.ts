@@ -3,6 +3,7 @@ import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
 import { describeModelFailure, extractErrorMessage, mapModelError, type EndpointInfo } from './httpErrors';
 import { ndjsonLines, toOllamaMessages, toOllamaTools, type OllamaChunk } from './ollamaWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
 	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
@@ -43,7 +44,7 @@ export class OllamaChatModel implements ChatModel {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
 					model: this._options.model,
-					messages: toOllamaMessages(request.messages),
+					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					options: ollamaOptions(this._options.contextWindow, request.avoidRepetition),
@@ -92,7 +93,9 @@ export class OllamaChatModel implements ChatModel {
 				}
 				if (chunk.done) {
 					finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
+					// Ollama counts the prompt tokens it evaluated: a prefix it had cached is not in it.
 					usage.promptTokens = chunk.prompt_eval_count;
+					usage.prefilledTokens = chunk.prompt_eval_count;
 					usage.completionTokens = chunk.eval_count;
 				}
 			}

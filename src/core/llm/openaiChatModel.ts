@@ -1,11 +1,12 @@
 import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { type AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
@@ -40,7 +41,10 @@ export class OpenAIChatModel implements ChatModel {
 			stream = await this._client.chat.completions.create(
 				{
 					model: this._options.model,
-					messages: toOpenAIMessages(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
+					messages: toOpenAIMessages(
+						request.messages,
+						replaysReasoning(this._options.model),
+					) as OpenAI.Chat.ChatCompletionMessageParam[],
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					stream_options: { include_usage: true },
@@ -55,14 +59,11 @@ export class OpenAIChatModel implements ChatModel {
 
 		const assembler = new ToolCallAssembler();
 		let finishReason = 'stop';
-		let usage: { promptTokens?: number; completionTokens?: number } | undefined;
+		let usage: TokenUsage | undefined;
 		try {
 			for await (const chunk of stream) {
 				if (chunk.usage) {
-					usage = {
-						promptTokens: chunk.usage.prompt_tokens,
-						completionTokens: chunk.usage.completion_tokens,
-					};
+					usage = usageOf(chunk as WireUsageChunk);
 				}
 				const choice = chunk.choices?.[0];
 				if (!choice) {
@@ -152,6 +153,22 @@ interface WireDelta {
 	reasoning?: string | null;
 	tool_calls?: WireToolDelta[];
 	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
+}
+
+/** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */
+interface WireUsageChunk {
+	usage: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
+	timings?: { cache_n?: number; prompt_n?: number };
+}
+
+function usageOf(chunk: WireUsageChunk): TokenUsage {
+	const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? chunk.timings?.cache_n;
+	return {
+		promptTokens: chunk.usage.prompt_tokens,
+		completionTokens: chunk.usage.completion_tokens,
+		...(cached !== undefined ? { cachedTokens: cached } : {}),
+		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
+	};
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import type { McpConsentView } from '../../shared/protocol';
+import type { IDisposable } from '../../core/util/lifecycle';
 import type { WebviewChannel } from '../chat/webviewChannel';
 
 /**
@@ -8,31 +9,31 @@ import type { WebviewChannel } from '../chat/webviewChannel';
  * for a server whose card is still open returns the same answer. Nothing here remembers a
  * yes: McpConsent does, keyed by the server's fingerprint.
  */
-export class McpConsentPrompts {
+export class McpConsentPrompts implements IDisposable {
 	private readonly _cards: McpConsentView[] = [];
 	private readonly _waiting = new Map<
 		string,
 		{ server: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
 	>();
-	private _channel: WebviewChannel | undefined;
 	private _serial = 0;
+	private readonly _listener: IDisposable;
 
-	/** `onShow`: the chat view is brought forward when the user asked for the start themselves. */
-	constructor(private readonly _onShow: () => void = () => undefined) {}
-
-	/** Sends the cards with each snapshot (a new webview, a new chat) and on every change. */
-	attach(channel: WebviewChannel): { dispose(): void } {
-		this._channel = channel;
-		const listener = channel.onDidReset(() => {
+	/**
+	 * The cards are sent with each snapshot (a new webview, a new chat) and on every change;
+	 * `onShow` brings the chat forward when the user asked for the start themselves.
+	 */
+	constructor(
+		private readonly _channel: WebviewChannel,
+		private readonly _onShow: () => void = () => undefined,
+	) {
+		this._listener = _channel.onDidReset(() => {
 			this._dropAnswered();
 			this._send();
 		});
-		return {
-			dispose: () => {
-				listener.dispose();
-				this._channel = undefined;
-			},
-		};
+	}
+
+	dispose(): void {
+		this._listener.dispose();
 	}
 
 	get cards(): readonly McpConsentView[] {
@@ -45,8 +46,9 @@ export class McpConsentPrompts {
 			return open.answer;
 		}
 		const id = `mcp-consent-${++this._serial}`;
-		let resolve!: (allow: boolean) => void;
-		const answer = new Promise<boolean>(r => (resolve = r));
+		// The executor runs at once, so `resolve` is the promise's own before anything can answer.
+		let resolve: (allow: boolean) => void = () => undefined;
+		const answer = new Promise<boolean>(settle => (resolve = settle));
 		this._waiting.set(id, { server: server.name, answer, resolve });
 		this._cards.push({ id, server: server.name, source, runs: describeRun(server), state: 'pending' });
 		this._send();
@@ -79,8 +81,8 @@ export class McpConsentPrompts {
 	}
 
 	private _send(): void {
-		this._channel?.push({ type: 'didSetMcpConsents', consents: this._cards.map(c => ({ ...c })) });
-		this._channel?.flush();
+		this._channel.push({ type: 'didSetMcpConsents', consents: this._cards.map(c => ({ ...c })) });
+		this._channel.flush();
 	}
 }
 

@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
-import type { ToolRegistry } from '../../core/tools/registry';
-import type { ToolDeps } from '../../core/tools/toolDeps';
-import { shapeOutput } from '../../core/tools/toolset';
 import {
 	McpConnection,
 	describe,
@@ -14,9 +11,12 @@ import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTool
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
+import type { WebviewChannel } from '../chat/webviewChannel';
+import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
-import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
+import { consentSource, loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
 import { readSetting } from '../settings/settings';
+import type { HostTools } from '../tools/hostTools';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -50,6 +50,8 @@ export class McpManager extends Disposable {
 			heldBack?: Set<string>;
 		}
 	>();
+	/** The chat's cards that ask to start a workspace server. */
+	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -59,31 +61,29 @@ export class McpManager extends Disposable {
 
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
-		private readonly _registry: ToolRegistry,
-		private readonly _deps: ToolDeps,
+		/** The registry the servers' tools join, and the output shaping their results get. */
+		private readonly _tools: Pick<HostTools, 'registry' | 'shape'>,
 		private readonly _logger: Logger,
 		private readonly _output: vscode.OutputChannel,
-		/** The chat's cards that ask to start a workspace server. */
-		readonly consentPrompts: McpConsentPrompts = new McpConsentPrompts(),
+		/** Where the cards that ask to start a workspace server are shown. */
+		channel: WebviewChannel,
 	) {
 		super();
-		this._consent = new McpConsent(_context.workspaceState, consentPrompts);
+		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat));
+		this._consent = new McpConsent(_context.workspaceState, this.consentPrompts);
 		this._inputs = new McpInputs(_context.secrets);
-		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
-		this._register(watcher.onDidChange(reload));
-		this._register(watcher.onDidCreate(reload));
-		this._register(watcher.onDidDelete(reload));
 		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
-		const userWatcher = this._register(
-			vscode.workspace.createFileSystemWatcher(
-				new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
-			),
-		);
-		this._register(userWatcher.onDidChange(reload));
-		this._register(userWatcher.onDidCreate(reload));
-		this._register(userWatcher.onDidDelete(reload));
+		for (const pattern of [
+			'**/.vscode/mcp.json',
+			new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
+		]) {
+			const watcher = this._register(vscode.workspace.createFileSystemWatcher(pattern));
+			[watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete].forEach(event =>
+				this._register(event(reload)),
+			);
+		}
 		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
 		this._register({ dispose: () => void this._stopAll() });
@@ -122,7 +122,7 @@ export class McpManager extends Disposable {
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsentFingerprint(next) !== McpConsentFingerprint(server.entry)) {
+			if (!next || McpConsent.fingerprint(next.config) !== McpConsent.fingerprint(server.entry.config)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -363,13 +363,13 @@ export class McpManager extends Disposable {
 			if (disabled.has(definition.name)) {
 				continue;
 			}
-			if (this._registry.get(definition.name)) {
+			if (this._tools.registry.get(definition.name)) {
 				this._logger.warn(
 					`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`,
 				);
 				continue;
 			}
-			this._registry.register(definition);
+			this._tools.registry.register(definition);
 			server.registered.push(definition.name);
 		}
 	}
@@ -384,27 +384,14 @@ export class McpManager extends Disposable {
 				connection.call(name, args, signal),
 		};
 		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			shapeOutput(result, this._deps, context),
+			this._tools.shape(result, context),
 		);
 	}
 
 	private _unregister(server: { registered: string[] }): void {
 		for (const name of server.registered) {
-			this._registry.unregister(name);
+			this._tools.registry.unregister(name);
 		}
 		server.registered = [];
 	}
-}
-
-function McpConsentFingerprint(entry: McpServerEntry): string {
-	return McpConsent.fingerprint(entry.config);
-}
-
-/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
-function consentSource(entry: McpServerEntry): string {
-	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
-	// The folder's name only where there are several to tell apart.
-	return entry.config.scope === 'user'
-		? 'your user configuration'
-		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

@@ -116,3 +116,12 @@ export async function resolveEntry(
 	}
 	return { config, env: { ...env, ...config.env } };
 }
+
+/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
+export function consentSource(entry: McpServerEntry): string {
+	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
+	// The folder's name only where there are several to tell apart.
+	return entry.config.scope === 'user'
+		? 'your user configuration'
+		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}

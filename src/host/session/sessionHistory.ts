@@ -137,7 +137,7 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	);
 }
 
-function toItem(meta: SessionMeta, current: boolean): SessionItem {
+function toItem(meta: SessionMeta, current: boolean): SessionItem & { meta: SessionMeta } {
 	return {
 		meta,
 		label: `${current ? '$(comment-discussion) ' : ''}${meta.title}`,
@@ -148,13 +148,13 @@ function toItem(meta: SessionMeta, current: boolean): SessionItem {
 }
 
 /** "Today", "Yesterday", then dates: sessions stay in recency order under their day. */
-function withDaySeparators(items: SessionItem[]): SessionItem[] {
+function withDaySeparators(items: Array<SessionItem & { meta: SessionMeta }>): SessionItem[] {
 	const out: SessionItem[] = [];
 	let last = '';
 	const today = new Date().toDateString();
 	const yesterday = new Date(Date.now() - 86_400_000).toDateString();
 	for (const item of items) {
-		const day = new Date(item.meta!.updatedAt).toDateString();
+		const day = new Date(item.meta.updatedAt).toDateString();
 		if (day !== last) {
 			out.push({
 				label:
@@ -162,7 +162,7 @@ function withDaySeparators(items: SessionItem[]): SessionItem[] {
 						? 'Today'
 						: day === yesterday
 							? 'Yesterday'
-							: new Date(item.meta!.updatedAt).toLocaleDateString(),
+							: new Date(item.meta.updatedAt).toLocaleDateString(),
 				kind: vscode.QuickPickItemKind.Separator,
 			});
 			last = day;

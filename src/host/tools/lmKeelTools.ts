@@ -42,3 +42,16 @@ export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unk
 	const name = lmName.slice(KEEL_LM_PREFIX.length);
 	return registry.titleFor(name, JSON.stringify(input ?? {})) ?? `Keel: ${name}`;
 }
+
+/** The lent tools as the activation shim calls them, over the registry of Keel's own turns (built on first call). */
+export interface LentTools {
+	title(name: string, input: unknown): string;
+	invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+}
+
+export function lentTools(registry: () => ToolRegistry, workspace: Workspace): LentTools {
+	return {
+		title: (name, input) => lentToolTitle(registry(), name, input),
+		invoke: (name, input, token) => invokeLentTool(registry(), workspace, name, input, token),
+	};
+}

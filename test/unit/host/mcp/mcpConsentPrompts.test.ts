@@ -22,8 +22,7 @@ function setup() {
 	const posted: HostToWebview[] = [];
 	const channel = new WebviewChannel();
 	let shown = 0;
-	const prompts = new McpConsentPrompts(() => shown++);
-	prompts.attach(channel);
+	const prompts = new McpConsentPrompts(channel, () => shown++);
 	channel.open(
 		m => void (m.type !== 'didRefuseProtocol' && posted.push(m)),
 		PROTOCOL_VERSION,
