@@ -208,4 +208,27 @@ describe('two windows, one session store (real processes)', function () {
 			{ session: 'held', seq: 0, kind: 'user', word: 'held message' },
 		]);
 	});
+
+	it('a window that opens resumes the latest conversation no other live window has open', async () => {
+		const store = SessionStore.open(db, () => Date.now());
+		try {
+			store.append('older', { kind: 'user', content: 'the older conversation' });
+			await new Promise(resolve => setTimeout(resolve, 5));
+			store.append('newer', { kind: 'user', content: 'the newer conversation' });
+			assert.strictEqual(store.resumableSessionId(), 'newer');
+
+			const open = new Window('claim', db, 'newer');
+			await open.waitFor('CLAIMED');
+			assert.strictEqual(store.resumableSessionId(), 'older', 'the newer one is open in a live window');
+			open.kill();
+			await open.exited;
+			assert.strictEqual(store.resumableSessionId(), 'newer', 'a window that crashed holds nothing');
+
+			const closing = new Window('claim', db, 'newer', 'close');
+			assert.deepStrictEqual(await closing.exited, { code: 0, signal: null });
+			assert.strictEqual(store.resumableSessionId(), 'newer', 'a window that closed gave its claim up');
+		} finally {
+			store.close();
+		}
+	});
 });

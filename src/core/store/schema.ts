@@ -85,6 +85,11 @@ const migrations: Array<(db: Database) => void> = [
 	// (repair.ts): builds before this one left an index damaged when killed mid-commit, so each
 	// older file is checked once; after that only a file a killed writer left is.
 	() => undefined,
+	// 5: which window has which session open (sessionClaims.ts), so a second window on the
+	// workspace resumes a conversation no live window is writing. Additive.
+	db => {
+		db.exec('CREATE TABLE session_claims (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL)');
+	},
 ];
 
 /** Files below this version have not been checked yet (see migration 4). */

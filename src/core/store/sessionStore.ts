@@ -1,6 +1,7 @@
 import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
+import { SessionClaims } from './sessionClaims';
 import { bootTime } from './lockHolder';
 import { checkAndRepair, DamagedStoreError } from './repair';
 import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
@@ -48,6 +49,8 @@ export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.
  */
 export class SessionStore {
 	private readonly _db: Database;
+	/** Which window has which conversation open (sessionClaims.ts). */
+	readonly claims: SessionClaims;
 
 	private constructor(
 		private readonly _opened: OpenDatabase,
@@ -58,6 +61,7 @@ export class SessionStore {
 		readonly repaired: string | undefined,
 	) {
 		this._db = _opened.db;
+		this.claims = new SessionClaims(_opened);
 	}
 
 	/**
@@ -192,6 +196,11 @@ export class SessionStore {
 		return this.list(1)[0]?.id;
 	}
 
+	/** The most recent session no other live window has open: the one a window that opens resumes. */
+	resumableSessionId(): string | undefined {
+		return this.claims.firstUnclaimed(this.list(50).map(meta => meta.id));
+	}
+
 	rename(sessionId: string, title: string): void {
 		transaction(this._opened, () =>
 			this._db.run('UPDATE sessions SET title = ? WHERE id = ?', [title.trim() || 'Untitled', sessionId]),
@@ -310,9 +319,10 @@ export class SessionStore {
 			return;
 		}
 		try {
+			this.claims.release(undefined, SEAL_WAIT_MS);
 			transaction(this._opened, () => writeSeal(this._opened.file), SEAL_WAIT_MS);
 		} catch {
-			// No seal: the next open decides by the file's time (seal.ts).
+			// No seal: the next open decides by the file's time (seal.ts). Claims left: seen gone with this process.
 		}
 		closeDatabase(this._opened);
 	}

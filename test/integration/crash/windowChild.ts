@@ -7,6 +7,8 @@
 //      (SIGKILL) after all its pages are written, before its journal is deleted.
 //  hold <db> <session>  opens the store (`OPENED`); at the first line on stdin writes one message
 //      inside a transaction it keeps open (`HOLDING`); at the second, commits (`COMMITTED`).
+//  claim <db> <session> [then]  opens the store and claims <session> as its window's conversation
+//      (`CLAIMED`); with `close` it then closes the store and exits, otherwise it waits to be killed.
 //  open <db> <session> <watched>  opens the store, appends one message, prints `ACK …` and
 //      `SAW <n>`: how many messages of session <watched> it found.
 // Any failure prints `ERROR <message>` and exits 1.
@@ -104,6 +106,17 @@ function hold(db: string, session: string): void {
 	});
 }
 
+function claim(db: string, session: string, then: string | undefined): void {
+	const store = SessionStore.open(db);
+	store.claims.claim(session);
+	out('CLAIMED');
+	if (then === 'close') {
+		store.close();
+		process.exit(0);
+	}
+	setInterval(() => undefined, 60_000);
+}
+
 function openOne(db: string, session: string, watched: string): void {
 	const store = SessionStore.open(db);
 	ack(store, session, 0, 0);
@@ -119,6 +132,8 @@ function main(): void {
 		dieInCommit(db, session, Number(a));
 	} else if (mode === 'hold') {
 		hold(db, session);
+	} else if (mode === 'claim') {
+		claim(db, session, a);
 	} else if (mode === 'open') {
 		openOne(db, session, a);
 	} else {
