@@ -78,6 +78,9 @@ export class SessionPersistence implements IDisposable {
 		try {
 			fs.mkdirSync(folder, { recursive: true });
 			const store = storeModule().SessionStore.open(file);
+			if (store.checked) {
+				this._logger.info(`checked the whole session history at ${file} because ${store.checked}`);
+			}
 			if (store.repaired) {
 				this._logger.warn(
 					`session history at ${file} was damaged and has been repaired; no stored message was lost: ${store.repaired}`,
