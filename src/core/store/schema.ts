@@ -88,7 +88,7 @@ const migrations: Array<(db: Database) => void> = [
 	// 5: which window has which session open (sessionClaims.ts), so a second window on the
 	// workspace resumes a conversation no live window is writing. Additive.
 	db => {
-		db.exec('CREATE TABLE session_claims (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL)');
+		db.exec('CREATE TABLE IF NOT EXISTS session_claims (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL)');
 	},
 ];
 
