@@ -13,7 +13,8 @@ import * as path from 'path';
  */
 export function sharedStorageFolder(storage: string): string | undefined {
 	const windowFolder = path.dirname(storage);
-	// VS Code names the workspace's folder by a hash (hex, no dash); a window's own adds `-<n>`.
-	const match = /^([0-9a-f]+)-\d+$/i.exec(path.basename(windowFolder));
+	// VS Code names the workspace's folder by a hash (hex, with a leading minus when the hash was
+	// negative); a window's own folder adds `-<n>`.
+	const match = /^(-?[0-9a-f]+)-\d+$/i.exec(path.basename(windowFolder));
 	return match ? path.join(path.dirname(windowFolder), match[1], path.basename(storage)) : undefined;
 }
