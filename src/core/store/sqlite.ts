@@ -40,9 +40,6 @@ export function openDatabase(file: string): OpenDatabase & { hotJournal: boolean
 		whileBusy(() => db?.exec('PRAGMA journal_mode=DELETE'), holderOf(opened));
 		db.exec('PRAGMA synchronous=FULL');
 		db.exec('PRAGMA foreign_keys=ON');
-		// Builds before the holder record removed any lock whose `.owner` pid was gone, on open: a
-		// live pid here keeps such a build, still running in another window, off this window's lock.
-		fs.writeFileSync(`${canonical}.owner`, String(process.pid));
 		return { ...opened, hotJournal: takeHotJournal(lock) };
 	} catch (error) {
 		if (db?.isOpen) {
