@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { type AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ServerTimings, TokenUsage } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
@@ -13,6 +13,8 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 	/** SDK-level retries of pre-header failures; the agent's own recovery sits above this. */
 	maxRetries?: number;
 	timeoutMs?: number;
+	/** Sent as max_tokens; undefined leaves it to the server. */
+	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
 
@@ -48,6 +50,7 @@ export class OpenAIChatModel implements ChatModel {
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					stream_options: { include_usage: true },
+					...(this._options.maxOutputTokens ? { max_tokens: this._options.maxOutputTokens } : {}),
 					// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
 					...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
 				},
@@ -60,11 +63,13 @@ export class OpenAIChatModel implements ChatModel {
 		const assembler = new ToolCallAssembler();
 		let finishReason = 'stop';
 		let usage: TokenUsage | undefined;
+		let timings: ServerTimings | undefined;
 		try {
 			for await (const chunk of stream) {
 				if (chunk.usage) {
 					usage = usageOf(chunk as WireUsageChunk);
 				}
+				timings = llamaCppTimings((chunk as { timings?: LlamaCppTimings }).timings) ?? timings;
 				const choice = chunk.choices?.[0];
 				if (!choice) {
 					continue;
@@ -116,7 +121,7 @@ export class OpenAIChatModel implements ChatModel {
 				rawArguments: call.rawArguments,
 			};
 		}
-		yield { type: 'finish', reason: finishReason, usage };
+		yield { type: 'finish', reason: finishReason, usage: timings ? { ...usage, timings } : usage };
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
@@ -168,6 +173,26 @@ function usageOf(chunk: WireUsageChunk): TokenUsage {
 		completionTokens: chunk.usage.completion_tokens,
 		...(cached !== undefined ? { cachedTokens: cached } : {}),
 		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
+	};
+}
+
+/** llama.cpp's server times each request and sends it with the last chunk. */
+interface LlamaCppTimings {
+	prompt_n?: number;
+	prompt_ms?: number;
+	predicted_n?: number;
+	predicted_ms?: number;
+}
+
+function llamaCppTimings(timings: LlamaCppTimings | undefined): ServerTimings | undefined {
+	if (!timings || typeof timings !== 'object') {
+		return undefined;
+	}
+	return {
+		promptTokens: timings.prompt_n,
+		promptMs: timings.prompt_ms,
+		generatedTokens: timings.predicted_n,
+		generationMs: timings.predicted_ms,
 	};
 }
 

@@ -182,7 +182,7 @@ async function reflect(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 		'reflection',
 		`${c.label}: asked the model to correct its tool call (${attempts.reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`,
 	);
-	await sleep(ctx, ctx.settings.reflectionDelayMs);
+	await pause(ctx, ctx.settings.reflectionDelayMs);
 	return undefined;
 }
 
@@ -250,7 +250,7 @@ async function backOff(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 		`${why}, retrying ${when} — ${ctx.budget.label}`,
 		delay >= LONG_WAIT_MS || undefined,
 	);
-	await sleep(ctx, delay);
+	await pause(ctx, delay);
 	return undefined;
 }
 
@@ -264,7 +264,7 @@ function retract(ctx: RecoveryContext, partial: string, reason: 'retry' | 'recov
 	}
 }
 
-async function sleep(ctx: RecoveryContext, ms: number): Promise<void> {
+async function pause(ctx: RecoveryContext, ms: number): Promise<void> {
 	if (ms > 0) {
 		await ctx.clock.sleep(ms, ctx.signal).catch(() => undefined);
 	}

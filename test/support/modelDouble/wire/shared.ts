@@ -35,6 +35,7 @@ export interface Resolved {
 	reasoning: string;
 	reasoningField: 'reasoning_content' | 'reasoning';
 	callShape: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	serverTimings?: { promptMs: number; generationMs: number };
 }
 
 export function randomId(prefix: string, len = 24): string {
@@ -94,6 +95,7 @@ export function resolve(
 		reasoning: step.reasoning ?? '',
 		reasoningField: step.reasoningField ?? 'reasoning_content',
 		callShape: step.callShape ?? 'standard',
+		serverTimings: step.serverTimings,
 	};
 }
 
