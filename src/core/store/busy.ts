@@ -25,7 +25,7 @@ export function whileBusy<T>(fn: () => T, describe?: () => string, limitMs = BUS
 				);
 			}
 			// 1, 2, 4 … 32 ms: a commit of another window ends in a few.
-			sleep(Math.min(32, 2 ** Math.min(attempt, 5)));
+			blockFor(Math.min(32, 2 ** Math.min(attempt, 5)));
 		}
 	}
 }
@@ -39,6 +39,6 @@ export function isBusy(error: unknown): boolean {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-function sleep(ms: number): void {
+function blockFor(ms: number): void {
 	Atomics.wait(sleeper, 0, 0, ms);
 }
