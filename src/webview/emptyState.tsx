@@ -3,7 +3,7 @@ import { post } from './vscodeApi';
 
 /**
  * A new chat: what Keel does, the model it will ask and where; in Restricted Mode, that only
- * read tools run and the one button that changes it.
+ * read tools run and the one button that changes it; and a way to check how well the model works.
  */
 export function EmptyState({ header }: { header: Header }) {
 	return (
@@ -34,6 +34,12 @@ export function EmptyState({ header }: { header: Header }) {
 					</>
 				) : null}
 				. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
+			</p>
+			<p>
+				<button class="secondary" data-testid="empty-check-model" onClick={() => post({ type: 'checkModel' })}>
+					Check this model
+				</button>{' '}
+				runs a few minutes of real tasks and says how well it works with Keel, and with which settings.
 			</p>
 		</div>
 	);

@@ -6,12 +6,14 @@ import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
 import { turnStartedEvent } from '../agent/loop/turnState';
+import { SessionMemory } from '../agent/loop/sessionMemory';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';
 import type { Workspace } from '../ports';
 import type { ToolRegistry } from '../tools/registry';
 import { Emitter } from '../util/emitter';
+import { shortId } from '../util/ids';
 import { Disposable } from '../util/lifecycle';
 
 /** What the model factory may do while the prompt waits for it. */
@@ -55,7 +57,8 @@ export class ChatSession extends Disposable {
 	private readonly _gate = this._register(new ApprovalGate());
 	private readonly _continueGate = this._register(new ContinueGate());
 	private _running: { abort: AbortController; done: Promise<TurnOutcome> } | undefined;
-	private _turnCounter = 0;
+	/** What this conversation's requests already sent, so each one extends the one before. */
+	private readonly _memory = new SessionMemory();
 
 	constructor(private readonly _deps: ChatSessionDeps) {
 		super();
@@ -75,7 +78,7 @@ export class ChatSession extends Disposable {
 			);
 		}
 		const abort = new AbortController();
-		const turnId = `${this._deps.sessionId}-t${Date.now().toString(36)}${++this._turnCounter}`;
+		const turnId = shortId('t');
 		const done = this._run(prompt, turnId, abort.signal, images).finally(() => {
 			this._running = undefined;
 		});
@@ -165,6 +168,7 @@ export class ChatSession extends Disposable {
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
 				announced: true,
+				memory: this._memory,
 			},
 			[...this.history],
 			prompt,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import { McpConnection, describe, type McpConnectionEvent } from '../../core/tools/sources/mcpConnection';
+import { planLaunch, withInputs, type McpLaunchPlan } from '../../core/tools/sources/mcpLaunch';
 import { mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
@@ -8,21 +9,29 @@ import { McpConsentPrompts } from './mcpConsentPrompts';
 import type { WebviewChannel } from '../chat/webviewChannel';
 import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
-import { consentSource, loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-
-export type { ServerStatus } from './mcpToolSync';
-import { readSetting } from '../settings/settings';
-import { DISABLED_TOOLS, McpToolSync, type ServerRecord, type ServerStatus } from './mcpToolSync';
+import { mcpStartNotices } from './mcpStartNotices';
+import {
+	connectionOptions,
+	consentSource,
+	definition,
+	launchContext,
+	loadServers,
+	vscodeUserMcpFile,
+	type McpServerEntry,
+} from './mcpServers';
+import { reviewTools } from './mcpToolReview';
+import {
+	DISABLED_TOOLS,
+	McpToolSync,
+	sameNames,
+	sharedServerNames,
+	type ServerInfo,
+	type ServerRecord,
+	type ServerStatus,
+} from './mcpToolSync';
 import type { HostTools } from '../tools/hostTools';
 
-export interface ServerInfo {
-	entry: McpServerEntry;
-	status: ServerStatus;
-	error?: string;
-	transport?: string;
-	/** Every tool the server offers, with Keel's name and whether the user disabled it. */
-	tools: Array<{ name: string; mcpName: string; description?: string; disabled: boolean }>;
-}
+export type { ServerInfo, ServerStatus } from './mcpToolSync';
 
 const DISABLED_SERVERS = 'keel.mcp.disabledServers';
 
@@ -33,7 +42,10 @@ const DISABLED_SERVERS = 'keel.mcp.disabledServers';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
+	/** Each server with the plan it was started from (consent, pins and the spawn all use that one). */
 	private readonly _servers = new Map<string, ServerRecord>();
+	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
+	private _sharedNames = new Set<string>();
 	/** The chat's cards that ask to start a workspace server. */
 	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
@@ -58,7 +70,9 @@ export class McpManager extends Disposable {
 		super();
 		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat, say));
 		this._consent = new McpConsent(_context.workspaceState, this.consentPrompts);
-		this._toolSync = new McpToolSync(_tools, _context.globalState, this._consent, _logger);
+		this._toolSync = new McpToolSync(_tools, _context.globalState, _logger, (entry, tool) =>
+			this._toolName(entry, tool),
+		);
 		this._inputs = new McpInputs(_context.secrets);
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
@@ -95,7 +109,7 @@ export class McpManager extends Disposable {
 			error: s.error ?? s.connection?.error,
 			transport: s.connection?.transport,
 			tools: (s.connection?.tools ?? []).map(t => {
-				const name = mcpToolName(s.entry.config.name, t.name);
+				const name = this._toolName(s.entry, t.name);
 				return { name, mcpName: t.name, description: t.description, disabled: disabledTools.has(name) };
 			}),
 		}));
@@ -108,9 +122,12 @@ export class McpManager extends Disposable {
 			this._logger.warn(`MCP configuration: ${error}`);
 		}
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
+		const shared = sharedServerNames(loaded.entries);
+		const namesChanged = !sameNames(shared, this._sharedNames);
+		this._sharedNames = shared;
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsent.fingerprint(next.config) !== McpConsent.fingerprint(server.entry.config)) {
+			if (!next || definition(next) !== definition(server.entry)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -120,11 +137,15 @@ export class McpManager extends Disposable {
 			const known = this._servers.get(entry.key);
 			if (!known) {
 				this._servers.set(entry.key, { entry, registered: [], generation: 0 });
-				starts.push(this._firstStart(entry));
+				starts.push(this._firstStart(entry.key));
 			} else if (known.status === 'untrusted') {
 				// Trust was granted since: start what was held back.
-				starts.push(this._firstStart(entry));
+				starts.push(this._firstStart(entry.key));
 			}
+		}
+		if (namesChanged) {
+			// A name now declared twice (or no longer): the running servers' tools are renamed.
+			[...this._servers.keys()].forEach(key => this._sync(key));
 		}
 		this._onDidChange.fire();
 		await Promise.all(starts);
@@ -140,17 +161,16 @@ export class McpManager extends Disposable {
 		if (!server) {
 			return Promise.resolve();
 		}
+		const name = server.entry.config.name;
 		if (server.pending) {
 			if (interactive) {
-				this._showPending(server.entry.config.name, server.status);
+				mcpStartNotices.pending(name, server.status, () => this.consentPrompts.reveal());
 			}
 			return server.pending;
 		}
 		if (server.connection?.state === 'running' || server.connection?.state === 'starting') {
 			if (interactive) {
-				void vscode.window.showInformationMessage(
-					`Keel: the MCP server "${server.entry.config.name}" is already running.`,
-				);
+				mcpStartNotices.alreadyRunning(name);
 			}
 			return Promise.resolve();
 		}
@@ -163,47 +183,31 @@ export class McpManager extends Disposable {
 		return pending;
 	}
 
-	/**
-	 * A server's start as ready() waits for it: a server that asks for consent counts as started
-	 * once its card is up (the turn that needs it waits for the answer and says so, see keelHost).
-	 */
-	private _firstStart(entry: McpServerEntry): Promise<void> {
-		const started = this.start(entry.key, false);
-		return vscode.workspace.isTrusted && !this._consent.isAllowed(entry.config) ? Promise.resolve() : started;
-	}
-
-	/** Workspace servers whose consent card is waiting for the user, by name. */
-	pendingConsents(): string[] {
-		return this.consentPrompts.cards.filter(c => c.state === 'pending').map(c => c.server);
-	}
-
-	/** Resolves when every consent card shown now has been answered (and the allowed servers had their start). */
-	async consentsAnswered(): Promise<void> {
-		const waiting: Promise<void>[] = [];
-		for (const server of this._servers.values()) {
-			if (server.status === 'needsConsent' && server.pending) {
-				waiting.push(server.pending);
+	/** A start as ready() waits for it: done once a consent card is up (a turn waits for the answer, mcpTurnWait). */
+	private _firstStart(key: string): Promise<void> {
+		const server = this._servers.get(key);
+		return new Promise<void>(resolve => {
+			if (server) {
+				server.onAsking = resolve;
 			}
-		}
-		await Promise.all(waiting);
+			void this.start(key, false).finally(resolve);
+		});
 	}
 
-	/** Start was chosen while the server's card waits or a start is under way: say where things are. */
-	private _showPending(name: string, status: ServerStatus | undefined): void {
-		if (status === 'needsConsent') {
-			this.consentPrompts.reveal();
-			void vscode.window.showInformationMessage(
-				`Keel: "${name}" waits for your permission: answer Allow or Deny on its card in the Keel chat.`,
-			);
-		} else {
-			void vscode.window.showInformationMessage(`Keel: the MCP server "${name}" is starting.`);
-		}
+	/** Servers whose consent card waits for the user, by name; `answered` once each is (and an allowed one started). */
+	openConsents(): { names: string[]; answered: Promise<unknown> } {
+		const waiting = [...this._servers.values()].filter(s => s.status === 'needsConsent' && s.pending !== undefined);
+		return {
+			names: waiting.map(s => s.entry.config.name),
+			answered: Promise.all(waiting.map(s => s.pending)),
+		};
 	}
 
 	private async _start(key: string, server: ServerRecord, interactive: boolean): Promise<void> {
 		const { entry } = server;
 		// A stop or a reload while this start awaits makes it stale: it must not leave a process behind.
 		const generation = server.generation;
+		const stale = () => server.generation !== generation || this._servers.get(key) !== server;
 		const set = (status: ServerStatus | undefined, error?: string) => {
 			server.status = status;
 			server.error = error;
@@ -215,10 +219,20 @@ export class McpManager extends Disposable {
 		if (!interactive && this._context.globalState.get<string[]>(DISABLED_SERVERS, []).includes(key)) {
 			return set('disabled');
 		}
-		if (!this._consent.isAllowed(entry.config)) {
+		let plan: McpLaunchPlan;
+		try {
+			plan = await planLaunch(entry.config, launchContext(entry));
+		} catch (error) {
+			return this._failed(server, entry, error);
+		}
+		if (!this._consent.isAllowed(plan)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
-			const allowed = await this._consent.ask(entry.config, consentSource(entry), interactive);
-			if (!allowed || server.generation !== generation || this._servers.get(key) !== server) {
+			const asking = this._consent.ask(plan, consentSource(entry), interactive);
+			// A first start is done once its card is up: an unanswered card must not hold ready().
+			server.onAsking?.();
+			server.onAsking = undefined;
+			const allowed = await asking;
+			if (!allowed || stale()) {
 				set(
 					allowed ? undefined : 'stopped',
 					allowed ? undefined : 'You denied starting this server. Start asks again.',
@@ -231,20 +245,16 @@ export class McpManager extends Disposable {
 		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
 		await server.connection?.stop();
 		try {
-			const resolved = await resolveEntry(entry, this._inputs);
-			const connection = new McpConnection(
-				resolved.config,
-				{
-					callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
-					connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
-					maxReconnects: 3,
-					reconnectBaseMs: 2000,
-					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
-					env: resolved.env,
-				},
-				event => this._handle(key, event),
+			// Inputs are asked now, after the yes; they never decide the program (mcpLaunch.ts).
+			const resolved = await withInputs(plan, id =>
+				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
 			);
-			if (server.generation !== generation || this._servers.get(key) !== server) {
+			server.plan = plan;
+			const options = connectionOptions(String(this._context.extension.packageJSON.version ?? '0'));
+			const connection = new McpConnection(resolved.config, { ...options, env: resolved.env }, event =>
+				this._handle(key, event),
+			);
+			if (stale()) {
 				return;
 			}
 			server.connection = connection;
@@ -253,20 +263,19 @@ export class McpManager extends Disposable {
 				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
 			);
 			if (interactive) {
-				void vscode.window.showInformationMessage(
-					`Keel: the MCP server "${entry.config.name}" is running with ${connection.tools.length} tools.`,
-				);
+				mcpStartNotices.running(entry.config.name, connection.tools.length);
 			}
 		} catch (error) {
-			set('error', describe(error));
-			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-			void vscode.window
-				.showErrorMessage(
-					`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
-					'Show Logs',
-				)
-				.then(c => c && this._output.show(true));
+			this._failed(server, entry, error);
 		}
+	}
+
+	private _failed(server: { status?: ServerStatus; error?: string }, entry: McpServerEntry, error: unknown): void {
+		server.status = 'error';
+		server.error = describe(error);
+		this._onDidChange.fire();
+		this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
+		mcpStartNotices.failed(entry.config.name, server.error, () => this._output.show(true));
 	}
 
 	async stop(key: string, disable = false): Promise<void> {
@@ -290,7 +299,7 @@ export class McpManager extends Disposable {
 		const server = this._servers.get(key);
 		if (server) {
 			await this._stop(key);
-			await this._consent.revoke(server.entry.config);
+			await this._consent.revoke({ identity: server.entry.key });
 			server.status = 'needsConsent';
 			this._onDidChange.fire();
 		}
@@ -298,7 +307,7 @@ export class McpManager extends Disposable {
 
 	async setToolDisabled(key: string, toolName: string, disabled: boolean): Promise<void> {
 		await this._setDisabled(DISABLED_TOOLS, toolName, disabled);
-		this._syncKey(key);
+		this._sync(key);
 	}
 
 	showLogs(): void {
@@ -345,7 +354,12 @@ export class McpManager extends Disposable {
 					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
 				);
 				if (server) {
-					void this._toolSync.checkPins(server, event.tools, () => this._onDidChange.fire());
+					void reviewTools(server, event.tools, this._consent, {
+						current: () => this._servers.get(key) === server,
+						sync: () => this._sync(key),
+						changed: () => this._onDidChange.fire(),
+						warn: line => this._logger.warn(line),
+					});
 				}
 				break;
 			case 'crashed':
@@ -354,12 +368,7 @@ export class McpManager extends Disposable {
 					this._toolSync.unregister(server);
 					server.heldBack = undefined;
 				}
-				void vscode.window
-					.showWarningMessage(
-						`Keel: the MCP server "${name}" stopped unexpectedly (${event.error}).${event.willRetry ? ' Reconnecting…' : ' Restart it from "Keel: MCP Servers".'}`,
-						'Show Logs',
-					)
-					.then(c => c && this._output.show(true));
+				mcpStartNotices.crashed(name, event.error, event.willRetry, () => this._output.show(true));
 				break;
 			case 'state':
 				if (event.state === 'running') {
@@ -367,17 +376,21 @@ export class McpManager extends Disposable {
 						server.status = undefined;
 					}
 					// The first tools/list answers before the state says running: register them now.
-					this._syncKey(key);
+					this._sync(key);
 				}
 				break;
 		}
 		this._onDidChange.fire();
 	}
 
-	private _syncKey(key: string): void {
+	private _sync(key: string): void {
 		const server = this._servers.get(key);
 		if (server) {
 			this._toolSync.sync(server);
 		}
+	}
+
+	private _toolName(entry: McpServerEntry, tool: string): string {
+		return mcpToolName(entry.config.name, tool, entry.key, !this._sharedNames.has(entry.config.name));
 	}
 }

@@ -3,66 +3,56 @@ import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
 import type { McpConnection, McpState } from '../../core/tools/sources/mcpConnection';
 import { mcpToolDefinition } from '../../core/tools/sources/mcpTools';
-import { McpConsent } from './mcpConsent';
 import type { McpServerEntry } from './mcpServers';
+import type { ReviewedServer } from './mcpToolReview';
 import type { HostTools } from '../tools/hostTools';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
-/** One configured server and its one connection. */
-export interface ServerRecord {
-	entry: McpServerEntry;
+/** One configured server, the plan it was started from, and its one connection. */
+export interface ServerRecord extends ReviewedServer {
 	connection?: McpConnection;
 	registered: string[];
-	error?: string;
 	status?: ServerStatus;
-	heldBack?: Set<string>;
 	/** The start under way (consent, then the connection), which a second Start joins. */
 	pending?: Promise<void>;
 	/** Bumped by every stop: a start that awaited across one does not go on. */
 	generation: number;
+	/** Called once the start reaches the consent card (a first start counts as done then). */
+	onAsking?: () => void;
+}
+
+export interface ServerInfo {
+	entry: McpServerEntry;
+	status: ServerStatus;
+	error?: string;
+	transport?: string;
+	/** Every tool the server offers, with Keel's name and whether the user disabled it. */
+	tools: Array<{ name: string; mcpName: string; description?: string; disabled: boolean }>;
 }
 
 export const DISABLED_TOOLS = 'keel.mcp.disabledTools';
 
-/**
- * Keeps the tool registry holding exactly each running server's enabled tools, and holds back
- * a workspace server's tools that are new or changed since the user allowed it (rug pulls).
- */
+/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
+export function sharedServerNames(entries: readonly McpServerEntry[]): Set<string> {
+	const counts = new Map<string, number>();
+	entries.forEach(e => counts.set(e.config.name, (counts.get(e.config.name) ?? 0) + 1));
+	return new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+}
+
+export function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+	return a.size === b.size && [...a].every(n => b.has(n));
+}
+
+/** Keeps the tool registry holding exactly each running server's enabled, reviewed tools. */
 export class McpToolSync {
 	constructor(
 		private readonly _tools: Pick<HostTools, 'registry' | 'shape'>,
 		private readonly _globalState: vscode.Memento,
-		private readonly _consent: McpConsent,
 		private readonly _logger: Logger,
+		/** Keel's name for a server's tool (it says which server when two share a name). */
+		private readonly _toolName: (entry: McpServerEntry, tool: string) => string,
 	) {}
-
-	/** New or changed tool definitions of a workspace server stay off until the user allows them. */
-	async checkPins(
-		server: ServerRecord,
-		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
-		changed: () => void,
-	): Promise<void> {
-		const hashes = McpConsent.toolHashes(tools);
-		const held = await this._consent.changedTools(server.entry.config, hashes);
-		server.heldBack = new Set(held);
-		this.sync(server);
-		if (held.length === 0) {
-			return;
-		}
-		this._logger.warn(
-			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${held.join(', ')}`,
-		);
-		server.error = `Tools new or changed since you allowed this server are held back: ${held.join(', ')}`;
-		changed();
-		if (await this._consent.askChangedTools(server.entry.config, held)) {
-			await this._consent.pinTools(server.entry.config, hashes);
-			server.heldBack = new Set();
-			server.error = undefined;
-			this.sync(server);
-			changed();
-		}
-	}
 
 	/** The registry holds exactly the running server's enabled tools. */
 	sync(server: ServerRecord): void {
@@ -109,8 +99,12 @@ export class McpToolSync {
 			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
 				connection.call(name, args, signal),
 		};
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			this._tools.shape(result, context),
+		return mcpToolDefinition(
+			entry.config.name,
+			tool,
+			caller,
+			(result, context) => this._tools.shape(result, context),
+			this._toolName(entry, tool.name),
 		);
 	}
 }

@@ -8,10 +8,10 @@ import type { McpManager } from './mcpManager';
  * and goes on once every card is answered (Allow starts the server first). Stop ends the wait.
  */
 export async function waitForMcpConsents(
-	mcp: Pick<McpManager, 'pendingConsents' | 'consentsAnswered' | 'consentPrompts'>,
+	mcp: Pick<McpManager, 'openConsents' | 'consentPrompts'>,
 	wait: TurnWait | undefined,
 ): Promise<void> {
-	const names = mcp.pendingConsents();
+	const { names, answered } = mcp.openConsents();
 	if (names.length === 0 || !wait) {
 		return;
 	}
@@ -27,5 +27,5 @@ export async function waitForMcpConsents(
 		}
 		wait.signal.addEventListener('abort', onAbort, { once: true });
 	});
-	await Promise.race([mcp.consentsAnswered(), stopped]);
+	await Promise.race([answered, stopped]);
 }

@@ -62,7 +62,9 @@ describe('attachment blocks', () => {
 
 	it('leave a prompt without blocks whole', () => {
 		fc.assert(
-			fc.property(text, typed => assert.deepStrictEqual(splitAttachments(typed), { text: typed, attachments: [] })),
+			fc.property(text, typed =>
+				assert.deepStrictEqual(splitAttachments(typed), { text: typed, attachments: [] }),
+			),
 		);
 	});
 });
