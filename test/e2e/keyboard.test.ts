@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import type { Frame, Page } from 'playwright-core';
 import { runCommand } from '../support/browser';
 import { text, toolCalls } from '../support/modelDouble';
-import { testId, useKeel, useModelDouble } from './harness';
+import { explainFailure, testId, useKeel, useModelDouble } from './harness';
 
 /** The element the keyboard would type into: the webview document has focus and this is its active element. */
 async function focused(chat: Frame): Promise<string | undefined> {
@@ -73,7 +73,10 @@ describe('Keel from the keyboard (e2e)', function () {
 			'focus back in the composer after Allow',
 			async () => (await focused(chat)) === 'prompt-input',
 		);
-		await chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`).waitFor();
+		// The second card asks, and the first no longer does (its Deny must not be the one Tab reaches).
+		const waiting = chat.locator(`${testId('tool-card')}[data-status="awaitingApproval"]`);
+		await waiting.filter({ hasText: 'b.md' }).waitFor();
+		await until(chat, 'only the second card waiting', async () => (await waiting.count()) === 1);
 		await tabTo(page, chat, 'tool-deny');
 		await page.keyboard.press('Enter');
 		await until(
@@ -81,7 +84,11 @@ describe('Keel from the keyboard (e2e)', function () {
 			'focus back in the composer after Deny',
 			async () => (await focused(chat)) === 'prompt-input',
 		);
-		await chat.locator(testId('message-assistant')).filter({ hasText: 'One written, one not.' }).waitFor();
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'One written, one not.' })
+			.waitFor()
+			.catch(error => explainFailure(chat, error));
 	});
 
 	it('Stop reached with Tab gives the keyboard back to the composer', async () => {
