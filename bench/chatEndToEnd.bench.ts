@@ -1,16 +1,18 @@
 /**
  * The chat end to end in real VS Code (code-server) driven by Chromium: one auto-approved turn
  * of 1,500 rounds (short text with a code block and a file read each) against the model
- * double. How long after the loop's last event the last answer is on screen, and what the
- * chat's webview holds at the end. Every round reads with arguments of its own, so each read
+ * double. How long after the loop's last event the last answer is on screen, what the
+ * chat's webview holds at the end, and the main-thread tasks over 50 ms the webview's frame
+ * saw while the turn streamed (Long Tasks API). Every round reads with arguments of its own, so each read
  * runs: none is answered from the session's result cache.
  */
 import { text, textThenTools, startModelDouble } from '../test/support/modelDouble';
 import { ask, startKeel, testId } from '../test/e2e/harness';
 import { printTable } from './table';
+import { startCpuProfile } from './webview/cpuProfile';
 
 // In-page code runs in the webview; the Node program has no DOM types.
-declare const document: any, performance: any;
+declare const document: any, performance: any, window: any, PerformanceObserver: any;
 
 export const title = 'Chat end to end in VS Code: a 1,500-round auto-approved turn';
 
@@ -44,6 +46,17 @@ export async function run(): Promise<void> {
 			text('All rounds done. LAST-MARK'),
 		);
 		const chat = await keel.openKeel();
+		// Every main-thread task over 50 ms from here to the last answer, as the webview's frame sees it.
+		await chat.evaluate(() => {
+			window.__keelLongTasks = [];
+			new PerformanceObserver((list: any) => {
+				for (const entry of list.getEntries()) {
+					// name: whose task it was (self = the webview's own frame, an ancestor = the workbench).
+					window.__keelLongTasks.push({ ms: entry.duration, by: entry.name });
+				}
+			}).observe({ type: 'longtask' });
+		});
+		const profiler = await startCpuProfile(keel.page, chat);
 		const started = Date.now();
 		let loopEnded = 0;
 		const watcher = setInterval(() => {
@@ -67,6 +80,11 @@ export async function run(): Promise<void> {
 				`the turn ended after ${double.modelRequests.length} requests without its last answer: ${notices.slice(-3).join(' | ')}`,
 			);
 		}
+		// Long-task entries are delivered after the task: give the last ones a moment.
+		await chat.waitForTimeout(500);
+		const tasks: Array<{ ms: number; by: string }> = await chat.evaluate(() => window.__keelLongTasks);
+		const longTasks = tasks.map(t => t.ms);
+		const profile = await profiler.stop();
 		const memory = await chat.evaluate(() => ({
 			heap: (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? NaN,
 			nodes: document.getElementsByTagName('*').length,
@@ -81,7 +99,20 @@ export async function run(): Promise<void> {
 				// performance.memory: the renderer's used heap as Chromium reports it to the page, garbage included.
 				['webview renderer JS heap at the end, MB', memory.heap / 1024 / 1024, ''],
 				['webview DOM nodes at the end', memory.nodes, '≤ 3,000'],
+				['webview main-thread tasks over 50 ms during the turn', longTasks.length, '≤ 5'],
+				['longest of them, ms', longTasks.length ? Math.max(...longTasks) : 0, ''],
+				['their total, ms', longTasks.reduce((a, b) => a + b, 0), ''],
+				['of them the webview frame’s own (self)', tasks.filter(t => t.by === 'self').length, ''],
 			],
+		);
+		console.log('\nWhere the main thread spent its time during the turn (CPU profile, self time):');
+		printTable(
+			['script', 'ms'],
+			profile.scripts.map(([name, ms]) => [name, ms]),
+		);
+		printTable(
+			['function', 'ms'],
+			profile.functions.map(([name, ms]) => [name, ms]),
 		);
 	} finally {
 		await keel.dispose();
