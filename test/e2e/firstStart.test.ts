@@ -60,6 +60,7 @@ describe('npm start: a clean first start (e2e)', function () {
 	});
 
 	it('shows Keel, activates Git after the folder is trusted, and raises no error or warning notification', async () => {
+		const keelIcon = page.locator('.part.activitybar a.action-label[aria-label^="Keel"]').first();
 		const trust = page.getByRole('button', { name: 'Yes, I trust the authors' });
 		if (
 			await trust.waitFor({ timeout: 30_000 }).then(
@@ -70,8 +71,15 @@ describe('npm start: a clean first start (e2e)', function () {
 			await trust.focus();
 			await page.keyboard.press('Enter');
 		} else {
-			// Newer VS Code opens an untrusted folder in Restricted Mode without asking: trust it in
-			// the Workspace Trust editor, as a user following the banner would.
+			// Newer VS Code opens an untrusted folder in Restricted Mode without asking. Keel is there
+			// already, and VS Code's own Chat panel is not open beside it.
+			await keelIcon.waitFor({ state: 'visible', timeout: 60_000 });
+			assert.strictEqual(
+				await page.locator('.part.auxiliarybar').isVisible(),
+				false,
+				"VS Code's Chat panel is open",
+			);
+			// Then trust it in the Workspace Trust editor, as a user following the banner would.
 			await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
 			await page
 				.locator('.workspace-trust-editor')
@@ -79,10 +87,7 @@ describe('npm start: a clean first start (e2e)', function () {
 				.first()
 				.click();
 		}
-		await page
-			.locator('.part.activitybar a.action-label[aria-label^="Keel"]')
-			.first()
-			.waitFor({ state: 'visible', timeout: 60_000 });
+		await keelIcon.waitFor({ state: 'visible', timeout: 60_000 });
 		// Git is the extension that used to fail; wait until the extension host has started it.
 		await until(
 			() => /_doActivateExtension vscode\.git,/.test(extensionHostLogs()),
