@@ -45,9 +45,15 @@ export const ChatItemView = memo(function ChatItemView({ item }: { item: ChatIte
 /** What the user typed, with a chip per image and per file, selection or output Keel attached to it. */
 function UserMessage({ item }: { item: Item<'user'> }) {
 	const chips = [
-		...(item.attachments ?? []).map(a => ({ key: `a:${a.label}`, text: `${a.label} · ${a.detail}`, kind: a.kind })),
+		...(item.attachments ?? []).map(a => ({
+			key: `a:${a.label}`,
+			name: a.label,
+			text: `${a.label} · ${a.detail}`,
+			kind: a.kind,
+		})),
 		...(item.images ?? []).map(i => ({
 			key: `i:${i.name}`,
+			name: i.name,
 			text: `🖼 ${i.name} (${formatSize(i.bytes)})`,
 			kind: 'image',
 		})),
@@ -65,6 +71,7 @@ function UserMessage({ item }: { item: Item<'user'> }) {
 							class="image-chip"
 							data-testid={chip.kind === 'image' ? 'message-image' : 'message-attachment'}
 							data-kind={chip.kind}
+							data-name={chip.name}
 						>
 							{chip.text}
 						</span>

@@ -1,8 +1,15 @@
 // Recovery as the user sees it in real VS Code: a retry line in the chat after a 429, and the
-// step-cap question both as chat buttons and as a VS Code notification with Continue.
+// step-cap question both as chat buttons and, while the chat is hidden, as a VS Code
+// notification with Continue.
 import * as assert from 'assert';
 import { presets, text, toolCalls, withFaults } from '../support/modelDouble';
+import type { Page } from 'playwright-core';
 import { ask, freshChat, testId, useKeel, useModelDouble } from './harness';
+
+/** Shows the Explorer in the side bar, so Keel's chat is hidden (its notifications appear then). */
+async function hideChat(page: Page): Promise<void> {
+	await page.locator('.part.activitybar a.action-label[aria-label^="Explorer"]').first().click();
+}
 
 describe('Keel recovery in VS Code (e2e)', function () {
 	this.timeout(180_000);
@@ -35,18 +42,25 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await keel.screenshot('resilience-retry-line');
 	});
 
-	it('shows a long Retry-After wait as a notification whose Cancel stops the turn', async () => {
-		double().script(presets.openaiRateLimit(20), text('never sent'));
+	it('shows a long Retry-After wait, while the chat is hidden, as a notification whose Cancel stops the turn', async () => {
+		// A read streamed over a second first: the chat is hidden by the time the 429 comes.
+		const slowRead = toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], {
+			chunks: 4,
+			delayMs: 250,
+		});
+		double().script(slowRead, presets.openaiRateLimit(20), text('never sent'));
 		const chat = await keel.webview();
 		await ask(chat, 'hello again');
+		await hideChat(keel.page);
 		const toast = keel.page.locator('.notification-toast', { hasText: 'Model busy (429), retrying in 20 s' });
 		await toast.waitFor();
 		await keel.screenshot('resilience-retry-progress');
 		await toast.getByRole('button', { name: 'Cancel' }).click();
-		await chat.locator(testId('send')).waitFor();
+		const shown = await keel.openKeel();
+		await shown.locator(testId('send')).waitFor();
 		await toast.waitFor({ state: 'detached' });
-		assert.strictEqual(double().modelRequests.length, 1, 'no retry after Cancel');
-		assert.strictEqual(await chat.locator(testId('error-banner')).count(), 0, 'a cancel is not an error');
+		assert.strictEqual(double().modelRequests.length, 2, 'no retry after Cancel');
+		assert.strictEqual(await shown.locator(testId('error-banner')).count(), 0, 'a cancel is not an error');
 	});
 
 	it('folds the text of a broken stream and shows the retried answer once', async () => {
@@ -108,23 +122,29 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await keel.screenshot('resilience-degenerate-folded');
 	});
 
-	it('asks Continue / Stop at the step cap, in the chat and as a notification whose Continue goes on', async () => {
+	it('asks Continue / Stop at the step cap, in the chat and, while it is hidden, as a notification whose Continue goes on', async () => {
 		double().script(
-			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			// Streamed over a second: the chat is hidden by the time the cap asks.
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }], { chunks: 4, delayMs: 250 }),
 			toolCalls([{ name: 'list_directory', arguments: { path: '.' } }]),
 			text('Finished after continuing.'),
 		);
 		const chat = await keel.webview();
 		await ask(chat, 'look around');
-		await chat.locator(`${testId('continue-prompt')}[data-state="pending"]`).waitFor();
-		assert.strictEqual(await chat.locator(testId('continue-turn')).count(), 1);
-		assert.strictEqual(await chat.locator(testId('stop-turn')).count(), 1);
+		await hideChat(keel.page);
 		const toast = keel.page.locator('.notification-toast', { hasText: 'Keel has made 2 model requests' });
 		await toast.waitFor();
 		await keel.screenshot('resilience-step-cap-notification');
-		await toast.getByRole('button', { name: 'Continue' }).click();
-		await chat.locator(`${testId('continue-prompt')}[data-state="continued"]`).waitFor();
-		const answer = chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, {
+		// The notification's Continue is a link in its message (an extension can close only a progress notification).
+		await toast.locator('a', { hasText: /^Continue$/ }).click();
+		const shown = await keel.openKeel();
+		await shown.locator(`${testId('continue-prompt')}[data-state="continued"]`).waitFor();
+		assert.strictEqual(
+			await shown.locator(testId('continue-turn')).count(),
+			0,
+			'answered in one place, gone in both',
+		);
+		const answer = shown.locator(`${testId('message-assistant')}[data-streaming="false"]`, {
 			hasText: 'Finished after continuing.',
 		});
 		await answer.waitFor();
@@ -140,7 +160,9 @@ describe('Keel recovery in VS Code (e2e)', function () {
 		await ask(chat, 'look around again');
 		await chat.locator(testId('stop-turn')).click();
 		await chat.locator(`${testId('continue-prompt')}[data-state="stopped"]`).waitFor();
-		await chat.locator(`${testId('notice')}[data-code="stepLimit"]`).waitFor();
+		await chat.locator(testId('send')).waitFor();
+		// Said once: the answered question reads "Stopped"; no second notice repeats it.
+		assert.strictEqual(await chat.locator(`${testId('notice')}[data-code="stepLimit"]`).count(), 0);
 		assert.strictEqual(double().modelRequests.length, 2, 'no request after Stop');
 	});
 });
@@ -150,20 +172,26 @@ describe('Keel doom-loop guard in VS Code (e2e)', function () {
 	const double = useModelDouble();
 	const keel = useKeel(() => ({ settings: { 'keel.model.baseUrl': double().openaiBaseUrl } }));
 
-	it('warns once, then stops a model repeating the same call with the same result, with a notification', async () => {
+	it('warns once, then asks Continue or Stop of a model repeating the same call with the same result', async () => {
 		const same = () => toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]);
 		double().script(...Array.from({ length: 8 }, same), text('never'));
 		const chat = await keel.openKeel();
 		await ask(chat, 'read the readme');
 		await chat.locator(`${testId('notice')}[data-code="loopWarning"]`).waitFor();
-		const stopped = chat.locator(`${testId('notice')}[data-code="loopStopped"]`);
-		await stopped.waitFor();
-		assert.match((await stopped.textContent()) ?? '', /Stopped: same call with the same result repeated 3 times/);
-		const toast = keel.page.locator('.notification-toast', {
-			hasText: 'Stopped: same call with the same result repeated',
-		});
-		await toast.waitFor();
+		const asked = chat.locator(`${testId('continue-prompt')}[data-state="pending"]`);
+		await asked.waitFor();
+		assert.match(
+			await asked.innerText(),
+			/The model is repeating itself \(same call with the same result repeated 3 times\)/,
+		);
+		assert.strictEqual(
+			await keel.page.locator('.notification-toast').count(),
+			0,
+			'the chat in view asks, no toast',
+		);
 		await keel.screenshot('resilience-loop-stopped');
+		await asked.locator(testId('stop-turn')).click();
+		await chat.locator(`${testId('continue-prompt')}[data-state="stopped"]`).waitFor();
 		assert.strictEqual(double().modelRequests.length, 6, 'three calls, a warning, three more, stop');
 	});
 });
