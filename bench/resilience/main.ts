@@ -4,8 +4,9 @@
  * model double; recovery on vs the naive loop, then the same tasks against a stubborn model
  * (ignores each correction with probability ½) repeated k times for pass^k. Scored by the file
  * on disk and the answer shown, never the transcript.
+ * Then the generative bench (generative.ts): thousands of composed replies, salvage and false runs.
  * Options: --per-class N per wire (default 3), --seed S, --class NAME, --k K (default 3),
- * --only tafc (just the TAFC with/without table).
+ * --only tafc | generative (just that table), --positives N, --negatives N (generative set sizes).
  */
 import { printTable } from '../table';
 import {
@@ -17,6 +18,8 @@ import {
 } from '../../test/support/resilience/scenarios';
 import { BASELINE_REQUESTS, runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
 import { tafcTable } from './tafc';
+import { generativeTable } from './generative';
+import { SERVER_WORDS } from '../../test/support/resilience/meaningFaults';
 
 function arg(name: string, fallback: string): string {
 	const index = process.argv.indexOf(`--${name}`);
@@ -50,6 +53,10 @@ async function main(): Promise<void> {
 	const only = arg('class', '');
 	if (arg('only', '') === 'tafc') {
 		await tafcTable(perClass, seed, k);
+		return;
+	}
+	if (arg('only', '') === 'generative') {
+		await generativeTable(seed, Number(arg('positives', '2000')), Number(arg('negatives', '1000')));
 		return;
 	}
 	const classes = FAULT_CLASSES.filter(c => !only || c === only);
@@ -129,21 +136,32 @@ async function main(): Promise<void> {
 	const hopeless = await runAll(makeScenarios(2, seed, HOPELESS_CLASSES), true);
 	console.log('\n## Budgets hold: faults nothing can fix (recovery on); the turn must end, bounded and explained\n');
 	printTable(
-		['fault class', 'n', 'completed', 'requests/turn (max)', 'ended as', 'dup side effects'],
+		[
+			'fault class',
+			'n',
+			'completed',
+			'requests/turn (max)',
+			'ended as',
+			"server's words shown",
+			'dup side effects',
+		],
 		HOPELESS_CLASSES.map(c => {
 			const rs = hopeless.filter(r => r.scenario.fault === c);
 			const reasons = [...new Set(rs.map(r => r.outcome.error?.code ?? r.reason))].join(', ');
+			const words = SERVER_WORDS[c as keyof typeof SERVER_WORDS];
 			return [
 				c,
 				String(rs.length),
 				String(rs.filter(r => r.completed).length),
 				String(Math.max(...rs.map(r => r.requests))),
 				reasons,
+				words ? `${rs.filter(r => words.test(r.outcome.error?.message ?? '')).length}/${rs.length}` : '—',
 				String(rs.reduce((n, r) => n + r.duplicates, 0)),
 			];
 		}),
 	);
 	await tafcTable(perClass, seed, k);
+	await generativeTable(seed, Number(arg('positives', '2000')), Number(arg('negatives', '1000')));
 	console.log(
 		`\n(${((Date.now() - started) / 1000).toFixed(1)} s; target ≥ 95% overall with recovery on and 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning or control tokens)`,
 	);

@@ -9,6 +9,7 @@ import { send } from './send';
 import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
+import { idViolation } from './wire/ids';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -64,6 +65,18 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		try {
 			step = typeof next === 'function' ? next(rec) : next;
 			if (step) validateSteps([step]);
+			// A request whose ids break the server's rule is refused before it reaches the model: the step waits.
+			const badId = idViolation(wire, rec.body, step?.kind === 'reply' ? step.idRule : undefined);
+			if (badId) {
+				if (next) steps.unshift(next);
+				rec.response.status = 400;
+				return send(
+					res,
+					jsonRendering(400, errorEnvelope(wire, 400, badId, 'invalid_request_error')),
+					{},
+					rec.response,
+				);
+			}
 			rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
 		} catch (err) {
 			step = undefined;

@@ -2,12 +2,12 @@
 // content_block_delta (text_delta, input_json_delta) / content_block_stop per block →
 // message_delta (stop_reason, usage) → message_stop, with a ping after message_start.
 
-import { randomId, splitInto, type Rendering, type Resolved } from './shared';
+import { randomId, sseEvent, splitInto, type Rendering, type Resolved } from './shared';
 
 export function renderAnthropic(r: Resolved): Rendering {
 	const requestId = randomId('req_');
 	const id = randomId('msg_');
-	const stopReason = r.finishReason ?? (r.calls.length ? 'tool_use' : 'end_turn');
+	const stopReason = r.omitFinish ? null : (r.finishReason ?? (r.calls.length ? 'tool_use' : 'end_turn'));
 	if (!r.stream) {
 		return {
 			status: 200,
@@ -16,7 +16,7 @@ export function renderAnthropic(r: Resolved): Rendering {
 		};
 	}
 
-	const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+	const ev = (type: string, data: object) => sseEvent({ type, ...data }, r.sse, type);
 	const frames: string[] = [];
 	frames.push(
 		ev('message_start', {
@@ -78,6 +78,17 @@ export function renderAnthropic(r: Resolved): Rendering {
 		frames.push(ev('content_block_stop', { index }));
 		index++;
 	}
+	for (const call of r.resendCalls ? r.calls : []) {
+		// A proxy that repeats a finished tool_use block whole: same id, the input in the start event.
+		frames.push(
+			ev('content_block_start', {
+				index,
+				content_block: { type: 'tool_use', id: call.id, name: call.name, input: parseOr(call.arguments) },
+			}),
+		);
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
 	frames.push(
 		ev('message_delta', {
 			delta: { stop_reason: stopReason, stop_sequence: null },
@@ -94,8 +105,10 @@ export function renderAnthropic(r: Resolved): Rendering {
 			'request-id': requestId,
 		},
 		frames,
-		// The SDK turns `event: error` into an APIError even though the HTTP status was 200 (F13).
-		errorFrame: (type, msg) => `event: error\ndata: ${JSON.stringify(anthropicErrorBody(type, msg))}\n\n`,
+		// `event: error` inside the 200 stream (F13).
+		errorBody: (type, msg) => anthropicErrorBody(type, msg),
+		errorShape: 'event',
+		sse: r.sse,
 	};
 }
 
@@ -123,7 +136,7 @@ export function anthropicModels(models: string[]) {
 	return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
 }
 
-function message(r: Resolved, id: string, stopReason: string) {
+function message(r: Resolved, id: string, stopReason: string | null) {
 	const content: object[] = [];
 	if (r.text) content.push({ type: 'text', text: r.text });
 	for (const c of r.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: parseOr(c.arguments) });
