@@ -69,6 +69,12 @@ const NAIVE_MAY_PASS = new Set<FaultClass>([
 	// The SDKs read these framings too; they were never the failure, and are kept as regression guards.
 	'sseFraming',
 	'finishReason',
+	// Wire tolerance lives in the adapters (a socket held open, content parts, calls sent twice,
+	// ids in the server's form), which the naive loop shares.
+	'heldOpen',
+	'contentParts',
+	'resentCalls',
+	'idRules',
 	// Only Anthropic's fixed max_tokens met a small output cap before; the other wires sent none.
 	'budgetTooLarge',
 	// A 5xx or 409 burst is absorbed by the SDKs' own retries.

@@ -1,8 +1,9 @@
-import { randomUUID } from 'crypto';
 import { AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
-import { describeModelFailure, extractErrorMessage, mapModelError, type EndpointInfo } from './httpErrors';
-import { ndjsonLines, toOllamaMessages, toOllamaTools, type OllamaChunk } from './ollamaWire';
+import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import { describeModelFailure, mapModelError, type EndpointInfo } from './httpErrors';
+import { OllamaStreamReader } from './ollamaStream';
+import { toOllamaMessages, toOllamaTools } from './ollamaWire';
+import { bodyText, jsonLines } from './responseBody';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
 	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
@@ -19,8 +20,9 @@ export function ollamaRoot(baseUrl: string): string {
 }
 
 /**
- * Ollama's native /api/chat (NDJSON stream). Tool calls arrive whole, arguments as an object;
- * they are surfaced as one delta each and assembled at the end like the OpenAI adapter's.
+ * Ollama's native /api/chat (NDJSON stream), read by ollamaStream.ts. Tool calls arrive whole,
+ * arguments as an object; they are surfaced as one delta each and assembled at the end like
+ * the OpenAI adapter's.
  */
 export class OllamaChatModel implements ChatModel {
 	readonly id: string;
@@ -46,7 +48,7 @@ export class OllamaChatModel implements ChatModel {
 					messages: toOllamaMessages(request.messages),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: ollamaOptions(this._options.contextWindow, request.avoidRepetition),
+					options: ollamaOptions(this._options.contextWindow, request),
 					keep_alive: this._options.keepAlive,
 				}),
 				signal,
@@ -62,38 +64,12 @@ export class OllamaChatModel implements ChatModel {
 			);
 		}
 
-		const calls: Array<{ index: number; id: string; name: string; rawArguments: string }> = [];
-		let finishReason = 'stop';
-		const usage: TokenUsage = {};
+		const reader = new OllamaStreamReader();
 		try {
-			for await (const line of ndjsonLines(response.body as unknown as AsyncIterable<Uint8Array>)) {
-				const chunk = JSON.parse(line) as OllamaChunk;
-				if (chunk.error) {
-					// Ollama reports failures after the 200 (e.g. "error parsing tool call") as a line.
-					throw new AgentError(
-						'modelStream',
-						`The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`,
-						{ body: line },
-					);
-				}
-				if (chunk.message?.thinking) {
-					yield { type: 'reasoning', text: chunk.message.thinking, field: 'thinking' };
-				}
-				if (chunk.message?.content) {
-					yield { type: 'text', text: chunk.message.content };
-				}
-				for (const call of chunk.message?.tool_calls ?? []) {
-					const index = calls.length;
-					const args = call.function?.arguments;
-					const rawArguments = typeof args === 'string' ? args : JSON.stringify(args ?? {});
-					const id = call.id || `call_${randomUUID()}`;
-					calls.push({ index, id, name: call.function?.name ?? '', rawArguments });
-					yield { type: 'toolCallDelta', index, id, name: call.function?.name, argumentsDelta: rawArguments };
-				}
-				if (chunk.done) {
-					finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
-					usage.promptTokens = chunk.prompt_eval_count;
-					usage.completionTokens = chunk.eval_count;
+			for await (const line of jsonLines(bodyText(response.body as ReadableStream<Uint8Array>, reader))) {
+				yield* reader.line(line);
+				if (reader.ended()) {
+					break;
 				}
 			}
 		} catch (error) {
@@ -101,24 +77,23 @@ export class OllamaChatModel implements ChatModel {
 				? error
 				: mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
 		}
-		for (const call of calls) {
-			yield { type: 'toolCall', ...call };
-		}
-		// Ollama says "stop" even for a tool turn; the loop keys on calls, the reason is informative.
-		yield { type: 'finish', reason: calls.length > 0 ? 'tool_calls' : finishReason, usage };
+		yield* reader.finish();
 	}
 }
 
-/** num_ctx against silent truncation; after degenerate output, a repeat penalty and a little more randomness. */
-function ollamaOptions(
-	contextWindow: number | undefined,
-	avoidRepetition: boolean | undefined,
-): Record<string, number> | undefined {
+/**
+ * num_ctx against silent truncation; num_predict so the answer fits what is left of the window;
+ * after degenerate output, a repeat penalty and a little more randomness.
+ */
+function ollamaOptions(contextWindow: number | undefined, request: ChatRequest): Record<string, number> | undefined {
 	const options: Record<string, number> = {};
 	if (contextWindow) {
 		options.num_ctx = contextWindow;
 	}
-	if (avoidRepetition) {
+	if (request.maxTokens !== undefined) {
+		options.num_predict = Math.max(1, Math.floor(Math.min(request.maxTokens, contextWindow ?? Infinity)));
+	}
+	if (request.avoidRepetition) {
 		options.repeat_penalty = 1.3;
 		options.repeat_last_n = 256;
 		options.temperature = 0.9;

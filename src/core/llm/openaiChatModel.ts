@@ -1,10 +1,11 @@
-import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
-import { ToolCallAssembler } from './toolCallAssembler';
+import { OpenAIStreamReader } from './openaiStream';
+import { readStream } from './readStream';
+import { isIdRuleError, type IdRule } from './wireIds';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
@@ -19,6 +20,9 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
 	private readonly _client: OpenAI;
+	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
+	private _idRule: IdRule = 'openai';
+	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
@@ -34,88 +38,61 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const tools = toOpenAITools(request.tools);
-		let stream;
-		try {
-			stream = await this._client.chat.completions.create(
-				{
-					model: this._options.model,
-					messages: toOpenAIMessages(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
-					tools: tools.length > 0 ? tools : undefined,
-					stream: true,
-					stream_options: { include_usage: true },
-					// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
-					...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
-				},
-				{ signal: request.signal },
-			);
-		} catch (error) {
-			throw this._mapError(error);
-		}
+		const response = await this._open(request);
+		const reader = new OpenAIStreamReader();
+		yield* readStream(response, reader, error => this._mapError(error, true));
+	}
 
-		const assembler = new ToolCallAssembler();
-		let finishReason = 'stop';
-		let usage: { promptTokens?: number; completionTokens?: number } | undefined;
-		try {
-			for await (const chunk of stream) {
-				if (chunk.usage) {
-					usage = {
-						promptTokens: chunk.usage.prompt_tokens,
-						completionTokens: chunk.usage.completion_tokens,
-					};
-				}
-				const choice = chunk.choices?.[0];
-				if (!choice) {
+	/**
+	 * Sends the request. A 400 about the form of the ids sent back (Mistral wants nine
+	 * alphanumerics) or about `max_tokens` (OpenAI's reasoning models want
+	 * `max_completion_tokens`) is fixed and sent once more, and remembered for this model.
+	 */
+	private async _open(request: ChatRequest): Promise<Response> {
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this._client.chat.completions
+					.create(this._params(request), { signal: request.signal })
+					.asResponse();
+			} catch (error) {
+				const mapped = this._mapError(error);
+				const words = `${mapped.message} ${mapped.details.body ?? ''}`;
+				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				const delta = (choice.delta ?? {}) as WireDelta;
-				// DeepSeek, vLLM, llama.cpp and Qwen servers send `reasoning_content`; Ollama /v1, OpenRouter and LM Studio `reasoning`.
-				if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
-					yield { type: 'reasoning', text: delta.reasoning_content, field: 'reasoning_content' };
-				} else if (typeof delta.reasoning === 'string' && delta.reasoning) {
-					yield { type: 'reasoning', text: delta.reasoning, field: 'reasoning' };
-				}
-				if (delta.content) {
-					yield { type: 'text', text: delta.content };
-				}
-				// The legacy `function_call` field (older servers and fine-tunes): one call, index 0.
-				const toolDeltas =
-					delta.tool_calls ??
-					(delta.function_call
-						? [{ index: 0, id: delta.function_call.id, function: delta.function_call }]
-						: []);
-				for (const [position, toolDelta] of toolDeltas.entries()) {
-					const call = assembler.add(toolDelta, position);
-					yield {
-						type: 'toolCallDelta',
-						index: call.index,
-						id: call.id || undefined,
-						name: call.name || undefined,
-						argumentsDelta:
-							typeof toolDelta.function?.arguments === 'string'
-								? toolDelta.function.arguments
-								: toolDelta.function?.arguments
-									? JSON.stringify(toolDelta.function.arguments)
-									: '',
-					};
-				}
-				if (choice.finish_reason) {
-					finishReason = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
-				}
+				throw mapped;
 			}
-		} catch (error) {
-			throw this._mapError(error, true);
 		}
-		for (const call of assembler.finish(() => `call_${randomUUID()}`)) {
-			yield {
-				type: 'toolCall',
-				index: call.index,
-				id: call.id,
-				name: call.name,
-				rawArguments: call.rawArguments,
-			};
+	}
+
+	private _learn(words: string, request: ChatRequest): boolean {
+		if (this._idRule !== 'nine' && isIdRuleError(words)) {
+			this._idRule = 'nine';
+			return true;
 		}
-		yield { type: 'finish', reason: finishReason, usage };
+		if (
+			request.maxTokens !== undefined &&
+			this._budgetField === 'max_tokens' &&
+			/max_tokens.*(?:not supported|unsupported).*max_completion_tokens/is.test(words)
+		) {
+			this._budgetField = 'max_completion_tokens';
+			return true;
+		}
+		return false;
+	}
+
+	private _params(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+		const tools = toOpenAITools(request.tools);
+		return {
+			model: this._options.model,
+			messages: toOpenAIMessages(request.messages, this._idRule) as OpenAI.Chat.ChatCompletionMessageParam[],
+			tools: tools.length > 0 ? tools : undefined,
+			stream: true,
+			stream_options: { include_usage: true },
+			...(request.maxTokens !== undefined ? { [this._budgetField]: request.maxTokens } : {}),
+			// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
+			...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
+		};
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
@@ -137,21 +114,6 @@ export class OpenAIChatModel implements ChatModel {
 			this._options,
 		);
 	}
-}
-
-type WireToolDelta = {
-	index?: number;
-	id?: string | null;
-	function?: { name?: string | null; arguments?: unknown } | null;
-};
-
-/** A streamed delta as the servers really send it, beyond the SDK's type. */
-interface WireDelta {
-	content?: string | null;
-	reasoning_content?: string | null;
-	reasoning?: string | null;
-	tool_calls?: WireToolDelta[];
-	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

@@ -122,7 +122,19 @@ export function vllmContextExceeded(tokens: number): DataStep {
 export function overloaded(s: Scenario, good: DataStep): DataStep {
 	return s.variant % 2 === 0
 		? presets.anthropicOverloaded()
-		: withFaults(good, { errorAfter: 2, streamError: { type: 'overloaded_error', message: 'Overloaded' } });
+		: withFaults(good, {
+				errorAfter: midResponse(s),
+				streamError: { type: 'overloaded_error', message: 'Overloaded' },
+			});
+}
+
+/**
+ * A frame count that falls inside the response on every wire: Ollama sends a call in two lines
+ * (the call, then `done`), and a response whose last line arrived is complete, whatever the
+ * socket does after it.
+ */
+function midResponse(s: Scenario): number {
+	return s.wire === 'ollama' ? 1 : 2;
 }
 
 export function transient(s: Scenario, good: DataStep): DataStep {
@@ -150,12 +162,12 @@ export function transient(s: Scenario, good: DataStep): DataStep {
 		case 'reset':
 			return disconnect();
 		case 'streamDrop':
-			return withFaults(good, { dropAfter: 2 });
+			return withFaults(good, { dropAfter: midResponse(s) });
 		case 'streamStall':
-			return withFaults(good, { stallAfter: 2 });
+			return withFaults(good, { stallAfter: midResponse(s) });
 		default:
 			return withFaults(good, {
-				errorAfter: 2,
+				errorAfter: midResponse(s),
 				streamError: { type: 'server_error', message: 'upstream connection reset' },
 			});
 	}

@@ -92,12 +92,14 @@ export function recoverCalls(
 
 /**
  * The raw text out of a server's parse error: a whole call in some dialect, or just the
- * arguments — then the one offered tool they validate against, if exactly one does.
+ * arguments — then the one offered tool they validate against, if exactly one does (only for
+ * text known to be the model's output, `argumentsOnly`).
  */
 export function recoverFromRaw(
 	raw: string,
 	offered: readonly ToolSpec[],
 	registry: ToolRegistry,
+	argumentsOnly = true,
 ): Array<Omit<StepCall, 'id'>> | undefined {
 	const names = offered.map(tool => tool.name);
 	const parsed = parseTextToolCalls(raw, names);
@@ -112,8 +114,8 @@ export function recoverFromRaw(
 				: undefined;
 		})
 		.filter((call): call is Omit<StepCall, 'id'> => call !== undefined);
-	if (valid.length > 0) {
-		return valid;
+	if (valid.length > 0 || !argumentsOnly) {
+		return valid.length > 0 ? valid : undefined;
 	}
 	// Arguments only: the tool they validate against, preferring the one whose required keys
 	// they fill (an all-optional schema accepts anything); a tie means we cannot know.
