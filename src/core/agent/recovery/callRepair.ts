@@ -1,7 +1,10 @@
 import type { ToolResultData } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
 import { repairArguments, splitConcatenated } from '../../llm/argumentRepair';
-import { matchToolName, parseTextToolCalls } from '../../llm/textToolCalls';
+import { matchToolName } from '../../llm/textToolCalls';
+import type { CallProblem } from '../../llm/callJudge';
+import { unescapeTwice } from '../../llm/escapedTwice';
+import { findTextCalls, type TextCallContext } from './textCalls';
 import type { ToolEffect } from '../../tools/defineTool';
 import type { ToolRegistry } from '../../tools/registry';
 import type { StepCall, StepOutput } from '../loop/modelStep';
@@ -16,6 +19,8 @@ export interface CallRecovery {
 	fromText: boolean;
 	/** Native calls whose arguments could not be made valid (feeds the auto → text switch). */
 	unrepairable: number;
+	/** Calls written as text to offered tools that cannot run as written (cut off, empty, invalid). */
+	problems: CallProblem[];
 }
 
 /**
@@ -28,25 +33,26 @@ export function recoverCalls(
 	registry: ToolRegistry,
 	offered: readonly ToolSpec[],
 	makeId: (index: number) => string,
+	reading: Pick<TextCallContext, 'prompt' | 'extraction'> = {},
 ): CallRecovery {
 	const names = offered.map(tool => tool.name);
 	const notes: string[] = [];
 	let calls: StepCall[] = output.calls;
 	let text = output.text;
 	let fromText = false;
+	let problems: CallProblem[] = [];
 	if (calls.length === 0 && text.trim()) {
-		const parsed = parseTextToolCalls(text, names);
-		if (parsed.calls.length > 0) {
-			calls = parsed.calls.map((call, i) => ({
-				id: makeId(i),
-				name: call.name,
-				rawArguments: call.rawArguments,
-			}));
-			text = parsed.prose;
+		const found = findTextCalls(text, { registry, offered, ...reading });
+		problems = found.problems;
+		if (found.calls.length > 0) {
+			calls = found.calls.map((call, i) => ({ id: makeId(i), ...call }));
+			text = found.prose;
 			fromText = true;
 			notes.push(
-				`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text`,
+				`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text${found.fixes.length ? ` (${[...new Set(found.fixes)].join(', ')})` : ''}`,
 			);
+		} else if (problems.length > 0) {
+			text = found.prose;
 		}
 	}
 	// Two calls' arguments glued into one string become two calls.
@@ -69,7 +75,10 @@ export function recoverCalls(
 			notes.push(`Matched tool name "${call.name}" to ${name}`);
 		}
 		const first = registry.parse(name, call.rawArguments);
-		if (first.ok || first.errorKind === 'unknownTool') {
+		if (first.ok) {
+			return unescaped({ ...call, name }, registry, notes);
+		}
+		if (first.errorKind === 'unknownTool') {
 			return { ...call, name };
 		}
 		const spec = offered.find(tool => tool.name === name);
@@ -87,7 +96,51 @@ export function recoverCalls(
 		}
 		return { ...call, name };
 	});
-	return { output: { ...output, text, calls }, notes, fromText, unrepairable };
+	return {
+		output: { ...output, text, calls: withoutRepeats(calls, notes) },
+		notes,
+		fromText,
+		unrepairable,
+		problems,
+	};
+}
+
+/** A native call whose values arrived escaped twice (a file body with literal `\n`) runs as the model meant it. */
+function unescaped(call: StepCall, registry: ToolRegistry, notes: string[]): StepCall {
+	const value = safeParse(call.rawArguments);
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		return call;
+	}
+	const { value: decoded, changed } = unescapeTwice(value as Record<string, unknown>);
+	const rawArguments = JSON.stringify(decoded);
+	if (changed.length === 0 || !registry.parse(call.name, rawArguments).ok) {
+		return call;
+	}
+	notes.push(`Decoded ${changed.join(', ')} of ${call.name}, escaped twice`);
+	return { ...call, rawArguments };
+}
+
+/** The same call twice in one response (a server that sent it again) runs once. */
+function withoutRepeats(calls: StepCall[], notes: string[]): StepCall[] {
+	const seen = new Set<string>();
+	return calls.filter(call => {
+		const value = safeParse(call.rawArguments);
+		const key = `${call.name}\u0000${value === undefined ? call.rawArguments : JSON.stringify(value)}`;
+		if (seen.has(key)) {
+			notes.push(`Ignored a repeated ${call.name} call in the same response`);
+			return false;
+		}
+		seen.add(key);
+		return true;
+	});
+}
+
+function safeParse(raw: string): unknown {
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -101,19 +154,9 @@ export function recoverFromRaw(
 	registry: ToolRegistry,
 	argumentsOnly = true,
 ): Array<Omit<StepCall, 'id'>> | undefined {
-	const names = offered.map(tool => tool.name);
-	const parsed = parseTextToolCalls(raw, names);
+	const valid = findTextCalls(raw, { registry, offered }).calls;
 	// A call whose arguments stop mid-way is never completed by guesswork when it changes something.
 	const whole = (name: string, args: string) => !looksCut(args) || registry.get(name)?.effect === 'read';
-	const valid = parsed.calls
-		.filter(call => whole(call.name, call.rawArguments))
-		.map(call => {
-			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
-			return repaired && registry.parse(call.name, repaired.json).ok
-				? { name: call.name, rawArguments: repaired.json }
-				: undefined;
-		})
-		.filter((call): call is Omit<StepCall, 'id'> => call !== undefined);
 	if (valid.length > 0 || !argumentsOnly) {
 		return valid.length > 0 ? valid : undefined;
 	}

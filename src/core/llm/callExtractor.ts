@@ -1,0 +1,209 @@
+import {
+	readAttributes,
+	readJsonArgs,
+	readKeyValues,
+	readPythonArgs,
+	readXmlArgs,
+	type ArgsRead,
+} from './argumentReaders';
+import { jsonCallsAt } from './jsonCalls';
+import { jsonSpans, widenOverMarkup } from './textScan';
+
+/**
+ * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
+ * a fence, an orphan closing tag, nothing) and however its arguments are written (a JSON object
+ * under any key, a JSON string of JSON, `{"tool": {…}}`, Python call syntax, `key=value`
+ * pairs, XML-ish elements, attributes), a call is found from its anchor: the name of an
+ * offered tool, followed or enclosed by arguments its schema can read. A name with no
+ * arguments readable after it is only a mention. Validation and intent (is it an example,
+ * a mention inside a sentence?) are decided by the caller (callJudge.ts).
+ */
+export interface OfferedTool {
+	name: string;
+	parameters: Record<string, unknown>;
+}
+
+export interface Candidate {
+	name: string;
+	/** Parsed arguments (values from text encodings are strings until the schema coerces them). */
+	args?: Record<string, unknown>;
+	/** The arguments as text, when a dialect parser read them and they are not an object. */
+	raw?: string;
+	/** Why it cannot run as written: cut off, or named in a call position with nothing after it. */
+	problem?: { kind: 'incomplete' | 'empty'; detail: string };
+	/** The call's extent in the text, widened over the wrapper around it. */
+	start: number;
+	end: number;
+	/** The call stood in a wrapper (tag, token, bracket, fence) rather than bare in the prose. */
+	wrapped: boolean;
+	/** Calls found in one JSON value (a list of calls) share its extent. */
+	group?: number;
+	/** JSON whose arguments were its other scalar fields: a call only if they validate. */
+	loose?: boolean;
+}
+
+interface Anchor {
+	tool: OfferedTool;
+	start: number;
+	end: number;
+}
+
+export function findCandidates(text: string, tools: readonly OfferedTool[]): Candidate[] {
+	const anchors = findAnchors(text, tools);
+	const json = jsonSpans(text);
+	const out: Candidate[] = [];
+	const read = new Set<number>();
+	for (const [i, anchor] of anchors.entries()) {
+		const span = json.spans.find(([s, e]) => anchor.start > s && anchor.end < e);
+		if (span) {
+			if (!read.has(span[0])) {
+				read.add(span[0]);
+				out.push(...jsonCallsAt(text, span, tools));
+			}
+			continue;
+		}
+		if (json.openFrom !== undefined && anchor.start > json.openFrom && inNamePosition(text, anchor)) {
+			out.push(
+				candidate(text, anchor, anchor.start, text.length, {
+					kind: 'incomplete',
+					detail: 'its JSON stops before the closing brace',
+				}),
+			);
+			continue;
+		}
+		const next = anchors[i + 1]?.start ?? text.length;
+		const found = afterName(text, anchor, next);
+		if (found) {
+			out.push(found);
+		}
+	}
+	return dedupe(out);
+}
+
+/** Every place an offered tool is named: exact, or ignoring case and `_`/`-`/`.` separators, as a whole word. */
+function findAnchors(text: string, tools: readonly OfferedTool[]): Anchor[] {
+	const anchors: Anchor[] = [];
+	for (const tool of tools) {
+		const words = tool.name.split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+		const pattern = new RegExp(`(?<![A-Za-z0-9_])${words.map(escapeRe).join('[_\\-.]?')}(?![A-Za-z0-9_])`, 'gi');
+		for (const m of text.matchAll(pattern)) {
+			anchors.push({ tool, start: m.index!, end: m.index! + m[0].length });
+		}
+	}
+	return anchors.sort((a, b) => a.start - b.start);
+}
+
+/** The name sits where a call's name goes: inside a tag, as a quoted value, or right before arguments. */
+function inNamePosition(text: string, anchor: Anchor): boolean {
+	return (
+		/["'=]\s*$/.test(text.slice(Math.max(0, anchor.start - 3), anchor.start)) ||
+		tagAround(text, anchor) !== undefined
+	);
+}
+
+/** The tag the name is written in (`<function=NAME>`, `<invoke name="NAME">`, `<NAME>`), if it is. */
+function tagAround(text: string, anchor: Anchor): { start: number; end: number; tagName: string } | undefined {
+	const open = text.lastIndexOf('<', anchor.start);
+	const close = text.indexOf('>', anchor.end);
+	if (
+		open < 0 ||
+		close < 0 ||
+		/[<>\n]/.test(text.slice(open + 1, anchor.start)) ||
+		/[<>\n]/.test(text.slice(anchor.end, close))
+	) {
+		return undefined;
+	}
+	const tagName = /^<\/?([\w:.-]+)/.exec(text.slice(open))?.[1] ?? '';
+	return text[open + 1] === '/' ? undefined : { start: open, end: close + 1, tagName };
+}
+
+/** Arguments after the name (or around it, in its tag), read by the first encoding that fits. */
+function afterName(text: string, anchor: Anchor, next: number): Candidate | undefined {
+	const properties = Object.keys((anchor.tool.parameters.properties as object | undefined) ?? {});
+	const tag = tagAround(text, anchor);
+	const from = tag ? tag.end : anchor.end;
+	// A tag that names the tool (`<function=NAME>`, `<invoke name="NAME">`) encloses its arguments up to its close.
+	const close = tag ? text.indexOf(`</${tag.tagName}>`, from) : -1;
+	const read = readAfter(text, from, close >= 0 ? close : next, properties, !!tag);
+	const start = tag ? tag.start : anchor.start;
+	if (read?.kind === 'incomplete') {
+		return candidate(text, anchor, start, text.length, { kind: 'incomplete', detail: read.detail });
+	}
+	const attrs = tag ? readAttributes(text.slice(tag.start, tag.end)) : {};
+	const end = close >= 0 ? close + tag!.tagName.length + 3 : (read?.end ?? from);
+	if (read || Object.keys(attrs).length > 0) {
+		return { ...candidate(text, anchor, start, end), args: { ...attrs, ...(read?.args ?? {}) } };
+	}
+	// Named where a call goes, with nothing after it: an empty call, which the model is told about.
+	if (tag || /^\s*\(\s*\)/.test(text.slice(anchor.end))) {
+		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'it has no arguments' });
+	}
+	return undefined;
+}
+
+function readAfter(text: string, from: number, to: number, properties: string[], inTag: boolean): ArgsRead | undefined {
+	const rest = text.slice(from, to);
+	const lead = /^[ \t]*/.exec(rest)![0].length;
+	if (rest[lead] === '(') {
+		return readPythonArgs(text, from + lead, properties);
+	}
+	const xml = readXmlArgs(text, from, to, properties);
+	if (xml) {
+		return xml;
+	}
+	const json = connectorThenBrace(rest);
+	if (json !== undefined) {
+		return readJsonArgs(text, from + json);
+	}
+	return inTag ? undefined : readKeyValues(text, from, properties);
+}
+
+/**
+ * Where JSON arguments start after the name, past what may sit between: spaces, punctuation, a
+ * tag or token, a fence line, a short label (`Action Input:`) — never a word of prose.
+ */
+function connectorThenBrace(rest: string): number | undefined {
+	const connector =
+		/^(?:\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,20}\]|```[\w-]*|\n[ \t]*[A-Za-z][\w ]{0,24}:)*/;
+	const m = connector.exec(rest)!;
+	return rest[m[0].length] === '{' ? m[0].length : undefined;
+}
+
+function candidate(
+	text: string,
+	anchor: Anchor,
+	start: number,
+	end: number,
+	problem?: Candidate['problem'],
+): Candidate {
+	const [wideStart, wideEnd] = widenOverMarkup(text, labelStart(text, start), end);
+	return {
+		name: anchor.tool.name,
+		start: wideStart,
+		end: wideEnd,
+		wrapped: wideStart < start || wideEnd > end || start < anchor.start,
+		...(problem ? { problem } : {}),
+	};
+}
+
+/** A short label right before the name on its line (`Action: read_file`) belongs to the call. */
+function labelStart(text: string, start: number): number {
+	const label = /(?:^|\n)[ \t]*[A-Za-z][\w]*(?: [\w]+){0,2}:[ \t]*$/.exec(text.slice(0, start));
+	return label ? start - label[0].replace(/^\n/, '').length : start;
+}
+
+/** One candidate per place: overlapping finds keep the first, except calls listed in one JSON value. */
+function dedupe(candidates: Candidate[]): Candidate[] {
+	const kept: Candidate[] = [];
+	for (const c of candidates) {
+		const sameGroup = (k: Candidate) => c.group !== undefined && k.group === c.group;
+		if (!kept.some(k => c.start < k.end && c.end > k.start && !sameGroup(k))) {
+			kept.push(c);
+		}
+	}
+	return kept;
+}
+
+function escapeRe(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,115 @@
+import type { Candidate } from './callExtractor';
+
+export type Validation = { ok: true; rawArguments: string } | { ok: false; error: string };
+
+export interface JudgeOptions {
+	/** Keel's usual repair, then the tool's schema: the arguments as they will run, or what is wrong. */
+	validate(name: string, args: Record<string, unknown> | string): Validation;
+	/** The user's message: when it asks to be shown a call or a format, calls in the reply are examples. */
+	prompt?: string;
+}
+
+export interface JudgedCall {
+	name: string;
+	rawArguments: string;
+	start: number;
+	end: number;
+}
+
+/** A call to an offered tool that cannot run as written, and exactly why. */
+export interface CallProblem {
+	name: string;
+	detail: string;
+	start: number;
+	end: number;
+}
+
+export interface Judgement {
+	calls: JudgedCall[];
+	problems: CallProblem[];
+	/** The text without the calls and their wrappers: what the model said around them. */
+	prose: string;
+}
+
+/** The user asked to see a call, an example or a format: showing one is the answer. */
+const ASKS_FOR_EXAMPLE =
+	/\b(?:examples?|samples?|show me|what (?:would|does|do)\b.{0,60}\blook like|formats?|syntax|schema|template|how (?:do|would|should|can) (?:i|you|one|we) (?:call|use|invoke))\b/i;
+/** The reply presents what follows as an illustration, not as what it does now. */
+const PRESENTS_EXAMPLE =
+	/\b(?:for example|e\.g\.|for instance|an example|example of|examples?:|such as|like this|looks like|would look|the format|the syntax|a template|a sample|sample call|you (?:can|could|would) (?:call|use|write))\b/i;
+
+/**
+ * Decides which candidates run. A call runs when its arguments validate (after repair), it is
+ * not presented as an example (the user asked for one, or the prose just before introduces
+ * one), and it is not a mention inside a sentence (prose before and after it on its line, no
+ * wrapper). A call to an offered tool that is cut off, empty, or does not validate is reported
+ * with what is wrong — unless it is an example or a mention, which are prose.
+ */
+export function judgeCandidates(text: string, candidates: Candidate[], options: JudgeOptions): Judgement {
+	const calls: JudgedCall[] = [];
+	const problems: CallProblem[] = [];
+	const seen = new Set<string>();
+	const exampleAsked = !!options.prompt && ASKS_FOR_EXAMPLE.test(options.prompt);
+	for (const c of candidates) {
+		if (exampleAsked || presentedAsExample(text, c) || isInlineMention(text, c)) {
+			continue;
+		}
+		const place = { name: c.name, start: c.start, end: c.end };
+		if (c.problem?.kind === 'incomplete') {
+			problems.push({ ...place, detail: `it was cut off: ${c.problem.detail}` });
+			continue;
+		}
+		const verdict = options.validate(c.name, c.args ?? c.raw ?? {});
+		if (!verdict.ok) {
+			if (!c.loose || c.wrapped) {
+				problems.push({
+					...place,
+					detail: c.problem?.kind === 'empty' ? `${c.problem.detail} (${verdict.error})` : verdict.error,
+				});
+			}
+			continue;
+		}
+		const key = `${c.name}\u0000${verdict.rawArguments}`;
+		if (!seen.has(key)) {
+			seen.add(key);
+			calls.push({ ...place, rawArguments: verdict.rawArguments });
+		}
+	}
+	const removed = [...calls, ...problems];
+	return { calls, problems, prose: proseWithout(text, removed) };
+}
+
+/** The paragraph just before the call introduces it as an example. */
+function presentedAsExample(text: string, c: Candidate): boolean {
+	const before = text.slice(Math.max(0, c.start - 240), c.start);
+	const paragraph = before.slice(before.lastIndexOf('\n\n') + 1);
+	return PRESENTS_EXAMPLE.test(paragraph);
+}
+
+/** Written inside a sentence — words before and after it on its line — and not wrapped as a call. */
+function isInlineMention(text: string, c: Candidate): boolean {
+	if (c.wrapped) {
+		return false;
+	}
+	const lineStart = text.lastIndexOf('\n', c.start - 1) + 1;
+	const lineEnd = text.indexOf('\n', c.end);
+	const before = text.slice(lineStart, c.start).replace(/[`*_]/g, '');
+	const after = text.slice(c.end, lineEnd < 0 ? text.length : lineEnd).replace(/[`*_]/g, '');
+	return /\p{L}{2,}/u.test(after) && /\p{L}{2,}[^:]*$/u.test(before.trimEnd()) && !/:\s*$/.test(before);
+}
+
+function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
+	let prose = '';
+	let at = 0;
+	for (const { start, end } of [...spans].sort((a, b) => a.start - b.start)) {
+		if (start >= at) {
+			prose += text.slice(at, start);
+			at = end;
+		}
+	}
+	prose += text.slice(at);
+	return prose
+		.replace(/[ \t]+\n/g, '\n')
+		.replace(/\n{3,}/g, '\n\n')
+		.trim();
+}
