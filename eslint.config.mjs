@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const vscodeOnlyInHost = {
@@ -12,44 +13,27 @@ const vscodeOnlyInHost = {
 		'Only src/host, src/extension.ts and the extension-host tests may import vscode; pass what you need through a port in src/core/ports.ts.',
 };
 
-// Each layer of src/, the relative imports that leave it and where they may not land. A relative
-// path is read against the file's depth inside its layer (one block per depth), so "../shared"
-// from src/core/agent stays inside src/core while "../../shared" reaches src/shared.
-const layers = [
+// The layers of src/ as zones: each target may not import from the folders listed. Paths are resolved
+// (relative imports, any depth), so the rule reads what is imported, not how the path is spelled.
+const layerZones = [
 	{
-		layer: 'core',
-		forbidden: '(?:shared|host|webview|extension)(?:/|\\.|$)',
+		target: 'src/core',
+		from: ['src/shared', 'src/host', 'src/webview', 'src/extension.ts'],
 		message:
 			'src/core is the engine: it knows nothing of VS Code, the host or the chat view. Move the shared type into src/core, or the code into src/host.',
 	},
 	{
-		layer: 'shared',
-		forbidden: '(?:core|host|webview|extension)(?:/|\\.|$)',
+		target: 'src/shared',
+		from: ['src/core', 'src/host', 'src/webview', 'src/extension.ts'],
 		message:
 			'src/shared is imported by both the host and the webview bundle, so it may import nothing from either side.',
 	},
 	{
-		layer: 'webview',
-		forbidden: '(?!shared/)', // anything outside src/webview but src/shared
+		target: 'src/webview',
+		from: ['src/core', 'src/host', 'src/extension.ts'],
 		message: 'src/webview is a browser bundle: it may import only src/shared, its own files and npm packages.',
 	},
 ];
-const MAX_DEPTH = 8;
-
-const layerRules = layers.flatMap(({ layer, forbidden, message }) =>
-	Array.from({ length: MAX_DEPTH + 1 }, (_, depth) => ({
-		files: [`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx,js,mjs}`],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					paths: [vscodeOnlyInHost],
-					patterns: [{ regex: `^(?:\\./)?(?:\\.\\./){${depth + 1}}${forbidden}`, message }],
-				},
-			],
-		},
-	})),
-);
 
 export default defineConfig(
 	{
@@ -114,5 +98,10 @@ export default defineConfig(
 		files: ['src/host/**', 'src/extension.ts', 'test/vscode/**'],
 		rules: { 'no-restricted-imports': 'off' },
 	},
-	...layerRules,
+	{
+		files: ['src/**/*.{ts,tsx}'],
+		plugins: { 'import-x': importX },
+		settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+		rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }] },
+	},
 );

@@ -1,4 +1,4 @@
-import type { ChatModel, ReasoningField, TokenUsage, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolSpec } from '../../llm/chatModel';
 import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
@@ -48,36 +48,6 @@ export interface StepContext {
  * and returns the assembled response. Throws the model's AgentError unchanged.
  */
 export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
-	let text = '';
-	let reasoning = '';
-	let reasoningField: ReasoningField | undefined;
-	let degenerate = false;
-	let checkedAt = 0;
-	const splitter = new ReasoningSplitter();
-	const cards = new Map<number, ToolCallState>();
-	const calls: StepCall[] = [];
-	let finishReason = 'stop';
-	let usage: TokenUsage | undefined;
-
-	const cardFor = (index: number, id?: string, name?: string): ToolCallState => {
-		let card = cards.get(index);
-		if (!card) {
-			card = {
-				id: ctx.uniqueId(id, `${ctx.turnId}-s${ctx.step}-c${index}`),
-				name: name ?? '',
-				title: name ?? 'Tool call',
-				argumentsText: '',
-				status: 'streaming',
-			};
-			cards.set(index, card);
-		}
-		if (name && !card.name) {
-			card.name = name;
-			card.title = name;
-		}
-		return card;
-	};
-
 	// A per-request signal: HTTP clients hang listeners on it, and a turn of many steps would
 	// otherwise pile them onto the turn's signal for its whole life.
 	const requestAbort = new AbortController();
@@ -86,98 +56,143 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 		requestAbort.abort();
 	}
 	ctx.signal.addEventListener('abort', forwardAbort, { once: true });
+	const response = new StreamedResponse(ctx);
 	try {
-		await consume();
-	} finally {
-		ctx.signal.removeEventListener('abort', forwardAbort);
-	}
-	return {
-		text,
-		calls,
-		finishReason,
-		usage,
-		reasoning,
-		reasoningField,
-		harmonyCalls: splitter.harmonyCalls,
-		degenerate: degenerate || undefined,
-	};
-
-	function addText(piece: string): void {
-		text += piece;
-		ctx.onPartialText(text);
-		ctx.emit({ type: 'textDelta', turnId: ctx.turnId, text: piece });
-	}
-
-	function addReasoning(piece: string): void {
-		reasoning += piece;
-		ctx.emit({ type: 'reasoningDelta', turnId: ctx.turnId, text: piece });
-	}
-
-	function route(segments: ReturnType<ReasoningSplitter['push']>): void {
-		for (const segment of segments) {
-			if (segment.kind === 'text') {
-				addText(segment.text);
-			} else if (segment.kind === 'reasoning') {
-				addReasoning(segment.text);
-			} else {
-				// The answer streamed so far turned out to be reasoning: take it back, show it folded.
-				const was = text;
-				text = '';
-				ctx.onPartialText('');
-				ctx.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'recovered' });
-				addReasoning(was);
-			}
-		}
-	}
-
-	/** Checked every 64 new characters, so a long answer costs little. */
-	function repeating(): boolean {
-		const size = text.length + reasoning.length;
-		if (!ctx.stopDegenerate || size - checkedAt < 64) {
-			return false;
-		}
-		checkedAt = size;
-		return looksDegenerate(text) || looksDegenerate(reasoning);
-	}
-
-	async function consume(): Promise<void> {
 		for await (const event of ctx.model.stream({
 			messages: ctx.messages,
 			tools: ctx.tools,
 			signal: requestAbort.signal,
 			avoidRepetition: ctx.avoidRepetition,
 		})) {
-			switch (event.type) {
-				case 'text':
-					route(splitter.push(event.text));
-					break;
-				case 'reasoning':
-					reasoningField ??= event.field;
-					addReasoning(event.text);
-					break;
-				case 'toolCallDelta': {
-					const card = cardFor(event.index, event.id, event.name);
-					card.argumentsText += event.argumentsDelta;
-					ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: { ...card } });
-					break;
-				}
-				case 'toolCall': {
-					const card = cardFor(event.index, event.id, event.name);
-					calls.push({ id: card.id, name: event.name, rawArguments: event.rawArguments });
-					break;
-				}
-				case 'finish':
-					finishReason = event.reason;
-					usage = event.usage;
-					break;
-			}
-			if (repeating()) {
+			response.take(event);
+			if (response.repeating()) {
 				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
-				degenerate = true;
 				requestAbort.abort();
 				break;
 			}
 		}
-		route(splitter.end());
+		response.end();
+	} finally {
+		ctx.signal.removeEventListener('abort', forwardAbort);
+	}
+	return response.output();
+}
+
+/** A response as it streams in: text and reasoning apart, calls assembled on their cards. */
+class StreamedResponse {
+	private _text = '';
+	private _reasoning = '';
+	private _reasoningField: ReasoningField | undefined;
+	private _degenerate = false;
+	private _checkedAt = 0;
+	private readonly _splitter = new ReasoningSplitter();
+	private readonly _cards = new Map<number, ToolCallState>();
+	private readonly _calls: StepCall[] = [];
+	private _finishReason = 'stop';
+	private _usage: TokenUsage | undefined;
+
+	constructor(private readonly _ctx: StepContext) {}
+
+	take(event: ModelEvent): void {
+		switch (event.type) {
+			case 'text':
+				this._route(this._splitter.push(event.text));
+				break;
+			case 'reasoning':
+				this._reasoningField ??= event.field;
+				this._addReasoning(event.text);
+				break;
+			case 'toolCallDelta': {
+				const card = this._cardFor(event.index, event.id, event.name);
+				card.argumentsText += event.argumentsDelta;
+				this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
+				break;
+			}
+			case 'toolCall': {
+				const card = this._cardFor(event.index, event.id, event.name);
+				this._calls.push({ id: card.id, name: event.name, rawArguments: event.rawArguments });
+				break;
+			}
+			case 'finish':
+				this._finishReason = event.reason;
+				this._usage = event.usage;
+				break;
+		}
+	}
+
+	/** What the splitter still holds (an unclosed <think>, a partial tag) once the stream ends. */
+	end(): void {
+		this._route(this._splitter.end());
+	}
+
+	/** Checked every 64 new characters, so a long answer costs little. */
+	repeating(): boolean {
+		const size = this._text.length + this._reasoning.length;
+		if (!this._ctx.stopDegenerate || size - this._checkedAt < 64) {
+			return false;
+		}
+		this._checkedAt = size;
+		this._degenerate = looksDegenerate(this._text) || looksDegenerate(this._reasoning);
+		return this._degenerate;
+	}
+
+	output(): StepOutput {
+		return {
+			text: this._text,
+			calls: this._calls,
+			finishReason: this._finishReason,
+			usage: this._usage,
+			reasoning: this._reasoning,
+			reasoningField: this._reasoningField,
+			harmonyCalls: this._splitter.harmonyCalls,
+			degenerate: this._degenerate || undefined,
+		};
+	}
+
+	private _cardFor(index: number, id?: string, name?: string): ToolCallState {
+		let card = this._cards.get(index);
+		if (!card) {
+			card = {
+				id: this._ctx.uniqueId(id, `${this._ctx.turnId}-s${this._ctx.step}-c${index}`),
+				name: name ?? '',
+				title: name ?? 'Tool call',
+				argumentsText: '',
+				status: 'streaming',
+			};
+			this._cards.set(index, card);
+		}
+		if (name && !card.name) {
+			card.name = name;
+			card.title = name;
+		}
+		return card;
+	}
+
+	private _addText(piece: string): void {
+		this._text += piece;
+		this._ctx.onPartialText(this._text);
+		this._ctx.emit({ type: 'textDelta', turnId: this._ctx.turnId, text: piece });
+	}
+
+	private _addReasoning(piece: string): void {
+		this._reasoning += piece;
+		this._ctx.emit({ type: 'reasoningDelta', turnId: this._ctx.turnId, text: piece });
+	}
+
+	private _route(segments: ReturnType<ReasoningSplitter['push']>): void {
+		for (const segment of segments) {
+			if (segment.kind === 'text') {
+				this._addText(segment.text);
+			} else if (segment.kind === 'reasoning') {
+				this._addReasoning(segment.text);
+			} else {
+				// The answer streamed so far turned out to be reasoning: take it back, show it folded.
+				const was = this._text;
+				this._text = '';
+				this._ctx.onPartialText('');
+				this._ctx.emit({ type: 'textRetracted', turnId: this._ctx.turnId, reason: 'recovered' });
+				this._addReasoning(was);
+			}
+		}
 	}
 }

@@ -14,7 +14,7 @@ type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: bool
 
 /**
  * The per-turn guards the loop consults: context budget (estimate, compact, refuse), Ollama
- * truncation, per-tool retry budgets, doom loops, and the step cap. One instance per turn.
+ * truncation, per-tool retry budgets and doom loops. One instance per turn.
  */
 export class TurnGuards {
 	private readonly _loop: LoopGuard;
@@ -22,13 +22,11 @@ export class TurnGuards {
 	private _estimate = 0;
 	private _compactNoticed = false;
 	private _truncationNoticed = false;
-	private _stepsSinceAsk = 0;
 	private _loopStopped = false;
 	private _squeezeTo: number | undefined;
 
 	constructor(
 		private readonly _settings: RecoverySettings,
-		private readonly _maxSteps: number,
 		private readonly _notice: Notice,
 	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
@@ -152,40 +150,11 @@ export class TurnGuards {
 		return explained;
 	}
 
-	/**
-	 * A read or fetch that failed for a passing reason (HTTP 429/5xx, a timeout, a reset) is
-	 * worth one more try after a short pause; returns the pause, or undefined.
-	 */
-	transientToolFailure(result: ToolResultData, effect: string | undefined, attempt: number): number | undefined {
-		if (
-			!this._settings.enabled ||
-			result.ok ||
-			result.errorKind !== 'error' ||
-			attempt > 1 ||
-			(effect !== 'network' && effect !== 'read')
-		) {
-			return undefined;
-		}
-		const transient =
-			/answered HTTP (?:408|425|429|5\d\d)\b|timed? ?out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|socket hang up|fetch failed/i.test(
-				result.output,
-			);
-		return transient ? Math.min(this._settings.backoffMaxMs, this._settings.backoffBaseMs * 2) : undefined;
-	}
-
 	get loopStopped(): boolean {
 		return this._loopStopped;
 	}
 
 	get loopDescription(): string {
 		return this._loop.describeLast();
-	}
-
-	stepCapReached(): boolean {
-		return ++this._stepsSinceAsk >= this._maxSteps;
-	}
-
-	extendSteps(): void {
-		this._stepsSinceAsk = 0;
 	}
 }

@@ -17,7 +17,7 @@ export type ToolErrorCategory =
 	| 'network_error'
 	| 'timeout';
 
-/** Not attributable to the model: retried automatically, never counted as its mistake. */
+/** Not attributable to the model: retried automatically (reads and fetches, toolRetry.ts), never counted as its mistake. */
 export const INFRASTRUCTURE: ReadonlySet<ToolErrorCategory> = new Set([
 	'rate_limited',
 	'server_error',
@@ -37,7 +37,11 @@ export interface ToolErrorInfo {
 	suggestion: string;
 }
 
-/** The specified table: 400/422 the call, 401/403 policy, 429 rate, 5xx server, the rest permanent. */
+/**
+ * The specified table: 400/422 the call, 401/403 policy, 429 rate, 5xx server, the rest
+ * permanent; 408 (the server gave up waiting) is a timeout and 425 ("too early") a request
+ * sent too soon, both worth another try.
+ */
 export function classifyHttpStatus(status: number): ToolErrorCategory {
 	if (status === 400 || status === 422) {
 		return 'invalid_parameters';
@@ -45,7 +49,10 @@ export function classifyHttpStatus(status: number): ToolErrorCategory {
 	if (status === 401 || status === 403) {
 		return 'policy_blocked';
 	}
-	if (status === 429) {
+	if (status === 408) {
+		return 'timeout';
+	}
+	if (status === 429 || status === 425) {
 		return 'rate_limited';
 	}
 	if (status >= 500 && status <= 599) {
@@ -67,7 +74,8 @@ const NETWORK =
 	/\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|socket hang up|fetch failed|network|DNS)\b/i;
 const TIMEOUT = /\b(?:timed out|timeout|did not answer in time|ETIMEDOUT)\b/i;
 
-export function classifyFailure(facts: FailureFacts): ToolErrorCategory {
+/** The one classifier of tool failures: what the model is told, what the tool policy counts, what is retried. */
+export function classifyToolFailure(facts: FailureFacts): ToolErrorCategory {
 	const f = facts.fields ?? {};
 	if (facts.errorKind === 'unknownTool') {
 		return 'tool_not_found';

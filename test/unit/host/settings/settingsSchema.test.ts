@@ -2,66 +2,114 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as z from 'zod';
-import { SETTINGS, parseSetting, settingDefault, type SettingKey } from '../../../../src/host/settings/settingsSchema';
+import {
+	CATEGORIES,
+	SETTINGS,
+	parseSetting,
+	settingDefault,
+	type SettingKey,
+} from '../../../../src/host/settings/settingsSchema';
+import { configurationOf, restrictedOf } from '../../../../scripts/settings/manifest';
+import { renderReference } from '../../../../scripts/settings/reference';
 
-// package.json is read as a file, not imported: the manifest VS Code shows is one source, the schema the other.
-const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../../package.json'), 'utf8'));
-const sections = Array.isArray(manifest.contributes.configuration)
+// out/test/unit/host/settings → the repository root. Files are read, not imported: what VS Code and
+// readers of the docs get is what is committed.
+const ROOT = path.resolve(__dirname, '../../../../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const REGENERATE = 'run `npm run settings:generate` and commit the result';
+
+const sections: { title: string; properties: Record<string, Record<string, unknown>> }[] = Array.isArray(
+	manifest.contributes.configuration,
+)
 	? manifest.contributes.configuration
 	: [manifest.contributes.configuration];
-const contributed: Record<string, Record<string, unknown>> = Object.assign(
-	{},
-	...sections.map((s: { properties: object }) => s.properties),
-);
-const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+const contributed: Record<string, Record<string, unknown>> = Object.assign({}, ...sections.map(s => s.properties));
 
-/** What package.json says about a setting, in the same terms as the schema's JSON Schema. */
-function fromManifest(entry: Record<string, unknown>) {
-	const items = entry.items as { type?: string } | undefined;
-	return {
-		type: entry.type,
-		default: entry.default,
-		enum: entry.enum,
-		minimum: entry.minimum,
-		maximum: entry.maximum,
-		items: items?.type,
-	};
-}
-
-function fromSchema(key: SettingKey) {
-	const json = z.toJSONSchema(SETTINGS[key].schema) as Record<string, unknown>;
-	const items = json.items as { type?: string } | undefined;
-	return {
-		type: json.type,
-		default: json.default,
-		enum: json.enum,
-		minimum: json.minimum,
-		maximum: json.maximum,
-		items: items?.type,
-	};
+/** Every object inside a JSON Schema, the schema itself included (item shapes, anyOf branches, …). */
+function* schemaNodes(node: unknown): Generator<Record<string, unknown>> {
+	if (Array.isArray(node)) {
+		for (const child of node) yield* schemaNodes(child);
+	} else if (node && typeof node === 'object') {
+		yield node as Record<string, unknown>;
+		for (const child of Object.values(node)) yield* schemaNodes(child);
+	}
 }
 
 describe('settings schema ⇄ package.json contributes.configuration', () => {
-	it('declares exactly the settings package.json contributes', () => {
-		const declared = Object.keys(SETTINGS)
-			.map(key => `keel.${key}`)
-			.sort();
-		assert.deepStrictEqual(declared, Object.keys(contributed).sort());
+	it('package.json holds the configuration generated from the schema', () => {
+		assert.deepStrictEqual(manifest.contributes.configuration, configurationOf(CATEGORIES), REGENERATE);
+	});
+
+	it('restricts in untrusted workspaces exactly the restricted settings', () => {
+		assert.deepStrictEqual(
+			manifest.capabilities.untrustedWorkspaces.restrictedConfigurations,
+			restrictedOf(CATEGORIES),
+			REGENERATE,
+		);
+	});
+
+	it('declares every setting in exactly one category', () => {
+		const perCategory = CATEGORIES.flatMap(category => Object.keys(category.settings));
+		assert.strictEqual(new Set(perCategory).size, perCategory.length, 'a key is declared in two categories');
+		assert.deepStrictEqual([...perCategory].sort(), Object.keys(SETTINGS).sort());
+	});
+
+	it('orders the categories from choosing a model to the tuning knobs', () => {
+		assert.deepStrictEqual(
+			CATEGORIES.map(category => category.title),
+			[
+				'Model',
+				'Approvals and permissions',
+				'Shell and sandbox',
+				'Recovery',
+				'Context and tools',
+				'MCP',
+				'Chat',
+				'Advanced',
+			],
+		);
+		assert.deepStrictEqual(
+			CATEGORIES.map(category => category.advanced),
+			[false, false, false, false, false, false, false, true],
+		);
 	});
 
 	for (const key of Object.keys(SETTINGS) as SettingKey[]) {
-		it(`keel.${key}: same type, default, enum and bounds`, () => {
+		it(`keel.${key}: package.json has the reader's type, default, enum and bounds`, () => {
+			const json = z.toJSONSchema(SETTINGS[key].schema) as Record<string, unknown>;
 			const entry = contributed[`keel.${key}`];
 			assert.ok(entry, `package.json has no keel.${key}`);
-			assert.deepStrictEqual(fromSchema(key), fromManifest(entry));
+			for (const field of ['type', 'default', 'enum', 'minimum', 'maximum'])
+				assert.deepStrictEqual(entry[field], json[field], `${field} of keel.${key}`);
+			assert.ok(String(entry.markdownDescription ?? '').length > 20, `keel.${key} says what it does`);
 		});
 	}
 
-	it('restricts in untrusted workspaces exactly the settings package.json lists', () => {
-		const declared = (Object.keys(SETTINGS) as SettingKey[])
-			.filter(key => SETTINGS[key].trust === 'restricted')
-			.map(key => `keel.${key}`);
-		assert.deepStrictEqual(declared.sort(), [...restricted].sort());
+	it('describes every value of every enum, list items and nested objects included', () => {
+		const undescribed = Object.entries(contributed).flatMap(([key, entry]) =>
+			[...schemaNodes(entry)]
+				.filter(node => Array.isArray(node.enum))
+				.filter(node => {
+					const docs = (node.markdownEnumDescriptions ?? node.enumDescriptions) as unknown[] | undefined;
+					return docs?.length !== (node.enum as unknown[]).length || docs.some(doc => !doc);
+				})
+				.map(() => key),
+		);
+		assert.deepStrictEqual(undescribed, []);
+	});
+});
+
+describe('settings schema ⇄ docs/settings.md', () => {
+	it('docs/settings.md is the reference generated from the schema', () => {
+		const committed = fs.readFileSync(path.join(ROOT, 'docs', 'settings.md'), 'utf8');
+		const expected = renderReference(CATEGORIES);
+		// Named by its first stale line rather than dumped whole: the page is long.
+		const lines = expected.split('\n');
+		const stale = committed.split('\n').findIndex((line, at) => line !== lines[at]);
+		assert.ok(
+			committed === expected,
+			`docs/settings.md differs from the schema's reference at line ${stale < 0 ? lines.length : stale + 1}: ${REGENERATE}`,
+		);
 	});
 });
 

@@ -8,7 +8,7 @@ import {
 	schemaComplexity,
 } from '../../../../../src/core/agent/toolPolicy/tafc';
 import {
-	classifyFailure,
+	classifyToolFailure,
 	classifyHttpStatus,
 	describeFailure,
 	formatToolError,
@@ -55,27 +55,27 @@ describe('error taxonomy', () => {
 	});
 
 	it('classifies loop outcomes: unknown tool, type mismatch vs missing parameter, timeouts, exit codes, network errors', () => {
-		assert.strictEqual(classifyFailure({ errorKind: 'unknownTool', message: 'x' }), 'tool_not_found');
+		assert.strictEqual(classifyToolFailure({ errorKind: 'unknownTool', message: 'x' }), 'tool_not_found');
 		assert.strictEqual(
-			classifyFailure({
+			classifyToolFailure({
 				errorKind: 'invalidArguments',
 				message: 'path: Invalid input: expected string, received number',
 			}),
 			'type_mismatch',
 		);
 		assert.strictEqual(
-			classifyFailure({
+			classifyToolFailure({
 				errorKind: 'invalidArguments',
 				message: 'path: Invalid input: expected string, received undefined',
 			}),
 			'invalid_parameters',
 		);
 		assert.strictEqual(
-			classifyFailure({ errorKind: 'error', message: 'x', fields: { timedOut: true, exitCode: 137 } }),
+			classifyToolFailure({ errorKind: 'error', message: 'x', fields: { timedOut: true, exitCode: 137 } }),
 			'timeout',
 		);
 		assert.strictEqual(
-			classifyFailure({
+			classifyToolFailure({
 				errorKind: 'error',
 				message: '`npm test` failed with exit code 1',
 				fields: { exitCode: 1 },
@@ -83,11 +83,11 @@ describe('error taxonomy', () => {
 			'permanent_failure',
 		);
 		assert.strictEqual(
-			classifyFailure({ errorKind: 'error', message: 'Could not fetch https://x: getaddrinfo ENOTFOUND x' }),
+			classifyToolFailure({ errorKind: 'error', message: 'Could not fetch https://x: getaddrinfo ENOTFOUND x' }),
 			'network_error',
 		);
 		assert.strictEqual(
-			classifyFailure({ errorKind: 'denied', message: 'The user denied this call' }),
+			classifyToolFailure({ errorKind: 'denied', message: 'The user denied this call' }),
 			'policy_blocked',
 		);
 	});

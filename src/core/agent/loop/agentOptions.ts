@@ -1,0 +1,39 @@
+import type { AgentError } from '../../errors';
+import type { ChatModel } from '../../llm/chatModel';
+import type { CanonicalMessage } from '../../llm/canonical';
+import type { Clock, Workspace } from '../../ports';
+import type { ToolRegistry } from '../../tools/registry';
+import type { Approver } from '../approval/approvalGate';
+import type { ApprovalSettings } from '../approval/approvalPolicy';
+import type { AgentEvent, TurnEndReason } from '../events';
+import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
+import type { ContinueDecider } from './continueGate';
+
+/** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
+export interface AgentOptions {
+	model: ChatModel;
+	registry: ToolRegistry;
+	approvals: Approver | undefined;
+	approvalSettings: ApprovalSettings;
+	workspace: Workspace;
+	systemPrompt: string;
+	maxSteps: number;
+	emit(event: AgentEvent): void;
+	/** The conversation this turn belongs to; scopes stored tool outputs (read_output). */
+	sessionId?: string;
+	/** Recovery budgets (keel.recovery.*); defaults apply to what is left out. `enabled: false` is the naive loop. */
+	recovery?: Partial<RecoverySettings>;
+	/** Asked "Continue / Stop" at the step cap; none means Stop. */
+	continueDecider?: ContinueDecider;
+	toolModeMemory?: ToolModeMemory;
+	clock?: Clock;
+	random?: () => number;
+}
+
+export interface TurnOutcome {
+	turnId: string;
+	reason: TurnEndReason;
+	/** The messages this turn added to the history, in order. */
+	messages: CanonicalMessage[];
+	error?: AgentError;
+}

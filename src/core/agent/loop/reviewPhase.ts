@@ -1,0 +1,118 @@
+import { fencedShellCommands } from '../recovery/fencedShell';
+import { reviewResponse } from '../recovery/responseReview';
+import { nudgeText, shortfallLabel, type Shortfall } from '../recovery/stepReview';
+import { looksDegenerate } from './guards';
+import type { StepOutput } from './modelStep';
+import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
+
+/** The loop asks the model again at once, with the nudge the review left in the state. */
+export const REASK = 'reask';
+
+/**
+ * Phase: what a small model got wrong is repaired (calls written as text, near-valid JSON,
+ * Harmony channels, cut-off calls). A response that still gives the loop nothing to do is
+ * re-asked once with a precise correction; a second one in a row ends the turn. In text mode
+ * a reply ending in a ```bash block becomes run_command calls.
+ */
+export function reviewStep(
+	state: TurnState,
+	ctx: TurnContext,
+	response: StepOutput,
+): StepOutput | typeof REASK | TurnEnd {
+	let output = response;
+	let shortfall: Shortfall | undefined;
+	let detail = '';
+	if (ctx.settings.enabled) {
+		const step = state.step;
+		const review = reviewResponse(output, {
+			turnId: ctx.turnId,
+			registry: ctx.options.registry,
+			offered: state.offered,
+			mode: state.mode,
+			notice: ctx.notice,
+			emit: ctx.options.emit,
+			makeId: (tag, i) => uniqueId(state, undefined, `${ctx.turnId}-s${step}-${tag}${i}`),
+		});
+		({ output, shortfall, detail } = review);
+		if (review.followUp) {
+			state.nudge = { text: review.followUp };
+		}
+	}
+	if (shortfall) {
+		return shortfallStep(state, ctx, { shown: response.text, degenerate: output.degenerate }, shortfall, detail);
+	}
+	state.shortfalls = 0;
+	return fencedShellCalls(state, ctx, output);
+}
+
+function shortfallStep(
+	state: TurnState,
+	ctx: TurnContext,
+	response: { shown: string; degenerate?: boolean },
+	shortfall: Shortfall,
+	detail: string,
+): typeof REASK | TurnEnd {
+	if ((response.degenerate || shortfall === 'unofferedCall') && response.shown) {
+		// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
+		ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'retry' });
+	}
+	const repetition = shortfall === 'degenerate';
+	if (state.shortfalls++ === 0) {
+		ctx.notice(
+			'warning',
+			'reask',
+			`${shortfallLabel(shortfall, detail)}; asked it again with a correction${repetition ? ' and sampling that discourages repetition' : ''}.`,
+		);
+		state.nudge = { text: nudgeText(shortfall, detail), avoidRepetition: repetition };
+		return REASK;
+	}
+	return failTurn(
+		ctx,
+		'noAnswer',
+		'modelFormat',
+		`${shortfallLabel(shortfall, detail)}, again after a correction, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
+	);
+}
+
+/** Text mode: a reply ending in a ```bash block is a run_command call (approved like any other). */
+export function fencedShellCalls(state: TurnState, ctx: TurnContext, output: StepOutput): StepOutput {
+	if (
+		state.mode.mode !== 'text' ||
+		output.calls.length > 0 ||
+		!state.offered.some(tool => tool.name === 'run_command')
+	) {
+		return output;
+	}
+	const fenced = fencedShellCommands(output.text);
+	if (!fenced.length) {
+		return output;
+	}
+	ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'recovered' });
+	if (fenced[0].prose) {
+		ctx.options.emit({ type: 'textDelta', turnId: ctx.turnId, text: fenced[0].prose });
+	}
+	return {
+		...output,
+		text: fenced[0].prose,
+		calls: fenced.map((f, i) => ({
+			id: uniqueId(state, undefined, `${ctx.turnId}-s${state.step}-b${i}`),
+			name: 'run_command',
+			rawArguments: JSON.stringify({ command: f.command }),
+		})),
+	};
+}
+
+/** Phase: the answer's text joins the history; an answer that is one phrase repeated gets a warning. */
+export function appendAnswer(state: TurnState, ctx: TurnContext, output: StepOutput): void {
+	if (!output.text) {
+		return;
+	}
+	appendMessage(state, ctx, { kind: 'assistant', content: output.text });
+	if (ctx.settings.enabled && output.calls.length === 0 && looksDegenerate(output.text)) {
+		ctx.notice(
+			'warning',
+			'degenerate',
+			'The model repeated one phrase instead of answering. Ask again, or try a larger model or a lower temperature.',
+		);
+	}
+}

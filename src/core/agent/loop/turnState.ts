@@ -1,0 +1,207 @@
+import { AgentError, type ErrorCode } from '../../errors';
+import type { CanonicalMessage } from '../../llm/canonical';
+import type { ChatModel, ToolSpec } from '../../llm/chatModel';
+import type { ImagePart } from '../../llm/imageParts';
+import { systemClock, type Clock } from '../../ports';
+import { isToolOffered } from '../approval/approvalPolicy';
+import type { NoticeLevel, TurnEndReason } from '../events';
+import type { NoticeCode } from '../noticeCodes';
+import { defaultRecoverySettings, type RecoverySettings } from '../recovery/recoverySettings';
+import { RetryBudget, withIdleTimeout } from '../recovery/retryBudget';
+import { ToolModeState } from '../recovery/textMode';
+import type { SessionToolState } from '../toolPolicy/toolPolicy';
+import { selectTools } from '../toolPolicy/toolSelection';
+import type { AgentOptions, TurnOutcome } from './agentOptions';
+import { TurnGuards } from './turnGuards';
+
+/** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
+export interface TurnEnd {
+	end: TurnEndReason;
+	error?: AgentError;
+}
+
+export function isTurnEnd(value: unknown): value is TurnEnd {
+	return typeof value === 'object' && value !== null && 'end' in value;
+}
+
+export function endTurn(end: TurnEndReason, error?: AgentError): TurnEnd {
+	return error ? { end, error } : { end };
+}
+
+/**
+ * A correction sent with the next request only, never kept in the history: a response that
+ * gave nothing to do is re-asked once with it, and "Continue" at the step cap leaves one too.
+ */
+export interface Nudge {
+	text: string;
+	avoidRepetition?: boolean;
+}
+
+/**
+ * Everything one turn knows, in one value. The phases read and update it; nothing about the
+ * turn lives anywhere else, so a phase can be tested alone from a state built for it.
+ */
+export interface TurnState {
+	readonly turnId: string;
+	/** The conversation before this turn (not changed by it). */
+	readonly history: readonly CanonicalMessage[];
+	/** The messages this turn added, in order: what `TurnOutcome.messages` returns. */
+	readonly added: CanonicalMessage[];
+	/** Tool-call ids in use in the session, so a new card never takes one already there. */
+	readonly usedIds: Set<string>;
+	/** The tools this turn may offer (permissions, trust, tool budget), chosen once at its start. */
+	readonly offerable: readonly ToolSpec[];
+	/** What the current step offers: `offerable` after the session's tool policy (blocks, dependencies). */
+	offered: readonly ToolSpec[];
+	/** Model requests so far, the re-asks included (1 during the first). */
+	step: number;
+	/** Steps that ran tools since the turn began or the user said Continue: what the step cap counts. */
+	stepsSinceContinue: number;
+	nudge?: Nudge;
+	/** Off once the server refused the model's own reasoning sent back with its calls. */
+	sendReasoning: boolean;
+	/** Responses in a row that gave the loop nothing to do. */
+	shortfalls: number;
+	/** Requests and tokens so far, for the context meter. */
+	readonly usage: { requests: number; tokens: number };
+	/** Native or text-mode tool calls, and the failures that switch between them. */
+	readonly mode: ToolModeState;
+	/** Context budget, per-tool retry budgets and the doom-loop watch. */
+	readonly guards: TurnGuards;
+	/** Transport, stream and reflection retries left this turn. */
+	readonly budget: RetryBudget;
+}
+
+type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => void;
+
+/** What stays the same for the whole turn: the caller's options and what follows from them. */
+export interface TurnContext {
+	readonly options: AgentOptions;
+	readonly turnId: string;
+	readonly signal: AbortSignal;
+	readonly settings: RecoverySettings;
+	/** The model, behind the stream idle timeout when recovery is on. */
+	readonly model: ChatModel;
+	readonly clock: Clock;
+	readonly random: () => number;
+	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the registry has one. */
+	readonly toolState: SessionToolState | undefined;
+	readonly notice: Notice;
+}
+
+export function turnContext(options: AgentOptions, turnId: string, signal: AbortSignal): TurnContext {
+	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
+	return {
+		options,
+		turnId,
+		signal,
+		settings,
+		model: settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model,
+		clock: options.clock ?? systemClock,
+		random: options.random ?? Math.random,
+		toolState: options.registry.policy?.session(options.sessionId ?? ''),
+		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
+	};
+}
+
+/** The first phase: announce the turn, record the prompt, choose the tools, and build the state. */
+export function startTurn(
+	ctx: TurnContext,
+	history: readonly CanonicalMessage[],
+	prompt: string,
+	images?: ImagePart[],
+): TurnState {
+	const { options, settings, notice } = ctx;
+	options.emit({
+		type: 'turnStarted',
+		turnId: ctx.turnId,
+		prompt,
+		...(images?.length ? { images: images.map(i => ({ name: i.name, bytes: i.bytes })) } : {}),
+	});
+	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
+	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
+	const offerable = selectTools(
+		options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)),
+		options.registry,
+		{
+			messages: [...history, { kind: 'user', content: prompt }],
+			contextWindow: settings.contextWindow,
+			signal: ctx.signal,
+			notice: text => notice('info', 'toolsOffered', text),
+		},
+	);
+	const state: TurnState = {
+		turnId: ctx.turnId,
+		history,
+		added: [],
+		usedIds: new Set(history.flatMap(m => (m.kind === 'tool_call' ? [m.data.id] : []))),
+		offerable,
+		// The tool policy (anomaly blocks, dependencies, TAFC) may change what is offered after each step.
+		offered: ctx.toolState ? ctx.toolState.offer(offerable) : offerable,
+		step: 0,
+		stepsSinceContinue: 0,
+		sendReasoning: true,
+		shortfalls: 0,
+		usage: { requests: 0, tokens: 0 },
+		mode: new ToolModeState(
+			settings.enabled ? settings.toolMode : 'native',
+			settings.textModeAfterFailures,
+			options.model.id,
+			options.toolModeMemory,
+			failures =>
+				notice(
+					'warning',
+					'textMode',
+					`${modelName(options.model)} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`,
+				),
+		),
+		guards: new TurnGuards(settings, notice),
+		budget: new RetryBudget(settings.maxRetriesPerTurn),
+	};
+	appendMessage(
+		state,
+		ctx,
+		images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt },
+	);
+	return state;
+}
+
+/** History is append-only: every message is emitted as `messageAppended` when it happens. */
+export function appendMessage(state: TurnState, ctx: TurnContext, message: CanonicalMessage): void {
+	state.added.push(message);
+	ctx.options.emit({ type: 'messageAppended', turnId: ctx.turnId, message });
+}
+
+/** `preferred` when free in the session, else `fallback`, suffixed until it is. */
+export function uniqueId(state: TurnState, preferred: string | undefined, fallback: string): string {
+	const base = preferred || fallback;
+	let id = base;
+	for (let n = 2; state.usedIds.has(id); n++) {
+		id = `${base}-${n}`;
+	}
+	state.usedIds.add(id);
+	return id;
+}
+
+/** The last phase: report the end as `turnFinished` and hand the caller what the turn added. */
+export function finishTurn(state: TurnState, ctx: TurnContext, end: TurnEnd): TurnOutcome {
+	const { error } = end;
+	ctx.options.emit({
+		type: 'turnFinished',
+		turnId: ctx.turnId,
+		reason: end.end,
+		error: error && { code: error.code, message: error.message },
+	});
+	return { turnId: ctx.turnId, reason: end.end, messages: state.added, error };
+}
+
+/** "qwen3:8b" of "ollama#qwen3:8b": the name a user knows the model by. */
+export function modelName(model: ChatModel): string {
+	return model.id.split('#').pop() ?? model.id;
+}
+
+/** The turn failed with a sentence the user can act on: an error notice (and a notification), then the end. */
+export function failTurn(ctx: TurnContext, notice: NoticeCode, code: ErrorCode, message: string): TurnEnd {
+	ctx.notice('error', notice, message, true);
+	return endTurn('failed', new AgentError(code, message));
+}

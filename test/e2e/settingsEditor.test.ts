@@ -1,0 +1,126 @@
+// Keel's settings as a user finds them in real VS Code: the Settings editor filtered to Keel lists the
+// categories in their order, each category's settings in the order declared (not alphabetical),
+// tuning knobs only when asked for with @tag:advanced, a description for every value of a
+// dropdown, and links from one setting's description to another.
+import * as assert from 'assert';
+import type { Page } from 'playwright-core';
+import { runCommand } from '../support/browser';
+import { CATEGORIES } from '../../src/host/settings/settingsSchema';
+import { useKeel } from './harness';
+
+const TOC_ROW = '.settings-toc-container .monaco-list-row';
+const SETTING_ROW = '.settings-tree-container .setting-item-contents';
+
+/** The Settings editor's table of contents: each entry's title, without its count. */
+async function tableOfContents(page: Page): Promise<string[]> {
+	const rows = await page.locator(TOC_ROW).allInnerTexts();
+	return rows.map(row => row.split('\n')[0].trim());
+}
+
+/** Searches the Settings editor and opens the table of contents down to Keel's categories, as a user would. */
+async function search(page: Page, query: string): Promise<void> {
+	await page.locator('.settings-editor .settings-header .suggest-input-container').click();
+	await page.keyboard.press('ControlOrMeta+a');
+	await page.keyboard.type(query);
+	await page.locator('.settings-editor .settings-count-widget', { hasText: /\d+ Settings? Found/ }).waitFor();
+	for (const folder of ['Extensions', 'Keel']) {
+		const row = page.locator(TOC_ROW, { hasText: folder }).first();
+		await row.waitFor();
+		if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+	}
+}
+
+/** The `keel.*` ids of the setting rows the editor has rendered, top to bottom. */
+async function shownKeys(page: Page): Promise<string[]> {
+	const keys = await page.locator(SETTING_ROW).evaluateAll(rows => rows.map(row => row.getAttribute('data-key')));
+	return keys.filter((key): key is string => !!key);
+}
+
+const plain = (markdown: string) => markdown.replace(/`#([^#`]+)#`/g, '$1').replace(/[`*]/g, '');
+
+describe('Keel settings in the Settings editor (e2e)', function () {
+	this.timeout(180_000);
+	const keel = useKeel();
+	const everyday = CATEGORIES.filter(category => !category.advanced);
+
+	before(async () => {
+		await runCommand(keel.page, 'Preferences: Open Settings (UI)');
+		await keel.page.locator('.settings-editor').waitFor();
+	});
+
+	it('lists Keel under its categories in order, with no tuning knob among them', async () => {
+		const page = keel.page;
+		await search(page, '@ext:keel.keel');
+		await page.locator(TOC_ROW, { hasText: 'Model' }).first().waitFor();
+		const toc = await tableOfContents(page);
+		await keel.screenshot('settings-editor-keel');
+		assert.deepStrictEqual(
+			toc.slice(toc.indexOf('Keel') + 1),
+			['Model', 'Approvals and permissions', 'Shell and sandbox', 'Recovery', 'Context and tools', 'MCP', 'Chat'],
+			`table of contents: ${JSON.stringify(toc)}`,
+		);
+	});
+
+	it("shows each category's settings in the order they are declared", async () => {
+		const page = keel.page;
+		for (const category of everyday) {
+			await page.locator(TOC_ROW, { hasText: category.title }).first().click();
+			const declared = Object.keys(category.settings).map(key => `keel.${key}`);
+			await page.locator(`${SETTING_ROW}[data-key="${declared[0]}"]`).waitFor();
+			const shown = (await shownKeys(page)).filter(key => declared.includes(key));
+			const positions = shown.map(key => declared.indexOf(key));
+			assert.ok(
+				shown.length >= Math.min(3, declared.length),
+				`${category.title}: only ${shown.join(', ')} shown`,
+			);
+			assert.deepStrictEqual(
+				positions,
+				[...positions].sort((a, b) => a - b),
+				`${category.title} shows ${shown.join(', ')}; declared: ${declared.join(', ')}`,
+			);
+		}
+	});
+
+	it('says what every value of a dropdown does', async () => {
+		const page = keel.page;
+		await page.locator(TOC_ROW, { hasText: 'Model' }).first().click();
+		const spec = CATEGORIES[0].settings['model.provider'];
+		const select = page.locator(`${SETTING_ROW}[data-key="keel.model.provider"] select`);
+		await select.click();
+		const details = page.locator('.monaco-select-box-dropdown-container .select-box-details-pane');
+		for (const [at, doc] of spec.valueDocs.entries()) {
+			if (at > 0) await page.keyboard.press('ArrowDown');
+			const words = plain(doc).split(' ').slice(0, 4).join(' ');
+			await details.filter({ hasText: words }).waitFor({ timeout: 5_000 });
+		}
+		await keel.screenshot('settings-editor-provider-values');
+		await page.keyboard.press('Escape');
+	});
+
+	it('links a description to the setting it names', async () => {
+		const page = keel.page;
+		await page.locator(TOC_ROW, { hasText: 'Context and tools' }).first().click();
+		const compactAt = page.locator(`${SETTING_ROW}[data-key="keel.agent.compactAt"]`);
+		await compactAt.locator('.setting-item-description a', { hasText: 'Model: Context Window' }).click();
+		await page
+			.locator('.settings-tree-container .monaco-list-row.focused [data-key="keel.model.contextWindow"]')
+			.waitFor();
+	});
+
+	it('shows the tuning knobs, and only those, when asked for with @tag:advanced', async () => {
+		const page = keel.page;
+		await search(page, '@ext:keel.keel @tag:advanced');
+		await page.locator(TOC_ROW, { hasText: 'Advanced' }).first().waitFor();
+		const toc = await tableOfContents(page);
+		assert.deepStrictEqual(
+			toc.slice(toc.indexOf('Keel') + 1),
+			['Advanced'],
+			`table of contents: ${JSON.stringify(toc)}`,
+		);
+		const advanced = CATEGORIES.filter(category => category.advanced).flatMap(category =>
+			Object.keys(category.settings).map(key => `keel.${key}`),
+		);
+		const shown = await shownKeys(page);
+		assert.ok(shown.length > 0 && shown.every(key => advanced.includes(key)), `shown: ${shown.join(', ')}`);
+	});
+});
