@@ -56,7 +56,7 @@ export function readKeyValues(text: string, at: number, properties: string[]): A
 	let i = at;
 	let end = at;
 	for (;;) {
-		const head = /^[ \t,;]*(?:\r?\n[ \t]*)?([A-Za-z_][\w-]*)[ \t]*=[ \t]*/.exec(text.slice(i));
+		const head = /^[ \t,;:]*(?:\r?\n[ \t]*)?([A-Za-z_][\w-]*)[ \t]*=[ \t]*/.exec(text.slice(i));
 		if (!head || !properties.includes(head[1])) {
 			break;
 		}
@@ -70,7 +70,7 @@ export function readKeyValues(text: string, at: number, properties: string[]): A
 			args[head[1]] = stringValue(text.slice(valueAt, close));
 			i = end = close;
 		} else {
-			const bare = /^[^\s,;)\]}>]+/.exec(text.slice(valueAt));
+			const bare = /^[^\s,;()[\]{}<>"'`]+/.exec(text.slice(valueAt));
 			if (!bare) {
 				break;
 			}

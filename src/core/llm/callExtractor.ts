@@ -72,7 +72,7 @@ export function findCandidates(text: string, tools: readonly OfferedTool[]): Can
 			continue;
 		}
 		const next = anchors[i + 1]?.start ?? text.length;
-		const found = afterName(text, anchor, next);
+		const found = afterName(text, anchor, next, anchors);
 		if (found) {
 			out.push(found);
 		}
@@ -104,27 +104,33 @@ function inNamePosition(text: string, anchor: Anchor): boolean {
 /** The tag the name is written in (`<function=NAME>`, `<invoke name="NAME">`, `<NAME>`), if it is. */
 function tagAround(text: string, anchor: Anchor): { start: number; end: number; tagName: string } | undefined {
 	const open = text.lastIndexOf('<', anchor.start);
-	const close = text.indexOf('>', anchor.end);
 	if (
 		open < 0 ||
-		close < 0 ||
-		/[<>\n]/.test(text.slice(open + 1, anchor.start)) ||
-		/[<>\n]/.test(text.slice(anchor.end, close))
+		text[open + 1] === '/' ||
+		/[<>\n]/.test(text.slice(open + 1, anchor.start).replace(/"[^"\n]*"|'[^'\n]*'/g, ''))
 	) {
 		return undefined;
 	}
-	const tagName = /^<\/?([\w:.-]+)/.exec(text.slice(open))?.[1] ?? '';
-	return text[open + 1] === '/' ? undefined : { start: open, end: close + 1, tagName };
+	// The tag ends at the first `>` outside its quoted attribute values (after the quote closing the name's own).
+	const after = /^["']/.test(text[anchor.end] ?? '') ? anchor.end + 1 : anchor.end;
+	const rest = /^(?:[^<>"'\n]|"[^"\n]*"|'[^'\n]*')*>/.exec(text.slice(after));
+	if (!rest) {
+		return undefined;
+	}
+	const tagName = /^<([\w:.-]+)/.exec(text.slice(open))?.[1] ?? '';
+	return { start: open, end: after + rest[0].length, tagName };
 }
 
 /** Arguments after the name (or around it, in its tag), read by the first encoding that fits. */
-function afterName(text: string, anchor: Anchor, next: number): Candidate | undefined {
+function afterName(text: string, anchor: Anchor, next: number, anchors: Anchor[]): Candidate | undefined {
 	const properties = Object.keys((anchor.tool.parameters.properties as object | undefined) ?? {});
 	const tag = tagAround(text, anchor);
 	const from = tag ? tag.end : anchor.end;
 	// A tag that names the tool (`<function=NAME>`, `<invoke name="NAME">`) encloses its arguments up to its close.
 	const close = tag ? text.indexOf(`</${tag.tagName}>`, from) : -1;
-	const read = readAfter(text, from, close >= 0 ? close : next, properties, !!tag);
+	// JSON that names a tool itself is a call of its own, not the arguments of an earlier name.
+	const namesTool = (start: number, end: number) => anchors.some(a => a !== anchor && a.start > start && a.end < end);
+	const read = readAfter(text, from, close >= 0 ? close : next, properties, !!tag, namesTool);
 	const start = tag ? tag.start : anchor.start;
 	if (read?.kind === 'incomplete') {
 		return candidate(text, anchor, start, text.length, { kind: 'incomplete', detail: read.detail });
@@ -141,7 +147,14 @@ function afterName(text: string, anchor: Anchor, next: number): Candidate | unde
 	return undefined;
 }
 
-function readAfter(text: string, from: number, to: number, properties: string[], inTag: boolean): ArgsRead | undefined {
+function readAfter(
+	text: string,
+	from: number,
+	to: number,
+	properties: string[],
+	inTag: boolean,
+	namesTool: (start: number, end: number) => boolean,
+): ArgsRead | undefined {
 	const rest = text.slice(from, to);
 	const lead = /^[ \t]*/.exec(rest)![0].length;
 	if (rest[lead] === '(') {
@@ -153,7 +166,10 @@ function readAfter(text: string, from: number, to: number, properties: string[],
 	}
 	const json = connectorThenBrace(rest);
 	if (json !== undefined) {
-		return readJsonArgs(text, from + json);
+		const read = readJsonArgs(text, from + json);
+		if (!(read?.kind === 'args' && namesTool(from + json, read.end))) {
+			return read;
+		}
 	}
 	return inTag ? undefined : readKeyValues(text, from, properties);
 }
@@ -164,7 +180,7 @@ function readAfter(text: string, from: number, to: number, properties: string[],
  */
 function connectorThenBrace(rest: string): number | undefined {
 	const connector =
-		/^(?:\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,20}\]|```[\w-]*|\n[ \t]*[A-Za-z][\w ]{0,24}:)*/;
+		/^(?:\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,40}\]|```[\w-]*|(?<=\n[ \t]*)[A-Za-z][\w ]{0,24}:)*/;
 	const m = connector.exec(rest)!;
 	return rest[m[0].length] === '{' ? m[0].length : undefined;
 }
@@ -176,7 +192,8 @@ function candidate(
 	end: number,
 	problem?: Candidate['problem'],
 ): Candidate {
-	const [wideStart, wideEnd] = widenOverMarkup(text, labelStart(text, start), end);
+	const [innerStart, innerEnd] = enclosingCall(text, start, end);
+	const [wideStart, wideEnd] = widenOverMarkup(text, labelStart(text, innerStart), innerEnd);
 	return {
 		name: anchor.tool.name,
 		start: wideStart,
@@ -184,6 +201,23 @@ function candidate(
 		wrapped: wideStart < start || wideEnd > end || start < anchor.start,
 		...(problem ? { problem } : {}),
 	};
+}
+
+/**
+ * The name's namespace (`functions.`, `default_api.`) and a call wrapped around it
+ * (`print(default_api.read_file(…))`, Gemini's tool_code) belong to the call.
+ */
+function enclosingCall(text: string, start: number, end: number): [number, number] {
+	start -= /(?:[A-Za-z_]\w*\.)+$/.exec(text.slice(0, start))?.[0].length ?? 0;
+	for (;;) {
+		const open = /[A-Za-z_]\w*\(\s*$/.exec(text.slice(0, start));
+		const close = /^\s*\)/.exec(text.slice(end));
+		if (!open || !close) {
+			return [start, end];
+		}
+		start -= open[0].length;
+		end += close[0].length;
+	}
 }
 
 /** A short label right before the name on its line (`Action: read_file`) belongs to the call. */

@@ -51,12 +51,12 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 	const seen = new Set<string>();
 	const exampleAsked = !!options.prompt && ASKS_FOR_EXAMPLE.test(options.prompt);
 	for (const c of candidates) {
-		if (exampleAsked || presentedAsExample(text, c) || isInlineMention(text, c)) {
+		if (exampleAsked || presentedAsExample(text, c) || isInlineMention(text, c) || hasPlaceholders(c.args)) {
 			continue;
 		}
 		const place = { name: c.name, start: c.start, end: c.end };
 		if (c.problem?.kind === 'incomplete') {
-			problems.push({ ...place, detail: `it was cut off: ${c.problem.detail}` });
+			problems.push({ ...place, detail: `was cut off (${c.problem.detail})` });
 			continue;
 		}
 		const verdict = options.validate(c.name, c.args ?? c.raw ?? {});
@@ -86,19 +86,34 @@ function presentedAsExample(text: string, c: Candidate): boolean {
 	return PRESENTS_EXAMPLE.test(paragraph);
 }
 
-/** Written inside a sentence — words before and after it on its line — and not wrapped as a call. */
+/**
+ * Written inside a sentence or a table — words after it on its line, or a table row — and not
+ * wrapped as a call: a mention, or a step of a plan being described.
+ */
 function isInlineMention(text: string, c: Candidate): boolean {
 	if (c.wrapped) {
 		return false;
 	}
 	const lineStart = text.lastIndexOf('\n', c.start - 1) + 1;
 	const lineEnd = text.indexOf('\n', c.end);
-	const before = text.slice(lineStart, c.start).replace(/[`*_]/g, '');
+	const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
 	const after = text.slice(c.end, lineEnd < 0 ? text.length : lineEnd).replace(/[`*_]/g, '');
-	return /\p{L}{2,}/u.test(after) && /\p{L}{2,}[^:]*$/u.test(before.trimEnd()) && !/:\s*$/.test(before);
+	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line);
 }
 
-function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
+/** Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a pattern, not made. */
+function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
+	return Object.entries(args ?? {}).some(
+		([key, value]) =>
+			typeof value === 'string' &&
+			(value.trim().toLowerCase() === key.toLowerCase() ||
+				/^(?:\.{2,}|…|<[^<>]*>|\{\{[^}]*\}\}|\$\{?\w+\}?|(?:path\/to|your[_ -]|some[_ -]|my[_ -]|example[_ .-])[\w./ -]*|string|str|value|TODO)$/i.test(
+					value.trim(),
+				)),
+	);
+}
+
+export function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
 	let prose = '';
 	let at = 0;
 	for (const { start, end } of [...spans].sort((a, b) => a.start - b.start)) {

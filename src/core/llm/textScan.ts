@@ -104,10 +104,10 @@ export function stringValue(literal: string): string {
 export const MARKUP_TOKEN =
 	/<\/?[A-Za-z_][\w:.-]*(?:[ =][^<>\n]*)?\/?>|<\|[^<>|\n]{0,60}\|>|<｜[^｜\n]{0,60}｜>|\[\/?[A-Za-z_][\w ]{0,30}\]/;
 
-const TOKEN_AT_END = new RegExp(`(?:${MARKUP_TOKEN.source})[ \\t]*\\r?\\n?[ \\t]*$`);
-const TOKEN_AT_START = new RegExp(`^[ \\t]*\\r?\\n?[ \\t]*(?:${MARKUP_TOKEN.source})`);
-const FENCE_AT_END = /```[\w-]*[ \t]*\r?\n?[ \t]*$/;
-const FENCE_AT_START = /^[ \t]*\r?\n?[ \t]*```/;
+const TOKEN_AT_END = new RegExp(`(?:${MARKUP_TOKEN.source})\\s*$`);
+const TOKEN_AT_START = new RegExp(`^\\s*(?:${MARKUP_TOKEN.source})`);
+const FENCE_AT_END = /```[\w-]*\s*$/;
+const FENCE_AT_START = /^\s*```/;
 
 /**
  * Widens a span over the markup right around it — tags, tokens, and a fence only when it

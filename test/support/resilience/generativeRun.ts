@@ -100,7 +100,8 @@ function score(genCase: GenCase, ran: Execution[], shown: string, outcome: TurnO
 		expected !== undefined &&
 		ran.length === 1 &&
 		ran[0].name === expected.tool &&
-		isDeepStrictEqual(ran[0].input, expected.args) &&
+		// fast-check builds records without a prototype: compare as plain objects.
+		isDeepStrictEqual(ran[0].input, { ...expected.args }) &&
 		!leaksCall(shown, expected.args);
 	return { genCase, ran, salvaged, falseExecution: !expected && ran.length > 0, duplicates, shown, outcome };
 }

@@ -23,6 +23,8 @@ export interface StepOutput {
 	harmonyCalls: HarmonyCall[];
 	/** The stream was stopped early because the answer or the reasoning kept repeating itself. */
 	degenerate?: boolean;
+	/** How much of the text had arrived when the first call began: what follows was written before any result. */
+	textBeforeCalls?: number;
 }
 
 export interface StepContext {
@@ -90,6 +92,7 @@ class StreamedResponse {
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
+	private _textBeforeCalls: number | undefined;
 
 	constructor(private readonly _ctx: StepContext) {}
 
@@ -103,6 +106,7 @@ class StreamedResponse {
 				this._addReasoning(event.text);
 				break;
 			case 'toolCallDelta': {
+				this._textBeforeCalls ??= this._text.length;
 				const card = this._cardFor(event.index, event.id, event.name);
 				card.argumentsText += event.argumentsDelta;
 				this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
@@ -146,6 +150,7 @@ class StreamedResponse {
 			reasoningField: this._reasoningField,
 			harmonyCalls: this._splitter.harmonyCalls,
 			degenerate: this._degenerate || undefined,
+			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
 		};
 	}
 

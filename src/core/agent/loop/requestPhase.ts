@@ -32,7 +32,7 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 			ctx.options.systemPrompt,
 			state.sendReasoning ? messages : withoutReasoning(messages),
 			state.offered,
-			state.mode.mode === 'text',
+			state.mode.mode === 'text' || state.nudge?.textMode === true,
 			squeeze,
 		);
 		return state.nudge

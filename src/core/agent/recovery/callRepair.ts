@@ -8,7 +8,7 @@ import { findTextCalls, type TextCallContext } from './textCalls';
 import type { ToolEffect } from '../../tools/defineTool';
 import type { ToolRegistry } from '../../tools/registry';
 import type { StepCall, StepOutput } from '../loop/modelStep';
-import { looksCut } from './stepReview';
+import { looksCut } from '../../llm/jsonScan';
 import { compactSchema, exampleArguments } from './textMode';
 
 export interface CallRecovery {
@@ -21,6 +21,8 @@ export interface CallRecovery {
 	unrepairable: number;
 	/** Calls written as text to offered tools that cannot run as written (cut off, empty, invalid). */
 	problems: CallProblem[];
+	/** What the model wrote after its calls, before it could have seen a result: set aside, never its answer. */
+	afterCalls: string;
 }
 
 /**
@@ -41,9 +43,11 @@ export function recoverCalls(
 	let text = output.text;
 	let fromText = false;
 	let problems: CallProblem[] = [];
+	let afterCalls = '';
 	if (calls.length === 0 && text.trim()) {
 		const found = findTextCalls(text, { registry, offered, ...reading });
 		problems = found.problems;
+		afterCalls = found.afterCalls;
 		if (found.calls.length > 0) {
 			calls = found.calls.map((call, i) => ({ id: makeId(i), ...call }));
 			text = found.prose;
@@ -54,6 +58,10 @@ export function recoverCalls(
 		} else if (problems.length > 0) {
 			text = found.prose;
 		}
+	} else if (calls.length > 0 && output.textBeforeCalls !== undefined && text.slice(output.textBeforeCalls).trim()) {
+		// Text after a native call was written before any result: an invented output, not an answer.
+		afterCalls = text.slice(output.textBeforeCalls).trim();
+		text = text.slice(0, output.textBeforeCalls).trimEnd();
 	}
 	// Two calls' arguments glued into one string become two calls.
 	calls = calls.flatMap(call => {
@@ -102,6 +110,7 @@ export function recoverCalls(
 		fromText,
 		unrepairable,
 		problems,
+		afterCalls,
 	};
 }
 
