@@ -49,6 +49,9 @@ const NOTICE_FOR: Record<(typeof FAULT_CLASSES)[number], string> = {
 	budgetTooLarge: 'outputBudget',
 	unknownTransient: 'transportRetry|streamRetry',
 	doubleEscaped: 'repair',
+	announcedAction: 'reask',
+	emptyArguments: 'reask',
+	inventedOutput: 'repair',
 };
 
 /**

@@ -52,14 +52,15 @@ export function findCandidates(text: string, tools: readonly OfferedTool[]): Can
 	const anchors = findAnchors(text, tools);
 	const json = jsonSpans(text);
 	const out: Candidate[] = [];
-	const read = new Set<number>();
+	const read = new Map<number, boolean>();
 	for (const [i, anchor] of anchors.entries()) {
 		const span = json.spans.find(([s, e]) => anchor.start > s && anchor.end < e);
-		if (span) {
-			if (!read.has(span[0])) {
-				read.add(span[0]);
-				out.push(...jsonCallsAt(text, span, tools));
-			}
+		if (span && !read.has(span[0])) {
+			const calls = jsonCallsAt(text, span, tools);
+			read.set(span[0], calls !== undefined);
+			out.push(...(calls ?? []));
+		}
+		if (span && read.get(span[0])) {
 			continue;
 		}
 		if (json.openFrom !== undefined && anchor.start > json.openFrom && inNamePosition(text, anchor)) {

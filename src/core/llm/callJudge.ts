@@ -107,7 +107,7 @@ function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
 		([key, value]) =>
 			typeof value === 'string' &&
 			(value.trim().toLowerCase() === key.toLowerCase() ||
-				/^(?:\.{2,}|…|<[^<>]*>|\{\{[^}]*\}\}|\$\{?\w+\}?|(?:path\/to|your[_ -]|some[_ -]|my[_ -]|example[_ .-])[\w./ -]*|string|str|value|TODO)$/i.test(
+				/^(?:\.{2,}|…|<[^<>]*>|\{\{[^}]*\}\}|\$\{\w+\}|(?:path\/to\/|your[_ -])[\w./ -]*|string)$/i.test(
 					value.trim(),
 				)),
 	);

@@ -10,12 +10,18 @@ const NOT_ARGUMENTS = /^(type|id|index|call_id|tool_call_id|kind)$/i;
  * The calls inside one balanced JSON value, whatever its shape: a string field naming an offered
  * tool (under any key) with its arguments in the sibling that holds an object (or a JSON string
  * of one) or, failing that, in the other fields; `{"tool_name": {…}}`; calls nested under
- * `function`, or listed in an array. Only names of offered tools count.
+ * `function`, or listed in an array. Only names of offered tools count. Undefined when the span
+ * is not JSON at all.
  */
-export function jsonCallsAt(text: string, span: [number, number], tools: readonly OfferedTool[]): Candidate[] {
+export function jsonCallsAt(
+	text: string,
+	span: [number, number],
+	tools: readonly OfferedTool[],
+): Candidate[] | undefined {
 	const value = parseLoose(text.slice(span[0], span[1]));
-	if (value === undefined) {
-		return [];
+	// Brackets around something that is not JSON (`[read_file(path="a")]`): not this reader's.
+	if (!isRecord(value) && !(Array.isArray(value) && value.length > 0 && value.every(isRecord))) {
+		return undefined;
 	}
 	const [start, end] = widenOverMarkup(text, span[0], span[1]);
 	return callsIn(value, tools, 0).map(call => ({

@@ -87,6 +87,8 @@ export interface ReplyStep extends Faults {
 	resendCalls?: boolean;
 	/** No finish_reason / stop_reason / done_reason at all. */
 	omitFinish?: boolean;
+	/** Text sent after the tool calls in the same response (a model inventing the call's output). */
+	textAfter?: string;
 	/** Ids the request carries must follow this server's rule, else HTTP 400 in its words:
 	 *  `mistral` (9 characters a-z, A-Z, 0-9). OpenAI's 40-character limit and Anthropic's
 	 *  `^[a-zA-Z0-9_-]+$` are always checked on their wires. */

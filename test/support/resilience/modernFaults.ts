@@ -54,6 +54,10 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			};
 		case 'droppedCall':
 			// The server could not parse the call and sent an empty turn; OpenAI-style servers still say "tool_calls".
+			// Asked for the call as text, there is nothing for the server to parse, so nothing to drop.
+			if (c.textMode) {
+				return c.good;
+			}
 			return text('', {
 				finishReason: c.wire === 'anthropic' ? 'tool_use' : c.wire === 'openai' ? 'tool_calls' : 'stop',
 			});

@@ -120,7 +120,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		const clean = outcome.messages.every(
 			m =>
 				m.kind !== 'assistant' ||
-				!/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call/.test(m.content),
+				!/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call|INVENTED-RESULT/.test(m.content),
 		);
 		const duplicates = Math.max(0, files.writeCount(out) - 1);
 		// The user must see the final answer: an empty or repeated-phrase ending is not a completion.

@@ -19,6 +19,7 @@ import { classicFault, contextExceeded, overloaded } from './classicFaults';
 import { CALL_ONLY, WIRE_CLASS_WIRES, WIRE_CLASSES, wireFault, type WireClass } from './wireFaults';
 import { MEANING_CLASSES, meaningFault, type MeaningClass, MEANING_HOPELESS } from './meaningFaults';
 import type { StepView } from './stepView';
+import { STOP_CLASSES, stopFault, type StopClass } from './stopFaults';
 
 export const CLASSIC_CLASSES = [
 	'http429',
@@ -36,7 +37,13 @@ export const CLASSIC_CLASSES = [
 	'loop',
 	'contextOverflow',
 ] as const;
-export const FAULT_CLASSES = [...CLASSIC_CLASSES, ...MODERN_CLASSES, ...WIRE_CLASSES, ...MEANING_CLASSES] as const;
+export const FAULT_CLASSES = [
+	...CLASSIC_CLASSES,
+	...MODERN_CLASSES,
+	...WIRE_CLASSES,
+	...MEANING_CLASSES,
+	...STOP_CLASSES,
+] as const;
 /** Faults no recovery can fix (the model never learns, the server stays down, the account is empty): budgets must end the turn. */
 export const HOPELESS_CLASSES = [
 	'stubbornParse500',
@@ -51,6 +58,7 @@ export type FaultClass =
 	| ModernClass
 	| WireClass
 	| MeaningClass
+	| StopClass
 	| (typeof HOPELESS_CLASSES)[number]
 	| 'none';
 export const WIRES: readonly Wire[] = ['openai', 'ollama', 'anthropic'];
@@ -223,6 +231,7 @@ export function scenarioBrain(s: Scenario): StepFn {
 function familyFault(view: StepView): DataStep | undefined {
 	const fault = view.s.fault as string;
 	if ((WIRE_CLASSES as readonly string[]).includes(fault)) return wireFault(fault as WireClass, view);
+	if ((STOP_CLASSES as readonly string[]).includes(fault)) return stopFault(fault as StopClass, view);
 	if ([...MEANING_CLASSES, ...MEANING_HOPELESS].includes(fault as MeaningClass)) {
 		return meaningFault(fault as MeaningClass, view);
 	}

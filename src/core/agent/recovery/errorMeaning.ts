@@ -36,7 +36,7 @@ const QUOTA =
 const SHORT_WINDOW = /per[ _-]?minute|perminute|per[ _-]?second|\brpm\b|\btpm\b|\brps\b/i;
 const RATE = /rate[ _-]?limit|too many requests|slow down|requests per|tokens per/i;
 const OVERLOADED =
-	/overloaded|temporarily unavailable|service unavailable|server is busy|please try again|try again later|(?:loading|is loading) (?:the )?model|loading model|capacity|upstream|timed? ?out|reset before headers|connection reset|bad gateway|gateway timeout/i;
+	/overloaded|(?:server|service) (?:had|has|encountered|experienced) an (?:internal )?error|internal server error|retry your request|temporarily unavailable|service unavailable|server is busy|please try again|try again later|(?:loading|is loading) (?:the )?model|loading model|capacity|upstream|timed? ?out|reset before headers|connection reset|bad gateway|gateway timeout/i;
 const AUTH =
 	/invalid (?:x-)?api[_ -]?key|incorrect api key|unauthori[sz]ed|authentication|permission denied|forbidden/i;
 const MODEL_MISSING =

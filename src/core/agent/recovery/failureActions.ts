@@ -202,7 +202,7 @@ async function retry(f: Failure): Promise<RequestResult | undefined> {
 	const when = delay >= 1000 ? `in ${Math.round(delay / 1000)} s` : 'now';
 	const why = `${c.label}${f.partial ? ' (partial answer discarded)' : ''}`;
 	// A long wait is worth a notification (with Cancel): the user may be looking elsewhere.
-	const inStream = c.action === 'retryStream' || c.status === undefined;
+	const inStream = c.action === 'retryStream' || error.details.inStream === true;
 	f.notice(
 		'warning',
 		inStream ? 'streamRetry' : 'transportRetry',

@@ -86,12 +86,12 @@ export interface Escalation {
 export function escalation(shortfall: Shortfall, detail: string, offered: readonly ToolSpec[]): Escalation {
 	if (shortfall === 'degenerate') {
 		return {
-			text: 'You repeated yourself again. Reply now in at most three short sentences, each different, or with one tool call.',
+			text: 'Your last reply kept repeating itself again, so it was stopped. Reply now in at most three short sentences, each different, or with one tool call.',
 			textMode: false,
 			avoidRepetition: true,
 		};
 	}
-	const tool = offered.find(t => detail.includes(t.name)) ?? offered[0];
+	const tool = toolMeant(detail, offered);
 	const example = tool
 		? `<tool_call>${JSON.stringify({ name: tool.name, arguments: exampleArguments(tool.parameters) })}</tool_call>`
 		: '';
@@ -109,4 +109,19 @@ export function escalation(shortfall: Shortfall, detail: string, offered: readon
 		textMode: !!tool,
 		avoidRepetition: false,
 	};
+}
+
+/** The offered tool a shortfall is about: named in its detail, or sharing the most words with it ("read the note" → read_file). */
+function toolMeant(detail: string, offered: readonly ToolSpec[]): ToolSpec | undefined {
+	const named = offered.find(t => detail.includes(t.name));
+	if (named || offered.length === 0) {
+		return named ?? offered[0];
+	}
+	const words = new Set(detail.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+	const score = (t: ToolSpec) =>
+		t.name
+			.toLowerCase()
+			.split(/[_\-.]/)
+			.filter(w => words.has(w)).length;
+	return offered.reduce((best, t) => (score(t) > score(best) ? t : best), offered[0]);
 }

@@ -78,6 +78,12 @@ export function renderAnthropic(r: Resolved): Rendering {
 		frames.push(ev('content_block_stop', { index }));
 		index++;
 	}
+	if (r.textAfter) {
+		frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+		frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: r.textAfter } }));
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
 	for (const call of r.resendCalls ? r.calls : []) {
 		// A proxy that repeats a finished tool_use block whole: same id, the input in the start event.
 		frames.push(

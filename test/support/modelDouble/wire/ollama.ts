@@ -58,6 +58,7 @@ export function renderOllama(r: Resolved): Rendering {
 	// A server that repeats the calls line (same ids) before the done line.
 	if (toolCalls.length && r.resendCalls)
 		frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
+	if (r.textAfter) frames.push(line({ message: msg(r.textAfter), done: false }));
 	frames.push(line({ message: msg(''), ...final }));
 	return {
 		status: 200,

@@ -140,6 +140,9 @@ function chunks(r: Resolved): object[] {
 		}));
 		out.push(envelope([choice({ tool_calls: again })]));
 	}
+	for (const piece of r.textAfter ? splitInto(r.textAfter, r.textChunks) : []) {
+		out.push(envelope([choice({ content: piece })]));
+	}
 
 	out.push(envelope([choice({}, finishReason(r))]));
 	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));

@@ -41,6 +41,7 @@ export interface Resolved {
 	contentParts: boolean;
 	resendCalls: boolean;
 	omitFinish: boolean;
+	textAfter: string;
 }
 
 export function randomId(prefix: string, len = 24): string {
@@ -103,6 +104,7 @@ export function resolve(
 		contentParts: step.contentParts ?? false,
 		resendCalls: step.resendCalls ?? false,
 		omitFinish: step.omitFinish ?? false,
+		textAfter: step.textAfter ?? '',
 	};
 }
 
