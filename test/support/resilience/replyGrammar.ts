@@ -136,15 +136,13 @@ export const negativeCase: fc.Arbitrary<GenCase> = fc.oneof(
 );
 
 function negative(kind: NegativeKind, encoding: string, w: WrapperKind, prompt: string, text: string) {
-	return fc
-		.record({ chunks: fc.integer({ min: 1, max: 40 }), wire })
-		.map((r): GenCase => ({
-			parts: { wrapper: w, encoding, placement: kind, wire: r.wire },
-			prompt,
-			text,
-			reasoning: '',
-			chunks: r.chunks,
-		}));
+	return fc.record({ chunks: fc.integer({ min: 1, max: 40 }), wire }).map((r): GenCase => ({
+		parts: { wrapper: w, encoding, placement: kind, wire: r.wire },
+		prompt,
+		text,
+		reasoning: '',
+		chunks: r.chunks,
+	}));
 }
 
 /** The tools named in prose with what they would act on, and no call. */

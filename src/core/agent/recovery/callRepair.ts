@@ -37,34 +37,10 @@ export function recoverCalls(
 	makeId: (index: number) => string,
 	reading: Pick<TextCallContext, 'prompt' | 'extraction'> = {},
 ): CallRecovery {
-	const names = offered.map(tool => tool.name);
 	const notes: string[] = [];
-	let calls: StepCall[] = output.calls;
-	let text = output.text;
-	let fromText = false;
-	let problems: CallProblem[] = [];
-	let afterCalls = '';
-	if (calls.length === 0 && text.trim()) {
-		const found = findTextCalls(text, { registry, offered, ...reading });
-		problems = found.problems;
-		afterCalls = found.afterCalls;
-		if (found.calls.length > 0) {
-			calls = found.calls.map((call, i) => ({ id: makeId(i), ...call }));
-			text = found.prose;
-			fromText = true;
-			notes.push(
-				`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text${found.fixes.length ? ` (${[...new Set(found.fixes)].join(', ')})` : ''}`,
-			);
-		} else if (problems.length > 0) {
-			text = found.prose;
-		}
-	} else if (calls.length > 0 && output.textBeforeCalls !== undefined && text.slice(output.textBeforeCalls).trim()) {
-		// Text after a native call was written before any result: an invented output, not an answer.
-		afterCalls = text.slice(output.textBeforeCalls).trim();
-		text = text.slice(0, output.textBeforeCalls).trimEnd();
-	}
+	const read = callsOf(output, { registry, offered, ...reading }, makeId, notes);
 	// Two calls' arguments glued into one string become two calls.
-	calls = calls.flatMap(call => {
+	const calls = read.calls.flatMap(call => {
 		const parts = splitConcatenated(call.rawArguments);
 		if (!parts) {
 			return [call];
@@ -77,41 +53,84 @@ export function recoverCalls(
 		}));
 	});
 	let unrepairable = 0;
-	calls = calls.map(call => {
-		const name = matchToolName(call.name, names) ?? call.name;
-		if (name !== call.name) {
-			notes.push(`Matched tool name "${call.name}" to ${name}`);
-		}
-		const first = registry.parse(name, call.rawArguments);
-		if (first.ok) {
-			return unescaped({ ...call, name }, registry, notes);
-		}
-		if (first.errorKind === 'unknownTool') {
-			return { ...call, name };
-		}
-		const spec = offered.find(tool => tool.name === name);
-		const repaired = repairArguments(call.rawArguments, spec?.parameters);
-		if (repaired && registry.parse(name, repaired.json).ok) {
-			if (!fromText || repaired.fixes.length > 0) {
-				notes.push(
-					`Repaired malformed arguments for ${name}${repaired.fixes.length ? ` (${repaired.fixes.join(', ')})` : ''}`,
-				);
-			}
-			return { ...call, name, rawArguments: repaired.json };
-		}
-		if (!repaired) {
-			unrepairable++;
-		}
-		return { ...call, name };
+	const repaired = calls.map(call => {
+		const fixed = repairCall(call, registry, offered, notes, read.fromText);
+		unrepairable += fixed.unrepairable ? 1 : 0;
+		return fixed.call;
 	});
 	return {
-		output: { ...output, text, calls: withoutRepeats(calls, notes) },
+		output: { ...output, text: read.text, calls: withoutRepeats(repaired, notes) },
 		notes,
-		fromText,
+		fromText: read.fromText,
 		unrepairable,
-		problems,
-		afterCalls,
+		problems: read.problems,
+		afterCalls: read.afterCalls,
 	};
+}
+
+/**
+ * The response's calls: its native ones, or those written in its text. Text written after a
+ * native call (before any result could exist) is set apart as what it is: an invented output.
+ */
+function callsOf(output: StepOutput, ctx: TextCallContext, makeId: (index: number) => string, notes: string[]) {
+	const none = {
+		calls: output.calls,
+		text: output.text,
+		fromText: false,
+		problems: [] as CallProblem[],
+		afterCalls: '',
+	};
+	if (output.calls.length === 0 && output.text.trim()) {
+		const found = findTextCalls(output.text, ctx);
+		if (found.calls.length === 0) {
+			return { ...none, problems: found.problems, text: found.problems.length > 0 ? found.prose : output.text };
+		}
+		const calls = found.calls.map((call, i) => ({ id: makeId(i), ...call }));
+		const fixes = found.fixes.length ? ` (${[...new Set(found.fixes)].join(', ')})` : '';
+		notes.push(
+			`Recovered ${calls.map(c => c.name).join(', ')} call${calls.length > 1 ? 's' : ''} written as text${fixes}`,
+		);
+		return { calls, text: found.prose, fromText: true, problems: found.problems, afterCalls: found.afterCalls };
+	}
+	const at = output.textBeforeCalls;
+	if (output.calls.length > 0 && at !== undefined && output.text.slice(at).trim()) {
+		return { ...none, text: output.text.slice(0, at).trimEnd(), afterCalls: output.text.slice(at).trim() };
+	}
+	return none;
+}
+
+/** A name matched to an offered tool, arguments repaired and coerced to the schema when they do not validate. */
+function repairCall(
+	call: StepCall,
+	registry: ToolRegistry,
+	offered: readonly ToolSpec[],
+	notes: string[],
+	fromText: boolean,
+): { call: StepCall; unrepairable?: boolean } {
+	const name =
+		matchToolName(
+			call.name,
+			offered.map(tool => tool.name),
+		) ?? call.name;
+	if (name !== call.name) {
+		notes.push(`Matched tool name "${call.name}" to ${name}`);
+	}
+	const first = registry.parse(name, call.rawArguments);
+	if (first.ok) {
+		return { call: unescaped({ ...call, name }, registry, notes) };
+	}
+	if (first.errorKind === 'unknownTool') {
+		return { call: { ...call, name } };
+	}
+	const repaired = repairArguments(call.rawArguments, offered.find(tool => tool.name === name)?.parameters);
+	if (repaired && registry.parse(name, repaired.json).ok) {
+		if (!fromText || repaired.fixes.length > 0) {
+			const fixes = repaired.fixes.length ? ` (${repaired.fixes.join(', ')})` : '';
+			notes.push(`Repaired malformed arguments for ${name}${fixes}`);
+		}
+		return { call: { ...call, name, rawArguments: repaired.json } };
+	}
+	return { call: { ...call, name }, unrepairable: !repaired };
 }
 
 /** A native call whose values arrived escaped twice (a file body with literal `\n`) runs as the model meant it. */

@@ -39,62 +39,7 @@ export function renderAnthropic(r: Resolved): Rendering {
 	);
 	frames.push(ev('ping', {}));
 
-	let index = 0;
-	if (r.reasoning) {
-		// Extended thinking: a thinking block with thinking_delta fragments and a closing signature_delta.
-		frames.push(
-			ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
-		);
-		for (const t of splitInto(r.reasoning, r.textChunks))
-			frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
-		frames.push(
-			ev('content_block_delta', {
-				index,
-				delta: { type: 'signature_delta', signature: 'EqQBCkYIAxgCIkD' + randomId('', 40) },
-			}),
-		);
-		frames.push(ev('content_block_stop', { index }));
-		index++;
-	}
-	if (r.text) {
-		frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-		for (const t of splitInto(r.text, r.textChunks)) {
-			frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }));
-		}
-		frames.push(ev('content_block_stop', { index }));
-		index++;
-	}
-	for (const call of r.calls) {
-		frames.push(
-			ev('content_block_start', {
-				index,
-				content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
-			}),
-		);
-		// The API opens every tool_use block with an empty partial_json before the real fragments.
-		const parts = ['', ...splitInto(call.arguments, r.argSplit)];
-		for (const p of parts)
-			frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
-		frames.push(ev('content_block_stop', { index }));
-		index++;
-	}
-	if (r.textAfter) {
-		frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-		frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: r.textAfter } }));
-		frames.push(ev('content_block_stop', { index }));
-		index++;
-	}
-	for (const call of r.resendCalls ? r.calls : []) {
-		// A proxy that repeats a finished tool_use block whole: same id, the input in the start event.
-		frames.push(
-			ev('content_block_start', {
-				index,
-				content_block: { type: 'tool_use', id: call.id, name: call.name, input: parseOr(call.arguments) },
-			}),
-		);
-		frames.push(ev('content_block_stop', { index }));
-		index++;
-	}
+	frames.push(...contentFrames(r, ev));
 	frames.push(
 		ev('message_delta', {
 			delta: { stop_reason: stopReason, stop_sequence: null },
@@ -170,4 +115,68 @@ function parseOr(s: string): unknown {
 	} catch {
 		return s;
 	}
+}
+
+type Ev = (type: string, data: object) => string;
+
+/** The content blocks: thinking, text, tool_use (input as fragments), and what some servers add after them. */
+function contentFrames(r: Resolved, ev: Ev): string[] {
+	const frames: string[] = [];
+	let index = 0;
+	if (r.reasoning) {
+		// Extended thinking: a thinking block with thinking_delta fragments and a closing signature_delta.
+		frames.push(
+			ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+		);
+		for (const t of splitInto(r.reasoning, r.textChunks))
+			frames.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
+		frames.push(
+			ev('content_block_delta', {
+				index,
+				delta: { type: 'signature_delta', signature: 'EqQBCkYIAxgCIkD' + randomId('', 40) },
+			}),
+		);
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
+	if (r.text) {
+		frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+		for (const t of splitInto(r.text, r.textChunks)) {
+			frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }));
+		}
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
+	for (const call of r.calls) {
+		frames.push(
+			ev('content_block_start', {
+				index,
+				content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+			}),
+		);
+		// The API opens every tool_use block with an empty partial_json before the real fragments.
+		const parts = ['', ...splitInto(call.arguments, r.argSplit)];
+		for (const p of parts)
+			frames.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
+	if (r.textAfter) {
+		frames.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+		frames.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: r.textAfter } }));
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
+	for (const call of r.resendCalls ? r.calls : []) {
+		// A proxy that repeats a finished tool_use block whole: same id, the input in the start event.
+		frames.push(
+			ev('content_block_start', {
+				index,
+				content_block: { type: 'tool_use', id: call.id, name: call.name, input: parseOr(call.arguments) },
+			}),
+		);
+		frames.push(ev('content_block_stop', { index }));
+		index++;
+	}
+	return frames;
 }

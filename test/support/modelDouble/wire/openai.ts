@@ -104,32 +104,7 @@ function chunks(r: Resolved): object[] {
 		if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
 		return out;
 	}
-	r.calls.forEach((call, position) => {
-		const index = r.callShape === 'indexZero' ? 0 : position;
-		if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
-			// Whole calls in one delta each, as Ollama's /v1 sends them.
-			const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
-			out.push(
-				envelope([
-					choice({
-						tool_calls: [
-							{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } },
-						],
-					}),
-				]),
-			);
-			return;
-		}
-		const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-		const first =
-			out.length === 0
-				? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
-				: { tool_calls: [head] };
-		out.push(envelope([choice(first)]));
-		for (const part of splitInto(call.arguments, r.argSplit)) {
-			out.push(envelope([choice({ tool_calls: [{ index, function: { arguments: part } }] })]));
-		}
-	});
+	out.push(...callDeltas(r, out.length === 0).map(delta => envelope([choice(delta)])));
 	if (r.resendCalls) {
 		// Servers that repeat the finished calls whole, same index and id, before the finish chunk.
 		const again = r.calls.map((call, index) => ({
@@ -146,6 +121,32 @@ function chunks(r: Resolved): object[] {
 
 	out.push(envelope([choice({}, finishReason(r))]));
 	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+	return out;
+}
+
+/** The deltas of the tool calls: a head (id, name) and argument fragments by index, or whole calls as Ollama /v1 sends them. */
+function callDeltas(r: Resolved, opening: boolean): object[] {
+	const out: object[] = [];
+	r.calls.forEach((call, position) => {
+		const index = r.callShape === 'indexZero' ? 0 : position;
+		if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
+			// Whole calls in one delta each, as Ollama's /v1 sends them.
+			const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
+			out.push({
+				tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }],
+			});
+			return;
+		}
+		const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+		const first =
+			opening && out.length === 0
+				? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
+				: { tool_calls: [head] };
+		out.push(first);
+		for (const part of splitInto(call.arguments, r.argSplit)) {
+			out.push({ tool_calls: [{ index, function: { arguments: part } }] });
+		}
+	});
 	return out;
 }
 
