@@ -26,16 +26,27 @@ const node = {
 	alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
-// Heavy SDKs get their own files beside the host bundle. The host requires them inside the
-// functions that need them (src/core/util/lazyRequire.ts), so they load on first use only.
-const vendors = { dockerode: 'dockerode', '@anthropic-ai/sdk': 'anthropic-sdk', 'cheerio/slim': 'cheerio' };
+// Heavy packages get their own files beside the host bundle. The host requires them inside the
+// functions that need them (src/core/util/lazyRequire.ts), or from modules the host itself reaches
+// only through a lazy require (SQLite: src/host/session/sessionPersistence.ts), so they load on
+// first use only, and the activation bench can tell which of them a step loaded.
+const vendors = {
+	dockerode: 'dockerode',
+	'@anthropic-ai/sdk': 'anthropic-sdk',
+	'cheerio/slim': 'cheerio',
+	'node-sqlite3-wasm': 'sqlite',
+	'web-tree-sitter': 'web-tree-sitter',
+};
 const lazyVendors = {
 	name: 'lazy-vendors',
 	setup(build) {
-		build.onResolve({ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim)$/ }, args => ({
-			path: `./vendor/${vendors[args.path]}.js`,
-			external: true,
-		}));
+		build.onResolve(
+			{ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim|node-sqlite3-wasm|web-tree-sitter)$/ },
+			args => ({
+				path: `./vendor/${vendors[args.path]}.js`,
+				external: true,
+			}),
+		);
 	},
 };
 // The MCP SDK and Ajv go into one vendor file: several specifiers, one module with every export they need.
@@ -107,9 +118,10 @@ const contexts = await Promise.all([
 	}),
 ]);
 
-// node-sqlite3-wasm loads its .wasm from beside the bundle that requires it (dist/host.js).
-fs.mkdirSync('dist', { recursive: true });
-fs.copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
+// node-sqlite3-wasm loads its .wasm from beside the bundle it is in (dist/vendor/sqlite.js).
+fs.mkdirSync('dist/vendor', { recursive: true });
+fs.rmSync('dist/node-sqlite3-wasm.wasm', { force: true });
+fs.copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/vendor/node-sqlite3-wasm.wasm');
 // The bash parser behind every command decision (src/core/tools/bashParser.ts) loads both from dist/.
 fs.copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
 fs.copyFileSync('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');

@@ -1,7 +1,8 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { KeelHost } from './host/keelHost';
-import { EVERYDAY_COMMANDS } from './host/everydayApi';
+import { HOST_COMMANDS } from './host/commandIds';
 import { KEEL_API_METHODS, type KeelApi } from './host/keelApi';
 
 export type { KeelApi } from './host/keelApi';
@@ -9,11 +10,17 @@ export type { KeelApi } from './host/keelApi';
 // Taken when this module is evaluated, so the activation figure includes loading the shim.
 const moduleLoadedAt = performance.now();
 
-/** Timings for `npm run bench` and for tests that check the engine really loads lazily. */
+/** Timings and what was loaded, for `npm run bench` and for the test that checks the host loads lazily. */
 export interface KeelDiagnostics {
 	activationMs: number;
 	/** Undefined until something needed the host bundle (the view opened, a command ran). */
 	hostLoadMs?: number;
+	/** Of hostLoadMs, building the composition root (the rest is loading the bundle). */
+	hostBuildMs?: number;
+	/** The extension's own files loaded into the extension host so far (bundles, vendor SDKs), with their size. */
+	loaded: Array<{ file: string; bytes: number }>;
+	/** The host features built so far (keelHost.ts builds the others on first use). */
+	built: string[];
 }
 
 /**
@@ -21,41 +28,30 @@ export interface KeelDiagnostics {
  * zod) is required on first use so activation stays in the low milliseconds.
  */
 export function activate(context: vscode.ExtensionContext): KeelApi & { diagnostics(): KeelDiagnostics } {
-	const diagnostics: KeelDiagnostics = { activationMs: 0 };
-	let host: KeelHost | undefined;
+	let activationMs = 0;
+	let host: { instance: KeelHost; loadMs: number; buildMs: number } | undefined;
 	const getHost = (): KeelHost => {
 		if (!host) {
 			const started = performance.now();
 			// A computed path keeps esbuild from inlining the host into this bundle.
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const module = require(path.join(__dirname, 'host.js')) as typeof import('./host/keelHost');
-			host = new module.KeelHost(context);
-			context.subscriptions.push(host);
-			diagnostics.hostLoadMs = performance.now() - started;
+			const required = performance.now();
+			const instance = new module.KeelHost(context);
+			context.subscriptions.push(instance);
+			const done = performance.now();
+			host = { instance, loadMs: done - started, buildMs: done - required };
 		}
-		return host;
+		return host.instance;
 	};
 
 	context.subscriptions.push(
 		vscode.window.registerWebviewViewProvider('keel.chat', {
 			resolveWebviewView: view => getHost().resolveWebviewView(view),
 		}),
-		vscode.commands.registerCommand('keel.newChat', () => getHost().newChat()),
-		vscode.commands.registerCommand('keel.stop', () => getHost().stop()),
 		vscode.commands.registerCommand('keel.focusChat', () => vscode.commands.executeCommand('keel.chat.focus')),
-		vscode.commands.registerCommand('keel.askAboutSelection', (question?: unknown) =>
-			getHost().askAboutSelection(typeof question === 'string' ? question : undefined),
-		),
-		vscode.commands.registerCommand('keel.setApiKey', () => getHost().setApiKey()),
-		vscode.commands.registerCommand('keel.showHistory', (query?: unknown) =>
-			getHost().showHistory(typeof query === 'string' ? query : undefined),
-		),
-		vscode.commands.registerCommand('keel.selectModel', () => getHost().selectModel()),
-		vscode.commands.registerCommand('keel.probeModel', () => getHost().probeModel()),
-		vscode.commands.registerCommand('keel.unblockTools', () => getHost().unblockTools()),
-		vscode.commands.registerCommand('keel.mcpServers', () => getHost().showMcpServers()),
-		...EVERYDAY_COMMANDS.map(id =>
-			vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().everydayCommand(id, args)),
+		...HOST_COMMANDS.map(id =>
+			vscode.commands.registerCommand(id, (...args: unknown[]) => getHost().runCommand(id, args)),
 		),
 	);
 	// The whole API, forwarded by name: the host (and with it the engine) loads on the first call.
@@ -73,15 +69,36 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		for (const { name } of lent) {
 			context.subscriptions.push(
 				vscode.lm.registerTool<unknown>(name, {
-					prepareInvocation: options => ({ invocationMessage: getHost().lentToolTitle(name, options.input) }),
-					invoke: (options, token) => getHost().invokeLentTool(name, options.input, token),
+					prepareInvocation: options => ({
+						invocationMessage: getHost().lentTools.title(name, options.input),
+					}),
+					invoke: (options, token) => getHost().lentTools.invoke(name, options.input, token),
 				}),
 			);
 		}
 	}
 
-	diagnostics.activationMs = performance.now() - moduleLoadedAt;
-	return { ...api, diagnostics: () => ({ ...diagnostics }) };
+	activationMs = performance.now() - moduleLoadedAt;
+	const diagnostics = (): KeelDiagnostics => ({
+		activationMs,
+		hostLoadMs: host?.loadMs,
+		hostBuildMs: host?.buildMs,
+		loaded: loadedFiles(),
+		built: [...(host?.instance.builtFeatures ?? [])],
+	});
+	return { ...api, diagnostics };
+}
+
+/** Files under this extension's dist/ that Node has loaded (the host requires its vendor SDKs on first use). */
+function loadedFiles(): Array<{ file: string; bytes: number }> {
+	const prefix = __dirname + path.sep;
+	return Object.keys(require.cache)
+		.filter(file => file.startsWith(prefix))
+		.sort()
+		.map(file => ({
+			file: path.relative(__dirname, file).split(path.sep).join('/'),
+			bytes: fs.statSync(file).size,
+		}));
 }
 
 export function deactivate(): void {

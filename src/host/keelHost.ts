@@ -1,312 +1,149 @@
 import * as vscode from 'vscode';
-import { createChatModel } from '../core/llm/providers';
-import { createToolset } from '../core/tools/toolset';
-import { ToolRegistry } from '../core/tools/registry';
 import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
-import { Everyday } from './everyday';
-import type { KeelApi } from './keelApi';
-import { everydayCommands } from './everydayCommands';
-import { EverydayBridge } from './chat/everydayBridge';
-import { hostToolDeps } from './tools/hostToolDeps';
-import { readApprovalSettings, readMaxSteps, readModelConfig, readToolBudget } from './settings/config';
-import { Notifier } from './notifications/notifier';
-import { GlobalStateToolModeMemory, readRecoverySettings } from './models/recoveryConfig';
-import { RetryProgress } from './notifications/retryProgress';
-import { createOutputLogger } from './notifications/outputLogger';
-import { createShellTooling } from './tools/shellHost';
-import { getApiKey, promptAndStoreApiKey } from './models/secrets';
-import { selectionPrompt } from './composer/selectionPrompt';
-import { SessionController } from './session/sessionController';
-import { StoredOutputs } from '../core/store/storedOutputs';
-import { ModelPicker } from './models/modelPicker';
-import { readResolvedProvider } from './models/providerConfig';
-import { showHistory } from './session/sessionHistory';
-import { SessionPersistence } from './session/sessionPersistence';
-import { VscodeWorkspace } from './tools/vscodeWorkspace';
 import { WebviewChannel } from './chat/webviewChannel';
-import { ToolSystemHost, unblockTools } from './tools/toolSystemHost';
+import { checkpointCommands } from './checkpoints/checkpointCommands';
+import { CheckpointsHost } from './checkpoints/checkpointsHost';
+import { TurnChanges } from './checkpoints/turnChanges';
+import type { CommandHandler, HostCommandId } from './commandIds';
+import { composerApi, composerCommands, createComposer } from './composer/composerApi';
+import { MentionsHost } from './composer/mentionsHost';
+import type { KeelApi } from './keelApi';
+import { LazyFeatures } from './lazyFeatures';
+import { mcpApi, mcpCommands } from './mcp/mcpApi';
 import { McpManager } from './mcp/mcpManager';
-import { McpConsentPrompts } from './mcp/mcpConsentPrompts';
-import { createRequestToolsTool } from '../core/agent/toolPolicy/toolSelection';
-import { shapeOutput } from '../core/tools/toolset';
-import { createLmChatModel, isLmProviderSelected } from './models/lmChatModel';
-import { invokeLentTool, lentToolTitle } from './tools/lmKeelTools';
+import { createConfiguredModel } from './models/chatModels';
+import { followModelSetting, modelCommands } from './models/modelCommands';
+import { ModelPicker } from './models/modelPicker';
+import { TurnNotifications } from './notifications/turnNotifications';
+import { createOutputLogger } from './notifications/outputLogger';
+import { ProjectContext } from './projectContext/projectContext';
+import { projectContextApi, projectContextCommands } from './projectContext/projectContextApi';
+import { ProjectContextNotices } from './projectContext/projectContextNotices';
+import { Compaction } from './session/compaction';
+import { ConversationRewind } from './session/conversationRewind';
+import { sessionApi } from './session/sessionApi';
+import { sessionCommands } from './session/sessionCommands';
+import { SessionController } from './session/sessionController';
+import { sessionFactory } from './session/sessionFactory';
+import { SessionPersistence } from './session/sessionPersistence';
+import { BlockedTools } from './tools/blockedTools';
+import { HostTools } from './tools/hostTools';
+import { lentTools, type LentTools } from './tools/lmKeelTools';
 import { LmToolSource } from './tools/lmTools';
-import { showMcpServers } from './mcp/mcpQuickPick';
+import { ToolSystemHost } from './tools/toolSystemHost';
+import { VscodeWorkspace } from './tools/vscodeWorkspace';
 
-/** The composition root of the host bundle: adapters → core → views; owns their disposal. */
+/**
+ * The composition root of the host bundle: builds every feature in dependency order and owns
+ * their disposal. What a chat may never need (the tools with their sandbox, the MCP servers,
+ * VS Code's tools) is built on first use; the session store opens when a conversation is first
+ * needed. Each feature is a folder that contributes its part of the API and its palette commands.
+ */
 export class KeelHost extends Disposable {
 	readonly api: KeelApi;
-	private readonly _provider: ChatViewProvider;
-	private readonly _controller: SessionController;
-	private readonly _persistence: SessionPersistence;
-	private readonly _modelPicker: ModelPicker;
-	private readonly _toolSystem: ToolSystemHost;
-	private readonly _mcp: McpManager;
-	private readonly _lend: {
-		invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
-		title(name: string, input: unknown): string;
-	};
-	/** Rules, checkpoints, modes, slash commands, mentions, history search (everyday.ts). */
-	readonly everyday: Everyday;
+	/** Keel's read tools lent to VS Code's agent and other extensions (package.json languageModelTools). */
+	readonly lentTools: LentTools;
+	private readonly _features = new LazyFeatures();
+	private readonly _chat: ChatViewProvider;
+	private readonly _commands: Record<HostCommandId, CommandHandler>;
 
-	constructor(private readonly _context: vscode.ExtensionContext) {
+	constructor(context: vscode.ExtensionContext) {
 		super();
+		const lazy = <T>(name: string, build: () => T) => this._features.define(name, build);
+		const storage = context.storageUri ?? context.globalStorageUri;
 		const output = this._register(vscode.window.createOutputChannel('Keel', { log: true }));
 		const logger = createOutputLogger(output);
 		const workspace = new VscodeWorkspace();
-		// Every tool wrapped with redaction, truncation and the per-turn read cache (toolset.ts).
-		// run_command: Docker sandbox or the Keel terminal (shellHost.ts); disposing removes the container.
-		const shell = createShellTooling(this._context, logger);
-		this._register(shell.disposable);
-		// Registered before the controller, so it closes after the controller's last write.
-		this._persistence = this._register(
-			new SessionPersistence(this._context.storageUri ?? this._context.globalStorageUri, logger),
-		);
-		const outputs = this._persistence.store ? new StoredOutputs(this._persistence.store) : undefined;
-		// Filters as data, the session result cache, the tool policy (anomaly guard, TAFC, dependencies).
-		const toolSystem = (this._toolSystem = this._register(new ToolSystemHost(logger)));
-		const toolDeps = hostToolDeps(outputs, {
-			toolSystem: () => toolSystem.config(),
-			resultCache: toolSystem.cache,
-		});
-		const everyday = (this.everyday = this._register(
-			new Everyday(this._context, workspace, logger, this._persistence),
-		));
-		// File tools and commands take the turn's checkpoint before they run.
-		const registry = new ToolRegistry([
-			...everyday.wrapTools(createToolset(toolDeps, shell.tools)),
-			createRequestToolsTool(readToolBudget),
-		]);
-		registry.policy = toolSystem.policy;
-		// MCP servers put their tools into the same registry, gate, shaping and cards.
-		const mcpConsents = new McpConsentPrompts(() => void vscode.commands.executeCommand('keel.chat.focus'));
-		const mcp = (this._mcp = this._register(
-			new McpManager(this._context, registry, toolDeps, logger, output, mcpConsents),
-		));
-		// VS Code's tools (vscode.lm.tools) join the registry before each turn; Keel's read tools are lent to VS Code.
-		const lmTools = new LmToolSource(registry, (result, context) => shapeOutput(result, toolDeps, context));
-		this._lend = {
-			invoke: (name, input, token) => invokeLentTool(registry, workspace, name, input, token),
-			title: (name, input) => lentToolTitle(registry, name, input),
-		};
-		const diffEditor = this._register(new DiffEditor());
-		// Opened by the webview's `ready` (chatViewProvider.ts); until then updates are dropped.
+		// Opened by the webview's `ready`; until then updates are dropped.
 		const channel = new WebviewChannel();
-		this._register(mcpConsents.attach(channel));
-		const toolModeMemory = new GlobalStateToolModeMemory(this._context.globalState);
-
-		const createModel = async () => {
-			if (isLmProviderSelected()) {
-				return createLmChatModel(readModelConfig().model);
-			}
-			const resolved = readResolvedProvider();
-			return createChatModel(resolved, await getApiKey(this._context.secrets, resolved.baseUrl));
+		// Registered before the controller, so the store closes after the controller's last write.
+		const persistence = this._register(new SessionPersistence(storage, logger));
+		const toolSystem = this._register(new ToolSystemHost(logger));
+		const checkpoints = this._register(new CheckpointsHost(storage));
+		const project = this._register(new ProjectContext(workspace, logger, context.workspaceState));
+		const mentions = this._register(new MentionsHost(workspace));
+		const beforeChange = () => checkpoints.beforeChange();
+		const tools = lazy('tools', () =>
+			this._register(new HostTools(context, logger, toolSystem, persistence.outputs, beforeChange)),
+		);
+		const mcp = lazy('mcp', () => this._register(new McpManager(context, tools(), logger, output, channel)));
+		const vscodeTools = lazy('vscode tools', () => new LmToolSource(tools()));
+		const createModel = () => createConfiguredModel(context.secrets);
+		// A turn's request carries the rules as they are now (a reload may be running) and every source's tools.
+		const readyForTurn = async () => {
+			await Promise.all([project.rules.ready(), mcp().ready()]);
+			vscodeTools().sync();
 		};
-		this._controller = this._register(
-			new SessionController(
-				sessionId => ({
-					createModel: async () => {
-						// The prompt of this turn must carry the rules as they are now (a reload may be running).
-						await Promise.all([everyday.rules.ready(), mcp.ready()]);
-						lmTools.sync();
-						return createModel();
-					},
-					modelLabel: () => readModelConfig().model,
-					endpoint: () => readResolvedProvider().baseUrl,
-					registry,
-					workspace,
-					// The session's mode narrows the tools (Plan: read-only) through deny rules.
-					approvalSettings: () => everyday.approvalSettings(sessionId, readApprovalSettings()),
-					maxSteps: readMaxSteps,
-					recovery: readRecoverySettings,
-					toolModeMemory,
-					systemPrompt: () =>
-						everyday.systemPrompt(
-							sessionId,
-							workspace.rootName,
-							workspace.folders().map(f => f.name),
-						),
-				}),
-				channel,
-				logger,
-				this._persistence,
-			),
-		);
-		everyday.attach({
-			controller: this._controller,
-			registry,
-			createModel,
-			contextWindow: () => readModelConfig().contextWindow,
+		const sessions = sessionFactory({
+			workspace,
+			project,
+			globalState: context.globalState,
+			registry: () => tools().registry,
+			createModel: () => readyForTurn().then(createModel),
 		});
-		this._modelPicker = this._register(new ModelPicker(this._context, logger));
-		const everydayBridge = this._register(new EverydayBridge(everyday.api, this._controller, channel, logger));
-		this._provider = this._register(
-			new ChatViewProvider(
-				this._context.extensionUri,
-				this._controller,
+		const controller = this._register(new SessionController(sessions, channel, logger, persistence));
+		// What acts on the conversation is built after it.
+		const changes = this._register(new TurnChanges(checkpoints, controller, () => persistence.store));
+		const rewind = new ConversationRewind(persistence, controller, (id, choice) => changes.restore(id, choice));
+		const compaction = new Compaction(persistence, controller, project.modes, createModel);
+		const composer = createComposer({ workspace, mentions, controller, compaction, project });
+		this._chat = this._register(
+			new ChatViewProvider({
+				extensionUri: context.extensionUri,
+				controller,
 				channel,
 				logger,
-				(id, index) => void diffEditor.open(id, index),
-				(id, offset) =>
-					this._controller.sendRawOutput(id, offset, (session, ref) => toolDeps.outputs.get(session, ref)),
-				everydayBridge,
-				(id, allow) => mcpConsents.decide(id, allow),
-			),
-		);
-		const notifier = new Notifier(
-			() => void vscode.commands.executeCommand('keel.chat.focus'),
-			() => this._provider.visible,
-			(id, proceed) => this._controller.decideContinue(id, proceed),
-		);
-		this._register(this._controller.onDidEvent(event => notifier.handle(event)));
-		const retryProgress = this._register(new RetryProgress(() => this._controller.stop()));
-		this._register(this._controller.onDidEvent(event => retryProgress.handle(event)));
-		this._register(this._controller.onDidEvent(event => diffEditor.handle(event)));
-		this._register(
-			this._controller.onDidChangeBusy(
-				busy => void vscode.commands.executeCommand('setContext', 'keel.turnRunning', busy),
-			),
-		);
-		// A tool blocked by the anomaly guard: the notification's one click unblocks it (the chat shows the notice inline).
-		this._register(
-			this._controller.onDidEvent(event => {
-				if (event.type === 'notice' && event.code === 'toolBlocked') {
-					const tool = event.text.split(' ')[0];
-					void vscode.window
-						.showWarningMessage(`Keel: ${event.text}`, 'Unblock')
-						.then(choice => choice && unblockTools(toolSystem.policy, this._controller.sessionId, tool));
-				}
+				composer,
+				mentions,
+				changes,
+				rewind,
+				checkpointsChanged: checkpoints.onDidChange,
+				modes: project.modes,
+				diffs: this._register(new DiffEditor(controller.onDidEvent)),
+				outputs: persistence.outputs,
+				mcpConsents: () => mcp().consentPrompts,
 			}),
 		);
-		this._register(
-			vscode.workspace.onDidChangeConfiguration(event => {
-				if (event.affectsConfiguration('keel.model')) {
-					this._controller.setModel(readModelConfig().model, readResolvedProvider().baseUrl);
-				}
-			}),
-		);
-
-		const controller = this._controller;
+		// The MCP servers start with the chat, where a workspace server asks for its consent.
+		this._register(channel.onDidReset(() => mcp()));
+		this._register(new ProjectContextNotices(project, controller));
+		this._register(new TurnNotifications(controller, () => this._chat.visible));
+		this._register(followModelSetting(controller));
+		const blocked = this._register(new BlockedTools(toolSystem.policy, controller));
+		const picker = this._register(new ModelPicker(context, logger));
+		this.lentTools = lentTools(() => tools().registry, workspace);
 		this.api = {
-			...everyday.api,
-			runTurn: prompt => controller.send(prompt),
-			decideToolCall: (id, approved, reason, always) => controller.decide(id, approved, reason, always),
-			pendingApprovals: () => controller.session.pendingApprovals(),
-			transcript: () => controller.transcript(),
-			view: () => controller.snapshot(),
-			newChat: () => controller.newChat(),
-			sessionId: () => controller.sessionId,
-			resumeSession: id => controller.resume(id),
-			onDidEvent: listener => controller.onDidEvent(listener),
-			blockedTools: () => toolSystem.policy.session(controller.sessionId).anomaly.blocked(),
-			unblockTool: name => toolSystem.policy.session(controller.sessionId).anomaly.unblock(name),
-			mcpServers: async () => {
-				await mcp.ready();
-				return mcp.list().map(s => ({
-					name: s.entry.config.name,
-					scope: s.entry.config.scope,
-					status: s.status,
-					error: s.error,
-					tools: s.tools.filter(t => !t.disabled).map(t => t.name),
-				}));
-			},
+			...sessionApi(controller, persistence, rewind, compaction),
+			...projectContextApi(project, controller, checkpoints.onDidChange),
+			...changes.api,
+			...composerApi(composer, mentions),
+			...blocked.api,
+			...mcpApi(mcp),
+		};
+		this._commands = {
+			...sessionCommands(controller, persistence, rewind, compaction, changes),
+			...composerCommands(controller),
+			...projectContextCommands(project, controller),
+			...checkpointCommands(changes),
+			...modelCommands(picker, context.secrets),
+			...blocked.commands,
+			...mcpCommands(mcp),
 		};
 	}
 
 	resolveWebviewView(view: vscode.WebviewView): void {
-		this._provider.resolve(view);
+		this._chat.resolve(view);
 	}
 
-	newChat(): void {
-		this._controller.newChat();
+	/** One of HOST_COMMANDS, registered by the activation shim. */
+	runCommand(id: HostCommandId, args: unknown[]): unknown {
+		return this._commands[id](...args);
 	}
 
-	stop(): void {
-		this._controller.stop();
-	}
-
-	async setApiKey(): Promise<void> {
-		await promptAndStoreApiKey(this._context.secrets, readResolvedProvider().baseUrl);
-	}
-
-	/** `query` starts the list searched (keybindings, tests). */
-	showHistory(query?: string): Promise<void> {
-		return showHistory(this._persistence, {
-			query,
-			currentSessionId: () => this._controller.sessionId,
-			resume: id => void this._controller.resume(id),
-			newChat: () => this._controller.newChat(),
-		});
-	}
-
-	/** Runs one of EVERYDAY_COMMANDS (registered by the activation shim). */
-	everydayCommand(id: string, args: unknown[]): Promise<void> {
-		const command = everydayCommands(() => this.everyday)[id];
-		return command ? command(...args) : Promise.resolve();
-	}
-
-	selectModel(): Promise<void> {
-		return this._modelPicker.select();
-	}
-
-	async unblockTools(): Promise<void> {
-		const names = await unblockTools(this._toolSystem.policy, this._controller.sessionId);
-		if (names.length) {
-			void vscode.window.showInformationMessage(`Keel: unblocked ${names.join(', ')}.`);
-		}
-	}
-
-	/** A Language Model Tool call from VS Code or another extension (registered by the activation shim). */
-	invokeLentTool(
-		name: string,
-		input: unknown,
-		token: vscode.CancellationToken,
-	): Promise<vscode.LanguageModelToolResult> {
-		return this._lend.invoke(name, input, token);
-	}
-
-	lentToolTitle(name: string, input: unknown): string {
-		return this._lend.title(name, input);
-	}
-
-	showMcpServers(): Promise<void> {
-		return showMcpServers(this._mcp);
-	}
-
-	async probeModel(): Promise<void> {
-		await this._modelPicker.probe();
-	}
-
-	/** `question` lets keybindings and tests skip the input box. */
-	async askAboutSelection(question?: string): Promise<void> {
-		const editor = vscode.window.activeTextEditor;
-		if (!editor || editor.selection.isEmpty) {
-			void vscode.window.showInformationMessage(
-				'Keel: select some code first, then run "Keel: Ask About Selection".',
-			);
-			return;
-		}
-		question ??= await vscode.window.showInputBox({
-			title: 'Keel: Ask About Selection',
-			prompt: 'What do you want to know about the selected code?',
-			value: 'Explain this code.',
-		});
-		if (!question) {
-			return;
-		}
-		await vscode.commands.executeCommand('keel.chat.focus');
-		const relative = vscode.workspace.asRelativePath(editor.document.uri, false);
-		this._controller.sendFromUser(
-			selectionPrompt(
-				question,
-				relative,
-				editor.selection.start.line + 1,
-				editor.document.getText(editor.selection),
-				editor.document.languageId,
-			),
-		);
+	/** The host features built so far; the others wait for their first use. */
+	get builtFeatures(): readonly string[] {
+		return this._features.built;
 	}
 }

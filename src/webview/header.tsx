@@ -36,7 +36,8 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 	const used = Math.min(usage.contextTokens, window || usage.contextTokens);
 	const percent = window > 0 ? Math.round((100 * usage.contextTokens) / window) : 0;
 	const estimated = usage.estimated ? ' (estimated)' : '';
-	const label = `Context: ${tokens(usage.contextTokens)} of ${tokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${tokens(usage.turnTokens)} tokens`;
+	const speed = speedFigures(usage);
+	const label = `Context: ${tokens(usage.contextTokens)} of ${tokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${tokens(usage.turnTokens)} tokens${speed.long ? `; last request: ${speed.long}` : ''}`;
 	return (
 		<span
 			class={`context-meter${percent >= 90 ? ' full' : percent >= 70 ? ' high' : ''}`}
@@ -50,8 +51,36 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 				{tokens(usage.contextTokens)}/{tokens(window)} · {usage.turnRequests} req · {tokens(usage.turnTokens)}{' '}
 				tok
 			</span>
+			{speed.short && (
+				<span class="context-speed" data-testid="context-speed">
+					{speed.short}
+				</span>
+			)}
 		</span>
 	);
+}
+
+/**
+ * How fast the last request was served: tokens the server took from its cache (a local model
+ * re-reads only the rest), tokens it read anew, and the time to the first token.
+ */
+function speedFigures(usage: UsageView): { short: string; long: string } {
+	const short: string[] = [];
+	const long: string[] = [];
+	if (usage.cachedTokens !== undefined) {
+		short.push(`${tokens(usage.cachedTokens)} cached`);
+		long.push(`${tokens(usage.cachedTokens)} prompt tokens from the server's cache`);
+	}
+	if (usage.prefilledTokens !== undefined) {
+		short.push(`${tokens(usage.prefilledTokens)} new`);
+		long.push(`${tokens(usage.prefilledTokens)} read anew`);
+	}
+	if (usage.ttftMs !== undefined) {
+		const seconds = usage.ttftMs >= 10_000 ? Math.round(usage.ttftMs / 1000) : (usage.ttftMs / 1000).toFixed(1);
+		short.push(`${seconds} s`);
+		long.push(`first token after ${seconds} s`);
+	}
+	return { short: short.join(' · '), long: long.join(', ') };
 }
 
 function tokens(count: number): string {

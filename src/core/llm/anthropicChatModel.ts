@@ -4,7 +4,7 @@ import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { AnthropicStreamReader } from './anthropicStream';
 import { readStream } from './readStream';
 import { mapModelError, type EndpointInfo } from './httpErrors';
-import { toAnthropicRequest, toAnthropicTools } from './anthropicWire';
+import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../util/lazyRequire';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
@@ -40,8 +40,12 @@ export class AnthropicChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const { system, messages } = toAnthropicRequest(request.messages);
-		const tools = toAnthropicTools(request.tools);
+		const plain = toAnthropicRequest(request.messages);
+		const { system, tools, messages } = withCacheBreakpoints(
+			plain.system,
+			toAnthropicTools(request.tools),
+			plain.messages,
+		);
 		// The API requires max_tokens: the configured most, or less when less is left of the window.
 		const maxTokens = Math.min(this._options.maxTokens ?? 8192, request.maxTokens ?? Infinity);
 		let response: Response;
@@ -51,7 +55,7 @@ export class AnthropicChatModel implements ChatModel {
 					{
 						model: this._options.model,
 						max_tokens: Math.max(1, Math.floor(maxTokens)),
-						system: system || undefined,
+						system,
 						messages: messages as Anthropic.MessageParam[],
 						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
 						stream: true,

@@ -16,10 +16,16 @@ interface Block {
 interface WireEvent {
 	type?: string;
 	index?: number;
-	message?: { usage?: { input_tokens?: number }; content?: Block[]; stop_reason?: string | null };
+	message?: { usage?: WireUsage; content?: Block[]; stop_reason?: string | null };
 	content_block?: Block;
 	delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null };
 	usage?: { output_tokens?: number };
+}
+
+interface WireUsage {
+	input_tokens?: number;
+	cache_read_input_tokens?: number | null;
+	cache_creation_input_tokens?: number | null;
 }
 
 interface Call {
@@ -89,7 +95,7 @@ export class AnthropicStreamReader implements Completion {
 		}
 		switch (event.type) {
 			case 'message_start':
-				this._usage.promptTokens = event.message?.usage?.input_tokens ?? undefined;
+				Object.assign(this._usage, anthropicUsage(event.message?.usage));
 				break;
 			case 'content_block_start':
 				yield* this._start(event.index ?? this._calls.size, event.content_block ?? {});
@@ -162,6 +168,20 @@ export class AnthropicStreamReader implements Completion {
 			}
 		}
 	}
+}
+
+/** `input_tokens` counts only what followed the last cache breakpoint: the prompt is all three together. */
+function anthropicUsage(wire: WireUsage | undefined): TokenUsage {
+	if (!wire) {
+		return {};
+	}
+	const read = wire.cache_read_input_tokens ?? 0;
+	const written = wire.cache_creation_input_tokens ?? 0;
+	return {
+		promptTokens: (wire.input_tokens ?? 0) + read + written,
+		cachedTokens: read,
+		prefilledTokens: (wire.input_tokens ?? 0) + written,
+	};
 }
 
 function* pieceEvents(text: string, reasoning: string): Generator<ModelEvent> {

@@ -21,8 +21,13 @@ export interface ChatRequest {
 export type ReasoningField = 'reasoning_content' | 'reasoning' | 'thinking' | 'anthropic';
 
 export interface TokenUsage {
+	/** The whole prompt, as the server counted it. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/** Prompt tokens taken from the server's cache (OpenAI `cached_tokens`, llama.cpp `timings.cache_n`, Anthropic `cache_read_input_tokens`). */
+	cachedTokens?: number;
+	/** Prompt tokens the server read anew, where that is all it says (Ollama's `prompt_eval_count`). */
+	prefilledTokens?: number;
 }
 
 /**

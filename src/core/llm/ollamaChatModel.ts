@@ -3,6 +3,7 @@ import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { describeModelFailure, mapModelError, type EndpointInfo } from './httpErrors';
 import { OllamaStreamReader } from './ollamaStream';
 import { toOllamaMessages, toOllamaTools } from './ollamaWire';
+import { replaysReasoning } from './reasoningReplay';
 import { bodyText, jsonLines } from './responseBody';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
@@ -45,7 +46,7 @@ export class OllamaChatModel implements ChatModel {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
 					model: this._options.model,
-					messages: toOllamaMessages(request.messages),
+					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					options: ollamaOptions(this._options.contextWindow, request),

@@ -62,7 +62,9 @@ export class OllamaStreamReader implements Completion {
 		if (chunk.done) {
 			this._done = true;
 			this._finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
+			// Ollama counts the prompt tokens it evaluated: a prefix it had cached is not in it.
 			this._usage.promptTokens = chunk.prompt_eval_count;
+			this._usage.prefilledTokens = chunk.prompt_eval_count;
 			this._usage.completionTokens = chunk.eval_count;
 		}
 	}

@@ -7,6 +7,7 @@ import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from './readStream';
 import { isIdRuleError, type IdRule } from './wireIds';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
@@ -85,7 +86,11 @@ export class OpenAIChatModel implements ChatModel {
 		const tools = toOpenAITools(request.tools);
 		return {
 			model: this._options.model,
-			messages: toOpenAIMessages(request.messages, this._idRule) as OpenAI.Chat.ChatCompletionMessageParam[],
+			messages: toOpenAIMessages(
+				request.messages,
+				replaysReasoning(this._options.model),
+				this._idRule,
+			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
 			stream: true,
 			stream_options: { include_usage: true },

@@ -23,7 +23,13 @@ interface WireDelta {
 
 interface WireChunk {
 	choices?: Array<{ delta?: WireDelta; message?: WireDelta; finish_reason?: string | null }>;
-	usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+	usage?: {
+		prompt_tokens?: number;
+		completion_tokens?: number;
+		prompt_tokens_details?: { cached_tokens?: number };
+	} | null;
+	/** llama.cpp's own counts beside `usage`. */
+	timings?: { cache_n?: number; prompt_n?: number };
 }
 
 /**
@@ -98,7 +104,7 @@ export class OpenAIStreamReader implements Completion {
 		}
 		const chunk = value as WireChunk;
 		if (chunk.usage) {
-			this._usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+			this._usage = usageOf(chunk);
 		}
 		const choice = chunk.choices?.[0];
 		if (!choice) {
@@ -141,6 +147,17 @@ export class OpenAIStreamReader implements Completion {
 			};
 		}
 	}
+}
+
+/** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */
+function usageOf(chunk: WireChunk): TokenUsage {
+	const cached = chunk.usage?.prompt_tokens_details?.cached_tokens ?? chunk.timings?.cache_n;
+	return {
+		promptTokens: chunk.usage?.prompt_tokens,
+		completionTokens: chunk.usage?.completion_tokens,
+		...(cached !== undefined ? { cachedTokens: cached } : {}),
+		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
+	};
 }
 
 function throwInStream(message: string, body: string): never {

@@ -27,13 +27,17 @@ export type WireMessage =
  * (the text that preceded them, if any), and each result answers its call by `tool_call_id`,
  * in the form the server takes (wireIds.ts).
  */
-export function toOpenAIMessages(messages: readonly CanonicalMessage[], idRule: IdRule = 'openai'): WireMessage[] {
+export function toOpenAIMessages(
+	messages: readonly CanonicalMessage[],
+	replayReasoning = false,
+	idRule: IdRule = 'openai',
+): WireMessage[] {
 	const out: WireMessage[] = [];
-	const turnStart = lastUserIndex(messages);
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-				out.push({ role: message.kind, content: message.content });
+				// A note later in the history is read as the user's side: many templates allow a system message only first.
+				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
 				break;
 			case 'user':
 				out.push(
@@ -64,11 +68,11 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[], idRule: 
 					holder = { role: 'assistant', content: null, tool_calls: [call] };
 					out.push(holder);
 				}
-				// Reasoning goes back only within the turn that made the calls, in the field it came in.
+				// Reasoning goes back in every request or in none (reasoningReplay.ts), in the field it came in.
 				const reasoning = message.data.reasoning;
 				if (
 					reasoning &&
-					index > turnStart &&
+					replayReasoning &&
 					(reasoning.field === 'reasoning_content' || reasoning.field === 'reasoning')
 				) {
 					holder[reasoning.field] = reasoning.text;
@@ -76,11 +80,7 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[], idRule: 
 				break;
 			}
 			case 'tool_result':
-				out.push({
-					role: 'tool',
-					tool_call_id: wireId(message.data.toolCallId, idRule),
-					content: message.content,
-				});
+				out.push({ role: 'tool', tool_call_id: wireId(message.data.toolCallId, idRule), content: message.content });
 				break;
 		}
 	}
@@ -92,15 +92,6 @@ export function toOpenAITools(tools: readonly ToolSpec[]) {
 		type: 'function' as const,
 		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	}));
-}
-
-export function lastUserIndex(messages: readonly CanonicalMessage[]): number {
-	for (let i = messages.length - 1; i >= 0; i--) {
-		if (messages[i].kind === 'user') {
-			return i;
-		}
-	}
-	return -1;
 }
 
 function validJson(parsed: unknown, raw: string): string {

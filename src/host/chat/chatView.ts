@@ -72,19 +72,8 @@ export class ChatView {
 	/** Applies one event; returns the updates to send (possibly none). */
 	apply(event: AgentEvent): HostUpdate[] {
 		switch (event.type) {
-			case 'turnStarted': {
-				this._error = undefined;
-				this._busy = true;
-				return [
-					{ type: 'didSetStatus', busy: true },
-					this._add({
-						kind: 'user',
-						id: `${event.turnId}-user`,
-						text: event.prompt,
-						...(event.images?.length ? { images: event.images } : {}),
-					}),
-				];
-			}
+			case 'turnStarted':
+				return this._turnStarted(event);
 			case 'textDelta':
 				return [
 					...this._close(event.turnId, 'thinking'),
@@ -92,28 +81,8 @@ export class ChatView {
 				];
 			case 'reasoningDelta':
 				return this._appendText(event.turnId, 'thinking', event.text);
-			case 'toolCallUpdated': {
-				// Text after a tool call starts a new bubble, so the order on screen follows the turn.
-				const closed = this._close(event.turnId);
-				const call = toToolCallView(event.call);
-				const existing = this._find(call.id);
-				if (existing?.kind !== 'tool') {
-					return [...closed, this._add({ kind: 'tool', id: call.id, call })];
-				}
-				const change = toolCallChange(existing.call, call);
-				existing.call = call;
-				if (!change) {
-					return closed;
-				}
-				const updates: HostUpdate[] = [...closed];
-				if (Object.keys(change.patch).length > 0) {
-					updates.push({ type: 'didPatchTool', itemId: call.id, patch: change.patch });
-				}
-				if (change.appendedProgress) {
-					updates.push({ type: 'didAppendOutput', itemId: call.id, text: change.appendedProgress });
-				}
-				return updates;
-			}
+			case 'toolCallUpdated':
+				return this._toolCallUpdated(event);
 			case 'notice':
 				return [
 					this._add({
@@ -124,30 +93,15 @@ export class ChatView {
 						text: event.text,
 					}),
 				];
-			case 'textRetracted': {
-				const id = this._openText.get(event.turnId)?.assistant;
-				this._forget(event.turnId, 'assistant');
-				const item = id ? this._find(id) : undefined;
-				if (item?.kind !== 'assistant') {
-					return [];
-				}
-				item.streaming = false;
-				item.retracted = event.reason;
-				return [{ type: 'didUpsertItem', item: { ...item } }];
-			}
+			case 'textRetracted':
+				return this._textRetracted(event);
 			case 'continueRequested':
 				return [
 					...this._close(event.turnId),
 					this._add({ kind: 'continue', id: event.id, text: event.text, state: 'pending' }),
 				];
-			case 'continueDecided': {
-				const item = this._find(event.id);
-				if (item?.kind !== 'continue') {
-					return [];
-				}
-				item.state = event.proceed ? 'continued' : 'stopped';
-				return [{ type: 'didUpsertItem', item: { ...item } }];
-			}
+			case 'continueDecided':
+				return this._continueDecided(event);
 			case 'usage':
 				this._usage = {
 					contextTokens: event.promptTokens + event.completionTokens,
@@ -155,19 +109,83 @@ export class ChatView {
 					estimated: event.estimated,
 					turnRequests: event.turnRequests,
 					turnTokens: event.turnTokens,
+					...(event.cachedTokens !== undefined ? { cachedTokens: event.cachedTokens } : {}),
+					...(event.prefilledTokens !== undefined ? { prefilledTokens: event.prefilledTokens } : {}),
+					...(event.ttftMs !== undefined ? { ttftMs: event.ttftMs } : {}),
 				};
 				return [{ type: 'didSetUsage', usage: { ...this._usage } }];
-			case 'turnFinished': {
-				const updates = this._close(event.turnId);
-				this._openText.delete(event.turnId);
-				this._busy = false;
-				this._error = event.error && event.reason === 'failed' ? event.error : undefined;
-				updates.push({ type: 'didSetStatus', busy: false, error: this._error });
-				return updates;
-			}
+			case 'turnFinished':
+				return this._turnFinished(event);
 			case 'messageAppended':
 				return [];
 		}
+	}
+
+	private _turnStarted(event: Extract<AgentEvent, { type: 'turnStarted' }>): HostUpdate[] {
+		this._error = undefined;
+		this._busy = true;
+		return [
+			{ type: 'didSetStatus', busy: true },
+			this._add({
+				kind: 'user',
+				id: `${event.turnId}-user`,
+				text: event.prompt,
+				...(event.images?.length ? { images: event.images } : {}),
+			}),
+		];
+	}
+
+	private _toolCallUpdated(event: Extract<AgentEvent, { type: 'toolCallUpdated' }>): HostUpdate[] {
+		// Text after a tool call starts a new bubble, so the order on screen follows the turn.
+		const closed = this._close(event.turnId);
+		const call = toToolCallView(event.call);
+		const existing = this._find(call.id);
+		if (existing?.kind !== 'tool') {
+			return [...closed, this._add({ kind: 'tool', id: call.id, call })];
+		}
+		const change = toolCallChange(existing.call, call);
+		existing.call = call;
+		if (!change) {
+			return closed;
+		}
+		const updates: HostUpdate[] = [...closed];
+		if (Object.keys(change.patch).length > 0) {
+			updates.push({ type: 'didPatchTool', itemId: call.id, patch: change.patch });
+		}
+		if (change.appendedProgress) {
+			updates.push({ type: 'didAppendOutput', itemId: call.id, text: change.appendedProgress });
+		}
+		return updates;
+	}
+
+	private _textRetracted(event: Extract<AgentEvent, { type: 'textRetracted' }>): HostUpdate[] {
+		const id = this._openText.get(event.turnId)?.assistant;
+		this._forget(event.turnId, 'assistant');
+		const item = id ? this._find(id) : undefined;
+		if (item?.kind !== 'assistant') {
+			return [];
+		}
+		item.streaming = false;
+		item.retracted = event.reason;
+		return [{ type: 'didUpsertItem', item: { ...item } }];
+	}
+
+	private _continueDecided(event: Extract<AgentEvent, { type: 'continueDecided' }>): HostUpdate[] {
+		const item = this._find(event.id);
+		if (item?.kind !== 'continue') {
+			return [];
+		}
+		item.state = event.proceed ? 'continued' : 'stopped';
+		return [{ type: 'didUpsertItem', item: { ...item } }];
+	}
+
+	private _turnFinished(event: Extract<AgentEvent, { type: 'turnFinished' }>): HostUpdate[] {
+		const updates = this._close(event.turnId);
+		this._openText.delete(event.turnId);
+		this._busy = false;
+		this._error = event.error && event.reason === 'failed' ? event.error : undefined;
+		updates.push({ type: 'didSetStatus', busy: false, error: this._error });
+		return updates;
 	}
 
 	private _header(): Omit<SessionView, 'items' | 'olderCount'> {
@@ -184,7 +202,8 @@ export class ChatView {
 	private _appendText(turnId: string, kind: TextItem['kind'], text: string): HostUpdate[] {
 		const open = this._openText.get(turnId) ?? {};
 		this._openText.set(turnId, open);
-		const item = open[kind] ? this._find(open[kind]!) : undefined;
+		const openId = open[kind];
+		const item = openId ? this._find(openId) : undefined;
 		if (item && (item.kind === 'assistant' || item.kind === 'thinking')) {
 			item.text += text;
 			return [{ type: 'didAppendText', itemId: item.id, text }];
@@ -202,7 +221,8 @@ export class ChatView {
 		}
 		const updates: HostUpdate[] = [];
 		for (const kind of only ? [only] : (['thinking', 'assistant'] as const)) {
-			const item = open[kind] ? this._find(open[kind]!) : undefined;
+			const openId = open[kind];
+			const item = openId ? this._find(openId) : undefined;
 			delete open[kind];
 			if (item && (item.kind === 'assistant' || item.kind === 'thinking') && item.streaming) {
 				item.streaming = false;

@@ -4,8 +4,39 @@ import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
 import { type WebviewChannel } from './webviewChannel';
 import { renderWebviewHtml, webviewOptions } from './webviewHtml';
+import type { Event } from '../../core/util/emitter';
+import type { OutputStore } from '../../core/tools/outputStore';
+import type { TurnChanges } from '../checkpoints/turnChanges';
+import type { MentionSource, Composer } from '../composer/composer';
+import { ComposerChat } from '../composer/composerChat';
+import type { McpConsentPrompts } from '../mcp/mcpConsentPrompts';
+import { ModeControl } from '../projectContext/modeControl';
+import type { ModesHost } from '../projectContext/modesHost';
+import type { ConversationRewind } from '../session/conversationRewind';
 import type { SessionController } from '../session/sessionController';
-import type { EverydayBridge } from './everydayBridge';
+import type { DiffEditor } from './diffEditor';
+import { TurnControls } from './turnControls';
+
+/** What the chat shows and acts on; each message is answered by the feature it belongs to. */
+export interface ChatViewDeps {
+	extensionUri: vscode.Uri;
+	controller: SessionController;
+	channel: WebviewChannel;
+	logger: Logger;
+	composer: Composer;
+	mentions: MentionSource;
+	/** Each turn's changed files, diff and restore, and rewinding the conversation. */
+	changes: TurnChanges;
+	rewind: ConversationRewind;
+	checkpointsChanged: Event<void>;
+	modes: ModesHost;
+	/** The diffs of write cards, for "Open diff". */
+	diffs: DiffEditor;
+	/** Full tool outputs, for "Show unfiltered". */
+	outputs: OutputStore;
+	/** The MCP servers' consent cards (built with the servers). */
+	mcpConsents(): McpConsentPrompts;
+}
 
 /**
  * The chat view. Treats the webview as untrusted: every inbound message is validated and
@@ -14,34 +45,30 @@ import type { EverydayBridge } from './everydayBridge';
 export class ChatViewProvider extends Disposable {
 	private _view: vscode.WebviewView | undefined;
 	private _viewDisposables: vscode.Disposable[] = [];
+	private readonly _composer: ComposerChat;
+	private readonly _turns: TurnControls;
+	private readonly _modes: ModeControl;
 
-	constructor(
-		private readonly _extensionUri: vscode.Uri,
-		private readonly _controller: SessionController,
-		private readonly _channel: WebviewChannel,
-		private readonly _logger: Logger,
-		/** Opens a card's diff in VS Code's diff editor (diffEditor.ts). */
-		private readonly _openDiff?: (toolCallId: string, index: number) => void,
-		/** "Show unfiltered": answers with a page of a card's stored raw output. */
-		private readonly _readRawOutput?: (toolCallId: string, offset: number) => Promise<void>,
-		/** Slash commands, mentions, modes and per-turn controls (everydayBridge.ts). */
-		private readonly _everyday?: EverydayBridge,
-		/** The answer on an MCP server's consent card (mcpConsentPrompts.ts). */
-		private readonly _decideMcpConsent?: (id: string, allow: boolean) => void,
-	) {
+	constructor(private readonly _deps: ChatViewDeps) {
 		super();
+		const { controller, channel, logger } = _deps;
+		this._composer = new ComposerChat(_deps.composer, _deps.mentions, controller, channel, logger);
+		this._turns = this._register(
+			new TurnControls(_deps.changes, _deps.rewind, controller, channel, logger, _deps.checkpointsChanged),
+		);
+		this._modes = this._register(new ModeControl(_deps.modes, controller, channel, logger));
 		this._register({ dispose: () => this._disposeView() });
 	}
 
 	resolve(view: vscode.WebviewView): void {
 		this._disposeView();
 		this._view = view;
-		view.webview.options = webviewOptions(this._extensionUri);
-		view.webview.html = renderWebviewHtml(view.webview, this._extensionUri);
+		view.webview.options = webviewOptions(this._deps.extensionUri);
+		view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri);
 		this._viewDisposables.push(
 			view.webview.onDidReceiveMessage(raw => this._onMessage(raw)),
 			view.onDidDispose(() => {
-				this._channel.close();
+				this._deps.channel.close();
 				this._view = undefined;
 			}),
 		);
@@ -54,78 +81,83 @@ export class ChatViewProvider extends Disposable {
 	private _onMessage(raw: unknown): void {
 		const message = parseWebviewMessage(raw);
 		if (!message) {
-			this._logger.warn(`dropped an invalid message from the webview: ${safePreview(raw)}`);
+			this._deps.logger.warn(`dropped an invalid message from the webview: ${safePreview(raw)}`);
 			return;
 		}
 		try {
 			this._handle(message);
 		} catch (error) {
-			this._logger.error('webview message handler failed', error);
+			this._deps.logger.error('webview message handler failed', error);
 		}
 	}
 
+	/** Every message the webview may send is answered here, by the feature it belongs to. */
 	private _handle(message: WebviewToHost): void {
-		if (this._everyday?.handles(message)) {
-			this._everyday.handle(message);
-			return;
-		}
+		const { controller } = this._deps;
+		const [composer, turns] = [this._composer, this._turns];
 		switch (message.type) {
-			case 'ready': {
-				const webview = this._view?.webview;
-				if (webview) {
-					this._channel.open(
-						m => void webview.postMessage(m),
-						message.protocolVersion,
-						() => ({ type: 'didSnapshot', state: this._controller.page() }),
-					);
-				}
-				return;
-			}
+			case 'ready':
+				return this._open(message.protocolVersion);
 			case 'reloadWindow':
 				// Only the refusal's button may ask: a webview cannot reload the window at will.
-				if (this._channel.refused) {
+				if (this._deps.channel.refused) {
 					void vscode.commands.executeCommand('workbench.action.reloadWindow');
 				}
 				return;
-			case 'sendPrompt':
-				this._controller.sendFromUser(message.text);
-				return;
-			case 'decideToolCall':
-				this._controller.decide(message.toolCallId, message.approved, message.reason, message.always);
-				return;
-			case 'openDiff':
-				this._openDiff?.(message.toolCallId, message.index ?? 0);
-				return;
-			case 'cancelTurn':
-				this._controller.stop();
-				return;
-			case 'decideContinue':
-				this._controller.decideContinue(message.id, message.proceed);
-				return;
-			case 'newSession':
-				this._controller.newChat();
-				return;
-			case 'loadOlder':
-				this._controller.loadOlder(message.beforeId);
-				return;
-			case 'copyText':
-				void vscode.env.clipboard.writeText(message.text);
-				return;
-			case 'insertText':
-				void insertAtCursor(message.text);
-				return;
-			case 'readRawOutput':
-				this._readRawOutput?.(message.toolCallId, message.offset).catch(error =>
-					this._logger.warn(`could not read a raw output: ${(error as Error).message}`),
-				);
-				return;
-			case 'decideMcpConsent':
-				this._decideMcpConsent?.(message.id, message.allow);
-				return;
 			case 'submit':
-				// Without the everyday features (tests of the view alone), a plain send.
-				this._controller.sendFromUser(message.text);
-				return;
+				return void composer.submit(message.text, message.images);
+			case 'sendPrompt':
+				return controller.sendFromUser(message.text);
+			case 'complete':
+				return void composer.complete(message.requestId, message.kind, message.query);
+			case 'measureMention':
+				return void composer.measure(message.value);
+			case 'dropUris':
+				return void composer.drop(message.uris);
+			case 'decideToolCall':
+				return void controller.decide(message.toolCallId, message.approved, message.reason, message.always);
+			case 'decideContinue':
+				return void controller.decideContinue(message.id, message.proceed);
+			case 'cancelTurn':
+				return controller.stop();
+			case 'newSession':
+				return controller.newChat();
+			case 'loadOlder':
+				return controller.loadOlder(message.beforeId);
+			case 'setMode':
+				return this._modes.set(message.name);
+			case 'openTurnChanges':
+				return turns.openChanges(message.turnId);
+			case 'restoreCheckpoint':
+				return turns.restore(message.turnId);
+			case 'undoRestore':
+				return turns.undoRestore();
+			case 'rewindTo':
+				return turns.rewindTo(message.turnId);
+			case 'openDiff':
+				return void this._deps.diffs.open(message.toolCallId, message.index ?? 0);
+			case 'readRawOutput':
+				return void controller
+					.sendRawOutput(message.toolCallId, message.offset, this._deps.outputs.get)
+					.catch(error => this._deps.logger.warn(`could not read a raw output: ${(error as Error).message}`));
+			case 'decideMcpConsent':
+				return this._deps.mcpConsents().decide(message.id, message.allow);
+			case 'copyText':
+				return void vscode.env.clipboard.writeText(message.text);
+			case 'insertText':
+				return void insertAtCursor(message.text);
+		}
+	}
+
+	/** The webview is listening: it gets a full snapshot, then only changes. */
+	private _open(protocolVersion: number): void {
+		const webview = this._view?.webview;
+		if (webview) {
+			this._deps.channel.open(
+				m => void webview.postMessage(m),
+				protocolVersion,
+				() => ({ type: 'didSnapshot', state: this._deps.controller.page() }),
+			);
 		}
 	}
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../core/agent/events';
+import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 
 const SCHEME = 'keel-diff';
@@ -12,9 +13,11 @@ const SCHEME = 'keel-diff';
 export class DiffEditor extends Disposable implements vscode.TextDocumentContentProvider {
 	private readonly _sides = new Map<string, string>();
 
-	constructor() {
+	/** `events`: the conversation's agent events, whose write cards carry the diffs. */
+	constructor(events: Event<AgentEvent>) {
 		super();
 		this._register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, this));
+		this._register(events(event => this.handle(event)));
 	}
 
 	handle(event: AgentEvent): void {

@@ -38,11 +38,14 @@ export class CheckpointsHost extends Disposable {
 	private readonly _onDidChange = this._register(new Emitter<void>());
 	/** A turn's checkpoint was completed, or files were restored. */
 	readonly onDidChange = this._onDidChange.event;
+	private readonly _onDidNotice = this._register(new Emitter<CheckpointNotice>());
+	/** What a snapshot or a restore has to tell the chat of its session (skipped files, a failed snapshot). */
+	readonly onDidNotice = this._onDidNotice.event;
 
-	constructor(storage: vscode.Uri, notice: (notice: CheckpointNotice) => void) {
+	constructor(storage: vscode.Uri) {
 		super();
 		this.checkpoints = new Checkpoints({
-			notice,
+			notice: notice => this._onDidNotice.fire(notice),
 			protectedReason: file => isProtectedPath(file, readPathPolicy()),
 			open: async () => {
 				const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

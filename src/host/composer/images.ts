@@ -1,5 +1,6 @@
 import type { WireKind } from '../../core/llm/providers';
 import { IMAGE_LIMITS, ImagesRefused, formatBytes, validateImages, type ImagePart } from '../../core/llm/imageParts';
+import { readResolvedProvider } from '../models/providerConfig';
 import { readSetting } from '../settings/settings';
 
 /**
@@ -31,4 +32,10 @@ export function checkImages(
 		);
 	}
 	return images;
+}
+
+/** The same, against the model the settings name now (keel.model.*). */
+export function checkImagesForModel(raw: ReadonlyArray<{ name: string; data: string }>): ImagePart[] {
+	const resolved = readResolvedProvider();
+	return checkImages(raw, { wire: resolved.preset.wire, name: resolved.model });
 }

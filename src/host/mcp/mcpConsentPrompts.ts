@@ -1,54 +1,74 @@
-import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import type { McpConsentView } from '../../shared/protocol';
+import type { IDisposable } from '../../core/util/lifecycle';
 import type { WebviewChannel } from '../chat/webviewChannel';
 
+/** What a card asks: `key` names exactly what a yes is for (a server's plan, a set of changed tools). */
+export interface ConsentRequest {
+	key: string;
+	server: string;
+	source: string;
+	runs: string;
+	details?: string[];
+	kind?: 'start' | 'tools';
+}
+
 /**
- * The in-chat cards asking to start a workspace's MCP server. An ask waits until the user
- * answers on its card (the chat may be opened later: the card is there then); asking again
- * for a server whose card is still open returns the same answer. Nothing here remembers a
- * yes: McpConsent does, keyed by the server's fingerprint.
+ * The in-chat cards asking to start a workspace's MCP server, or to offer tools it changed.
+ * An ask waits until the user answers on its card (the chat may be opened later: the card is
+ * there then); asking again for the very same thing (same key) while its card is open
+ * returns that card's answer, anything else gets a card of its own. Nothing here remembers
+ * a yes: McpConsent does.
  */
-export class McpConsentPrompts {
+export class McpConsentPrompts implements IDisposable {
 	private readonly _cards: McpConsentView[] = [];
 	private readonly _waiting = new Map<
 		string,
-		{ server: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
+		{ key: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
 	>();
-	private _channel: WebviewChannel | undefined;
 	private _serial = 0;
+	private readonly _listener: IDisposable;
 
-	/** `onShow`: the chat view is brought forward when the user asked for the start themselves. */
-	constructor(private readonly _onShow: () => void = () => undefined) {}
-
-	/** Sends the cards with each snapshot (a new webview, a new chat) and on every change. */
-	attach(channel: WebviewChannel): { dispose(): void } {
-		this._channel = channel;
-		const listener = channel.onDidReset(() => {
+	/**
+	 * The cards are sent with each snapshot (a new webview, a new chat) and on every change;
+	 * `onShow` brings the chat forward when the user asked for the start themselves.
+	 */
+	constructor(
+		private readonly _channel: WebviewChannel,
+		private readonly _onShow: () => void = () => undefined,
+	) {
+		this._listener = _channel.onDidReset(() => {
 			this._dropAnswered();
 			this._send();
 		});
-		return {
-			dispose: () => {
-				listener.dispose();
-				this._channel = undefined;
-			},
-		};
+	}
+
+	dispose(): void {
+		this._listener.dispose();
 	}
 
 	get cards(): readonly McpConsentView[] {
 		return this._cards;
 	}
 
-	ask(server: McpServerConfig, source: string, interactive: boolean): Promise<boolean> {
-		const open = [...this._waiting.values()].find(w => w.server === server.name);
+	ask(request: ConsentRequest, interactive: boolean): Promise<boolean> {
+		const open = [...this._waiting.values()].find(w => w.key === request.key);
 		if (open) {
 			return open.answer;
 		}
 		const id = `mcp-consent-${++this._serial}`;
-		let resolve!: (allow: boolean) => void;
-		const answer = new Promise<boolean>(r => (resolve = r));
-		this._waiting.set(id, { server: server.name, answer, resolve });
-		this._cards.push({ id, server: server.name, source, runs: describeRun(server), state: 'pending' });
+		// The executor runs at once, so `resolve` is the promise's own before anything can answer.
+		let resolve: (allow: boolean) => void = () => undefined;
+		const answer = new Promise<boolean>(settle => (resolve = settle));
+		this._waiting.set(id, { key: request.key, answer, resolve });
+		this._cards.push({
+			id,
+			server: request.server,
+			source: request.source,
+			runs: request.runs,
+			...(request.details?.length ? { details: request.details } : {}),
+			...(request.kind === 'tools' ? { kind: 'tools' as const } : {}),
+			state: 'pending',
+		});
 		this._send();
 		if (interactive) {
 			this._onShow();
@@ -79,16 +99,7 @@ export class McpConsentPrompts {
 	}
 
 	private _send(): void {
-		this._channel?.push({ type: 'didSetMcpConsents', consents: this._cards.map(c => ({ ...c })) });
-		this._channel?.flush();
+		this._channel.push({ type: 'didSetMcpConsents', consents: this._cards.map(c => ({ ...c })) });
+		this._channel.flush();
 	}
-}
-
-/** What starting the server does, as the user would type it. */
-export function describeRun(server: McpServerConfig): string {
-	if (server.type !== 'stdio') {
-		return `connect to ${server.url}`;
-	}
-	const quote = (part: string) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`);
-	return [server.command ?? '', ...(server.args ?? [])].map(quote).join(' ');
 }

@@ -1,22 +1,31 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
-import type { ToolRegistry } from '../../core/tools/registry';
-import type { ToolDeps } from '../../core/tools/toolDeps';
-import { shapeOutput } from '../../core/tools/toolset';
 import {
 	McpConnection,
 	describe,
 	type McpConnectionEvent,
 	type McpState,
 } from '../../core/tools/sources/mcpConnection';
+import { planLaunch, withInputs, type McpLaunchPlan } from '../../core/tools/sources/mcpLaunch';
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
+import type { WebviewChannel } from '../chat/webviewChannel';
+import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
-import { loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-import { readSetting } from '../settings/settings';
+import {
+	connectionOptions,
+	consentSource,
+	definition,
+	launchContext,
+	loadServers,
+	vscodeUserMcpFile,
+	type McpServerEntry,
+} from './mcpServers';
+import { reviewTools, type ReviewedServer } from './mcpToolReview';
+import type { HostTools } from '../tools/hostTools';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
 
@@ -39,17 +48,15 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
+	/** Each server with the plan it was started from (consent, pins and the spawn all use that one). */
 	private readonly _servers = new Map<
 		string,
-		{
-			entry: McpServerEntry;
-			connection?: McpConnection;
-			registered: string[];
-			error?: string;
-			status?: ServerStatus;
-			heldBack?: Set<string>;
-		}
+		ReviewedServer & { connection?: McpConnection; registered: string[]; status?: ServerStatus }
 	>();
+	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
+	private _sharedNames = new Set<string>();
+	/** The chat's cards that ask to start a workspace server. */
+	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
 	private readonly _inputs: McpInputs;
 	private _configErrors: string[] = [];
@@ -59,31 +66,29 @@ export class McpManager extends Disposable {
 
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
-		private readonly _registry: ToolRegistry,
-		private readonly _deps: ToolDeps,
+		/** The registry the servers' tools join, and the output shaping their results get. */
+		private readonly _tools: Pick<HostTools, 'registry' | 'shape'>,
 		private readonly _logger: Logger,
 		private readonly _output: vscode.OutputChannel,
-		/** The chat's cards that ask to start a workspace server. */
-		readonly consentPrompts: McpConsentPrompts = new McpConsentPrompts(),
+		/** Where the cards that ask to start a workspace server are shown. */
+		channel: WebviewChannel,
 	) {
 		super();
-		this._consent = new McpConsent(_context.workspaceState, consentPrompts);
+		this.consentPrompts = this._register(new McpConsentPrompts(channel, focusChat));
+		this._consent = new McpConsent(_context.workspaceState, this.consentPrompts);
 		this._inputs = new McpInputs(_context.secrets);
-		const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json'));
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
-		this._register(watcher.onDidChange(reload));
-		this._register(watcher.onDidCreate(reload));
-		this._register(watcher.onDidDelete(reload));
 		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
-		const userWatcher = this._register(
-			vscode.workspace.createFileSystemWatcher(
-				new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
-			),
-		);
-		this._register(userWatcher.onDidChange(reload));
-		this._register(userWatcher.onDidCreate(reload));
-		this._register(userWatcher.onDidDelete(reload));
+		for (const pattern of [
+			'**/.vscode/mcp.json',
+			new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
+		]) {
+			const watcher = this._register(vscode.workspace.createFileSystemWatcher(pattern));
+			[watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete].forEach(event =>
+				this._register(event(reload)),
+			);
+		}
 		this._register(vscode.workspace.onDidChangeConfiguration(e => e.affectsConfiguration('keel.mcp') && reload()));
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(reload));
 		this._register({ dispose: () => void this._stopAll() });
@@ -107,7 +112,7 @@ export class McpManager extends Disposable {
 			error: s.error ?? s.connection?.error,
 			transport: s.connection?.transport,
 			tools: (s.connection?.tools ?? []).map(t => {
-				const name = mcpToolName(s.entry.config.name, t.name);
+				const name = this._toolName(s.entry, t.name);
 				return { name, mcpName: t.name, description: t.description, disabled: disabledTools.has(name) };
 			}),
 		}));
@@ -120,9 +125,15 @@ export class McpManager extends Disposable {
 			this._logger.warn(`MCP configuration: ${error}`);
 		}
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
+		const counts = new Map<string, number>();
+		loaded.entries.forEach(e => counts.set(e.config.name, (counts.get(e.config.name) ?? 0) + 1));
+		const shared = new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+		const namesChanged =
+			[...shared].some(n => !this._sharedNames.has(n)) || [...this._sharedNames].some(n => !shared.has(n));
+		this._sharedNames = shared;
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsentFingerprint(next) !== McpConsentFingerprint(server.entry)) {
+			if (!next || definition(next) !== definition(server.entry)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -137,6 +148,10 @@ export class McpManager extends Disposable {
 				// Trust was granted since: start what was held back.
 				starts.push(this.start(entry.key, false));
 			}
+		}
+		if (namesChanged) {
+			// A name now declared twice (or no longer): the running servers' tools are renamed.
+			[...this._servers.keys()].forEach(key => this._sync(key));
 		}
 		this._onDidChange.fire();
 		await Promise.all(starts);
@@ -160,11 +175,17 @@ export class McpManager extends Disposable {
 		if (!interactive && this._context.globalState.get<string[]>(DISABLED_SERVERS, []).includes(key)) {
 			return set('disabled');
 		}
-		if (!this._consent.isAllowed(entry.config)) {
+		let plan: McpLaunchPlan;
+		try {
+			plan = await planLaunch(entry.config, launchContext(entry));
+		} catch (error) {
+			return this._failed(server, entry, error);
+		}
+		if (!this._consent.isAllowed(plan)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
 			// Not awaited at startup: an unanswered card must not hold the first turn.
 			const asking = this._consent
-				.ask(entry.config, consentSource(entry), interactive)
+				.ask(plan, consentSource(entry), interactive)
 				.then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
@@ -176,18 +197,14 @@ export class McpManager extends Disposable {
 		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
 		await server.connection?.stop();
 		try {
-			const resolved = await resolveEntry(entry, this._inputs);
-			const connection = new McpConnection(
-				resolved.config,
-				{
-					callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
-					connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
-					maxReconnects: 3,
-					reconnectBaseMs: 2000,
-					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
-					env: resolved.env,
-				},
-				event => this._handle(key, event),
+			// Inputs are asked now, after the yes; they never decide the program (mcpLaunch.ts).
+			const resolved = await withInputs(plan, id =>
+				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+			);
+			server.plan = plan;
+			const options = connectionOptions(String(this._context.extension.packageJSON.version ?? '0'));
+			const connection = new McpConnection(resolved.config, { ...options, env: resolved.env }, event =>
+				this._handle(key, event),
 			);
 			server.connection = connection;
 			await connection.start();
@@ -195,15 +212,17 @@ export class McpManager extends Disposable {
 				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
 			);
 		} catch (error) {
-			set('error', describe(error));
-			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-			void vscode.window
-				.showErrorMessage(
-					`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
-					'Show Logs',
-				)
-				.then(c => c && this._output.show(true));
+			this._failed(server, entry, error);
 		}
+	}
+
+	private _failed(server: { status?: ServerStatus; error?: string }, entry: McpServerEntry, error: unknown): void {
+		server.status = 'error';
+		server.error = describe(error);
+		this._onDidChange.fire();
+		this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
+		const message = `Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`;
+		void vscode.window.showErrorMessage(message, 'Show Logs').then(c => c && this._output.show(true));
 	}
 
 	async stop(key: string, disable = false): Promise<void> {
@@ -227,7 +246,7 @@ export class McpManager extends Disposable {
 		const server = this._servers.get(key);
 		if (server) {
 			await this._stop(key);
-			await this._consent.revoke(server.entry.config);
+			await this._consent.revoke({ identity: server.entry.key });
 			server.status = 'needsConsent';
 			this._onDidChange.fire();
 		}
@@ -279,7 +298,12 @@ export class McpManager extends Disposable {
 					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
 				);
 				if (server) {
-					void this._checkPins(key, event.tools);
+					void reviewTools(server, event.tools, this._consent, {
+						current: () => this._servers.get(key) === server,
+						sync: () => this._sync(key),
+						changed: () => this._onDidChange.fire(),
+						warn: line => this._logger.warn(line),
+					});
 				}
 				break;
 			case 'crashed':
@@ -308,36 +332,6 @@ export class McpManager extends Disposable {
 		this._onDidChange.fire();
 	}
 
-	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
-	private async _checkPins(
-		key: string,
-		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
-	): Promise<void> {
-		const server = this._servers.get(key);
-		if (!server) {
-			return;
-		}
-		const hashes = McpConsent.toolHashes(tools);
-		const changed = await this._consent.changedTools(server.entry.config, hashes);
-		server.heldBack = new Set(changed);
-		this._sync(key);
-		if (changed.length === 0) {
-			return;
-		}
-		this._logger.warn(
-			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`,
-		);
-		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
-		this._onDidChange.fire();
-		if (await this._consent.askChangedTools(server.entry.config, changed)) {
-			await this._consent.pinTools(server.entry.config, hashes);
-			server.heldBack = new Set();
-			server.error = undefined;
-			this._sync(key);
-			this._onDidChange.fire();
-		}
-	}
-
 	/** The registry holds exactly the running server's enabled tools. */
 	private _sync(key: string): void {
 		const server = this._servers.get(key);
@@ -363,13 +357,13 @@ export class McpManager extends Disposable {
 			if (disabled.has(definition.name)) {
 				continue;
 			}
-			if (this._registry.get(definition.name)) {
+			if (this._tools.registry.get(definition.name)) {
 				this._logger.warn(
 					`MCP ${server.entry.config.name}: tool ${tool.name} skipped, the name ${definition.name} is taken`,
 				);
 				continue;
 			}
-			this._registry.register(definition);
+			this._tools.registry.register(definition);
 			server.registered.push(definition.name);
 		}
 	}
@@ -383,28 +377,23 @@ export class McpManager extends Disposable {
 			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
 				connection.call(name, args, signal),
 		};
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			shapeOutput(result, this._deps, context),
+		return mcpToolDefinition(
+			entry.config.name,
+			tool,
+			caller,
+			(result, context) => this._tools.shape(result, context),
+			this._toolName(entry, tool.name),
 		);
+	}
+
+	private _toolName(entry: McpServerEntry, tool: string): string {
+		return mcpToolName(entry.config.name, tool, entry.key, !this._sharedNames.has(entry.config.name));
 	}
 
 	private _unregister(server: { registered: string[] }): void {
 		for (const name of server.registered) {
-			this._registry.unregister(name);
+			this._tools.registry.unregister(name);
 		}
 		server.registered = [];
 	}
-}
-
-function McpConsentFingerprint(entry: McpServerEntry): string {
-	return McpConsent.fingerprint(entry.config);
-}
-
-/** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
-function consentSource(entry: McpServerEntry): string {
-	const file = vscode.Uri.joinPath(vscode.Uri.parse(entry.origin), '.vscode', 'mcp.json');
-	// The folder's name only where there are several to tell apart.
-	return entry.config.scope === 'user'
-		? 'your user configuration'
-		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

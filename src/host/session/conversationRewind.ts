@@ -1,6 +1,11 @@
+import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
 import type { StoredEvent } from '../../core/store/sessionStore';
+import type { ConflictChoice } from '../checkpoints/checkpointsHost';
 import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
+
+/** Restores the files to before a turn (checkpoints/turnChanges.ts), for a rewind that takes the files along. */
+export type RestoreFiles = (turnId: string, onConflict?: ConflictChoice) => Promise<RestoreOutcome>;
 
 /**
  * "Rewind the conversation to here": the turn and everything after it leave the stored
@@ -12,7 +17,20 @@ export class ConversationRewind {
 	constructor(
 		private readonly _persistence: SessionPersistence,
 		private readonly _controller: SessionController,
+		private readonly _restoreFiles: RestoreFiles,
 	) {}
+
+	/** Rewinds to before `turnId`, with its files when asked; returns that turn's prompt to edit and resend. */
+	async rewindTo(
+		turnId: string,
+		options: { restoreFiles?: boolean; onConflict?: ConflictChoice } = {},
+	): Promise<{ prompt: string; restored?: RestoreOutcome }> {
+		const restored = options.restoreFiles ? await this._restoreFiles(turnId, options.onConflict) : undefined;
+		if (restored?.cancelled) {
+			return { prompt: '', restored };
+		}
+		return { prompt: this.rewind(turnId).prompt, restored };
+	}
 
 	/** Returns the rewound turn's prompt, for "edit and resend". */
 	rewind(turnId: string): { prompt: string; removedMessages: number } {
@@ -22,7 +40,7 @@ export class ConversationRewind {
 				'Rewinding needs the session history, which is not available (see the Keel output channel).',
 			);
 		}
-		if (this._controller.session.busy) {
+		if (this._controller.busy) {
 			throw new Error('A turn is running. Stop it before rewinding.');
 		}
 		const sessionId = this._controller.sessionId;
@@ -38,9 +56,12 @@ export class ConversationRewind {
 
 	/** Puts the last rewind's messages back, as long as nothing was said since. */
 	undo(): boolean {
-		const store = this._persistence.store;
 		const undo = this._undo;
-		if (!store || !undo || this._controller.session.busy) {
+		if (!undo || this._controller.busy) {
+			return false;
+		}
+		const store = this._persistence.store;
+		if (!store) {
 			return false;
 		}
 		const lastTurn = store.turns(undo.sessionId).at(-1);

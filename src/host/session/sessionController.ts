@@ -25,15 +25,27 @@ export interface SessionPersistencePort {
 	attach(session: ChatSession, sessionId: string): IDisposable;
 }
 
+/** A new session's id: time-ordered, so the history lists sessions in the order they began. */
+export function newSessionId(): string {
+	return `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** The conversation on screen: its engine session, its view, and what is disposed with it. */
+interface Current {
+	readonly sessionId: string;
+	readonly session: ChatSession;
+	readonly view: ChatView;
+	readonly disposables: DisposableStore;
+}
+
 /**
  * Owns the current conversation and connects it to the webview channel. Replaces the
- * session on "New Chat"; the old one is cancelled and disposed, never left running.
+ * session on "New Chat"; the old one is cancelled and disposed, never left running. The first
+ * conversation (the last one stored) is started when something first needs it (the chat's
+ * snapshot, a prompt, the API), so building the host opens no session store.
  */
 export class SessionController extends Disposable {
-	private _session!: ChatSession;
-	private _view!: ChatView;
-	private _sessionId = '';
-	private _sessionStore = new DisposableStore();
+	private _current: Current | undefined;
 	private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
 	readonly onDidEvent = this._onDidEvent.event;
 	/** Whether a turn runs: the title-bar Stop shows only then. */
@@ -47,13 +59,29 @@ export class SessionController extends Disposable {
 		private readonly _persistence?: SessionPersistencePort,
 	) {
 		super();
-		this._register({ dispose: () => this._sessionStore.dispose() });
-		// The last session comes back exactly as it was (reload, restart, crash).
-		this._start(this._persistence?.lastSession());
+		this._register({ dispose: () => this._current?.disposables.dispose() });
+	}
+
+	/** The conversation on screen; the last session comes back exactly as it was (reload, restart, crash). */
+	private get _active(): Current {
+		if (!this._current) {
+			this._current = this._start(this._persistence?.lastSession());
+			this._onDidChangeBusy.fire(false);
+		}
+		return this._current;
 	}
 
 	get sessionId(): string {
-		return this._sessionId;
+		return this._active.sessionId;
+	}
+
+	get session(): ChatSession {
+		return this._active.session;
+	}
+
+	/** Whether a turn of the current conversation runs; false before any conversation was started. */
+	get busy(): boolean {
+		return this._current?.session.busy ?? false;
 	}
 
 	/** Switches to a stored session; the current one is stopped and its partial answer kept. */
@@ -62,29 +90,23 @@ export class SessionController extends Disposable {
 		if (!stored) {
 			return false;
 		}
-		this._session.cancel();
-		this._start(stored);
-		this._channel.reset({ type: 'didSnapshot', state: this.page() });
+		this._replace(stored);
 		return true;
-	}
-
-	get session(): ChatSession {
-		return this._session;
 	}
 
 	/** The whole conversation, for the extension's API. */
 	snapshot(): SessionView {
-		return structuredClone(this._view.view);
+		return structuredClone(this._active.view.view);
 	}
 
 	/** What the webview gets on open: the newest page only. */
 	page(): SessionView {
-		return this._view.page();
+		return this._active.view.page();
 	}
 
 	/** The webview scrolled up to `beforeId`: send the page before it. */
 	loadOlder(beforeId: string): void {
-		const { items, olderCount } = this._view.older(beforeId);
+		const { items, olderCount } = this._active.view.older(beforeId);
 		this._channel.push({ type: 'didPrependItems', items, olderCount });
 		this._channel.flush();
 	}
@@ -95,15 +117,15 @@ export class SessionController extends Disposable {
 		offset: number,
 		read: (sessionId: string, ref: string) => Promise<string | undefined>,
 	): Promise<void> {
-		const sessionId = this._sessionId;
+		const { sessionId, view } = this._active;
 		this._channel.push(
-			await rawOutputPage(this._view.toolCall(toolCallId), toolCallId, offset, ref => read(sessionId, ref)),
+			await rawOutputPage(view.toolCall(toolCallId), toolCallId, offset, ref => read(sessionId, ref)),
 		);
 		this._channel.flush();
 	}
 
 	transcript(): CanonicalMessage[] {
-		return structuredClone(this._session.history);
+		return structuredClone(this._active.session.history);
 	}
 
 	/** From the webview: errors are already in the view as a failed turn, so only log here. */
@@ -112,11 +134,11 @@ export class SessionController extends Disposable {
 	}
 
 	send(text: string, images?: ImagePart[]): Promise<TurnOutcome> {
-		return this._session.send(text, images);
+		return this._active.session.send(text, images);
 	}
 
 	decide(toolCallId: string, approved: boolean, reason?: string, always?: boolean): boolean {
-		const accepted = this._session.decide(toolCallId, approved, reason, always);
+		const accepted = this._current?.session.decide(toolCallId, approved, reason, always) ?? false;
 		if (!accepted) {
 			this._logger.warn(`ignored a decision for ${toolCallId}: it is not awaiting approval`);
 		}
@@ -124,7 +146,7 @@ export class SessionController extends Disposable {
 	}
 
 	decideContinue(id: string, proceed: boolean): boolean {
-		const accepted = this._session.decideContinue(id, proceed);
+		const accepted = this._current?.session.decideContinue(id, proceed) ?? false;
 		if (!accepted) {
 			this._logger.warn(`ignored a continue decision for ${id}: nothing is waiting for it`);
 		}
@@ -132,12 +154,12 @@ export class SessionController extends Disposable {
 	}
 
 	stop(): void {
-		this._session.cancel();
+		this._current?.session.cancel();
 	}
 
 	/** A notice from outside the loop, drawn like a guard's notice; view-only, never part of the transcript. */
 	showNotice(notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string }): void {
-		for (const update of this._view.apply({
+		for (const update of this._active.view.apply({
 			type: 'notice',
 			turnId: notice.turnId ?? '',
 			level: notice.level,
@@ -148,33 +170,49 @@ export class SessionController extends Disposable {
 		}
 	}
 
-	/** The model setting changed: the header and empty state name the new one. */
+	/** The same, only while `sessionId` is the conversation on screen (a late notice of another chat is dropped). */
+	showNoticeIn(
+		sessionId: string,
+		notice: { turnId?: string; level: NoticeLevel; code: NoticeCode; text: string },
+	): void {
+		if (this._current?.sessionId === sessionId) {
+			this.showNotice(notice);
+		}
+	}
+
+	/** The model setting changed: the header and empty state name the new one (a conversation not yet shown reads it when it starts). */
 	setModel(modelLabel: string, endpoint?: string): void {
-		this._channel.push(this._view.setModel(modelLabel, endpoint));
+		if (this._current) {
+			this._channel.push(this._current.view.setModel(modelLabel, endpoint));
+		}
 	}
 
 	newChat(): void {
-		this._session.cancel();
-		this._start();
+		this._replace(undefined);
+	}
+
+	private _replace(stored: { sessionId: string; history: CanonicalMessage[] } | undefined): void {
+		this._current?.session.cancel();
+		this._current = this._start(stored);
+		this._onDidChangeBusy.fire(false);
 		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 	}
 
-	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): void {
-		this._sessionStore.dispose();
-		this._sessionStore = new DisposableStore();
-		const sessionId = stored?.sessionId ?? `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-		this._sessionId = sessionId;
+	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): Current {
+		this._current?.disposables.dispose();
+		const disposables = new DisposableStore();
+		const sessionId = stored?.sessionId ?? newSessionId();
 		const deps = this._factory(sessionId);
-		this._session = this._sessionStore.add(new ChatSession({ sessionId, ...deps, history: stored?.history }));
-		const view = (this._view = chatViewFromHistory(
+		const session = disposables.add(new ChatSession({ sessionId, ...deps, history: stored?.history }));
+		const view = chatViewFromHistory(
 			sessionId,
 			deps.modelLabel?.() ?? '',
-			this._session.history,
+			session.history,
 			(name, raw) => deps.registry.titleFor(name, raw),
 			deps.endpoint?.(),
-		));
-		this._sessionStore.add(
-			this._session.onDidEvent(event => {
+		);
+		disposables.add(
+			session.onDidEvent(event => {
 				for (const update of view.apply(event)) {
 					this._channel.push(update);
 					if (update.type === 'didSetStatus') {
@@ -184,10 +222,10 @@ export class SessionController extends Disposable {
 				this._onDidEvent.fire(event);
 			}),
 		);
-		this._onDidChangeBusy.fire(false);
 		if (this._persistence) {
 			// Added last, disposed first: a half-streamed answer is written before the session goes.
-			this._sessionStore.add(this._persistence.attach(this._session, sessionId));
+			disposables.add(this._persistence.attach(session, sessionId));
 		}
+		return { sessionId, session, view, disposables };
 	}
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
+import { exportSession as exportSessionText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import type { SessionPersistence } from './sessionPersistence';
 
@@ -47,7 +47,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 			const hits = store.search(query);
 			pick.items = hits.map(hit => ({
 				...toItem(hit.meta, hit.meta.id === actions.currentSessionId()),
-				detail: hit.snippet,
+				detail: searchPassage(hit.snippet),
 				alwaysShow: true,
 			}));
 			return;
@@ -128,16 +128,17 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
-	const content = markdown
-		? sessionToMarkdown(meta, store.load(meta.id))
-		: sessionToJson(meta, store.events(meta.id));
+	const content = exportSessionText(markdown ? 'markdown' : 'json', meta, {
+		events: () => store.events(meta.id),
+		history: () => store.load(meta.id),
+	});
 	await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,
 	);
 }
 
-function toItem(meta: SessionMeta, current: boolean): SessionItem {
+function toItem(meta: SessionMeta, current: boolean): SessionItem & { meta: SessionMeta } {
 	return {
 		meta,
 		label: `${current ? '$(comment-discussion) ' : ''}${meta.title}`,
@@ -148,13 +149,13 @@ function toItem(meta: SessionMeta, current: boolean): SessionItem {
 }
 
 /** "Today", "Yesterday", then dates: sessions stay in recency order under their day. */
-function withDaySeparators(items: SessionItem[]): SessionItem[] {
+function withDaySeparators(items: Array<SessionItem & { meta: SessionMeta }>): SessionItem[] {
 	const out: SessionItem[] = [];
 	let last = '';
 	const today = new Date().toDateString();
 	const yesterday = new Date(Date.now() - 86_400_000).toDateString();
 	for (const item of items) {
-		const day = new Date(item.meta!.updatedAt).toDateString();
+		const day = new Date(item.meta.updatedAt).toDateString();
 		if (day !== last) {
 			out.push({
 				label:
@@ -162,7 +163,7 @@ function withDaySeparators(items: SessionItem[]): SessionItem[] {
 						? 'Today'
 						: day === yesterday
 							? 'Yesterday'
-							: new Date(item.meta!.updatedAt).toLocaleDateString(),
+							: new Date(item.meta.updatedAt).toLocaleDateString(),
 				kind: vscode.QuickPickItemKind.Separator,
 			});
 			last = day;

@@ -6,8 +6,11 @@ import type { Logger } from '../../core/ports';
 import type { ChatSession } from '../../core/session/chatSession';
 import { interruptedResults } from '../../core/store/interrupted';
 import { SessionRecorder } from '../../core/store/sessionRecorder';
-import { SessionStore } from '../../core/store/sessionStore';
+import type { SessionStore } from '../../core/store/sessionStore';
+import { StoredOutputs } from '../../core/store/storedOutputs';
+import { InMemoryOutputStore, type OutputStore } from '../../core/tools/outputStore';
 import { toDisposable, type IDisposable } from '../../core/util/lifecycle';
+import { lazyRequire } from '../../core/util/lazyRequire';
 import { readHistorySettings, readResolvedProvider } from '../models/providerConfig';
 
 export interface ResumedSession {
@@ -15,36 +18,68 @@ export interface ResumedSession {
 	history: CanonicalMessage[];
 }
 
+// The store's modules (SQLite, compiled from WebAssembly as it loads) are evaluated when the store
+// is first opened, not when the host loads: esbuild leaves a module reached only through require()
+// unevaluated until that call, and the SQLite package itself is a file of its own (esbuild.mjs).
+const storeModule = lazyRequire(
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	() => require('../../core/store/sessionStore') as typeof import('../../core/store/sessionStore'),
+);
+
 /**
- * Owns the workspace's session database (one per workspace, in the extension's storage folder)
- * and attaches a recorder to every session the controller starts. When the database cannot be
- * opened or written, Keel says so once and the conversation continues in memory.
+ * Owns the workspace's session database (one per workspace, in the extension's storage folder),
+ * opened the first time a conversation or the history needs it, and attaches a recorder to every
+ * session the controller starts. When the database cannot be opened or written, Keel says so
+ * once and the conversation continues in memory.
  */
 export class SessionPersistence implements IDisposable {
-	readonly store: SessionStore | undefined;
+	private _store: { value: SessionStore | undefined } | undefined;
+	private _outputs: OutputStore | undefined;
 
 	constructor(
-		storageFolder: vscode.Uri,
+		private readonly _storageFolder: vscode.Uri,
 		private readonly _logger: Logger,
-	) {
-		const file = path.join(storageFolder.fsPath, 'sessions.db');
+	) {}
+
+	/** The database, opened on first use; undefined when it cannot be opened (said once). */
+	get store(): SessionStore | undefined {
+		return (this._store ??= { value: this._open() }).value;
+	}
+
+	/** read_output's store: beside the session in the database, in memory when there is none. */
+	readonly outputs: OutputStore = {
+		put: (sessionId, text) => this._outputStore().put(sessionId, text),
+		get: (sessionId, ref) => this._outputStore().get(sessionId, ref),
+	};
+
+	private _outputStore(): OutputStore {
+		const store = this.store;
+		return (this._outputs ??= store ? new StoredOutputs(store) : new InMemoryOutputStore());
+	}
+
+	private _open(): SessionStore | undefined {
+		const file = path.join(this._storageFolder.fsPath, 'sessions.db');
 		try {
-			fs.mkdirSync(storageFolder.fsPath, { recursive: true });
-			this.store = SessionStore.open(file);
-			if (this.store.repaired) {
-				_logger.warn(
-					`session history at ${file} was damaged and has been repaired; no stored message was lost: ${this.store.repaired}`,
+			fs.mkdirSync(this._storageFolder.fsPath, { recursive: true });
+			const store = storeModule().SessionStore.open(file);
+			if (store.repaired) {
+				this._logger.warn(
+					`session history at ${file} was damaged and has been repaired; no stored message was lost: ${store.repaired}`,
 				);
 			}
-			const pruned = this.store.pruneToolOutputs(readHistorySettings().toolOutputRetentionDays);
+			const pruned = store.pruneToolOutputs(readHistorySettings().toolOutputRetentionDays);
 			if (pruned > 0) {
-				_logger.info(`removed ${pruned} stored tool outputs older than keel.history.toolOutputRetentionDays`);
+				this._logger.info(
+					`removed ${pruned} stored tool outputs older than keel.history.toolOutputRetentionDays`,
+				);
 			}
+			return store;
 		} catch (error) {
-			_logger.error(`could not open the session history at ${file}`, error);
+			this._logger.error(`could not open the session history at ${file}`, error);
 			void vscode.window.showWarningMessage(
 				`Keel could not open its session history (${(error as Error).message}). This conversation will not be saved.`,
 			);
+			return undefined;
 		}
 	}
 
@@ -55,14 +90,15 @@ export class SessionPersistence implements IDisposable {
 	}
 
 	load(sessionId: string): ResumedSession | undefined {
-		if (!this.store?.get(sessionId)) {
+		const store = this.store;
+		if (!store?.get(sessionId)) {
 			return undefined;
 		}
-		const history = this.store.load(sessionId);
+		const history = store.load(sessionId);
 		for (const result of interruptedResults(history)) {
 			// Written before any request, so the model sees a result for every call it made.
 			try {
-				this.store.append(sessionId, result);
+				store.append(sessionId, result);
 			} catch (error) {
 				this._logger.error('could not record an interrupted call', error);
 			}
@@ -72,11 +108,12 @@ export class SessionPersistence implements IDisposable {
 	}
 
 	attach(session: ChatSession, sessionId: string): IDisposable {
-		if (!this.store) {
+		const store = this.store;
+		if (!store) {
 			return toDisposable(() => undefined);
 		}
 		const recorder = new SessionRecorder({
-			store: this.store,
+			store,
 			sessionId,
 			provider: () => {
 				const resolved = readResolvedProvider();
@@ -97,6 +134,9 @@ export class SessionPersistence implements IDisposable {
 	}
 
 	dispose(): void {
-		this.store?.close();
+		// Never opened: nothing to close, and nothing may open it after this.
+		const opened = this._store?.value;
+		this._store = { value: undefined };
+		opened?.close();
 	}
 }

@@ -99,10 +99,11 @@ export function hostToolDeps(
 	outputs: OutputStore = new InMemoryOutputStore(),
 	toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>,
 ): ToolDeps {
-	const rg = findRipgrep();
+	// Looked for when grep first runs: the search walks VS Code's install folder.
+	let rg: { path: string | undefined } | undefined;
 	return {
 		pathPolicy: readPathPolicy,
-		rgPath: () => rg,
+		rgPath: () => (rg ??= { path: findRipgrep() }).path,
 		excludes,
 		diagnostics: vscodeDiagnostics,
 		network: {},

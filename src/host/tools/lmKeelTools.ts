@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Workspace } from '../../core/ports';
+import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { KEEL_LM_PREFIX } from './lmTools';
 
@@ -35,10 +36,24 @@ export async function invokeLentTool(
 		// A refused path is an answer the calling model can act on, as in Keel's own loop.
 		display = (error as Error)?.message ?? String(error);
 	}
-	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
+	// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
+	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);
 }
 
 export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unknown): string {
 	const name = lmName.slice(KEEL_LM_PREFIX.length);
 	return registry.titleFor(name, JSON.stringify(input ?? {})) ?? `Keel: ${name}`;
+}
+
+/** The lent tools as the activation shim calls them, over the registry of Keel's own turns (built on first call). */
+export interface LentTools {
+	title(name: string, input: unknown): string;
+	invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+}
+
+export function lentTools(registry: () => ToolRegistry, workspace: Workspace): LentTools {
+	return {
+		title: (name, input) => lentToolTitle(registry(), name, input),
+		invoke: (name, input, token) => invokeLentTool(registry(), workspace, name, input, token),
+	};
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ToolDefinition, ToolResult } from '../../core/tools/defineTool';
-import type { ToolRegistry } from '../../core/tools/registry';
+import type { ToolDefinition } from '../../core/tools/defineTool';
+import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
 import { readSetting } from '../settings/settings';
@@ -21,17 +21,12 @@ export function lmToolName(name: string): string {
 export class LmToolSource {
 	private _registered: string[] = [];
 
-	constructor(
-		private readonly _registry: ToolRegistry,
-		private readonly _shape: (
-			result: ToolResult,
-			context: Parameters<ToolDefinition['execute']>[1],
-		) => Promise<ToolResult>,
-	) {}
+	/** `tools`: the registry they join and the output shaping their results get. */
+	constructor(private readonly _tools: Pick<HostTools, 'registry' | 'shape'>) {}
 
 	sync(): void {
 		for (const name of this._registered) {
-			this._registry.unregister(name);
+			this._tools.registry.unregister(name);
 		}
 		this._registered = [];
 		if (!vscode.workspace.isTrusted || !vscode.lm?.tools || !readSetting('tools.vscodeTools')) {
@@ -43,8 +38,8 @@ export class LmToolSource {
 				continue;
 			}
 			const definition = this._definition(info);
-			if (!this._registry.get(definition.name)) {
-				this._registry.register(definition);
+			if (!this._tools.registry.get(definition.name)) {
+				this._tools.registry.register(definition);
 				this._registered.push(definition.name);
 			}
 		}
@@ -57,7 +52,7 @@ export class LmToolSource {
 			...((info.inputSchema as Record<string, unknown>) ?? {}),
 		};
 		delete parameters.$schema;
-		const shape = this._shape;
+		const tools = this._tools;
 		return {
 			name: lmToolName(info.name),
 			description: `[VS Code tool] ${info.description}`.slice(0, 1024),
@@ -77,7 +72,7 @@ export class LmToolSource {
 						{ input, toolInvocationToken: undefined },
 						cancel.token,
 					);
-					return shape({ ok: true, display: resultText(result), source: 'vscode.lm' }, context);
+					return tools.shape({ ok: true, display: resultText(result), source: 'vscode.lm' }, context);
 				} finally {
 					context.signal.removeEventListener('abort', onAbort);
 					cancel.dispose();

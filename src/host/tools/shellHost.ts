@@ -61,11 +61,12 @@ export function createShellTooling(
 	const root = () => folders()[0]?.path;
 	const mounts = () => {
 		const all = folders();
+		const onDisk = all.flatMap(({ name, path }) => (path === undefined ? [] : [{ name, path }]));
 		// A folder that is not on the local disk cannot be mounted: the sandbox then has no complete workspace.
-		if (all.length === 0 || all.some(f => f.path === undefined)) {
+		if (all.length === 0 || onDisk.length < all.length) {
 			return undefined;
 		}
-		return all.length === 1 ? all[0].path : all.map(f => ({ name: f.name, path: f.path! }));
+		return onDisk.length === 1 ? onDisk[0].path : onDisk;
 	};
 	const resolveCwd = (cwd: string) => {
 		const all = folders();

@@ -109,7 +109,8 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 		const progress = cappedProgress(request.outputLimitBytes, request.onOutput);
 		let stopped: 'timeout' | 'cancel' | undefined;
 		let graceTimer: NodeJS.Timeout | undefined;
-		let resolveEnd!: (exitCode: number | undefined) => void;
+		// The executor runs at once, so `resolveEnd` is the promise's own before the listener below exists.
+		let resolveEnd: (exitCode: number | undefined) => void = () => undefined;
 		const ended = new Promise<number | undefined>(resolve => (resolveEnd = resolve));
 		const execution = integration.executeCommand(commandLine);
 		const endListener = vscode.window.onDidEndTerminalShellExecution(event => {

@@ -8,6 +8,8 @@ import type { Logger } from '../../core/ports';
 import { ToolResultCache } from '../../core/tools/resultCache';
 import { overflowThreshold, type ToolSystemConfig } from '../../core/tools/toolSystemConfig';
 import { Disposable } from '../../core/util/lifecycle';
+import { checkPattern } from '../../core/patterns/linearRegex';
+import { warnUnrunnablePatterns } from '../settings/patternWarnings';
 import { readSetting } from '../settings/settings';
 
 /** The workspace's own filter rules; read only in a trusted workspace (they decide what the model sees). */
@@ -54,7 +56,7 @@ export class ToolSystemHost extends Disposable {
 		return {
 			filters: (this._engine ??= this._buildEngine()),
 			securityScan: readSetting('filters.securityScan'),
-			securityPatterns: readSetting('filters.securityPatterns'),
+			securityPatterns: securityPatterns(),
 			overflowChars: overflowThreshold(readSetting('model.contextWindow'), readSetting('tools.overflowShare')),
 			cache: {
 				enabled: readSetting('tools.cache.enabled'),
@@ -92,6 +94,15 @@ export class ToolSystemHost extends Disposable {
 		this._logger.info(`Output filters: ${parsed.entries.length} rule(s) from ${label}.`);
 		return parsed.entries;
 	}
+}
+
+function securityPatterns(): string[] {
+	const patterns = readSetting('filters.securityPatterns');
+	warnUnrunnablePatterns(
+		'keel.filters.securityPatterns',
+		patterns.map(p => checkPattern(p)),
+	);
+	return patterns;
 }
 
 function readPolicySettings(): ToolPolicySettings {

@@ -54,6 +54,10 @@ export interface Usage {
 	/** Override to simulate e.g. Ollama silently truncating the prompt to num_ctx. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/** Prompt tokens the server took from its KV / prompt cache, reported in each wire's own fields:
+	 *  OpenAI `prompt_tokens_details.cached_tokens` with llama.cpp's `timings` (cache_n, prompt_n),
+	 *  Ollama a `prompt_eval_count` without them, Anthropic `cache_read_input_tokens`. */
+	cachedTokens?: number;
 }
 
 /** One assistant turn: optional text, then optional tool calls. */

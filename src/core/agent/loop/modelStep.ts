@@ -25,6 +25,8 @@ export interface StepOutput {
 	degenerate?: boolean;
 	/** How much of the text had arrived when the first call began: what follows was written before any result. */
 	textBeforeCalls?: number;
+	/** Milliseconds from sending the request to its first streamed token (text, reasoning or a call). */
+	ttftMs?: number;
 }
 
 export interface StepContext {
@@ -93,10 +95,15 @@ class StreamedResponse {
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
 	private _textBeforeCalls: number | undefined;
+	private readonly _sentAt = performance.now();
+	private _ttftMs: number | undefined;
 
 	constructor(private readonly _ctx: StepContext) {}
 
 	take(event: ModelEvent): void {
+		if (this._ttftMs === undefined && event.type !== 'finish') {
+			this._ttftMs = Math.round(performance.now() - this._sentAt);
+		}
 		switch (event.type) {
 			case 'text':
 				this._route(this._splitter.push(event.text));
@@ -151,6 +158,7 @@ class StreamedResponse {
 			harmonyCalls: this._splitter.harmonyCalls,
 			degenerate: this._degenerate || undefined,
 			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
+			ttftMs: this._ttftMs,
 		};
 	}
 

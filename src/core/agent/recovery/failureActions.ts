@@ -117,7 +117,12 @@ async function reflect(f: Failure): Promise<RequestResult | undefined> {
 	}
 	attempt.reflections++;
 	retract(ctx, f.partial, 'retry');
-	attempt.extra = [{ kind: 'user', content: reflectionText(c.raw, c.words, ctx.offered) }];
+	const correction = reflectionText(c.raw, c.words, ctx.offered);
+	if (ctx.onCorrection) {
+		ctx.onCorrection(correction);
+	} else {
+		attempt.extra = [{ kind: 'user', content: correction }];
+	}
 	f.notice(
 		'warning',
 		'reflection',

@@ -36,6 +36,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	avoidRepetition?: boolean;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
+	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
+	onCorrection?(text: string): void;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };

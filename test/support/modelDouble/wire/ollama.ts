@@ -29,7 +29,8 @@ export function renderOllama(r: Resolved): Rendering {
 		...(r.omitFinish ? {} : { done_reason: r.finishReason ?? 'stop' }),
 		total_duration: 1_234_567_890,
 		load_duration: 12_345_678,
-		prompt_eval_count: r.promptTokens,
+		// Ollama counts only the prompt tokens it evaluated: a prefix it had cached is not in it.
+		prompt_eval_count: r.promptTokens - r.cachedTokens,
 		prompt_eval_duration: 123_456_789,
 		eval_count: r.completionTokens,
 		eval_duration: 987_654_321,

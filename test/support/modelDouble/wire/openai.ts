@@ -50,7 +50,13 @@ function usage(r: Resolved) {
 		prompt_tokens: r.promptTokens,
 		completion_tokens: r.completionTokens,
 		total_tokens: r.promptTokens + r.completionTokens,
+		...(r.cachedTokens ? { prompt_tokens_details: { cached_tokens: r.cachedTokens } } : {}),
 	};
+}
+
+/** llama.cpp's server adds its own counters to the last chunk: cache_n reused, prompt_n evaluated. */
+function timings(r: Resolved) {
+	return r.cachedTokens ? { timings: { cache_n: r.cachedTokens, prompt_n: r.promptTokens - r.cachedTokens } } : {};
 }
 
 function chunks(r: Resolved): object[] {
@@ -101,7 +107,7 @@ function chunks(r: Resolved): object[] {
 				out.push(envelope([choice({ function_call: { arguments: part } })]));
 		}
 		out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
-		if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+		if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 		return out;
 	}
 	out.push(...callDeltas(r, out.length === 0).map(delta => envelope([choice(delta)])));
@@ -120,7 +126,7 @@ function chunks(r: Resolved): object[] {
 	}
 
 	out.push(envelope([choice({}, finishReason(r))]));
-	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+	if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 	return out;
 }
 

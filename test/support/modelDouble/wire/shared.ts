@@ -31,6 +31,8 @@ export interface Resolved {
 	argSplit: number;
 	promptTokens: number;
 	completionTokens: number;
+	/** Of promptTokens, those served from the cache (0 unless scripted). */
+	cachedTokens: number;
 	finishReason?: string;
 	stream: boolean;
 	includeUsage: boolean;
@@ -94,6 +96,7 @@ export function resolve(
 		argSplit: step.argSplit ?? 1,
 		promptTokens: step.usage?.promptTokens ?? estimateTokens(JSON.stringify(body.messages ?? body)),
 		completionTokens: step.usage?.completionTokens ?? estimateTokens(out),
+		cachedTokens: step.usage?.cachedTokens ?? 0,
 		finishReason: step.finishReason,
 		stream,
 		includeUsage: body.stream_options?.include_usage === true,

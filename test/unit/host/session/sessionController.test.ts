@@ -69,6 +69,37 @@ const stored: Record<string, CanonicalMessage[]> = {
 };
 
 describe('SessionController with a session store', () => {
+	it('reads nothing from the store until the conversation is needed, then restores the last one once', () => {
+		const persistence = new RecordingPersistence(stored, 'old');
+		const { instance, posted, ready } = controller(persistence);
+		assert.deepStrictEqual(
+			[persistence.loads, persistence.attached],
+			[[], []],
+			'building the controller opens nothing',
+		);
+		instance.stop();
+		assert.strictEqual(instance.decide('t1', true), false, 'a decision with no conversation is refused');
+		assert.deepStrictEqual(persistence.loads, [], 'stopping or deciding with no conversation loads none');
+		ready();
+		const snapshot = posted.find(
+			(m): m is { type: 'didSnapshot'; state: { sessionId: string } } =>
+				(m as { type: string }).type === 'didSnapshot',
+		);
+		assert.strictEqual(snapshot?.state.sessionId, 'old', "the webview's first snapshot is the last conversation");
+		assert.strictEqual(instance.sessionId, 'old');
+		assert.deepStrictEqual([persistence.loads, persistence.attached], [['old'], ['old']]);
+		instance.dispose();
+	});
+
+	it('New Chat before anything was shown starts a fresh session without loading the last one', () => {
+		const persistence = new RecordingPersistence(stored, 'old');
+		const { instance } = controller(persistence);
+		instance.newChat();
+		assert.notStrictEqual(instance.sessionId, 'old');
+		assert.deepStrictEqual(persistence.loads, []);
+		instance.dispose();
+	});
+
 	it('restores the last session on startup, view and history, and records it', () => {
 		const persistence = new RecordingPersistence(stored, 'old');
 		const { instance } = controller(persistence);
@@ -90,6 +121,7 @@ describe('SessionController with a session store', () => {
 	it('a resumed session continues where it stopped: the model sees the stored history', async () => {
 		const persistence = new RecordingPersistence(stored, 'old');
 		const { instance, model } = controller(persistence);
+		assert.strictEqual(instance.sessionId, 'old');
 		assert.strictEqual(instance.resume('other'), true);
 		assert.deepStrictEqual(persistence.detached, ['old']);
 		await instance.send('follow-up');
@@ -105,6 +137,7 @@ describe('SessionController with a session store', () => {
 	it('New Chat starts an empty session with a fresh id and records it separately', () => {
 		const persistence = new RecordingPersistence(stored, 'old');
 		const { instance } = controller(persistence);
+		assert.strictEqual(instance.sessionId, 'old');
 		instance.newChat();
 		assert.notStrictEqual(instance.sessionId, 'old');
 		assert.deepStrictEqual(instance.transcript(), []);

@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import type { FeatureCommands } from '../commandIds';
+import { reportOutcome } from '../notifications/commandOutcome';
+import type { TurnChanges, TurnInfo } from './turnChanges';
+
+/**
+ * The turn a palette command acts on: the one given as argument (keybindings, tests), or the
+ * user's pick among this chat's turns, newest first.
+ */
+export async function pickTurn(
+	turns: TurnInfo[],
+	title: string,
+	onlyWithChanges: boolean,
+	turnId?: unknown,
+): Promise<TurnInfo | undefined> {
+	if (typeof turnId === 'string') {
+		const given = turns.find(turn => turn.turnId === turnId);
+		if (!given) {
+			throw new Error('That turn is not in this conversation.');
+		}
+		return given;
+	}
+	const candidates = turns.filter(turn => !onlyWithChanges || turn.changes).reverse();
+	if (candidates.length === 0) {
+		throw new Error(
+			onlyWithChanges
+				? 'No turn of this chat changed files, so there is nothing to restore.'
+				: 'This chat has no turns yet.',
+		);
+	}
+	const chosen = await vscode.window.showQuickPick(
+		candidates.map(turn => ({
+			label: turn.prompt.split('\n')[0].slice(0, 80) || '(empty prompt)',
+			description: turn.changes
+				? `${turn.changes.length} file${turn.changes.length === 1 ? '' : 's'} changed`
+				: 'no file changes',
+			detail: turn.changes
+				?.map(c => c.path)
+				.slice(0, 6)
+				.join(', '),
+			turn,
+		})),
+		{ title, placeHolder: 'Pick the turn' },
+	);
+	return chosen?.turn;
+}
+
+/** "Show Changes of a Turn", "Restore Files to Before a Turn", "Undo Restore"; each also takes the turn id. */
+export function checkpointCommands(
+	changes: TurnChanges,
+): FeatureCommands<'keel.showTurnChanges' | 'keel.restoreCheckpoint' | 'keel.undoRestore'> {
+	return {
+		'keel.showTurnChanges': turnId =>
+			reportOutcome(async () => {
+				const turn = await pickTurn(await changes.turns(), 'Keel: Show Changes of a Turn', true, turnId);
+				if (turn) {
+					await changes.diff(turn.turnId);
+				}
+				return undefined;
+			}),
+		'keel.restoreCheckpoint': turnId =>
+			reportOutcome(async () => {
+				const turn = await pickTurn(
+					await changes.turns(),
+					'Keel: Restore Files to Before a Turn',
+					true,
+					turnId,
+				);
+				return turn ? (await changes.restore(turn.turnId)).message : undefined;
+			}),
+		'keel.undoRestore': () => reportOutcome(async () => (await changes.undoRestore()).message),
+	};
+}

@@ -1,0 +1,19 @@
+import type * as vscode from 'vscode';
+import type { ChatModel } from '../../core/llm/chatModel';
+import { createChatModel } from '../../core/llm/providers';
+import { readModelConfig } from '../settings/config';
+import { createLmChatModel, isLmProviderSelected } from './lmChatModel';
+import { readResolvedProvider } from './providerConfig';
+import { getApiKey } from './secrets';
+
+/**
+ * The chat model the settings name now (read per turn, so a change applies to the next
+ * message): a model VS Code offers (vscode.lm), or a provider's with its key from SecretStorage.
+ */
+export async function createConfiguredModel(secrets: vscode.SecretStorage): Promise<ChatModel> {
+	if (isLmProviderSelected()) {
+		return createLmChatModel(readModelConfig().model);
+	}
+	const resolved = readResolvedProvider();
+	return createChatModel(resolved, await getApiKey(secrets, resolved.baseUrl));
+}

@@ -1,0 +1,47 @@
+import type { ChatModel } from '../../core/llm/chatModel';
+import type * as vscode from 'vscode';
+import type { ToolRegistry } from '../../core/tools/registry';
+import type { ProjectContext } from '../projectContext/projectContext';
+import { readResolvedProvider } from '../models/providerConfig';
+import { readApprovalSettings, readMaxSteps, readModelConfig } from '../settings/config';
+import { GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
+import type { VscodeWorkspace } from '../tools/vscodeWorkspace';
+import type { SessionFactory } from './sessionController';
+
+export interface TurnInputs {
+	workspace: VscodeWorkspace;
+	/** The tool registry, built the first time a session needs it. */
+	registry(): ToolRegistry;
+	project: ProjectContext;
+	/** Waits for what a request must carry (rules being reloaded, MCP servers starting), then builds the model. */
+	createModel(): Promise<ChatModel>;
+	/** Where the tool-call dialect that works is remembered per model (the extension's global state). */
+	globalState: vscode.Memento;
+}
+
+/**
+ * What each session the controller starts runs with. Everything is read per turn, so a change
+ * of settings, rules or mode applies to the next message of every chat.
+ */
+export function sessionFactory(inputs: TurnInputs): SessionFactory {
+	const { workspace, project } = inputs;
+	const toolModeMemory = new GlobalStateToolModeMemory(inputs.globalState);
+	return sessionId => ({
+		createModel: inputs.createModel,
+		modelLabel: () => readModelConfig().model,
+		endpoint: () => readResolvedProvider().baseUrl,
+		registry: inputs.registry(),
+		workspace,
+		// The session's mode narrows the tools (Plan: read-only) through deny rules.
+		approvalSettings: () => project.approvalSettings(sessionId, readApprovalSettings(), inputs.registry().list()),
+		maxSteps: readMaxSteps,
+		recovery: readRecoverySettings,
+		toolModeMemory,
+		systemPrompt: () =>
+			project.systemPrompt(
+				sessionId,
+				workspace.rootName,
+				workspace.folders().map(f => f.name),
+			),
+	});
+}

@@ -1,0 +1,61 @@
+import type * as vscode from 'vscode';
+import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
+import { createRequestToolsTool } from '../../core/agent/toolPolicy/toolSelection';
+import { withCheckpoints } from '../../core/checkpoints/checkpointedTools';
+import type { Logger } from '../../core/ports';
+import type { ToolDefinition, ToolResult } from '../../core/tools/defineTool';
+import type { OutputStore } from '../../core/tools/outputStore';
+import { ToolRegistry } from '../../core/tools/registry';
+import type { ToolDeps } from '../../core/tools/toolDeps';
+import { createToolset, shapeOutput } from '../../core/tools/toolset';
+import { Disposable } from '../../core/util/lifecycle';
+import { readToolBudget } from '../settings/config';
+import { hostToolDeps } from './hostToolDeps';
+import { createShellTooling } from './shellHost';
+import type { ToolSystemHost } from './toolSystemHost';
+
+/** A registry whose tool policy (anomaly blocks, dependencies, TAFC) is given when it is built; the loop reads `registry.policy`. */
+class PolicyRegistry extends ToolRegistry {
+	constructor(
+		tools: readonly ToolDefinition<any>[],
+		override readonly policy: ToolPolicy,
+	) {
+		super(tools);
+	}
+}
+
+/**
+ * The tools of Keel's turns: the built-ins (files, search, web, run_command with its Docker
+ * sandbox and the Keel terminal) wrapped with redaction, truncation and the result cache,
+ * each file tool and command taking the turn's checkpoint first, and request_tools. MCP
+ * servers and VS Code's tools join the same registry. Disposing removes the sandbox container.
+ */
+export class HostTools extends Disposable {
+	readonly deps: ToolDeps;
+	readonly registry: ToolRegistry;
+
+	constructor(
+		context: vscode.ExtensionContext,
+		logger: Logger,
+		toolSystem: ToolSystemHost,
+		outputs: OutputStore,
+		beforeChange: () => Promise<void>,
+	) {
+		super();
+		this.deps = hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache });
+		const shell = createShellTooling(context, logger);
+		this._register(shell.disposable);
+		this.registry = new PolicyRegistry(
+			[
+				...withCheckpoints(createToolset(this.deps, shell.tools), beforeChange),
+				createRequestToolsTool(readToolBudget),
+			],
+			toolSystem.policy,
+		);
+	}
+
+	/** The same output shaping for a result from another source (an MCP server, VS Code's tools). */
+	shape(result: ToolResult, context: Parameters<ToolDefinition['execute']>[1]): Promise<ToolResult> {
+		return shapeOutput(result, this.deps, context);
+	}
+}
