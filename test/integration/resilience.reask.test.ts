@@ -2,7 +2,7 @@
 // loop and HTTP on every wire: what is sent each time, what runs, and what the user reads.
 
 import * as assert from 'node:assert/strict';
-import { startModelDouble, text, toolCall, type ModelDouble } from '../support/modelDouble';
+import { startModelDouble, text, textThenTools, toolCall, type ModelDouble } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
 
 describe('resilience — replies that stop short, and the second re-ask', function () {
@@ -65,6 +65,21 @@ describe('resilience — replies that stop short, and the second re-ask', functi
 			assert.ok(!shown.includes('BANANA'), shown);
 			assert.match(shown, /alpha/);
 			assert.ok(t.notices().some(n => /Set aside what the model wrote after its call/.test(n.text)));
+		});
+
+		it(`${wire}: a native call also written out in the text runs once, and the copy is not the answer`, async () => {
+			const call = { name: 'read_file', arguments: { path: 'notes/a.txt' } };
+			double.script(
+				textThenTools(`Reading it.\n<tool_call>${JSON.stringify(call)}</tool_call>`, [call]),
+				text('It says {{lastToolResult}}'),
+			);
+			const outcome = await harness(double, wire).run();
+			assert.equal(outcome.reason, 'completed');
+			assert.equal(outcome.messages.filter(m => m.kind === 'tool_result').length, 1);
+			assert.deepEqual(
+				outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content.split('\n')[0]),
+				['Reading it.', 'It says content of notes/a.txt:'],
+			);
 		});
 	}
 });

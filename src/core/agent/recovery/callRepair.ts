@@ -96,7 +96,18 @@ function callsOf(output: StepOutput, ctx: TextCallContext, makeId: (index: numbe
 	if (output.calls.length > 0 && at !== undefined && output.text.slice(at).trim()) {
 		return { ...none, text: output.text.slice(0, at).trimEnd(), afterCalls: output.text.slice(at).trim() };
 	}
+	if (output.calls.length > 0 && output.text.trim() && ctx.extraction !== 'dialects') {
+		// Native calls also written out in the text (llama.cpp sends both): the text copy is not prose.
+		const found = findTextCalls(output.text, ctx);
+		const echoes = found.calls.length > 0 && found.calls.every(t => output.calls.some(n => sameCall(n, t)));
+		return echoes ? { ...none, text: found.prose } : none;
+	}
 	return none;
+}
+
+function sameCall(a: { name: string; rawArguments: string }, b: { name: string; rawArguments: string }): boolean {
+	const canonical = (raw: string) => JSON.stringify(safeParse(raw) ?? raw);
+	return a.name === b.name && canonical(a.rawArguments) === canonical(b.rawArguments);
 }
 
 /** A name matched to an offered tool, arguments repaired and coerced to the schema when they do not validate. */

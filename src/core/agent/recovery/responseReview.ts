@@ -43,7 +43,7 @@ export function reviewResponse(output: StepOutput, ctx: ReviewContext): Reviewed
 	const pre = preReview(output, ctx.registry, ctx.offered, i => ctx.makeId('h', i));
 	pre.notes.forEach(note => ctx.notice('info', 'repair', `${note}.`));
 	const recovery = recoverCalls(pre.output, ctx.registry, ctx.offered, i => ctx.makeId('t', i), reading);
-	if (recovery.fromText || recovery.afterCalls || recovery.problems.length > 0) {
+	if (recovery.fromText || recovery.output.text !== pre.output.text) {
 		// What was shown is replaced by the prose around the calls: wrappers, calls and anything
 		// written after them (before any result could exist) are not the answer.
 		ctx.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'recovered' });
