@@ -1,6 +1,6 @@
 import type { NoticeCode } from '../agent/noticeCodes';
 import type { NoticeLevel } from '../agent/events';
-import { CheckpointError, type ChangedFile, type CheckpointStore } from './checkpointStore';
+import { CheckpointError, type ChangedFile, type CheckpointStore, type Refused } from './checkpointStore';
 import type { CheckpointIndex, RestoreRecord, TurnCheckpoint } from './turnCheckpoints';
 
 export interface CheckpointNotice {
@@ -22,6 +22,8 @@ export interface RestoreOutcome {
 	kept: string[];
 	/** Protected files the restore left alone: writing them was not approved. */
 	guarded?: string[];
+	/** Files the restore could not put back safely (a link on the way, a folder in the place), with why. */
+	refused?: Refused[];
 	cancelled?: boolean;
 	message: string;
 }
@@ -54,7 +56,11 @@ export class Checkpoints {
 	constructor(private readonly _options: CheckpointsOptions) {}
 
 	private _open() {
-		this._opened ??= this._options.open();
+		this._opened ??= this._options.open().then(opened => {
+			// Commits the store rewrote when it purged what it must not keep: the list follows them.
+			opened.index.remap(opened.store.purged);
+			return opened;
+		});
 		return this._opened;
 	}
 
@@ -258,26 +264,20 @@ export class Checkpoints {
 				changes = changes.filter(c => !userEdited.has(c.path));
 			}
 		}
-		// Protected files pass the approval gate; without an approval they are left alone (fail closed).
-		const protectedFiles = changes.flatMap(c => {
-			const reason = this._options.protectedReason?.(c.path);
-			return reason ? [{ path: c.path, reason }] : [];
-		});
-		let guarded: string[] = [];
-		if (protectedFiles.length && !(approve ? await approve(protectedFiles).catch(() => false) : false)) {
-			guarded = protectedFiles.map(f => f.path);
-			changes = changes.filter(c => !guarded.includes(c.path));
-		}
-		const guardedText = guarded.length
-			? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
-			: '';
+		const { guarded, approved, guardedText } = await this._askProtected(changes, approve);
+		changes = changes.filter(c => !guarded.includes(c.path));
 		if (changes.length === 0) {
 			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
 		}
-		await store.checkout(
+		const refused = await store.checkout(
 			plan.target,
 			changes.map(c => c.path),
+			approved,
 		);
+		changes = changes.filter(c => !refused.some(r => r.path === c.path));
+		const refusedText = refused.length
+			? ` Left alone, not safe to restore: ${refused.map(r => `${r.path} (${r.reason})`).join('; ')}.`
+			: '';
 		const result = await store.snapshot(`${plan.sessionId}/restore/${id}/result`, `after restore ${id}`);
 		if (plan.undoing) {
 			index.updateRestore({ ...plan.undoing, undone: true });
@@ -298,7 +298,28 @@ export class Checkpoints {
 			restored: changes,
 			kept,
 			guarded,
-			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}`,
+			refused,
+			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}${refusedText}`,
+		};
+	}
+
+	/** Protected files pass the approval gate; without an approval they are left alone (fail closed). */
+	private async _askProtected(
+		changes: readonly ChangedFile[],
+		approve?: ApproveProtected,
+	): Promise<{ guarded: string[]; approved: Set<string>; guardedText: string }> {
+		const protectedFiles = changes.flatMap(c => {
+			const reason = this._options.protectedReason?.(c.path);
+			return reason ? [{ path: c.path, reason }] : [];
+		});
+		const yes = protectedFiles.length > 0 && (approve ? await approve(protectedFiles).catch(() => false) : false);
+		const guarded = yes ? [] : protectedFiles.map(f => f.path);
+		return {
+			guarded,
+			approved: new Set(yes ? protectedFiles.map(f => f.path) : []),
+			guardedText: guarded.length
+				? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
+				: '',
 		};
 	}
 

@@ -1,3 +1,4 @@
+import { networkFetch } from '../gate/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
@@ -35,7 +36,7 @@ export class AnthropicChatModel implements ChatModel {
 			apiKey: _options.apiKey || 'no-key',
 			maxRetries: _options.maxRetries ?? 0,
 			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: _options.fetch,
+			fetch: _options.fetch ?? networkFetch,
 		});
 	}
 

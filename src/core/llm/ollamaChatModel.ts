@@ -1,3 +1,4 @@
+import { networkFetch } from '../gate/network';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { describeModelFailure, mapModelError, type EndpointInfo } from './httpErrors';
@@ -41,7 +42,7 @@ export class OllamaChatModel implements ChatModel {
 		const tools = toOllamaTools(request.tools);
 		let response: Response;
 		try {
-			response = await (this._options.fetch ?? fetch)(`${this._root}/api/chat`, {
+			response = await (this._options.fetch ?? networkFetch)(`${this._root}/api/chat`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({

@@ -1,3 +1,4 @@
+import type { Gate } from '../gate/gate';
 import type { Workspace } from '../ports';
 
 /** One rules file as found in the workspace. */
@@ -29,9 +30,11 @@ export function ruleTokens(text: string): number {
 /**
  * Finds AGENTS.md files (root and sub-folders) and .keel/rules/*.md, and keeps as many as fit
  * `budgetTokens`: the root AGENTS.md first, then .keel/rules by name, then sub-folder files
- * from shallow to deep. A file that does not fit is skipped whole (half a rule misleads).
+ * from shallow to deep. A file that does not fit is skipped whole (half a rule misleads). Each
+ * is read through the gate like read_file reads: one that is a link or hard link out of the
+ * workspace, deny-read, or a link to a protected file is skipped with the reason.
  */
-export async function loadRules(workspace: Workspace, budgetTokens: number): Promise<LoadedRules> {
+export async function loadRules(workspace: Workspace, budgetTokens: number, gate: Gate): Promise<LoadedRules> {
 	const found = new Set<string>();
 	for (const glob of RULE_GLOBS) {
 		for (const path of await workspace.findFiles(glob, MAX_FILES).catch(() => [] as string[])) {
@@ -39,13 +42,15 @@ export async function loadRules(workspace: Workspace, budgetTokens: number): Pro
 		}
 	}
 	const files: RuleFile[] = [];
+	const skipped: LoadedRules['skipped'] = [];
 	for (const path of [...found].sort(byPrecedence)) {
 		let text: string;
 		try {
-			text = Buffer.from(await workspace.readFile(path))
+			text = Buffer.from((await gate.readShipped(workspace, path, 'rules file')).bytes)
 				.toString('utf8')
 				.trim();
-		} catch {
+		} catch (error) {
+			skipped.push({ path, tokens: 0, reason: (error as Error).message });
 			continue;
 		}
 		if (!text) {
@@ -54,7 +59,6 @@ export async function loadRules(workspace: Workspace, budgetTokens: number): Pro
 		files.push({ path, scope: scopeOf(path), text, tokens: ruleTokens(text) });
 	}
 	const applied: RuleFile[] = [];
-	const skipped: LoadedRules['skipped'] = [];
 	let tokens = 0;
 	for (const file of files) {
 		if (tokens + file.tokens > budgetTokens) {

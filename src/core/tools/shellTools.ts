@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { ExecError, tail } from '../exec/execError';
 import type { BackendChoice, ShellBackendSelector } from '../exec/shellBackend';
-import type { CommandBackend, CommandResult } from '../ports';
+import { Gate } from '../gate/gate';
+import type { CommandBackend, CommandResult, Workspace } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
 import { loadBashParser } from './bashParser';
 import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
-import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths';
+import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
 import { splitCommandLine } from './shellRules';
+import { landingName } from './shellWrites';
 import { multiRootFolders } from './workspaceFolders';
 
 export interface ShellToolSettings {
@@ -22,6 +24,12 @@ export interface ShellToolDeps {
 	settings(): ShellToolSettings;
 	/** Deny-read and protected paths for redirect targets; defaults to the built-in lists. */
 	pathPolicy?(): PathPolicy;
+	/** The one gate; without it, a gate over pathPolicy(). */
+	gate?: Gate;
+}
+
+function gateOfShell(deps: ShellToolDeps): Gate {
+	return deps.gate ?? new Gate({ policy: () => deps.pathPolicy?.() ?? defaultPathPolicy });
 }
 
 /** What the card showed: the canonical cwd and redirect targets execute re-checks. */
@@ -112,12 +120,14 @@ export function commandToolResult(
 /**
  * The cwd and every redirect target, resolved through symlinks as the file tools resolve
  * paths: a target that leaves the workspace, is protected or deny-listed makes the call ask
- * (with the reason on the card); permission rules see the canonical names too.
+ * (with the reason on the card); permission rules see the canonical names too. A copy or move
+ * into a folder writes folder/<name>: that is a target too, decided where it really lands.
  */
 async function plan(
 	command: string,
 	cwdInput: string | undefined,
 	guard: WorkspaceGuard,
+	workspace: Workspace,
 ): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
 	let cwd: ResolvedPath;
 	try {
@@ -131,11 +141,11 @@ async function plan(
 	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
 		if (path === undefined) {
 			reasons.push(`${written}: the file it writes is only known when bash runs it`);
-			return;
+			return undefined;
 		}
 		if (path.startsWith('/') || path.startsWith('~')) {
 			reasons.push(`${written}: ${intent === 'write' ? 'writes' : 'reads'} outside the workspace`);
-			return;
+			return undefined;
 		}
 		try {
 			const resolved = await guard.resolve(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
@@ -143,12 +153,27 @@ async function plan(
 			if (intent === 'write' && resolved.protectedReason) {
 				reasons.push(`${written}: ${resolved.protectedReason}`);
 			}
+			return resolved;
 		} catch (error) {
 			if (!(error instanceof PathRefused)) throw error;
 			reasons.push(`${written}: ${error.message}`);
+			return undefined;
 		}
 	};
-	for (const target of parsed.writes) await check(target.written, target.path, 'write');
+	for (const target of parsed.writes) {
+		const resolved = await check(target.written, target.path, 'write');
+		if (!resolved || !target.into || (await workspace.stat(resolved.path))?.type !== 'directory') {
+			continue;
+		}
+		for (const source of target.into) {
+			const name = landingName(source);
+			await check(
+				name === undefined ? `${target.written}/…` : `${target.written}/${name}`,
+				name === undefined ? undefined : `${target.path}/${name}`,
+				'write',
+			);
+		}
+	}
 	for (const target of parsed.reads) await check(target.written, target.path, 'read');
 	return { cwd, targets, reasons };
 }
@@ -178,8 +203,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		async prepare(input, { workspace }) {
 			// The policy decides on bash's own parse; if the parser cannot load, it fails closed (asks).
 			await loadBashParser().catch(() => undefined);
-			const guard = new WorkspaceGuard(workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
-			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard);
+			const guard = gateOfShell(deps).files(workspace);
+			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
 				throw new PathRefused(
 					`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`,
@@ -203,7 +228,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		},
 		async execute(input, context): Promise<ToolResult> {
 			const { signal, progress } = context;
-			const guard = new WorkspaceGuard(context.workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
+			const guard = gateOfShell(deps).files(context.workspace);
 			const approved: ShellPlan =
 				(context.prepared?.data as ShellPlan | undefined) ??
 				((await runCommand.prepare!(input, context)).data as ShellPlan);

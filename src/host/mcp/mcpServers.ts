@@ -10,6 +10,7 @@ import {
 import type { LaunchContext } from '../../core/tools/sources/mcpLaunch';
 import type { McpConnectionOptions } from '../../core/tools/sources/mcpConnection';
 import { readSetting, readSettingUnparsed } from '../settings/settings';
+import { readText } from '../tools/hostFiles';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {
@@ -74,14 +75,6 @@ export async function loadServers(userMcpFile?: vscode.Uri): Promise<LoadedServe
 /** VS Code keeps the user's MCP servers in mcp.json beside its settings.json (the User folder). */
 export function vscodeUserMcpFile(globalStorageUri: vscode.Uri): vscode.Uri {
 	return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'mcp.json');
-}
-
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined;
-	}
 }
 
 /** Where a server's launch plan (mcpLaunch.ts) is worked out from: its identity, folder, home and environment. */

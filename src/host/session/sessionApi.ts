@@ -4,6 +4,8 @@ import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
+import { exportSource } from './sessionHistory';
+import type { ExportGate } from '../../core/gate/exports';
 
 type SessionApi = Pick<
 	KeelApi,
@@ -31,6 +33,7 @@ export function sessionApi(
 	persistence: SessionPersistence,
 	rewind: ConversationRewind,
 	compaction: Compaction,
+	exports?: ExportGate<unknown>,
 ): SessionApi {
 	return {
 		runTurn: prompt => controller.send(prompt),
@@ -62,10 +65,8 @@ export function sessionApi(
 			if (!store || !meta) {
 				throw new Error(`There is no stored session ${id}.`);
 			}
-			return exportSession(format === 'json' ? 'json' : 'markdown', meta, {
-				events: () => store.events(id),
-				history: () => store.load(id),
-			});
+			// What an export copies is decided again with the deny list as it is now (the gate).
+			return exportSession(format === 'json' ? 'json' : 'markdown', meta, exportSource(store, id, exports));
 		},
 		compact: () => compaction.compact(),
 		rewindTo: (turnId, options) => rewind.rewindTo(turnId, options),

@@ -3,10 +3,11 @@ import type { ToolDefinition } from '../../core/tools/defineTool';
 import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
+import { KEEL_LM_PREFIX } from '../../core/tools/lentTools';
 import { readSetting } from '../settings/settings';
 
-/** Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel. */
-export const KEEL_LM_PREFIX = 'keel_';
+// Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel.
+export { KEEL_LM_PREFIX };
 
 export function lmToolName(name: string): string {
 	return `lm_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, MAX_TOOL_NAME);

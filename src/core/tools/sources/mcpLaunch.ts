@@ -13,6 +13,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { McpServerConfig } from './mcpConfig';
 import { parseEnvFile, resolveServer, type VariableContext } from './mcpVariables';
+import { resolveExecutable } from '../../gate/programs';
+
+// The program a start runs is the gate's decision (gate/programs.ts); kept here under its old name too.
+export { resolveExecutable };
 
 export interface McpLaunchPlan {
 	/** Where the server is declared and its name: consent and pins are kept per identity. */
@@ -141,31 +145,6 @@ export async function planLaunch(server: McpServerConfig, context: LaunchContext
 		)
 		.digest('hex');
 	return { identity: context.identity, config, env, readsEnv: envRead, inputs: [...inputs], lines, fingerprint };
-}
-
-/**
- * The program a spawn would run, found the way the system finds it (execvp: a name with a
- * slash from the working folder, otherwise the first executable file along PATH, whose
- * relative entries also start at the working folder): the path found, which is what is
- * started (a multi-call program reads its name), and the real file behind it.
- */
-export function resolveExecutable(command: string, cwd: string, searchPath: string): { found: string; real: string } {
-	const candidates =
-		command.includes('/') || command.includes(path.sep)
-			? [path.resolve(cwd, command)]
-			: searchPath.split(path.delimiter).map(dir => path.resolve(cwd, dir || '.', command));
-	for (const candidate of candidates) {
-		try {
-			const stat = fs.statSync(candidate);
-			fs.accessSync(candidate, fs.constants.X_OK);
-			if (stat.isFile()) {
-				return { found: candidate, real: fs.realpathSync(candidate) };
-			}
-		} catch {
-			// Not this one: the next PATH entry.
-		}
-	}
-	throw new LaunchRefused(`the program "${command}" was not found (PATH: ${searchPath || 'empty'})`);
 }
 
 /** Inputs answered by the user, put in after consent (never into the program, folder or envFile). */
