@@ -80,7 +80,11 @@ export function toOpenAIMessages(
 				break;
 			}
 			case 'tool_result':
-				out.push({ role: 'tool', tool_call_id: wireId(message.data.toolCallId, idRule), content: message.content });
+				out.push({
+					role: 'tool',
+					tool_call_id: wireId(message.data.toolCallId, idRule),
+					content: message.content,
+				});
 				break;
 		}
 	}

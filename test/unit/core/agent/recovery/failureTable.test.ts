@@ -76,7 +76,12 @@ describe('failure classification table', () => {
 		// OpenAI's own words for a passing server-side failure.
 		['500 server error', http(500, { error: { message: 'The server had an error' } }), 'transient', 'retry'],
 		// An error whose words Keel does not know is retried at most twice, whatever its status.
-		['500 unknown words', http(500, { error: { message: 'Something went sideways (E-7731)' } }), 'unknown', 'retryUnknown'],
+		[
+			'500 unknown words',
+			http(500, { error: { message: 'Something went sideways (E-7731)' } }),
+			'unknown',
+			'retryUnknown',
+		],
 		['502 HTML from a proxy', http(502, '<html>502 Bad Gateway</html>'), 'transient', 'retry'],
 		['503 loading model', http(503, { error: { code: 503, message: 'Loading model' } }), 'transient', 'retry'],
 		[
