@@ -87,8 +87,8 @@ function presentedAsExample(text: string, c: Candidate): boolean {
 }
 
 /**
- * Written inside a sentence or a table — words after it on its line, or a table row — and not
- * wrapped as a call: a mention, or a step of a plan being described.
+ * Written inside a sentence, a table or a list — words after it on its line, a table row, a
+ * list item — and not wrapped as a call: a mention, or a step being described.
  */
 function isInlineMention(text: string, c: Candidate): boolean {
 	if (c.wrapped) {
@@ -98,7 +98,8 @@ function isInlineMention(text: string, c: Candidate): boolean {
 	const lineEnd = text.indexOf('\n', c.end);
 	const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
 	const after = text.slice(c.end, lineEnd < 0 ? text.length : lineEnd).replace(/[`*_]/g, '');
-	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line);
+	// A list item describes a step (done, or planned), as a table row does: models act one call at a time.
+	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line) || /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
 }
 
 /** Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a pattern, not made. */

@@ -98,6 +98,11 @@ describe('calls written as text: the general extractor and its judge', () => {
 			[],
 		);
 		assert.deepStrictEqual(read('I called read_file(path="a.txt") earlier and it failed.').calls, []);
+		assert.deepStrictEqual(
+			read('Done. Steps taken:\n- read_file(path="a.txt")\n- write_file(path="b.txt", content="x")').calls,
+			[],
+			'a list of steps describes them',
+		);
 	});
 
 	it('what the model wrote after its call, before any result, is set apart from the prose', () => {
