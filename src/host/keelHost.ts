@@ -3,6 +3,7 @@ import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
 import { WebviewChannel } from './chat/webviewChannel';
+import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
 import { TurnChanges } from './checkpoints/turnChanges';
@@ -119,6 +120,7 @@ export class KeelHost extends Disposable {
 		this._register(followModelSetting(controller));
 		const blocked = this._register(new BlockedTools(toolSystem.policy, controller));
 		const picker = this._register(new ModelPicker(context, logger, gate));
+		const checkModel = lazy('check model', () => this._register(new CheckModel(context, logger, gate)));
 		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
 		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings);
 		const exports = exportGate(gate, workspace);
@@ -136,6 +138,7 @@ export class KeelHost extends Disposable {
 			...projectContextCommands(project, controller),
 			...checkpointCommands(changes),
 			...modelCommands(picker, context.secrets),
+			...checkModelCommands(checkModel),
 			...blocked.commands,
 			...mcpCommands(mcp),
 		};

@@ -83,6 +83,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4000)).min(1).max(50) }).strict(),
 	/** The button of the protocol refusal: the host reloads the window (honoured only after a refusal). */
 	z.object({ type: z.literal('reloadWindow') }).strict(),
+	/** The empty chat's "Check this model" button: runs Keel: Check Model. */
+	z.object({ type: z.literal('checkModel') }).strict(),
 ]);
 
 /** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */

@@ -7,7 +7,7 @@
 // gets through when the distinctive part of the secret is visible anywhere it came out.
 import * as path from 'path';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { exportSession, searchPassage } from '../../src/core/session/sessionExport';
+import { sessionExportText, searchPassage } from '../../src/core/session/sessionExport';
 import { SessionStore } from '../../src/core/store/sessionStore';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
 import { redactSecrets, StreamRedactor } from '../../src/core/tools/redact';
@@ -142,14 +142,14 @@ describe(`security: ${KLASS}`, function () {
 		},
 		'Markdown export': async s => {
 			const id = `session${index(s)}`;
-			return exportSession('markdown', store.get(id)!, {
+			return sessionExportText('markdown', store.get(id)!, {
 				events: () => store.events(id),
 				history: () => store.load(id),
 			});
 		},
 		'JSON export': async s => {
 			const id = `session${index(s)}`;
-			return exportSession('json', store.get(id)!, {
+			return sessionExportText('json', store.get(id)!, {
 				events: () => store.events(id),
 				history: () => store.load(id),
 			});

@@ -2,6 +2,7 @@ import type { NoticeCode } from '../agent/noticeCodes';
 import type { NoticeLevel } from '../agent/events';
 import { CheckpointError, type ChangedFile, type CheckpointStore, type Refused } from './checkpointStore';
 import type { CheckpointIndex, RestoreRecord, TurnCheckpoint } from './turnCheckpoints';
+import { shortId } from '../util/ids';
 
 export interface CheckpointNotice {
 	sessionId: string;
@@ -51,7 +52,6 @@ export class Checkpoints {
 	private _current: { sessionId: string; turnId: string; taken?: Promise<void> } | undefined;
 	private readonly _warned = new Set<string>();
 	private _warmed = false;
-	private _counter = 0;
 
 	constructor(private readonly _options: CheckpointsOptions) {}
 
@@ -245,7 +245,7 @@ export class Checkpoints {
 		confirm?: ConfirmOverwrite,
 		approve?: ApproveProtected,
 	): Promise<RestoreOutcome> {
-		const id = `r${this._now().toString(36)}${++this._counter}`;
+		const id = shortId('r');
 		const now = await store.snapshot(`${plan.sessionId}/restore/${id}/point`, `before restore ${id}`);
 		let changes = await store.diff(now.commit, plan.target);
 		if (changes.length === 0) {

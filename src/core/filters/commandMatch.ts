@@ -60,7 +60,7 @@ export function withoutRunner(command: string): string {
 	);
 }
 
-export function matches(match: RuleMatch, command: string, compiled?: LinearRegex): boolean {
+export function matchesCommand(match: RuleMatch, command: string, compiled?: LinearRegex): boolean {
 	const candidates = [command, withoutRunner(command)];
 	if ('exact' in match) {
 		return candidates.includes(match.exact);

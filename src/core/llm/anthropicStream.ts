@@ -1,7 +1,7 @@
-import { AgentError } from '../errors';
 import type { ModelEvent, TokenUsage } from './chatModel';
 import { contentPieces } from './contentParts';
-import { parseJson, payloadError } from './payloadError';
+import { inStreamError, payloadError } from './payloadError';
+import { tryParseJson } from '../util/json';
 import { RawJson, type Completion, type WireFrame } from './responseBody';
 
 interface Block {
@@ -69,9 +69,9 @@ export class AnthropicStreamReader implements Completion {
 			return;
 		}
 		this._events++;
-		const value = parseJson(frame.data);
+		const value = tryParseJson(frame.data);
 		if (value === undefined) {
-			throwInStream(frame.data.trim().slice(0, 500), frame.data);
+			inStreamError(frame.data.trim().slice(0, 500), frame.data);
 		}
 		yield* this._event(value as WireEvent, frame.data, frame.event);
 	}
@@ -79,7 +79,7 @@ export class AnthropicStreamReader implements Completion {
 	*finish(): Generator<ModelEvent> {
 		const leftover = this._raw.leftover;
 		if (leftover && this._events === 0) {
-			throwInStream(payloadError(parseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
+			inStreamError(payloadError(tryParseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
 		}
 		for (const call of new Set(this._calls.values())) {
 			const input = call.rawArguments || (hasKeys(call.startInput) ? JSON.stringify(call.startInput) : '{}');
@@ -91,7 +91,7 @@ export class AnthropicStreamReader implements Completion {
 	private *_event(event: WireEvent, text: string, name: string | undefined): Generator<ModelEvent> {
 		const error = payloadError(event);
 		if (name === 'error' || error) {
-			throwInStream(error?.message ?? text.slice(0, 500), text);
+			inStreamError(error?.message ?? text.slice(0, 500), text);
 		}
 		switch (event.type) {
 			case 'message_start':
@@ -215,13 +215,6 @@ function hasKeys(value: unknown): boolean {
 
 /** A call's fragments already make a whole object: more fragments under a re-sent block are repeats. */
 function isComplete(raw: string): boolean {
-	const value = parseJson(raw);
+	const value = tryParseJson(raw);
 	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
-function throwInStream(message: string, body: string): never {
-	throw new AgentError('modelStream', `The model server reported an error mid-answer: ${message}`, {
-		body,
-		inStream: true,
-	});
 }

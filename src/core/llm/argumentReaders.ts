@@ -1,5 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
-import { groupEnd, stringEnd, stringValue } from './textScan';
+import { isRecord } from '../util/json';
+import { escapeRegExp, groupEnd, stringEnd, stringValue } from './textScan';
 
 /** What one argument encoding made of the text after a call's name. */
 export type ArgsRead =
@@ -88,7 +89,7 @@ export function readKeyValues(text: string, at: number, properties: string[]): A
  */
 export function readXmlArgs(text: string, from: number, to: number, properties: string[]): ArgsRead | undefined {
 	const region = text.slice(from, to);
-	const keys = properties.map(escapeRe).join('|') || '(?!)';
+	const keys = properties.map(escapeRegExp).join('|') || '(?!)';
 	const opener = new RegExp(
 		`<(\\w+)=([\\w.-]+)>|<(\\w+)\\s+name\\s*=\\s*["']([\\w.-]+)["']\\s*>|<(${keys})>|<(\\w+)>\\s*(${keys})\\s*</\\6>\\s*<(\\w+)>`,
 		'g',
@@ -141,10 +142,6 @@ export function parseLoose(text: string): unknown {
 	}
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const NOT_A_LITERAL = Symbol('not a literal');
 
 function pythonLiteral(source: string): unknown {
@@ -189,8 +186,4 @@ function splitTopLevel(inner: string): string[] {
 	}
 	parts.push(inner.slice(from));
 	return parts.map(part => part.trim()).filter(Boolean);
-}
-
-function escapeRe(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

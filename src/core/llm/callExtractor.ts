@@ -7,7 +7,7 @@ import {
 	type ArgsRead,
 } from './argumentReaders';
 import { jsonCallsAt } from './jsonCalls';
-import { jsonSpans, widenOverMarkup } from './textScan';
+import { escapeRegExp, jsonSpans, widenOverMarkup } from './textScan';
 
 /**
  * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
@@ -86,7 +86,10 @@ function findAnchors(text: string, tools: readonly OfferedTool[]): Anchor[] {
 	const anchors: Anchor[] = [];
 	for (const tool of tools) {
 		const words = tool.name.split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
-		const pattern = new RegExp(`(?<![A-Za-z0-9_])${words.map(escapeRe).join('[_\\-.]?')}(?![A-Za-z0-9_])`, 'gi');
+		const pattern = new RegExp(
+			`(?<![A-Za-z0-9_])${words.map(escapeRegExp).join('[_\\-.]?')}(?![A-Za-z0-9_])`,
+			'gi',
+		);
 		for (const m of text.matchAll(pattern)) {
 			anchors.push({ tool, start: m.index!, end: m.index! + m[0].length });
 		}
@@ -237,8 +240,4 @@ function dedupe(candidates: Candidate[]): Candidate[] {
 		}
 	}
 	return kept;
-}
-
-function escapeRe(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

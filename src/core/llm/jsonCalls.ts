@@ -1,4 +1,5 @@
-import { isRecord, parseLoose } from './argumentReaders';
+import { parseLoose } from './argumentReaders';
+import { isRecord } from '../util/json';
 import type { Candidate, OfferedTool } from './callExtractor';
 import { widenOverMarkup } from './textScan';
 import { matchToolName } from './toolNames';

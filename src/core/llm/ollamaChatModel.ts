@@ -5,6 +5,7 @@ import { describeModelFailure, mapModelError, type EndpointInfo } from './httpEr
 import { OllamaStreamReader } from './ollamaStream';
 import { toOllamaMessages, toOllamaTools } from './ollamaWire';
 import { replaysReasoning } from './reasoningReplay';
+import { askedOutputTokens } from './openaiChatModel';
 import { bodyText, jsonLines } from './responseBody';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
@@ -13,6 +14,8 @@ export interface OllamaChatModelOptions extends EndpointInfo {
 	/** How long Ollama keeps the model loaded after a request, e.g. "30m". */
 	keepAlive?: string;
 	timeoutMs?: number;
+	/** The most output tokens to ask for (keel.model.maxOutputTokens), as num_predict; less when less is left of the window. */
+	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
 
@@ -50,7 +53,7 @@ export class OllamaChatModel implements ChatModel {
 					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: ollamaOptions(this._options.contextWindow, request),
+					options: ollamaOptions(this._options.contextWindow, request, this._options.maxOutputTokens),
 					keep_alive: this._options.keepAlive,
 				}),
 				signal,
@@ -87,13 +90,18 @@ export class OllamaChatModel implements ChatModel {
  * num_ctx against silent truncation; num_predict so the answer fits what is left of the window;
  * after degenerate output, a repeat penalty and a little more randomness.
  */
-function ollamaOptions(contextWindow: number | undefined, request: ChatRequest): Record<string, number> | undefined {
+function ollamaOptions(
+	contextWindow: number | undefined,
+	request: ChatRequest,
+	maxOutputTokens: number | undefined,
+): Record<string, number> | undefined {
 	const options: Record<string, number> = {};
 	if (contextWindow) {
 		options.num_ctx = contextWindow;
 	}
-	if (request.maxTokens !== undefined) {
-		options.num_predict = Math.max(1, Math.floor(Math.min(request.maxTokens, contextWindow ?? Infinity)));
+	const budget = askedOutputTokens(request.maxTokens, maxOutputTokens);
+	if (budget !== undefined) {
+		options.num_predict = Math.min(budget, contextWindow ?? Infinity);
 	}
 	if (request.avoidRepetition) {
 		options.repeat_penalty = 1.3;

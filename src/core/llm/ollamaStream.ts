@@ -1,9 +1,9 @@
 import { randomUUID } from 'crypto';
-import { AgentError } from '../errors';
-import type { ModelEvent, TokenUsage } from './chatModel';
+import type { ModelEvent, ServerTimings, TokenUsage } from './chatModel';
 import { contentPieces } from './contentParts';
 import type { OllamaChunk } from './ollamaWire';
-import { parseJson, payloadError } from './payloadError';
+import { inStreamError, payloadError } from './payloadError';
+import { tryParseJson } from '../util/json';
 import type { Completion } from './responseBody';
 
 interface Call {
@@ -38,14 +38,11 @@ export class OllamaStreamReader implements Completion {
 		if (!text || text === '[DONE]' || text.startsWith(':')) {
 			return;
 		}
-		const value = parseJson(text);
+		const value = tryParseJson(text);
 		const error = value === undefined ? undefined : payloadError(value);
 		if (error) {
 			// Ollama reports failures after the 200 (e.g. "error parsing tool call") as a line.
-			throw new AgentError('modelStream', `The model server reported an error mid-answer: ${error.message}`, {
-				body: text,
-				inStream: true,
-			});
+			inStreamError(error.message, text);
 		}
 		const chunk = (value ?? {}) as OllamaChunk;
 		if (chunk.message?.thinking) {
@@ -66,6 +63,7 @@ export class OllamaStreamReader implements Completion {
 			this._usage.promptTokens = chunk.prompt_eval_count;
 			this._usage.prefilledTokens = chunk.prompt_eval_count;
 			this._usage.completionTokens = chunk.eval_count;
+			this._usage.timings = ollamaTimings(chunk);
 		}
 	}
 
@@ -106,11 +104,26 @@ export class OllamaStreamReader implements Completion {
 	}
 }
 
+const NS_PER_MS = 1_000_000;
+
+/** Ollama's own clock, in nanoseconds, on its last line. */
+function ollamaTimings(chunk: OllamaChunk): ServerTimings | undefined {
+	if (chunk.prompt_eval_duration === undefined && chunk.eval_duration === undefined) {
+		return undefined;
+	}
+	return {
+		promptTokens: chunk.prompt_eval_count,
+		promptMs: chunk.prompt_eval_duration === undefined ? undefined : chunk.prompt_eval_duration / NS_PER_MS,
+		generatedTokens: chunk.eval_count,
+		generationMs: chunk.eval_duration === undefined ? undefined : chunk.eval_duration / NS_PER_MS,
+	};
+}
+
 function sameJson(a: string, b: string): boolean {
 	if (a === b) {
 		return true;
 	}
-	const x = parseJson(a);
-	const y = parseJson(b);
+	const x = tryParseJson(a);
+	const y = tryParseJson(b);
 	return x !== undefined && JSON.stringify(x) === JSON.stringify(y);
 }

@@ -82,6 +82,9 @@ export interface OllamaChunk {
 	done?: boolean;
 	done_reason?: string;
 	prompt_eval_count?: number;
+	/** Nanoseconds, like every Ollama duration. */
+	prompt_eval_duration?: number;
 	eval_count?: number;
+	eval_duration?: number;
 	error?: unknown;
 }

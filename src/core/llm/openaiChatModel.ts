@@ -14,6 +14,8 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 	/** SDK-level retries of pre-header failures; the agent's own recovery sits above this. */
 	maxRetries?: number;
 	timeoutMs?: number;
+	/** The most output tokens to ask for (keel.model.maxOutputTokens); less when less is left of the window. */
+	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
 
@@ -72,7 +74,7 @@ export class OpenAIChatModel implements ChatModel {
 			return true;
 		}
 		if (
-			request.maxTokens !== undefined &&
+			askedOutputTokens(request.maxTokens, this._options.maxOutputTokens) !== undefined &&
 			this._budgetField === 'max_tokens' &&
 			/max_tokens.*(?:not supported|unsupported).*max_completion_tokens/is.test(words)
 		) {
@@ -84,6 +86,7 @@ export class OpenAIChatModel implements ChatModel {
 
 	private _params(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
 		const tools = toOpenAITools(request.tools);
+		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
 		return {
 			model: this._options.model,
 			messages: toOpenAIMessages(
@@ -94,7 +97,7 @@ export class OpenAIChatModel implements ChatModel {
 			tools: tools.length > 0 ? tools : undefined,
 			stream: true,
 			stream_options: { include_usage: true },
-			...(request.maxTokens !== undefined ? { [this._budgetField]: request.maxTokens } : {}),
+			...(budget !== undefined ? { [this._budgetField]: budget } : {}),
 			// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
 			...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
 		};
@@ -119,6 +122,12 @@ export class OpenAIChatModel implements ChatModel {
 			this._options,
 		);
 	}
+}
+
+/** What is left of the window, never more than the configured most; undefined when neither is known. */
+export function askedOutputTokens(left: number | undefined, most: number | undefined): number | undefined {
+	const known = [left, most].filter((n): n is number => n !== undefined && n > 0);
+	return known.length > 0 ? Math.max(1, Math.floor(Math.min(...known))) : undefined;
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'crypto';
-import { AgentError } from '../errors';
-import type { ModelEvent, TokenUsage } from './chatModel';
+import type { ModelEvent, ServerTimings, TokenUsage } from './chatModel';
 import { contentPieces } from './contentParts';
-import { parseJson, payloadError } from './payloadError';
+import { inStreamError, payloadError } from './payloadError';
+import { tryParseJson } from '../util/json';
 import { RawJson, type Completion, type WireFrame } from './responseBody';
 import { ToolCallAssembler } from './toolCallAssembler';
 
@@ -28,8 +28,8 @@ interface WireChunk {
 		completion_tokens?: number;
 		prompt_tokens_details?: { cached_tokens?: number };
 	} | null;
-	/** llama.cpp's own counts beside `usage`. */
-	timings?: { cache_n?: number; prompt_n?: number };
+	/** llama.cpp's own counts and clock beside `usage`. */
+	timings?: { cache_n?: number; prompt_n?: number; prompt_ms?: number; predicted_n?: number; predicted_ms?: number };
 }
 
 /**
@@ -44,6 +44,7 @@ export class OpenAIStreamReader implements Completion {
 	private readonly _raw = new RawJson();
 	private _finishReason: string | undefined;
 	private _usage: TokenUsage | undefined;
+	private _timings: ServerTimings | undefined;
 	private _done = false;
 	private _events = 0;
 
@@ -70,10 +71,10 @@ export class OpenAIStreamReader implements Completion {
 			this._done = true;
 			return;
 		}
-		const value = parseJson(data);
+		const value = tryParseJson(data);
 		if (value === undefined || frame.event === 'error') {
 			// `event: error`, or a data line that is not JSON (a proxy's text): an error in the server's words.
-			throwInStream(value === undefined ? data : (payloadError(value)?.message ?? data), data);
+			inStreamError(value === undefined ? data : (payloadError(value)?.message ?? data), data);
 		}
 		yield* this._payload(value, data);
 	}
@@ -82,7 +83,7 @@ export class OpenAIStreamReader implements Completion {
 	*finish(): Generator<ModelEvent> {
 		const leftover = this._raw.leftover;
 		if (leftover && this._events === 0) {
-			throwInStream(payloadError(parseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
+			inStreamError(payloadError(tryParseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
 		}
 		const calls = this._assembler.finish(() => `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`);
 		for (const call of calls) {
@@ -94,17 +95,21 @@ export class OpenAIStreamReader implements Completion {
 				rawArguments: call.rawArguments,
 			};
 		}
-		yield { type: 'finish', reason: this._finishReason ?? 'stop', usage: this._usage };
+		const usage = this._timings ? { ...this._usage, timings: this._timings } : this._usage;
+		yield { type: 'finish', reason: this._finishReason ?? 'stop', usage };
 	}
 
 	private *_payload(value: unknown, text: string): Generator<ModelEvent> {
 		const error = payloadError(value);
 		if (error) {
-			throwInStream(error.message, text);
+			inStreamError(error.message, text);
 		}
 		const chunk = value as WireChunk;
 		if (chunk.usage) {
 			this._usage = usageOf(chunk);
+		}
+		if (chunk.timings && typeof chunk.timings === 'object') {
+			this._timings = llamaCppTimings(chunk.timings);
 		}
 		const choice = chunk.choices?.[0];
 		if (!choice) {
@@ -160,9 +165,12 @@ function usageOf(chunk: WireChunk): TokenUsage {
 	};
 }
 
-function throwInStream(message: string, body: string): never {
-	throw new AgentError('modelStream', `The model server reported an error mid-answer: ${message}`, {
-		body,
-		inStream: true,
-	});
+/** llama.cpp's server times each request and sends it with the last chunk. */
+function llamaCppTimings(timings: NonNullable<WireChunk['timings']>): ServerTimings {
+	return {
+		promptTokens: timings.prompt_n,
+		promptMs: timings.prompt_ms,
+		generatedTokens: timings.predicted_n,
+		generationMs: timings.predicted_ms,
+	};
 }

@@ -1,3 +1,5 @@
+import { AgentError } from '../errors';
+
 /**
  * Errors arrive in many envelopes: `{"error": "…"}`, `{"error": {"message": …}}`, vLLM's
  * `{"object": "error", "message": …}`, Anthropic's `{"type": "error", "error": {…}}`,
@@ -57,10 +59,10 @@ export function stringLeaves(value: unknown, depth = 0): string[] {
 	return Object.values(value as Record<string, unknown>).flatMap(v => stringLeaves(v, depth + 1));
 }
 
-export function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
+/** An error the server reported inside a response that had started as HTTP 200, in its words. */
+export function inStreamError(message: string, body: string): never {
+	throw new AgentError('modelStream', `The model server reported an error mid-answer: ${message}`, {
+		body,
+		inStream: true,
+	});
 }

@@ -1,4 +1,4 @@
-import { jsonrepair } from 'jsonrepair';
+import { parseLoose } from './argumentReaders';
 
 export type DialectName = 'harmony' | 'mistral' | 'deepseek' | 'llama' | 'kimi' | 'minimax';
 
@@ -144,16 +144,4 @@ function argsText(args: unknown): string {
 function stripFence(text: string): string {
 	const fence = /^```[a-z]*\s*\n?([\s\S]*?)\n?```\s*$/i.exec(text.trim());
 	return fence ? fence[1].trim() : text.trim();
-}
-
-function parseLoose(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		try {
-			return JSON.parse(jsonrepair(text));
-		} catch {
-			return undefined;
-		}
-	}
 }

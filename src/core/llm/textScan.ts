@@ -136,3 +136,8 @@ export function widenOverMarkup(text: string, start: number, end: number): [numb
 	}
 	return [start, end];
 }
+
+/** A string matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

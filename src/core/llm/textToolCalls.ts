@@ -1,4 +1,4 @@
-import { jsonrepair } from 'jsonrepair';
+import { parseLoose, trimValue } from './argumentReaders';
 import { DIALECT_WRAPPERS, findDialectCalls, type DialectName } from './textDialects';
 import { matchToolName } from './toolNames';
 
@@ -93,7 +93,7 @@ export function dialectMatches(text: string, toolNames: readonly string[]): Dial
 		take(m.index!, m.index! + m[0].length, jsonCall(m[1].trim(), 'json'));
 	}
 	for (const m of text.matchAll(/call:([\w.-]+)\s*(\{[\s\S]*?\})(?=\s*(?:$|\n|<))/g)) {
-		const args = repairObject(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
+		const args = parseLoose(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
 		take(
 			m.index!,
 			m.index! + m[0].length,
@@ -107,7 +107,7 @@ export function dialectMatches(text: string, toolNames: readonly string[]): Dial
 }
 
 function jsonCall(body: string, dialect: TextToolCall['dialect']): TextToolCall | undefined {
-	let value = repairObject(body) as Record<string, unknown> | unknown[] | undefined;
+	let value = parseLoose(body) as Record<string, unknown> | unknown[] | undefined;
 	if (Array.isArray(value) && value.length === 1) {
 		value = value[0] as Record<string, unknown>;
 	}
@@ -155,24 +155,6 @@ function glmCall(body: string): TextToolCall | undefined {
 		args[m[1].trim()] = trimValue(m[2]);
 	}
 	return { name, rawArguments: JSON.stringify(args), dialect: 'glm-xml' };
-}
-
-/** XML dialects put values on their own lines; one leading/trailing newline is layout, not content. */
-function trimValue(value: string): string {
-	const stripped = value.replace(/^[ \t]*\r?\n/, '').replace(/\r?\n[ \t]*$/, '');
-	return stripped.includes('\n') ? stripped : stripped.trim();
-}
-
-function repairObject(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		try {
-			return JSON.parse(jsonrepair(text));
-		} catch {
-			return undefined;
-		}
-	}
 }
 
 /** Top-level `{…}` spans, respecting strings, so prose braces don't confuse the JSON scan. */

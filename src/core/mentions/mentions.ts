@@ -1,4 +1,5 @@
 import type { Gate } from '../gate/gate';
+import { approxTokens } from '../util/tokens';
 import type { Workspace } from '../ports';
 import type { DiagnosticEntry } from '../tools/toolDeps';
 
@@ -67,10 +68,6 @@ export function parseMentions(text: string): Mention[] {
 	return found;
 }
 
-export function estimateTokens(text: string): number {
-	return Math.ceil(text.length / 4);
-}
-
 /**
  * Resolves each mention to content, each capped at `maxTokens` (the middle of a long file is
  * better lost than the whole context window). Never throws: a refusal is an attachment with
@@ -96,7 +93,7 @@ export async function resolveMentions(
 					false,
 				);
 			}
-			out.push(cap(await resolveOne(mention, sources, signal), maxTokens));
+			out.push(cap(await resolveMention(mention, sources, signal), maxTokens));
 		} catch (error) {
 			out.push({
 				kind: mention.kind,
@@ -110,7 +107,7 @@ export async function resolveMentions(
 	return out;
 }
 
-async function resolveOne(mention: Mention, sources: MentionSources, signal: AbortSignal): Promise<Attachment> {
+async function resolveMention(mention: Mention, sources: MentionSources, signal: AbortSignal): Promise<Attachment> {
 	switch (mention.kind) {
 		case 'file': {
 			const read = await sources.gate.readShipped(sources.workspace, mention.value, 'mention');
@@ -170,7 +167,7 @@ async function resolveOne(mention: Mention, sources: MentionSources, signal: Abo
 }
 
 function attach(kind: MentionKind, label: string, content: string): Attachment {
-	return { kind, label, content, tokens: estimateTokens(content) };
+	return { kind, label, content, tokens: approxTokens(content) };
 }
 
 function cap(attachment: Attachment, maxTokens: number): Attachment {
@@ -181,7 +178,7 @@ function cap(attachment: Attachment, maxTokens: number): Attachment {
 	const head = attachment.content.slice(0, Math.floor(keep * 0.7));
 	const tail = attachment.content.slice(-Math.floor(keep * 0.3));
 	const content = `${head}\n[… ${attachment.content.length - head.length - tail.length} characters left out by Keel …]\n${tail}`;
-	return { ...attachment, content, tokens: estimateTokens(content), truncated: true };
+	return { ...attachment, content, tokens: approxTokens(content), truncated: true };
 }
 
 /**

@@ -84,41 +84,55 @@ export function translate(glob: string, whole = glob): string {
 		} else if (c === '?') {
 			out += '[^/]';
 			i++;
-		} else if (c === '[') {
-			const end = classEnd(glob, i);
-			if (end < 0) {
-				out += '\\[';
-				i++;
-				continue;
-			}
-			let members = glob.slice(i + 1, end);
-			const negate = members.startsWith('!') || members.startsWith('^');
-			members = negate ? members.slice(1) : members;
-			out += `[${negate ? '^/' : ''}${members.replace(/\\(?!.)|\\$/g, '\\\\')}]`;
-			i = end + 1;
-		} else if (c === '{') {
-			const end = closing(glob, i, '{', '}');
-			const inside = end < 0 ? undefined : glob.slice(i + 1, end);
-			const range = inside && /^(-?\d+)\.\.(-?\d+)$/.exec(inside);
-			if (range && Math.abs(Number(range[2]) - Number(range[1])) <= 1000) {
-				const [a, b] = [Number(range[1]), Number(range[2])].sort((x, y) => x - y);
-				out += `(?:${Array.from({ length: b - a + 1 }, (_, k) => String(a + k)).join('|')})`;
-				i = end + 1;
-			} else if (inside !== undefined && split(inside, ',').length > 1) {
-				out += `(?:${split(inside, ',')
-					.map(part => translate(part, whole))
-					.join('|')})`;
-				i = end + 1;
-			} else {
-				out += '\\{';
-				i++;
-			}
+		} else if (c === '[' || c === '{') {
+			// A bracket that does not open a class or a brace list is a literal character.
+			const part = c === '[' ? translateClass(glob, i) : translateBraces(glob, i, whole);
+			out += part?.source ?? `\\${c}`;
+			i = part?.next ?? i + 1;
 		} else {
 			out += quoteLiteral(c);
 			i++;
 		}
 	}
 	return out;
+}
+
+/** What a glob construct at some index becomes, and the index after it. */
+interface Translated {
+	source: string;
+	next: number;
+}
+
+/** `[…]` at `open` (`[!…]`/`[^…]` never match `/`); undefined when it does not close. */
+function translateClass(glob: string, open: number): Translated | undefined {
+	const end = classEnd(glob, open);
+	if (end < 0) {
+		return undefined;
+	}
+	let members = glob.slice(open + 1, end);
+	const negate = members.startsWith('!') || members.startsWith('^');
+	members = negate ? members.slice(1) : members;
+	return { source: `[${negate ? '^/' : ''}${members.replace(/\\(?!.)|\\$/g, '\\\\')}]`, next: end + 1 };
+}
+
+/** `{1..3}` or `{a,b}` at `open`; undefined when the brace is a literal one. */
+function translateBraces(glob: string, open: number, whole: string): Translated | undefined {
+	const end = closing(glob, open, '{', '}');
+	const inside = end < 0 ? undefined : glob.slice(open + 1, end);
+	const range = inside && /^(-?\d+)\.\.(-?\d+)$/.exec(inside);
+	if (range && Math.abs(Number(range[2]) - Number(range[1])) <= 1000) {
+		const [a, b] = [Number(range[1]), Number(range[2])].sort((x, y) => x - y);
+		return { source: `(?:${Array.from({ length: b - a + 1 }, (_, k) => String(a + k)).join('|')})`, next: end + 1 };
+	}
+	if (inside !== undefined && split(inside, ',').length > 1) {
+		return {
+			source: `(?:${split(inside, ',')
+				.map(part => translate(part, whole))
+				.join('|')})`,
+			next: end + 1,
+		};
+	}
+	return undefined;
 }
 
 /** Index of the bracket closing the one at `open`, nesting and escapes respected; -1 when none. */

@@ -122,7 +122,7 @@ export function linearRegex(source: string, flags: LinearFlags = {}): LinearRege
 			'is too large once its counted repetitions are expanded; use fewer or smaller {n}',
 		);
 	}
-	const regex = wrap(source, compiled);
+	const regex = asLinearRegex(source, compiled);
 	if (cache.size >= MAX_CACHED) {
 		cache.delete(cache.keys().next().value!);
 	}
@@ -145,7 +145,7 @@ export function quoteLiteral(text: string): string {
 	return RE2JS.quote(text);
 }
 
-function wrap(source: string, compiled: RE2JS): LinearRegex {
+function asLinearRegex(source: string, compiled: RE2JS): LinearRegex {
 	const all = function* (text: string): Iterable<LinearMatch> {
 		for (const match of compiled.matchAll(text)) {
 			yield match as unknown as LinearMatch;

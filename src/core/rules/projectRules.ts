@@ -1,4 +1,5 @@
 import type { Gate } from '../gate/gate';
+import { approxTokens } from '../util/tokens';
 import type { Workspace } from '../ports';
 
 /** One rules file as found in the workspace. */
@@ -21,11 +22,6 @@ export interface LoadedRules {
 
 export const RULE_GLOBS = ['**/AGENTS.md', '.keel/rules/*.md'];
 const MAX_FILES = 50;
-
-/** Same estimate as the context budget (chars / 4), so the figures the chat shows add up. */
-export function ruleTokens(text: string): number {
-	return Math.ceil(text.length / 4);
-}
 
 /**
  * Finds AGENTS.md files (root and sub-folders) and .keel/rules/*.md, and keeps as many as fit
@@ -56,7 +52,7 @@ export async function loadRules(workspace: Workspace, budgetTokens: number, gate
 		if (!text) {
 			continue;
 		}
-		files.push({ path, scope: scopeOf(path), text, tokens: ruleTokens(text) });
+		files.push({ path, scope: scopeOf(path), text, tokens: approxTokens(text) });
 	}
 	const applied: RuleFile[] = [];
 	let tokens = 0;
@@ -83,7 +79,7 @@ function scopeOf(path: string): string {
 	return at === -1 ? '' : path.slice(0, at);
 }
 
-function rank(path: string): number {
+function precedence(path: string): number {
 	if (path === 'AGENTS.md') {
 		return 0;
 	}
@@ -91,7 +87,7 @@ function rank(path: string): number {
 }
 
 function byPrecedence(a: string, b: string): number {
-	return rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b);
+	return precedence(a) - precedence(b) || a.split('/').length - b.split('/').length || a.localeCompare(b);
 }
 
 /** The nearest AGENTS.md that applies to a file: the deepest scope containing it. */

@@ -10,7 +10,7 @@ import { sessionToJson, sessionToMarkdown } from '../store/exportSession';
 import type { SessionMeta, StoredEvent } from '../store/sessionStore';
 import { redactDeep, redactSecrets } from '../tools/redact';
 
-export function exportSession(
+export function sessionExportText(
 	format: 'markdown' | 'json',
 	meta: SessionMeta,
 	source: { events(): readonly StoredEvent[]; history(): readonly CanonicalMessage[] },

@@ -6,7 +6,7 @@ import { linearRegex, quoteLiteral, type LinearRegex } from '../patterns/linearR
 import type { CommandForm } from './shellRules';
 
 /** A command rule: literal words with `*` wildcards; `\*` is a literal star. */
-function compile(pattern: string): { prefix: string; regex: LinearRegex; trailingStarOnly: boolean } {
+function compileCommandPattern(pattern: string): { prefix: string; regex: LinearRegex; trailingStarOnly: boolean } {
 	const normalized = pattern.trim().replace(/[ \t]+/g, ' ');
 	const parts: string[] = [''];
 	for (let i = 0; i < normalized.length; i++) {
@@ -38,7 +38,7 @@ export function matchCommandRule(
 	purpose: 'allow' | 'restrict' = 'allow',
 ): boolean {
 	const { text, complete } = typeof form === 'string' ? { text: form, complete: true } : form;
-	const rule = compile(pattern);
+	const rule = compileCommandPattern(pattern);
 	if (complete) {
 		return rule.regex.test(text);
 	}

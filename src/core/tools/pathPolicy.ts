@@ -113,24 +113,25 @@ function matcher(glob: string, unrunnable: boolean): (path: string) => boolean {
 }
 
 /** Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. */
-function matches(glob: string, path: string, unrunnable = true): boolean {
+function globMatches(glob: string, path: string, unrunnable = true): boolean {
 	const match = matcher(glob, unrunnable);
 	return path !== '' && (match(path) || match(`x/${path}`));
 }
 
 export function isDeniedRead(path: string, policy: PathPolicy): boolean {
 	return (
-		policy.denyRead.some(glob => matches(glob, path)) && !policy.allowRead.some(glob => matches(glob, path, false))
+		policy.denyRead.some(glob => globMatches(glob, path)) &&
+		!policy.allowRead.some(glob => globMatches(glob, path, false))
 	);
 }
 
 /** The reason a write to `path` must always ask, or undefined. */
 export function isProtectedPath(path: string, policy: PathPolicy): string | undefined {
-	const hit = PROTECTED_PATHS.find(p => matches(p.glob, path) || matches(p.glob, `${path}/x`));
+	const hit = PROTECTED_PATHS.find(p => globMatches(p.glob, path) || globMatches(p.glob, `${path}/x`));
 	if (hit) {
 		return hit.reason;
 	}
-	const extra = policy.alwaysAsk.find(glob => matches(glob, path));
+	const extra = policy.alwaysAsk.find(glob => globMatches(glob, path));
 	return extra ? `matches keel.permissions.alwaysAsk (${extra})` : undefined;
 }
 

@@ -10,6 +10,7 @@ import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
 import { splitCommandLine } from './shellRules';
 import { landingName } from './shellWrites';
 import { multiRootFolders } from './workspaceFolders';
+import { durationText } from '../util/duration';
 
 export interface ShellToolSettings {
 	timeoutSeconds: number;
@@ -47,10 +48,6 @@ function title(command: string, backend: CommandBackend): string {
 	return `Run \`${line}\` (${WHERE[backend]})`;
 }
 
-function seconds(ms: number): string {
-	return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 /** Stdout and stderr as the model reads them; a terminal has only the one stream. */
 function body(result: CommandResult, lastLines?: number): string {
 	const cut = (text: string) => (lastLines ? tail(text, lastLines, 8000) : text.trimEnd());
@@ -86,7 +83,7 @@ export function commandToolResult(
 	}
 	if (result.timedOut) {
 		return fail(
-			`\`${command}\` timed out after ${seconds(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`,
+			`\`${command}\` timed out after ${durationText(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`,
 			fields,
 		);
 	}
@@ -104,17 +101,20 @@ export function commandToolResult(
 	}
 	if (result.exitCode === undefined) {
 		return ok(
-			`${body(result)}\n[ran ${where} in ${seconds(result.durationMs)}; exit code unknown${cap}]${noteLine}`,
+			`${body(result)}\n[ran ${where} in ${durationText(result.durationMs)}; exit code unknown${cap}]${noteLine}`,
 			fields,
 		);
 	}
 	if (result.exitCode !== 0) {
 		return fail(
-			`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${seconds(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`,
+			`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${durationText(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`,
 			fields,
 		);
 	}
-	return ok(`${body(result)}\n[exit code 0 · ${seconds(result.durationMs)} · ran ${where}${cap}]${noteLine}`, fields);
+	return ok(
+		`${body(result)}\n[exit code 0 · ${durationText(result.durationMs)} · ran ${where}${cap}]${noteLine}`,
+		fields,
+	);
 }
 
 /**

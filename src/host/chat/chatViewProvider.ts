@@ -104,6 +104,8 @@ export class ChatViewProvider extends Disposable {
 					void vscode.commands.executeCommand('workbench.action.reloadWindow');
 				}
 				return;
+			case 'checkModel':
+				return void vscode.commands.executeCommand('keel.checkModel');
 			case 'submit':
 				return void composer.submit(message.text, message.images);
 			case 'sendPrompt':

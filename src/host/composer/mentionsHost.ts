@@ -9,6 +9,7 @@ import {
 	type MentionOrigin,
 	type MentionSources,
 } from '../../core/mentions/mentions';
+import { terminalText } from '../../core/filters/sanitize';
 import type { Workspace } from '../../core/ports';
 import { guardedFetch } from '../../core/tools/urls';
 import { htmlToText } from '../../core/tools/webTools';
@@ -47,7 +48,7 @@ export class MentionsHost extends Disposable {
 				const keep = () =>
 					this._terminalOutput.set(
 						event.terminal,
-						`$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`,
+						`$ ${event.execution.commandLine.value}\n${terminalText(text)}`,
 					);
 				keep();
 				try {
@@ -207,9 +208,4 @@ function fuzzy(query: string, text: string): number {
 	}
 	const base = text.lastIndexOf('/') + 1;
 	return gaps + (text.slice(base).includes(query) ? 0 : 50);
-}
-
-function stripAnsi(text: string): string {
-	// eslint-disable-next-line no-control-regex
-	return text.replace(/\x1b\][^\x07]*(\x07|\x1b\\)|\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }

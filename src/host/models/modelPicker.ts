@@ -5,6 +5,7 @@ import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } 
 import { probeToolCalling, type ProbeResult } from '../../core/llm/toolProbe';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
+import { signalFromToken } from '../cancellation';
 import { modelEndpointOrigin, providerLabel, readResolvedProvider } from './providerConfig';
 import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lmModelItems';
@@ -173,23 +174,31 @@ export class ModelPicker extends Disposable {
 				title: `Keel: probing tool calling on ${model}…`,
 				cancellable: true,
 			},
-			(_progress, token) => {
-				const abort = new AbortController();
-				token.onCancellationRequested(() => abort.abort());
-				return probeToolCalling(
-					createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint)),
-					Date.now,
-					abort.signal,
-				);
+			async (_progress, token) => {
+				const cancel = signalFromToken(token);
+				try {
+					return await probeToolCalling(
+						createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint)),
+						Date.now,
+						cancel.signal,
+					);
+				} finally {
+					cancel.dispose();
+				}
 			},
 		);
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
-		void (result.ok
-			? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`)
-			: vscode.window.showWarningMessage(
-					`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
-				));
+		// One tool call says little; Check Model runs the whole suite on this model.
+		const checkModel = 'Check Model';
+		void (
+			result.ok
+				? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`, checkModel)
+				: vscode.window.showWarningMessage(
+						`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
+						checkModel,
+					)
+		).then(choice => choice === checkModel && vscode.commands.executeCommand('keel.checkModel'));
 		this.refresh();
 		return result;
 	}

@@ -21,6 +21,7 @@ export function readResolvedProvider(): ResolvedProvider {
 		contextWindow: readSetting('model.contextWindow'),
 		requestTimeoutSeconds: readSetting('model.requestTimeoutSeconds'),
 		keepAlive: readSetting('model.ollamaKeepAlive') || undefined,
+		maxOutputTokens: Math.max(0, readSetting('model.maxOutputTokens')),
 	});
 }
 

@@ -1,4 +1,4 @@
-import { exportSession, searchPassage } from '../../core/session/sessionExport';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { KeelApi } from '../keelApi';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
@@ -66,7 +66,7 @@ export function sessionApi(
 				throw new Error(`There is no stored session ${id}.`);
 			}
 			// What an export copies is decided again with the deny list as it is now (the gate).
-			return exportSession(format === 'json' ? 'json' : 'markdown', meta, exportSource(store, id, exports));
+			return sessionExportText(format === 'json' ? 'json' : 'markdown', meta, exportSource(store, id, exports));
 		},
 		compact: () => compaction.compact(),
 		rewindTo: (turnId, options) => rewind.rewindTo(turnId, options),

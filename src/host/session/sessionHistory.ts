@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { filteredEvents, type ExportGate } from '../../core/gate/exports';
-import { exportSession as exportSessionText, searchPassage } from '../../core/session/sessionExport';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import { writeBytes } from '../tools/hostFiles';
 import type { SessionPersistence } from './sessionPersistence';
@@ -142,7 +142,7 @@ export async function exportSession(
 		void vscode.window.showErrorMessage(`Keel: not exported: ${(error as Error).message}`);
 		return;
 	}
-	const content = exportSessionText(markdown ? 'markdown' : 'json', meta, exportSource(store, meta.id, gate));
+	const content = sessionExportText(markdown ? 'markdown' : 'json', meta, exportSource(store, meta.id, gate));
 	await writeBytes(target, Buffer.from(content, 'utf8'));
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,

@@ -4,6 +4,7 @@ import type { Workspace } from '../../core/ports';
 import { LentTools as LentCalls } from '../../core/tools/lentTools';
 import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
+import { signalFromToken } from '../cancellation';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
@@ -44,9 +45,13 @@ export function lentTools(
 			if (!vscode.workspace.isTrusted) {
 				throw new Error('Keel lends its tools only in a trusted workspace.');
 			}
-			const abort = new AbortController();
-			token.onCancellationRequested(() => abort.abort());
-			const display = await lent().invoke(name, input, abort.signal);
+			const cancel = signalFromToken(token);
+			let display: string;
+			try {
+				display = await lent().invoke(name, input, cancel.signal);
+			} finally {
+				cancel.dispose();
+			}
 			// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
 			return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);
 		},

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolDefinition } from '../../core/tools/defineTool';
+import { tokenFromSignal } from '../cancellation';
 import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
@@ -63,9 +64,7 @@ export class LmToolSource {
 			effect: 'exec',
 			describe: () => `VS Code tool ${info.name}`,
 			async execute(input, context) {
-				const cancel = new vscode.CancellationTokenSource();
-				const onAbort = () => cancel.cancel();
-				context.signal.addEventListener('abort', onAbort, { once: true });
+				const cancel = tokenFromSignal(context.signal);
 				try {
 					// No toolInvocationToken: Keel is not VS Code's chat view, so tools cannot render inline there.
 					const result = await vscode.lm.invokeTool(
@@ -75,7 +74,6 @@ export class LmToolSource {
 					);
 					return tools.shape({ ok: true, display: resultText(result), source: 'vscode.lm' }, context);
 				} finally {
-					context.signal.removeEventListener('abort', onAbort);
 					cancel.dispose();
 				}
 			},

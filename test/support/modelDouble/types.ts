@@ -70,6 +70,8 @@ export interface ReplyStep extends Faults {
 	/** Fragments per tool call's arguments on wires that stream fragments (OpenAI, Anthropic). */
 	argSplit?: number;
 	usage?: Usage;
+	/** How long the server says it took: llama.cpp's `timings` on the OpenAI wire, Ollama's durations. */
+	serverTimings?: { promptMs: number; generationMs: number };
 	/** Overrides finish_reason / stop_reason / done_reason. */
 	finishReason?: string;
 	/** Model name echoed back; defaults to the request's `model`. */

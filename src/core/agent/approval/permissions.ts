@@ -162,7 +162,7 @@ export function matchUrlRule(pattern: string, url: string): boolean {
  * A rule whose pattern the linear-time engine cannot run (a negated extglob, say) fails
  * closed: a deny or ask rule matches, an allow rule does not. The settings reader names it.
  */
-function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean): boolean {
+function ruleMatches(rule: PermissionRule, candidate: Candidate, forAllow: boolean): boolean {
 	try {
 		return matchesOrThrow(rule, candidate, forAllow);
 	} catch (error) {
@@ -229,7 +229,7 @@ export function evaluatePermissions(
 	const applicable = options.rules.filter(rule => rule.tool === tool.name || rule.tool === '*');
 	const hit = (action: RuleAction) =>
 		applicable.find(
-			rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))),
+			rule => rule.action === action && (rule.match === undefined || list.some(c => ruleMatches(rule, c, false))),
 		);
 	const denied = hit('deny');
 	if (denied) {
@@ -251,7 +251,7 @@ export function evaluatePermissions(
 	const allowedByRule =
 		allows.some(rule => rule.match === undefined) ||
 		(mustAllow.length > 0 &&
-			mustAllow.every(c => allows.some(rule => rule.match !== undefined && matches(rule, c, true))));
+			mustAllow.every(c => allows.some(rule => rule.match !== undefined && ruleMatches(rule, c, true))));
 	if (mustAsk) {
 		return { verdict: 'ask', reason: mustAsk, suggestedRule: undefined };
 	}

@@ -161,6 +161,18 @@ export function looksTruncated(estimate: number, promptTokens: number | undefine
 }
 
 /**
+ * A prompt the server read only part of. A server that counts only what it evaluated (Ollama, with
+ * the previous request's prefix in its cache) is held to the part that was new (`newTokens`): a
+ * count under that part is still a cut, a count near it is the cache at work.
+ */
+export function promptWasCut(estimate: number, promptTokens: number | undefined, newTokens?: number): boolean {
+	return (
+		looksTruncated(estimate, promptTokens) &&
+		(newTokens === undefined || newTokens >= estimate || promptTokens! < newTokens * 0.6)
+	);
+}
+
+/**
  * Degenerate repetition (cline#944: "the user-providualize the user-providualize …"): the tail
  * of the answer is one short phrase over and over. Checked on the finished text only.
  */

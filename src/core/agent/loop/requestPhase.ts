@@ -141,7 +141,9 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 	const usage = output.usage;
 	const planned = state.guards.planned;
 	const expected = planned && expectedPrefill(ctx.memory.lastRequest, planned.messages, planned.estimate);
-	state.guards.checkTruncation(usage?.promptTokens, expected);
+	// Only a server that counts just what it evaluated (Ollama: its count is its prefill) is excused by its cache.
+	const countsOnlyNew = usage?.prefilledTokens !== undefined && usage.prefilledTokens === usage.promptTokens;
+	state.guards.checkTruncation(usage?.promptTokens, countsOnlyNew ? expected : undefined);
 	ctx.memory.lastRequest = planned;
 	const estimated = usage?.promptTokens === undefined || usage.prefilledTokens === usage.promptTokens;
 	// Ollama counts only what it evaluated: with a warm cache that is far below the prompt, so the estimate is the size.

@@ -4,7 +4,7 @@ import type { ToolSpec } from '../../llm/chatModel';
 import type { ToolRegistry } from '../../tools/registry';
 import { explainToolError, ToolRetryBudget } from '../recovery/callRepair';
 import type { NoticeLevel } from '../events';
-import { compactToolOutputs, estimateTokens, LoopGuard, looksTruncated, withStubs } from './guards';
+import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
 import { SessionMemory } from './sessionMemory';
 import type { StepCall } from './modelStep';
 import type { RequestPlan } from '../recovery/recovery';
@@ -113,8 +113,7 @@ export class TurnGuards {
 		if (
 			!this._settings.enabled ||
 			this._truncationNoticed ||
-			!looksTruncated(this._estimate, promptTokens) ||
-			(expected < this._estimate && promptTokens! <= expected * 1.5 + 256)
+			!promptWasCut(this._estimate, promptTokens, expected)
 		) {
 			return;
 		}

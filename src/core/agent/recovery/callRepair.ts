@@ -4,6 +4,7 @@ import { repairArguments, splitConcatenated } from '../../llm/argumentRepair';
 import { matchToolName } from '../../llm/textToolCalls';
 import type { CallProblem } from '../../llm/callJudge';
 import { unescapeTwice } from '../../llm/escapedTwice';
+import { tryParseJson } from '../../util/json';
 import { findTextCalls, type TextCallContext } from './textCalls';
 import type { ToolEffect } from '../../tools/defineTool';
 import type { ToolRegistry } from '../../tools/registry';
@@ -106,7 +107,7 @@ function callsOf(output: StepOutput, ctx: TextCallContext, makeId: (index: numbe
 }
 
 function sameCall(a: { name: string; rawArguments: string }, b: { name: string; rawArguments: string }): boolean {
-	const canonical = (raw: string) => JSON.stringify(safeParse(raw) ?? raw);
+	const canonical = (raw: string) => JSON.stringify(tryParseJson(raw) ?? raw);
 	return a.name === b.name && canonical(a.rawArguments) === canonical(b.rawArguments);
 }
 
@@ -146,7 +147,7 @@ function repairCall(
 
 /** A native call whose values arrived escaped twice (a file body with literal `\n`) runs as the model meant it. */
 function unescaped(call: StepCall, registry: ToolRegistry, notes: string[]): StepCall {
-	const value = safeParse(call.rawArguments);
+	const value = tryParseJson(call.rawArguments);
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
 		return call;
 	}
@@ -163,7 +164,7 @@ function unescaped(call: StepCall, registry: ToolRegistry, notes: string[]): Ste
 function withoutRepeats(calls: StepCall[], notes: string[]): StepCall[] {
 	const seen = new Set<string>();
 	return calls.filter(call => {
-		const value = safeParse(call.rawArguments);
+		const value = tryParseJson(call.rawArguments);
 		const key = `${call.name}\u0000${value === undefined ? call.rawArguments : JSON.stringify(value)}`;
 		if (seen.has(key)) {
 			notes.push(`Ignored a repeated ${call.name} call in the same response`);
@@ -172,14 +173,6 @@ function withoutRepeats(calls: StepCall[], notes: string[]): StepCall[] {
 		seen.add(key);
 		return true;
 	});
-}
-
-function safeParse(raw: string): unknown {
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return undefined;
-	}
 }
 
 /**

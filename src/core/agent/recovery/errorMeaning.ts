@@ -48,7 +48,7 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if (NO_TOOLS.test(text))
 		return { kind: 'toolsUnsupported', vllm: /enable-auto-tool-choice|tool-call-parser/i.test(text) };
 	if ((status === 400 || status === 422) && REASONING_REFUSED.test(text)) return { kind: 'reasoningRefused' };
-	const budget = outputBudget(text, asked);
+	const budget = budgetMeaning(text, asked);
 	if (budget) return budget;
 	if (CONTEXT.test(text) && !RATE.test(text.replace(/request too large/i, ''))) return { kind: 'contextOverflow' };
 	if (MEMORY.test(text)) return { kind: 'outOfMemory' };
@@ -66,7 +66,7 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
  * the window and how much of it the messages took. A cap too small to answer in is a context
  * overflow after all: the prompt must shrink.
  */
-function outputBudget(text: string, asked: number | undefined): Meaning | undefined {
+function budgetMeaning(text: string, asked: number | undefined): Meaning | undefined {
 	if (!BUDGET_NAME.test(text) || !BUDGET_WRONG.test(text)) return undefined;
 	const cap = budgetCap(text, asked);
 	if (cap !== undefined && cap < 256) return { kind: 'contextOverflow' };

@@ -128,7 +128,7 @@ async function reflect(f: Failure): Promise<RequestResult | undefined> {
 		'reflection',
 		`${c.label}: asked the model to correct its tool call (${attempt.reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`,
 	);
-	await sleep(ctx, ctx.settings.reflectionDelayMs);
+	await pause(ctx, ctx.settings.reflectionDelayMs);
 	return undefined;
 }
 
@@ -214,7 +214,7 @@ async function retry(f: Failure): Promise<RequestResult | undefined> {
 		`${why}, retrying ${when} — ${ctx.budget.label}`,
 		delay >= LONG_WAIT_MS || undefined,
 	);
-	await sleep(ctx, delay);
+	await pause(ctx, delay);
 	return undefined;
 }
 
@@ -224,7 +224,7 @@ function retract(ctx: RecoveryContext, partial: string, reason: 'retry' | 'recov
 	}
 }
 
-async function sleep(ctx: RecoveryContext, ms: number): Promise<void> {
+async function pause(ctx: RecoveryContext, ms: number): Promise<void> {
 	if (ms > 0) {
 		await ctx.clock.sleep(ms, ctx.signal).catch(() => undefined);
 	}

@@ -8,18 +8,18 @@ import type { RecoverySettings } from './recoverySettings';
 export function stopAdvice(c: Classification, settings: RecoverySettings, now: number): string | undefined {
 	switch (c.failureClass) {
 		case 'billing':
-			return `This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or change the plan, or choose another model.${c.retryAfterMs !== undefined ? ` The server says it resets ${when(c.retryAfterMs, now)}.` : ''}`;
+			return `This is a billing or balance problem, not a rate limit, so Keel does not retry it: top up the account or change the plan, or choose another model.${c.retryAfterMs !== undefined ? ` The server says it resets ${resetTime(c.retryAfterMs, now)}.` : ''}`;
 		case 'outOfMemory':
 			return `The model does not fit in the memory the server has, so Keel does not retry it: choose a smaller model or quantization, or lower the context size (keel.model.contextWindow = ${settings.contextWindow}; Ollama num_ctx, llama.cpp --ctx-size).`;
 		case 'waitTooLong':
-			return `The server asks to wait until ${when(c.retryAfterMs ?? 0, now)}, longer than Keel waits in a turn (keel.recovery.retryAfterCapSeconds): send the message again then, or choose another model.`;
+			return `The server asks to wait until ${resetTime(c.retryAfterMs ?? 0, now)}, longer than Keel waits in a turn (keel.recovery.retryAfterCapSeconds): send the message again then, or choose another model.`;
 		default:
 			return undefined;
 	}
 }
 
 /** "14:05 (in about 7 h)": the local time and how far off it is. */
-function when(waitMs: number, now: number): string {
+function resetTime(waitMs: number, now: number): string {
 	const at = new Date(now + waitMs);
 	const clock = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
 	const hours = waitMs / 3_600_000;

@@ -1,6 +1,7 @@
 import { type AgentError, toAgentError } from '../../errors';
 import { extractErrorMessage } from '../../llm/httpErrors';
-import { parseJson, stringLeaves } from '../../llm/payloadError';
+import { stringLeaves } from '../../llm/payloadError';
+import { tryParseJson } from '../../util/json';
 import { extractProviderRaw } from '../../llm/providerParseErrors';
 import { readMeaning, type Meaning } from './errorMeaning';
 
@@ -76,7 +77,7 @@ export function classifyFailure(error: unknown, options: ClassifyOptions = {}): 
 	const agentError: AgentError = toAgentError(error);
 	const { status, body = '', headers } = agentError.details;
 	const words = extractErrorMessage(body) ?? agentError.message;
-	const base = { status, words, leaves: stringLeaves(parseJson(body) ?? body) };
+	const base = { status, words, leaves: stringLeaves(tryParseJson(body) ?? body) };
 	const fixed = byCode(agentError, base);
 	if (fixed) {
 		return fixed;

@@ -59,7 +59,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 		}
 		let partial = '';
 		const plan = ctx.plan(attempt.squeeze);
-		const maxTokens = outputBudget(ctx.settings, plan, attempt.outputCap);
+		const maxTokens = tokensLeft(ctx.settings, plan, attempt.outputCap);
 		try {
 			const output = await runModelStep({
 				...ctx,
@@ -94,7 +94,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
  * room for the estimate being short), never more than a cap the server named. None with
  * recovery off: the naive loop sends what it always sent.
  */
-export function outputBudget(settings: RecoverySettings, plan: RequestPlan, cap?: number): number | undefined {
+export function tokensLeft(settings: RecoverySettings, plan: RequestPlan, cap?: number): number | undefined {
 	if (!settings.enabled) {
 		return undefined;
 	}

@@ -1,6 +1,7 @@
 import type { ToolSpec } from '../../llm/chatModel';
 import { repairArguments } from '../../llm/argumentRepair';
-import { isRecord, parseLoose } from '../../llm/argumentReaders';
+import { parseLoose } from '../../llm/argumentReaders';
+import { isRecord } from '../../util/json';
 import { findCandidates, type Candidate } from '../../llm/callExtractor';
 import {
 	judgeCandidates,

@@ -5,6 +5,7 @@
  * conversation (MiniSearch). The rest are named in a one-line catalog inside `request_tools`,
  * which the model calls to have any of them offered from its next step on.
  */
+import { approxTokens } from '../../util/tokens';
 import MiniSearch from 'minisearch';
 import * as z from 'zod';
 import type { CanonicalMessage } from '../../llm/canonical';
@@ -149,8 +150,9 @@ function requestDescription(withheld: string[]): string {
 	return `Ask for tools that are not offered in this request: by exact name, or by "search" words. Not offered now, most relevant first: ${list || '(none)'}.`;
 }
 
-export function estimateTokens(spec: ToolSpec): number {
-	return Math.ceil(JSON.stringify(spec).length / 4);
+/** What a tool costs in a request: its spec as the wire carries it. */
+function specTokens(spec: ToolSpec): number {
+	return approxTokens(JSON.stringify(spec));
 }
 
 export interface SelectionContext {
@@ -208,9 +210,9 @@ function keepSelection(
 	const known = new Set([...selection.offered.map(spec => spec.name), ...selection.withheld.keys()]);
 	const fresh = all.filter(spec => !known.has(spec.name) && spec.name !== REQUEST_TOOLS);
 	const budget = budgetOf(registry, context.contextWindow);
-	let used = selection.offered.reduce((n, spec) => n + estimateTokens(spec), 0);
+	let used = selection.offered.reduce((n, spec) => n + specTokens(spec), 0);
 	for (const spec of fresh) {
-		const cost = estimateTokens(spec);
+		const cost = specTokens(spec);
 		if (selection.offered.length < budget.maxOffered && used + cost <= budget.tokens) {
 			selection.offered.push(spec);
 			used += cost;
@@ -242,7 +244,7 @@ function firstSelection(all: readonly ToolSpec[], registry: ToolRegistry, contex
 	const requester = registry.get(REQUEST_TOOLS) as RequestToolsTool | undefined;
 	const { maxOffered, tokens: tokenBudget } = budgetOf(registry, context.contextWindow);
 	const rest = all.filter(spec => spec.name !== REQUEST_TOOLS);
-	const total = rest.reduce((n, spec) => n + estimateTokens(spec), 0);
+	const total = rest.reduce((n, spec) => n + specTokens(spec), 0);
 	const everything = () => new ToolSelection([...rest], new Map(), context.notice);
 	if (rest.length <= maxOffered && total <= tokenBudget) {
 		return everything();
@@ -261,9 +263,9 @@ function firstSelection(all: readonly ToolSpec[], registry: ToolRegistry, contex
 	};
 	// The catalog is counted at its largest (every source tool named), so the request never ends up over budget.
 	const catalogCost = request
-		? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) })
+		? specTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) })
 		: 0;
-	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
+	let used = core.reduce((n, spec) => n + specTokens(spec), 0) + catalogCost;
 	const chosen: ToolSpec[] = [];
 	const withheld = new Map<string, ToolSpec>();
 	// Strictly by relevance: the first tool that does not fit closes the list, so a small
@@ -271,7 +273,7 @@ function firstSelection(all: readonly ToolSpec[], registry: ToolRegistry, contex
 	// match at all stay in the catalog.
 	let open = true;
 	for (const spec of ranked.hits) {
-		const cost = estimateTokens(spec);
+		const cost = specTokens(spec);
 		open &&= core.length + chosen.length + (request ? 1 : 0) < maxOffered && used + cost <= tokenBudget;
 		if (open) {
 			chosen.push(spec);

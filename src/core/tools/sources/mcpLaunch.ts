@@ -49,7 +49,39 @@ const INPUT = /\$\{input:([^}]+)\}/g;
 export async function planLaunch(server: McpServerConfig, context: LaunchContext): Promise<McpLaunchPlan> {
 	const readsEnv = new Set<string>();
 	const inputs = new Set<string>();
-	const variables: VariableContext = {
+	refuseInputsThatChooseTheProgram(server);
+	const config = await resolveServer(server, recordingVariables(context, readsEnv, inputs));
+	const launch =
+		config.type === 'stdio'
+			? planProcess(server, config, context)
+			: { lines: remoteLines(server, config), env: {}, envFileHash: '', executable: '' };
+	const { lines, env } = launch;
+	const envRead = [...readsEnv].sort();
+	if (envRead.length) {
+		lines.push(`reads your environment variables: ${envRead.join(', ')}`);
+	}
+	if (inputs.size) {
+		lines.push(`asks you for: ${[...inputs].join(', ')}`);
+	}
+	const fingerprint = createHash('sha256')
+		.update(
+			JSON.stringify([
+				context.identity,
+				server,
+				config,
+				launch.executable,
+				Object.entries(env).sort(),
+				launch.envFileHash,
+				envRead.map(name => [name, context.env[name] ?? null]),
+			]),
+		)
+		.digest('hex');
+	return { identity: context.identity, config, env, readsEnv: envRead, inputs: [...inputs], lines, fingerprint };
+}
+
+/** Variables as the launch resolves them, noting which of your environment variables and which inputs are used. */
+function recordingVariables(context: LaunchContext, readsEnv: Set<string>, inputs: Set<string>): VariableContext {
+	return {
 		workspaceFolder: context.folder,
 		userHome: context.userHome,
 		pathSeparator: path.sep,
@@ -65,6 +97,9 @@ export async function planLaunch(server: McpServerConfig, context: LaunchContext
 			return `\${input:${id}}`;
 		},
 	};
+}
+
+function refuseInputsThatChooseTheProgram(server: McpServerConfig): void {
 	for (const [field, value] of [
 		['command', server.command],
 		['cwd', server.cwd],
@@ -78,73 +113,61 @@ export async function planLaunch(server: McpServerConfig, context: LaunchContext
 			);
 		}
 	}
-	const config = await resolveServer(server, variables);
+}
+
+/**
+ * A stdio server: its folder and program resolved (`config` is updated to start exactly
+ * them), its environment (envFile, then env), and the card's lines for it.
+ */
+function planProcess(
+	server: McpServerConfig,
+	config: McpServerConfig,
+	context: LaunchContext,
+): { lines: string[]; env: Record<string, string>; envFileHash: string; executable: string } {
 	const lines: string[] = [];
 	let env: Record<string, string> = {};
 	let envFileHash = '';
-	let executable = '';
-	if (config.type === 'stdio') {
-		const cwd = path.resolve(context.folder ?? context.userHome, config.cwd ?? '.');
-		config.cwd = realOr(cwd);
-		if (config.envFile) {
-			const file = path.resolve(context.folder ?? context.userHome, config.envFile);
-			let text: string;
-			try {
-				text = fs.readFileSync(file, 'utf8');
-			} catch (error) {
-				throw new LaunchRefused(`envFile ${config.envFile} could not be read (${(error as Error).message})`);
-			}
-			envFileHash = createHash('sha256').update(text).digest('hex');
-			env = parseEnvFile(text);
-			lines.push(`envFile ${file}: ${Object.keys(env).join(', ') || '(no variables)'}`);
+	config.cwd = realOr(path.resolve(context.folder ?? context.userHome, config.cwd ?? '.'));
+	if (config.envFile) {
+		const file = path.resolve(context.folder ?? context.userHome, config.envFile);
+		let text: string;
+		try {
+			text = fs.readFileSync(file, 'utf8');
+		} catch (error) {
+			throw new LaunchRefused(`envFile ${config.envFile} could not be read (${(error as Error).message})`);
 		}
-		env = { ...env, ...(config.env ?? {}) };
-		const program = resolveExecutable(config.command!, config.cwd, env.PATH ?? context.env.PATH ?? '');
-		lines.unshift(
-			[program.found, ...(config.args ?? [])].map(quote).join(' '),
-			...(program.real !== program.found ? [`(${quote(program.found)} is ${quote(program.real)})`] : []),
-			`in ${config.cwd}`,
+		envFileHash = createHash('sha256').update(text).digest('hex');
+		env = parseEnvFile(text);
+		lines.push(`envFile ${file}: ${Object.keys(env).join(', ') || '(no variables)'}`);
+	}
+	env = { ...env, ...(config.env ?? {}) };
+	const program = resolveExecutable(config.command!, config.cwd, env.PATH ?? context.env.PATH ?? '');
+	lines.unshift(
+		[program.found, ...(config.args ?? [])].map(quote).join(' '),
+		...(program.real !== program.found ? [`(${quote(program.found)} is ${quote(program.real)})`] : []),
+		`in ${config.cwd}`,
+	);
+	if (Object.keys(config.env ?? {}).length) {
+		lines.push(
+			`env ${Object.entries(config.env!)
+				.map(([k]) => `${k}=${quote(server.env?.[k] ?? '')}`)
+				.join(' ')}`,
 		);
-		if (Object.keys(config.env ?? {}).length) {
-			lines.push(
-				`env ${Object.entries(config.env!)
-					.map(([k]) => `${k}=${quote(server.env?.[k] ?? '')}`)
-					.join(' ')}`,
-			);
-		}
-		config.command = program.found;
-		executable = program.real;
-	} else {
-		lines.push(`connect to ${config.url}`);
-		if (Object.keys(config.headers ?? {}).length) {
-			lines.push(
-				`sends headers ${Object.entries(server.headers!)
-					.map(([k, v]) => `${k}: ${v}`)
-					.join(', ')}`,
-			);
-		}
 	}
-	const envRead = [...readsEnv].sort();
-	if (envRead.length) {
-		lines.push(`reads your environment variables: ${envRead.join(', ')}`);
+	config.command = program.found;
+	return { lines, env, envFileHash, executable: program.real };
+}
+
+function remoteLines(server: McpServerConfig, config: McpServerConfig): string[] {
+	const lines = [`connect to ${config.url}`];
+	if (Object.keys(config.headers ?? {}).length) {
+		lines.push(
+			`sends headers ${Object.entries(server.headers!)
+				.map(([k, v]) => `${k}: ${v}`)
+				.join(', ')}`,
+		);
 	}
-	if (inputs.size) {
-		lines.push(`asks you for: ${[...inputs].join(', ')}`);
-	}
-	const fingerprint = createHash('sha256')
-		.update(
-			JSON.stringify([
-				context.identity,
-				server,
-				config,
-				executable,
-				Object.entries(env).sort(),
-				envFileHash,
-				envRead.map(name => [name, context.env[name] ?? null]),
-			]),
-		)
-		.digest('hex');
-	return { identity: context.identity, config, env, readsEnv: envRead, inputs: [...inputs], lines, fingerprint };
+	return lines;
 }
 
 /** Inputs answered by the user, put in after consent (never into the program, folder or envFile). */

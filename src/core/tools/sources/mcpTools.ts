@@ -76,7 +76,7 @@ export function mcpToolDefinition(
 
 /** A zod input that validates with Ajv against a tool's own JSON Schema (its errors become the usual "Invalid arguments" reply). */
 export function jsonSchemaInput(parameters: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
-	const validate = compile(parameters);
+	const validate = validatorFor(parameters);
 	return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
 		if (validate && !validate(value)) {
 			for (const error of validate.errors ?? []) {
@@ -99,7 +99,7 @@ function schemaFor(tool: Tool): Record<string, unknown> {
 }
 
 /** A schema Ajv cannot compile is not a reason to lose the tool: the server validates too. */
-function compile(schema: Record<string, unknown>): ValidateFunction | undefined {
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | undefined {
 	const { Ajv } = mcpSdk();
 	try {
 		return new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);

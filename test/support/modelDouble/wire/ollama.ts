@@ -31,9 +31,9 @@ export function renderOllama(r: Resolved): Rendering {
 		load_duration: 12_345_678,
 		// Ollama counts only the prompt tokens it evaluated: a prefix it had cached is not in it.
 		prompt_eval_count: r.promptTokens - r.cachedTokens,
-		prompt_eval_duration: 123_456_789,
+		prompt_eval_duration: r.serverTimings ? r.serverTimings.promptMs * 1_000_000 : 123_456_789,
 		eval_count: r.completionTokens,
-		eval_duration: 987_654_321,
+		eval_duration: r.serverTimings ? r.serverTimings.generationMs * 1_000_000 : 987_654_321,
 	};
 
 	if (!r.stream) {

@@ -55,8 +55,23 @@ function usage(r: Resolved) {
 }
 
 /** llama.cpp's server adds its own counters to the last chunk: cache_n reused, prompt_n evaluated. */
+/** llama-server's `timings`: the cached and processed prompt tokens, and how long it took when scripted. */
 function timings(r: Resolved) {
-	return r.cachedTokens ? { timings: { cache_n: r.cachedTokens, prompt_n: r.promptTokens - r.cachedTokens } } : {};
+	const t = r.serverTimings;
+	if (!r.cachedTokens && !t) {
+		return {};
+	}
+	const promptN = r.promptTokens - r.cachedTokens;
+	const clock = t
+		? {
+				prompt_ms: t.promptMs,
+				prompt_per_second: (promptN * 1000) / t.promptMs,
+				predicted_n: r.completionTokens,
+				predicted_ms: t.generationMs,
+				predicted_per_second: (r.completionTokens * 1000) / t.generationMs,
+			}
+		: {};
+	return { timings: { ...(r.cachedTokens ? { cache_n: r.cachedTokens } : {}), prompt_n: promptN, ...clock } };
 }
 
 function chunks(r: Resolved): object[] {

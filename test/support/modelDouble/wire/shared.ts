@@ -44,6 +44,7 @@ export interface Resolved {
 	resendCalls: boolean;
 	omitFinish: boolean;
 	textAfter: string;
+	serverTimings?: { promptMs: number; generationMs: number };
 }
 
 export function randomId(prefix: string, len = 24): string {
@@ -108,6 +109,7 @@ export function resolve(
 		resendCalls: step.resendCalls ?? false,
 		omitFinish: step.omitFinish ?? false,
 		textAfter: step.textAfter ?? '',
+		serverTimings: step.serverTimings,
 	};
 }
 

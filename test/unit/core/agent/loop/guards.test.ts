@@ -1,8 +1,10 @@
 import * as assert from 'assert';
+import fc from 'fast-check';
 import {
 	compactToolOutputs,
 	estimateTokens,
 	LoopGuard,
+	promptWasCut,
 	looksDegenerate,
 	looksTruncated,
 } from '../../../../../src/core/agent/loop/guards';
@@ -68,6 +70,30 @@ describe('context budget', () => {
 		assert.strictEqual(looksTruncated(4000, undefined), false);
 		assert.strictEqual(looksTruncated(500, 100), false);
 		assert.strictEqual(looksTruncated(1800, 107), false, 'a small count is a different tokenizer, not a cut');
+	});
+
+	it('holds a server that counts only what it evaluated to the new part: under it is a cut, near it the cache', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 2000, max: 60_000 }),
+				fc.double({ min: 0.05, max: 1, noNaN: true }),
+				fc.double({ min: 0, max: 1.6, noNaN: true }),
+				(estimate, newShare, readShare) => {
+					const newTokens = Math.round(estimate * newShare);
+					const read = Math.round(newTokens * readShare);
+					const cut = promptWasCut(estimate, read, newTokens);
+					// Never more than the plain check says, and never a cut when the server read the new part.
+					assert.ok(!cut || looksTruncated(estimate, read));
+					if (read >= newTokens * 0.6)
+						assert.strictEqual(cut, newTokens >= estimate && looksTruncated(estimate, read));
+					// Reading under 60% of the new part (and past the smallest real window) is a cut.
+					if (read < newTokens * 0.6 && looksTruncated(estimate, read)) assert.strictEqual(cut, true);
+				},
+			),
+		);
+		// A warm Ollama cache: 20,000 sent, 3,000 new, 2,900 read → the cache; 1,100 read → cut.
+		assert.strictEqual(promptWasCut(20_000, 2900, 3000), false);
+		assert.strictEqual(promptWasCut(20_000, 4096, 9000), true, 'a 4k window cutting a 9k new part');
 	});
 });
 
