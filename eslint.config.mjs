@@ -70,14 +70,17 @@ const gateAdapters = {
 		'src/core/exec/sandboxSpec.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
-	// Keel's own storage and files: the session database, the checkpoint list, the bash grammar, VS Code's rg,
-	// the sizes of its own bundles (the activation shim's diagnostics, and it loads the host by a computed path),
-	// Check Model's scratch folder (a temporary folder it creates, never the user's) and its kept reports.
+	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal
+	// beside it), the checkpoint list, the bash grammar, VS Code's rg, the sizes of its own bundles (the
+	// activation shim's diagnostics, and it loads the host by a computed path), Check Model's scratch
+	// folder (a temporary folder it creates, never the user's) and its kept reports.
 	keel: [
 		'src/core/checkModel/scratch.ts',
 		'src/host/checkModel/reportStore.ts',
 		'src/core/store/sqlite.ts',
-		'src/core/store/hotJournal.ts',
+		'src/core/store/storeLock.ts',
+		'src/core/store/lockHolder.ts',
+		'src/core/store/seal.ts',
 		'src/core/checkpoints/turnCheckpoints.ts',
 		'src/host/session/sessionPersistence.ts',
 		'src/core/tools/bashParser.ts',

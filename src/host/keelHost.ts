@@ -50,6 +50,7 @@ export class KeelHost extends Disposable {
 	readonly lentTools: LentTools;
 	private readonly _features = new LazyFeatures();
 	private readonly _chat: ChatViewProvider;
+	private readonly _persistence: SessionPersistence;
 	private readonly _commands: Record<HostCommandId, CommandHandler>;
 
 	constructor(context: vscode.ExtensionContext) {
@@ -65,7 +66,7 @@ export class KeelHost extends Disposable {
 		// Opened by the webview's `ready`; until then updates are dropped.
 		const channel = new WebviewChannel();
 		// Registered before the controller, so the store closes after the controller's last write.
-		const persistence = this._register(new SessionPersistence(storage, logger));
+		const persistence = (this._persistence = this._register(new SessionPersistence(storage, logger)));
 		const toolSystem = this._register(new ToolSystemHost(logger, gate, workspace));
 		const checkpoints = this._register(new CheckpointsHost(storage, gate));
 		const project = this._register(new ProjectContext(workspace, logger, context.workspaceState, gate));
@@ -146,6 +147,8 @@ export class KeelHost extends Disposable {
 
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this._chat.resolve(view);
+		// The view boots in the renderer for a while; the conversation it will ask for is read meanwhile.
+		this._persistence.readAhead();
 	}
 
 	/** One of HOST_COMMANDS, registered by the activation shim. */

@@ -81,6 +81,8 @@ describe(`security: ${KLASS}`, function () {
 		secrets.forEach((s, i) => {
 			store.append(`session${i}`, { kind: 'user', content: `marker${i} please keep ${s.text} safe` });
 			store.append(`session${i}`, { kind: 'assistant', content: `Stored marker${i}: ${s.text}` });
+			// The match comes after the secret, so the passage (four words before it) can start inside it.
+			store.append(`tail${i}`, { kind: 'user', content: `${s.text} is what tailmark${i} holds` });
 		});
 		const corpus = secrets.map(s => s.text).join('\n\n');
 		oracle = [...secretlintFindings(corpus), ...gitleaksFindings(corpus)];
@@ -140,6 +142,11 @@ describe(`security: ${KLASS}`, function () {
 				.map(hit => searchPassage(hit.snippet))
 				.join('\n');
 		},
+		'history search passage that starts inside the secret': async s =>
+			store
+				.search(`tailmark${index(s)}`)
+				.map(hit => searchPassage(hit.snippet))
+				.join('\n'),
 		'Markdown export': async s => {
 			const id = `session${index(s)}`;
 			return sessionExportText('markdown', store.get(id)!, {

@@ -163,13 +163,22 @@ export function looksTruncated(estimate: number, promptTokens: number | undefine
 /**
  * A prompt the server read only part of. A server that counts only what it evaluated (Ollama, with
  * the previous request's prefix in its cache) is held to the part that was new (`newTokens`): a
- * count under that part is still a cut, a count near it is the cache at work.
+ * count near that part is the cache at work; under it, or well past it while still far below the
+ * whole, the server read neither the new part alone nor everything, so it cut the prompt.
  */
 export function promptWasCut(estimate: number, promptTokens: number | undefined, newTokens?: number): boolean {
-	return (
-		looksTruncated(estimate, promptTokens) &&
-		(newTokens === undefined || newTokens >= estimate || promptTokens! < newTokens * 0.6)
-	);
+	if (!looksTruncated(estimate, promptTokens) || promptTokens === undefined) {
+		return false;
+	}
+	if (newTokens === undefined || newTokens >= estimate) {
+		return true;
+	}
+	return promptTokens < newTokens * 0.6 || promptTokens > cachedReadCeiling(newTokens);
+}
+
+/** The most a server with a warm cache reads for `newTokens` new tokens: tokenizers differ, templates add. */
+function cachedReadCeiling(newTokens: number): number {
+	return newTokens * 1.5 + 256;
 }
 
 /**
