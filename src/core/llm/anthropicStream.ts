@@ -115,6 +115,10 @@ export class AnthropicStreamReader implements Completion {
 				// A whole message where a stream was asked for.
 				yield* this._message(event as WireEvent & { content?: Block[]; stop_reason?: string });
 				break;
+			case undefined:
+				// A frame with no type (a proxy's keep-alive) says nothing about the reply; so do the
+				// types not named here (`ping`, `content_block_stop`, ones added later).
+				break;
 		}
 	}
 

@@ -76,7 +76,9 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 			return compact(f);
 		case 'lowerMaxTokens':
 			return lowerMaxTokens(f);
-		default:
+		case 'retry':
+		case 'retryStream':
+		case 'retryUnknown':
 			return retry(f);
 	}
 }

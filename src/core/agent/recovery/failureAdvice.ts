@@ -13,7 +13,17 @@ export function stopAdvice(c: Classification, settings: RecoverySettings, now: n
 			return `The model does not fit in the memory the server has, so Keel does not retry it: choose a smaller model or quantization, or lower the context size (keel.model.contextWindow = ${settings.contextWindow}; Ollama num_ctx, llama.cpp --ctx-size).`;
 		case 'waitTooLong':
 			return `The server asks to wait until ${resetTime(c.retryAfterMs ?? 0, now)}, longer than Keel waits in a turn (keel.recovery.retryAfterCapSeconds): send the message again then, or choose another model.`;
-		default:
+		// Retried, compacted, reflected or stopped with words of their own: nothing to add here.
+		case 'transient':
+		case 'stream':
+		case 'format':
+		case 'permanent':
+		case 'contextOverflow':
+		case 'outputBudget':
+		case 'toolsUnsupported':
+		case 'reasoningRefused':
+		case 'unknown':
+		case 'cancelled':
 			return undefined;
 	}
 }

@@ -138,7 +138,9 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 				label: 'Malformed tool call',
 				raw: extractProviderRaw(base.words),
 			};
-		default:
+		// What an HTTP error or a broken stream means is in its status and words, read after this.
+		case 'modelHttp':
+		case 'modelStream':
 			return undefined;
 	}
 }
