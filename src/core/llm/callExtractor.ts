@@ -34,6 +34,8 @@ export interface Candidate {
 	/** The call's extent in the text, widened over the wrapper around it. */
 	start: number;
 	end: number;
+	/** The call itself, before widening: two calls whose wrappers touch share markup, not text. */
+	core?: [number, number];
 	/** The call stood in a wrapper (tag, token, bracket, fence) rather than bare in the prose. */
 	wrapped: boolean;
 	/** Calls found in one JSON value (a list of calls) share its extent. */
@@ -63,7 +65,8 @@ export function findCandidates(text: string, tools: readonly OfferedTool[]): Can
 		if (span && read.get(span[0])) {
 			continue;
 		}
-		if (json.openFrom !== undefined && anchor.start > json.openFrom && inNamePosition(text, anchor)) {
+		// A JSON value left open before a quoted name is a call cut off; a brace in a tag's value is only text.
+		if (json.openFrom !== undefined && anchor.start > json.openFrom && quotedName(text, anchor)) {
 			out.push(
 				candidate(text, anchor, anchor.start, text.length, {
 					kind: 'incomplete',
@@ -97,19 +100,18 @@ function findAnchors(text: string, tools: readonly OfferedTool[]): Anchor[] {
 	return anchors.sort((a, b) => a.start - b.start);
 }
 
-/** The name sits where a call's name goes: inside a tag, as a quoted value, or right before arguments. */
-function inNamePosition(text: string, anchor: Anchor): boolean {
-	return (
-		/["'=]\s*$/.test(text.slice(Math.max(0, anchor.start - 3), anchor.start)) ||
-		tagAround(text, anchor) !== undefined
-	);
+/** The name is a JSON string (`"name": "read_file"`, `{"read_file": …`). */
+function quotedName(text: string, anchor: Anchor): boolean {
+	return /["']$/.test(text.slice(0, anchor.start)) && /^["']/.test(text.slice(anchor.end));
 }
 
 /** The tag the name is written in (`<function=NAME>`, `<invoke name="NAME">`, `<NAME>`), if it is. */
 function tagAround(text: string, anchor: Anchor): { start: number; end: number; tagName: string } | undefined {
 	const open = text.lastIndexOf('<', anchor.start);
+	// `<<<read_file(path="a")>>>`: a name followed by its parenthesis is a call in brackets, not a tag.
 	if (
 		open < 0 ||
+		/^\s*\(/.test(text.slice(anchor.end)) ||
 		text[open + 1] === '/' ||
 		/[<>\n]/.test(text.slice(open + 1, anchor.start).replace(/"[^"\n]*"|'[^'\n]*'/g, ''))
 	) {
@@ -131,7 +133,7 @@ function afterName(text: string, anchor: Anchor, next: number, anchors: Anchor[]
 	const tag = tagAround(text, anchor);
 	const from = tag ? tag.end : anchor.end;
 	// A tag that names the tool (`<function=NAME>`, `<invoke name="NAME">`) encloses its arguments up to its close.
-	const close = tag ? text.indexOf(`</${tag.tagName}>`, from) : -1;
+	const close = tag ? closingTag(text, tag, from) : -1;
 	// JSON that names a tool itself is a call of its own, not the arguments of an earlier name.
 	const namesTool = (start: number, end: number) => anchors.some(a => a !== anchor && a.start > start && a.end < end);
 	const read = readAfter(text, from, close >= 0 ? close : next, properties, !!tag, namesTool);
@@ -149,6 +151,19 @@ function afterName(text: string, anchor: Anchor, next: number, anchors: Anchor[]
 		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'it has no arguments' });
 	}
 	return undefined;
+}
+
+/**
+ * Where the tag naming the tool closes: nowhere when it closed itself (`<call name="x" … />`) or
+ * when the same tag opens again first (the close belongs to the next call).
+ */
+function closingTag(text: string, tag: { end: number; tagName: string }, from: number): number {
+	if (text.slice(0, tag.end).endsWith('/>')) {
+		return -1;
+	}
+	const close = text.indexOf(`</${tag.tagName}>`, from);
+	const reopened = text.slice(from, close).search(new RegExp(`<${escapeRegExp(tag.tagName)}[\\s>/]`));
+	return close >= 0 && reopened < 0 ? close : -1;
 }
 
 function readAfter(
@@ -179,12 +194,13 @@ function readAfter(
 }
 
 /**
- * Where JSON arguments start after the name, past what may sit between: spaces, punctuation, a
- * tag or token, a fence line, a short label (`Action Input:`) — never a word of prose.
+ * Where JSON arguments start after the name, past what may sit between: the call's number
+ * (`functions.read_file:0`), spaces, punctuation, a tag or token, a fence line, a short label
+ * (`Action Input:`) — never a word of prose.
  */
 function connectorThenBrace(rest: string): number | undefined {
 	const connector =
-		/^(?:\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,40}\]|```[\w-]*|(?<=\n[ \t]*)[A-Za-z][\w ]{0,24}:)*/;
+		/^(?:[:#]\d{1,4}(?!\d)|\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,40}\]|```[\w-]*|(?<=\n[ \t]*)[A-Za-z][\w ]{0,24}:)*/;
 	const m = connector.exec(rest)!;
 	return rest[m[0].length] === '{' ? m[0].length : undefined;
 }
@@ -202,6 +218,7 @@ function candidate(
 		name: anchor.tool.name,
 		start: wideStart,
 		end: wideEnd,
+		core: [innerStart, innerEnd],
 		wrapped: wideStart < start || wideEnd > end || start < anchor.start,
 		...(problem ? { problem } : {}),
 	};
@@ -235,7 +252,9 @@ function dedupe(candidates: Candidate[]): Candidate[] {
 	const kept: Candidate[] = [];
 	for (const c of candidates) {
 		const sameGroup = (k: Candidate) => c.group !== undefined && k.group === c.group;
-		if (!kept.some(k => c.start < k.end && c.end > k.start && !sameGroup(k))) {
+		const [start, end] = c.core ?? [c.start, c.end];
+		const overlaps = (k: Candidate) => start < (k.core?.[1] ?? k.end) && end > (k.core?.[0] ?? k.start);
+		if (!kept.some(k => overlaps(k) && !sameGroup(k))) {
 			kept.push(c);
 		}
 	}

@@ -1,4 +1,5 @@
 import type { Candidate } from './callExtractor';
+import { MARKUP_TOKEN } from './textScan';
 
 export type Validation = { ok: true; rawArguments: string } | { ok: false; error: string };
 
@@ -51,7 +52,12 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 	const seen = new Set<string>();
 	const exampleAsked = !!options.prompt && ASKS_FOR_EXAMPLE.test(options.prompt);
 	for (const c of candidates) {
-		if (exampleAsked || presentedAsExample(text, c) || isInlineMention(text, c) || hasPlaceholders(c.args)) {
+		if (
+			exampleAsked ||
+			presentedAsExample(text, c) ||
+			isInlineMention(text, c, candidates) ||
+			hasPlaceholders(c.args)
+		) {
 			continue;
 		}
 		const place = { name: c.name, start: c.start, end: c.end };
@@ -88,19 +94,25 @@ function presentedAsExample(text: string, c: Candidate): boolean {
 
 /**
  * Written inside a sentence, a table or a list — words after it on its line, a table row, a
- * list item — and not wrapped as a call: a mention, or a step being described.
+ * list item — and not wrapped as a call: a mention, or a step being described. The other calls
+ * on the line and the markup between them are not words: `[a(…), b(…)]` is a list of calls.
  */
-function isInlineMention(text: string, c: Candidate): boolean {
+function isInlineMention(text: string, c: Candidate, candidates: readonly Candidate[]): boolean {
 	if (c.wrapped) {
 		return false;
 	}
 	const lineStart = text.lastIndexOf('\n', c.start - 1) + 1;
 	const lineEnd = text.indexOf('\n', c.end);
 	const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
-	const after = text.slice(c.end, lineEnd < 0 ? text.length : lineEnd).replace(/[`*_]/g, '');
+	const siblings = candidates.filter(k => k !== c).map(k => ({ start: k.start - c.end, end: k.end - c.end }));
+	const after = withoutSpans(text.slice(c.end, lineEnd < 0 ? text.length : lineEnd), siblings)
+		.replace(MARKUP_ANYWHERE, ' ')
+		.replace(/[`*_]/g, '');
 	// A list item describes a step (done, or planned), as a table row does: models act one call at a time.
 	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line) || /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
 }
+
+const MARKUP_ANYWHERE = new RegExp(MARKUP_TOKEN.source, 'g');
 
 /** Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a pattern, not made. */
 function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
@@ -114,18 +126,52 @@ function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
 	);
 }
 
+/**
+ * What the model said around the calls: the text without their spans, and without the
+ * punctuation that only wrapped them — an opening bracket right before a call, a closing one
+ * right after, commas between calls, tokens and tags on either side.
+ */
 export function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
-	let prose = '';
-	let at = 0;
-	for (const { start, end } of [...spans].sort((a, b) => a.start - b.start)) {
-		if (start >= at) {
-			prose += text.slice(at, start);
-			at = end;
-		}
-	}
-	prose += text.slice(at);
-	return prose
+	const gaps = gapsBetween(text, spans);
+	return gaps
+		.map((gap, i) => {
+			let part = gap;
+			if (i > 0) {
+				part = part.replace(CLOSING_RESIDUE, '');
+			}
+			if (i < gaps.length - 1) {
+				part = part.replace(OPENING_RESIDUE, '');
+			}
+			return part;
+		})
+		.join('\n')
 		.replace(/[ \t]+\n/g, '\n')
 		.replace(/\n{3,}/g, '\n\n')
 		.trim();
 }
+
+/** `text` without `spans` (which may overlap), joined as it reads. */
+function withoutSpans(text: string, spans: Array<{ start: number; end: number }>): string {
+	return gapsBetween(text, spans).join('');
+}
+
+/** The text before, between and after the spans; spans widened over shared markup may overlap. */
+function gapsBetween(text: string, spans: Array<{ start: number; end: number }>): string[] {
+	const gaps: string[] = [];
+	let at = 0;
+	for (const { start, end } of [...spans].sort((a, b) => a.start - b.start)) {
+		if (end <= 0 || start >= text.length) {
+			continue;
+		}
+		gaps.push(text.slice(at, Math.max(at, start)));
+		at = Math.max(at, end);
+	}
+	gaps.push(text.slice(at));
+	return gaps;
+}
+
+const RESIDUE = `(?:\\s|${MARKUP_TOKEN.source}|[,;])`;
+/** What follows a call and only closed it: closing brackets, separators, closing tags and tokens. */
+const CLOSING_RESIDUE = new RegExp(`^(?:${RESIDUE}|[\\])}>】»」])*`);
+/** What precedes a call and only opened it. */
+const OPENING_RESIDUE = new RegExp(`(?:${RESIDUE}|[\\[({<【«「])*$`);

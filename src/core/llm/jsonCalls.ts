@@ -30,6 +30,7 @@ export function jsonCallsAt(
 		args: call.args,
 		start,
 		end,
+		core: span,
 		wrapped: start < span[0] || end > span[1],
 		group: span[0],
 		...(call.loose ? { loose: true } : {}),

@@ -85,6 +85,7 @@ function dialectCandidates(text: string, names: string[]): Candidate[] {
 			raw: m.call.rawArguments,
 			start,
 			end,
+			core: [m.start, m.end] as [number, number],
 			wrapped: start < m.start || end > m.end || m.call.dialect !== 'json',
 			group: m.start,
 			...(cut
