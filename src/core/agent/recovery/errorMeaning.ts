@@ -50,15 +50,57 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if ((status === 400 || status === 422) && REASONING_REFUSED.test(text)) return { kind: 'reasoningRefused' };
 	const budget = budgetMeaning(text, asked);
 	if (budget) return budget;
+	const perWindow = RATE.test(text.replace(/request too large/i, '')) || SHORT_WINDOW.test(text);
 	if (CONTEXT.test(text) && !RATE.test(text.replace(/request too large/i, ''))) return { kind: 'contextOverflow' };
-	if (MEMORY.test(text)) return { kind: 'outOfMemory' };
+	const told = toldAbout(text);
+	if (!perWindow && told.promptTooLong) return { kind: 'contextOverflow' };
+	if (!perWindow && told.outputTooLong) return { kind: 'outputBudget', cap: budgetCap(text, asked) };
+	if (MEMORY.test(text) || told.memoryShort) return { kind: 'outOfMemory' };
 	const waitMs = namedWaitMs(text, now);
-	if (QUOTA.test(text) && !SHORT_WINDOW.test(text)) return { kind: 'quota', waitMs };
+	if ((QUOTA.test(text) || (told.accountSpent && !RATE.test(text))) && !SHORT_WINDOW.test(text)) {
+		return { kind: 'quota', waitMs };
+	}
 	if (status === 429 || RATE.test(text) || QUOTA.test(text)) return { kind: 'rateLimited', waitMs };
-	if (OVERLOADED.test(text)) return { kind: 'overloaded' };
+	if (OVERLOADED.test(text) || BUSY.test(text)) return { kind: 'overloaded' };
 	if (status === 401 || status === 403 || AUTH.test(text)) return { kind: 'auth' };
 	if (MODEL_MISSING.test(text)) return { kind: 'modelMissing' };
 	return undefined;
+}
+
+/**
+ * The phrasings nobody listed: a subject and what happened to it, said in one clause ("Prompt
+ * exceeds max length", "not enough RAM to load the model", "Insufficient account balance").
+ */
+const PROMPT_SUBJECT = /\b(?:prompt|input|context|messages|conversation|sequence|history|tokens?)\b/i;
+const OUTPUT_SUBJECT = /\b(?:output|completion|generation|response)\b/i;
+const TOO_MUCH =
+	/\bexceed(?:s|ed|ing)?\b|\btoo (?:long|large|big|many)\b|\b(?:larger|longer|greater|bigger|more) than\b|\bover (?:the )?(?:limit|max(?:imum)?)\b|\b(?:limit|maximum|max)\b|\brange of\b|\bshould be (?:in|within|between|at most|less)\b|\d\s*>\s*\d|\boverflow/i;
+const MEMORY_SUBJECT = /\b(?:memory|ram|vram)\b|\balloc\w*\b.{0,40}\bbuffer|\bbuffer\b.{0,20}\balloc/i;
+const SHORT_OF =
+	/\b(?:out of|ran out|run out|exhausted|insufficient|not enough|too little|unable|failed|cannot|can't|could not|exceed\w*)\b|\bmore\b.{0,40}\bthan\b.{0,20}\bavailable\b/i;
+// What the account may spend. A limit per day or hour alone is a rate over a long window: its wait is named.
+const ACCOUNT_SUBJECT =
+	/\b(?:quota|balance|credits?|billing|spend(?:ing)?|funds|plan|subscription|tier|account|usage)\b/i;
+const SPENT =
+	/\b(?:exceed\w*|insufficient|run out|ran out|out of|exhausted|reached|too low|cap|upgrade|recharge|top[- ]?up|depleted|used up|limit)\b/i;
+const BUSY =
+	/\b(?:too busy|is busy|congested|high (?:load|demand|traffic)|try (?:again )?later|warming up|please wait)\b/i;
+
+function toldAbout(text: string): {
+	promptTooLong: boolean;
+	outputTooLong: boolean;
+	memoryShort: boolean;
+	accountSpent: boolean;
+} {
+	// The words of the message, not its envelope's keys (`"message":`, `"type":`).
+	const clauses = text.replace(/"[\w$.-]+"\s*:/g, ' ').split(/(?<=[.!?;])\s+|\n+/);
+	const said = (test: (clause: string) => boolean) => clauses.some(test);
+	return {
+		promptTooLong: said(c => PROMPT_SUBJECT.test(c) && TOO_MUCH.test(c) && !ACCOUNT_SUBJECT.test(c)),
+		outputTooLong: said(c => OUTPUT_SUBJECT.test(c) && TOO_MUCH.test(c) && !PROMPT_SUBJECT.test(c)),
+		memoryShort: said(c => MEMORY_SUBJECT.test(c) && SHORT_OF.test(c)),
+		accountSpent: said(c => ACCOUNT_SUBJECT.test(c) && SPENT.test(c)),
+	};
 }
 
 /**
