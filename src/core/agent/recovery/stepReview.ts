@@ -114,18 +114,26 @@ export function postReview(
 	return { output, shortfall: output.finishReason === 'tool_calls' ? 'toolCallsWithoutCalls' : 'empty' };
 }
 
-/** First person, about to act now on the workspace: "Let me read…", "I'll run…", "Now I will check…". */
+/**
+ * First person, about to act: "let me", "I'll", "I'm going to", "time to"… then a verb, whatever
+ * the verb ("Let me take a look", "I'll go ahead and update"). Words that close a conversation
+ * rather than open an action ("let me know", "I'll be happy to", "I'll wait") are not one.
+ */
 const INTENT =
-	/^(?:(?:ok(?:ay)?|now|next|first|then|so|alright|great|sure|good)\b[,!.:]?\s*)*(?:let me|let's|i(?:'ll| will| am going to|'m going to| shall| need to)|i'm now|going to)\s+(?:now\s+|first\s+|also\s+|quickly\s+)?(?:read|open|look|check|inspect|examine|view|list|search|grep|find|locate|run|execute|test|build|compile|install|write|create|edit|update|modify|change|fix|apply|add|remove|delete|rename|move|copy|call|use|fetch|download|start|try|verify|analy[sz]e|explore|investigate|scan|review|save|patch|replace|insert|append|compare|diff|query)\w*\b/i;
+	/(?:^|[,;:]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright|all right|great|sure|good|perfect|right|to (?:start|begin))\b[,!.:]?\s*)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| am about to|'m about to| shall| need to| must| want to|'m now| am now| now need to)|time to|the next step is to|going to)\s+(?!(?:know|be|wait|hear|leave|hope|stop|assume|suggest|recommend)\b|keep (?:this|that|it) in mind\b|need (?:more|you|your|additional|further|clarification|access|permission)\b|(?:not|never)\b)(?:now\s+|first\s+|also\s+|quickly\s+|then\s+|just\s+)*[a-z][\w-]*/i;
+/** A subordinate clause that puts the action off: what follows it waits for someone else. */
+const DEFERRED = /^(?:if|once|when|whenever|unless|after you|as soon as|should you|in case)\b/i;
+/** A step written as a heading that never came: "Running the tests now:", "Checking the file…". */
+const PROGRESS = /^(?:now\s+|next\s+)?[a-z]+ing\b[^!?]*(?::|\.\.\.|…)$/i;
 
 /**
  * A reply that stops where work should start: its last sentence announces the next action
- * ("Now let me read it:", "I'll run the tests.") or it ends on a colon introducing what never
- * came. The sentence, for the nudge; undefined for an answer.
+ * ("Now let me read it.", "I'll go ahead and run the tests.") or it ends on a colon or an
+ * ellipsis introducing what never came. The sentence, for the nudge; undefined for an answer.
  */
 export function announcedAction(text: string): string | undefined {
 	const trimmed = text.trim();
-	if (!trimmed || trimmed.length > 600 || /\?\s*$/.test(trimmed)) {
+	if (!trimmed || /\?\s*$/.test(trimmed)) {
 		return undefined;
 	}
 	const last =
@@ -134,7 +142,13 @@ export function announcedAction(text: string): string | undefined {
 			.filter(s => s.trim())
 			.pop()
 			?.trim() ?? '';
-	return INTENT.test(last) || /:\s*$/.test(trimmed) ? last.slice(0, 120) : undefined;
+	const intent = INTENT.exec(last);
+	// "Let me summarize: the bug was…" carries on past its colon: what it announced came.
+	const acts =
+		intent !== null &&
+		!DEFERRED.test(last.slice(0, intent.index).trim() || last) &&
+		!/:\s*\S/.test(last.slice(intent.index + intent[0].length));
+	return acts || PROGRESS.test(last) || /:\s*$/.test(trimmed) ? last.slice(0, 120) : undefined;
 }
 
 export { looksCut };
