@@ -133,21 +133,27 @@ function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
  */
 export function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
 	const gaps = gapsBetween(text, spans);
-	return gaps
-		.map((gap, i) => {
-			let part = gap;
-			if (i > 0) {
-				part = part.replace(CLOSING_RESIDUE, '');
-			}
-			if (i < gaps.length - 1) {
-				part = part.replace(OPENING_RESIDUE, '');
-			}
-			return part;
-		})
-		.join('\n')
-		.replace(/[ \t]+\n/g, '\n')
-		.replace(/\n{3,}/g, '\n\n')
-		.trim();
+	return (
+		gaps
+			.map((gap, i) => {
+				let part = gap;
+				if (i > 0) {
+					part = part.replace(CLOSING_RESIDUE, '');
+				}
+				if (i < gaps.length - 1) {
+					part = part.replace(OPENING_RESIDUE, '');
+				}
+				return part;
+			})
+			.join('\n')
+			// A role or channel named between special tokens (`<|start|>assistant<|channel|>analysis<|message|>`)
+			// is the template's header, and a special token is never words for the user.
+			.replace(HEADER_WORD, '')
+			.replace(SPECIAL_TOKEN, '')
+			.replace(/[ \t]+\n/g, '\n')
+			.replace(/\n{3,}/g, '\n\n')
+			.trim()
+	);
 }
 
 /** `text` without `spans` (which may overlap), joined as it reads. */
@@ -170,8 +176,12 @@ function gapsBetween(text: string, spans: Array<{ start: number; end: number }>)
 	return gaps;
 }
 
+const SPECIAL = String.raw`<\|[^<>|\n]{0,60}\|>|<｜[^｜\n]{0,60}｜>`;
+const SPECIAL_TOKEN = new RegExp(SPECIAL, 'g');
+// A header is one lower-case name (`assistant`, `analysis`); words for the user are written as sentences.
+const HEADER_WORD = new RegExp(String.raw`(?<=${SPECIAL})[a-z][\w-]{0,29}(?=${SPECIAL})`, 'g');
 const RESIDUE = `(?:\\s|${MARKUP_TOKEN.source}|[,;])`;
 /** What follows a call and only closed it: closing brackets, separators, closing tags and tokens. */
 const CLOSING_RESIDUE = new RegExp(`^(?:${RESIDUE}|[\\])}>】»」])*`);
 /** What precedes a call and only opened it. */
-const OPENING_RESIDUE = new RegExp(`(?:${RESIDUE}|[\\[({<【«「])*$`);
+const OPENING_RESIDUE = new RegExp(`(?:${RESIDUE}|(?:${SPECIAL})[a-z][\\w-]{0,29}|[\\[({<【«「]|>{2,})*$`);

@@ -129,4 +129,25 @@ describe('calls written as text: several in one reply, and paired punctuation ar
 			{ numRuns: 150, seed: 23 },
 		);
 	});
+
+	it("a template's headers and special tokens around a call are not the answer; the words between them are", () => {
+		fc.assert(
+			fc.property(
+				intendedCall,
+				ident,
+				ident,
+				fc.constantFrom('I need the file first.', 'Checking.', 'Plan: look, then fix.'),
+				({ tool, args }, role, channel, words) => {
+					const header = (ch: string) => `<|start|>${role}<|channel|>${ch}`;
+					const text = `${header(channel)}<|message|>${words}<|end|>${header('commentary')} to=functions.${tool} <|constrain|>json<|message|>${JSON.stringify(args)}<|call|>`;
+					const found = read(text);
+					assert.strictEqual(found.calls.length, 1, text);
+					same(found.calls[0].name, found.calls[0].rawArguments, args);
+					assert.strictEqual(found.prose, words, text);
+				},
+			),
+			{ numRuns: 100, seed: 24 },
+		);
+		assert.strictEqual(read('>>>read_file\n{"path": "src/a.ts"}').prose, '');
+	});
 });
