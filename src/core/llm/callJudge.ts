@@ -102,13 +102,17 @@ function isInlineMention(text: string, c: Candidate): boolean {
 	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line) || /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
 }
 
-/** Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a pattern, not made. */
+/**
+ * Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a
+ * pattern, not made. A placeholder in angle brackets is a word or two naming what goes there;
+ * markup is not one: a one-letter element (`<b>`, `<p>`), a closing or self-closing tag, attributes.
+ */
 function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
 	return Object.entries(args ?? {}).some(
 		([key, value]) =>
 			typeof value === 'string' &&
 			(value.trim().toLowerCase() === key.toLowerCase() ||
-				/^(?:\.{2,}|…|<[^<>]*>|\{\{[^}]*\}\}|\$\{\w+\}|(?:path\/to\/|your[_ -])[\w./ -]*|string)$/i.test(
+				/^(?:\.{2,}|…|<[^<>/="']{2,}>|\{\{[^}]*\}\}|\$\{\w+\}|(?:path\/to\/|your[_ -])[\w./ -]*|string)$/i.test(
 					value.trim(),
 				)),
 	);

@@ -105,6 +105,23 @@ describe('calls written as text: the general extractor and its judge', () => {
 		);
 	});
 
+	it('a value in angle brackets is a placeholder when it names what goes there, and markup when it is markup', () => {
+		const write = (content: string) =>
+			read(
+				`<tool_call>${JSON.stringify({ name: 'write_file', arguments: { path: 'a.html', content } })}</tool_call>`,
+			);
+		for (const placeholder of ['<content>', '<file contents>', '<your_text>']) {
+			assert.deepStrictEqual(write(placeholder).calls, [], placeholder);
+		}
+		for (const markup of ['<b>', '<p>', '</div>', '<br/>', '<a href="x">']) {
+			assert.deepStrictEqual(
+				write(markup).calls.map(c => JSON.parse(c.rawArguments).content),
+				[markup],
+				`${markup} is written as it is`,
+			);
+		}
+	});
+
 	it('what the model wrote after its call, before any result, is set apart from the prose', () => {
 		const found = read(
 			'Reading it.\n<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>\n<tool_response>made up</tool_response>\nIt says: made up.',
