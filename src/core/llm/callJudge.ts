@@ -64,7 +64,8 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 			if (!c.loose || c.wrapped) {
 				problems.push({
 					...place,
-					detail: c.problem?.kind === 'empty' ? `${c.problem.detail} (${verdict.error})` : verdict.error,
+					// A phrase after "the <tool> call": what the model reads in its correction, and the user inline.
+					detail: `${noArguments(c) ? 'has no arguments' : 'does not fit its schema'} (${verdict.error})`,
 				});
 			}
 			continue;
@@ -77,6 +78,16 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 	}
 	const removed = [...calls, ...problems];
 	return { calls, problems, prose: proseWithout(text, removed) };
+}
+
+/** Named where a call goes with nothing after it, or with arguments that hold nothing, whichever reader found it. */
+function noArguments(c: Candidate): boolean {
+	const raw = c.raw?.trim() ?? '';
+	return (
+		c.problem?.kind === 'empty' ||
+		(c.args !== undefined && Object.keys(c.args).length === 0) ||
+		(c.args === undefined && (raw === '' || /^\{\s*\}$/.test(raw)))
+	);
 }
 
 /** The paragraph just before the call introduces it as an example. */
