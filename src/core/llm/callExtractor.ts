@@ -148,7 +148,7 @@ function afterName(text: string, anchor: Anchor, next: number, anchors: Anchor[]
 	}
 	// Named where a call goes, with nothing after it: an empty call, which the model is told about.
 	if (tag || /^\s*\(\s*\)/.test(text.slice(anchor.end))) {
-		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'it has no arguments' });
+		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'has no arguments' });
 	}
 	return undefined;
 }

@@ -70,7 +70,8 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 			if (!c.loose || c.wrapped) {
 				problems.push({
 					...place,
-					detail: c.problem?.kind === 'empty' ? `${c.problem.detail} (${verdict.error})` : verdict.error,
+					// A phrase after "the <tool> call": what the model reads in its correction, and the user inline.
+					detail: `${noArguments(c) ? 'has no arguments' : 'does not fit its schema'} (${verdict.error})`,
 				});
 			}
 			continue;
@@ -83,6 +84,16 @@ export function judgeCandidates(text: string, candidates: Candidate[], options: 
 	}
 	const removed = [...calls, ...problems];
 	return { calls, problems, prose: proseWithout(text, removed) };
+}
+
+/** Named where a call goes with nothing after it, or with arguments that hold nothing, whichever reader found it. */
+function noArguments(c: Candidate): boolean {
+	const raw = c.raw?.trim() ?? '';
+	return (
+		c.problem?.kind === 'empty' ||
+		(c.args !== undefined && Object.keys(c.args).length === 0) ||
+		(c.args === undefined && (raw === '' || /^\{\s*\}$/.test(raw)))
+	);
 }
 
 /** The paragraph just before the call introduces it as an example. */
@@ -114,13 +125,17 @@ function isInlineMention(text: string, c: Candidate, candidates: readonly Candid
 
 const MARKUP_ANYWHERE = new RegExp(MARKUP_TOKEN.source, 'g');
 
-/** Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a pattern, not made. */
+/**
+ * Values that stand for a value ("...", "<path>", "path/to/file", "your_file"): a call shown as a
+ * pattern, not made. A placeholder in angle brackets is a word or two naming what goes there;
+ * markup is not one: a one-letter element (`<b>`, `<p>`), a closing or self-closing tag, attributes.
+ */
 function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
 	return Object.entries(args ?? {}).some(
 		([key, value]) =>
 			typeof value === 'string' &&
 			(value.trim().toLowerCase() === key.toLowerCase() ||
-				/^(?:\.{2,}|…|<[^<>]*>|\{\{[^}]*\}\}|\$\{\w+\}|(?:path\/to\/|your[_ -])[\w./ -]*|string)$/i.test(
+				/^(?:\.{2,}|…|<[^<>/="']{2,}>|\{\{[^}]*\}\}|\$\{\w+\}|(?:path\/to\/|your[_ -])[\w./ -]*|string)$/i.test(
 					value.trim(),
 				)),
 	);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/checkModel/types';
 import type { Logger } from '../../core/ports';
@@ -9,6 +8,7 @@ import {
 	type CheckReportView,
 	type StoredReportView,
 } from '../../shared/checkModelProtocol';
+import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { ReportStore } from './reportStore';
 
 /** Every report the engine makes fits the view's schema; a drift between the two fails to compile here. */
@@ -58,16 +58,13 @@ export class ReportPanel extends Disposable {
 			'keel.checkModelReport',
 			'Check Model',
 			vscode.ViewColumn.Active,
-			{
-				enableScripts: true,
-				enableCommandUris: false,
-				localResourceRoots: [
-					vscode.Uri.joinPath(this._extensionUri, 'dist'),
-					vscode.Uri.joinPath(this._extensionUri, 'media'),
-				],
-			},
+			webviewOptions(this._extensionUri),
 		);
-		panel.webview.html = this._html(panel.webview);
+		panel.webview.html = renderWebviewHtml(panel.webview, this._extensionUri, {
+			script: 'checkModel.js',
+			style: 'checkModel.css',
+			title: 'Check Model',
+		});
 		const listening = panel.webview.onDidReceiveMessage(message => void this._receive(message));
 		panel.onDidDispose(() => {
 			listening.dispose();
@@ -120,31 +117,6 @@ export class ReportPanel extends Disposable {
 			stored,
 		};
 		void this._panel.webview.postMessage(message);
-	}
-
-	private _html(webview: vscode.Webview): string {
-		const nonce = randomBytes(16).toString('base64');
-		const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this._extensionUri, ...parts));
-		const csp = [
-			"default-src 'none'",
-			`style-src ${webview.cspSource}`,
-			`font-src ${webview.cspSource}`,
-			`script-src 'nonce-${nonce}'`,
-		].join('; ');
-		return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${asset('media', 'checkModel.css')}" rel="stylesheet">
-<title>Check Model</title>
-</head>
-<body>
-<div id="root"></div>
-<script nonce="${nonce}" src="${asset('dist', 'checkModel.js')}"></script>
-</body>
-</html>`;
 	}
 
 	override dispose(): void {

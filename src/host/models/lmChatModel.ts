@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import type { ChatModel, ChatRequest, ModelEvent } from '../../core/llm/chatModel';
-import { tokenFromSignal } from '../cancellation';
+import { tokenFromSignal } from '../platform/cancellation';
 import { toLmMessages } from './lmMessages';
 import { readSetting } from '../settings/settings';
 

@@ -5,7 +5,7 @@ import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } 
 import { probeToolCalling, type ProbeResult } from '../../core/llm/toolProbe';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
-import { signalFromToken } from '../cancellation';
+import { signalFromToken } from '../platform/cancellation';
 import { modelEndpointOrigin, providerLabel, readResolvedProvider } from './providerConfig';
 import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lmModelItems';

@@ -4,7 +4,7 @@ import type { Workspace } from '../../core/ports';
 import { LentTools as LentCalls } from '../../core/tools/lentTools';
 import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
-import { signalFromToken } from '../cancellation';
+import { signalFromToken } from '../platform/cancellation';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolDefinition } from '../../core/tools/defineTool';
-import { tokenFromSignal } from '../cancellation';
+import { tokenFromSignal } from '../platform/cancellation';
 import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';

@@ -2,7 +2,7 @@ import * as fs from 'fs/promises';
 import * as vscode from 'vscode';
 import type { FileStat, FileType, Workspace } from '../../core/ports';
 import { folderNames, MultiRootWorkspace, type WorkspaceFolderRef } from '../../core/tools/workspaceFolders';
-import { tokenFromSignal } from '../cancellation';
+import { tokenFromSignal } from '../platform/cancellation';
 
 function toFileType(type: vscode.FileType): FileType {
 	if (type & vscode.FileType.SymbolicLink) {

@@ -20,9 +20,20 @@ export interface CheckRun {
 	tmpDir: string;
 }
 
+const parents: string[] = [];
+
+/** A scratch parent for one check; the tests assert it is empty, and it goes when the run ends. */
 export function scratchParent(): string {
-	return fs.mkdtempSync(path.join(os.tmpdir(), 'keel-check-test-'));
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-check-test-'));
+	parents.push(dir);
+	return dir;
 }
+
+after(() => {
+	for (const dir of parents.splice(0)) {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+});
 
 export async function checkAgainst(
 	double: ModelDouble,

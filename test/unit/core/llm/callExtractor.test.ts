@@ -48,6 +48,18 @@ describe('calls written as text: the general extractor and its judge', () => {
 		assert.strictEqual(found.problems[0].name, 'write_file');
 	});
 
+	it('a call that does not fit its schema, or has no arguments, says so in words that follow "the <tool> call"', () => {
+		const invalid = read('<tool_call>{"name": "write_file", "arguments": {"path": "a.txt"}}</tool_call>');
+		assert.deepStrictEqual(invalid.calls, []);
+		assert.match(
+			invalid.problems[0].detail,
+			/^does not fit its schema \(Invalid arguments for write_file: content/,
+		);
+		const empty = read('<tool_call>read_file</tool_call>');
+		assert.deepStrictEqual(empty.calls, []);
+		assert.match(empty.problems[0]?.detail ?? '', /^has no arguments \(/);
+	});
+
 	it('reads shapes seen in the wild that no dialect parser names', () => {
 		const shapes: Array<[string, string, Record<string, unknown>]> = [
 			['```tool_code\nprint(default_api.read_file(path="a.txt"))\n```', 'read_file', { path: 'a.txt' }],
@@ -103,6 +115,23 @@ describe('calls written as text: the general extractor and its judge', () => {
 			[],
 			'a list of steps describes them',
 		);
+	});
+
+	it('a value in angle brackets is a placeholder when it names what goes there, and markup when it is markup', () => {
+		const write = (content: string) =>
+			read(
+				`<tool_call>${JSON.stringify({ name: 'write_file', arguments: { path: 'a.html', content } })}</tool_call>`,
+			);
+		for (const placeholder of ['<content>', '<file contents>', '<your_text>']) {
+			assert.deepStrictEqual(write(placeholder).calls, [], placeholder);
+		}
+		for (const markup of ['<b>', '<p>', '</div>', '<br/>', '<a href="x">']) {
+			assert.deepStrictEqual(
+				write(markup).calls.map(c => JSON.parse(c.rawArguments).content),
+				[markup],
+				`${markup} is written as it is`,
+			);
+		}
 	});
 
 	it('what the model wrote after its call, before any result, is set apart from the prose', () => {

@@ -3,8 +3,8 @@
  * each disposed when its call is done so a long-lived signal or token keeps no listener.
  */
 import * as vscode from 'vscode';
-import { onAbort } from '../core/util/abort';
-import type { IDisposable } from '../core/util/lifecycle';
+import { onAbort } from '../../core/util/abort';
+import type { IDisposable } from '../../core/util/lifecycle';
 
 /** A token cancelled when `signal` aborts, for the VS Code APIs that take one. */
 export function tokenFromSignal(signal: AbortSignal | undefined): IDisposable & { token: vscode.CancellationToken } {
