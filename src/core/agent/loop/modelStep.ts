@@ -3,6 +3,7 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from './guards';
+import { onAbort } from '../../util/abort';
 
 export interface StepCall {
 	id: string;
@@ -55,11 +56,10 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	// A per-request signal: HTTP clients hang listeners on it, and a turn of many steps would
 	// otherwise pile them onto the turn's signal for its whole life.
 	const requestAbort = new AbortController();
-	const forwardAbort = () => requestAbort.abort();
 	if (ctx.signal.aborted) {
 		requestAbort.abort();
 	}
-	ctx.signal.addEventListener('abort', forwardAbort, { once: true });
+	const forwarding = onAbort(ctx.signal, () => requestAbort.abort());
 	const response = new StreamedResponse(ctx);
 	try {
 		for await (const event of ctx.model.stream({
@@ -77,7 +77,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 		}
 		response.end();
 	} finally {
-		ctx.signal.removeEventListener('abort', forwardAbort);
+		forwarding.dispose();
 	}
 	return response.output();
 }
