@@ -1,3 +1,4 @@
+import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
@@ -152,7 +153,7 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 		: (usage?.promptTokens ?? state.guards.estimate);
 	const completionTokens =
 		usage?.completionTokens ??
-		Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
+		tokensForChars(output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0));
 	state.usage.requests += 1;
 	state.usage.tokens += promptTokens + completionTokens;
 	ctx.options.emit({
