@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
@@ -8,6 +8,11 @@ import { readStream } from './readStream';
 import { isIdRuleError, type IdRule } from './wireIds';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
 import { replaysReasoning } from './reasoningReplay';
+import { lazyRequire } from '../util/lazyRequire';
+
+// Built into dist/vendor/openai-sdk.js: a user of Ollama's native API or Anthropic never loads it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadSdk = lazyRequire(() => (require('openai') as typeof import('openai')).default);
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
@@ -22,22 +27,27 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
-	private readonly _client: OpenAI;
+	private _sdkClient: OpenAI | undefined;
 	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
 	private _idRule: IdRule = 'openai';
 	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
-		this._client = new OpenAI({
-			baseURL: _options.baseUrl,
+	}
+
+	/** The SDK's client, made on the first request. */
+	private get _client(): OpenAI {
+		const SDK = loadSdk();
+		return (this._sdkClient ??= new SDK({
+			baseURL: this._options.baseUrl,
 			// Local servers ignore the key but the SDK insists on one; never a real secret by default.
-			apiKey: _options.apiKey || 'no-key',
-			maxRetries: _options.maxRetries ?? 0,
-			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: withOpenAIErrorEnvelope(_options.fetch),
+			apiKey: this._options.apiKey || 'no-key',
+			maxRetries: this._options.maxRetries ?? 0,
+			timeout: this._options.timeoutMs ?? 10 * 60_000,
+			fetch: withOpenAIErrorEnvelope(this._options.fetch),
 			dangerouslyAllowBrowser: false,
-		});
+		}));
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
@@ -105,10 +115,11 @@ export class OpenAIChatModel implements ChatModel {
 
 	private _mapError(error: unknown, midStream = false): AgentError {
 		// A connection error is an APIError too, but carries no response to describe.
+		const SDK = loadSdk();
 		const http =
-			error instanceof OpenAI.APIError &&
-			!(error instanceof OpenAI.APIConnectionError) &&
-			!(error instanceof OpenAI.APIUserAbortError)
+			error instanceof SDK.APIError &&
+			!(error instanceof SDK.APIConnectionError) &&
+			!(error instanceof SDK.APIUserAbortError)
 				? {
 						status: error.status,
 						body: error.error ? JSON.stringify(error.error) : error.message,
@@ -117,7 +128,7 @@ export class OpenAIChatModel implements ChatModel {
 				: undefined;
 		return mapModelError(
 			error,
-			{ aborted: error instanceof OpenAI.APIUserAbortError, http },
+			{ aborted: error instanceof SDK.APIUserAbortError, http },
 			midStream,
 			this._options,
 		);
