@@ -72,14 +72,15 @@ describe('resilience — permanent errors, streams and guards over HTTP', functi
 		assert.equal(outcome.error?.code, 'modelUnreachable');
 		assert.match(
 			outcome.error!.message,
-			/No model server answered at http:\/\/127\.0\.0\.1:9\/v1.*Gave up after 3 retries\./,
+			/No model server answered at http:\/\/127\.0\.0\.1:9\/v1.*Gave up after 3 retries this turn: the server is not answering\./s,
 		);
 		assert.deepEqual(
 			t.notices().map(n => n.text.replace(/retrying.*—/, 'retrying —')),
 			[
-				'Model server unreachable, retrying — 1/6',
-				'Model server unreachable, retrying — 2/6',
-				'Model server unreachable, retrying — 3/6',
+				// The counter names the limit that ends them: three tries for a server that does not answer.
+				'Model server unreachable, retrying — 1/3',
+				'Model server unreachable, retrying — 2/3',
+				'Model server unreachable, retrying — 3/3',
 			],
 		);
 	});

@@ -29,6 +29,8 @@ export interface RecoverySettings {
 	serverContextHint?: string;
 	/** Share of the window at which old tool outputs are compacted. */
 	compactAt: number;
+	/** How calls written as text are read; `dialects` (the parsers alone) exists for the bench's comparison. */
+	textCallExtraction?: 'general' | 'dialects';
 }
 
 export const defaultRecoverySettings: RecoverySettings = {
