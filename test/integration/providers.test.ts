@@ -257,8 +257,9 @@ describe('providers on their real wire formats (model double)', () => {
 				}
 			},
 			(error: { code?: string; message: string }) =>
+				// Ollama's own wire is spoken only by Ollama: its advice, whatever the port, with the URL tried.
 				error.code === 'modelUnreachable' &&
-				/ollama serve/.test(error.message) === false &&
+				/start Ollama with `ollama serve`/.test(error.message) &&
 				/127\.0\.0\.1:9/.test(error.message),
 		);
 	});

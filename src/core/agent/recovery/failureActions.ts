@@ -191,20 +191,25 @@ function lowerMaxTokens(f: Failure): RequestResult | undefined {
 async function retry(f: Failure): Promise<RequestResult | undefined> {
 	const { ctx, attempt, c, error } = f;
 	// Nothing listening is usually a server that is not running (or restarting): a few quick tries, then say how to start it.
+	// An error nobody recognises is sent again at most MAX_UNKNOWN_RETRIES times, then shown as it came.
 	const unreachable = error.code === 'modelUnreachable';
-	const limit = retryLimit(unreachable ? MAX_UNREACHABLE_RETRIES - attempt.unreachable : Infinity, ctx.budget);
-	if (unreachable && !limit.canRetry) {
-		return giveUp(f, gaveUp(ctx.budget, limit.bound('the server is not answering')));
-	}
-	if (c.action === 'retryUnknown' && ++attempt.unknown > MAX_UNKNOWN_RETRIES) {
-		return giveUp(
-			f,
-			`Keel does not recognise this error; it was sent ${MAX_UNKNOWN_RETRIES + 1} times and failed each time, so these are the server's own words.`,
-		);
-	}
+	const unknown = c.action === 'retryUnknown';
+	const kindLeft = unreachable
+		? MAX_UNREACHABLE_RETRIES - attempt.unreachable
+		: unknown
+			? MAX_UNKNOWN_RETRIES - attempt.unknown
+			: Infinity;
+	const limit = retryLimit(kindLeft, ctx.budget);
 	if (!limit.canRetry || !ctx.budget.take()) {
+		if (unknown && !limit.byBudget) {
+			return giveUp(
+				f,
+				`Keel does not recognise this error; it was sent ${attempt.unknown + 1} times and failed each time, so these are the server's own words.`,
+			);
+		}
 		return giveUp(f, gaveUp(ctx.budget, limit.bound('the server is not answering')));
 	}
+	attempt.unknown += unknown ? 1 : 0;
 	attempt.retries++;
 	attempt.unreachable += unreachable ? 1 : 0;
 	retract(ctx, f.partial, 'retry');
@@ -235,11 +240,12 @@ async function retry(f: Failure): Promise<RequestResult | undefined> {
 function retryLimit(
 	kindLeft: number,
 	budget: RetryBudget,
-): { canRetry: boolean; max: number; bound(capName: string): string } {
+): { canRetry: boolean; byBudget: boolean; max: number; bound(capName: string): string } {
 	const left = budget.max - budget.used;
 	const byBudget = left <= kindLeft;
 	return {
 		canRetry: Math.min(left, kindLeft) > 0,
+		byBudget,
 		max: budget.used + 1 + Math.max(0, Math.min(kindLeft, left) - 1),
 		bound: capName =>
 			byBudget ? `the turn's retries are used up (keel.recovery.maxRetriesPerTurn = ${budget.max})` : capName,
