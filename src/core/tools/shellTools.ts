@@ -9,6 +9,7 @@ import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
 import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
 import { splitCommandLine } from './shellRules';
 import { landingName } from './shellWrites';
+import { operandConcerns, walkConcerns } from './shellOperands';
 import { multiRootFolders } from './workspaceFolders';
 import { durationText } from '../util/duration';
 
@@ -128,6 +129,7 @@ async function plan(
 	cwdInput: string | undefined,
 	guard: WorkspaceGuard,
 	workspace: Workspace,
+	policy: PathPolicy,
 ): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
 	let cwd: ResolvedPath;
 	try {
@@ -175,6 +177,16 @@ async function plan(
 		}
 	}
 	for (const target of parsed.reads) await check(target.written, target.path, 'read');
+	// The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`): judged like paths.
+	const context = {
+		guard,
+		workspace,
+		policy,
+		cwd: cwd.canonical,
+		directories: parsed.directories,
+		dotglob: /dotglob|GLOBIGNORE/.test(command),
+	};
+	reasons.push(...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context)));
 	return { cwd, targets, reasons };
 }
 
@@ -203,8 +215,9 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		async prepare(input, { workspace }) {
 			// The policy decides on bash's own parse; if the parser cannot load, it fails closed (asks).
 			await loadBashParser().catch(() => undefined);
-			const guard = gateOfShell(deps).files(workspace);
-			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace);
+			const gate = gateOfShell(deps);
+			const guard = gate.files(workspace);
+			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace, gate.policy);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
 				throw new PathRefused(
 					`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`,

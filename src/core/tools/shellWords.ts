@@ -5,6 +5,16 @@
  */
 import type { BashNode } from './bashParser';
 
+/** A word a command is given (an argument or an assigned value): any of them may name a file it reads or writes. */
+export interface Operand {
+	/** After quote removal; undefined when only bash can know it. */
+	path: string | undefined;
+	/** As written, for messages. */
+	written: string;
+	/** When only a glob is left to resolve: the pattern, literal characters escaped with `\\`. */
+	glob?: string;
+}
+
 export interface WordValue {
 	text: string;
 	known: boolean;
@@ -116,4 +126,56 @@ export function wordValue(node: BashNode, first = true): WordValue {
 			// Expansions, substitutions, arithmetic, anything new: only bash knows the value.
 			return { text: '', known: false };
 	}
+}
+
+const GLOB_CHAR = /[*?[]/;
+
+/** One part of a word as a glob: literal text escaped, unquoted `*`, `?` and `[…]` kept; undefined when bash would expand it otherwise. */
+function globPart(node: BashNode, first: boolean): string | undefined {
+	const literal = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+	switch (node.type) {
+		case 'word':
+		case 'number': {
+			const raw = node.text;
+			// An extglob (`@(…)`, `!(…)`), a brace list or a leading `~` is bash's alone to expand.
+			if (/[?*+@!]\(/.test(raw) || (first && raw.startsWith('~')) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(raw)) {
+				return undefined;
+			}
+			let out = '';
+			for (let i = 0; i < raw.length; i++) {
+				const c = raw[i];
+				if (c === '\\') {
+					out += raw[i + 1] === '\n' ? '' : literal(raw[i + 1] ?? '');
+					i++;
+				} else {
+					out += c;
+				}
+			}
+			return out;
+		}
+		case 'concatenation': {
+			let out = '';
+			let index = 0;
+			for (const child of node.children) {
+				if (!child) continue;
+				const part = globPart(child, first && index++ === 0);
+				if (part === undefined) return undefined;
+				out += part;
+			}
+			return out;
+		}
+		default: {
+			const value = wordValue(node, first);
+			return value.known ? literal(value.text) : undefined;
+		}
+	}
+}
+
+/**
+ * The word as a glob pattern when the only thing bash still has to resolve is a glob
+ * (`src/*.ts`, `.e[n]v`), so the files it names can be listed before it runs; else undefined.
+ */
+export function wordGlob(node: BashNode, first = true): string | undefined {
+	const pattern = globPart(node, first);
+	return pattern !== undefined && GLOB_CHAR.test(pattern.replace(/\\./g, '')) ? pattern : undefined;
 }

@@ -1,0 +1,293 @@
+// Held-out shell attacks: what a command is *given*, not how it is spelled. An allowed reader
+// (`cat *`, `grep *`, `sort *`…) pointed at a secret or at a place outside the workspace, an
+// option whose value is an output file (`sort -o`, `git diff --output=`, `find -fprint`),
+// a glob, a variable, `~`, a `cd`, and programs that find their own files (grep -r, find -exec,
+// xargs). Lines are generated (fast-check, fixed seed) from readers × targets × contexts, run
+// through Keel's whole pipeline with real bash behind it; the approver refuses every card, so
+// a line gets through only if Keel ran it unasked and bash really leaked the canary or wrote
+// the file.
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import fc from 'fast-check';
+import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
+import { createShellTools } from '../../src/core/tools/shellTools';
+import { tempTree, type TempTree } from '../support/tempTree';
+import { toolHarness, type Harness } from '../support/toolHarness';
+import { LocalBashRunner } from './support/bashRunner';
+import { attack } from './tally';
+
+const KLASS = 'held-out: the files a command is given';
+const CANARY = /CANARY_[A-Z]+_\d+/;
+const SEED = Number(process.env.KEEL_SEED ?? 20_261_126);
+
+/** Readers a user plausibly allows, as `{target}` templates; each prints what it reads. */
+const READERS = [
+	'cat {}',
+	'head -c 300 {}',
+	'tail -n 3 {}',
+	'grep -h CANARY {}',
+	'sort {}',
+	'git diff --no-index src/a.txt {}',
+	'cat -- {}',
+	'head -n1 {} src/a.txt',
+];
+/** Ways to name a secret or a file outside, all of which bash resolves to one. */
+const SECRETS = [
+	'.env',
+	".e''nv",
+	'"./.env"',
+	'src/../.env',
+	"$'\\x2eenv'",
+	'.e?v',
+	'.e*',
+	'.[e]nv',
+	'.en[v]',
+	'notes',
+	'out/secret',
+	'../outside/secret',
+	'chain/secret',
+	'hl.txt',
+	'~/.ssh/id_rsa',
+	'$HOME/.ssh/id_rsa',
+	'${HOME}/.ssh/id_rsa',
+	'"$HOME"/.ssh/id_rsa',
+	'/proc/self/cwd/.env',
+	'$PWD/.env',
+	'~/.aws/credentials',
+	'.aws/credentials',
+	'sub/.npmrc',
+];
+/** Options and commands whose value is the file they write. */
+const WRITERS = [
+	'sort -o {} src/a.txt',
+	'sort --output={} src/a.txt',
+	'git diff --no-index --output={} src/a.txt src/b.txt',
+	'find src -name a.txt -fprint {}',
+	'sort -o{} src/a.txt',
+	'uniq src/a.txt {}',
+];
+const WRITE_TARGETS = [
+	'../pwned',
+	'out/pwned',
+	'~/pwned',
+	'$HOME/pwned',
+	'.git/hooks/pre-commit',
+	'hk/pre-commit',
+	'.vscode/tasks.json',
+	'lnk/tasks.json',
+	'.github/workflows/pwned.yml',
+];
+/** `X` is the command; some hide it, some move the cwd first. */
+const CONTEXTS = [
+	'X',
+	'true && X',
+	'echo ok; X',
+	'(X)',
+	'X | cat',
+	'echo "$(X)"',
+	'env X',
+	'command X',
+	'nice X',
+	'timeout 5 X',
+	'bash -c "X"',
+];
+
+const ALLOW: PermissionRule[] = [
+	'cat *',
+	'head *',
+	'tail *',
+	'grep *',
+	'sort *',
+	'uniq *',
+	'git diff*',
+	'find *',
+	'echo *',
+	'true',
+	'ls*',
+	'cd *',
+	'xargs *',
+	'rg *',
+	'tar *',
+	'wc *',
+	'git status*',
+].map(match => ({ tool: 'run_command', match, action: 'allow' }));
+
+function setup(): { tree: TempTree; h: Harness; ws: string; home: string } {
+	const tree = tempTree('keel-heldout-shell-');
+	tree.add({
+		'ws/src/a.txt': 'a\n',
+		'ws/src/b.txt': 'b\n',
+		'ws/.env': 'CANARY_ENV_1111\n',
+		'ws/.aws/credentials': 'CANARY_AWS_2222\n',
+		'ws/sub/.npmrc': '//registry/:_authToken=CANARY_NPM_3333\n',
+		'ws/.vscode/settings.json': '{}',
+		'outside/secret': 'CANARY_OUT_4444\n',
+		'home/.ssh/id_rsa': 'CANARY_SSH_5555\n',
+		'home/.aws/credentials': 'CANARY_HOMEAWS_6666\n',
+	});
+	const ws = path.join(tree.base, 'ws');
+	const home = path.join(tree.base, 'home');
+	execFileSync('git', ['init', '-q', ws]);
+	fs.symlinkSync('../outside', path.join(ws, 'out'));
+	fs.symlinkSync('out', path.join(ws, 'chain'));
+	fs.symlinkSync('.env', path.join(ws, 'notes'));
+	fs.symlinkSync('.git/hooks', path.join(ws, 'hk'));
+	fs.symlinkSync('.vscode', path.join(ws, 'lnk'));
+	fs.linkSync(path.join(tree.base, 'outside/secret'), path.join(ws, 'hl.txt'));
+	const runner = new LocalBashRunner(ws, home);
+	const sandbox = Object.assign(runner, { available: async () => false });
+	const tools = createShellTools({
+		selector: new ShellBackendSelector(() => 'terminal', sandbox, runner),
+		settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+	});
+	const h = toolHarness(ws, {
+		settings: { autoApprove: { read: true, write: true, exec: false }, rules: ALLOW },
+		extra: tools,
+	});
+	return { tree, h, ws, home };
+}
+
+/** Files an attack may have planted, relative to the test's base folder. */
+const PLANTED = [
+	'pwned',
+	'outside/pwned',
+	'home/pwned',
+	'ws/.git/hooks/pre-commit',
+	'ws/.vscode/tasks.json',
+	'ws/.github/workflows/pwned.yml',
+];
+
+function generated<T>(arbitrary: fc.Arbitrary<T>, count: number, offset: number): T[] {
+	return fc.sample(arbitrary, { seed: SEED + offset, numRuns: count });
+}
+
+const fill = (template: string, value: string) => template.replace('{}', value);
+
+const readLines = new Set<string>([
+	// Every reader and every target once, then generated mixes with contexts.
+	...READERS.map(r => fill(r, '.env')),
+	...SECRETS.map(s => fill('cat {}', s)),
+	...generated(
+		fc
+			.tuple(fc.constantFrom(...READERS), fc.constantFrom(...SECRETS), fc.constantFrom(...CONTEXTS))
+			.map(([r, s, c]) => c.replace('X', fill(r, s))),
+		90,
+		1,
+	).filter(line => !(line.startsWith('bash -c') && /["$]/.test(line.slice(9, -1)))),
+	// An assigned value and a cd carry the path to a later word.
+	'F=~/.ssh/id_rsa; cat $F',
+	'F=.env; cat "$F"',
+	'cd; cat .ssh/id_rsa',
+	'cd ~ && cat .ssh/id_rsa',
+	'cd ..; cat outside/secret',
+	'cd .aws && cat credentials',
+	'cd out && cat secret',
+	'cat "$(echo ~)/.ssh/id_rsa"',
+	'cat $(printf .env)',
+	// git's rev:path names a file too (committed by setup below).
+	'git show HEAD:.env',
+	'git show HEAD:./.env',
+	// Programs that find their own files.
+	'grep -r CANARY .',
+	'grep -R CANARY',
+	'grep -rh CANARY --include=.env .',
+	'grep -r CANARY out/',
+	'find . -name ".e*" -exec cat {} +',
+	'find . -name credentials -exec cat {} ;',
+	'ls -a | xargs cat',
+	'echo .env | xargs cat',
+	'tar cf - . | tar xOf - ./.env',
+	'tar cf - .aws | cat',
+]);
+
+const writeLines = new Set<string>([
+	...WRITERS.flatMap(w => WRITE_TARGETS.map(t => fill(w, t))),
+	...generated(
+		fc
+			.tuple(fc.constantFrom(...WRITERS), fc.constantFrom(...WRITE_TARGETS), fc.constantFrom(...CONTEXTS))
+			.map(([w, t, c]) => c.replace('X', fill(w, t))),
+		40,
+		2,
+	).filter(line => !(line.startsWith('bash -c') && /["$]/.test(line.slice(9, -1)))),
+]);
+
+describe('security (held out): the files a command is given are judged like paths', function () {
+	this.timeout(20_000);
+	let tree: TempTree;
+	let h: Harness;
+	let ws: string;
+	before(() => {
+		({ tree, h, ws } = setup());
+		execFileSync('git', ['-C', ws, 'add', '-f', '.env', 'src'], { stdio: 'ignore' });
+		execFileSync(
+			'git',
+			['-C', ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init', '--no-verify'],
+			{ stdio: 'ignore' },
+		);
+	});
+	after(() => tree.cleanup());
+
+	const clean = () => {
+		for (const file of PLANTED) fs.rmSync(path.join(tree.base, file), { force: true });
+	};
+
+	for (const line of readLines) {
+		it(`does not read a secret or outside unasked: ${JSON.stringify(line).slice(0, 80)}`, () =>
+			attack(
+				`held-out read ${JSON.stringify(line).slice(0, 80)}`,
+				async () => {
+					const result = await h.run('run_command', { command: line });
+					const leak = CANARY.exec(`${result.output}`);
+					return leak ? `printed ${leak[0]} without a card (${result.card.status})` : undefined;
+				},
+				KLASS,
+			));
+	}
+
+	for (const line of writeLines) {
+		it(`does not write outside or into a protected file unasked: ${JSON.stringify(line).slice(0, 80)}`, () =>
+			attack(
+				`held-out write ${JSON.stringify(line).slice(0, 80)}`,
+				async () => {
+					clean();
+					const result = await h.run('run_command', { command: line });
+					const planted = PLANTED.filter(file => fs.existsSync(path.join(tree.base, file)));
+					return planted.length
+						? `wrote ${planted.join(', ')} without a card (${result.card.status})`
+						: undefined;
+				},
+				KLASS,
+			));
+	}
+
+	it('ordinary lines under the same rules still run without a card', async () => {
+		for (const line of [
+			'cat src/a.txt',
+			'head -n 1 src/*.txt',
+			'grep -rn a src',
+			'sort -o src/sorted.txt src/a.txt',
+			'git diff --no-index src/a.txt src/b.txt',
+			'find src -name "*.txt"',
+			'cd src && cat a.txt',
+			'ls -la src',
+			'wc -l src/a.txt src/b.txt',
+			'git status --short',
+			'echo https://example.com/a:b',
+		]) {
+			const result = await h.run('run_command', { command: line });
+			if (!['succeeded', 'failed'].includes(result.card.status)) {
+				throw new Error(`${line}: ${result.card.status} ${result.output}`);
+			}
+		}
+	});
+
+	it('the card says which word named what', async () => {
+		const result = await h.run('run_command', { command: 'sort -o .git/hooks/pre-commit src/a.txt' });
+		const reason = result.card.policyReason ?? '';
+		if (result.card.status !== 'denied' || !/-o\.git|\.git\/hooks\/pre-commit: git hooks/.test(reason)) {
+			throw new Error(`the card did not name the hook target: ${reason}`);
+		}
+	});
+});
