@@ -76,6 +76,13 @@ export function checkAddress(address: string): void {
 	if (range !== 'unicast') {
 		throw new UrlRefused(`${address} is a ${range} address; only public addresses can be fetched.`);
 	}
+	// Public IPv6 is 2000::/3 only. What ipaddr.js calls unicast outside it (the IPv4-compatible
+	// ::a.b.c.d that the URL parser writes as [::7f00:1], unassigned ranges) carries no public host.
+	if (parsed instanceof ipaddr.IPv6 && !parsed.match(ipaddr.IPv6.parseCIDR('2000::/3'))) {
+		throw new UrlRefused(
+			`${address} is outside the public IPv6 range (2000::/3); only public addresses can be fetched.`,
+		);
+	}
 }
 
 export interface FetchedPage {
