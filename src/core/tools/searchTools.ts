@@ -36,7 +36,7 @@ export function hiddenNote(count: number): string {
 /**
  * What a search may show: nothing read_file would refuse by name (deny-read, with the tools'
  * own case-folding, braces and extglobs, where ripgrep's globs differ) and nothing a deny rule
- * for this tool or for every tool covers. The rules are the call's own (its session's mode too).
+ * for this tool or for every tool covers (for grep, which shows lines, also one for read_file). The rules are the call's own (its session's mode too).
  */
 export function searchFilter(deps: ToolDeps, tool: string, context: ToolContext): (path: string) => boolean {
 	const gate = gateOf(deps);
@@ -45,7 +45,7 @@ export function searchFilter(deps: ToolDeps, tool: string, context: ToolContext)
 	return path => {
 		let shown = seen.get(path);
 		if (shown === undefined) {
-			shown = gate.hiddenFromSearch(path, tool, denied) === undefined;
+			shown = gate.hiddenFromSearch(path, tool, denied, tool === 'grep') === undefined;
 			seen.set(path, shown);
 		}
 		return shown;
