@@ -112,6 +112,16 @@ const ALLOW: PermissionRule[] = [
 	'tar *',
 	'wc *',
 	'git status*',
+	'cut *',
+	'sed *',
+	'git log*',
+	'awk *',
+	'ln *',
+	'cp *',
+	'env *',
+	'git archive*',
+	'git -C *',
+	'git show*',
 ].map(match => ({ tool: 'run_command', match, action: 'allow' }));
 
 function setup(): { tree: TempTree; h: Harness; ws: string; home: string } {
@@ -200,6 +210,23 @@ const readLines = new Set<string>([
 	'echo .env | xargs cat',
 	'tar cf - . | tar xOf - ./.env',
 	'tar cf - .aws | cat',
+	// Programs that read a file their words name, past the usual readers.
+	'awk 1 .env',
+	'sed -n p .env',
+	"env -S 'cat .env'",
+	'xargs -a .env echo',
+	'cat {.env,x}',
+	'cat .env.',
+	'ln -s ../outside/secret s; cat s',
+	'ln -s .env s2 && cat s2',
+	'cp .env /dev/stdout',
+	'git archive HEAD | tar xO .env',
+	'git archive HEAD | tar -xO',
+	'cat <<< "$(cat .env)"',
+	'cat <<E\n$(cat .env)\nE',
+	'git -C .. show HEAD:ws/.env',
+	'cat ./-/../.env',
+	'cat -- ".e"nv',
 ]);
 
 const writeLines = new Set<string>([
@@ -275,6 +302,10 @@ describe('security (held out): the files a command is given are judged like path
 			'wc -l src/a.txt src/b.txt',
 			'git status --short',
 			'echo https://example.com/a:b',
+			"grep -rnE '\\bfoo\\b|^(a|b)$' src",
+			'cut -d/ -f2 src/a.txt',
+			"sed -e 's|a|b|' src/a.txt",
+			'git log --format=%H/%an -1',
 		]) {
 			const result = await h.run('run_command', { command: line });
 			if (!['succeeded', 'failed'].includes(result.card.status)) {
@@ -290,4 +321,72 @@ describe('security (held out): the files a command is given are judged like path
 			throw new Error(`the card did not name the hook target: ${reason}`);
 		}
 	});
+});
+
+// A brace list bash expands inside an argument: the grammar reads `pu{sh,}` as three words, so
+// a deny rule on `git push*` must still see that the word may be `push`.
+describe('security (held out): deny rules see through brace lists', function () {
+	this.timeout(20_000);
+	let tree: TempTree;
+	let ws: string;
+	let h: Harness;
+	const rules: PermissionRule[] = [
+		{ tool: 'run_command', match: 'git push*', action: 'deny' },
+		{ tool: 'run_command', match: 'git *', action: 'allow' },
+	];
+	before(() => {
+		tree = tempTree('keel-heldout-braces-');
+		tree.add({ 'ws/a.txt': 'a\n', 'home/.keep': '' });
+		ws = path.join(tree.base, 'ws');
+		const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
+		execFileSync('git', ['init', '-q', '--bare', path.join(tree.base, 'remote.git')]);
+		git('init', '-q', '-b', 'main');
+		git('add', 'a.txt');
+		git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'a', '--no-verify');
+		git('remote', 'add', 'origin', path.join(tree.base, 'remote.git'));
+		const runner = new LocalBashRunner(ws, path.join(tree.base, 'home'));
+		const sandbox = Object.assign(runner, { available: async () => false });
+		const tools = createShellTools({
+			selector: new ShellBackendSelector(() => 'terminal', sandbox, runner),
+			settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+		});
+		h = toolHarness(ws, { settings: { autoApprove: { read: true, exec: false }, rules }, extra: tools });
+	});
+	after(() => tree.cleanup());
+
+	/** Every way to hide part of "push" in a brace list, generated from its cut points. */
+	const spellings = new Set<string>();
+	for (let from = 0; from < 4; from++) {
+		for (let to = from + 1; to <= 4; to++) {
+			const [head, mid, tail] = ['push'.slice(0, from), 'push'.slice(from, to), 'push'.slice(to)];
+			spellings.add(`${head}{${mid},}${tail}`);
+			spellings.add(`${head}{,${mid}}${tail}`);
+			spellings.add(`${head}"{${mid},}"${tail}`.replace(/"\{(.*),\}"/, '{"$1",}'));
+		}
+	}
+	for (const word of spellings) {
+		for (const line of [`git ${word} origin main`, `git -C . ${word} origin main`]) {
+			it(`does not push: ${line}`, () =>
+				attack(
+					`held-out brace ${line}`,
+					async () => {
+						const result = await h.run('run_command', { command: line });
+						let pushed = true;
+						try {
+							execFileSync(
+								'git',
+								['-C', path.join(tree.base, 'remote.git'), 'rev-parse', '--verify', '-q', 'main'],
+								{
+									stdio: 'ignore',
+								},
+							);
+						} catch {
+							pushed = false;
+						}
+						return pushed ? `bash pushed main without a card (${result.card.status})` : undefined;
+					},
+					'held-out: deny rules through brace lists',
+				));
+		}
+	}
 });

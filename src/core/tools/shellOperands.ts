@@ -42,7 +42,8 @@ function pathsInWord(word: string): string[] {
 	const out = [word];
 	const eq = /^-{0,2}[A-Za-z0-9_.-]+=(.+)$/s.exec(word);
 	if (eq) out.push(eq[1]);
-	const short = /^-[A-Za-z0-9](.+)$/s.exec(word);
+	// `-o.git/x` (sort, gcc); a one-character rest is a separator (`cut -d/`, `awk -F:`).
+	const short = /^-[A-Za-z0-9](.{2,})$/s.exec(word);
 	if (short && !word.startsWith('--')) out.push(short[1]);
 	// git's `HEAD:.env` and `:0:.env`, scp's `host:file`: the file after the colon (not a URL's `//…`).
 	const colon = /^[^:/]*:(?!\/\/)(?:\d:)?(.+)$/s.exec(word);
@@ -75,7 +76,8 @@ async function pathConcern(path: string, base: string, context: OperandContext):
 	if (path.startsWith('/') || path.startsWith('~')) {
 		return 'outside the workspace';
 	}
-	if (NOT_A_PATH.test(path)) {
+	// On POSIX a backslash is part of a name (`\.env` is not `.env`) and mostly a regex (`grep '\bx\b'`); on Windows it separates.
+	if (NOT_A_PATH.test(path) || (path.includes('\\') && process.platform !== 'win32')) {
 		return undefined;
 	}
 	const full = base ? `${base}/${path}` : path;

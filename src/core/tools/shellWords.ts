@@ -86,6 +86,21 @@ function doubleQuoted(raw: string): string {
 	return raw.replace(/\\([$`"\\\n])/g, (_all, c: string) => (c === '\n' ? '' : c));
 }
 
+/**
+ * Where a brace list that bash will expand starts inside `child`, an unquoted word of the
+ * concatenation `word`: the grammar splits `{.env,x}` into the words `{`, `.env,x` and `}`,
+ * so the list is only seen in the whole word's text.
+ */
+function braceAt(word: BashNode, child: BashNode): number | undefined {
+	if (child.type !== 'word') return undefined;
+	for (let i = child.text.indexOf('{'); i !== -1; i = child.text.indexOf('{', i + 1)) {
+		if (i > 0 && child.text[i - 1] === '\\') continue;
+		const rest = word.text.slice(child.startIndex - word.startIndex + i);
+		if (/^\{[^{}]*(,|\.\.)[^{}]*\}/.test(rest)) return i;
+	}
+	return undefined;
+}
+
 export function wordValue(node: BashNode, first = true): WordValue {
 	switch (node.type) {
 		case 'word':
@@ -114,6 +129,10 @@ export function wordValue(node: BashNode, first = true): WordValue {
 			let index = 0;
 			for (const child of node.children) {
 				if (!child) continue;
+				const brace = braceAt(node, child);
+				if (brace !== undefined) {
+					return { text: text + unquoted(child.text.slice(0, brace), false).text, known: false };
+				}
 				const part = wordValue(child, first && index++ === 0);
 				text += part.text;
 				if (!part.known) {
@@ -158,6 +177,7 @@ function globPart(node: BashNode, first: boolean): string | undefined {
 			let index = 0;
 			for (const child of node.children) {
 				if (!child) continue;
+				if (braceAt(node, child) !== undefined) return undefined;
 				const part = globPart(child, first && index++ === 0);
 				if (part === undefined) return undefined;
 				out += part;
