@@ -390,3 +390,84 @@ describe('security (held out): deny rules see through brace lists', function () 
 		}
 	}
 });
+
+// The card showed `cat notes.txt` with notes.txt a plain file; while it waited, notes.txt became
+// a link to .env (or out of the workspace, or a hard link to a file outside). Approval covers
+// what the card showed: the run must stop, not print the secret.
+describe('security (held out): a word swapped while the card waits', function () {
+	this.timeout(20_000);
+	const SWAPS: Array<{ label: string; swap(base: string, ws: string, name: string): void }> = [
+		{ label: 'a link to .env', swap: (_b, ws, name) => relink(ws, name, '.env') },
+		{ label: 'a link out of the workspace', swap: (b, ws, name) => relink(ws, name, path.join(b, 'outside')) },
+		{ label: 'a link into the home folder', swap: (b, ws, name) => relink(ws, name, path.join(b, 'home/.ssh')) },
+		{
+			label: 'a hard link to a file outside',
+			swap: (b, ws, name) => {
+				fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+				fs.linkSync(path.join(b, 'outside/secret'), path.join(ws, name));
+			},
+		},
+	];
+	function relink(ws: string, name: string, target: string): void {
+		fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+		const file =
+			name.endsWith('.txt') && !target.endsWith('.env')
+				? path.join(target, target.endsWith('.ssh') ? 'id_rsa' : 'secret')
+				: target;
+		fs.symlinkSync(file, path.join(ws, name));
+	}
+	const COMMANDS: Array<{ line: string; name: string }> = [
+		{ line: 'cat notes.txt', name: 'notes.txt' },
+		{ line: 'head -n 3 notes.txt', name: 'notes.txt' },
+		{ line: 'sort notes.txt', name: 'notes.txt' },
+		{ line: 'grep -rh CANARY docs', name: 'docs' },
+		{ line: 'cat docs/*', name: 'docs' },
+	];
+	for (const swap of SWAPS) {
+		for (const command of COMMANDS) {
+			if (command.name === 'docs' && swap.label.startsWith('a hard link')) continue;
+			it(`${command.line}: ${command.name} becomes ${swap.label}`, () =>
+				attack(
+					`held-out swap ${command.line} → ${swap.label}`,
+					async () => {
+						const tree = tempTree('keel-heldout-swap-');
+						try {
+							tree.add({
+								'ws/notes.txt': 'plain notes\n',
+								'ws/docs/readme.md': 'plain docs\n',
+								'ws/.env': 'CANARY_ENV_1111\n',
+								'outside/secret': 'CANARY_OUT_4444\n',
+								'home/.ssh/id_rsa': 'CANARY_SSH_5555\n',
+							});
+							const ws = path.join(tree.base, 'ws');
+							const runner = new LocalBashRunner(ws, path.join(tree.base, 'home'));
+							const sandbox = Object.assign(runner, { available: async () => false });
+							const tools = createShellTools({
+								selector: new ShellBackendSelector(() => 'terminal', sandbox, runner),
+								settings: () => ({
+									timeoutSeconds: 5,
+									outputLimitBytes: 100_000,
+									memoryMb: 512,
+									pids: 256,
+								}),
+							});
+							const h = toolHarness(ws, {
+								settings: { autoApprove: { read: true, exec: false }, rules: [] },
+								extra: tools,
+							});
+							h.approver.request = async () => {
+								swap.swap(tree.base, ws, command.name);
+								return { approved: true };
+							};
+							const result = await h.run('run_command', { command: command.line });
+							const leak = CANARY.exec(`${result.output}`);
+							return leak ? `printed ${leak[0]} after the swap (${result.card.status})` : undefined;
+						} finally {
+							tree.cleanup();
+						}
+					},
+					'held-out: words swapped while the card waits',
+				));
+		}
+	}
+});

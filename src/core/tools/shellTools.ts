@@ -39,6 +39,8 @@ interface ShellPlan {
 	choice: BackendChoice;
 	cwd: ResolvedPath;
 	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write' }>;
+	/** Why the card asked: a reason that appears only after approval (a word now names a link out) stops the run. */
+	reasons: string[];
 }
 
 const WHERE: Record<CommandBackend, string> = { sandbox: 'sandbox', terminal: 'terminal' };
@@ -231,7 +233,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 					`This workspace has several folders (${folders.map(f => f.name).join(', ')}) and the command runs in the terminal, which starts inside one of them: pass cwd, e.g. "${folders[0].name}".`,
 				);
 			}
-			const data: ShellPlan = { choice, cwd, targets };
+			const data: ShellPlan = { choice, cwd, targets, reasons };
 			return {
 				title: title(input.command, choice.backend),
 				data,
@@ -241,7 +243,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		},
 		async execute(input, context): Promise<ToolResult> {
 			const { signal, progress } = context;
-			const guard = gateOfShell(deps).files(context.workspace);
+			const gate = gateOfShell(deps);
+			const guard = gate.files(context.workspace);
 			const approved: ShellPlan =
 				(context.prepared?.data as ShellPlan | undefined) ??
 				((await runCommand.prepare!(input, context)).data as ShellPlan);
@@ -249,6 +252,14 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			const cwd = (await guard.confirm(approved.cwd, 'list')).canonical;
 			for (const target of approved.targets) {
 				await guard.confirm(target.resolved, target.intent);
+			}
+			// ...and every word still names what it named then (a file swapped for a link to .env while the card waited).
+			const now = await plan(input.command, input.cwd, guard, context.workspace, gate.policy);
+			const changed = now.reasons.filter(reason => !approved.reasons.includes(reason));
+			if (changed.length > 0) {
+				throw new PathRefused(
+					`The files this command names changed since it was approved: ${changed.join('; ')}. Nothing was run; call again so the user sees what it touches now.`,
+				);
 			}
 			const choice = approved.choice;
 			const settings = deps.settings();
