@@ -12,7 +12,8 @@
 import type { Workspace } from '../ports';
 import { linearRegex } from '../patterns/linearRegex';
 import { isDeniedRead, type PathPolicy } from './pathPolicy';
-import { PathRefused, type WorkspaceGuard } from './paths';
+import { normalizeWorkspacePath, PathRefused, type WorkspaceGuard } from './paths';
+import { multiRootFolders, splitFolderPath } from './workspaceFolders';
 import type { Operand } from './shellWords';
 
 /** Devices every command may name: reading or writing them touches no file of the user's. */
@@ -81,6 +82,12 @@ async function pathConcern(path: string, base: string, context: OperandContext):
 		return undefined;
 	}
 	const full = base ? `${base}/${path}` : path;
+	const folders = multiRootFolders(context.workspace);
+	const normalized = normalizeWorkspacePath(full);
+	if (folders && normalized.ok && normalized.path !== '' && !splitFolderPath(folders, normalized.path)) {
+		// At the root of several folders only the folders exist (the sandbox's /workspace): any other name is nothing.
+		return undefined;
+	}
 	try {
 		const resolved = await context.guard.resolve(full, 'read');
 		// A folder whose every file is deny-read (.ssh, .aws): a command given it reads them all.
