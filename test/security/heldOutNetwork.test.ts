@@ -11,6 +11,7 @@ import { checkAddress, checkUrl, guardedFetch, UrlRefused } from '../../src/core
 import { attack } from './tally';
 
 const KLASS = 'held-out: IPv6 spellings of non-public hosts';
+// Local names are counted apart: 'held-out: spellings of non-public hosts'.
 const SEED = Number(process.env.KEEL_SEED ?? 20_261_126);
 
 const octet = fc.integer({ min: 0, max: 255 });
@@ -81,6 +82,25 @@ describe('security (held out): IPv6 spellings of non-public hosts are refused', 
 				async () => refusedAsUrl(address) ?? (await refusedWhenResolved(ipaddr.parse(address).toString())),
 				KLASS,
 			));
+	}
+
+	// A local name with its trailing dots spelled several ways (`%2E` decodes to a dot in the host).
+	for (const name of ['localhost', 'LocalHost', 'metadata.google.internal', 'printer.local', 'db.corp']) {
+		for (const dots of ['.', '..', '%2E.', '.%2e', '...']) {
+			const url = `https://${name}${dots}/`;
+			it(`refuses ${url}`, () =>
+				attack(
+					`held-out local name ${url}`,
+					() => {
+						try {
+							return `checkUrl passed ${checkUrl(url).hostname}`;
+						} catch (error) {
+							return error instanceof UrlRefused ? undefined : `threw ${(error as Error).message}`;
+						}
+					},
+					KLASS.replace('IPv6 spellings of', 'spellings of'),
+				));
+		}
 	}
 
 	it('public IPv6 (2000::/3) and public IPv4 still pass', () => {

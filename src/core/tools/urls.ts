@@ -51,7 +51,7 @@ export function checkUrl(raw: string): URL {
 	}
 	const host = url.hostname
 		.replace(/^\[|\]$/g, '')
-		.replace(/\.$/, '')
+		.replace(/\.+$/, '')
 		.toLowerCase();
 	if (
 		host === 'localhost' ||
