@@ -471,3 +471,105 @@ describe('security (held out): a word swapped while the card waits', function ()
 		}
 	}
 });
+
+// Every command may run unasked (auto-approve for commands on), so only the protected-file
+// guard stands: an archive or patch that names .git/hooks/pre-commit, .vscode/tasks.json or
+// .github/workflows/… inside its data must still make the line ask.
+describe('security (held out): files named inside an archive or a patch', function () {
+	this.timeout(20_000);
+	let tree: TempTree;
+	let ws: string;
+	let h: Harness;
+	const PATCH = [
+		'diff --git a/.vscode/tasks.json b/.vscode/tasks.json',
+		'new file mode 100644',
+		'--- /dev/null',
+		'+++ b/.vscode/tasks.json',
+		'@@ -0,0 +1 @@',
+		'+{"pwned": true}',
+		'',
+	].join('\n');
+	const PLANTS = ['ws/.git/hooks/pre-commit', 'ws/.vscode/tasks.json', 'ws/.github/workflows/pwned.yml'];
+	before(() => {
+		tree = tempTree('keel-heldout-unpack-');
+		tree.add({
+			'ws/a.txt': 'a\n',
+			'stage/.git/hooks/pre-commit': '#!/bin/sh\ntouch pwned\n',
+			'stage/.github/workflows/pwned.yml': 'on: push\n',
+			'ws/evil.patch': PATCH,
+			'home/.keep': '',
+		});
+		ws = path.join(tree.base, 'ws');
+		const stage = path.join(tree.base, 'stage');
+		execFileSync('git', ['init', '-q', ws]);
+		execFileSync('tar', ['cf', path.join(ws, 'evil.tar'), '-C', stage, '.git/hooks/pre-commit']);
+		execFileSync('tar', ['czf', path.join(ws, 'evil.tgz'), '-C', stage, '.github']);
+		execFileSync('zip', ['-qr', path.join(ws, 'evil.zip'), '.github'], { cwd: stage });
+		const runner = new LocalBashRunner(ws, path.join(tree.base, 'home'));
+		const sandbox = Object.assign(runner, { available: async () => false });
+		const tools = createShellTools({
+			selector: new ShellBackendSelector(() => 'terminal', sandbox, runner),
+			settings: () => ({ timeoutSeconds: 5, outputLimitBytes: 100_000, memoryMb: 512, pids: 256 }),
+		});
+		h = toolHarness(ws, {
+			settings: { autoApprove: { read: true, write: true, exec: true }, rules: [] },
+			extra: tools,
+		});
+	});
+	after(() => tree.cleanup());
+
+	const UNPACKERS = [
+		'tar xf evil.tar',
+		'tar -xf evil.tar',
+		'tar --extract -f evil.tar',
+		'tar -x -f evil.tar',
+		'tar xzf evil.tgz',
+		'tar -C . -xzf evil.tgz',
+		'cat evil.tar | tar x',
+		'tar -xvf evil.tar --no-same-owner',
+		'unzip -o evil.zip',
+		'unzip -qo evil.zip -d .',
+		'git apply evil.patch',
+		'git apply --apply --stat evil.patch',
+		'patch -p1 < evil.patch',
+		'patch -p1 -i evil.patch',
+	];
+	const lines = new Set<string>([
+		...UNPACKERS,
+		...fc.sample(
+			fc
+				.tuple(fc.constantFrom(...UNPACKERS), fc.constantFrom(...CONTEXTS))
+				.map(([u, c]) => c.replace('X', u))
+				.filter(line => !line.startsWith('bash -c') && !line.includes('$(')),
+			{ seed: SEED + 3, numRuns: 30 },
+		),
+	]);
+	for (const line of lines) {
+		it(`does not unpack into a protected place unasked: ${line}`, () =>
+			attack(
+				`held-out unpack ${line}`,
+				async () => {
+					for (const plant of PLANTS) fs.rmSync(path.join(tree.base, plant), { force: true });
+					const result = await h.run('run_command', { command: line });
+					const planted = PLANTS.filter(p => fs.existsSync(path.join(tree.base, p)));
+					return planted.length
+						? `wrote ${planted.join(', ')} without a card (${result.card.status})`
+						: undefined;
+				},
+				'held-out: files named inside an archive or a patch',
+			));
+	}
+
+	it('listing or checking an archive or a patch still runs', async () => {
+		for (const line of [
+			'tar tf evil.tar',
+			'unzip -l evil.zip',
+			'git apply --check evil.patch',
+			'patch --dry-run -p1 -i evil.patch',
+		]) {
+			const result = await h.run('run_command', { command: line });
+			if (!['succeeded', 'failed'].includes(result.card.status))
+				throw new Error(`${line}: ${result.card.status}`);
+		}
+	});
+});
