@@ -9,6 +9,7 @@
  * listed on the disk and each file it can match is judged; a word only bash can resolve
  * (`$VAR`, `$(…)`, `~`, a brace list) may be any file, so it asks too.
  */
+import { WORKSPACE_MOUNT } from '../exec/sandboxSpec';
 import type { Workspace } from '../ports';
 import { linearRegex } from '../patterns/linearRegex';
 import { isDeniedRead, type PathPolicy } from './pathPolicy';
@@ -36,6 +37,11 @@ export interface OperandContext {
 	directories: Array<string | undefined>;
 	/** The line turns on `dotglob` or sets GLOBIGNORE: `*` matches dot files too. */
 	dotglob: boolean;
+	/**
+	 * It runs in the sandbox: the workspace is `/workspace`, HOME a tmpfs, and every other
+	 * absolute path the container's own read-only files, none of them the user's.
+	 */
+	sandbox?: boolean;
 }
 
 /** The texts inside one known word that may be a path. */
@@ -69,13 +75,25 @@ function bases(context: OperandContext): { bases: string[]; unknown: boolean } {
 	return { bases: [...new Set(out)], unknown };
 }
 
+/** `/workspace/…` in the sandbox: the workspace itself, under its mount path. */
+function inSandboxMount(path: string, context: OperandContext): boolean {
+	return Boolean(context.sandbox) && (path === WORKSPACE_MOUNT || path.startsWith(`${WORKSPACE_MOUNT}/`));
+}
+
+function mountRelative(path: string): string {
+	return path.slice(WORKSPACE_MOUNT.length).replace(/^\/+/, '') || '.';
+}
+
 /** Why naming `path` (resolved in `base`) must ask, or undefined. */
 async function pathConcern(path: string, base: string, context: OperandContext): Promise<string | undefined> {
 	if (path === '' || path === '-' || HARMLESS.test(path)) {
 		return undefined;
 	}
+	if (inSandboxMount(path, context)) {
+		return pathConcern(mountRelative(path), '', context);
+	}
 	if (path.startsWith('/') || path.startsWith('~')) {
-		return 'outside the workspace';
+		return context.sandbox ? undefined : 'outside the workspace';
 	}
 	// On POSIX a backslash is part of a name (`\.env` is not `.env`) and mostly a regex (`grep '\bx\b'`); on Windows it separates.
 	if (NOT_A_PATH.test(path) || (path.includes('\\') && process.platform !== 'win32')) {
@@ -220,6 +238,9 @@ async function operandConcern(
 async function walkConcern(folder: string, base: string, context: OperandContext): Promise<string | undefined> {
 	const start = await pathConcern(folder, base, context);
 	if (start) return start;
+	if (inSandboxMount(folder, context)) {
+		return walkConcern(mountRelative(folder), '', context);
+	}
 	const root = [base, folder].filter(p => p && p !== '.').join('/');
 	if ((await context.workspace.stat(root).catch(() => undefined))?.type !== 'directory') {
 		return undefined;

@@ -131,7 +131,6 @@ async function plan(
 	cwdInput: string | undefined,
 	guard: WorkspaceGuard,
 	workspace: Workspace,
-	policy: PathPolicy,
 ): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
 	let cwd: ResolvedPath;
 	try {
@@ -179,17 +178,28 @@ async function plan(
 		}
 	}
 	for (const target of parsed.reads) await check(target.written, target.path, 'read');
-	// The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`): judged like paths.
+	return { cwd, targets, reasons };
+}
+
+/**
+ * The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`): judged like
+ * paths, where the backend will see them (in the sandbox `/workspace/…` is the workspace).
+ */
+async function wordReasons(
+	command: string,
+	cwd: string,
+	files: { guard: WorkspaceGuard; workspace: Workspace; policy: PathPolicy },
+	backend: CommandBackend,
+): Promise<string[]> {
+	const parsed = splitCommandLine(command);
 	const context = {
-		guard,
-		workspace,
-		policy,
-		cwd: cwd.canonical,
+		...files,
+		cwd,
 		directories: parsed.directories,
 		dotglob: /dotglob|GLOBIGNORE/.test(command),
+		sandbox: backend === 'sandbox',
 	};
-	reasons.push(...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context)));
-	return { cwd, targets, reasons };
+	return [...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context))];
 }
 
 export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
@@ -219,13 +229,15 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			await loadBashParser().catch(() => undefined);
 			const gate = gateOfShell(deps);
 			const guard = gate.files(workspace);
-			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace, gate.policy);
+			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
 				throw new PathRefused(
 					`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`,
 				);
 			}
 			const choice = await deps.selector.choose();
+			const files = { guard, workspace, policy: gate.policy };
+			reasons.push(...(await wordReasons(input.command, cwd.canonical, files, choice.backend)));
 			const folders = multiRootFolders(workspace);
 			// The sandbox has every folder under /workspace; a terminal has no such place, only the folders themselves.
 			if (folders && cwd.canonical === '' && choice.backend === 'terminal') {
@@ -254,8 +266,12 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				await guard.confirm(target.resolved, target.intent);
 			}
 			// ...and every word still names what it named then (a file swapped for a link to .env while the card waited).
-			const now = await plan(input.command, input.cwd, guard, context.workspace, gate.policy);
-			const changed = now.reasons.filter(reason => !approved.reasons.includes(reason));
+			const files = { guard, workspace: context.workspace, policy: gate.policy };
+			const now = [
+				...(await plan(input.command, input.cwd, guard, context.workspace)).reasons,
+				...(await wordReasons(input.command, cwd, files, approved.choice.backend)),
+			];
+			const changed = now.filter(reason => !approved.reasons.includes(reason));
 			if (changed.length > 0) {
 				throw new PathRefused(
 					`The files this command names changed since it was approved: ${changed.join('; ')}. Nothing was run; call again so the user sees what it touches now.`,
