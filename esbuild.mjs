@@ -34,6 +34,7 @@ const node = {
 const vendors = {
 	dockerode: 'dockerode',
 	'@anthropic-ai/sdk': 'anthropic-sdk',
+	openai: 'openai-sdk',
 	'cheerio/slim': 'cheerio',
 	'node-sqlite3-wasm': 'sqlite',
 	'web-tree-sitter': 'web-tree-sitter',
@@ -42,7 +43,7 @@ const lazyVendors = {
 	name: 'lazy-vendors',
 	setup(build) {
 		build.onResolve(
-			{ filter: /^(dockerode|@anthropic-ai\/sdk|cheerio\/slim|node-sqlite3-wasm|web-tree-sitter)$/ },
+			{ filter: /^(dockerode|@anthropic-ai\/sdk|openai|cheerio\/slim|node-sqlite3-wasm|web-tree-sitter)$/ },
 			args => ({
 				path: `./vendor/${vendors[args.path]}.js`,
 				external: true,

@@ -4,8 +4,9 @@
  * model double; recovery on vs the naive loop, then the same tasks against a stubborn model
  * (ignores each correction with probability ½) repeated k times for pass^k. Scored by the file
  * on disk and the answer shown, never the transcript.
+ * Then the generative bench (generative.ts): thousands of composed replies, salvage and false runs.
  * Options: --per-class N per wire (default 3), --seed S, --class NAME, --k K (default 3),
- * --only tafc (just the TAFC with/without table).
+ * --only tafc | generative (just that table), --positives N, --negatives N (generative set sizes).
  */
 import { printTable } from '../table';
 import {
@@ -13,10 +14,13 @@ import {
 	HOPELESS_CLASSES,
 	makeScenarios,
 	WIRES,
+	type FaultClass,
 	type Scenario,
 } from '../../test/support/resilience/scenarios';
 import { BASELINE_REQUESTS, runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
 import { tafcTable } from './tafc';
+import { generativeTable } from './generative';
+import { SERVER_WORDS } from '../../test/support/resilience/meaningFaults';
 
 function arg(name: string, fallback: string): string {
 	const index = process.argv.indexOf(`--${name}`);
@@ -48,13 +52,31 @@ async function main(): Promise<void> {
 	const seed = Number(arg('seed', '1'));
 	const k = Number(arg('k', '3'));
 	const only = arg('class', '');
+	const generative = () => generativeTable(seed, Number(arg('positives', '2000')), Number(arg('negatives', '1000')));
 	if (arg('only', '') === 'tafc') {
-		await tafcTable(perClass, seed, k);
-		return;
+		return tafcTable(perClass, seed, k);
 	}
-	const classes = FAULT_CLASSES.filter(c => !only || c === only);
-	const scenarios = makeScenarios(perClass, seed, classes);
+	if (arg('only', '') === 'generative') {
+		return void (await generative());
+	}
 	const started = Date.now();
+	await scenarioTable(
+		FAULT_CLASSES.filter(c => !only || c === only),
+		perClass,
+		seed,
+		k,
+	);
+	await hopelessTable(seed);
+	await tafcTable(perClass, seed, k);
+	await generative();
+	console.log(
+		`\n(${((Date.now() - started) / 1000).toFixed(1)} s; targets: ≥ 99% with recovery on, ≥ 97% against the stubborn model, 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning, control tokens or an output the model made up)`,
+	);
+}
+
+/** Every fault class: recovery on vs naive, pass^k, and the same tasks k times against the stubborn model. */
+async function scenarioTable(classes: FaultClass[], perClass: number, seed: number, k: number): Promise<void> {
+	const scenarios = makeScenarios(perClass, seed, classes);
 	const on = await runAll(scenarios, true);
 	const off = await runAll(scenarios, false);
 	// The same tasks, k times each, against a model that ignores half of Keel's corrections.
@@ -72,19 +94,20 @@ async function main(): Promise<void> {
 	for (let trial = 1; trial < k; trial++) {
 		obedientTrials.push(await runAll(scenarios, true));
 	}
-
 	const of = (rs: ScenarioResult[], pick: (s: Scenario) => boolean) => rs.filter(r => pick(r.scenario));
 	const row = (label: string, pick: (s: Scenario) => boolean) => {
 		const stub = stubbornTrials.map(t => of(t, pick));
+		const [onRs, offRs] = [of(on, pick), of(off, pick)];
+		const obedient = passK(obedientTrials.map(t => of(t, pick)));
 		return [
 			label,
-			String(of(on, pick).length),
-			rate(of(on, pick)),
-			rate(of(off, pick)),
-			extra(of(on, pick)),
-			dup(of(on, pick)),
-			dup(of(off, pick)),
-			passK(obedientTrials.map(t => of(t, pick))),
+			String(onRs.length),
+			rate(onRs),
+			rate(offRs),
+			extra(onRs),
+			dup(onRs),
+			dup(offRs),
+			obedient,
 			rate(stub.flat()),
 			passK(stub),
 			dup(stub.flat()),
@@ -112,40 +135,57 @@ async function main(): Promise<void> {
 		],
 		rows,
 	);
-	const describe = (r: ScenarioResult) =>
-		`#${r.scenario.id} ${r.scenario.fault}/${r.scenario.wire}/p${r.scenario.phase}/v${r.scenario.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`;
 	const failures = obedientTrials.flat().filter(r => !r.completed);
 	if (failures.length > 0) {
 		console.log(`\nNot completed with recovery on (any of the ${k} trials): ${failures.map(describe).join('; ')}`);
 	}
-	const stubbornTransport = stubbornTrials
+	const transport = stubbornTrials
 		.flat()
 		.filter(r => !r.completed && /http|reset|stream|overloaded/.test(r.scenario.fault));
-	if (stubbornTransport.length > 0) {
+	if (transport.length > 0) {
 		console.log(
-			`\nStubborn runs lost on transport faults (no correction involved): ${stubbornTransport.map(describe).join('; ')}`,
+			`\nStubborn runs lost on transport faults (no correction involved): ${transport.map(describe).join('; ')}`,
 		);
 	}
+}
+
+function describe(r: ScenarioResult): string {
+	const s = r.scenario;
+	return `#${s.id} ${s.fault}/${s.wire}/p${s.phase}/v${s.variant} (${r.reason}${r.outcome.error ? `: ${r.outcome.error.message.slice(0, 100)}` : ''})`;
+}
+
+/** Faults nothing can fix: the turn must end, bounded, in the server's words. */
+async function hopelessTable(seed: number): Promise<void> {
 	const hopeless = await runAll(makeScenarios(2, seed, HOPELESS_CLASSES), true);
 	console.log('\n## Budgets hold: faults nothing can fix (recovery on); the turn must end, bounded and explained\n');
 	printTable(
-		['fault class', 'n', 'completed', 'requests/turn (max)', 'ended as', 'dup side effects'],
+		[
+			'fault class',
+			'n',
+			'completed',
+			'requests/turn (max)',
+			'ended as',
+			"server's words shown",
+			'dup side effects',
+		],
 		HOPELESS_CLASSES.map(c => {
 			const rs = hopeless.filter(r => r.scenario.fault === c);
 			const reasons = [...new Set(rs.map(r => r.outcome.error?.code ?? r.reason))].join(', ');
+			const words = SERVER_WORDS[c as keyof typeof SERVER_WORDS];
+			const shown = words
+				? `${rs.filter(r => words.test(r.outcome.error?.message ?? '')).length}/${rs.length}`
+				: '—';
+			const most = String(Math.max(...rs.map(r => r.requests)));
 			return [
 				c,
 				String(rs.length),
 				String(rs.filter(r => r.completed).length),
-				String(Math.max(...rs.map(r => r.requests))),
+				most,
 				reasons,
+				shown,
 				String(rs.reduce((n, r) => n + r.duplicates, 0)),
 			];
 		}),
-	);
-	await tafcTable(perClass, seed, k);
-	console.log(
-		`\n(${((Date.now() - started) / 1000).toFixed(1)} s; target ≥ 95% overall with recovery on and 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning or control tokens)`,
 	);
 }
 

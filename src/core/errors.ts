@@ -21,7 +21,14 @@ export class AgentError extends Error {
 	constructor(
 		readonly code: ErrorCode,
 		message: string,
-		readonly details: { status?: number; body?: string; headers?: Record<string, string>; cause?: unknown } = {},
+		readonly details: {
+			status?: number;
+			body?: string;
+			headers?: Record<string, string>;
+			cause?: unknown;
+			/** The server reported it inside a response that had started as HTTP 200. */
+			inStream?: boolean;
+		} = {},
 	) {
 		super(message);
 		this.name = 'AgentError';

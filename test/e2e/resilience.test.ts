@@ -1,7 +1,7 @@
 // Recovery as the user sees it in real VS Code: a retry line in the chat after a 429, and the
 // step-cap question both as chat buttons and as a VS Code notification with Continue.
 import * as assert from 'assert';
-import { presets, text, toolCalls, withFaults } from '../support/modelDouble';
+import { httpError, presets, text, toolCalls, withFaults } from '../support/modelDouble';
 import { ask, freshChat, testId, useKeel, useModelDouble } from './harness';
 
 describe('Keel recovery in VS Code (e2e)', function () {
@@ -165,5 +165,72 @@ describe('Keel doom-loop guard in VS Code (e2e)', function () {
 		await toast.waitFor();
 		await keel.screenshot('resilience-loop-stopped');
 		assert.strictEqual(double().modelRequests.length, 6, 'three calls, a warning, three more, stop');
+	});
+});
+
+describe('Keel recovery by principle in VS Code (e2e)', function () {
+	this.timeout(180_000);
+	const double = useModelDouble();
+	const keel = useKeel(() => ({
+		settings: { 'keel.model.baseUrl': double().openaiBaseUrl, 'keel.recovery.backoffBaseSeconds': 0.2 },
+	}));
+
+	beforeEach(async () => {
+		double().reset();
+		await freshChat(keel);
+	});
+
+	it('runs a call written in a wrapper no parser knows, and shows none of the wrapper', async () => {
+		double().script(
+			text('Let me look at it.\n<|do_call|>read_file(path="README.md")<|/do_call|>', { chunks: 5 }),
+			text('That is the readme.'),
+		);
+		const chat = await keel.webview();
+		await ask(chat, 'what is in the readme?');
+		await chat.locator(`${testId('tool-card')}[data-status="succeeded"]`).waitFor();
+		await chat
+			.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'That is the readme.' })
+			.waitFor();
+		const shown = (await chat.locator(testId('message-assistant')).allTextContents()).join('\n');
+		assert.ok(!/do_call|read_file\(/.test(shown), `no wrapper in the answer: ${shown}`);
+		assert.match(JSON.stringify(double().modelRequests[1].body.messages), /Keel fixture|README/i);
+		await keel.screenshot('resilience-unknown-wrapper');
+	});
+
+	it("does not retry a quota sent as a 429, and shows the server's words with what to do", async () => {
+		double().script(
+			httpError(429, {
+				error: {
+					message: 'You exceeded your current quota, please check your plan and billing details.',
+					type: 'insufficient_quota',
+					code: 'insufficient_quota',
+				},
+			}),
+			text('never sent'),
+		);
+		const chat = await keel.webview();
+		await ask(chat, 'hello');
+		const banner = chat.locator(testId('error-banner'));
+		await banner.waitFor();
+		assert.match((await banner.textContent()) ?? '', /exceeded your current quota.*billing or balance problem/s);
+		assert.strictEqual(await chat.locator(`${testId('notice')}[data-code="transportRetry"]`).count(), 0);
+		assert.strictEqual(double().modelRequests.length, 1, 'never retried');
+		await keel.screenshot('resilience-quota-429');
+	});
+
+	it('re-asks a reply that announces its next step and stops, then runs the call', async () => {
+		double().script(
+			text('Now let me read the README:'),
+			toolCalls([{ name: 'read_file', arguments: { path: 'README.md' } }]),
+			text('Read it.'),
+		);
+		const chat = await keel.webview();
+		await ask(chat, 'read the readme please');
+		const line = chat.locator(`${testId('notice')}[data-code="reask"]`);
+		await line.waitFor();
+		assert.match((await line.textContent()) ?? '', /said what it would do next/);
+		await chat.locator(`${testId('tool-card')}[data-status="succeeded"]`).waitFor();
+		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`, { hasText: 'Read it.' }).waitFor();
+		assert.match(JSON.stringify(double().modelRequests[1].body.messages), /said what you would do next/);
 	});
 });

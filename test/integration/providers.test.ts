@@ -73,7 +73,7 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.strictEqual(call.function.arguments, '{"word":"keel"}');
 	});
 
-	it('Ollama: native /api/chat with num_ctx and keep_alive; arguments replayed as objects', async () => {
+	it('Ollama: native /api/chat with num_ctx, num_predict within it, and keep_alive; arguments replayed as objects', async () => {
 		const runs: string[] = [];
 		double.script(toolCall('lookup', { word: 'mast' }), text('Mast has four letters.'));
 		const chat = session(ollama, runs);
@@ -82,7 +82,11 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.deepStrictEqual(runs, ['mast']);
 		const [first, second] = double.modelRequests;
 		assert.strictEqual(first.path, '/api/chat');
-		assert.deepStrictEqual(first.body.options, { num_ctx: 16384 });
+		assert.strictEqual(first.body.options.num_ctx, 16384);
+		assert.ok(
+			first.body.options.num_predict > 0 && first.body.options.num_predict <= 16384,
+			'the answer fits the window',
+		);
 		assert.strictEqual(first.body.keep_alive, '30m');
 		const assistant = second.body.messages.find((m: any) => m.tool_calls);
 		assert.deepStrictEqual(assistant.tool_calls[0].function.arguments, { word: 'mast' });

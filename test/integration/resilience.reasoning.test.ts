@@ -163,17 +163,21 @@ describe('resilience — reasoning models over HTTP', function () {
 	});
 
 	for (const wire of WIRES) {
-		it(`${wire}: an empty answer, then another, ends 'failed' with a clear message — never 'completed' with nothing shown`, async () => {
-			double.script(text(''), text(''));
+		it(`${wire}: empty answers after a correction and a different second re-ask end 'failed' with a clear message — never 'completed' with nothing shown`, async () => {
+			double.script(text(''), text(''), text(''));
 			const t = harness(double, wire);
 			const outcome = await t.run();
 			assert.equal(outcome.reason, 'failed');
-			assert.match(outcome.error!.message, /empty answer.*again after a correction/);
-			assert.equal(double.modelRequests.length, 2);
+			assert.match(outcome.error!.message, /empty answer.*again after two different corrections/);
+			assert.equal(double.modelRequests.length, 3);
 			assert.match(JSON.stringify(double.modelRequests[1].body), /Your last reply was empty/);
+			// The second re-ask is different: the exact form, asked for as text (no native tools this once).
+			const third = JSON.stringify(double.modelRequests[2].body);
+			assert.match(third, /exactly one tool call written as text/);
+			assert.ok(!(double.modelRequests[2].body.tools?.length > 0), 'no native tools on the second re-ask');
 			assert.deepEqual(
 				t.notices().map(n => n.code),
-				['reask', 'noAnswer'],
+				['reask', 'reask', 'noAnswer'],
 			);
 		});
 	}
@@ -221,8 +225,9 @@ describe('resilience — reasoning models over HTTP', function () {
 		);
 	});
 
-	it('Ollama: the re-ask after repetition carries repeat_penalty; repeating twice ends with a message', async () => {
+	it('Ollama: the re-asks after repetition carry repeat_penalty; repeating three times ends with a message', async () => {
 		double.script(
+			text('again and again '.repeat(150), { chunks: 100 }),
 			text('again and again '.repeat(150), { chunks: 100 }),
 			text('again and again '.repeat(150), { chunks: 100 }),
 		);
@@ -231,6 +236,8 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.equal(outcome.reason, 'failed');
 		assert.match(outcome.error!.message, /repeating itself.*lower temperature/);
 		assert.equal(double.modelRequests[1].body.options.repeat_penalty, 1.3);
+		assert.equal(double.modelRequests[2].body.options.repeat_penalty, 1.3);
+		assert.match(JSON.stringify(double.modelRequests[2].body), /at most three short sentences/);
 	});
 
 	it('reasoning that loops is stopped too, and nothing is folded that was never shown', async () => {

@@ -117,7 +117,8 @@ describe('resilience — server errors classified by their real bodies', functio
 	}
 
 	it('an error body in another envelope ({"detail": …}) still reaches the user in the server\'s words', async () => {
-		double.script(httpError(400, { detail: 'Model qwen3 is still loading weights' }));
+		const odd = httpError(400, { detail: 'Model qwen3 is still loading weights' });
+		double.script(odd, odd, odd);
 		const outcome = await harness(double).run();
 		assert.match(outcome.error!.message, /still loading weights/);
 	});

@@ -37,6 +37,21 @@ const NOTICE_FOR: Record<(typeof FAULT_CLASSES)[number], string> = {
 	degenerate: 'reask',
 	noToolsSupport: 'textMode',
 	overloaded: 'transportRetry|streamRetry',
+	sseFraming: '',
+	heldOpen: '',
+	contentParts: '',
+	resentCalls: '',
+	finishReason: '',
+	errorIn200: 'streamRetry|transportRetry',
+	failedOutputIn200: 'recoveredFromError',
+	idRules: '',
+	contextAnyShape: 'contextOverflow',
+	budgetTooLarge: 'outputBudget',
+	unknownTransient: 'transportRetry|streamRetry',
+	doubleEscaped: 'repair',
+	announcedAction: 'reask',
+	emptyArguments: 'reask',
+	inventedOutput: 'repair',
 };
 
 /**
@@ -54,6 +69,19 @@ const NAIVE_MAY_PASS = new Set<FaultClass>([
 	'argShapes',
 	'overloaded',
 	'harmony',
+	// The SDKs read these framings too; they were never the failure, and are kept as regression guards.
+	'sseFraming',
+	'finishReason',
+	// Wire tolerance lives in the adapters (a socket held open, content parts, calls sent twice,
+	// ids in the server's form), which the naive loop shares.
+	'heldOpen',
+	'contentParts',
+	'resentCalls',
+	'idRules',
+	// Only Anthropic's fixed max_tokens met a small output cap before; the other wires sent none.
+	'budgetTooLarge',
+	// A 5xx or 409 burst is absorbed by the SDKs' own retries.
+	'unknownTransient',
 ]);
 
 describe('resilience — every fault class through the real loop and HTTP', function () {

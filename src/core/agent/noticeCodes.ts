@@ -11,6 +11,7 @@ export const NOTICE_CODES = [
 	'recoveredFromError',
 	'reasoningDropped',
 	'contextOverflow',
+	'outputBudget',
 	// The loop and its guards (runAgent.ts, turnGuards.ts, responseReview.ts).
 	'repair',
 	'truncatedCall',

@@ -1,7 +1,9 @@
 import { networkFetch } from '../gate/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import { AnthropicStreamReader } from './anthropicStream';
+import { readStream } from './readStream';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../util/lazyRequire';
@@ -19,9 +21,9 @@ export interface AnthropicChatModelOptions extends EndpointInfo {
 }
 
 /**
- * Anthropic Messages through @anthropic-ai/sdk. Streams text deltas and `input_json_delta`
- * fragments, accumulating each tool_use block's arguments by block index, and yields the same
- * ModelEvents as the OpenAI adapter so the loop cannot tell providers apart.
+ * Anthropic Messages: @anthropic-ai/sdk sends the request (headers, retries before headers,
+ * HTTP errors), anthropicStream.ts reads the events, and the same ModelEvents come out as from
+ * the OpenAI adapter, so the loop cannot tell providers apart.
  */
 export class AnthropicChatModel implements ChatModel {
 	readonly id: string;
@@ -45,91 +47,27 @@ export class AnthropicChatModel implements ChatModel {
 			toAnthropicTools(request.tools),
 			plain.messages,
 		);
-		let stream;
+		// The API requires max_tokens: the configured most, or less when less is left of the window.
+		const maxTokens = Math.min(this._options.maxTokens ?? 8192, request.maxTokens ?? Infinity);
+		let response: Response;
 		try {
-			stream = await this._client.messages.create(
-				{
-					model: this._options.model,
-					max_tokens: this._options.maxTokens ?? 8192,
-					system,
-					messages: messages as Anthropic.MessageParam[],
-					tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
-					stream: true,
-				},
-				{ signal: request.signal },
-			);
+			response = await this._client.messages
+				.create(
+					{
+						model: this._options.model,
+						max_tokens: Math.max(1, Math.floor(maxTokens)),
+						system,
+						messages: messages as Anthropic.MessageParam[],
+						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
+						stream: true,
+					},
+					{ signal: request.signal },
+				)
+				.asResponse();
 		} catch (error) {
 			throw this._mapError(error);
 		}
-
-		// Block index → call being assembled; the model's order is the order we yield.
-		const calls = new Map<number, { index: number; id: string; name: string; rawArguments: string }>();
-		let finishReason = 'stop';
-		const usage: TokenUsage = {};
-		try {
-			for await (const event of stream) {
-				switch (event.type) {
-					case 'message_start':
-						Object.assign(usage, anthropicUsage(event.message.usage));
-						break;
-					case 'content_block_start':
-						if (event.content_block.type === 'tool_use') {
-							const call = {
-								index: calls.size,
-								id: event.content_block.id,
-								name: event.content_block.name,
-								rawArguments: '',
-							};
-							calls.set(event.index, call);
-							yield {
-								type: 'toolCallDelta',
-								index: call.index,
-								id: call.id,
-								name: call.name,
-								argumentsDelta: '',
-							};
-						}
-						break;
-					case 'content_block_delta':
-						if (event.delta.type === 'text_delta') {
-							yield { type: 'text', text: event.delta.text };
-						} else if (event.delta.type === 'thinking_delta') {
-							// Shown folded; not replayed, since Keel never asks for extended thinking with its signatures.
-							yield { type: 'reasoning', text: event.delta.thinking, field: 'anthropic' };
-						} else if (event.delta.type === 'input_json_delta') {
-							const call = calls.get(event.index);
-							if (call && event.delta.partial_json) {
-								call.rawArguments += event.delta.partial_json;
-								yield {
-									type: 'toolCallDelta',
-									index: call.index,
-									argumentsDelta: event.delta.partial_json,
-								};
-							}
-						}
-						break;
-					case 'message_delta':
-						finishReason = mapStopReason(event.delta.stop_reason);
-						usage.completionTokens = event.usage?.output_tokens ?? undefined;
-						break;
-					default:
-						break;
-				}
-			}
-		} catch (error) {
-			throw this._mapError(error, true);
-		}
-		for (const call of calls.values()) {
-			// A tool without parameters streams no fragments: its input is the empty object.
-			yield {
-				type: 'toolCall',
-				index: call.index,
-				id: call.id,
-				name: call.name,
-				rawArguments: call.rawArguments || '{}',
-			};
-		}
-		yield { type: 'finish', reason: finishReason, usage };
+		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
@@ -147,35 +85,5 @@ export class AnthropicChatModel implements ChatModel {
 			midStream,
 			this._options,
 		);
-	}
-}
-
-/** `input_tokens` counts only what followed the last cache breakpoint: the prompt is all three together. */
-function anthropicUsage(wire: Anthropic.Usage | undefined): TokenUsage {
-	if (!wire) {
-		return {};
-	}
-	const read = wire.cache_read_input_tokens ?? 0;
-	const written = wire.cache_creation_input_tokens ?? 0;
-	return {
-		promptTokens: (wire.input_tokens ?? 0) + read + written,
-		cachedTokens: read,
-		prefilledTokens: (wire.input_tokens ?? 0) + written,
-	};
-}
-
-function mapStopReason(reason: string | null | undefined): string {
-	switch (reason) {
-		case 'tool_use':
-			return 'tool_calls';
-		case 'max_tokens':
-			return 'length';
-		case 'end_turn':
-		case 'stop_sequence':
-		case null:
-		case undefined:
-			return 'stop';
-		default:
-			return reason;
 	}
 }

@@ -1,6 +1,7 @@
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
 import { anthropicImageBlocks } from './imageParts';
+import { wireId } from './wireIds';
 
 export type AnthropicBlock =
 	| { type: 'text'; text: string }
@@ -55,7 +56,7 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 			case 'tool_call':
 				push('assistant', {
 					type: 'tool_use',
-					id: message.data.id,
+					id: wireId(message.data.id, 'anthropic'),
 					name: message.data.name,
 					input: asObject(message.data.arguments, message.data.rawArguments),
 				});
@@ -63,7 +64,7 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 			case 'tool_result':
 				push('user', {
 					type: 'tool_result',
-					tool_use_id: message.data.toolCallId,
+					tool_use_id: wireId(message.data.toolCallId, 'anthropic'),
 					content: message.content || '(no output)',
 					is_error: message.data.ok ? undefined : true,
 				});

@@ -1,3 +1,4 @@
+import { isRecord, tryParseJson } from '../util/json';
 import { jsonrepair } from 'jsonrepair';
 import { scanOutsideStrings } from './jsonScan';
 
@@ -46,7 +47,7 @@ export function repairArguments(raw: string, schema?: Record<string, unknown>): 
 	}
 	// Doubly encoded: "{\"path\":\"a\"}" — a JSON string that holds the object.
 	for (let depth = 0; typeof value === 'string' && depth < 2; depth++) {
-		const inner = tryParse(value);
+		const inner = tryParseJson(value);
 		if (inner === undefined) {
 			break;
 		}
@@ -54,11 +55,11 @@ export function repairArguments(raw: string, schema?: Record<string, unknown>): 
 		fixes.push('decoded doubly encoded JSON');
 	}
 	// A lone call wrapped in an array (ollama#17638).
-	if (Array.isArray(value) && value.length === 1 && isObject(value[0]) && schema?.type === 'object') {
+	if (Array.isArray(value) && value.length === 1 && isRecord(value[0]) && schema?.type === 'object') {
 		value = value[0];
 		fixes.push('unwrapped an array');
 	}
-	if (!isObject(value)) {
+	if (!isRecord(value)) {
 		return undefined;
 	}
 	value = coerce(value, schema as Schema | undefined, fixes);
@@ -77,8 +78,8 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 			: (schema.anyOf ?? []).flatMap(s => (s.type ? [s.type].flat() : []));
 	if (typeof value === 'string' && !types.includes('string')) {
 		if (types.includes('object') || types.includes('array')) {
-			const inner = tryParse(value);
-			if (inner !== undefined && (isObject(inner) || Array.isArray(inner))) {
+			const inner = tryParseJson(value);
+			if (inner !== undefined && (isRecord(inner) || Array.isArray(inner))) {
 				fixes.push('parsed a JSON-encoded string');
 				return coerce(inner, schema, fixes);
 			}
@@ -105,7 +106,7 @@ function coerce(value: unknown, schema: Schema | undefined, fixes: string[]): un
 				.map(item => coerce(item, schema.items, fixes));
 		}
 	}
-	if (isObject(value) && schema.properties) {
+	if (isRecord(value) && schema.properties) {
 		const out: Record<string, unknown> = renameNearMisses(value, schema.properties, fixes);
 		for (const [key, sub] of Object.entries(schema.properties)) {
 			if (key in out) {
@@ -178,25 +179,13 @@ function stripFences(text: string): string {
 	return fence ? fence[1].trim() : text;
 }
 
-function tryParse(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * `{"path":"a"}{"path":"b"}`: two calls' arguments in one string (Ollama streams every
  * parallel call with index 0). Returns each object's text, or undefined when it is not that.
  */
 export function splitConcatenated(raw: string): string[] | undefined {
 	const text = raw.trim();
-	if (!text.startsWith('{') || tryParse(text) !== undefined) {
+	if (!text.startsWith('{') || tryParseJson(text) !== undefined) {
 		return undefined;
 	}
 	const parts: string[] = [];
@@ -226,7 +215,7 @@ export function splitConcatenated(raw: string): string[] | undefined {
 	return depth === 0 &&
 		!text.slice(lastEnd).trim() &&
 		parts.length >= 2 &&
-		parts.every(part => isObject(tryParse(part)))
+		parts.every(part => isRecord(tryParseJson(part)))
 		? parts
 		: undefined;
 }

@@ -13,6 +13,8 @@ export interface ChatRequest {
 	signal?: AbortSignal;
 	/** Asks for sampling that breaks a repetition loop, where the provider accepts it (a re-ask after degenerate output). */
 	avoidRepetition?: boolean;
+	/** The most output tokens to ask for: what is left of the context window, or what the server said it allows. */
+	maxTokens?: number;
 }
 
 /** Where a provider's reasoning came from, so it is sent back only to a server that wants it back. */

@@ -21,3 +21,29 @@ export function scanOutsideStrings(text: string, visit: (c: string, i: number) =
 	}
 	return inString;
 }
+
+export function isJsonObject(raw: string): boolean {
+	try {
+		const value = JSON.parse(raw);
+		return typeof value === 'object' && value !== null && !Array.isArray(value);
+	} catch {
+		return false;
+	}
+}
+
+/** Ends inside a string or with braces still open: text that stopped, not text that is merely malformed. */
+export function looksCut(raw: string): boolean {
+	const text = raw.trim();
+	if (!text.startsWith('{') || isJsonObject(text)) {
+		return false;
+	}
+	let depth = 0;
+	const inString = scanOutsideStrings(text, c => {
+		if (c === '{' || c === '[') {
+			depth++;
+		} else if (c === '}' || c === ']') {
+			depth--;
+		}
+	});
+	return inString || depth > 0;
+}

@@ -1,10 +1,12 @@
 import { networkFetch } from '../gate/network';
-import { randomUUID } from 'crypto';
 import { AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, ServerTimings, TokenUsage } from './chatModel';
-import { describeModelFailure, extractErrorMessage, mapModelError, type EndpointInfo } from './httpErrors';
-import { ndjsonLines, toOllamaMessages, toOllamaTools, type OllamaChunk } from './ollamaWire';
+import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import { describeModelFailure, mapModelError, type EndpointInfo } from './httpErrors';
+import { OllamaStreamReader } from './ollamaStream';
+import { toOllamaMessages, toOllamaTools } from './ollamaWire';
 import { replaysReasoning } from './reasoningReplay';
+import { askedOutputTokens } from './openaiChatModel';
+import { bodyText, jsonLines } from './responseBody';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
 	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
@@ -12,7 +14,7 @@ export interface OllamaChatModelOptions extends EndpointInfo {
 	/** How long Ollama keeps the model loaded after a request, e.g. "30m". */
 	keepAlive?: string;
 	timeoutMs?: number;
-	/** Sent as options.num_predict; undefined leaves it to the server. */
+	/** The most output tokens to ask for (keel.model.maxOutputTokens), as num_predict; less when less is left of the window. */
 	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
@@ -23,8 +25,9 @@ export function ollamaRoot(baseUrl: string): string {
 }
 
 /**
- * Ollama's native /api/chat (NDJSON stream). Tool calls arrive whole, arguments as an object;
- * they are surfaced as one delta each and assembled at the end like the OpenAI adapter's.
+ * Ollama's native /api/chat (NDJSON stream), read by ollamaStream.ts. Tool calls arrive whole,
+ * arguments as an object; they are surfaced as one delta each and assembled at the end like
+ * the OpenAI adapter's.
  */
 export class OllamaChatModel implements ChatModel {
 	readonly id: string;
@@ -50,11 +53,7 @@ export class OllamaChatModel implements ChatModel {
 					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: ollamaOptions(
-						this._options.contextWindow,
-						request.avoidRepetition,
-						this._options.maxOutputTokens,
-					),
+					options: ollamaOptions(this._options.contextWindow, request, this._options.maxOutputTokens),
 					keep_alive: this._options.keepAlive,
 				}),
 				signal,
@@ -70,41 +69,12 @@ export class OllamaChatModel implements ChatModel {
 			);
 		}
 
-		const calls: Array<{ index: number; id: string; name: string; rawArguments: string }> = [];
-		let finishReason = 'stop';
-		const usage: TokenUsage = {};
+		const reader = new OllamaStreamReader();
 		try {
-			for await (const line of ndjsonLines(response.body as unknown as AsyncIterable<Uint8Array>)) {
-				const chunk = JSON.parse(line) as OllamaChunk;
-				if (chunk.error) {
-					// Ollama reports failures after the 200 (e.g. "error parsing tool call") as a line.
-					throw new AgentError(
-						'modelStream',
-						`The model server reported an error mid-answer: ${extractErrorMessage(JSON.stringify(chunk)) ?? chunk.error}`,
-						{ body: line },
-					);
-				}
-				if (chunk.message?.thinking) {
-					yield { type: 'reasoning', text: chunk.message.thinking, field: 'thinking' };
-				}
-				if (chunk.message?.content) {
-					yield { type: 'text', text: chunk.message.content };
-				}
-				for (const call of chunk.message?.tool_calls ?? []) {
-					const index = calls.length;
-					const args = call.function?.arguments;
-					const rawArguments = typeof args === 'string' ? args : JSON.stringify(args ?? {});
-					const id = call.id || `call_${randomUUID()}`;
-					calls.push({ index, id, name: call.function?.name ?? '', rawArguments });
-					yield { type: 'toolCallDelta', index, id, name: call.function?.name, argumentsDelta: rawArguments };
-				}
-				if (chunk.done) {
-					finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
-					// Ollama counts the prompt tokens it evaluated: a prefix it had cached is not in it.
-					usage.promptTokens = chunk.prompt_eval_count;
-					usage.prefilledTokens = chunk.prompt_eval_count;
-					usage.completionTokens = chunk.eval_count;
-					usage.timings = ollamaTimings(chunk);
+			for await (const line of jsonLines(bodyText(response.body as ReadableStream<Uint8Array>, reader))) {
+				yield* reader.line(line);
+				if (reader.ended()) {
+					break;
 				}
 			}
 		} catch (error) {
@@ -112,42 +82,28 @@ export class OllamaChatModel implements ChatModel {
 				? error
 				: mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
 		}
-		for (const call of calls) {
-			yield { type: 'toolCall', ...call };
-		}
-		// Ollama says "stop" even for a tool turn; the loop keys on calls, the reason is informative.
-		yield { type: 'finish', reason: calls.length > 0 ? 'tool_calls' : finishReason, usage };
+		yield* reader.finish();
 	}
 }
 
-const NS_PER_MS = 1_000_000;
-
-function ollamaTimings(chunk: OllamaChunk): ServerTimings | undefined {
-	if (chunk.prompt_eval_duration === undefined && chunk.eval_duration === undefined) {
-		return undefined;
-	}
-	return {
-		promptTokens: chunk.prompt_eval_count,
-		promptMs: chunk.prompt_eval_duration === undefined ? undefined : chunk.prompt_eval_duration / NS_PER_MS,
-		generatedTokens: chunk.eval_count,
-		generationMs: chunk.eval_duration === undefined ? undefined : chunk.eval_duration / NS_PER_MS,
-	};
-}
-
-/** num_ctx against silent truncation; after degenerate output, a repeat penalty and a little more randomness. */
+/**
+ * num_ctx against silent truncation; num_predict so the answer fits what is left of the window;
+ * after degenerate output, a repeat penalty and a little more randomness.
+ */
 function ollamaOptions(
 	contextWindow: number | undefined,
-	avoidRepetition: boolean | undefined,
-	maxOutputTokens?: number,
+	request: ChatRequest,
+	maxOutputTokens: number | undefined,
 ): Record<string, number> | undefined {
 	const options: Record<string, number> = {};
 	if (contextWindow) {
 		options.num_ctx = contextWindow;
 	}
-	if (maxOutputTokens) {
-		options.num_predict = maxOutputTokens;
+	const budget = askedOutputTokens(request.maxTokens, maxOutputTokens);
+	if (budget !== undefined) {
+		options.num_predict = Math.min(budget, contextWindow ?? Infinity);
 	}
-	if (avoidRepetition) {
+	if (request.avoidRepetition) {
 		options.repeat_penalty = 1.3;
 		options.repeat_last_n = 256;
 		options.temperature = 0.9;

@@ -75,7 +75,7 @@ export function toOllamaTools(tools: readonly ToolSpec[]) {
 /** One NDJSON line of a streamed /api/chat answer. */
 export interface OllamaChunk {
 	message?: {
-		content?: string;
+		content?: unknown;
 		thinking?: string;
 		tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }>;
 	};
@@ -86,25 +86,5 @@ export interface OllamaChunk {
 	prompt_eval_duration?: number;
 	eval_count?: number;
 	eval_duration?: number;
-	error?: string;
-}
-
-/** Splits a byte stream into complete lines; the torn tail waits for the next chunk. */
-export async function* ndjsonLines(body: AsyncIterable<Uint8Array>): AsyncIterable<string> {
-	const decoder = new TextDecoder();
-	let buffer = '';
-	for await (const chunk of body) {
-		buffer += decoder.decode(chunk, { stream: true });
-		let newline;
-		while ((newline = buffer.indexOf('\n')) >= 0) {
-			const line = buffer.slice(0, newline).trim();
-			buffer = buffer.slice(newline + 1);
-			if (line) {
-				yield line;
-			}
-		}
-	}
-	if (buffer.trim()) {
-		yield buffer.trim();
-	}
+	error?: unknown;
 }

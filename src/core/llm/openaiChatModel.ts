@@ -1,19 +1,25 @@
-import { randomUUID } from 'crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, ServerTimings, TokenUsage } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
-import { ToolCallAssembler } from './toolCallAssembler';
+import { OpenAIStreamReader } from './openaiStream';
+import { readStream } from './readStream';
+import { isIdRuleError, type IdRule } from './wireIds';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
 import { replaysReasoning } from './reasoningReplay';
+import { lazyRequire } from '../util/lazyRequire';
+
+// Built into dist/vendor/openai-sdk.js: a user of Ollama's native API or Anthropic never loads it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadSdk = lazyRequire(() => (require('openai') as typeof import('openai')).default);
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
 	/** SDK-level retries of pre-header failures; the agent's own recovery sits above this. */
 	maxRetries?: number;
 	timeoutMs?: number;
-	/** Sent as max_tokens; undefined leaves it to the server. */
+	/** The most output tokens to ask for (keel.model.maxOutputTokens); less when less is left of the window. */
 	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
@@ -21,115 +27,99 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
-	private readonly _client: OpenAI;
+	private _sdkClient: OpenAI | undefined;
+	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
+	private _idRule: IdRule = 'openai';
+	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
-		this._client = new OpenAI({
-			baseURL: _options.baseUrl,
+	}
+
+	/** The SDK's client, made on the first request. */
+	private get _client(): OpenAI {
+		const SDK = loadSdk();
+		return (this._sdkClient ??= new SDK({
+			baseURL: this._options.baseUrl,
 			// Local servers ignore the key but the SDK insists on one; never a real secret by default.
-			apiKey: _options.apiKey || 'no-key',
-			maxRetries: _options.maxRetries ?? 0,
-			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: withOpenAIErrorEnvelope(_options.fetch),
+			apiKey: this._options.apiKey || 'no-key',
+			maxRetries: this._options.maxRetries ?? 0,
+			timeout: this._options.timeoutMs ?? 10 * 60_000,
+			fetch: withOpenAIErrorEnvelope(this._options.fetch),
 			dangerouslyAllowBrowser: false,
-		});
+		}));
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const tools = toOpenAITools(request.tools);
-		let stream;
-		try {
-			stream = await this._client.chat.completions.create(
-				{
-					model: this._options.model,
-					messages: toOpenAIMessages(
-						request.messages,
-						replaysReasoning(this._options.model),
-					) as OpenAI.Chat.ChatCompletionMessageParam[],
-					tools: tools.length > 0 ? tools : undefined,
-					stream: true,
-					stream_options: { include_usage: true },
-					...(this._options.maxOutputTokens ? { max_tokens: this._options.maxOutputTokens } : {}),
-					// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
-					...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
-				},
-				{ signal: request.signal },
-			);
-		} catch (error) {
-			throw this._mapError(error);
-		}
+		const response = await this._open(request);
+		const reader = new OpenAIStreamReader();
+		yield* readStream(response, reader, error => this._mapError(error, true));
+	}
 
-		const assembler = new ToolCallAssembler();
-		let finishReason = 'stop';
-		let usage: TokenUsage | undefined;
-		let timings: ServerTimings | undefined;
-		try {
-			for await (const chunk of stream) {
-				if (chunk.usage) {
-					usage = usageOf(chunk as WireUsageChunk);
-				}
-				timings = llamaCppTimings((chunk as { timings?: LlamaCppTimings }).timings) ?? timings;
-				const choice = chunk.choices?.[0];
-				if (!choice) {
+	/**
+	 * Sends the request. A 400 about the form of the ids sent back (Mistral wants nine
+	 * alphanumerics) or about `max_tokens` (OpenAI's reasoning models want
+	 * `max_completion_tokens`) is fixed and sent once more, and remembered for this model.
+	 */
+	private async _open(request: ChatRequest): Promise<Response> {
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this._client.chat.completions
+					.create(this._params(request), { signal: request.signal })
+					.asResponse();
+			} catch (error) {
+				const mapped = this._mapError(error);
+				const words = `${mapped.message} ${mapped.details.body ?? ''}`;
+				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				const delta = (choice.delta ?? {}) as WireDelta;
-				// DeepSeek, vLLM, llama.cpp and Qwen servers send `reasoning_content`; Ollama /v1, OpenRouter and LM Studio `reasoning`.
-				if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
-					yield { type: 'reasoning', text: delta.reasoning_content, field: 'reasoning_content' };
-				} else if (typeof delta.reasoning === 'string' && delta.reasoning) {
-					yield { type: 'reasoning', text: delta.reasoning, field: 'reasoning' };
-				}
-				if (delta.content) {
-					yield { type: 'text', text: delta.content };
-				}
-				// The legacy `function_call` field (older servers and fine-tunes): one call, index 0.
-				const toolDeltas =
-					delta.tool_calls ??
-					(delta.function_call
-						? [{ index: 0, id: delta.function_call.id, function: delta.function_call }]
-						: []);
-				for (const [position, toolDelta] of toolDeltas.entries()) {
-					const call = assembler.add(toolDelta, position);
-					yield {
-						type: 'toolCallDelta',
-						index: call.index,
-						id: call.id || undefined,
-						name: call.name || undefined,
-						argumentsDelta:
-							typeof toolDelta.function?.arguments === 'string'
-								? toolDelta.function.arguments
-								: toolDelta.function?.arguments
-									? JSON.stringify(toolDelta.function.arguments)
-									: '',
-					};
-				}
-				if (choice.finish_reason) {
-					finishReason = choice.finish_reason === 'function_call' ? 'tool_calls' : choice.finish_reason;
-				}
+				throw mapped;
 			}
-		} catch (error) {
-			throw this._mapError(error, true);
 		}
-		for (const call of assembler.finish(() => `call_${randomUUID()}`)) {
-			yield {
-				type: 'toolCall',
-				index: call.index,
-				id: call.id,
-				name: call.name,
-				rawArguments: call.rawArguments,
-			};
+	}
+
+	private _learn(words: string, request: ChatRequest): boolean {
+		if (this._idRule !== 'nine' && isIdRuleError(words)) {
+			this._idRule = 'nine';
+			return true;
 		}
-		yield { type: 'finish', reason: finishReason, usage: timings ? { ...usage, timings } : usage };
+		if (
+			askedOutputTokens(request.maxTokens, this._options.maxOutputTokens) !== undefined &&
+			this._budgetField === 'max_tokens' &&
+			/max_tokens.*(?:not supported|unsupported).*max_completion_tokens/is.test(words)
+		) {
+			this._budgetField = 'max_completion_tokens';
+			return true;
+		}
+		return false;
+	}
+
+	private _params(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+		const tools = toOpenAITools(request.tools);
+		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
+		return {
+			model: this._options.model,
+			messages: toOpenAIMessages(
+				request.messages,
+				replaysReasoning(this._options.model),
+				this._idRule,
+			) as OpenAI.Chat.ChatCompletionMessageParam[],
+			tools: tools.length > 0 ? tools : undefined,
+			stream: true,
+			stream_options: { include_usage: true },
+			...(budget !== undefined ? { [this._budgetField]: budget } : {}),
+			// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
+			...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
+		};
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
 		// A connection error is an APIError too, but carries no response to describe.
+		const SDK = loadSdk();
 		const http =
-			error instanceof OpenAI.APIError &&
-			!(error instanceof OpenAI.APIConnectionError) &&
-			!(error instanceof OpenAI.APIUserAbortError)
+			error instanceof SDK.APIError &&
+			!(error instanceof SDK.APIConnectionError) &&
+			!(error instanceof SDK.APIUserAbortError)
 				? {
 						status: error.status,
 						body: error.error ? JSON.stringify(error.error) : error.message,
@@ -138,62 +128,17 @@ export class OpenAIChatModel implements ChatModel {
 				: undefined;
 		return mapModelError(
 			error,
-			{ aborted: error instanceof OpenAI.APIUserAbortError, http },
+			{ aborted: error instanceof SDK.APIUserAbortError, http },
 			midStream,
 			this._options,
 		);
 	}
 }
 
-type WireToolDelta = {
-	index?: number;
-	id?: string | null;
-	function?: { name?: string | null; arguments?: unknown } | null;
-};
-
-/** A streamed delta as the servers really send it, beyond the SDK's type. */
-interface WireDelta {
-	content?: string | null;
-	reasoning_content?: string | null;
-	reasoning?: string | null;
-	tool_calls?: WireToolDelta[];
-	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
-}
-
-/** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */
-interface WireUsageChunk {
-	usage: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
-	timings?: { cache_n?: number; prompt_n?: number };
-}
-
-function usageOf(chunk: WireUsageChunk): TokenUsage {
-	const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? chunk.timings?.cache_n;
-	return {
-		promptTokens: chunk.usage.prompt_tokens,
-		completionTokens: chunk.usage.completion_tokens,
-		...(cached !== undefined ? { cachedTokens: cached } : {}),
-		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
-	};
-}
-
-/** llama.cpp's server times each request and sends it with the last chunk. */
-interface LlamaCppTimings {
-	prompt_n?: number;
-	prompt_ms?: number;
-	predicted_n?: number;
-	predicted_ms?: number;
-}
-
-function llamaCppTimings(timings: LlamaCppTimings | undefined): ServerTimings | undefined {
-	if (!timings || typeof timings !== 'object') {
-		return undefined;
-	}
-	return {
-		promptTokens: timings.prompt_n,
-		promptMs: timings.prompt_ms,
-		generatedTokens: timings.predicted_n,
-		generationMs: timings.predicted_ms,
-	};
+/** What is left of the window, never more than the configured most; undefined when neither is known. */
+export function askedOutputTokens(left: number | undefined, most: number | undefined): number | undefined {
+	const known = [left, most].filter((n): n is number => n !== undefined && n > 0);
+	return known.length > 0 ? Math.max(1, Math.floor(Math.min(...known))) : undefined;
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

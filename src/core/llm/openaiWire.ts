@@ -2,6 +2,7 @@ import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
 import { openaiUserContent } from './imageParts';
+import { wireId, type IdRule } from './wireIds';
 
 export interface WireToolCall {
 	id: string;
@@ -23,9 +24,14 @@ export type WireMessage =
 
 /**
  * Canonical → OpenAI chat messages. Consecutive tool calls belong to one assistant message
- * (the text that preceded them, if any), and each result answers its call by `tool_call_id`.
+ * (the text that preceded them, if any), and each result answers its call by `tool_call_id`,
+ * in the form the server takes (wireIds.ts).
  */
-export function toOpenAIMessages(messages: readonly CanonicalMessage[], replayReasoning = false): WireMessage[] {
+export function toOpenAIMessages(
+	messages: readonly CanonicalMessage[],
+	replayReasoning = false,
+	idRule: IdRule = 'openai',
+): WireMessage[] {
 	const out: WireMessage[] = [];
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
@@ -45,7 +51,7 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[], replayRe
 				break;
 			case 'tool_call': {
 				const call: WireToolCall = {
-					id: message.data.id,
+					id: wireId(message.data.id, idRule),
 					type: 'function',
 					// Broken JSON replayed makes vLLM and others reject the whole conversation (400): send valid JSON always.
 					function: {
@@ -74,7 +80,11 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[], replayRe
 				break;
 			}
 			case 'tool_result':
-				out.push({ role: 'tool', tool_call_id: message.data.toolCallId, content: message.content });
+				out.push({
+					role: 'tool',
+					tool_call_id: wireId(message.data.toolCallId, idRule),
+					content: message.content,
+				});
 				break;
 		}
 	}

@@ -1,4 +1,4 @@
-import { jsonrepair } from 'jsonrepair';
+import { parseLoose } from './argumentReaders';
 
 export type DialectName = 'harmony' | 'mistral' | 'deepseek' | 'llama' | 'kimi' | 'minimax';
 
@@ -10,27 +10,36 @@ export interface DialectCall {
 	dialect: DialectName;
 }
 
+type Add = (
+	start: number,
+	end: number,
+	name: string | undefined,
+	rawArguments: string | undefined,
+	dialect: DialectName,
+) => void;
+
 /**
  * The tool-call dialects of today's open models, as they leak into the text when the server
  * does not parse them: Harmony (gpt-oss), Mistral `[TOOL_CALLS]`, DeepSeek's full-width
  * tokens, Llama `<|python_tag|>`, Kimi K2 sections and MiniMax/Kimi `<invoke>` XML — including
  * the known breakages (a tag that lost its `<` or `</`). Names are checked by the caller.
+ * These are fast paths: the general extractor (callExtractor.ts) reads every other shape.
  */
 export function findDialectCalls(text: string): DialectCall[] {
 	const out: DialectCall[] = [];
-	const add = (
-		start: number,
-		end: number,
-		name: string | undefined,
-		rawArguments: string | undefined,
-		dialect: DialectName,
-	) => {
+	const add: Add = (start, end, name, rawArguments, dialect) => {
 		if (name && rawArguments !== undefined) {
 			out.push({ start, end, name: name.trim(), rawArguments, dialect });
 		}
 	};
+	for (const read of [harmony, mistral, deepseek, llama, kimi, minimax]) {
+		read(text, add);
+	}
+	return out;
+}
 
-	// Harmony: `to=functions.NAME … <|message|>{json}<|call|>`; only up to the first <|call|>.
+/** Harmony: `to=functions.NAME … <|message|>{json}<|call|>`; only up to the first <|call|>. */
+function harmony(text: string, add: Add): void {
 	for (const m of text.matchAll(
 		/(?:<\|start\|>[^<]*|<\|channel\|>[^<]*)?to=(?:functions\.)?([\w.-]+)[^<\n]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>([\s\S]*?)(?:<\|call\|>|<\|end\|>|$)/g,
 	)) {
@@ -39,21 +48,16 @@ export function findDialectCalls(text: string): DialectCall[] {
 			break;
 		}
 	}
+}
 
-	// Mistral: `[TOOL_CALLS][{"name":…,"arguments":{…}}, …]` (v3) or `[TOOL_CALLS]NAME[ARGS]{…}` (v11+).
+/** Mistral: `[TOOL_CALLS][{"name":…,"arguments":{…}}, …]` (v3) or `[TOOL_CALLS]NAME[ARGS]{…}` (v11+). */
+function mistral(text: string, add: Add): void {
 	for (const m of text.matchAll(/\[TOOL_CALLS\]\s*(\[[\s\S]*?\])(?=\s*(?:\[TOOL_CALLS\]|<\/s>|$))/g)) {
 		const list = parseLoose(m[1]);
-		if (Array.isArray(list)) {
-			for (const item of list) {
-				const call = item as { name?: unknown; arguments?: unknown; parameters?: unknown };
-				add(
-					m.index!,
-					m.index! + m[0].length,
-					typeof call.name === 'string' ? call.name : undefined,
-					argsText(call.arguments ?? call.parameters ?? {}),
-					'mistral',
-				);
-			}
+		for (const item of Array.isArray(list) ? list : []) {
+			const call = item as { name?: unknown; arguments?: unknown; parameters?: unknown };
+			const name = typeof call.name === 'string' ? call.name : undefined;
+			add(m.index!, m.index! + m[0].length, name, argsText(call.arguments ?? call.parameters ?? {}), 'mistral');
 		}
 	}
 	for (const m of text.matchAll(
@@ -61,15 +65,19 @@ export function findDialectCalls(text: string): DialectCall[] {
 	)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2], 'mistral');
 	}
+}
 
-	// DeepSeek V3/R1: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>`;
-	// V3.1+: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`. ASCII look-alikes too.
+/**
+ * DeepSeek V3/R1: `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>`;
+ * V3.1+: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`. ASCII look-alikes too.
+ */
+function deepseek(text: string, add: Add): void {
 	const ds = (word: string) => `<[｜|]${word.split('_').join('[▁_]')}[｜|]>`;
-	const deepseek = new RegExp(
+	const pattern = new RegExp(
 		`${ds('tool_call_begin')}([\\s\\S]*?)${ds('tool_sep')}([\\s\\S]*?)(?:${ds('tool_call_end')}|${ds('tool_calls_end')}|$)`,
 		'g',
 	);
-	for (const m of text.matchAll(deepseek)) {
+	for (const m of text.matchAll(pattern)) {
 		const head = m[1].trim();
 		const body = m[2].trim();
 		if (head === 'function') {
@@ -79,33 +87,39 @@ export function findDialectCalls(text: string): DialectCall[] {
 			add(m.index!, m.index! + m[0].length, head, stripFence(body), 'deepseek');
 		}
 	}
+}
 
-	// Llama 3.x: `<|python_tag|>{"name":…,"parameters":{…}}` ending at <|eom_id|> / <|eot_id|>, `;` between calls.
+/** Llama 3.x: `<|python_tag|>{"name":…,"parameters":{…}}` ending at <|eom_id|> / <|eot_id|>, `;` between calls. */
+function llama(text: string, add: Add): void {
 	for (const m of text.matchAll(/<\|python_tag\|>([\s\S]*?)(?:<\|eom_id\|>|<\|eot_id\|>|$)/g)) {
 		for (const part of m[1].split(/;\s*(?=\{)/)) {
 			const value = parseLoose(part.trim()) as
 				{ name?: unknown; parameters?: unknown; arguments?: unknown } | undefined;
 			if (value && typeof value === 'object') {
+				const name = typeof value.name === 'string' ? value.name : undefined;
 				add(
 					m.index!,
 					m.index! + m[0].length,
-					typeof value.name === 'string' ? value.name : undefined,
+					name,
 					argsText(value.parameters ?? value.arguments ?? {}),
 					'llama',
 				);
 			}
 		}
 	}
+}
 
-	// Kimi K2: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`, tags sometimes missing their `<`.
+/** Kimi K2: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`, tags sometimes missing their `<`. */
+function kimi(text: string, add: Add): void {
 	for (const m of text.matchAll(
 		/<?\|tool_call_begin\|>\s*([^\s<|]+)\s*<?\|tool_call_argument_begin\|>([\s\S]*?)(?:<?\|tool_call_end\|>|<?\|tool_calls_section_end\|>|$)/g,
 	)) {
 		add(m.index!, m.index! + m[0].length, m[1], m[2].trim(), 'kimi');
 	}
+}
 
-	// MiniMax M2 (and Kimi's XML): `<invoke name="NAME"><parameter name="KEY">value</parameter></invoke>`,
-	// also with `<` or `</` dropped from a tag.
+/** MiniMax M2 (and Kimi's XML): `<invoke name="NAME"><parameter name="KEY">value</parameter></invoke>`, also with `<` or `</` dropped. */
+function minimax(text: string, add: Add): void {
 	for (const m of text.matchAll(
 		/<?invoke name="([^"]+)">([\s\S]*?)(?:<?\/invoke>|<?\/minimax:tool_call>|<?\/function_calls>|(?=<?invoke name=)|$)/g,
 	)) {
@@ -117,7 +131,6 @@ export function findDialectCalls(text: string): DialectCall[] {
 		}
 		add(m.index!, m.index! + m[0].length, m[1], JSON.stringify(args), 'minimax');
 	}
-	return out;
 }
 
 /** Wrappers left around the calls once they are taken out of the prose. */
@@ -131,16 +144,4 @@ function argsText(args: unknown): string {
 function stripFence(text: string): string {
 	const fence = /^```[a-z]*\s*\n?([\s\S]*?)\n?```\s*$/i.exec(text.trim());
 	return fence ? fence[1].trim() : text.trim();
-}
-
-function parseLoose(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		try {
-			return JSON.parse(jsonrepair(text));
-		} catch {
-			return undefined;
-		}
-	}
 }

@@ -1,5 +1,8 @@
-import { jsonrepair } from 'jsonrepair';
+import { parseLoose, trimValue } from './argumentReaders';
 import { DIALECT_WRAPPERS, findDialectCalls, type DialectName } from './textDialects';
+import { matchToolName } from './toolNames';
+
+export { matchToolName };
 
 export interface TextToolCall {
 	name: string;
@@ -14,48 +17,74 @@ export interface TextCallParse {
 	prose: string;
 }
 
+/** A dialect call with where it sits in the text. */
+export interface DialectMatch {
+	call: TextToolCall;
+	start: number;
+	end: number;
+}
+
 /**
  * Small models often write their tool call into the message text. Recognises the dialects
  * seen in the wild (competitors.md §3): bare or fenced JSON `{"name":…,"arguments"|"parameters":…}`,
  * `<tool_call>{…}</tool_call>`, Qwen-coder `<function=NAME><parameter=KEY>…`, GLM
  * `<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value>` and Gemma `call:NAME{…}`.
  * Only names among `toolNames` count (after case/separator matching); anything else stays text.
+ * These are the fast paths; the general extractor (callExtractor.ts) reads every other shape.
  */
 export function parseTextToolCalls(text: string, toolNames: readonly string[]): TextCallParse {
-	const calls: TextToolCall[] = [];
-	const spans: Array<[number, number]> = [];
-	const take = (start: number, end: number, call: TextToolCall | undefined) => {
-		if (!call || spans.some(([s, e]) => start < e && end > s)) {
-			return;
+	const matches = dialectMatches(text, toolNames);
+	// A JSON call followed by more prose is an example in an explanation, not a call: models
+	// that call in text end their message with the call.
+	const lastEnd = Math.max(0, ...matches.map(m => m.end));
+	const kept = text.slice(lastEnd).trim() !== '' ? matches.filter(m => m.call.dialect !== 'json') : matches;
+	let prose = '';
+	let at = 0;
+	for (const { start, end } of [...kept].sort((a, b) => a.start - b.start)) {
+		if (start >= at) {
+			prose += text.slice(at, start);
+			at = end;
 		}
-		const name = matchToolName(call.name, toolNames);
-		if (name) {
-			calls.push({ ...call, name });
-			spans.push([start, end]);
+	}
+	prose += text.slice(at);
+	if (kept.length > 0) {
+		prose = prose.replace(DIALECT_WRAPPERS, '');
+	}
+	const calls = [...kept].sort((a, b) => a.start - b.start).map(m => m.call);
+	return { calls, prose: prose.replace(/\n{3,}/g, '\n\n').trim() };
+}
+
+/** Every dialect call in the text, with its span; overlapping finds keep the first (token dialects first). */
+export function dialectMatches(text: string, toolNames: readonly string[]): DialectMatch[] {
+	const found: DialectMatch[] = [];
+	const overlaps = (start: number, end: number) => found.some(m => start < m.end && end > m.start);
+	const take = (start: number, end: number, call: TextToolCall | undefined) => {
+		const name = call && matchToolName(call.name, toolNames);
+		if (call && name && !overlaps(start, end)) {
+			found.push({ call: { ...call, name }, start, end });
 		}
 	};
-
 	// Token dialects first: their JSON must not be taken for a bare JSON call.
-	for (const found of findDialectCalls(text)) {
-		const name = matchToolName(found.name, toolNames);
+	for (const d of findDialectCalls(text)) {
+		const name = matchToolName(d.name, toolNames);
 		// Several calls of one Mistral list share its span.
-		const sameSpan = spans.findIndex(([s, e]) => s === found.start && e === found.end);
-		if (name && (sameSpan >= 0 || !spans.some(([s, e]) => found.start < e && found.end > s))) {
-			calls.push({ name, rawArguments: found.rawArguments, dialect: found.dialect });
-			spans.push([found.start, found.end]);
+		const sameSpan = found.some(m => m.start === d.start && m.end === d.end);
+		if (name && (sameSpan || !overlaps(d.start, d.end))) {
+			found.push({
+				call: { name, rawArguments: d.rawArguments, dialect: d.dialect },
+				start: d.start,
+				end: d.end,
+			});
 		}
 	}
 	for (const m of text.matchAll(/<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g)) {
 		const body = m[1].trim();
-		take(
-			m.index!,
-			m.index! + m[0].length,
-			body.startsWith('{')
-				? jsonCall(body, 'tool_call')
-				: body.includes('<function=')
-					? qwenCall(body)
-					: glmCall(body),
-		);
+		const call = body.startsWith('{')
+			? jsonCall(body, 'tool_call')
+			: body.includes('<function=')
+				? qwenCall(body)
+				: glmCall(body);
+		take(m.index!, m.index! + m[0].length, call);
 	}
 	for (const m of text.matchAll(/<function=([\w.-]+)>([\s\S]*?)(?:<\/function>|$)/g)) {
 		take(m.index!, m.index! + m[0].length, qwenCall(m[0]));
@@ -64,7 +93,7 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 		take(m.index!, m.index! + m[0].length, jsonCall(m[1].trim(), 'json'));
 	}
 	for (const m of text.matchAll(/call:([\w.-]+)\s*(\{[\s\S]*?\})(?=\s*(?:$|\n|<))/g)) {
-		const args = repairObject(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
+		const args = parseLoose(m[2].replace(/<(?:escape|\|"\|)>/g, '"'));
 		take(
 			m.index!,
 			m.index! + m[0].length,
@@ -74,59 +103,11 @@ export function parseTextToolCalls(text: string, toolNames: readonly string[]): 
 	for (const [start, end] of balancedObjects(text)) {
 		take(start, end, jsonCall(text.slice(start, end), 'json'));
 	}
-
-	// A JSON call followed by more prose is an example in an explanation, not a call: models
-	// that call in text end their message with the call.
-	const lastEnd = Math.max(0, ...spans.map(([, end]) => end));
-	if (text.slice(lastEnd).trim() !== '') {
-		for (let i = calls.length - 1; i >= 0; i--) {
-			if (calls[i].dialect === 'json') {
-				calls.splice(i, 1);
-				spans.splice(i, 1);
-			}
-		}
-	}
-	const order = new Map(calls.map((call, i) => [call, spans[i][0]]));
-	spans.sort((a, b) => a[0] - b[0]);
-	let prose = '';
-	let at = 0;
-	for (const [start, end] of spans) {
-		prose += text.slice(at, start);
-		at = end;
-	}
-	prose += text.slice(at);
-	if (calls.length > 0) {
-		prose = prose.replace(DIALECT_WRAPPERS, '');
-	}
-	calls.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-	return { calls, prose: prose.replace(/\n{3,}/g, '\n\n').trim() };
-}
-
-/** Exact name, or the one tool whose name matches ignoring case and `-`/`_`/`.`/space. */
-export function matchToolName(name: string, toolNames: readonly string[]): string | undefined {
-	if (toolNames.includes(name)) {
-		return name;
-	}
-	// Control-token garbage glued on by the template (`read_file<|channel|>analysis`, `read_file</tool_call>`),
-	// Kimi's `functions.read_file:0` call index, quotes and spaces.
-	const cleaned = name
-		.replace(/<[\s\S]*$/, '')
-		.replace(/:\d+$/, '')
-		.replace(/^["'`\s]+|["'`\s]+$/g, '');
-	if (cleaned !== name && cleaned) {
-		return matchToolName(cleaned, toolNames);
-	}
-	const key = (s: string) =>
-		s
-			.toLowerCase()
-			.replace(/^functions?[.:]/, '')
-			.replace(/[\s_.-]/g, '');
-	const matches = toolNames.filter(candidate => key(candidate) === key(name));
-	return matches.length === 1 ? matches[0] : undefined;
+	return found;
 }
 
 function jsonCall(body: string, dialect: TextToolCall['dialect']): TextToolCall | undefined {
-	let value = repairObject(body) as Record<string, unknown> | unknown[] | undefined;
+	let value = parseLoose(body) as Record<string, unknown> | unknown[] | undefined;
 	if (Array.isArray(value) && value.length === 1) {
 		value = value[0] as Record<string, unknown>;
 	}
@@ -174,24 +155,6 @@ function glmCall(body: string): TextToolCall | undefined {
 		args[m[1].trim()] = trimValue(m[2]);
 	}
 	return { name, rawArguments: JSON.stringify(args), dialect: 'glm-xml' };
-}
-
-/** XML dialects put values on their own lines; one leading/trailing newline is layout, not content. */
-function trimValue(value: string): string {
-	const stripped = value.replace(/^[ \t]*\r?\n/, '').replace(/\r?\n[ \t]*$/, '');
-	return stripped.includes('\n') ? stripped : stripped.trim();
-}
-
-function repairObject(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		try {
-			return JSON.parse(jsonrepair(text));
-		} catch {
-			return undefined;
-		}
-	}
 }
 
 /** Top-level `{…}` spans, respecting strings, so prose braces don't confuse the JSON scan. */

@@ -20,7 +20,8 @@ export function transcriptText(history: readonly CanonicalMessage[], maxChars: n
 					return `Tool call: ${message.data.name}(${message.data.rawArguments.slice(0, 500)})`;
 				case 'tool_result':
 					return `Tool result (${message.data.ok ? 'ok' : 'failed'}): ${message.content.slice(0, 1500)}`;
-				default:
+				case 'system':
+					// The system prompt is sent again with the summary; it is not part of the conversation.
 					return '';
 			}
 		})

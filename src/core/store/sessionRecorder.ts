@@ -48,7 +48,14 @@ export class SessionRecorder implements IDisposable {
 				// A retried attempt's text is not the answer; a finished turn already appended its own.
 				this._drafts.delete(event.turnId);
 				break;
-			default:
+			// Shown live while the turn runs; the store keeps messages, and these are not messages.
+			case 'reasoningDelta':
+			case 'toolCallUpdated':
+			case 'turnStarted':
+			case 'usage':
+			case 'notice':
+			case 'continueRequested':
+			case 'continueDecided':
 				break;
 		}
 	}

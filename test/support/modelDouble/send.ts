@@ -3,7 +3,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Faults, ResponseRecord } from './types';
-import type { Rendering } from './wire/shared';
+import { sseEvent, type Rendering } from './wire/shared';
 
 export async function send(res: ServerResponse, r: Rendering, faults: Faults, record: ResponseRecord): Promise<void> {
 	if (faults.closeBeforeHeaders) {
@@ -33,19 +33,34 @@ export async function send(res: ServerResponse, r: Rendering, faults: Faults, re
 			record.fault = 'stalled';
 			return;
 		}
-		if (faults.errorAfter === i && r.errorFrame) {
-			const e = faults.streamError ?? { type: 'overloaded_error', message: 'Overloaded' };
-			if (!(await write(res, r.errorFrame(e.type ?? 'server_error', e.message)))) return abort(record);
+		if (faults.errorAfter === i && r.errorBody) {
+			if (!(await write(res, errorFrame(r, faults)))) return abort(record);
 			record.fault = 'streamError';
 			res.end();
 			return;
 		}
-		if (i === r.frames.length) break;
+		if (i === r.frames.length) {
+			if (faults.holdOpen) {
+				// Everything sent, the socket left open: the client must see the response is complete.
+				record.fault = 'stalled';
+				return;
+			}
+			break;
+		}
 		if (faults.delayMs && !(await sleep(faults.delayMs, res))) return abort(record);
 		if (!(await write(res, r.frames[i]))) return abort(record);
 		record.frames++;
 	}
 	res.end();
+}
+
+/** The in-stream error in the shape asked for: an SSE `event: error`, a `data:` line, or a raw JSON line. */
+function errorFrame(r: Rendering, faults: Faults): string {
+	const e = faults.streamError ?? { type: 'overloaded_error', message: 'Overloaded' };
+	const body = faults.streamErrorBody ?? r.errorBody!(e.type ?? 'server_error', e.message);
+	const shape = r.errorShape === 'ndjson' ? 'raw' : (faults.streamErrorShape ?? r.errorShape ?? 'data');
+	if (shape === 'raw') return JSON.stringify(body) + '\n';
+	return sseEvent(body, r.sse ?? {}, shape === 'event' ? 'error' : undefined);
 }
 
 function abort(record: ResponseRecord): void {

@@ -9,6 +9,7 @@ import { send } from './send';
 import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
+import { idViolation } from './wire/ids';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -39,7 +40,8 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const path = (req.url ?? '/').split('?')[0];
 		const raw = await readBody(req);
-		if (path.startsWith('/__double/')) return control(req.method ?? 'GET', path, raw, res);
+		if (path.startsWith('/__double/'))
+			return control(req.method ?? 'GET', path, raw, res, { steps, requests, reset });
 
 		const rec: RecordedRequest = {
 			method: req.method ?? 'GET',
@@ -57,46 +59,7 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		}
 
 		rec.wire = wire;
-		rec.response = { status: 0, frames: 0 };
-		const next = steps.shift();
-		let step: DataStep | undefined;
-		let rendering: Rendering;
-		try {
-			step = typeof next === 'function' ? next(rec) : next;
-			if (step) validateSteps([step]);
-			rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
-		} catch (err) {
-			step = undefined;
-			rendering = jsonRendering(
-				500,
-				errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`),
-			);
-		}
-		live.add(res);
-		res.once('close', () => live.delete(res));
-		await send(res, rendering, step ?? {}, rec.response);
-	}
-
-	function control(method: string, path: string, raw: string, res: ServerResponse): Promise<void> {
-		const reply = (status: number, body: unknown) =>
-			send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
-		if (method === 'POST' && path === '/__double/script') {
-			try {
-				const body = parse(raw);
-				const list: unknown[] = Array.isArray(body) ? body : [body];
-				validateSteps(list);
-				steps.push(...(list as DataStep[]));
-				return reply(200, { queued: steps.length });
-			} catch (err) {
-				return reply(400, { error: (err as Error).message });
-			}
-		}
-		if (method === 'POST' && path === '/__double/reset') {
-			reset();
-			return reply(200, { ok: true });
-		}
-		if (method === 'GET' && path === '/__double/requests') return reply(200, requests);
-		return reply(404, { error: `model double: no control route ${method} ${path}` });
+		return answerChat(rec, wire, steps, res, live);
 	}
 
 	function reset(): void {
@@ -137,6 +100,68 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 			});
 		},
 	};
+}
+
+/** The control API another process scripts the double with. */
+function control(
+	method: string,
+	path: string,
+	raw: string,
+	res: ServerResponse,
+	state: { steps: Step[]; requests: RecordedRequest[]; reset(): void },
+): Promise<void> {
+	const reply = (status: number, body: unknown) =>
+		send(res, jsonRendering(status, body), {}, { status: 0, frames: 0 });
+	if (method === 'POST' && path === '/__double/script') {
+		try {
+			const body = parse(raw);
+			const list: unknown[] = Array.isArray(body) ? body : [body];
+			validateSteps(list);
+			state.steps.push(...(list as DataStep[]));
+			return reply(200, { queued: state.steps.length });
+		} catch (err) {
+			return reply(400, { error: (err as Error).message });
+		}
+	}
+	if (method === 'POST' && path === '/__double/reset') {
+		state.reset();
+		return reply(200, { ok: true });
+	}
+	if (method === 'GET' && path === '/__double/requests') return reply(200, state.requests);
+	return reply(404, { error: `model double: no control route ${method} ${path}` });
+}
+
+/** One chat request: the next step (a function decides from the request), rendered on the wire that was hit. */
+async function answerChat(
+	rec: RecordedRequest,
+	wire: Wire,
+	steps: Step[],
+	res: ServerResponse,
+	live: Set<ServerResponse>,
+): Promise<void> {
+	rec.response = { status: 0, frames: 0 };
+	const next = steps.shift();
+	let step: DataStep | undefined;
+	let rendering: Rendering;
+	try {
+		step = typeof next === 'function' ? next(rec) : next;
+		if (step) validateSteps([step]);
+		// A request whose ids break the server's rule is refused before it reaches the model: the step waits.
+		const badId = idViolation(wire, rec.body, step?.kind === 'reply' ? step.idRule : undefined);
+		if (badId) {
+			if (next) steps.unshift(next);
+			rec.response.status = 400;
+			const refusal = jsonRendering(400, errorEnvelope(wire, 400, badId, 'invalid_request_error'));
+			return send(res, refusal, {}, rec.response);
+		}
+		rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
+	} catch (err) {
+		step = undefined;
+		rendering = jsonRendering(500, errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`));
+	}
+	live.add(res);
+	res.once('close', () => live.delete(res));
+	await send(res, rendering, step ?? {}, rec.response);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -21,6 +21,26 @@ export interface Faults {
 	headerDelayMs?: number;
 	/** Destroy the socket without any response (connection reset before headers). */
 	closeBeforeHeaders?: boolean;
+	/** Keep the connection open and silent after the last frame, as some servers do after their final chunk. */
+	holdOpen?: boolean;
+	/** Shape of the `errorAfter` error: an SSE `event: error`, a plain `data:` line, or a raw JSON line with no SSE framing. */
+	streamErrorShape?: 'event' | 'data' | 'raw';
+	/** The whole JSON the `errorAfter` error carries, instead of the wire's own envelope around `streamError`. */
+	streamErrorBody?: unknown;
+}
+
+/** SSE framing as servers in the wild write it (OpenAI and Anthropic wires); all of it is valid per the spec. */
+export interface SseStyle {
+	/** `: keep-alive` comment lines between events. */
+	comments?: boolean;
+	/** `data:{…}` without the space after the colon. */
+	noSpace?: boolean;
+	/** CRLF line endings. */
+	crlf?: boolean;
+	/** JSON pretty-printed over several `data:` lines of one event. */
+	multiline?: boolean;
+	/** No `data: [DONE]` at the end (OpenAI). */
+	noDone?: boolean;
 }
 
 export interface ToolCallSpec {
@@ -64,6 +84,21 @@ export interface ReplyStep extends Faults {
 	 *  legacyFunctionCall: the old `function_call` delta; indexZero: every call with index 0 (Ollama /v1);
 	 *  objectArguments: `arguments` as a JSON object instead of a string. */
 	callShape?: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	/** SSE framing variants (OpenAI, Anthropic). */
+	sse?: SseStyle;
+	/** OpenAI wire: `content` (and reasoning) as a list of typed parts instead of a string. */
+	contentParts?: boolean;
+	/** Every call is sent twice: OpenAI the whole call again under the same index and id, Ollama
+	 *  the tool_calls line again, Anthropic the tool_use block again with the same id. */
+	resendCalls?: boolean;
+	/** No finish_reason / stop_reason / done_reason at all. */
+	omitFinish?: boolean;
+	/** Text sent after the tool calls in the same response (a model inventing the call's output). */
+	textAfter?: string;
+	/** Ids the request carries must follow this server's rule, else HTTP 400 in its words:
+	 *  `mistral` (9 characters a-z, A-Z, 0-9). OpenAI's 40-character limit and Anthropic's
+	 *  `^[a-zA-Z0-9_-]+$` are always checked on their wires. */
+	idRule?: 'mistral';
 }
 
 /** A literal HTTP error: exactly this status, body and headers, whatever the wire. */

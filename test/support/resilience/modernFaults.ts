@@ -39,6 +39,11 @@ export interface FaultContext {
 }
 
 export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
+	return reasoningFault(fault, c) ?? callFault(fault, c);
+}
+
+/** Faults of what a reasoning model says: nothing, only reasoning, reasoning in some format, a call in it. */
+function reasoningFault(fault: ModernClass, c: FaultContext): DataStep | undefined {
 	const json = JSON.stringify(c.args);
 	const answer = c.phase === 3;
 	switch (fault) {
@@ -54,6 +59,10 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			};
 		case 'droppedCall':
 			// The server could not parse the call and sent an empty turn; OpenAI-style servers still say "tool_calls".
+			// Asked for the call as text, there is nothing for the server to parse, so nothing to drop.
+			if (c.textMode) {
+				return c.good;
+			}
 			return text('', {
 				finishReason: c.wire === 'anthropic' ? 'tool_use' : c.wire === 'openai' ? 'tool_calls' : 'stop',
 			});
@@ -88,6 +97,16 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			return text(
 				`<|channel|>analysis<|message|>Need ${c.name}.<|end|><|start|>assistant<|channel|>commentary to=functions.${c.name} <|constrain|>json<|message|>${json}<|call|>`,
 			);
+		default:
+			return undefined;
+	}
+}
+
+/** Faults of the call itself: its dialect, its name, its arguments, its length; and of the server that takes it. */
+function callFault(fault: ModernClass, c: FaultContext): DataStep {
+	const json = JSON.stringify(c.args);
+	const answer = c.phase === 3;
+	switch (fault) {
 		case 'dialect':
 			return answer ? c.good : text(dialectText(c.name, c.args, c.variant));
 		case 'nameGarbage':
@@ -134,7 +153,7 @@ export function modernFault(fault: ModernClass, c: FaultContext): DataStep {
 			return text('I will now I will now continue the the task '.repeat(60), { chunks: 120 });
 		case 'noToolsSupport':
 			return c.textMode ? c.good : noTools(c.wire, c.variant);
-		case 'overloaded':
+		default:
 			return c.good;
 	}
 }

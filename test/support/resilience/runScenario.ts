@@ -12,7 +12,7 @@ import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
 import { defaultToolPolicySettings, ToolPolicy } from '../../../src/core/agent/toolPolicy/toolPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { startModelDouble, type DataStep, type ModelDouble, type RecordedRequest } from '../modelDouble';
-import { initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
+import { expectedOutput, initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
 import { TaskFiles } from './taskTools';
 
 /** Budgets scaled down so hundreds of scenarios run in seconds; the logic is the shipped one. */
@@ -93,7 +93,10 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		const abort = new AbortController();
 		// The naive loop has no idle timeout: a stalled stream would hang it, so the harness gives up.
 		// Generous otherwise, so a busy machine does not turn into failed scenarios.
-		const timer = setTimeout(() => abort.abort(), !recovery && scenario.fault === 'streamStall' ? 3_000 : 60_000);
+		const timer = setTimeout(
+			() => abort.abort(),
+			!recovery && (scenario.fault === 'streamStall' || scenario.fault === 'heldOpen') ? 3_000 : 60_000,
+		);
 		const outcome = await runTurn(
 			{
 				model,
@@ -107,7 +110,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 				recovery: recovery ? fastRecovery : { enabled: false },
 				toolModeMemory: new InMemoryToolModeMemory(),
 			},
-			scenario.fault === 'contextOverflow' ? bigHistory() : [],
+			scenario.fault === 'contextOverflow' || scenario.fault === 'contextAnyShape' ? bigHistory() : [],
 			scenarioPrompt(scenario),
 			`t${scenario.id}`,
 			abort.signal,
@@ -117,7 +120,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 		const clean = outcome.messages.every(
 			m =>
 				m.kind !== 'assistant' ||
-				!/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call/.test(m.content),
+				!/<\/?think>|<\|channel\|>|<\|message\|>|\[TOOL_CALLS\]|tool▁call|INVENTED-RESULT/.test(m.content),
 		);
 		const duplicates = Math.max(0, files.writeCount(out) - 1);
 		// The user must see the final answer: an empty or repeated-phrase ending is not a completion.
@@ -130,7 +133,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 			recovery,
 			completed:
 				outcome.reason === 'completed' &&
-				files.files.get(out) === scenario.word.toUpperCase() &&
+				files.files.get(out) === expectedOutput(scenario) &&
 				clean &&
 				answered &&
 				duplicates === 0,

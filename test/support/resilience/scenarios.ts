@@ -12,20 +12,14 @@
 // - a *stubborn* model ignores each correction with probability ½ (a seeded coin per scenario
 //   and trial) and repeats its mistake.
 
-import {
-	presets,
-	disconnect,
-	httpError,
-	text,
-	toolCall,
-	withFaults,
-	type DataStep,
-	type RecordedRequest,
-	type StepFn,
-	type Wire,
-} from '../modelDouble';
+import { text, toolCall, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
 import { isCorrection, readConversation, thinkingTools } from './conversation';
 import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
+import { classicFault, contextExceeded, overloaded } from './classicFaults';
+import { CALL_ONLY, WIRE_CLASS_WIRES, WIRE_CLASSES, wireFault, type WireClass } from './wireFaults';
+import { MEANING_CLASSES, meaningFault, type MeaningClass, MEANING_HOPELESS } from './meaningFaults';
+import type { StepView } from './stepView';
+import { STOP_CLASSES, stopFault, type StopClass } from './stopFaults';
 
 export const CLASSIC_CLASSES = [
 	'http429',
@@ -43,7 +37,13 @@ export const CLASSIC_CLASSES = [
 	'loop',
 	'contextOverflow',
 ] as const;
-export const FAULT_CLASSES = [...CLASSIC_CLASSES, ...MODERN_CLASSES] as const;
+export const FAULT_CLASSES = [
+	...CLASSIC_CLASSES,
+	...MODERN_CLASSES,
+	...WIRE_CLASSES,
+	...MEANING_CLASSES,
+	...STOP_CLASSES,
+] as const;
 /** Faults no recovery can fix (the model never learns, the server stays down, the account is empty): budgets must end the turn. */
 export const HOPELESS_CLASSES = [
 	'stubbornParse500',
@@ -51,8 +51,16 @@ export const HOPELESS_CLASSES = [
 	'stubbornDegenerate',
 	'serverDown',
 	'billing',
+	...MEANING_HOPELESS,
 ] as const;
-export type FaultClass = (typeof CLASSIC_CLASSES)[number] | ModernClass | (typeof HOPELESS_CLASSES)[number] | 'none';
+export type FaultClass =
+	| (typeof CLASSIC_CLASSES)[number]
+	| ModernClass
+	| WireClass
+	| MeaningClass
+	| StopClass
+	| (typeof HOPELESS_CLASSES)[number]
+	| 'none';
 export const WIRES: readonly Wire[] = ['openai', 'ollama', 'anthropic'];
 
 export interface Scenario {
@@ -103,18 +111,24 @@ const ANY_PHASE: readonly FaultClass[] = [
 	'stubbornDegenerate',
 ];
 
+const ANY_PHASE_FAMILY: readonly string[] = [
+	...WIRE_CLASSES.filter(c => !CALL_ONLY.includes(c)),
+	'budgetTooLarge',
+	'unknownTransient',
+];
+
 function phaseFor(fault: FaultClass, random: () => number): number {
 	if (fault === 'loop' || fault === 'gluedCalls') {
 		return 1;
 	}
-	if (fault === 'truncatedWrite') {
+	if (fault === 'truncatedWrite' || fault === 'doubleEscaped') {
 		return 2;
 	}
-	if (fault === 'billing') {
+	if (fault === 'billing' || (MEANING_HOPELESS as readonly string[]).includes(fault)) {
 		// The first request, so "requests per turn" reads as "not retried".
 		return 0;
 	}
-	return Math.floor(random() * (ANY_PHASE.includes(fault) ? 4 : 3));
+	return Math.floor(random() * (ANY_PHASE.includes(fault) || ANY_PHASE_FAMILY.includes(fault) ? 4 : 3));
 }
 
 export function makeScenarios(
@@ -127,12 +141,13 @@ export function makeScenarios(
 	const random = rng(seed);
 	const out: Scenario[] = [];
 	for (const fault of classes) {
-		for (let i = 0; i < perClass * wires.length; i++) {
+		const concerned = wires.filter(w => (WIRE_CLASS_WIRES[fault as WireClass] ?? WIRES).includes(w));
+		for (let i = 0; i < perClass * concerned.length; i++) {
 			const id = out.length;
 			out.push({
 				id,
 				fault,
-				wire: wires[i % wires.length],
+				wire: concerned[i % concerned.length],
 				stubborn,
 				trial: 0,
 				phase: phaseFor(fault, random),
@@ -151,70 +166,39 @@ export function scenarioPrompt(s: Scenario): string {
 }
 
 export function initialFiles(s: Scenario): Record<string, string> {
-	return { [`notes/${s.key}.txt`]: s.word, 'notes/readme.txt': 'notes live here' };
+	return { [`notes/${s.key}.txt`]: sourceText(s), 'notes/readme.txt': 'notes live here' };
+}
+
+/** The note to copy: one word, or several lines with quotes, a tab and an accent where escaping matters. */
+export function sourceText(s: Scenario): string {
+	return s.fault === 'doubleEscaped' ? `${s.word}\nsecond line, "quoted"\n\tindented café\n` : s.word;
+}
+
+export function expectedOutput(s: Scenario): string {
+	return sourceText(s).toUpperCase();
 }
 
 /** The model: decides its answer from the conversation it is sent, injecting the scenario's fault. */
 export function scenarioBrain(s: Scenario): StepFn {
 	let sent = 0;
 	const coin = rng(s.id * 7919 + s.trial * 104_729 + 13);
+	// A Mistral-style server checks the ids of every request, not only the faulty step's.
+	const mistral = s.fault === 'idRules' && s.wire === 'openai' && s.variant % 3 !== 0;
 	return (req: RecordedRequest): DataStep => {
-		const conv = readConversation(req);
-		const { results, textMode } = conv;
-		// A correction is obeyed, unless this model is stubborn and the coin says no.
-		const corrected = isCorrection(conv.lastUser) && !(s.stubborn && coin() < 0.5);
-		const wrote = results.some(r => r.includes(`wrote out/${s.key}.txt`));
-		const read = results.some(r => r.includes(`content of notes/${s.key}.txt:`));
-		const listed = results.some(
-			r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'),
-		);
-		const phase = wrote ? 3 : read ? 2 : listed ? 1 : 0;
-		const thinks = thinkingTools(req);
-		// Offered a `thinking` property, the model fills it first, as the schema asks; what it
-		// writes does not change which arguments it gets wrong: a script has no reasoning to improve.
-		const withThinking = (name: string, args: Record<string, string>): [string, Record<string, string>] =>
-			thinks.has(name)
-				? [
-						name,
-						{
-							thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(
-								args,
-							)
-								.map(([k, v]) => `${k} "${v}"`)
-								.join(' and ')}.`,
-							...args,
-						},
-					]
-				: [name, args];
-		const calls: Array<[string, Record<string, string>]> = [
-			withThinking('list_directory', { path: 'notes' }),
-			withThinking('read_file', { path: `notes/${s.key}.txt` }),
-			withThinking('write_file', { path: `out/${s.key}.txt`, content: s.word.toUpperCase() }),
-		];
-		const good = (p: number): DataStep => {
-			if (p === 3) {
-				return text(`Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`);
-			}
-			const [name, args] = calls[p];
-			return textMode
-				? text(`<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`)
-				: toolCall(name, args);
-		};
+		const step = answer(req);
+		return mistral && step.kind === 'reply' ? { ...step, idRule: 'mistral' } : step;
+	};
 
-		if (s.fault === 'contextOverflow' && conv.size > 60_000) {
-			const tokens = Math.round(conv.size / 4);
-			return [
-				presets.openaiContextLengthExceeded(16_000, tokens),
-				presets.llamacppContextExceeded(tokens, 16_000),
-				vllmContextExceeded(tokens),
-				presets.anthropicPromptTooLong(tokens, 16_000),
-				presets.openaiContextLengthExceeded(16_000, tokens),
-			][s.variant];
+	function answer(req: RecordedRequest): DataStep {
+		const view = stepView(s, req, coin, () => sent++);
+		const { conv, phase, good } = view;
+		if ((s.fault === 'contextOverflow' || s.fault === 'contextAnyShape') && conv.size > 60_000) {
+			return contextExceeded(s, Math.round(conv.size / 4));
 		}
 		if (
 			s.fault === 'loop' &&
 			phase === 1 &&
-			!results.some(r => r.includes('[Keel: you have repeated')) &&
+			!conv.results.some(r => r.includes('[Keel: you have repeated')) &&
 			!(s.stubborn && sent > 0 && coin() < 0.5)
 		) {
 			return good(0);
@@ -222,175 +206,79 @@ export function scenarioBrain(s: Scenario): StepFn {
 		if (phase !== s.phase || s.fault === 'none') {
 			return good(phase);
 		}
-		const [name, args] = calls[phase] ?? ['', {}];
-		const json = JSON.stringify(args);
 		if ((MODERN_CLASSES as readonly string[]).includes(s.fault)) {
 			if (s.fault === 'overloaded') {
 				return sent++ < s.burst ? overloaded(s, good(phase)) : good(phase);
 			}
-			if (corrected || (s.fault === 'degenerate' && conv.avoidRepetition && !(s.stubborn && coin() < 0.5))) {
+			if (view.corrected || (s.fault === 'degenerate' && conv.avoidRepetition && !(s.stubborn && coin() < 0.5))) {
 				return good(phase);
 			}
 			return modernFault(s.fault as ModernClass, {
 				wire: s.wire,
 				variant: s.variant,
 				phase,
-				name,
-				args,
+				name: view.name,
+				args: view.args,
 				good: good(phase),
-				textMode,
+				textMode: conv.textMode,
 				otherPath: 'notes/readme.txt',
 			});
 		}
-		switch (s.fault) {
-			case 'stubbornParse500':
-				return presets.ollamaV1ToolParse500('ls -R\n', "invalid character 'l' looking for beginning of value");
-			case 'stubbornArgs':
-				return toolCall(name, `${name} ${Object.values(args).join(' ')}`);
-			case 'stubbornDegenerate':
-				return text('<thinking about the user-providualize '.repeat(40), { chunks: 60 });
-			case 'serverDown':
-				return presets.serviceUnavailable();
-			case 'billing':
-				return httpError(429, {
-					error: { code: '1113', message: 'Insufficient balance or no resource package. Please recharge.' },
-				});
-			case 'http429':
-			case 'http5xx':
-			case 'reset':
-			case 'streamDrop':
-			case 'streamStall':
-			case 'streamError':
-				if (sent >= s.burst) {
-					return good(phase);
-				}
-				sent++;
-				return transient(s, good(phase));
-			case 'badJson':
-				return textMode || corrected ? good(phase) : toolCall(name, malformed(json, s.variant));
-			case 'textCall':
-				return text(asText(name, args, s.variant));
-			case 'nameCase':
-				return toolCall(
-					[
-						name.toUpperCase(),
-						name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
-						name.replace('_', '-'),
-						`functions.${name}`,
-						name.replace(/^\w/, c => c.toUpperCase()),
-					][s.variant],
-					args,
-				);
-			case 'ollamaParse500':
-				// Without native tools (text mode) the server has no tool call to parse.
-				if (corrected || textMode) {
-					return good(phase);
-				}
-				return s.variant < 3
-					? presets.ollamaV1ToolParse500(
-							malformed(json, s.variant),
-							"invalid character '}' looking for beginning of object key string",
+		return familyFault(view) ?? classicFault(view);
+	}
+}
+
+function familyFault(view: StepView): DataStep | undefined {
+	const fault = view.s.fault as string;
+	if ((WIRE_CLASSES as readonly string[]).includes(fault)) return wireFault(fault as WireClass, view);
+	if ((STOP_CLASSES as readonly string[]).includes(fault)) return stopFault(fault as StopClass, view);
+	if ([...MEANING_CLASSES, ...MEANING_HOPELESS].includes(fault as MeaningClass)) {
+		return meaningFault(fault as MeaningClass, view);
+	}
+	return undefined;
+}
+
+/** What the simulated model knows when it answers: the task's phase, the calls it should make, a correction. */
+function stepView(s: Scenario, req: RecordedRequest, coin: () => number, fire: () => number): StepView {
+	const conv = readConversation(req);
+	const { results, textMode } = conv;
+	// A correction is obeyed, unless this model is stubborn and the coin says no.
+	const corrected = isCorrection(conv.lastUser) && !(s.stubborn && coin() < 0.5);
+	const wrote = results.some(r => r.includes(`wrote out/${s.key}.txt`));
+	const read = results.some(r => r.includes(`content of notes/${s.key}.txt:`));
+	const listed = results.some(r => r.includes(`${s.key}.txt`) && !r.includes('content of') && !r.includes('wrote'));
+	const phase = wrote ? 3 : read ? 2 : listed ? 1 : 0;
+	const thinks = thinkingTools(req);
+	// Offered a `thinking` property, the model fills it first, as the schema asks; what it
+	// writes does not change which arguments it gets wrong: a script has no reasoning to improve.
+	const withThinking = (name: string, args: Record<string, string>): [string, Record<string, string>] =>
+		thinks.has(name)
+			? [
+					name,
+					{
+						thinking: `The user wants ${s.key}.txt copied in upper case. ${name} needs ${Object.entries(
+							args,
 						)
-					: presets.ollamaV1ToolParse500(
-							`${name} ${Object.values(args).join(' ')}\n`,
-							"invalid character 'l' looking for beginning of value",
-						);
-			case 'llamacppParse500':
-				return corrected || textMode
-					? good(phase)
-					: presets.llamacppParseError(12, `<tool_call>\n<function=${name}>\n<`);
-			case 'invalidArgs400':
-				return corrected || textMode ? good(phase) : presets.ollamaInvalidToolCallArguments();
-			default:
-				return good(phase);
-		}
-	};
-}
-
-function vllmContextExceeded(tokens: number): DataStep {
-	return httpError(400, {
-		object: 'error',
-		message: `This model's maximum context length is 16000 tokens. However, you requested ${tokens + 1024} tokens (${tokens} in the messages, 1024 in the completion). Please reduce the length of the messages or completion.`,
-		type: 'BadRequestError',
-		param: null,
-		code: 400,
-	});
-}
-
-/** Anthropic's overload: HTTP 529, or an `event: error` in the middle of a 200 stream. */
-function overloaded(s: Scenario, good: DataStep): DataStep {
-	return s.variant % 2 === 0
-		? presets.anthropicOverloaded()
-		: withFaults(good, { errorAfter: 2, streamError: { type: 'overloaded_error', message: 'Overloaded' } });
-}
-
-function transient(s: Scenario, good: DataStep): DataStep {
-	switch (s.fault) {
-		case 'http429':
-			return httpError(
-				429,
-				{
-					error: {
-						message: 'Rate limit reached, try again in 20ms',
-						type: 'requests',
-						code: 'rate_limit_exceeded',
+							.map(([k, v]) => `${k} "${v}"`)
+							.join(' and ')}.`,
+						...args,
 					},
-				},
-				{ 'retry-after-ms': '20' },
-			);
-		case 'http5xx':
-			return [
-				presets.serviceUnavailable(),
-				presets.openaiServerError(),
-				presets.badGatewayHtml(),
-				presets.llamacppLoadingModel(),
-				presets.serviceUnavailable(),
-			][s.variant];
-		case 'reset':
-			return disconnect();
-		case 'streamDrop':
-			return withFaults(good, { dropAfter: 2 });
-		case 'streamStall':
-			return withFaults(good, { stallAfter: 2 });
-		default:
-			return withFaults(good, {
-				errorAfter: 2,
-				streamError: { type: 'server_error', message: 'upstream connection reset' },
-			});
-	}
-}
-
-/** The broken JSON small models write (competitors.md §3). */
-export function malformed(json: string, variant: number): string {
-	switch (variant % 5) {
-		case 0:
-			return json.replace(/}$/, ',}');
-		case 1:
-			return json.replace(/"/g, "'");
-		case 2:
-			return json.replace(/"(\w+)":/g, '$1:');
-		case 3:
-			return JSON.stringify(json);
-		default:
-			return json.slice(0, -2);
-	}
-}
-
-function asText(name: string, args: Record<string, string>, variant: number): string {
-	switch (variant % 5) {
-		case 0:
-			return `I'll do that now.\n${JSON.stringify({ name, arguments: args })}`;
-		case 1:
-			return `\`\`\`json\n${JSON.stringify({ name, parameters: args })}\n\`\`\``;
-		case 2:
-			return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-		case 3:
-			return `<function=${name}>\n${Object.entries(args)
-				.map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>`)
-				.join('\n')}\n</function>`;
-		default:
-			return `<tool_call>${name}\n${Object.entries(args)
-				.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>`)
-				.join('\n')}\n</tool_call>`;
-	}
+				]
+			: [name, args];
+	const calls: Array<[string, Record<string, string>]> = [
+		withThinking('list_directory', { path: 'notes' }),
+		withThinking('read_file', { path: `notes/${s.key}.txt` }),
+		withThinking('write_file', { path: `out/${s.key}.txt`, content: expectedOutput(s) }),
+	];
+	const good = (p: number): DataStep => {
+		if (p === 3) {
+			return text(`Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`);
+		}
+		const [name, args] = calls[p];
+		return textMode
+			? text(`<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`)
+			: toolCall(name, args);
+	};
+	const [name, args] = calls[phase] ?? ['', {}];
+	return { s, req, conv, phase, corrected, name, args, good, coin, fire };
 }

@@ -75,7 +75,12 @@ describe('Keel activation', () => {
 		const conversationMs = performance.now() - started;
 		const afterView = api.diagnostics();
 		assert.ok(names(afterView).includes('vendor/sqlite.js'), 'the conversation is read from the session store');
-		for (const lazy of ['vendor/mcp-sdk.js', 'vendor/web-tree-sitter.js', 'vendor/dockerode.js']) {
+		for (const lazy of [
+			'vendor/mcp-sdk.js',
+			'vendor/web-tree-sitter.js',
+			'vendor/dockerode.js',
+			'vendor/openai-sdk.js',
+		]) {
 			assert.ok(!names(afterView).includes(lazy), `${lazy} is loaded before anything used it`);
 		}
 		assert.ok(afterView.built.includes('tools'), afterView.built.join(', '));

@@ -1,3 +1,4 @@
+import { tryParseJson } from '../../util/json';
 import { toolCallMessage, toolResultMessage, type ToolResultData } from '../../llm/canonical';
 import type { StepCall, StepOutput } from './modelStep';
 import type { ToolRetrySettings } from '../recovery/toolRetry';
@@ -25,7 +26,7 @@ export async function runCalls(state: TurnState, ctx: TurnContext, output: StepO
 				id: call.id,
 				name: call.name,
 				rawArguments: call.rawArguments,
-				arguments: safeParse(call.rawArguments),
+				arguments: tryParseJson(call.rawArguments),
 				...(reasoning ? { reasoning } : {}),
 			}),
 		);
@@ -68,12 +69,4 @@ function toolRetry(ctx: TurnContext): ToolRetrySettings | undefined {
 	}
 	const { infraRetries, infraRetryDelayMs } = ctx.toolState?.settings ?? defaultToolPolicySettings;
 	return { retries: infraRetries, delayMs: infraRetryDelayMs };
-}
-
-function safeParse(raw: string): unknown {
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return undefined;
-	}
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
+import { tokensForChars } from '../../util/tokens';
 
 export type LoopVerdict = 'ok' | 'warn' | 'stop';
 
@@ -76,14 +77,14 @@ function hash(text: string): string {
 	return createHash('sha1').update(text).digest('hex');
 }
 
-/** ~4 characters per token: good enough to stay clear of the window, and costs nothing. */
+/** The usual characters-per-token ratio over the whole request: good enough to stay clear of the window, and costs nothing. */
 export function estimateTokens(messages: readonly CanonicalMessage[], tools: readonly ToolSpec[]): number {
 	let chars = 0;
 	for (const message of messages) {
 		chars += message.content.length + 16;
 	}
 	chars += JSON.stringify(tools).length;
-	return Math.ceil(chars / 4);
+	return tokensForChars(chars);
 }
 
 export interface CompactionResult {
@@ -141,7 +142,7 @@ export function compactToolOutputs(
 			continue;
 		}
 		const stub = stubFor(message);
-		estimate -= Math.ceil((message.content.length - stub.content.length) / 4);
+		estimate -= tokensForChars(message.content.length - stub.content.length);
 		out[index] = stub;
 		stubbedIds.push(message.data.toolCallId);
 		names.set(message.data.name, (names.get(message.data.name) ?? 0) + 1);

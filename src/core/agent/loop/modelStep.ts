@@ -3,6 +3,7 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from './guards';
+import { onAbort } from '../../util/abort';
 
 export interface StepCall {
 	id: string;
@@ -23,6 +24,8 @@ export interface StepOutput {
 	harmonyCalls: HarmonyCall[];
 	/** The stream was stopped early because the answer or the reasoning kept repeating itself. */
 	degenerate?: boolean;
+	/** How much of the text had arrived when the first call began: what follows was written before any result. */
+	textBeforeCalls?: number;
 	/** Milliseconds from sending the request to its first streamed token (text, reasoning or a call). */
 	ttftMs?: number;
 }
@@ -53,11 +56,10 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	// A per-request signal: HTTP clients hang listeners on it, and a turn of many steps would
 	// otherwise pile them onto the turn's signal for its whole life.
 	const requestAbort = new AbortController();
-	const forwardAbort = () => requestAbort.abort();
 	if (ctx.signal.aborted) {
 		requestAbort.abort();
 	}
-	ctx.signal.addEventListener('abort', forwardAbort, { once: true });
+	const forwarding = onAbort(ctx.signal, () => requestAbort.abort());
 	const response = new StreamedResponse(ctx);
 	try {
 		for await (const event of ctx.model.stream({
@@ -75,7 +77,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 		}
 		response.end();
 	} finally {
-		ctx.signal.removeEventListener('abort', forwardAbort);
+		forwarding.dispose();
 	}
 	return response.output();
 }
@@ -92,6 +94,7 @@ class StreamedResponse {
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
+	private _textBeforeCalls: number | undefined;
 	private readonly _sentAt = performance.now();
 	private _ttftMs: number | undefined;
 
@@ -110,6 +113,7 @@ class StreamedResponse {
 				this._addReasoning(event.text);
 				break;
 			case 'toolCallDelta': {
+				this._textBeforeCalls ??= this._text.length;
 				const card = this._cardFor(event.index, event.id, event.name);
 				card.argumentsText += event.argumentsDelta;
 				this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
@@ -153,6 +157,7 @@ class StreamedResponse {
 			reasoningField: this._reasoningField,
 			harmonyCalls: this._splitter.harmonyCalls,
 			degenerate: this._degenerate || undefined,
+			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
 			ttftMs: this._ttftMs,
 		};
 	}

@@ -1,3 +1,4 @@
+import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
@@ -49,7 +50,8 @@ export function planMessages(
 	state: TurnState,
 	ctx: TurnContext,
 	squeeze: boolean,
-	textMode = state.mode.mode === 'text',
+	// The second re-ask asks for the call as text: that one request goes without native tools.
+	textMode = state.mode.mode === 'text' || state.nudge?.textMode === true,
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
 	return state.guards.plan(
@@ -140,7 +142,9 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 	const usage = output.usage;
 	const planned = state.guards.planned;
 	const expected = planned && expectedPrefill(ctx.memory.lastRequest, planned.messages, planned.estimate);
-	state.guards.checkTruncation(usage?.promptTokens, expected);
+	// Only a server that counts just what it evaluated (Ollama: its count is its prefill) is excused by its cache.
+	const countsOnlyNew = usage?.prefilledTokens !== undefined && usage.prefilledTokens === usage.promptTokens;
+	state.guards.checkTruncation(usage?.promptTokens, countsOnlyNew ? expected : undefined);
 	ctx.memory.lastRequest = planned;
 	const estimated = usage?.promptTokens === undefined || usage.prefilledTokens === usage.promptTokens;
 	// Ollama counts only what it evaluated: with a warm cache that is far below the prompt, so the estimate is the size.
@@ -149,7 +153,7 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 		: (usage?.promptTokens ?? state.guards.estimate);
 	const completionTokens =
 		usage?.completionTokens ??
-		Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
+		tokensForChars(output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0));
 	state.usage.requests += 1;
 	state.usage.tokens += promptTokens + completionTokens;
 	ctx.options.emit({

@@ -1,6 +1,6 @@
 import { fencedShellCommands } from '../recovery/fencedShell';
 import { reviewResponse } from '../recovery/responseReview';
-import { nudgeText, shortfallLabel, type Shortfall } from '../recovery/stepReview';
+import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/stepReview';
 import { looksDegenerate } from './guards';
 import type { StepOutput } from './modelStep';
 import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
@@ -32,6 +32,8 @@ export function reviewStep(
 			notice: ctx.notice,
 			emit: ctx.options.emit,
 			makeId: (tag, i) => uniqueId(state, undefined, `${ctx.turnId}-s${step}-${tag}${i}`),
+			prompt: state.added.find(m => m.kind === 'user')?.content,
+			extraction: ctx.settings.textCallExtraction,
 		});
 		({ output, shortfall, detail } = review);
 		if (review.followUp) {
@@ -45,6 +47,14 @@ export function reviewStep(
 	return fencedShellCalls(state, ctx, output);
 }
 
+/** Shown text that is not an answer (repetition, a call that cannot run, an announcement) is folded. */
+const FOLDED: ReadonlySet<Shortfall> = new Set(['degenerate', 'unofferedCall', 'textCallProblem', 'announcedAction']);
+
+/**
+ * A response that gave the loop nothing to do: re-asked with a precise correction; if that did
+ * not help, once more with a different remedy (the exact form expected, with an example from
+ * the tool's schema, asked for as text this once); then the turn ends with a clear message.
+ */
 function shortfallStep(
 	state: TurnState,
 	ctx: TurnContext,
@@ -52,25 +62,36 @@ function shortfallStep(
 	shortfall: Shortfall,
 	detail: string,
 ): typeof REASK | TurnEnd {
-	if ((response.degenerate || shortfall === 'unofferedCall') && response.shown) {
+	if ((response.degenerate || FOLDED.has(shortfall)) && response.shown) {
 		// Fold what was shown: it stays visible as a discarded attempt, never as the answer.
 		ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'retry' });
 	}
 	const repetition = shortfall === 'degenerate';
-	if (state.shortfalls++ === 0) {
+	const label = shortfallLabel(shortfall, detail);
+	const attempt = state.shortfalls++;
+	if (attempt === 0) {
 		ctx.notice(
 			'warning',
 			'reask',
-			`${shortfallLabel(shortfall, detail)}; asked it again with a correction${repetition ? ' and sampling that discourages repetition' : ''}.`,
+			`${label}; asked it again with a correction${repetition ? ' and sampling that discourages repetition' : ''}.`,
 		);
 		state.nudge = { text: nudgeText(shortfall, detail), avoidRepetition: repetition };
+		return REASK;
+	}
+	if (attempt === 1) {
+		const remedy = escalation(shortfall, detail, state.offered);
+		const how = remedy.textMode
+			? 'the exact form expected, with an example, as a text call this once'
+			: 'a shorter answer and stronger sampling against repetition';
+		ctx.notice('warning', 'reask', `${label}, again after a correction; asked once more differently: ${how}.`);
+		state.nudge = remedy;
 		return REASK;
 	}
 	return failTurn(
 		ctx,
 		'noAnswer',
 		'modelFormat',
-		`${shortfallLabel(shortfall, detail)}, again after a correction, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
+		`${label}, again after two different corrections, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
 	);
 }
 

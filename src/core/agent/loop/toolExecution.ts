@@ -12,6 +12,7 @@ import type { AgentEvent, ToolCallState } from '../events';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
+import { onAbort } from '../../util/abort';
 
 export interface ToolRunContext {
 	turnId: string;
@@ -201,18 +202,8 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 		return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
 	}
 	return new Promise<T>((resolve, reject) => {
-		const onAbort = () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-		signal.addEventListener('abort', onAbort, { once: true });
-		promise.then(
-			value => {
-				signal.removeEventListener('abort', onAbort);
-				resolve(value);
-			},
-			error => {
-				signal.removeEventListener('abort', onAbort);
-				reject(error);
-			},
-		);
+		const stopped = onAbort(signal, () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+		promise.then(resolve, reject).finally(() => stopped.dispose());
 	});
 }
 

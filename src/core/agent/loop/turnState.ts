@@ -38,6 +38,8 @@ export function endTurn(end: TurnEndReason, error?: AgentError): TurnEnd {
 export interface Nudge {
 	text: string;
 	avoidRepetition?: boolean;
+	/** This one request goes without native tools, the calls asked for as text (the second re-ask). */
+	textMode?: boolean;
 }
 
 /**

@@ -1,10 +1,14 @@
 import { type AgentError, toAgentError } from '../../errors';
 import { extractErrorMessage } from '../../llm/httpErrors';
+import { stringLeaves } from '../../llm/payloadError';
+import { tryParseJson } from '../../util/json';
 import { extractProviderRaw } from '../../llm/providerParseErrors';
+import { readMeaning, type Meaning } from './errorMeaning';
 
 /**
- * Every way a model request can fail, and what the loop does about it. Exhaustive on
- * purpose: anything not matched falls into `permanent` (never a silent blind retry).
+ * Every way a model request can fail, and what the loop does about it. A body's meaning
+ * decides first, whatever the status code; the status only speaks when the words say nothing
+ * Keel knows, and an error nobody recognises is retried at most twice, then shown as it came.
  */
 export type FailureClass =
 	| 'transient'
@@ -12,9 +16,13 @@ export type FailureClass =
 	| 'format'
 	| 'permanent'
 	| 'contextOverflow'
+	| 'outputBudget'
 	| 'toolsUnsupported'
 	| 'billing'
+	| 'outOfMemory'
+	| 'waitTooLong'
 	| 'reasoningRefused'
+	| 'unknown'
 	| 'cancelled';
 
 export type RecoveryAction =
@@ -22,10 +30,14 @@ export type RecoveryAction =
 	| 'retry'
 	/** R2: the body broke or stalled; discard the attempt's partial output and ask again. */
 	| 'retryStream'
+	/** An error with no meaning Keel knows: the same request again, at most twice. */
+	| 'retryUnknown'
 	/** R3: the server could not parse the model's tool call; recover it from the raw text or reflect. */
 	| 'reflect'
 	/** Shrink the request (compact old tool outputs) once, then stop. */
 	| 'compact'
+	/** Ask for fewer output tokens (what the server said it allows) once, then stop. */
+	| 'lowerMaxTokens'
 	/** The server takes no native tools for this model: go on with calls written as text. */
 	| 'textMode'
 	/** The server refused the reasoning Keel sent back with earlier calls: send the request without it. */
@@ -38,35 +50,76 @@ export interface Classification {
 	/** Short label for the inline line, e.g. "Model busy (429)". */
 	label: string;
 	status?: number;
-	/** Server-requested wait, from retry-after-ms / retry-after (seconds or HTTP date). */
+	/** Server-requested wait, from retry-after-ms / retry-after (seconds or HTTP date) or the body's words. */
 	retryAfterMs?: number;
-	/** The model's own text found inside a provider parse error. */
+	/** The model's own text found inside a provider parse error (Ollama `raw='…'`, llama.cpp `at pos N:`). */
 	raw?: string;
+	/** Every string of the error body: where a server may have put the model's failed call. */
+	leaves: string[];
+	/** The output-token cap the server named (lowerMaxTokens). */
+	cap?: number;
+	/** The server's words, as it wrote them. */
+	words: string;
 }
 
-const FORMAT_500 = /error parsing tool call|failed to parse input at pos|tool call parsing failed/i;
-const FORMAT_400 = /invalid tool call arguments/i;
-const OVERFLOW =
-	/context[_ ]length[_ ]exceeded|maximum context length|exceeds the available context size|prompt is too long|prompt too long|context window|exceeds? (?:the )?(?:max(?:imum)? )?context length|input length exceeds|too many tokens|reduce the length of the (?:messages|prompt)|must be less than max_seq_len/i;
-/** A 429 (or 402/400) that is about money, not speed: waiting does not help (Z.AI 1113, OpenAI quota, Anthropic credit). */
-const BILLING =
-	/insufficient_quota|exceeded your current quota|billing|insufficient balance|no resource package|recharge|credit balance|"code"\s*:\s*"?1113\b|payment required/i;
-/** Ollama: `… does not support tools`; vLLM without --enable-auto-tool-choice / --tool-call-parser; llama.cpp without --jinja. */
-const NO_TOOLS =
-	/does not support tools|tool choice requires --enable-auto-tool-choice|--tool-call-parser|tools? (?:are|is) not supported|tool_choice.*not supported|--jinja/i;
+export interface ClassifyOptions {
+	now?: () => number;
+	/** A wait longer than this is not waited for: the turn stops and names the time. */
+	retryAfterCapMs?: number;
+	/** The output budget the failed request asked for (to read "8192 > 4096" right). */
+	askedMaxTokens?: number;
+}
 
-/** One table for every provider: status + body decide, never the SDK's own retry opinion. */
-export function classifyFailure(error: unknown, now: () => number = Date.now): Classification {
+const TRANSIENT_STATUS = new Set([408, 425, 429, 502, 503, 504, 520, 521, 522, 523, 524, 529]);
+
+/** One table for every provider: what the body means decides, never the SDK's own retry opinion. */
+export function classifyFailure(error: unknown, options: ClassifyOptions = {}): Classification {
 	const agentError: AgentError = toAgentError(error);
 	const { status, body = '', headers } = agentError.details;
-	const message = extractErrorMessage(body) ?? agentError.message;
-	switch (agentError.code) {
+	const words = extractErrorMessage(body) ?? agentError.message;
+	const base = { status, words, leaves: stringLeaves(tryParseJson(body) ?? body) };
+	const fixed = byCode(agentError, base);
+	if (fixed) {
+		return fixed;
+	}
+	const now = options.now ?? Date.now;
+	// Only the server's words mean anything: Keel's own messages (a stall, a dropped socket) carry no body.
+	const meaning = body ? readMeaning(`${words}\n${body}`, status, options.askedMaxTokens, now()) : undefined;
+	const headerWait = parseRetryAfter(headers, now);
+	if (meaning) {
+		return fromMeaning(meaning, { ...base, raw: extractProviderRaw(words) }, headerWait, options.retryAfterCapMs);
+	}
+	if (status === undefined && !body) {
+		return { ...base, failureClass: 'stream', action: 'retryStream', label: 'Model stream broke' };
+	}
+	if (status !== undefined && TRANSIENT_STATUS.has(status)) {
+		return fromMeaning(
+			{ kind: status === 429 ? 'rateLimited' : 'overloaded' },
+			base,
+			headerWait,
+			options.retryAfterCapMs,
+		);
+	}
+	if (status === 401 || status === 403 || status === 404) {
+		return { ...base, failureClass: 'permanent', action: 'stop', label: `HTTP ${status}` };
+	}
+	return {
+		...base,
+		failureClass: 'unknown',
+		action: 'retryUnknown',
+		label: status ? `Server error (${status})` : 'Server error',
+	};
+}
+
+type Base = Pick<Classification, 'status' | 'words' | 'leaves' | 'raw'>;
+
+/** Codes that already say everything: a stop, the connection, our own guards. */
+function byCode(error: AgentError, base: Base): Classification | undefined {
+	switch (error.code) {
 		case 'cancelled':
-			return { failureClass: 'cancelled', action: 'stop', label: 'Stopped' };
+			return { ...base, failureClass: 'cancelled', action: 'stop', label: 'Stopped' };
 		case 'modelUnreachable':
-			return { failureClass: 'transient', action: 'retry', label: 'Model server unreachable' };
-		case 'modelStream':
-			return { failureClass: 'stream', action: 'retryStream', label: 'Model stream broke' };
+			return { ...base, failureClass: 'transient', action: 'retry', label: 'Model server unreachable' };
 		case 'modelAuth':
 		case 'modelNotFound':
 		case 'stepLimit':
@@ -74,74 +127,95 @@ export function classifyFailure(error: unknown, now: () => number = Date.now): C
 		case 'toolFailed':
 		case 'protocol':
 		case 'internal':
-			return { failureClass: 'permanent', action: 'stop', label: agentError.code, status };
+			return { ...base, failureClass: 'permanent', action: 'stop', label: error.code };
 		case 'contextOverflow':
-			return { failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded', status };
+			return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
 		case 'modelFormat':
 			return {
+				...base,
 				failureClass: 'format',
 				action: 'reflect',
 				label: 'Malformed tool call',
-				status,
-				raw: extractProviderRaw(message),
+				raw: extractProviderRaw(base.words),
 			};
+		// What an HTTP error or a broken stream means is in its status and words, read after this.
 		case 'modelHttp':
-			break;
+		case 'modelStream':
+			return undefined;
 	}
-	if (status === undefined) {
-		return { failureClass: 'stream', action: 'retryStream', label: 'Model stream broke' };
+}
+
+function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefined, capMs = 60_000): Classification {
+	const status = base.status;
+	const code = status ? ` (${status})` : '';
+	switch (meaning.kind) {
+		case 'toolFormat':
+			return {
+				...base,
+				failureClass: 'format',
+				action: 'reflect',
+				label: `Server could not parse the tool call${code}`,
+			};
+		case 'toolsUnsupported':
+			return {
+				...base,
+				failureClass: 'toolsUnsupported',
+				action: 'textMode',
+				label: meaning.vllm ? 'vllm' : 'Server takes no native tool calls',
+			};
+		case 'reasoningRefused':
+			return {
+				...base,
+				failureClass: 'reasoningRefused',
+				action: 'dropReasoning',
+				label: 'Server refused the reasoning sent back',
+			};
+		case 'outputBudget':
+			return {
+				...base,
+				failureClass: 'outputBudget',
+				action: 'lowerMaxTokens',
+				label: `Output budget refused${code}`,
+				cap: meaning.cap,
+			};
+		case 'contextOverflow':
+			return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
+		case 'outOfMemory':
+			return { ...base, failureClass: 'outOfMemory', action: 'stop', label: `Out of memory${code}` };
+		case 'quota':
+			return {
+				...base,
+				failureClass: 'billing',
+				action: 'stop',
+				label: `Billing or balance${code}`,
+				retryAfterMs: meaning.waitMs ?? headerWait,
+			};
+		case 'auth':
+		case 'modelMissing':
+			return { ...base, failureClass: 'permanent', action: 'stop', label: `HTTP ${status ?? '?'}` };
+		case 'rateLimited':
+		case 'overloaded': {
+			const wait = headerWait ?? (meaning.kind === 'rateLimited' ? meaning.waitMs : undefined);
+			if (wait !== undefined && wait > capMs) {
+				return {
+					...base,
+					failureClass: 'waitTooLong',
+					action: 'stop',
+					label: `Rate limited${code}`,
+					retryAfterMs: wait,
+				};
+			}
+			const label =
+				status === undefined
+					? 'Server error mid-answer'
+					: meaning.kind === 'rateLimited'
+						? `Model busy${code}`
+						: status !== 500
+							? `Model overloaded${code}`
+							: `Server error${code}`;
+			return { ...base, failureClass: 'transient', action: 'retry', label, retryAfterMs: wait };
+		}
 	}
-	if ((status >= 500 && FORMAT_500.test(message)) || (status === 400 && FORMAT_400.test(message))) {
-		return {
-			failureClass: 'format',
-			action: 'reflect',
-			label: `Server could not parse the tool call (${status})`,
-			status,
-			raw: extractProviderRaw(message),
-		};
-	}
-	if ((status === 400 || status === 413 || status === 422 || status === 500) && OVERFLOW.test(message)) {
-		return { failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded', status };
-	}
-	if ((status === 429 || status === 402 || status === 400 || status === 403) && BILLING.test(body)) {
-		return { failureClass: 'billing', action: 'stop', label: `Billing or balance (${status})`, status };
-	}
-	if (
-		(status === 400 || status === 422) &&
-		/reasoning_content|\bthinking\b.*(?:not (?:allowed|permitted|supported)|unexpected|extra)/i.test(message)
-	) {
-		return {
-			failureClass: 'reasoningRefused',
-			action: 'dropReasoning',
-			label: 'Server refused the reasoning sent back',
-			status,
-		};
-	}
-	if ((status === 400 || status === 404 || status === 422 || status === 501) && NO_TOOLS.test(message)) {
-		return {
-			failureClass: 'toolsUnsupported',
-			action: 'textMode',
-			label: 'Server takes no native tool calls',
-			status,
-		};
-	}
-	if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) {
-		const label =
-			status === 429
-				? 'Model busy (429)'
-				: status === 529 || status === 503
-					? `Model overloaded (${status})`
-					: `Server error (${status})`;
-		return {
-			failureClass: 'transient',
-			action: 'retry',
-			label,
-			status,
-			retryAfterMs: parseRetryAfter(headers, now),
-		};
-	}
-	// 400, 401, 403, 404, 422 and anything else: the same request would fail the same way.
-	return { failureClass: 'permanent', action: 'stop', label: `HTTP ${status}`, status };
 }
 
 /** `retry-after-ms`, then `retry-after` as seconds or an HTTP date; undefined when absent or nonsense. */

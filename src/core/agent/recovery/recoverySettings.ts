@@ -27,6 +27,8 @@ export interface RecoverySettings {
 	contextWindow: number;
 	/** Share of the window at which old tool outputs are compacted. */
 	compactAt: number;
+	/** How calls written as text are read; `dialects` (the parsers alone) exists for the bench's comparison. */
+	textCallExtraction?: 'general' | 'dialects';
 }
 
 export const defaultRecoverySettings: RecoverySettings = {

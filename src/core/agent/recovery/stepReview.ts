@@ -1,20 +1,13 @@
 import type { ToolSpec } from '../../llm/chatModel';
-import { repairArguments } from '../../llm/argumentRepair';
 import { findDialectCalls } from '../../llm/textDialects';
-import { matchToolName, parseTextToolCalls } from '../../llm/textToolCalls';
+import { matchToolName } from '../../llm/textToolCalls';
 import type { ToolRegistry } from '../../tools/registry';
 import type { StepCall, StepOutput } from '../loop/modelStep';
-import { scanOutsideStrings } from '../../llm/jsonScan';
+import { isJsonObject, looksCut } from '../../llm/jsonScan';
+import type { Shortfall } from './shortfalls';
+import { findTextCalls, type TextCallContext } from './textCalls';
 
-/** Why a response gave the loop nothing to do: each one is re-asked once with its own nudge. */
-export type Shortfall =
-	| 'empty'
-	| 'reasoningOnly'
-	| 'callInReasoning'
-	| 'toolCallsWithoutCalls'
-	| 'truncatedCall'
-	| 'degenerate'
-	| 'unofferedCall';
+export { escalation, nudgeText, shortfallLabel, type Shortfall } from './shortfalls';
 
 export interface PreReview {
 	output: StepOutput;
@@ -69,37 +62,34 @@ export function preReview(
 }
 
 /**
- * After repair, a response with no call and no answer: a complete call written in the
- * reasoning is recovered (offered tool, valid arguments); otherwise the reason it was empty.
+ * After repair, a response with no call and no answer (or only an announcement of what it
+ * will do): a complete call written in the reasoning is recovered (offered tool, valid
+ * arguments); otherwise the reason it gave the loop nothing to do.
  */
 export function postReview(
 	output: StepOutput,
 	registry: ToolRegistry,
 	offered: readonly ToolSpec[],
 	makeId: (index: number) => string,
+	reading: Pick<TextCallContext, 'prompt' | 'extraction'> = {},
 ): { output: StepOutput; shortfall?: Shortfall; note?: string; detail?: string } {
 	if (output.degenerate) {
 		return { output: { ...output, calls: [], text: '' }, shortfall: 'degenerate' };
 	}
+	const names = offered.map(tool => tool.name);
 	if (output.calls.length === 0 && output.text.trim()) {
 		// A call in a token dialect for a tool that is not offered: never run, never left as the answer.
-		const names = offered.map(tool => tool.name);
 		const stray = findDialectCalls(output.text).find(call => !matchToolName(call.name, names));
 		if (stray) {
 			return { output: { ...output, text: '' }, shortfall: 'unofferedCall', detail: stray.name };
 		}
 	}
-	if (output.calls.length > 0 || output.text.trim()) {
+	const announced = output.calls.length === 0 && offered.length > 0 ? announcedAction(output.text) : undefined;
+	if (output.calls.length > 0 || (output.text.trim() && !announced)) {
 		return { output };
 	}
 	if (output.reasoning.trim()) {
-		const names = offered.map(tool => tool.name);
-		const found = parseTextToolCalls(output.reasoning, names).calls.flatMap(call => {
-			const repaired = repairArguments(call.rawArguments, offered.find(t => t.name === call.name)?.parameters);
-			return repaired && registry.parse(call.name, repaired.json).ok
-				? [{ name: call.name, rawArguments: repaired.json }]
-				: [];
-		});
+		const found = findTextCalls(output.reasoning, { registry, offered, ...reading }).calls;
 		// Only the last call the model settled on: reasoning often drafts, rejects and redrafts.
 		const last = found[found.length - 1];
 		if (last) {
@@ -109,78 +99,56 @@ export function postReview(
 				note: `Recovered the ${call.name} call the model wrote in its reasoning`,
 			};
 		}
-		const mentions = names.some(name =>
-			new RegExp(`${name}\\s*\\(|"name"\\s*:\\s*"${name}"|<tool_call>|to=functions\\.`, 'i').test(
-				output.reasoning,
-			),
-		);
-		return { output, shortfall: mentions ? 'callInReasoning' : 'reasoningOnly' };
+		if (!announced) {
+			const mentions = names.some(name =>
+				new RegExp(`${name}\\s*\\(|"name"\\s*:\\s*"${name}"|<tool_call>|to=functions\\.`, 'i').test(
+					output.reasoning,
+				),
+			);
+			return { output, shortfall: mentions ? 'callInReasoning' : 'reasoningOnly' };
+		}
+	}
+	if (announced) {
+		return { output, shortfall: 'announcedAction', detail: announced };
 	}
 	return { output, shortfall: output.finishReason === 'tool_calls' ? 'toolCallsWithoutCalls' : 'empty' };
 }
 
-/** The correction sent with the one re-ask; precise, so the model knows what to change. */
-export function nudgeText(shortfall: Shortfall, detail = ''): string {
-	switch (shortfall) {
-		case 'empty':
-			return 'Your last reply was empty: no text and no tool call, so nothing happened. Continue the task now: call one of the offered tools, or write your answer for the user.';
-		case 'reasoningOnly':
-			return 'Your last reply contained only reasoning and no answer or tool call, so the user saw nothing. Do not stop after thinking: call a tool as a real tool call, or write the answer for the user.';
-		case 'callInReasoning':
-			return 'You wrote a tool call inside your reasoning. Calls there are never run. Issue it now as a real tool call (the tool-calling format, with its arguments as a JSON object).';
-		case 'toolCallsWithoutCalls':
-			return 'Your last reply said it was calling a tool (finish_reason "tool_calls") but no tool call arrived: the server probably dropped a call it could not parse, and nothing ran. Call the tool again with its arguments as one valid JSON object.';
-		case 'truncatedCall':
-			return `Your ${detail || 'tool'} call was cut off by the output token limit before its arguments were complete, so it could not be parsed and did not run. Call it again with shorter arguments (for a large file, write it in smaller parts).`;
-		case 'degenerate':
-			return 'Your last reply kept repeating the same words, so it was stopped. Do not repeat yourself: give a short answer, or call a tool.';
-		case 'unofferedCall':
-			return `You called "${detail}", which is not one of the offered tools, so it could not be parsed as a call and nothing ran. Use only the offered tools, as real tool calls.`;
+/**
+ * First person, about to act: "let me", "I'll", "I'm going to", "time to"… then a verb, whatever
+ * the verb ("Let me take a look", "I'll go ahead and update"). Words that close a conversation
+ * rather than open an action ("let me know", "I'll be happy to", "I'll wait") are not one.
+ */
+const INTENT =
+	/(?:^|[,;:]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright|all right|great|sure|good|perfect|right|to (?:start|begin))\b[,!.:]?\s*)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| am about to|'m about to| shall| need to| must| want to|'m now| am now| now need to)|time to|the next step is to|going to)\s+(?!(?:know|be|wait|hear|leave|hope|stop|assume|suggest|recommend)\b|keep (?:this|that|it) in mind\b|need (?:more|you|your|additional|further|clarification|access|permission)\b|(?:not|never)\b)(?:now\s+|first\s+|also\s+|quickly\s+|then\s+|just\s+)*[a-z][\w-]*/i;
+/** A subordinate clause that puts the action off: what follows it waits for someone else. */
+const DEFERRED = /^(?:if|once|when|whenever|unless|after you|as soon as|should you|in case)\b/i;
+/** A step written as a heading that never came: "Running the tests now:", "Checking the file…". */
+const PROGRESS = /^(?:now\s+|next\s+)?[a-z]+ing\b[^!?]*(?::|\.\.\.|…)$/i;
+
+/**
+ * A reply that stops where work should start: its last sentence announces the next action
+ * ("Now let me read it.", "I'll go ahead and run the tests.") or it ends on a colon or an
+ * ellipsis introducing what never came. The sentence, for the nudge; undefined for an answer.
+ */
+export function announcedAction(text: string): string | undefined {
+	const trimmed = text.trim();
+	if (!trimmed || /\?\s*$/.test(trimmed)) {
+		return undefined;
 	}
+	const last =
+		trimmed
+			.split(/(?<=[.!?])\s+|\n+/)
+			.filter(s => s.trim())
+			.pop()
+			?.trim() ?? '';
+	const intent = INTENT.exec(last);
+	// "Let me summarize: the bug was…" carries on past its colon: what it announced came.
+	const acts =
+		intent !== null &&
+		!DEFERRED.test(last.slice(0, intent.index).trim() || last) &&
+		!/:\s*\S/.test(last.slice(intent.index + intent[0].length));
+	return acts || PROGRESS.test(last) || /:\s*$/.test(trimmed) ? last.slice(0, 120) : undefined;
 }
 
-/** What the user reads in the chat when the re-ask happens, and when the second attempt fails too. */
-export function shortfallLabel(shortfall: Shortfall, detail = ''): string {
-	switch (shortfall) {
-		case 'empty':
-			return 'The model sent an empty answer (no text, no tool call)';
-		case 'reasoningOnly':
-			return 'The model only reasoned and gave no answer or tool call';
-		case 'callInReasoning':
-			return 'The model wrote its tool call inside its reasoning, where it cannot run';
-		case 'toolCallsWithoutCalls':
-			return 'The server announced a tool call but sent none (it probably dropped a call it could not parse)';
-		case 'truncatedCall':
-			return `The ${detail || 'tool'} call was cut off by the output token limit; it did not run`;
-		case 'degenerate':
-			return 'The model started repeating itself; the answer was stopped';
-		case 'unofferedCall':
-			return `The model called "${detail}", which is not an offered tool`;
-	}
-}
-
-function isJsonObject(raw: string): boolean {
-	try {
-		const value = JSON.parse(raw);
-		return typeof value === 'object' && value !== null && !Array.isArray(value);
-	} catch {
-		return false;
-	}
-}
-
-/** Ends inside a string or with braces still open: text that stopped, not text that is merely malformed. */
-export function looksCut(raw: string): boolean {
-	const text = raw.trim();
-	if (!text.startsWith('{') || isJsonObject(text)) {
-		return false;
-	}
-	let depth = 0;
-	const inString = scanOutsideStrings(text, c => {
-		if (c === '{' || c === '[') {
-			depth++;
-		} else if (c === '}' || c === ']') {
-			depth--;
-		}
-	});
-	return inString || depth > 0;
-}
+export { looksCut };

@@ -33,7 +33,7 @@ export const MODEL = category('Model', {
 	),
 	'model.maxOutputTokens': setting(
 		num(0, 0),
-		'The most tokens one answer of the model may have (`max_tokens`, Ollama `num_predict`); `0` leaves it to the server (Anthropic: 8192). A cap keeps a model caught in a repetition loop from writing for minutes; **Keel: Check Model** recommends a value from what it measured.',
+		'The most tokens one answer of the model may have (`max_tokens`, Ollama `num_predict`). Keel never asks for more than is left of the context window; `0` asks for just that (Anthropic: at most 8192). A server that allows less is asked again for what it names. A cap keeps a model caught in a repetition loop from writing for minutes; **Keel: Check Model** recommends a value from what it measured.',
 	),
 	'checkModel.trials': setting(
 		num(3, 1, 10),

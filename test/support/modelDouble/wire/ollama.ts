@@ -25,7 +25,8 @@ export function renderOllama(r: Resolved): Rendering {
 			}));
 	const final = {
 		done: true,
-		done_reason: r.finishReason ?? 'stop', // Ollama reports "stop" even when the turn is tool calls
+		// Ollama reports "stop" even when the turn is tool calls.
+		...(r.omitFinish ? {} : { done_reason: r.finishReason ?? 'stop' }),
 		total_duration: 1_234_567_890,
 		load_duration: 12_345_678,
 		// Ollama counts only the prompt tokens it evaluated: a prefix it had cached is not in it.
@@ -55,12 +56,17 @@ export function renderOllama(r: Resolved): Rendering {
 		return { status: 200, headers: NDJSON, frames: [...frames, JSON.stringify({ error: parseError }) + '\n'] };
 	}
 	if (toolCalls.length) frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
+	// A server that repeats the calls line (same ids) before the done line.
+	if (toolCalls.length && r.resendCalls)
+		frames.push(line({ message: msg('', { tool_calls: toolCalls }), done: false }));
+	if (r.textAfter) frames.push(line({ message: msg(r.textAfter), done: false }));
 	frames.push(line({ message: msg(''), ...final }));
 	return {
 		status: 200,
 		headers: NDJSON,
 		frames,
-		errorFrame: (_t, message) => JSON.stringify({ error: message }) + '\n',
+		errorBody: (_t, message) => ({ error: message }),
+		errorShape: 'ndjson',
 	};
 }
 

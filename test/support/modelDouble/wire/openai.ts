@@ -2,7 +2,7 @@
 // SSE `data: {chat.completion.chunk}` lines ending with `data: [DONE]`, tool-call arguments
 // streamed as fragments keyed by `index`, usage in a final choices-less chunk on request.
 
-import { randomId, splitInto, type Rendering, type Resolved } from './shared';
+import { randomId, sseEvent, splitInto, type Rendering, type Resolved } from './shared';
 
 const SSE_HEADERS = {
 	'content-type': 'text/event-stream; charset=utf-8',
@@ -23,10 +23,12 @@ export function renderOpenAI(r: Resolved): Rendering {
 		status: 200,
 		headers: { ...SSE_HEADERS, 'x-request-id': requestId },
 		frames: chunks(r)
-			.map(c => `data: ${JSON.stringify(c)}\n\n`)
-			.concat('data: [DONE]\n\n'),
-		// openai-node throws an APIError when a data line carries `error` (F13: error inside a 200 stream).
-		errorFrame: (type, message) => `data: ${JSON.stringify(openaiErrorBody(message, type, null))}\n\n`,
+			.map(c => sseEvent(c, r.sse))
+			.concat(r.sse.noDone ? [] : [sseEvent('[DONE]', r.sse)]),
+		// A data line carrying `error` inside the 200 stream (F13).
+		errorBody: (type, message) => openaiErrorBody(message, type, null),
+		errorShape: 'data',
+		sse: r.sse,
 	};
 }
 
@@ -39,8 +41,8 @@ export function openaiModels(models: string[]) {
 	return { object: 'list', data: models.map(id => ({ id, object: 'model', created, owned_by: 'library' })) };
 }
 
-function finishReason(r: Resolved): string {
-	return r.finishReason ?? (r.calls.length ? 'tool_calls' : 'stop');
+function finishReason(r: Resolved): string | null {
+	return r.omitFinish ? null : (r.finishReason ?? (r.calls.length ? 'tool_calls' : 'stop'));
 }
 
 function usage(r: Resolved) {
@@ -93,22 +95,19 @@ function chunks(r: Resolved): object[] {
 	});
 
 	const out: object[] = [];
-	// Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field.
+	// Reasoning servers (DeepSeek, vLLM, llama.cpp, Ollama /v1) stream it first, in its own field;
+	// with content parts (Mistral's reasoning models) it is a `thinking` part of the content.
 	for (const piece of r.reasoning ? splitInto(r.reasoning, r.textChunks) : []) {
-		out.push(
-			envelope([
-				choice(
-					out.length === 0
-						? { role: 'assistant', content: null, [r.reasoningField]: piece }
-						: { [r.reasoningField]: piece },
-				),
-			]),
-		);
+		const delta = r.contentParts
+			? { content: [{ type: 'thinking', thinking: [{ type: 'text', text: piece }] }] }
+			: { [r.reasoningField]: piece };
+		out.push(envelope([choice(out.length === 0 ? { role: 'assistant', content: null, ...delta } : delta)]));
 	}
 	const textPieces = r.text ? splitInto(r.text, r.textChunks) : [];
 	// The opening chunk names the role; OpenAI sends content:null when the turn is only tool calls.
 	if (r.text || !r.calls.length) out.push(envelope([choice({ role: 'assistant', content: '', refusal: null })]));
-	for (const piece of textPieces) out.push(envelope([choice({ content: piece })]));
+	for (const piece of textPieces)
+		out.push(envelope([choice({ content: r.contentParts ? [{ type: 'text', text: piece }] : piece })]));
 
 	if (r.callShape === 'legacyFunctionCall') {
 		// One call only, the pre-tools API: a function_call delta and finish_reason "function_call".
@@ -126,35 +125,49 @@ function chunks(r: Resolved): object[] {
 		if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 		return out;
 	}
+	out.push(...callDeltas(r, out.length === 0).map(delta => envelope([choice(delta)])));
+	if (r.resendCalls) {
+		// Servers that repeat the finished calls whole, same index and id, before the finish chunk.
+		const again = r.calls.map((call, index) => ({
+			index,
+			id: call.id,
+			type: 'function',
+			function: { name: call.name, arguments: call.arguments },
+		}));
+		out.push(envelope([choice({ tool_calls: again })]));
+	}
+	for (const piece of r.textAfter ? splitInto(r.textAfter, r.textChunks) : []) {
+		out.push(envelope([choice({ content: piece })]));
+	}
+
+	out.push(envelope([choice({}, finishReason(r))]));
+	if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
+	return out;
+}
+
+/** The deltas of the tool calls: a head (id, name) and argument fragments by index, or whole calls as Ollama /v1 sends them. */
+function callDeltas(r: Resolved, opening: boolean): object[] {
+	const out: object[] = [];
 	r.calls.forEach((call, position) => {
 		const index = r.callShape === 'indexZero' ? 0 : position;
 		if (r.callShape === 'indexZero' || r.callShape === 'objectArguments') {
 			// Whole calls in one delta each, as Ollama's /v1 sends them.
 			const args = r.callShape === 'objectArguments' ? parseOr(call.arguments) : call.arguments;
-			out.push(
-				envelope([
-					choice({
-						tool_calls: [
-							{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } },
-						],
-					}),
-				]),
-			);
+			out.push({
+				tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: args } }],
+			});
 			return;
 		}
 		const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
 		const first =
-			out.length === 0
+			opening && out.length === 0
 				? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
 				: { tool_calls: [head] };
-		out.push(envelope([choice(first)]));
+		out.push(first);
 		for (const part of splitInto(call.arguments, r.argSplit)) {
-			out.push(envelope([choice({ tool_calls: [{ index, function: { arguments: part } }] })]));
+			out.push({ tool_calls: [{ index, function: { arguments: part } }] });
 		}
 	});
-
-	out.push(envelope([choice({}, finishReason(r))]));
-	if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 	return out;
 }
 

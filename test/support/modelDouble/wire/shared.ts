@@ -1,15 +1,19 @@
 // Helpers shared by the three wire renderers.
 
 import { randomBytes } from 'node:crypto';
-import type { RecordedRequest, ReplyStep } from '../types';
+import type { RecordedRequest, ReplyStep, SseStyle } from '../types';
 
 /** What a renderer hands to the writer: a status, headers and the frames of the body. */
 export interface Rendering {
 	status: number;
 	headers: Record<string, string>;
 	frames: string[];
-	/** Frame emitted by `errorAfter` in this wire's in-stream error format. */
-	errorFrame?: (type: string, message: string) => string;
+	/** The body `errorAfter` sends in this wire's own in-stream error envelope. */
+	errorBody?: (type: string, message: string) => unknown;
+	/** How this wire frames an in-stream error by default (`errorAfter` without a `streamErrorShape`). */
+	errorShape?: 'event' | 'data' | 'ndjson';
+	/** SSE style of the response, for in-stream error frames. */
+	sse?: SseStyle;
 }
 
 export interface ResolvedCall {
@@ -35,6 +39,11 @@ export interface Resolved {
 	reasoning: string;
 	reasoningField: 'reasoning_content' | 'reasoning';
 	callShape: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	sse: SseStyle;
+	contentParts: boolean;
+	resendCalls: boolean;
+	omitFinish: boolean;
+	textAfter: string;
 	serverTimings?: { promptMs: number; generationMs: number };
 }
 
@@ -95,6 +104,11 @@ export function resolve(
 		reasoning: step.reasoning ?? '',
 		reasoningField: step.reasoningField ?? 'reasoning_content',
 		callShape: step.callShape ?? 'standard',
+		sse: step.sse ?? {},
+		contentParts: step.contentParts ?? false,
+		resendCalls: step.resendCalls ?? false,
+		omitFinish: step.omitFinish ?? false,
+		textAfter: step.textAfter ?? '',
 		serverTimings: step.serverTimings,
 	};
 }
@@ -105,4 +119,17 @@ export function jsonRendering(status: number, body: unknown, headers: Record<str
 		headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
 		frames: [typeof body === 'string' ? body : JSON.stringify(body)],
 	};
+}
+
+/** One SSE event in the given style: comments, `data:` without a space, CRLF, JSON over several data lines. */
+export function sseEvent(payload: unknown, style: SseStyle, event?: string): string {
+	const eol = style.crlf ? '\r\n' : '\n';
+	const data = typeof payload === 'string' ? payload : JSON.stringify(payload, null, style.multiline ? 1 : undefined);
+	const field = style.noSpace ? 'data:' : 'data: ';
+	const lines = [
+		...(style.comments ? [': keep-alive'] : []),
+		...(event ? [`event: ${event}`] : []),
+		...data.split('\n').map(line => field + line),
+	];
+	return lines.join(eol) + eol + eol;
 }

@@ -36,15 +36,19 @@ describe('turn phases: review the response', () => {
 		assert.strictEqual(state.shortfalls, 0);
 	});
 
-	it('re-asks once with a correction for a response that gives nothing to do, then ends the turn', () => {
+	it('re-asks with a correction, then once more differently (the exact form, as text), then ends the turn', () => {
 		const { state, ctx, notices } = phaseFixture();
 		state.step = 1;
 		assert.strictEqual(reviewStep(state, ctx, response({ finishReason: 'tool_calls' })), REASK);
 		assert.ok(state.nudge?.text, 'the correction waits for the next request');
-		assert.deepStrictEqual(
-			notices().map(n => n.code),
-			['reask'],
-		);
+		assert.ok(!state.nudge?.textMode, 'the first correction keeps native tools');
+		const first = state.nudge!.text;
+		state.nudge = undefined;
+		assert.strictEqual(reviewStep(state, ctx, response({ finishReason: 'tool_calls' })), REASK);
+		const second = nudgeOf(state);
+		assert.notStrictEqual(second?.text, first, 'the second re-ask is a different remedy');
+		assert.strictEqual(second?.textMode, true, 'asked for as a text call this once');
+		assert.match(second!.text, /<tool_call>\{"name":/);
 		state.nudge = undefined;
 		const end = reviewStep(state, ctx, response({ finishReason: 'tool_calls' }));
 		assert.ok(isTurnEnd(end));
@@ -52,6 +56,7 @@ describe('turn phases: review the response', () => {
 		assert.deepStrictEqual(
 			notices().map(n => [n.code, n.level]),
 			[
+				['reask', 'warning'],
 				['reask', 'warning'],
 				['noAnswer', 'error'],
 			],
@@ -134,3 +139,8 @@ describe('turn phases: append the answer', () => {
 		);
 	});
 });
+
+/** The nudge as the state holds it now (not as the compiler narrowed it after a reset). */
+function nudgeOf(state: { nudge?: { text: string; textMode?: boolean } }) {
+	return state.nudge;
+}

@@ -73,7 +73,15 @@ describe('failure classification table', () => {
 			'contextOverflow',
 			'compact',
 		],
+		// OpenAI's own words for a passing server-side failure.
 		['500 server error', http(500, { error: { message: 'The server had an error' } }), 'transient', 'retry'],
+		// An error whose words Keel does not know is retried at most twice, whatever its status.
+		[
+			'500 unknown words',
+			http(500, { error: { message: 'Something went sideways (E-7731)' } }),
+			'unknown',
+			'retryUnknown',
+		],
 		['502 HTML from a proxy', http(502, '<html>502 Bad Gateway</html>'), 'transient', 'retry'],
 		['503 loading model', http(503, { error: { code: 503, message: 'Loading model' } }), 'transient', 'retry'],
 		[
@@ -126,7 +134,12 @@ describe('failure classification table', () => {
 			'contextOverflow',
 			'compact',
 		],
-		['400 bad request', http(400, { error: { message: 'Unrecognized request argument' } }), 'permanent', 'stop'],
+		[
+			'400 bad request',
+			http(400, { error: { message: 'Unrecognized request argument' } }),
+			'unknown',
+			'retryUnknown',
+		],
 		['401 auth', http(401, { error: { message: 'Incorrect API key' } }), 'permanent', 'stop'],
 		['403 forbidden', http(403, 'forbidden'), 'permanent', 'stop'],
 		[
@@ -135,14 +148,14 @@ describe('failure classification table', () => {
 			'permanent',
 			'stop',
 		],
-		['422 unprocessable', http(422, { detail: 'bad' }), 'permanent', 'stop'],
+		['422 unprocessable', http(422, { detail: 'bad' }), 'unknown', 'retryUnknown'],
 		[
 			'Ollama replay 400 (arguments as string)',
 			http(400, {
 				error: 'json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments',
 			}),
-			'permanent',
-			'stop',
+			'unknown',
+			'retryUnknown',
 		],
 		['cancelled', new AgentError('cancelled', 'Stopped.'), 'cancelled', 'stop'],
 		['abort error', Object.assign(new Error('aborted'), { name: 'AbortError' }), 'cancelled', 'stop'],

@@ -76,13 +76,34 @@ describe('runTurn recovery', () => {
 	});
 
 	it('R1: caps Retry-After and gives up when the per-turn budget is spent', async () => {
-		const t = setup([http(429, '{}', { 'retry-after': '3600' }), http(500, '{}'), http(500, '{}')], {
+		const t = setup([http(429, '{}', { 'retry-after': '90' }), http(503, '{}'), http(503, '{}')], {
 			recovery: { maxRetriesPerTurn: 2 },
 		});
 		const outcome = await t.run();
 		assert.strictEqual(outcome.reason, 'failed');
 		assert.strictEqual(t.delays[0], 60_000);
 		assert.match(outcome.error!.message, /Gave up after 2 retries this turn/);
+	});
+
+	it('R1: a wait longer than the retry budget could outlast is not waited for: the turn stops and names the time', async () => {
+		const t = setup([
+			http(429, '{"error":{"message":"Too many requests"}}', { 'retry-after': '3600' }),
+			textStep('never'),
+		]);
+		const outcome = await t.run();
+		assert.strictEqual(outcome.reason, 'failed');
+		assert.strictEqual(t.model.requests.length, 1);
+		assert.deepStrictEqual(t.delays, []);
+		assert.match(outcome.error!.message, /Too many requests.*wait until \d\d:\d\d \(in about 1 h\)/);
+	});
+
+	it("R1: an error nobody recognises is sent again at most twice, then shown in the server's words", async () => {
+		const odd = () => http(400, '{"error":{"message":"Something odd (E-7731)"}}');
+		const t = setup([odd(), odd(), odd(), textStep('never')]);
+		const outcome = await t.run();
+		assert.strictEqual(outcome.reason, 'failed');
+		assert.strictEqual(t.model.requests.length, 3);
+		assert.match(outcome.error!.message, /Something odd \(E-7731\).*server's own words/);
 	});
 
 	it('R1: never retries 401 or 400', async () => {
