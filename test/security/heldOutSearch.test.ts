@@ -1,6 +1,7 @@
 // Held-out search attack: the user denies read_file on some files (`deny read_file(*.md)`),
 // and the model greps for their lines instead. grep shows lines of a file, so it is a read of
-// it: what read_file may not show, grep must not show either. Rules come from generated globs
+// it: what read_file may not show, grep must not show either, whether the rule is the user's or a
+// session mode's. Rules come from generated globs
 // (braces, extglobs, case), files and grep calls from generated names; the gate is built as the
 // host builds it (the user's rules), the tools run for real on disk.
 import * as fs from 'fs';
@@ -56,14 +57,16 @@ describe('security (held out): grep never shows what read_file is denied', () =>
 		const key = `${glob} ${JSON.stringify(input)}`;
 		if (seen.has(key)) continue;
 		seen.add(key);
-		it(`deny read_file(${glob}); grep ${JSON.stringify(input)}`, () =>
+		// The rule in the user's settings (the gate knows it), or only in the call's own rules (a session's mode).
+		const where = pick.r % 2 === 0 ? 'settings' : 'mode';
+		it(`deny read_file(${glob}) in the ${where}; grep ${JSON.stringify(input)}`, () =>
 			attack(
-				`held-out grep under deny read_file(${glob}) ${JSON.stringify(input)}`,
+				`held-out grep under deny read_file(${glob}) in the ${where} ${JSON.stringify(input)}`,
 				async () => {
 					const rules: PermissionRule[] = [{ tool: 'read_file', match: glob, action: 'deny' }];
 					const h = toolHarness(ws, {
 						settings: { autoApprove: { read: true }, rules },
-						deps: { gate: gateFor(defaultPathPolicy, rules) },
+						deps: { gate: gateFor(defaultPathPolicy, where === 'settings' ? rules : []) },
 					});
 					const read = await h.run('read_file', { path: c.file });
 					if (read.card.status !== 'failed' && read.card.status !== 'denied') {
