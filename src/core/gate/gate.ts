@@ -73,15 +73,24 @@ export class Gate {
 		return verdict.verdict === 'deny' ? verdict.reason : undefined;
 	}
 
-	/** Why a search (grep, find_path, the @ picker) must not show `path`, or undefined. */
-	hiddenFromSearch(path: string, tool: string, recheck?: (path: string) => boolean): string | undefined {
+	/**
+	 * Why a search (grep, find_path, the @ picker) must not show `path`, or undefined. A search
+	 * that shows lines of the file (`readsContent`: grep) is a read of it, so a deny rule for
+	 * read_file hides it too: what read_file may not show, no search shows either.
+	 */
+	hiddenFromSearch(
+		path: string,
+		tool: string,
+		recheck?: (path: string) => boolean,
+		readsContent = false,
+	): string | undefined {
 		if (isDeniedRead(path, this.policy)) {
 			return 'deny-read';
 		}
 		if (recheck ? recheck(path) : false) {
 			return 'a deny rule';
 		}
-		return this.deniedByRule(path, tool);
+		return this.deniedByRule(path, tool) ?? (readsContent ? this.deniedByRule(path, 'read_file') : undefined);
 	}
 
 	/**

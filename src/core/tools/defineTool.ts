@@ -15,9 +15,10 @@ export interface ToolContext {
 	prepared?: Preparation;
 	/**
 	 * The permission verdict for other subjects of this same call (e.g. where a redirect
-	 * leads): what was approved covers the subjects shown, nothing they lead to.
+	 * leads): what was approved covers the subjects shown, nothing they lead to. `asTool`
+	 * judges them under another tool's rules (grep shows lines, so read_file's rules apply).
 	 */
-	recheck?(subjects: Subject[]): 'allow' | 'ask' | 'deny';
+	recheck?(subjects: Subject[], asTool?: string): 'allow' | 'ask' | 'deny';
 }
 
 /**

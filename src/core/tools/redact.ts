@@ -5,7 +5,7 @@
  * the model's context, in the session store, in a shared export or in the next fetch URL.
  * One redactor for all of them (redactLines.ts), its shapes as data (redactRules.ts).
  */
-import { LineRedactor } from './redactLines';
+import { LineRedactor, secretCoverage } from './redactLines';
 
 export { entropy } from './redactLines';
 
@@ -17,15 +17,43 @@ export interface Redaction {
 
 export function redactSecrets(text: string): Redaction {
 	const machine = new LineRedactor();
-	let from = 0;
-	for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
-		machine.line(text.slice(from, nl), '\n');
-		from = nl + 1;
-	}
-	if (from < text.length) {
-		machine.line(text.slice(from), '');
+	const lines = text.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const group = [lines[i]];
+		while (i + 1 < lines.length && group.length < MAX_JOINED && continues(group, lines[i + 1])) {
+			group.push(lines[++i]);
+		}
+		const nl = i < lines.length - 1 ? '\n' : '';
+		const joined = group.length > 1 ? joinedLine(group) : undefined;
+		if (joined !== undefined && secretCoverage(joined) > group.reduce((n, l) => n + secretCoverage(l), 0)) {
+			// A token cut in two by a line break (a `\` continuation, output wrapped at a fixed width) is one token.
+			machine.line(joined, nl);
+			continue;
+		}
+		group.forEach((line, k) =>
+			k < group.length - 1 ? machine.line(line, '\n') : line || nl ? machine.line(line, nl) : undefined,
+		);
 	}
 	return { text: machine.finish(), hits: machine.hits };
+}
+
+const MAX_JOINED = 8;
+const TOKEN_END = /[A-Za-z0-9_+/=.-]{4}$/;
+const TOKEN_START = /^[A-Za-z0-9_+/=.-]/;
+/** Widths output is wrapped at (terminals, fold, base64, PEM, mail): a token broken there is broken by the wrap. */
+const WRAP_WIDTHS = new Set([60, 64, 70, 72, 76, 78, 79, 80, 100, 120, 128, 132, 160, 200]);
+
+/** The next line carries on the last one: after a `\` continuation, or a line broken mid-token at a wrapping width. */
+function continues(group: string[], next: string): boolean {
+	const last = group[group.length - 1];
+	if (last.endsWith('\\')) {
+		return true;
+	}
+	return group.length === 1 && WRAP_WIDTHS.has(last.length) && TOKEN_END.test(last) && TOKEN_START.test(next);
+}
+
+function joinedLine(group: string[]): string {
+	return group.map((line, k) => (k < group.length - 1 && line.endsWith('\\') ? line.slice(0, -1) : line)).join('');
 }
 
 /**
@@ -45,9 +73,30 @@ export function redactDeep<T>(value: T): { value: T; hits: string[] } {
 			return v.map(walk);
 		}
 		if (v && typeof v === 'object') {
-			return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item)]));
+			const out: Record<string, unknown> = {};
+			for (const [k, item] of Object.entries(v)) {
+				// A key is text the model reads too; a secret used as a key is cut like any other.
+				let key = walk(k) as string;
+				while (key !== k && key in out) key += '′';
+				out[key] = typeof item === 'string' ? inContext(k, item) : walk(item);
+			}
+			return out;
 		}
 		return v;
+	};
+	/** `{"password": "hunter2"}`: the value alone says nothing; judged with its key, as the same line in a file would be. */
+	const inContext = (k: string, item: string): string => {
+		const alone = redactSecrets(item);
+		// As JSON and as a config line (`api_key: "…"`): the rules know a secret's name in both.
+		const paired = [`${JSON.stringify(k)}: ${JSON.stringify(item)}`, `${k}: ${JSON.stringify(item)}`]
+			.map(line => redactSecrets(line))
+			.reduce((a, b) => (b.hits.length > a.hits.length ? b : a));
+		if (!item.includes('\n') && paired.hits.length > alone.hits.length) {
+			hits.push(...paired.hits.slice(0, paired.hits.length - alone.hits.length));
+			return `[REDACTED ${paired.hits[paired.hits.length - 1]}]`;
+		}
+		hits.push(...alone.hits);
+		return alone.text;
 	};
 	return { value: walk(value) as T, hits };
 }

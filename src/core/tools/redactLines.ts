@@ -24,6 +24,62 @@ const TRAILING_BODY = /(?<=^|[\s:|>"'=])[A-Za-z0-9+/]{40,}={0,2}(?=["',]?\s*$)/;
 const BASE64_LINE = /^[A-Za-z0-9+/]{16,}={0,2}$/;
 /** The short last line of a key body: base64 that does not read as a word. */
 const BASE64_TAIL = /^(?=[A-Za-z0-9+/]*(?:[\d+/=]|[a-z][A-Z]|[A-Z][a-z]))[A-Za-z0-9+/]{4,}={0,2}$/;
+/**
+ * What a reader does not see between the characters of a token: terminal escape sequences
+ * (grep --color cuts a match out of the token around it), zero-width and bidi format
+ * characters, soft hyphens, and a carriage return inside a line.
+ */
+const INVISIBLE =
+	// eslint-disable-next-line no-control-regex
+	/\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\r(?!$)/g;
+
+/**
+ * The line as the redactor judges it: unchanged, or with what a reader does not see taken
+ * out when only that hides a secret (so colours stay where no secret is).
+ */
+export function visibleLine(text: string): string {
+	INVISIBLE.lastIndex = 0;
+	ESCAPED.lastIndex = 0;
+	HEX_RUN.lastIndex = 0;
+	const hidden = INVISIBLE.test(text);
+	if (!hidden && !ESCAPED.test(text) && !HEX_RUN.test(text)) {
+		return text;
+	}
+	const visible = hidden ? text.replace(INVISIBLE, '') : text;
+	let found: number | undefined;
+	for (const view of new Set([visible, decodedLine(visible)])) {
+		if (view === text) continue;
+		// Most lines hold no secret in any view: one scan of the view decides, the raw line is scanned only if it does.
+		const covered = secretCoverage(view);
+		if (covered > 0 && covered > (found ??= secretCoverage(text))) {
+			return view;
+		}
+	}
+	return text;
+}
+
+/** How many characters of `line` the rules take for secrets: a view that shows more of a secret than the raw text is the one to judge. */
+export function secretCoverage(line: string): number {
+	return secretSpans(line).reduce((sum, span) => sum + span.end - span.start, 0);
+}
+
+/** JSON/JS `\\u…`/`\\x…` escapes, URL `%xx` and HTML character references: a secret written in them is still that secret. */
+const ESCAPED = /\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2})|&#[xX]([0-9a-fA-F]{1,6});|&#(\d{1,7});/g;
+/** A run of hex bytes long enough to hold a token (`xxd -p`, a hex dump of a file). */
+const HEX_RUN = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){16,}(?![0-9a-fA-F])/g;
+
+/** The line with its escapes decoded and its hex runs turned back into the text they hold, when that is printable. */
+function decodedLine(text: string): string {
+	const unescaped = text.replace(ESCAPED, (all, u?: string, x?: string, pct?: string, hx?: string, dec?: string) => {
+		const code = parseInt(u ?? x ?? pct ?? hx ?? '', 16) || parseInt(dec ?? '', 10);
+		return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+	});
+	return unescaped.replace(HEX_RUN, run => {
+		const bytes = Buffer.from(run, 'hex').toString('latin1');
+		return /^[\x20-\x7e]+$/.test(bytes) ? bytes : run;
+	});
+}
+
 const WINDOW = 4096;
 const OVERLAP = 512;
 const MAX_RUN = 64;
@@ -116,7 +172,8 @@ export class LineRedactor {
 	private _inKey = false;
 
 	/** One line, `nl` its terminator ('' for an unterminated last piece). */
-	line(text: string, nl: string): void {
+	line(raw: string, nl: string): void {
+		let text = visibleLine(raw);
 		if (this._block) {
 			const end = this._block.exec(text);
 			if (!end) {
@@ -170,7 +227,8 @@ export class LineRedactor {
 	 * copy of this machine's state (inside a key block, the tail shows nothing). The tail is
 	 * marked as cut with "…", so a token arriving in two pieces never shows its first half.
 	 */
-	preview(tail: string): string {
+	preview(raw: string): string {
+		const tail = visibleLine(raw);
 		if (this._block && !this._block.test(tail)) {
 			return '';
 		}

@@ -36,16 +36,20 @@ export function hiddenNote(count: number): string {
 /**
  * What a search may show: nothing read_file would refuse by name (deny-read, with the tools'
  * own case-folding, braces and extglobs, where ripgrep's globs differ) and nothing a deny rule
- * for this tool or for every tool covers. The rules are the call's own (its session's mode too).
+ * for this tool or for every tool covers (for grep, which shows lines, also one for read_file).
+ * The rules are the call's own (its session's mode too).
  */
 export function searchFilter(deps: ToolDeps, tool: string, context: ToolContext): (path: string) => boolean {
 	const gate = gateOf(deps);
-	const denied = (path: string) => context.recheck?.([{ kind: 'path', values: [path] }]) === 'deny';
+	const deniedAs = (path: string, as?: string) =>
+		context.recheck?.([{ kind: 'path', values: [path] }], as) === 'deny';
+	// grep shows lines, so the call's read_file rules (its session's mode's too) hide a file as well.
+	const denied = (path: string) => deniedAs(path) || (tool === 'grep' && deniedAs(path, 'read_file'));
 	const seen = new Map<string, boolean>();
 	return path => {
 		let shown = seen.get(path);
 		if (shown === undefined) {
-			shown = gate.hiddenFromSearch(path, tool, denied) === undefined;
+			shown = gate.hiddenFromSearch(path, tool, denied, tool === 'grep') === undefined;
 			seen.set(path, shown);
 		}
 		return shown;

@@ -15,8 +15,9 @@
  */
 import { bashParser, type BashNode } from './bashParser';
 import { unwrap } from './shellWrappers';
-import { wordValue, type WordValue } from './shellWords';
+import { wordGlob, wordValue, type Operand, type WordValue } from './shellWords';
 import { writtenByArguments, type RedirectTarget } from './shellWrites';
+import { directoryOf, walkedFolders } from './shellWalks';
 
 export interface CommandForm {
 	/** The words after quote removal; when incomplete, the part before the unknown. */
@@ -27,6 +28,7 @@ export interface CommandForm {
 }
 
 export type { RedirectTarget } from './shellWrites';
+export type { Operand } from './shellWords';
 
 export interface ParsedCommandLine {
 	commands: CommandForm[];
@@ -34,8 +36,14 @@ export interface ParsedCommandLine {
 	writes: RedirectTarget[];
 	/** Files read by `<` redirections. */
 	reads: RedirectTarget[];
+	/** Every argument and assigned value of every command, nested ones included (shellOperands.ts checks them). */
+	operands: Operand[];
+	/** Folders a command reads every file below (a recursive grep, find -exec…); undefined: names known only at run time (xargs). */
+	walks: Array<string | undefined>;
 	/** A `cd`/`pushd`/`popd` somewhere: relative redirect targets after it are not where they look. */
 	changesDirectory: boolean;
+	/** Where each `cd`/`pushd` goes, in order; undefined when only bash knows (`cd`, `cd -`, `popd`, `cd $X`). */
+	directories: Array<string | undefined>;
 	/** Something we cannot judge statically: never auto-allowed. */
 	opaque: string | undefined;
 }
@@ -78,7 +86,10 @@ class Analysis implements ParsedCommandLine {
 	commands: CommandForm[] = [];
 	writes: RedirectTarget[] = [];
 	reads: RedirectTarget[] = [];
+	operands: Operand[] = [];
+	walks: Array<string | undefined> = [];
 	changesDirectory = false;
+	directories: Array<string | undefined> = [];
 	opaque: string | undefined;
 
 	constructor(private readonly _depth: number) {}
@@ -150,10 +161,7 @@ class Analysis implements ParsedCommandLine {
 				) {
 					const inner = new Analysis(this._depth + 1);
 					inner.line(node.text.slice(1, -1).replace(/\\([`$\\])/g, '$1'));
-					this.commands.push(...inner.commands);
-					this.writes.push(...inner.writes);
-					this.reads.push(...inner.reads);
-					this.opaque ??= inner.opaque;
+					this._merge(inner);
 				}
 				break;
 			case 'expansion':
@@ -240,18 +248,44 @@ class Analysis implements ParsedCommandLine {
 		if (!line.trim()) return;
 		const inner = new Analysis(this._depth + 1);
 		inner.line(line);
+		this._merge(inner);
+	}
+
+	private _merge(inner: Analysis): void {
 		this.commands.push(...inner.commands);
 		this.writes.push(...inner.writes);
 		this.reads.push(...inner.reads);
+		this.operands.push(...inner.operands);
+		this.walks.push(...inner.walks);
+		this.directories.push(...inner.directories);
 		this.changesDirectory ||= inner.changesDirectory;
 		this.opaque ??= inner.opaque;
 	}
 
+	/** An argument or assigned value: what it says, or that only bash knows it. */
+	private _operand(node: BashNode, first: boolean): void {
+		const value = wordValue(node, first);
+		const operand: Operand = { path: value.known ? value.text : undefined, written: node.text };
+		if (!value.known) {
+			operand.glob = wordGlob(node, first);
+		}
+		this.operands.push(operand);
+	}
+
 	private _assignment(node: BashNode, assignments: BashNode[]): void {
 		this._commandValues(assignments);
+		this._assignedValues(assignments);
 		const names = assignments.map(a => a.childForFieldName('name')?.text ?? '');
 		if (names.some(name => DANGEROUS_VARIABLE.test(name))) {
 			this.commands.push({ text: node.text.replace(/\s+/g, ' '), complete: true, needsAllow: true });
+		}
+	}
+
+	/** `F=~/.ssh/id_rsa; cat $F`: an assigned value may be the file a later word names. */
+	private _assignedValues(assignments: BashNode[]): void {
+		for (const assignment of assignments) {
+			const value = assignment.childForFieldName('value');
+			if (value) this._operand(value, true);
 		}
 	}
 
@@ -267,8 +301,10 @@ class Analysis implements ParsedCommandLine {
 				words.push(inner ? wordValue(inner) : { text: '', known: false });
 			} else {
 				words.push(wordValue(child, false));
+				this._operand(child, true);
 			}
 		}
+		this._assignedValues(assignments);
 		if (words.length === 0) {
 			return;
 		}
@@ -290,6 +326,7 @@ class Analysis implements ParsedCommandLine {
 			if (needsAllow) {
 				this.writes.push(...writtenByArguments(argv));
 			}
+			this.walks.push(...walkedFolders(argv));
 			if (head?.known && head.text.includes('/')) {
 				this.commands.push(
 					formOf(
@@ -301,6 +338,7 @@ class Analysis implements ParsedCommandLine {
 			this.commands.push(formOf(argv, needsAllow));
 			if (head?.known && /^(?:cd|pushd|popd)$/.test(head.text.slice(head.text.lastIndexOf('/') + 1))) {
 				this.changesDirectory = true;
+				this.directories.push(directoryOf(argv));
 			}
 		}
 		this._commandValues(assignments);

@@ -9,6 +9,7 @@ import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
 import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
 import { splitCommandLine } from './shellRules';
 import { landingName } from './shellWrites';
+import { operandConcerns, walkConcerns } from './shellOperands';
 import { multiRootFolders } from './workspaceFolders';
 import { durationText } from '../util/duration';
 
@@ -38,6 +39,8 @@ interface ShellPlan {
 	choice: BackendChoice;
 	cwd: ResolvedPath;
 	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write' }>;
+	/** Why the card asked: a reason that appears only after approval (a word now names a link out) stops the run. */
+	reasons: string[];
 }
 
 const WHERE: Record<CommandBackend, string> = { sandbox: 'sandbox', terminal: 'terminal' };
@@ -178,6 +181,27 @@ async function plan(
 	return { cwd, targets, reasons };
 }
 
+/**
+ * The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`): judged like
+ * paths, where the backend will see them (in the sandbox `/workspace/…` is the workspace).
+ */
+async function wordReasons(
+	command: string,
+	cwd: string,
+	files: { guard: WorkspaceGuard; workspace: Workspace; policy: PathPolicy },
+	backend: CommandBackend,
+): Promise<string[]> {
+	const parsed = splitCommandLine(command);
+	const context = {
+		...files,
+		cwd,
+		directories: parsed.directories,
+		dotglob: /dotglob|GLOBIGNORE/.test(command),
+		sandbox: backend === 'sandbox',
+	};
+	return [...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context))];
+}
+
 export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 	const runCommand: ToolDefinition<{ command: string; cwd?: string; timeoutSeconds?: number }> = defineTool({
 		name: 'run_command',
@@ -203,7 +227,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		async prepare(input, { workspace }) {
 			// The policy decides on bash's own parse; if the parser cannot load, it fails closed (asks).
 			await loadBashParser().catch(() => undefined);
-			const guard = gateOfShell(deps).files(workspace);
+			const gate = gateOfShell(deps);
+			const guard = gate.files(workspace);
 			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
 				throw new PathRefused(
@@ -211,6 +236,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			const choice = await deps.selector.choose();
+			const files = { guard, workspace, policy: gate.policy };
+			reasons.push(...(await wordReasons(input.command, cwd.canonical, files, choice.backend)));
 			const folders = multiRootFolders(workspace);
 			// The sandbox has every folder under /workspace; a terminal has no such place, only the folders themselves.
 			if (folders && cwd.canonical === '' && choice.backend === 'terminal') {
@@ -218,7 +245,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 					`This workspace has several folders (${folders.map(f => f.name).join(', ')}) and the command runs in the terminal, which starts inside one of them: pass cwd, e.g. "${folders[0].name}".`,
 				);
 			}
-			const data: ShellPlan = { choice, cwd, targets };
+			const data: ShellPlan = { choice, cwd, targets, reasons };
 			return {
 				title: title(input.command, choice.backend),
 				...(choice.backend === 'terminal'
@@ -236,7 +263,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		},
 		async execute(input, context): Promise<ToolResult> {
 			const { signal, progress } = context;
-			const guard = gateOfShell(deps).files(context.workspace);
+			const gate = gateOfShell(deps);
+			const guard = gate.files(context.workspace);
 			const approved: ShellPlan =
 				(context.prepared?.data as ShellPlan | undefined) ??
 				((await runCommand.prepare!(input, context)).data as ShellPlan);
@@ -244,6 +272,18 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			const cwd = (await guard.confirm(approved.cwd, 'list')).canonical;
 			for (const target of approved.targets) {
 				await guard.confirm(target.resolved, target.intent);
+			}
+			// ...and every word still names what it named then (a file swapped for a link to .env while the card waited).
+			const files = { guard, workspace: context.workspace, policy: gate.policy };
+			const now = [
+				...(await plan(input.command, input.cwd, guard, context.workspace)).reasons,
+				...(await wordReasons(input.command, cwd, files, approved.choice.backend)),
+			];
+			const changed = now.filter(reason => !approved.reasons.includes(reason));
+			if (changed.length > 0) {
+				throw new PathRefused(
+					`The files this command names changed since it was approved: ${changed.join('; ')}. Nothing was run; call again so the user sees what it touches now.`,
+				);
 			}
 			const choice = approved.choice;
 			const settings = deps.settings();

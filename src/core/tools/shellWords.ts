@@ -5,6 +5,16 @@
  */
 import type { BashNode } from './bashParser';
 
+/** A word a command is given (an argument or an assigned value): any of them may name a file it reads or writes. */
+export interface Operand {
+	/** After quote removal; undefined when only bash can know it. */
+	path: string | undefined;
+	/** As written, for messages. */
+	written: string;
+	/** When only a glob is left to resolve: the pattern, literal characters escaped with `\\`. */
+	glob?: string;
+}
+
 export interface WordValue {
 	text: string;
 	known: boolean;
@@ -76,6 +86,21 @@ function doubleQuoted(raw: string): string {
 	return raw.replace(/\\([$`"\\\n])/g, (_all, c: string) => (c === '\n' ? '' : c));
 }
 
+/**
+ * Where a brace list that bash will expand starts inside `child`, an unquoted word of the
+ * concatenation `word`: the grammar splits `{.env,x}` into the words `{`, `.env,x` and `}`,
+ * so the list is only seen in the whole word's text.
+ */
+function braceAt(word: BashNode, child: BashNode): number | undefined {
+	if (child.type !== 'word') return undefined;
+	for (let i = child.text.indexOf('{'); i !== -1; i = child.text.indexOf('{', i + 1)) {
+		if (i > 0 && child.text[i - 1] === '\\') continue;
+		const rest = word.text.slice(child.startIndex - word.startIndex + i);
+		if (/^\{[^{}]*(,|\.\.)[^{}]*\}/.test(rest)) return i;
+	}
+	return undefined;
+}
+
 export function wordValue(node: BashNode, first = true): WordValue {
 	switch (node.type) {
 		case 'word':
@@ -104,6 +129,10 @@ export function wordValue(node: BashNode, first = true): WordValue {
 			let index = 0;
 			for (const child of node.children) {
 				if (!child) continue;
+				const brace = braceAt(node, child);
+				if (brace !== undefined) {
+					return { text: text + unquoted(child.text.slice(0, brace), false).text, known: false };
+				}
 				const part = wordValue(child, first && index++ === 0);
 				text += part.text;
 				if (!part.known) {
@@ -116,4 +145,57 @@ export function wordValue(node: BashNode, first = true): WordValue {
 			// Expansions, substitutions, arithmetic, anything new: only bash knows the value.
 			return { text: '', known: false };
 	}
+}
+
+const GLOB_CHAR = /[*?[]/;
+
+/** One part of a word as a glob: literal text escaped, unquoted `*`, `?` and `[…]` kept; undefined when bash would expand it otherwise. */
+function globPart(node: BashNode, first: boolean): string | undefined {
+	const literal = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+	switch (node.type) {
+		case 'word':
+		case 'number': {
+			const raw = node.text;
+			// An extglob (`@(…)`, `!(…)`), a brace list or a leading `~` is bash's alone to expand.
+			if (/[?*+@!]\(/.test(raw) || (first && raw.startsWith('~')) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(raw)) {
+				return undefined;
+			}
+			let out = '';
+			for (let i = 0; i < raw.length; i++) {
+				const c = raw[i];
+				if (c === '\\') {
+					out += raw[i + 1] === '\n' ? '' : literal(raw[i + 1] ?? '');
+					i++;
+				} else {
+					out += c;
+				}
+			}
+			return out;
+		}
+		case 'concatenation': {
+			let out = '';
+			let index = 0;
+			for (const child of node.children) {
+				if (!child) continue;
+				if (braceAt(node, child) !== undefined) return undefined;
+				const part = globPart(child, first && index++ === 0);
+				if (part === undefined) return undefined;
+				out += part;
+			}
+			return out;
+		}
+		default: {
+			const value = wordValue(node, first);
+			return value.known ? literal(value.text) : undefined;
+		}
+	}
+}
+
+/**
+ * The word as a glob pattern when the only thing bash still has to resolve is a glob
+ * (`src/*.ts`, `.e[n]v`), so the files it names can be listed before it runs; else undefined.
+ */
+export function wordGlob(node: BashNode, first = true): string | undefined {
+	const pattern = globPart(node, first);
+	return pattern !== undefined && GLOB_CHAR.test(pattern.replace(/\\./g, '')) ? pattern : undefined;
 }

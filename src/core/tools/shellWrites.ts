@@ -62,7 +62,43 @@ export function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
 	} else if ((name === 'sed' || name === 'perl') && args.some(a => a.known && /^-[a-zA-Z]*i/.test(a.text))) {
 		files = operands.slice(1);
 	}
+	if (unpacksNamesFromData(name, args)) {
+		// `tar xf a.tar` may write .git/hooks/pre-commit: the names are inside the archive or patch, not on the line.
+		return [{ path: undefined, written: `${name} (the files it unpacks are named inside its input)` }];
+	}
 	return files.filter(f => !(f.known && (f.text === '' || f.text === '-'))).map(target);
+}
+
+/** Programs that write files whose names come from their input: archives unpacked, patches applied. */
+function unpacksNamesFromData(name: string, args: WordValue[]): boolean {
+	const has = (re: RegExp) => args.some(a => a.known && re.test(a.text));
+	const first = args[0]?.known ? args[0].text : '';
+	switch (name) {
+		case 'tar':
+		case 'bsdtar':
+		case 'gtar':
+			return (!first.startsWith('-') && first.includes('x')) || has(/^-[a-zA-Z]*x|^--(?:extract|get)$/);
+		case 'unzip':
+			return !has(/^-[a-zA-Z]*[lptvzZ]/);
+		case '7z':
+		case '7za':
+		case '7zz':
+			return first === 'x' || first === 'e';
+		case 'cpio':
+			return has(/^-[a-zA-Z]*i|^--extract$/);
+		case 'patch':
+			return !has(/^--dry-run$/);
+		case 'git': {
+			const sub = args.find(a => !(a.known && a.text.startsWith('-')));
+			const applies = sub?.known && (sub.text === 'apply' || sub.text === 'am');
+			return (
+				Boolean(applies) &&
+				!(sub!.text === 'apply' && has(/^--(?:check|stat|numstat|summary)$/) && !has(/^--apply$/))
+			);
+		}
+		default:
+			return false;
+	}
 }
 
 /** The name a copied path gets inside a folder: its last segment (rsync's "src/" copies the contents: unknown). */

@@ -51,7 +51,7 @@ export function checkUrl(raw: string): URL {
 	}
 	const host = url.hostname
 		.replace(/^\[|\]$/g, '')
-		.replace(/\.$/, '')
+		.replace(/\.+$/, '')
 		.toLowerCase();
 	if (
 		host === 'localhost' ||
@@ -75,6 +75,13 @@ export function checkAddress(address: string): void {
 	const range = parsed.range();
 	if (range !== 'unicast') {
 		throw new UrlRefused(`${address} is a ${range} address; only public addresses can be fetched.`);
+	}
+	// Public IPv6 is 2000::/3 only. What ipaddr.js calls unicast outside it (the IPv4-compatible
+	// ::a.b.c.d that the URL parser writes as [::7f00:1], unassigned ranges) carries no public host.
+	if (parsed instanceof ipaddr.IPv6 && !parsed.match(ipaddr.IPv6.parseCIDR('2000::/3'))) {
+		throw new UrlRefused(
+			`${address} is outside the public IPv6 range (2000::/3); only public addresses can be fetched.`,
+		);
 	}
 }
 

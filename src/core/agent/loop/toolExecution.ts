@@ -93,8 +93,9 @@ function parsedCall(tool: ToolDefinition, input: unknown, ctx: ToolRunContext, c
 			signal: ctx.signal,
 			sessionId: ctx.sessionId,
 			prepared,
-			recheck: (subjects: Subject[]) =>
-				decidePermission({ ...tool, subjects: () => subjects }, input, ctx.approvalSettings).verdict,
+			recheck: (subjects: Subject[], asTool = tool.name) =>
+				decidePermission({ ...tool, name: asTool, subjects: () => subjects }, input, ctx.approvalSettings)
+					.verdict,
 			// The live stream shows what the final output would: credentials cut out, each chunk once.
 			progress: (text: string) => card.update({ progress: stream.push(text) }),
 		}),
