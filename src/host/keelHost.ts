@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ExportGate } from '../core/gate/exports';
 import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
@@ -7,9 +8,8 @@ import { WebviewChannel } from './chat/webviewChannel';
 import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
-import { TurnChanges } from './checkpoints/turnChanges';
 import type { CommandHandler, HostCommandId } from './commandIds';
-import { composerApi, composerCommands, createComposer } from './composer/composerApi';
+import { composerApi, composerCommands } from './composer/composerApi';
 import { MentionsHost } from './composer/mentionsHost';
 import type { KeelApi } from './keelApi';
 import { LazyFeatures } from './lazyFeatures';
@@ -25,14 +25,11 @@ import { ProjectContext } from './projectContext/projectContext';
 import { projectContextApi, projectContextCommands } from './projectContext/projectContextApi';
 import { ProjectContextNotices } from './projectContext/projectContextNotices';
 import { RestrictedModeNotices } from './projectContext/restrictedMode';
-import { Compaction } from './session/compaction';
-import { ConversationRewind } from './session/conversationRewind';
 import { sessionApi } from './session/sessionApi';
+import { buildConversation, type ConversationFeatures } from './session/conversation';
 import { sessionCommands } from './session/sessionCommands';
-import { SessionController } from './session/sessionController';
 import { sessionFactory } from './session/sessionFactory';
 import { SessionPersistence } from './session/sessionPersistence';
-import { TurnRetry } from './session/turnRetry';
 import { BlockedTools } from './tools/blockedTools';
 import { HostTools } from './tools/hostTools';
 import { lentTools, type LentTools } from './tools/lmKeelTools';
@@ -102,30 +99,24 @@ export class KeelHost extends Disposable {
 			createModel: wait => readyForTurn(wait).then(createModel),
 			isTrusted: () => vscode.workspace.isTrusted,
 		});
-		const controller = this._register(new SessionController(sessions, channel, logger, persistence));
+		const conversation = buildConversation(
+			{ sessions, channel, logger, persistence, checkpoints, project, workspace, gate, mentions, createModel },
+			item => this._register(item),
+		);
+		const { controller } = conversation;
 		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
-		// What acts on the conversation is built after it.
-		const changes = this._register(new TurnChanges(checkpoints, controller, () => persistence.store));
-		const rewind = new ConversationRewind(persistence, controller, (id, choice) => changes.restore(id, choice));
-		const compaction = new Compaction(persistence, controller, project.modes, createModel);
-		const retry = this._register(new TurnRetry(controller, rewind));
-		const composer = createComposer({ workspace, gate, mentions, controller, compaction, project });
 		this._chat = this._register(
 			new ChatViewProvider({
+				...conversation,
 				extensionUri: context.extensionUri,
-				controller,
 				channel,
 				logger,
-				composer,
 				mentions,
-				changes,
-				rewind,
 				checkpointsChanged: checkpoints.onDidChange,
 				modes: project.modes,
 				diffs: this._register(new DiffEditor(controller.onDidEvent)),
 				outputs: persistence.outputs,
 				mcpConsents: () => mcp().consentPrompts,
-				retry,
 			}),
 		);
 		// The MCP servers start with the chat, where a workspace server asks for its consent.
@@ -140,25 +131,9 @@ export class KeelHost extends Disposable {
 		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
 		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings);
 		const exports = exportGate(gate, workspace);
-		this.api = {
-			...sessionApi(controller, persistence, rewind, compaction, exports),
-			...projectContextApi(project, controller, checkpoints.onDidChange),
-			...changes.api,
-			...composerApi(composer, mentions),
-			...blocked.api,
-			...mcpApi(mcp),
-		};
-		this._commands = {
-			...sessionCommands(controller, persistence, rewind, compaction, changes, exports),
-			...composerCommands(controller),
-			...projectContextCommands(project, controller),
-			...checkpointCommands(changes),
-			...notificationCommands(controller),
-			...modelCommands(picker, context.secrets),
-			...checkModelCommands(checkModel),
-			...blocked.commands,
-			...mcpCommands(mcp),
-		};
+		const surface = { ...conversation, persistence, exports, project, checkpoints, mentions, blocked, mcp, picker };
+		this.api = hostApi(surface);
+		this._commands = hostCommands({ ...surface, checkModel, secrets: context.secrets });
 	}
 
 	resolveWebviewView(view: vscode.WebviewView): void {
@@ -181,4 +156,43 @@ export class KeelHost extends Disposable {
 	get builtFeatures(): readonly string[] {
 		return this._features.built;
 	}
+}
+
+/** What the features expose: their parts of the API and of the palette's commands. */
+interface Surface extends ConversationFeatures {
+	persistence: SessionPersistence;
+	exports: ExportGate<vscode.Uri>;
+	project: ProjectContext;
+	checkpoints: CheckpointsHost;
+	mentions: MentionsHost;
+	blocked: BlockedTools;
+	mcp: () => McpManager;
+	picker: ModelPicker;
+}
+
+function hostApi(f: Surface): KeelApi {
+	return {
+		...sessionApi(f.controller, f.persistence, f.rewind, f.compaction, f.exports),
+		...projectContextApi(f.project, f.controller, f.checkpoints.onDidChange),
+		...f.changes.api,
+		...composerApi(f.composer, f.mentions),
+		...f.blocked.api,
+		...mcpApi(f.mcp),
+	};
+}
+
+function hostCommands(
+	f: Surface & { checkModel: () => CheckModel; secrets: vscode.SecretStorage },
+): Record<HostCommandId, CommandHandler> {
+	return {
+		...sessionCommands(f.controller, f.persistence, f.rewind, f.compaction, f.changes, f.exports),
+		...composerCommands(f.controller),
+		...projectContextCommands(f.project, f.controller),
+		...checkpointCommands(f.changes),
+		...notificationCommands(f.controller),
+		...modelCommands(f.picker, f.secrets),
+		...checkModelCommands(f.checkModel),
+		...f.blocked.commands,
+		...mcpCommands(f.mcp),
+	};
 }
