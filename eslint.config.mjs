@@ -36,6 +36,103 @@ const layerZones = [
 	},
 ];
 
+// One gate (src/core/gate): every read, write, delete, process start and network request Keel makes
+// is decided there. Only the adapters below, which carry out what it decided, may reach the disk,
+// start a process or open a connection; a new surface asks the gate instead. Type-only imports
+// stay allowed (they load nothing). test/security/oneSeam.test.ts proves the rules still bite.
+const GATED_MODULES = [
+	'^(?:node:)?(?:fs|child_process|net|http|https|http2|tls|dgram|dns|worker_threads|cluster|inspector|vm)(?:/.*)?$',
+	'^(?:undici|dockerode|node-sqlite3-wasm|openai|@anthropic-ai/sdk|cross-spawn|execa|node-fetch|axios|ws)(?:/.*)?$',
+	'^@modelcontextprotocol/sdk/client/(?!index)',
+]
+	.join('|')
+	// Selectors cannot hold a "/" inside a regular expression; the escape means the same to RegExp.
+	.replace(/\//g, '\\u002F');
+const gateMessage =
+	'Keel reaches the disk, processes and the network only through the gate (src/core/gate) and its adapters, listed in eslint.config.mjs. Ask the gate for a decision and use the adapter that carries it out.';
+const gateAdapters = {
+	// The gate itself: its restore writes, program lookup and the model clients' fetch.
+	gate: ['src/core/gate/**'],
+	// The Workspace port: every path it is handed was resolved and decided by the gate.
+	workspace: ['src/core/tools/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
+	// The network: URLs the URL guard admitted (fetch, web_scrape, URL mentions), model endpoints the gate admitted.
+	network: ['src/core/tools/urls.ts', 'src/core/llm/openaiChatModel.ts', 'src/core/llm/anthropicChatModel.ts'],
+	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
+	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
+	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
+	// mounts) and the terminal.
+	processes: [
+		'src/core/tools/ripgrep.ts',
+		'src/core/checkpoints/shadowGit.ts',
+		'src/core/tools/sources/mcpSdk.ts',
+		'src/core/tools/sources/mcpLaunch.ts',
+		'src/core/exec/dockerRunner.ts',
+		'src/core/exec/sandboxImage.ts',
+		'src/core/exec/sandboxSpec.ts',
+		'src/host/tools/terminalRunner.ts',
+	],
+	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal
+	// beside it), the checkpoint list, the bash grammar, VS Code's rg, the sizes of its own bundles (the
+	// activation shim's diagnostics, and it loads the host by a computed path), Check Model's scratch
+	// folder (a temporary folder it creates, never the user's) and its kept reports.
+	keel: [
+		'src/core/checkModel/scratch.ts',
+		'src/host/checkModel/reportStore.ts',
+		'src/core/store/sqlite.ts',
+		'src/core/store/storeLock.ts',
+		'src/core/store/lockHolder.ts',
+		'src/core/store/seal.ts',
+		'src/core/checkpoints/turnCheckpoints.ts',
+		'src/host/session/sessionPersistence.ts',
+		'src/core/tools/bashParser.ts',
+		'src/host/tools/hostToolDeps.ts',
+		'src/extension.ts',
+	],
+	// Files the user chose (an export, their filter file, a new mcp.json) and the editor's MCP config.
+	user: ['src/host/tools/hostFiles.ts'],
+};
+const gateRules = {
+	'@typescript-eslint/no-restricted-imports': [
+		'error',
+		{ patterns: [{ regex: GATED_MODULES, message: gateMessage, allowTypeImports: true }] },
+	],
+	'no-restricted-syntax': [
+		'error',
+		...[
+			`CallExpression[callee.name='require'][arguments.0.value=/${GATED_MODULES}/]`,
+			`ImportExpression[source.value=/${GATED_MODULES}/]`,
+		].map(selector => ({ selector, message: gateMessage })),
+		{
+			selector: "CallExpression[callee.name='require'][arguments.0.type!='Literal']",
+			message: `A module named at run time could be any of them. ${gateMessage}`,
+		},
+		{
+			selector: "ImportExpression[source.type!='Literal']",
+			message: `A module named at run time could be any of them. ${gateMessage}`,
+		},
+		{
+			selector: "MemberExpression[object.name='process'][property.name=/^(?:binding|_linkedBinding|dlopen)$/]",
+			message: gateMessage,
+		},
+		{ selector: "MemberExpression[property.name='fs'][object.property.name='workspace']", message: gateMessage },
+		{ selector: "MemberExpression[property.name='fs'][object.name='workspace']", message: gateMessage },
+		{ selector: "MemberExpression[property.name='createTerminal']", message: gateMessage },
+	],
+	'no-restricted-globals': [
+		'error',
+		...['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource'].map(name => ({ name, message: gateMessage })),
+	],
+	'no-restricted-properties': [
+		'error',
+		...['globalThis', 'window', 'self', 'global'].map(object => ({
+			object,
+			property: 'fetch',
+			message: gateMessage,
+		})),
+	],
+};
+const gateOff = Object.fromEntries(Object.keys(gateRules).map(rule => [rule, 'off']));
+
 export default defineConfig(
 	{
 		ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'test/fixtures/**'],
@@ -98,6 +195,15 @@ export default defineConfig(
 	{
 		files: ['src/host/**', 'src/extension.ts', 'test/vscode/**'],
 		rules: { 'no-restricted-imports': 'off' },
+	},
+	{
+		files: ['src/**/*.{ts,tsx}'],
+		ignores: ['src/webview/**'],
+		rules: gateRules,
+	},
+	{
+		files: Object.values(gateAdapters).flat(),
+		rules: gateOff,
 	},
 	{
 		files: ['src/**/*.{ts,tsx}'],

@@ -1,4 +1,7 @@
-/** Bundle sizes against the budget: host under 1 MB minified, activation shim tiny, webview. */
+/**
+ * Bundle sizes against the budget: host under 1 MB minified, activation shim tiny, the chat's
+ * webview, and the Check Model report's own bundle (its chart library loads with it, never with the chat).
+ */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
@@ -10,6 +13,7 @@ const BUDGETS: Record<string, number> = {
 	'extension.js': 50 * 1024,
 	'host.js': 1024 * 1024,
 	'webview.js': 1024 * 1024,
+	'checkModel.js': 512 * 1024,
 };
 
 export async function run(): Promise<void> {

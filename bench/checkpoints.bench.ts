@@ -47,15 +47,23 @@ export async function run(): Promise<void> {
 		}
 		const files = Array.from({ length: 10 }, (_, i) => `src/dir1/module${1 + i * 40}.ts`);
 		const restoreMs = await timeIt(() => store.checkout(first, files));
+		const many = Array.from({ length: 200 }, (_, i) => `src/dir${i % 40}/module${i}.ts`);
+		many.forEach(file => fs.writeFileSync(path.join(root, file), 'changed\n'));
+		const restoreManyMs = await timeIt(() => store.checkout(first, many));
+		const reopen = await timeIt(async () => {
+			await CheckpointStore.open(path.join(storage, 'shadow.git'), root);
+		});
 		printTable(
 			['operation', 'ms', 'budget'],
 			[
 				['open (git init on first use)', open, ''],
+				['open again (nothing to purge)', reopen, ''],
 				['first snapshot, 2,000 files (8 MB)', firstMs, 'once per workspace'],
 				['snapshot after one file changed (median of 5)', later.sort((a, b) => a - b)[2], '< 300'],
 				['snapshot, nothing changed', unchanged, '< 300'],
 				['diff of a turn', diffMs, ''],
 				['restore 10 files', restoreMs, ''],
+				['restore 200 files', restoreManyMs, ''],
 			],
 		);
 	} finally {

@@ -1,9 +1,9 @@
 /**
  * Command latency of a trivial command (`true`): Keel's warm sandbox container (dockerode
  * exec, in process, with the timeout/process-group wrapper) next to `docker exec` from the CLI
- * into the same container and a hardened `docker run --rm` per command. Reference §1.2
- * measured P12 `docker exec` CLI p50 78 ms, P13 Engine API exec p50 66 ms / 54 ms, P11
- * hardened `docker run --rm` p50 293 ms on this machine kind. Needs a running engine and the
+ * into the same container and a hardened `docker run --rm` per command. Earlier measurements
+ * on this kind of machine: `docker exec` CLI p50 78 ms, Engine API exec p50 54–66 ms,
+ * hardened `docker run --rm` p50 293 ms. Needs a running engine and the
  * base image (scripts/lib/setup.sh: keel_start_docker, keel_docker_base_image).
  * Also: how soon a command that runs past its timeout is killed (whole process tree) and
  * reported, next to the timeout itself; budget: the timeout plus 8 s.

@@ -9,6 +9,7 @@ import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { toOpenAITools } from '../src/core/llm/openaiWire';
+import { approxTokens } from '../src/core/util/tokens';
 import { printTable } from './table';
 
 export const title = 'Prompt overhead: system prompt + tool schemas (estimated tokens, chars/4)';
@@ -18,7 +19,7 @@ export function measurePrompt(): Array<[string, number, number]> {
 	const specs = new ToolRegistry(createToolset(defaultToolDeps())).specs();
 	const native = JSON.stringify(toOpenAITools(specs));
 	const text = textModeInstructions(specs);
-	const row = (label: string, s: string): [string, number, number] => [label, s.length, Math.ceil(s.length / 4)];
+	const row = (label: string, s: string): [string, number, number] => [label, s.length, approxTokens(s)];
 	return [
 		row('system prompt', system),
 		row(`tool schemas, native JSON (${specs.length} tools)`, native),

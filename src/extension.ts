@@ -69,9 +69,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		for (const { name } of lent) {
 			context.subscriptions.push(
 				vscode.lm.registerTool<unknown>(name, {
-					prepareInvocation: options => ({
-						invocationMessage: getHost().lentTools.title(name, options.input),
-					}),
+					prepareInvocation: options => getHost().lentTools.prepare(name, options.input),
 					invoke: (options, token) => getHost().lentTools.invoke(name, options.input, token),
 				}),
 			);

@@ -1,44 +1,17 @@
 /**
- * `npm run eval -- --base-url URL --model NAME [--no-recovery] [--only ID] [--file golden.jsonl]`
- * Measures a model's tool calling on the golden set through Keel's real loop. The API key, if
- * the server needs one, comes from KEEL_API_KEY.
+ * `npm run eval`: Keel: Check Model from the command line (checkModelCli.ts), or with `--golden`
+ * the golden tool-calling set (goldenCli.ts).
  */
-import { printTable } from '../table';
-import { loadGolden } from './golden';
-import { runEval, summarizeEval } from './runEval';
+import { toAgentError } from '../../src/core/errors';
+import { checkModelMain } from './checkModelCli';
+import { goldenMain } from './goldenCli';
 
-function arg(name: string): string | undefined {
-	const index = process.argv.indexOf(`--${name}`);
-	return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
-async function main(): Promise<number> {
-	const baseUrl = arg('base-url');
-	const model = arg('model');
-	if (!baseUrl || !model) {
-		console.error(
-			'usage: npm run eval -- --base-url http://127.0.0.1:11434/v1 --model qwen3:8b [--no-recovery] [--only ID]',
-		);
-		return 2;
-	}
-	const only = arg('only');
-	const tasks = loadGolden(arg('file')).filter(task => !only || task.id === only);
-	const recovery = !process.argv.includes('--no-recovery');
-	console.log(`Evaluating ${model} at ${baseUrl} on ${tasks.length} tasks (recovery ${recovery ? 'on' : 'off'})\n`);
-	const results = await runEval(tasks, { baseUrl, model, apiKey: process.env.KEEL_API_KEY, recovery }, r =>
-		console.log(
-			`${r.passed ? 'PASS' : 'FAIL'}  ${r.id}${r.passed ? '' : `  — ${r.why}`}${r.notices.length ? `  [${r.notices.join(', ')}]` : ''}`,
-		),
-	);
-	console.log('');
-	printTable(['dimension', 'passed', 'rate'], summarizeEval(results));
-	return 0;
-}
-
-void main().then(
+const run = process.argv.includes('--golden') ? goldenMain() : checkModelMain(process.argv.slice(2));
+void run.then(
 	code => process.exit(code),
 	error => {
-		console.error(error);
-		process.exit(1);
+		const agentError = toAgentError(error);
+		console.error(agentError.code === 'cancelled' ? 'Check Model was cancelled.' : agentError.message);
+		process.exit(agentError.code === 'cancelled' ? 130 : 1);
 	},
 );

@@ -2,6 +2,7 @@
  * The only seams between the engine and the outside world. The host implements them over
  * the VS Code API; tests implement them in memory or on disk.
  */
+import { sleep } from './util/abort';
 
 export type FileType = 'file' | 'directory' | 'symlink' | 'unknown';
 
@@ -63,22 +64,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
 	now: () => Date.now(),
-	sleep: (ms, signal) =>
-		new Promise((resolve, reject) => {
-			if (signal?.aborted) {
-				reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-				return;
-			}
-			const timer = setTimeout(() => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve();
-			}, ms);
-			const onAbort = () => {
-				clearTimeout(timer);
-				reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-		}),
+	sleep,
 };
 
 export const nullLogger: Logger = { info() {}, warn() {}, error() {} };

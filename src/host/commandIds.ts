@@ -18,6 +18,9 @@ export const HOST_COMMANDS = [
 	'keel.setApiKey',
 	'keel.selectModel',
 	'keel.probeModel',
+	// checkModel/
+	'keel.checkModel',
+	'keel.showCheckModelReport',
 	// tools/, mcp/
 	'keel.unblockTools',
 	'keel.mcpServers',

@@ -3,6 +3,7 @@ import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
 import { WebviewChannel } from './chat/webviewChannel';
+import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
 import { TurnChanges } from './checkpoints/turnChanges';
@@ -34,6 +35,8 @@ import { lentTools, type LentTools } from './tools/lmKeelTools';
 import { LmToolSource } from './tools/lmTools';
 import { ToolSystemHost } from './tools/toolSystemHost';
 import { VscodeWorkspace } from './tools/vscodeWorkspace';
+import { createHostGate, exportGate } from './tools/hostGate';
+import { readApprovalSettings } from './settings/config';
 
 /**
  * The composition root of the host bundle: builds every feature in dependency order and owns
@@ -47,6 +50,7 @@ export class KeelHost extends Disposable {
 	readonly lentTools: LentTools;
 	private readonly _features = new LazyFeatures();
 	private readonly _chat: ChatViewProvider;
+	private readonly _persistence: SessionPersistence;
 	private readonly _commands: Record<HostCommandId, CommandHandler>;
 
 	constructor(context: vscode.ExtensionContext) {
@@ -56,24 +60,28 @@ export class KeelHost extends Disposable {
 		const output = this._register(vscode.window.createOutputChannel('Keel', { log: true }));
 		const logger = createOutputLogger(output);
 		const workspace = new VscodeWorkspace();
+		// The one gate every surface decides through: tools, restores, mentions, rules and prompt files,
+		// lent tools, exports and the model endpoint (core/gate).
+		const gate = createHostGate(context.workspaceState);
 		// Opened by the webview's `ready`; until then updates are dropped.
 		const channel = new WebviewChannel();
 		// Registered before the controller, so the store closes after the controller's last write.
-		const persistence = this._register(new SessionPersistence(storage, logger));
-		const toolSystem = this._register(new ToolSystemHost(logger));
-		const checkpoints = this._register(new CheckpointsHost(storage));
-		const project = this._register(new ProjectContext(workspace, logger, context.workspaceState));
-		const mentions = this._register(new MentionsHost(workspace));
+		const persistence = (this._persistence = this._register(new SessionPersistence(storage, logger)));
+		const toolSystem = this._register(new ToolSystemHost(logger, gate, workspace));
+		const checkpoints = this._register(new CheckpointsHost(storage, gate));
+		const project = this._register(new ProjectContext(workspace, logger, context.workspaceState, gate));
+		const mentions = this._register(new MentionsHost(workspace, gate));
 		const beforeChange = () => checkpoints.beforeChange();
 		const tools = lazy('tools', () =>
-			this._register(new HostTools(context, logger, toolSystem, persistence.outputs, beforeChange)),
+			this._register(new HostTools(context, logger, toolSystem, persistence.outputs, beforeChange, gate)),
 		);
 		const mcp = lazy('mcp', () => this._register(new McpManager(context, tools(), logger, output, channel)));
 		const vscodeTools = lazy('vscode tools', () => new LmToolSource(tools()));
-		const createModel = () => createConfiguredModel(context.secrets);
-		// A turn's request carries the rules as they are now (a reload may be running) and every source's tools.
+		const createModel = () => createConfiguredModel(context.secrets, gate);
+		// A turn's request carries the rules as they are now (a reload may be running), every source's tools,
+		// and the output filters of the rule files as they are now.
 		const readyForTurn = async () => {
-			await Promise.all([project.rules.ready(), mcp().ready()]);
+			await Promise.all([project.rules.ready(), mcp().ready(), toolSystem.ready()]);
 			vscodeTools().sync();
 		};
 		const sessions = sessionFactory({
@@ -88,7 +96,7 @@ export class KeelHost extends Disposable {
 		const changes = this._register(new TurnChanges(checkpoints, controller, () => persistence.store));
 		const rewind = new ConversationRewind(persistence, controller, (id, choice) => changes.restore(id, choice));
 		const compaction = new Compaction(persistence, controller, project.modes, createModel);
-		const composer = createComposer({ workspace, mentions, controller, compaction, project });
+		const composer = createComposer({ workspace, gate, mentions, controller, compaction, project });
 		this._chat = this._register(
 			new ChatViewProvider({
 				extensionUri: context.extensionUri,
@@ -112,10 +120,13 @@ export class KeelHost extends Disposable {
 		this._register(new TurnNotifications(controller, () => this._chat.visible));
 		this._register(followModelSetting(controller));
 		const blocked = this._register(new BlockedTools(toolSystem.policy, controller));
-		const picker = this._register(new ModelPicker(context, logger));
-		this.lentTools = lentTools(() => tools().registry, workspace);
+		const picker = this._register(new ModelPicker(context, logger, gate));
+		const checkModel = lazy('check model', () => this._register(new CheckModel(context, logger, gate)));
+		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
+		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings);
+		const exports = exportGate(gate, workspace);
 		this.api = {
-			...sessionApi(controller, persistence, rewind, compaction),
+			...sessionApi(controller, persistence, rewind, compaction, exports),
 			...projectContextApi(project, controller, checkpoints.onDidChange),
 			...changes.api,
 			...composerApi(composer, mentions),
@@ -123,11 +134,12 @@ export class KeelHost extends Disposable {
 			...mcpApi(mcp),
 		};
 		this._commands = {
-			...sessionCommands(controller, persistence, rewind, compaction, changes),
+			...sessionCommands(controller, persistence, rewind, compaction, changes, exports),
 			...composerCommands(controller),
 			...projectContextCommands(project, controller),
 			...checkpointCommands(changes),
 			...modelCommands(picker, context.secrets),
+			...checkModelCommands(checkModel),
 			...blocked.commands,
 			...mcpCommands(mcp),
 		};
@@ -135,6 +147,8 @@ export class KeelHost extends Disposable {
 
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this._chat.resolve(view);
+		// The view boots in the renderer for a while; the conversation it will ask for is read meanwhile.
+		this._persistence.readAhead();
 	}
 
 	/** One of HOST_COMMANDS, registered by the activation shim. */

@@ -83,6 +83,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('dropUris'), uris: z.array(z.string().min(1).max(4000)).min(1).max(50) }).strict(),
 	/** The button of the protocol refusal: the host reloads the window (honoured only after a refusal). */
 	z.object({ type: z.literal('reloadWindow') }).strict(),
+	/** The empty chat's "Check this model" button: runs Keel: Check Model. */
+	z.object({ type: z.literal('checkModel') }).strict(),
 ]);
 
 /** A user turn's controls: which chat item shows them, and how many files the turn changed (none: no checkpoint). */
@@ -94,14 +96,18 @@ export const TurnControl = z.object({
 	undoRestore: z.boolean().optional(),
 });
 export const ModeView = z.object({ id: z.string(), name: z.string(), description: z.string().optional() });
-/** A workspace MCP server waiting for the user's permission to start (or the answer just given). */
+/** A workspace MCP server waiting for the user's permission to start or to offer changed tools (or the answer just given). */
 export const McpConsentView = z.object({
 	id: z.string(),
 	server: z.string(),
 	/** Where it is configured, e.g. `.vscode/mcp.json`. */
 	source: z.string(),
-	/** What starting it does: the command line, or the URL it connects to. */
+	/** What starting it does: the command line, or the URL it connects to (or, for `tools`, what changed). */
 	runs: z.string(),
+	/** The rest of the launch plan: the program's real path, folder, env, envFile, your variables it reads. */
+	details: z.array(z.string()).optional(),
+	/** `tools`: the server changed tool definitions since it was allowed; Allow offers them. */
+	kind: z.literal('tools').optional(),
 	state: z.enum(['pending', 'allowed', 'denied']),
 });
 export const CompletionView = z.object({

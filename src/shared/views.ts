@@ -95,6 +95,12 @@ export const UsageView = z.object({
 	estimated: z.boolean(),
 	turnRequests: z.number().int().nonnegative(),
 	turnTokens: z.number().nonnegative(),
+	/** The last request's prompt tokens the server took from its cache, where it says. */
+	cachedTokens: z.number().nonnegative().optional(),
+	/** The last request's prompt tokens the server read anew (prefilled), where it says. */
+	prefilledTokens: z.number().nonnegative().optional(),
+	/** The last request's time to first token, in milliseconds. */
+	ttftMs: z.number().nonnegative().optional(),
 });
 
 export const SessionView = z.object({

@@ -36,7 +36,8 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 	const used = Math.min(usage.contextTokens, window || usage.contextTokens);
 	const percent = window > 0 ? Math.round((100 * usage.contextTokens) / window) : 0;
 	const estimated = usage.estimated ? ' (estimated)' : '';
-	const label = `Context: ${tokens(usage.contextTokens)} of ${tokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${tokens(usage.turnTokens)} tokens`;
+	const speed = meterSpeed(usage);
+	const label = `Context: ${compactTokens(usage.contextTokens)} of ${compactTokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${compactTokens(usage.turnTokens)} tokens${speed.long ? `; last request: ${speed.long}` : ''}`;
 	return (
 		<span
 			class={`context-meter${percent >= 90 ? ' full' : percent >= 70 ? ' high' : ''}`}
@@ -47,14 +48,42 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 			<meter min={0} max={window || 1} value={used} aria-label={label} />
 			<span class="context-figures">
 				{usage.estimated ? '~' : ''}
-				{tokens(usage.contextTokens)}/{tokens(window)} · {usage.turnRequests} req · {tokens(usage.turnTokens)}{' '}
-				tok
+				{compactTokens(usage.contextTokens)}/{compactTokens(window)} · {usage.turnRequests} req ·{' '}
+				{compactTokens(usage.turnTokens)} tok
 			</span>
+			{speed.short && (
+				<span class="context-speed" data-testid="context-speed">
+					{speed.short}
+				</span>
+			)}
 		</span>
 	);
 }
 
-function tokens(count: number): string {
+/**
+ * How fast the last request was served: tokens the server took from its cache (a local model
+ * re-reads only the rest), tokens it read anew, and the time to the first token.
+ */
+function meterSpeed(usage: UsageView): { short: string; long: string } {
+	const short: string[] = [];
+	const long: string[] = [];
+	if (usage.cachedTokens !== undefined) {
+		short.push(`${compactTokens(usage.cachedTokens)} cached`);
+		long.push(`${compactTokens(usage.cachedTokens)} prompt tokens from the server's cache`);
+	}
+	if (usage.prefilledTokens !== undefined) {
+		short.push(`${compactTokens(usage.prefilledTokens)} new`);
+		long.push(`${compactTokens(usage.prefilledTokens)} read anew`);
+	}
+	if (usage.ttftMs !== undefined) {
+		const seconds = usage.ttftMs >= 10_000 ? Math.round(usage.ttftMs / 1000) : (usage.ttftMs / 1000).toFixed(1);
+		short.push(`${seconds} s`);
+		long.push(`first token after ${seconds} s`);
+	}
+	return { short: short.join(' · '), long: long.join(', ') };
+}
+
+function compactTokens(count: number): string {
 	return count >= 10_000
 		? `${Math.round(count / 1000)}k`
 		: count >= 1000

@@ -98,6 +98,16 @@ function App() {
 						) : null}
 						. Change it with <em>Keel: Select Model</em> or the <code>keel.model.*</code> settings.
 					</p>
+					<p>
+						<button
+							class="secondary"
+							data-testid="empty-check-model"
+							onClick={() => post({ type: 'checkModel' })}
+						>
+							Check this model
+						</button>{' '}
+						runs a few minutes of real tasks and says how well it works with Keel, and with which settings.
+					</p>
 				</div>
 			) : (
 				<ChatList store={store} structure={store.structure} version={store.version} />

@@ -19,12 +19,23 @@ export function McpConsentCards() {
 					data-testid="mcp-consent"
 					data-server={c.server}
 					data-state={c.state}
+					data-kind={c.kind ?? 'start'}
 					role="group"
 					aria-label={`MCP server ${c.server}`}
 				>
 					<span>
-						Server <strong>{c.server}</strong> from <code>{c.source}</code> wants to run:{' '}
+						Server <strong>{c.server}</strong> from <code>{c.source}</code>{' '}
+						{c.kind === 'tools' ? '' : 'wants to run: '}
 						<code data-testid="mcp-consent-runs">{c.runs}</code>
+						{c.details?.length ? (
+							<ul class="mcp-consent-details" data-testid="mcp-consent-details">
+								{c.details.map(line => (
+									<li key={line}>
+										<code>{line}</code>
+									</li>
+								))}
+							</ul>
+						) : null}
 					</span>
 					{c.state === 'pending' ? (
 						<span class="continue-actions">

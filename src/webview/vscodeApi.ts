@@ -1,20 +1,10 @@
 import type { WebviewToHost } from '../shared/protocol';
 import type { SessionView } from '../shared/views';
 
-interface VsCodeApi {
-	postMessage(message: unknown): void;
-	getState(): unknown;
-	setState(state: unknown): void;
-}
+import { postToHost, vscodeApi as api } from './hostHandle';
 
-declare function acquireVsCodeApi(): VsCodeApi;
-
-// Acquired once and kept private to this module: page content can never reach it.
-const api = acquireVsCodeApi();
-
-export function post(message: WebviewToHost): void {
-	api.postMessage(message);
-}
+/** The chat's commands to the host. */
+export const post: (message: WebviewToHost) => void = postToHost;
 
 /** A repaint cache only; the host's snapshot is the truth. */
 export function cachedView(): SessionView | undefined {

@@ -34,6 +34,10 @@ async function allow(chat: Frame, server: string, runs: RegExp): Promise<void> {
 	await card.waitFor({ timeout: 60_000 });
 	assert.match(await card.innerText(), /from \.vscode\/mcp\.json wants to run/);
 	assert.match(await card.locator(testId('mcp-consent-runs')).innerText(), runs);
+	// A program's card shows the rest of its plan: the folder it runs in, at least.
+	if (!runs.source.startsWith('^connect')) {
+		assert.match(await card.locator(testId('mcp-consent-details')).innerText(), /\bin \//);
+	}
 	await card.locator(testId('mcp-allow')).click();
 	await chat.locator(`${testId('mcp-consent')}[data-server="${server}"][data-state="allowed"]`).waitFor();
 }
@@ -168,17 +172,18 @@ describe('Keel with MCP servers (e2e)', function () {
 		await keel.page.locator('.notification-toast', { hasText: 'stopped unexpectedly' }).first().waitFor();
 	});
 
-	it('a tool a workspace server adds after it was allowed is held back until the user allows it', async () => {
+	it('a tool a workspace server adds after it was allowed is held back until the user allows it on its card in the chat', async () => {
 		await serverRow(keel.page, 'shop', 'running');
 		const chat = await freshChat(keel);
 		double().script(toolCalls([{ name: 'mcp_shop_add_tool', arguments: {} }]), text('added'));
 		await ask(chat, 'use add_tool of the shop');
 		await approveCard(chat, 'mcp_shop_add_tool');
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'added' }).waitFor();
-		const toast = keel.page
-			.locator('.notification-toast', { hasText: 'added or changed tools since you allowed it (extra_tool)' })
-			.first();
-		await toast.waitFor();
+		// The change is approved in the chat, on a card naming what changed (no VS Code notification).
+		const card = chat.locator(`${testId('mcp-consent')}[data-server="shop"][data-kind="tools"]`).first();
+		await card.waitFor({ timeout: 60_000 });
+		assert.match(await card.innerText(), /changed its tools since you allowed it: extra_tool/);
+		await keel.screenshot('mcp-tools-changed-card');
 		// In the request at all: offered, or named in request_tools' catalog.
 		const offeredFor = async (prompt: string) => {
 			double().script(text('ok'));
@@ -196,7 +201,7 @@ describe('Keel with MCP servers (e2e)', function () {
 			!(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'),
 			'held back before the user allows it',
 		);
-		await toast.locator('.monaco-button', { hasText: 'Allow' }).first().click();
+		await card.locator(testId('mcp-allow')).click();
 		for (let i = 0; i < 20 && !(await offeredFor('shop extra_tool please')).includes('mcp_shop_extra_tool'); i++) {
 			await keel.page.waitForTimeout(250);
 		}

@@ -10,6 +10,7 @@ import { withCheckpoints } from '../../src/core/checkpoints/checkpointedTools';
 import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/tools/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
+import { Gate } from '../../src/core/gate/gate';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
@@ -42,10 +43,14 @@ describe('checkpoints through the loop (real git, real files)', function () {
 		const gitDir = path.join(storage, 'checkpoints.git');
 		checkpoints = new Checkpoints({
 			open: async () => ({
-				store: await CheckpointStore.open(gitDir, tree.base, undefined, {
-					denyRead: DEFAULT_DENY_READ,
-					allowRead: DEFAULT_ALLOW_READ,
-				}),
+				store: await CheckpointStore.open(
+					gitDir,
+					tree.base,
+					undefined,
+					new Gate({
+						policy: () => ({ denyRead: DEFAULT_DENY_READ, allowRead: DEFAULT_ALLOW_READ, alwaysAsk: [] }),
+					}),
+				),
 				index: new CheckpointIndex(path.join(storage, 'checkpoints.json')),
 			}),
 			notice: notice => notices.push(notice),
@@ -242,5 +247,44 @@ describe('checkpoints through the loop (real git, real files)', function () {
 			"secrets on the deny-read list are never copied into Keel's storage",
 		);
 		assert.ok(stored.includes('.env.example'), 'allow-read exceptions are kept');
+	});
+
+	it('names what it could not restore safely (a folder swapped for a link out while the dialog waited), restores the rest, and keeps binary files byte for byte', async () => {
+		const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-cp-outside-'));
+		fs.writeFileSync(path.join(outside, 'guide.md'), 'outside, not the workspace\n');
+		const bytes = Buffer.from([0, 255, 10, 13, 128, 0, 1]);
+		tree.add({ 'docs/guide.md': 'v1\n' });
+		fs.writeFileSync(path.join(tree.base, 'logo.bin'), bytes);
+		const done = await turn([
+			{ name: 'write_file', arguments: { path: 'docs/guide.md', content: 'v2\n' } },
+			{ name: 'write_file', arguments: { path: 'README.md', content: '# Changed\n' } },
+			{ name: 'delete_path', arguments: { path: 'logo.bin' } },
+		]);
+		fs.writeFileSync(path.join(tree.base, 'README.md'), '# Mine\n');
+		const outcome = await checkpoints.restore('s1', done.turnId, async () => {
+			fs.rmSync(path.join(tree.base, 'docs'), { recursive: true });
+			fs.symlinkSync(outside, path.join(tree.base, 'docs'));
+			return 'overwrite';
+		});
+		assert.deepStrictEqual(
+			outcome.refused?.map(r => r.path),
+			['docs/guide.md'],
+		);
+		assert.match(outcome.message, /Left alone, not safe to restore: docs\/guide\.md \(docs is a symlink now/);
+		assert.strictEqual(fs.readFileSync(path.join(outside, 'guide.md'), 'utf8'), 'outside, not the workspace\n');
+		assert.strictEqual(tree.read('README.md'), '# Project\n', 'the rest is restored');
+		assert.deepStrictEqual(fs.readFileSync(path.join(tree.base, 'logo.bin')), bytes);
+		fs.rmSync(outside, { recursive: true, force: true });
+	});
+
+	it('takes a checkpoint when a folder it holds became a symlink (its files recorded as gone, the link as a link)', async () => {
+		tree.add({ 'lib/a.ts': 'a\n', 'elsewhere/b.ts': 'b\n' });
+		const first = await turn([{ name: 'write_file', arguments: { path: 'lib/a.ts', content: 'a2\n' } }]);
+		fs.rmSync(path.join(tree.base, 'lib'), { recursive: true });
+		fs.symlinkSync('elsewhere', path.join(tree.base, 'lib'));
+		const second = await turn([{ name: 'write_file', arguments: { path: 'notes.txt', content: 'n\n' } }]);
+		assert.ok(second.before !== first.after);
+		const files = (await checkpoints.turns('s1')).find(t => t.turnId === second.turnId)!;
+		assert.ok(files.before, 'the checkpoint was taken');
 	});
 });

@@ -47,7 +47,7 @@ describe('eval — golden tool-calling set against the model double', function (
 		assert.match(result.why, /out\/word.txt is "lantern"/);
 	});
 
-	it('runs as `npm run eval -- --base-url URL --model NAME` and prints pass rates', async () => {
+	it('runs as `npm run eval -- --golden --base-url URL --model NAME` and prints pass rates', async () => {
 		const task = loadGolden().find(t => t.id === 'explore-todo-owner')!;
 		double.reset();
 		double.script(...script(task.reference));
@@ -55,7 +55,7 @@ describe('eval — golden tool-calling set against the model double', function (
 		const stdout = await new Promise<string>((resolve, reject) =>
 			execFile(
 				process.execPath,
-				[main, '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id],
+				[main, '--golden', '--base-url', double.openaiBaseUrl, '--model', 'double', '--only', task.id],
 				(error, out) => (error ? reject(error) : resolve(out)),
 			),
 		);

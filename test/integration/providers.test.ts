@@ -102,7 +102,10 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.strictEqual(outcome.reason, 'completed');
 		assert.deepStrictEqual(runs, ['hull'], 'arguments streamed in five fragments were reassembled');
 		const second = double.modelRequests[1].body;
-		assert.strictEqual(second.system, 'You are Keel.');
+		// The stable prefix carries cache breakpoints (system, last tool, newest message).
+		assert.deepStrictEqual(second.system, [
+			{ type: 'text', text: 'You are Keel.', cache_control: { type: 'ephemeral' } },
+		]);
 		assert.ok(second.messages.every((m: any) => m.role !== 'system'));
 		const use = second.messages[1].content.find((b: any) => b.type === 'tool_use');
 		assert.deepStrictEqual(use.input, { word: 'hull' });

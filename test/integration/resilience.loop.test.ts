@@ -163,7 +163,7 @@ describe('resilience — loop behaviours in real work', function () {
 		assert.equal(double.modelRequests.length, 2);
 	});
 
-	it('at the step cap with nobody to ask, the model is told the limit was reached, with no tools, and its summary is shown', async () => {
+	it('at the step cap with nobody to ask, the model is told the limit was reached (tools as before, none run), and its summary is shown', async () => {
 		const state = { fixed: false, outages: 0, runs: 0, fetches: 0 };
 		double.script(
 			toolCall('run_tests', {}),
@@ -174,7 +174,8 @@ describe('resilience — loop behaviours in real work', function () {
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'stepLimit');
 		const last = double.modelRequests[2].body;
-		assert.equal(last.tools, undefined);
+		// The same tools as the request before, so a local server reads only the note anew.
+		assert.deepEqual(last.tools, double.modelRequests.at(-2)!.body.tools);
 		assert.match(JSON.stringify(last.messages[last.messages.length - 1]), /step limit was reached/);
 		assert.deepEqual(
 			outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),

@@ -13,6 +13,8 @@ import {
 	type Wire,
 } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
+import { OllamaChatModel } from '../../src/core/llm/ollamaChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 
 const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
 
@@ -24,7 +26,7 @@ describe('resilience — reasoning models over HTTP', function () {
 	after(() => double.close());
 
 	for (const wire of WIRES) {
-		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and goes back only where the provider wants it`, async () => {
+		it(`${wire}: reasoning streams as reasoningDelta, stays out of the answer, and a Qwen3 model never gets it back`, async () => {
 			double.script(
 				{
 					...toolCall('read_file', { path: 'notes/a.txt' }),
@@ -42,25 +44,35 @@ describe('resilience — reasoning models over HTTP', function () {
 				outcome.messages.filter(m => m.kind === 'assistant').map(m => m.content),
 				['It says alpha.'],
 			);
-			// Within the turn that made the call: DeepSeek-style servers get reasoning_content, Ollama `thinking`; Anthropic nothing (no signature).
-			const sent = (double.modelRequests[1].body.messages as Array<Record<string, unknown>>).find(
-				m => m.role === 'assistant',
-			);
-			const field = { openai: 'reasoning_content', ollama: 'thinking', anthropic: undefined }[wire];
-			if (field) {
-				assert.equal(sent?.[field], 'The user wants the note. I will read it.');
-			} else {
-				assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
-			}
-			assert.doesNotMatch(
-				JSON.stringify(
-					(double.modelRequests[1].body.messages as Array<{ content: unknown }>).map(m => m.content),
-				),
-				/I will read it/,
-			);
-			// A new user turn: earlier reasoning is dropped everywhere.
+			// Qwen3's template drops reasoning at the next user message: sent back within the turn it
+			// would make the server re-read the turn at the next one, so no request carries it.
+			assert.doesNotMatch(JSON.stringify(double.modelRequests[1].body), /I will read it/);
 			await t.run('and now?', outcome.messages);
 			assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /I will read it/);
+		});
+	}
+
+	const wantsItBack = { openai: 'reasoning_content', ollama: 'thinking' } as const;
+	for (const [wire, field] of Object.entries(wantsItBack) as Array<['openai' | 'ollama', string]>) {
+		it(`${wire}: a model that wants its reasoning back (DeepSeek) gets it in every later request, the next turn's too`, async () => {
+			double.script(
+				{ ...toolCall('read_file', { path: 'notes/a.txt' }), reasoning: 'I will read it.' },
+				text('It says alpha.'),
+				text('Second turn.'),
+			);
+			const model =
+				wire === 'openai'
+					? new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'deepseek-reasoner' })
+					: new OllamaChatModel({ baseUrl: double.url, model: 'deepseek-v3.1:671b' });
+			const t = harness(double, wire, { model });
+			const outcome = await t.run();
+			await t.run('and now?', outcome.messages);
+			for (const request of double.modelRequests.slice(1)) {
+				const sent = (request.body.messages as Array<Record<string, unknown>>).find(
+					m => m.role === 'assistant',
+				);
+				assert.equal(sent?.[field], 'I will read it.');
+			}
 		});
 	}
 
@@ -75,7 +87,9 @@ describe('resilience — reasoning models over HTTP', function () {
 			}),
 			text('alpha'),
 		);
-		const t = harness(double);
+		const t = harness(double, 'openai', {
+			model: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'deepseek-reasoner' }),
+		});
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
 		assert.match(JSON.stringify(double.modelRequests[1].body), /reasoning_content/);
@@ -170,8 +184,10 @@ describe('resilience — reasoning models over HTTP', function () {
 		const outcome = await t.run();
 		assert.equal(outcome.reason, 'completed');
 		assert.match(JSON.stringify(double.modelRequests[1].body), /only reasoning/);
-		// The nudge goes with that one request only; the history keeps no trace of it.
-		assert.ok(outcome.messages.every(m => !/only reasoning/.test(m.content)));
+		// The nudge stays in the history as a note where it was sent (so later requests extend that
+		// one), never as something the model or the user said.
+		assert.ok(outcome.messages.every(m => m.kind === 'system' || !/only reasoning/.test(m.content)));
+		assert.match(JSON.stringify(double.modelRequests.at(-1)?.body), /only reasoning/);
 	});
 
 	it('finish_reason "tool_calls" with no call is re-asked with a precise nudge', async () => {

@@ -187,7 +187,8 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		assert.ok(card.filtered && card.filtered.to < card.filtered.from);
 		assert.match(
 			secret.content,
-			/\[Keel security: the command's raw output contains 2 credential-shaped strings \(GitHub token, secret assignment\)/,
+			// One secret, counted once, though both the token and the assignment shapes match it.
+			/\[Keel security: the command's raw output contains 1 credential-shaped string \(GitHub token\)/,
 		);
 		assert.doesNotMatch(secret.content, /ghp_abcdef/);
 	});
@@ -242,7 +243,7 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		assert.strictEqual(finalCard('limited').errorCategory, 'rate_limited');
 	});
 
-	it('blocks a tool that keeps failing: not offered any more, a notice, and unblocking brings it back', async () => {
+	it('blocks a tool that keeps failing: still offered in its place, its calls refused, a notice, and unblocking lets it run', async () => {
 		const calls = Array.from({ length: 4 }, (_, i) =>
 			toolCalls([{ name: 'list_directory', arguments: { path: `missing${i}` }, id: `m${i}` }]),
 		);
@@ -253,8 +254,9 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 		await chat.send('list them');
 		const names = (i: number) =>
 			(double.modelRequests[i].body.tools as Array<{ function: { name: string } }>).map(t => t.function.name);
-		assert.ok(names(2).includes('list_directory'));
-		assert.ok(!names(3).includes('list_directory'), 'blocked after the third failure');
+		// Blocked after the third failure, yet offered as before: removing it would make a local
+		// server re-read the whole conversation. The call is refused with the reason instead.
+		assert.deepStrictEqual(names(3), names(2));
 		assert.match(
 			toolMessages().find(m => m.tool_call_id === 'm3')!.content,
 			/^\[tool_error\]\ncategory: policy_blocked\nerror: list_directory is blocked for this session/,

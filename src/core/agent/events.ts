@@ -68,6 +68,12 @@ export type AgentEvent =
 			contextWindow: number;
 			turnRequests: number;
 			turnTokens: number;
+			/** Prompt tokens the server took from its cache, where it says (llama.cpp, OpenAI-style, Anthropic). */
+			cachedTokens?: number;
+			/** Prompt tokens the server read anew (Ollama's prompt_eval_count, or prompt less cached). */
+			prefilledTokens?: number;
+			/** Time from sending the request to the first streamed token. */
+			ttftMs?: number;
 	  }
 	| { type: 'toolCallUpdated'; turnId: string; call: ToolCallState }
 	/** Retries, repairs, guards: a compact inline line, and a notification when it matters. */

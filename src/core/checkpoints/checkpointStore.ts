@@ -1,5 +1,7 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import { Gate } from '../gate/gate';
+import { defaultPathPolicy } from '../tools/pathPolicy';
+import { PathRefused } from '../tools/paths';
+import { purgeKeptOut } from './checkpointPurge';
 import { ShadowGit, splitNul } from './shadowGit';
 
 export interface ChangedFile {
@@ -18,7 +20,9 @@ export const DEFAULT_LIMITS: CheckpointLimits = { maxFileBytes: 2 * 1024 * 1024,
 
 /**
  * Never in a checkpoint, besides whatever the workspace's own .gitignore files exclude:
- * dependency and cache folders that are large, re-creatable, and not the user's work.
+ * dependency and cache folders that are large, re-creatable, and not the user's work. Secrets
+ * are not here: git's ignore syntax is not Keel's (case, braces, extglobs) and the workspace's
+ * own .gitignore could re-include them (`!.env`), so the gate decides those file by file.
  */
 export const DEFAULT_EXCLUDES = [
 	'node_modules/',
@@ -36,8 +40,14 @@ export class CheckpointError extends Error {}
 
 export interface Snapshot {
 	commit: string;
-	/** Left out: too large, or a nested repository. */
+	/** Left out: too large, a nested repository, or hard-linked to another file. */
 	skipped: string[];
+}
+
+/** A file a restore left alone, and why (named in the chat). */
+export interface Refused {
+	path: string;
+	reason: string;
 }
 
 /**
@@ -46,30 +56,38 @@ export interface Snapshot {
  */
 export class CheckpointStore {
 	private _queue: Promise<unknown> = Promise.resolve();
+	/** Commits rewritten by the purge when this store was opened: old → new. */
+	purged = new Map<string, string>();
 
 	private constructor(
 		readonly git: ShadowGit,
 		private readonly _limits: CheckpointLimits,
+		private readonly _gate: Gate,
 	) {}
 
 	/**
-	 * `secrets`: the deny-read list (and its allow exceptions). Those files are never copied into
-	 * Keel's storage; the price is that a restore cannot bring back a secret a command changed.
+	 * `gate` decides which files are never copied into Keel's storage (deny-read and deny rules,
+	 * with the same matching as the tools; the price is that a restore cannot bring back a
+	 * secret a command changed) and checks each write and delete of a restore. Whatever an older
+	 * version, or an older deny list, let in is purged here.
 	 */
 	static async open(
 		gitDir: string,
 		workTree: string,
 		limits: CheckpointLimits = DEFAULT_LIMITS,
-		secrets?: { denyRead: readonly string[]; allowRead: readonly string[] },
+		gate: Gate = new Gate({ policy: () => defaultPathPolicy }),
 		gitPath?: string,
 	): Promise<CheckpointStore> {
 		const git = new ShadowGit(gitDir, workTree, gitPath);
-		await git.init([
-			...DEFAULT_EXCLUDES,
-			...(secrets?.denyRead ?? []),
-			...(secrets?.allowRead ?? []).map(glob => `!${glob}`),
-		]);
-		return new CheckpointStore(git, limits);
+		const fresh = await git.init(DEFAULT_EXCLUDES);
+		const store = new CheckpointStore(git, limits, gate);
+		store.purged = await purgeKeptOut(
+			git,
+			file => gate.keptOutOfStores(file) !== undefined,
+			gate.storeFingerprint(),
+			fresh,
+		);
+		return store;
 	}
 
 	get workTree(): string {
@@ -85,33 +103,51 @@ export class CheckpointStore {
 	/** Records the workspace as it is now; `ref` keeps the commit from ever being collected. */
 	snapshot(ref: string, message: string): Promise<Snapshot> {
 		return this._serial(async () => {
-			const untracked = splitNul(await this.git.run(['ls-files', '-z', '-o', '--exclude-standard']));
+			const keep = (file: string) => this._gate.keptOutOfStores(file) === undefined;
+			const untracked = splitNul(await this.git.run(['ls-files', '-z', '-o', '--exclude-standard'])).filter(keep);
 			if (untracked.length > this._limits.maxFiles) {
 				throw new CheckpointError(
 					`the workspace has ${untracked.length} files not yet in a checkpoint, more than keel.checkpoints.maxFiles (${this._limits.maxFiles}); add build output to .gitignore or raise the limit`,
 				);
 			}
-			const changed = splitNul(await this.git.run(['ls-files', '-z', '-m', '-d']));
+			const changed = splitNul(await this.git.run(['ls-files', '-z', '-m', '-d'])).filter(keep);
 			const add: string[] = [];
 			const skipped: string[] = [];
 			for (const file of new Set([...untracked, ...changed])) {
-				const stat = lstatOrUndefined(path.join(this.workTree, file));
+				const stat = this.git.lstat(file);
 				if (stat?.isDirectory()) {
 					skipped.push(file); // a nested repository: its own git keeps it
-				} else if (stat?.isFile() && stat.size > this._limits.maxFileBytes) {
+				} else if (stat?.isFile() && (stat.size > this._limits.maxFileBytes || stat.nlink > 1)) {
+					// A hard link shares its bytes with a path that may be outside or deny-listed: read_file refuses it too.
 					skipped.push(file);
 				} else {
 					add.push(file); // present, or deleted (then `add -A` records the deletion)
 				}
 			}
-			if (add.length > 0) {
-				await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], add.join('\0'));
+			// A tracked file beneath what is now a symlink is gone from the work tree as git sees it
+			// (git refuses to add "beyond a symbolic link"): recorded as deleted; the link itself is added.
+			const beyond = add.filter(file => this._beyondLink(file));
+			const present = add.filter(file => !beyond.includes(file));
+			if (beyond.length > 0) {
+				await this.git.run(
+					['rm', '--cached', '-q', '-f', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+					beyond.join('\0'),
+				);
+			}
+			if (present.length > 0) {
+				await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], present.join('\0'));
 			}
 			const tree = (await this.git.run(['write-tree'])).trim();
 			const commit = (await this.git.run(['commit-tree', tree, '-m', message])).trim();
 			await this.git.run(['update-ref', `refs/keel/${safeRef(ref)}`, commit]);
 			return { commit, skipped };
 		});
+	}
+
+	/** A folder above `file` is a symlink now. */
+	private _beyondLink(file: string): boolean {
+		const parts = file.split('/');
+		return parts.slice(0, -1).some((_, i) => this.git.lstat(parts.slice(0, i + 1).join('/'))?.isSymbolicLink());
 	}
 
 	/** What changed from `from` to `to`, as paths relative to the workspace. */
@@ -124,54 +160,78 @@ export class CheckpointStore {
 	/** The content of a file in a snapshot, or undefined when it was not there. */
 	show(commit: string, file: string): Promise<Buffer | undefined> {
 		return this._serial(async () => {
-			const listed = splitNul(await this.git.run(['ls-tree', '-z', '--name-only', commit, '--', file]));
-			if (listed.length === 0) {
-				return undefined;
-			}
-			return Buffer.from(await this.git.run(['show', `${commit}:${file}`]), 'utf8');
+			const entry = (await this._entries(commit, [file])).get(file);
+			return entry ? this.git.runBytes(['cat-file', 'blob', entry.object]) : undefined;
 		});
 	}
 
 	/**
 	 * Puts `files` back the way they are in `commit`: re-written when the snapshot has them,
-	 * removed when it does not (a file the turn created).
+	 * removed when it does not (a file the turn created). Each write and delete passes the gate
+	 * when it is done (gate/restoreFiles.ts); `approved` are the protected files the user allowed.
+	 * Returns what was left alone, and why.
 	 */
-	checkout(commit: string, files: readonly string[]): Promise<void> {
+	checkout(commit: string, files: readonly string[], approved: ReadonlySet<string> = new Set()): Promise<Refused[]> {
 		return this._serial(async () => {
-			const present = new Set(splitNul(await this.git.run(['ls-tree', '-r', '-z', '--name-only', commit])));
-			const restore = files.filter(file => present.has(file));
-			if (restore.length > 0) {
-				await this.git.run(
-					['checkout', commit, '--pathspec-from-file=-', '--pathspec-file-nul'],
-					restore.join('\0'),
-				);
+			const entries = await this._entries(commit, files);
+			const disk = this._gate.restorer(this.workTree, approved);
+			const refused: Refused[] = [];
+			const attempt = (file: string, act: () => void) => {
+				try {
+					act();
+				} catch (error) {
+					refused.push({ path: file, reason: error instanceof PathRefused ? error.message : String(error) });
+				}
+			};
+			// Deletions first, deepest first: a link the restore puts back must not have files to delete beneath it.
+			const removed = files.filter(f => !entries.has(f)).sort((a, b) => depth(b) - depth(a));
+			for (const file of removed) {
+				attempt(file, () => {
+					disk.remove(file);
+					disk.prune(file);
+				});
 			}
-			for (const file of files.filter(file => !present.has(file))) {
-				const absolute = path.join(this.workTree, file);
-				fs.rmSync(absolute, { force: true });
-				removeEmptyParents(path.dirname(absolute), this.workTree);
+			const written = files.filter(f => entries.has(f)).sort((a, b) => depth(a) - depth(b));
+			// Blobs in batches: one git process per hundred files, and never every blob in memory at once.
+			for (let start = 0; start < written.length; start += 100) {
+				const batch = written.slice(start, start + 100);
+				const blobs = await this.git.blobs(batch.map(file => entries.get(file)!.object));
+				batch.forEach((file, i) => {
+					const entry = entries.get(file)!;
+					attempt(file, () =>
+						entry.mode === '120000'
+							? disk.link(file, blobs[i].toString('utf8'))
+							: disk.write(file, blobs[i], entry.mode === '100755'),
+					);
+				});
 			}
+			return refused;
 		});
 	}
-}
 
-function lstatOrUndefined(file: string): fs.Stats | undefined {
-	try {
-		return fs.lstatSync(file);
-	} catch {
-		return undefined;
-	}
-}
-
-/** Folders the turn created and that are empty once its files are gone; never the root. */
-function removeEmptyParents(folder: string, root: string): void {
-	for (let dir = folder; dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
-		try {
-			fs.rmdirSync(dir);
-		} catch {
-			return; // not empty, or already gone
+	/** Mode and object of each of `files` in `commit` that it has. */
+	private async _entries(
+		commit: string,
+		files: readonly string[],
+	): Promise<Map<string, { mode: string; object: string }>> {
+		const wanted = new Set(files);
+		const out = new Map<string, { mode: string; object: string }>();
+		// A short list is named to git (literal pathspecs); a long one would not fit a command line.
+		const named = files.length <= 200 ? ['--', ...files] : [];
+		for (const line of splitNul(await this.git.run(['ls-tree', '-r', '-z', '--full-tree', commit, ...named]))) {
+			const tab = line.indexOf('\t');
+			const file = line.slice(tab + 1);
+			if (wanted.has(file)) {
+				const [mode, , object] = line.slice(0, tab).split(' ');
+				out.set(file, { mode, object });
+			}
 		}
+		return out;
 	}
+}
+
+function depth(file: string): number {
+	return file.split('/').length;
 }
 
 export function safeRef(ref: string): string {

@@ -1,7 +1,8 @@
 import type { NoticeCode } from '../agent/noticeCodes';
 import type { NoticeLevel } from '../agent/events';
-import { CheckpointError, type ChangedFile, type CheckpointStore } from './checkpointStore';
+import { CheckpointError, type ChangedFile, type CheckpointStore, type Refused } from './checkpointStore';
 import type { CheckpointIndex, RestoreRecord, TurnCheckpoint } from './turnCheckpoints';
+import { shortId } from '../util/ids';
 
 export interface CheckpointNotice {
 	sessionId: string;
@@ -22,6 +23,8 @@ export interface RestoreOutcome {
 	kept: string[];
 	/** Protected files the restore left alone: writing them was not approved. */
 	guarded?: string[];
+	/** Files the restore could not put back safely (a link on the way, a folder in the place), with why. */
+	refused?: Refused[];
 	cancelled?: boolean;
 	message: string;
 }
@@ -49,12 +52,15 @@ export class Checkpoints {
 	private _current: { sessionId: string; turnId: string; taken?: Promise<void> } | undefined;
 	private readonly _warned = new Set<string>();
 	private _warmed = false;
-	private _counter = 0;
 
 	constructor(private readonly _options: CheckpointsOptions) {}
 
 	private _open() {
-		this._opened ??= this._options.open();
+		this._opened ??= this._options.open().then(opened => {
+			// Commits the store rewrote when it purged what it must not keep: the list follows them.
+			opened.index.remap(opened.store.purged);
+			return opened;
+		});
 		return this._opened;
 	}
 
@@ -239,7 +245,7 @@ export class Checkpoints {
 		confirm?: ConfirmOverwrite,
 		approve?: ApproveProtected,
 	): Promise<RestoreOutcome> {
-		const id = `r${this._now().toString(36)}${++this._counter}`;
+		const id = shortId('r');
 		const now = await store.snapshot(`${plan.sessionId}/restore/${id}/point`, `before restore ${id}`);
 		let changes = await store.diff(now.commit, plan.target);
 		if (changes.length === 0) {
@@ -258,26 +264,20 @@ export class Checkpoints {
 				changes = changes.filter(c => !userEdited.has(c.path));
 			}
 		}
-		// Protected files pass the approval gate; without an approval they are left alone (fail closed).
-		const protectedFiles = changes.flatMap(c => {
-			const reason = this._options.protectedReason?.(c.path);
-			return reason ? [{ path: c.path, reason }] : [];
-		});
-		let guarded: string[] = [];
-		if (protectedFiles.length && !(approve ? await approve(protectedFiles).catch(() => false) : false)) {
-			guarded = protectedFiles.map(f => f.path);
-			changes = changes.filter(c => !guarded.includes(c.path));
-		}
-		const guardedText = guarded.length
-			? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
-			: '';
+		const { guarded, approved, guardedText } = await this._askProtected(changes, approve);
+		changes = changes.filter(c => !guarded.includes(c.path));
 		if (changes.length === 0) {
 			return { restored: [], kept, guarded, message: `Nothing restored.${guardedText}` };
 		}
-		await store.checkout(
+		const refused = await store.checkout(
 			plan.target,
 			changes.map(c => c.path),
+			approved,
 		);
+		changes = changes.filter(c => !refused.some(r => r.path === c.path));
+		const refusedText = refused.length
+			? ` Left alone, not safe to restore: ${refused.map(r => `${r.path} (${r.reason})`).join('; ')}.`
+			: '';
 		const result = await store.snapshot(`${plan.sessionId}/restore/${id}/result`, `after restore ${id}`);
 		if (plan.undoing) {
 			index.updateRestore({ ...plan.undoing, undone: true });
@@ -298,7 +298,28 @@ export class Checkpoints {
 			restored: changes,
 			kept,
 			guarded,
-			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}`,
+			refused,
+			message: `${verb}: ${changes.length} file${changes.length === 1 ? '' : 's'} (${changes.map(c => c.path).join(', ')}).${keptText}${guardedText}${refusedText}`,
+		};
+	}
+
+	/** Protected files pass the approval gate; without an approval they are left alone (fail closed). */
+	private async _askProtected(
+		changes: readonly ChangedFile[],
+		approve?: ApproveProtected,
+	): Promise<{ guarded: string[]; approved: Set<string>; guardedText: string }> {
+		const protectedFiles = changes.flatMap(c => {
+			const reason = this._options.protectedReason?.(c.path);
+			return reason ? [{ path: c.path, reason }] : [];
+		});
+		const yes = protectedFiles.length > 0 && (approve ? await approve(protectedFiles).catch(() => false) : false);
+		const guarded = yes ? [] : protectedFiles.map(f => f.path);
+		return {
+			guarded,
+			approved: new Set(yes ? protectedFiles.map(f => f.path) : []),
+			guardedText: guarded.length
+				? ` Left protected files alone (not approved): ${protectedFiles.map(f => `${f.path} (${f.reason})`).join(', ')}.`
+				: '',
 		};
 	}
 

@@ -40,7 +40,12 @@ export class ShadowGit {
 	}
 
 	/** Runs git; `input` goes to stdin. Rejects with git's own stderr, which says what went wrong. */
-	run(args: string[], input?: string, withWorkTree = true): Promise<string> {
+	async run(args: string[], input?: string, withWorkTree = true, env: NodeJS.ProcessEnv = {}): Promise<string> {
+		return (await this.runBytes(args, input, withWorkTree, env)).toString('utf8');
+	}
+
+	/** The same, with stdout as bytes: file contents are not text. */
+	runBytes(args: string[], input?: string, withWorkTree = true, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
 		return new Promise((resolve, reject) => {
 			const child = execFile(
 				this._gitPath,
@@ -55,13 +60,18 @@ export class ShadowGit {
 					'core.quotepath=false',
 					...args,
 				],
-				{ cwd: this.workTree, env: this._env(withWorkTree), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+				{
+					cwd: this.workTree,
+					env: { ...this._env(withWorkTree), ...env },
+					maxBuffer: 256 * 1024 * 1024,
+					encoding: 'buffer',
+				},
 				(error, stdout, stderr) => {
 					if (error) {
 						const why =
 							(error as NodeJS.ErrnoException).code === 'ENOENT'
 								? 'git is not installed or not on PATH'
-								: stderr.trim() || error.message;
+								: stderr.toString('utf8').trim() || error.message;
 						reject(new Error(`git ${args[0]} failed: ${why}`));
 						return;
 					}
@@ -74,9 +84,10 @@ export class ShadowGit {
 		});
 	}
 
-	/** Creates the repository on first use: no hooks, no automatic gc (it would drop checkpoints). */
-	async init(excludes: readonly string[]): Promise<void> {
-		if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+	/** Creates the repository on first use: no hooks, no automatic gc (it would drop checkpoints). True when it did. */
+	async init(excludes: readonly string[]): Promise<boolean> {
+		const fresh = !fs.existsSync(path.join(this.gitDir, 'HEAD'));
+		if (fresh) {
 			fs.mkdirSync(this.gitDir, { recursive: true });
 			// init refuses GIT_WORK_TREE; the work tree is given to every later command instead.
 			await this.run(['init', '--quiet', '--bare', '--template='], undefined, false);
@@ -89,6 +100,58 @@ export class ShadowGit {
 			path.join(this.gitDir, 'info', 'exclude'),
 			`# Written by Keel: never in checkpoints.\n${excludes.join('\n')}\n`,
 		);
+		return fresh;
+	}
+
+	/** The contents of `objects` (blob ids), in order, read by one `git cat-file --batch`. */
+	async blobs(objects: readonly string[]): Promise<Buffer[]> {
+		if (objects.length === 0) {
+			return [];
+		}
+		const out = await this.runBytes(['cat-file', '--batch'], `${objects.join('\n')}\n`);
+		const blobs: Buffer[] = [];
+		let at = 0;
+		for (const object of objects) {
+			const end = out.indexOf(0x0a, at);
+			const [id, type, size] = out.subarray(at, end).toString('utf8').split(' ');
+			if (type !== 'blob' || !id.startsWith(object.slice(0, 7))) {
+				throw new Error(`git cat-file: ${object} is not a blob in the checkpoint repository`);
+			}
+			at = end + 1;
+			blobs.push(out.subarray(at, at + Number(size)));
+			at += Number(size) + 1;
+		}
+		return blobs;
+	}
+
+	/** A small file of Keel's own beside the repository (never in the work tree). */
+	notePath(name: string): string {
+		return path.join(this.gitDir, name);
+	}
+
+	readNote(name: string): string | undefined {
+		try {
+			return fs.readFileSync(this.notePath(name), 'utf8');
+		} catch {
+			return undefined;
+		}
+	}
+
+	writeNote(name: string, text: string): void {
+		fs.writeFileSync(this.notePath(name), text);
+	}
+
+	removeNote(name: string): void {
+		fs.rmSync(this.notePath(name), { force: true });
+	}
+
+	/** The entry as it is on disk now (not following a link), or undefined; checkpoints decide by it what to copy. */
+	lstat(file: string): fs.Stats | undefined {
+		try {
+			return fs.lstatSync(path.join(this.workTree, file));
+		} catch {
+			return undefined;
+		}
 	}
 
 	static available(gitPath = 'git'): Promise<boolean> {

@@ -91,6 +91,21 @@ export class CheckpointIndex {
 		return [...this._data.restores].reverse().find(r => r.sessionId === sessionId && !r.undone);
 	}
 
+	/** Follows commits the store rewrote (a purge): every checkpoint keeps pointing at its snapshot. */
+	remap(commits: ReadonlyMap<string, string>): void {
+		if (commits.size === 0) {
+			return;
+		}
+		const to = (commit: string | undefined) => (commit === undefined ? undefined : (commits.get(commit) ?? commit));
+		this._data.turns = this._data.turns.map(t => ({ ...t, before: to(t.before)!, after: to(t.after) }));
+		this._data.restores = this._data.restores.map(r => ({
+			...r,
+			restorePoint: to(r.restorePoint)!,
+			result: to(r.result),
+		}));
+		this._save();
+	}
+
 	private _save(): void {
 		const temp = `${this._file}.tmp`;
 		fs.writeFileSync(temp, JSON.stringify(this._data));

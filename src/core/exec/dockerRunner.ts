@@ -4,6 +4,7 @@ import { StringDecoder } from 'string_decoder';
 import type { CommandRequest, CommandResult, CommandRunner, Logger } from '../ports';
 import { nullLogger } from '../ports';
 import type { IDisposable } from '../util/lifecycle';
+import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
@@ -72,17 +73,12 @@ export class DockerRunner implements CommandRunner, IDisposable {
 
 	/** Whether an engine answers within the time; used by the `auto` backend. */
 	async available(timeoutMs = 1500): Promise<boolean> {
-		let timer: NodeJS.Timeout | undefined;
-		const timeout = new Promise<boolean>(resolve => (timer = setTimeout(() => resolve(false), timeoutMs)));
-		const ping = this.docker.ping().then(
+		// dockerode's ping takes an abortSignal (its typings lag behind), so the request itself ends at the deadline.
+		const ping = this.docker.ping as unknown as (options: { abortSignal: AbortSignal }) => Promise<unknown>;
+		return ping.call(this.docker, { abortSignal: AbortSignal.timeout(timeoutMs) }).then(
 			() => true,
 			() => false,
 		);
-		try {
-			return await Promise.race([ping, timeout]);
-		} finally {
-			clearTimeout(timer);
-		}
 	}
 
 	/** The warm container's id, once one exists. */
@@ -124,58 +120,8 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const started = Date.now();
 		const stdout = new CappedOutput(request.outputLimitBytes);
 		const stderr = new CappedOutput(request.outputLimitBytes);
-		const exec = await warm.container
-			.exec({
-				Cmd: ['/bin/sh', '-c', WRAPPER],
-				Env: [
-					`KEEL_CMD=${request.command}`,
-					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
-				],
-				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
-				AttachStdout: true,
-				AttachStderr: true,
-				Tty: false,
-			})
-			.catch(error => {
-				throw this._mapError(error);
-			});
-		const stream = await exec.start({ hijack: true, stdin: false });
-		const sink = (target: CappedOutput) => {
-			// Chunks can split a UTF-8 character; the decoder holds the partial bytes back.
-			const decoder = new StringDecoder('utf8');
-			return new Writable({
-				write(chunk: Buffer, _encoding, done) {
-					target.push(chunk);
-					progress(decoder.write(chunk));
-					done();
-				},
-			});
-		};
-		this.docker.modem.demuxStream(stream, sink(stdout), sink(stderr));
-
-		let killedBy: 'timeout' | 'cancel' | undefined;
-		const ended = new Promise<void>(resolve => {
-			stream.on('end', resolve);
-			stream.on('close', resolve);
-			stream.on('error', () => resolve());
-		});
-		// The in-container `timeout` ends the command's process group on time; this is the
-		// backstop for commands that escaped it (setsid) or an image without `timeout`.
-		const backstop = setTimeout(() => {
-			killedBy = 'timeout';
-			void this._killAll(warm, stream);
-		}, request.timeoutMs + KILL_GRACE_MS);
-		const onAbort = () => {
-			killedBy = 'cancel';
-			void this._killAll(warm, stream);
-		};
-		request.signal?.addEventListener('abort', onAbort, { once: true });
-		try {
-			await ended;
-		} finally {
-			clearTimeout(backstop);
-			request.signal?.removeEventListener('abort', onAbort);
-		}
+		const { exec, stream } = await this._startExec(warm, request, { stdout, stderr, progress });
+		let killedBy = await this._awaitEnd(warm, stream, request);
 		const durationMs = Date.now() - started;
 		const exitCode = await this._exitCode(exec);
 		// 124: `timeout` ended it with TERM; 137: with KILL after the grace. Only at the deadline,
@@ -202,6 +148,74 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		};
 	}
 
+	/** Starts the command in the warm container, its two streams demultiplexed into the outputs. */
+	private async _startExec(
+		warm: Warm,
+		request: CommandRequest,
+		output: { stdout: CappedOutput; stderr: CappedOutput; progress: (text: string) => void },
+	): Promise<{ exec: Docker.Exec; stream: NodeJS.ReadWriteStream }> {
+		const exec = await warm.container
+			.exec({
+				Cmd: ['/bin/sh', '-c', WRAPPER],
+				Env: [
+					`KEEL_CMD=${request.command}`,
+					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
+				],
+				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
+				AttachStdout: true,
+				AttachStderr: true,
+				Tty: false,
+			})
+			.catch(error => {
+				throw this._mapError(error);
+			});
+		const stream = await exec.start({ hijack: true, stdin: false });
+		const sink = (target: CappedOutput) => {
+			// Chunks can split a UTF-8 character; the decoder holds the partial bytes back.
+			const decoder = new StringDecoder('utf8');
+			return new Writable({
+				write(chunk: Buffer, _encoding, done) {
+					target.push(chunk);
+					output.progress(decoder.write(chunk));
+					done();
+				},
+			});
+		};
+		this.docker.modem.demuxStream(stream, sink(output.stdout), sink(output.stderr));
+		return { exec, stream };
+	}
+
+	/** Waits for the command's stream to end; says whether our backstop or a cancel ended it. */
+	private async _awaitEnd(
+		warm: Warm,
+		stream: NodeJS.ReadWriteStream,
+		request: CommandRequest,
+	): Promise<'timeout' | 'cancel' | undefined> {
+		let killedBy: 'timeout' | 'cancel' | undefined;
+		const ended = new Promise<void>(resolve => {
+			stream.on('end', resolve);
+			stream.on('close', resolve);
+			stream.on('error', () => resolve());
+		});
+		// The in-container `timeout` ends the command's process group on time; this is the
+		// backstop for commands that escaped it (setsid) or an image without `timeout`.
+		const backstop = setTimeout(() => {
+			killedBy = 'timeout';
+			void this._killAll(warm, stream);
+		}, request.timeoutMs + KILL_GRACE_MS);
+		const cancelled = onAbort(request.signal, () => {
+			killedBy = 'cancel';
+			void this._killAll(warm, stream);
+		});
+		try {
+			await ended;
+		} finally {
+			clearTimeout(backstop);
+			cancelled.dispose();
+		}
+		return killedBy;
+	}
+
 	private async _exitCode(exec: Docker.Exec): Promise<number | undefined> {
 		for (let attempt = 0; attempt < 20; attempt++) {
 			const info = await exec.inspect().catch(() => undefined);
@@ -211,7 +225,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			if (!info.Running) {
 				return info.ExitCode ?? undefined;
 			}
-			await new Promise(resolve => setTimeout(resolve, 25));
+			await sleep(25);
 		}
 		return undefined;
 	}

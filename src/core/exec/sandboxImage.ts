@@ -38,7 +38,7 @@ export function managedImageTag(dockerfileDir: string): string {
 	return `${IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 12)}`;
 }
 
-async function exists(docker: Docker, name: string): Promise<boolean> {
+async function imageExists(docker: Docker, name: string): Promise<boolean> {
 	try {
 		await docker.getImage(name).inspect();
 		return true;
@@ -110,7 +110,7 @@ export async function ensureImage(
 	onProgress: (line: string) => void,
 ): Promise<string> {
 	if (source.kind === 'user') {
-		if (await exists(docker, source.name)) {
+		if (await imageExists(docker, source.name)) {
 			return source.name;
 		}
 		try {
@@ -127,7 +127,7 @@ export async function ensureImage(
 		}
 	}
 	const tag = managedImageTag(source.dockerfileDir);
-	if (await exists(docker, tag)) {
+	if (await imageExists(docker, tag)) {
 		return tag;
 	}
 	onProgress(`Building the sandbox image ${tag} (first use or Dockerfile changed)…\n`);
@@ -145,7 +145,7 @@ export async function ensureImage(
 			{ log, cause: error },
 		);
 	}
-	if (!(await exists(docker, tag))) {
+	if (!(await imageExists(docker, tag))) {
 		throw new ExecError('imageBuildFailed', `The sandbox image build ended without producing ${tag}.`);
 	}
 	await pruneOldTags(docker, tag);

@@ -45,7 +45,7 @@ const TEST = {
 	mocha: { passing: ['^\\s*[✓✔√]\\s'], summary: ['^\\s*\\d+ (?:passing|failing|pending)\\b'], noise: [] as string[] },
 };
 
-function testSummary(...runners: Array<keyof typeof TEST>): Strategy {
+function testSummaryFor(...runners: Array<keyof typeof TEST>): Strategy {
 	return {
 		type: 'test_summary',
 		passing: runners.flatMap(r => TEST[r].passing),
@@ -66,8 +66,8 @@ const RUST_DIAGNOSTICS: Strategy = {
 };
 
 export const BUILTIN_RULES: FilterRule[] = [
-	{ name: 'cargo-nextest', match: { regex: '^cargo (?:\\+\\S+ )?nextest\\b' }, strategy: testSummary('nextest') },
-	{ name: 'cargo-test', match: { regex: '^cargo (?:\\+\\S+ )?test\\b' }, strategy: testSummary('cargo') },
+	{ name: 'cargo-nextest', match: { regex: '^cargo (?:\\+\\S+ )?nextest\\b' }, strategy: testSummaryFor('nextest') },
+	{ name: 'cargo-test', match: { regex: '^cargo (?:\\+\\S+ )?test\\b' }, strategy: testSummaryFor('cargo') },
 	{
 		name: 'cargo-clippy',
 		match: { regex: '^cargo (?:\\+\\S+ )?(?:clippy|check|build)\\b' },
@@ -181,8 +181,8 @@ export const BUILTIN_RULES: FilterRule[] = [
 			},
 		],
 	},
-	{ name: 'pytest', match: { regex: '^(?:pytest|py\\.test|tox|nox)\\b' }, strategy: testSummary('pytest') },
-	{ name: 'go-test', match: { prefix: 'go test' }, strategy: testSummary('go') },
+	{ name: 'pytest', match: { regex: '^(?:pytest|py\\.test|tox|nox)\\b' }, strategy: testSummaryFor('pytest') },
+	{ name: 'go-test', match: { prefix: 'go test' }, strategy: testSummaryFor('go') },
 	{
 		name: 'terraform',
 		match: { regex: '^(?:terraform|tofu) (?:plan|apply|init|destroy|refresh|validate)\\b' },
@@ -242,12 +242,12 @@ export const BUILTIN_RULES: FilterRule[] = [
 			keep: ['^✖ \\d+ problems?', 'potentially fixable'],
 		},
 	},
-	{ name: 'jest-vitest', match: { regex: '^(?:jest|vitest)\\b' }, strategy: testSummary('jest') },
-	{ name: 'mocha', match: { regex: '^(?:mocha|_mocha)\\b' }, strategy: testSummary('mocha') },
+	{ name: 'jest-vitest', match: { regex: '^(?:jest|vitest)\\b' }, strategy: testSummaryFor('jest') },
+	{ name: 'mocha', match: { regex: '^(?:mocha|_mocha)\\b' }, strategy: testSummaryFor('mocha') },
 	// `npm test` runs whatever package.json says: every runner's patterns, the summary decides.
 	{
 		name: 'npm-test',
 		match: { regex: '^(?:npm|yarn|pnpm|bun) (?:run )?test\\b|^(?:npm|yarn|pnpm) t$' },
-		strategy: testSummary('jest', 'mocha', 'pytest', 'cargo', 'go'),
+		strategy: testSummaryFor('jest', 'mocha', 'pytest', 'cargo', 'go'),
 	},
 ];

@@ -1,3 +1,4 @@
+import { linearRegex, type LinearRegex } from '../patterns/linearRegex';
 import type { RuleMatch } from './types';
 
 /**
@@ -59,7 +60,7 @@ export function withoutRunner(command: string): string {
 	);
 }
 
-export function matches(match: RuleMatch, command: string, compiled?: RegExp): boolean {
+export function matchesCommand(match: RuleMatch, command: string, compiled?: LinearRegex): boolean {
 	const candidates = [command, withoutRunner(command)];
 	if ('exact' in match) {
 		return candidates.includes(match.exact);
@@ -71,6 +72,6 @@ export function matches(match: RuleMatch, command: string, compiled?: RegExp): b
 			c => c.startsWith(p) && (c.length === p.length || /\W$/.test(p) || /\s/.test(c[p.length])),
 		);
 	}
-	const re = compiled ?? new RegExp(match.regex);
+	const re = compiled ?? linearRegex(match.regex);
 	return candidates.some(c => re.test(c));
 }

@@ -1,5 +1,5 @@
 import { BUILTIN_RULES } from './builtinRules';
-import { commandForMatching, matches } from './commandMatch';
+import { commandForMatching, matchesCommand } from './commandMatch';
 import { re } from './patterns';
 import type { RuleEntry } from './ruleFile';
 import { sanitize } from './sanitize';
@@ -30,7 +30,7 @@ export class FilterEngine {
 		layers: ReadonlyArray<readonly RuleEntry[]> = [],
 		private readonly _settings: FilterSettings = defaultFilterSettings,
 	) {
-		this.rules = mergeRules(layers, _settings.disabledRules);
+		this.rules = mergeFilterRules(layers, _settings.disabledRules);
 	}
 
 	get enabled(): boolean {
@@ -40,12 +40,12 @@ export class FilterEngine {
 	ruleFor(command: string): FilterRule | undefined {
 		const target = commandForMatching(command);
 		return this.rules.find(rule =>
-			matches(rule.match, target, 'regex' in rule.match ? re(rule.match.regex) : undefined),
+			matchesCommand(rule.match, target, 'regex' in rule.match ? re(rule.match.regex) : undefined),
 		);
 	}
 
 	apply(command: string, raw: string): FilterResult {
-		const linesBefore = countLines(raw);
+		const linesBefore = countOutputLines(raw);
 		if (!this._settings.enabled) {
 			return { text: raw, linesBefore, linesAfter: linesBefore, confidence: 'full', applied: [] };
 		}
@@ -74,11 +74,11 @@ export class FilterEngine {
 			}
 		}
 		const text = lines.join('\n').replace(/\n+$/, '');
-		return { text, linesBefore, linesAfter: countLines(text), confidence, rule: rule?.name, applied };
+		return { text, linesBefore, linesAfter: countOutputLines(text), confidence, rule: rule?.name, applied };
 	}
 }
 
-function mergeRules(layers: ReadonlyArray<readonly RuleEntry[]>, disabled: readonly string[]): FilterRule[] {
+function mergeFilterRules(layers: ReadonlyArray<readonly RuleEntry[]>, disabled: readonly string[]): FilterRule[] {
 	const off = new Set(disabled);
 	const seen = new Set<string>();
 	const merged: FilterRule[] = [];
@@ -99,7 +99,7 @@ function hasText(lines: readonly string[]): boolean {
 	return lines.some(l => l.trim() !== '');
 }
 
-export function countLines(text: string): number {
+export function countOutputLines(text: string): number {
 	const trimmed = text.replace(/\n+$/, '');
 	return trimmed === '' ? 0 : trimmed.split('\n').length;
 }

@@ -1,16 +1,15 @@
-/** Compiled once per pattern: rules are data, applied to every command's output. */
-/** Long lines are matched on their start only: a pathological line must not stall a pattern. */
-const MATCH_PREFIX = 4096;
-const compiled = new Map<string, RegExp>();
+/**
+ * Filter patterns (built-in and from rule files) run on the linear-time engine: a rule file
+ * comes from the user or the workspace, and a pattern such as `(a+)+$` must cost no more on a
+ * long line than any other. Compiled once per pattern (linearRegex.ts caches).
+ */
+import { linearRegex, type LinearRegex } from '../patterns/linearRegex';
 
-export function re(pattern: string, flags = ''): RegExp {
-	const key = `${flags}/${pattern}`;
-	let found = compiled.get(key);
-	if (!found) {
-		found = new RegExp(pattern, flags);
-		compiled.set(key, found);
-	}
-	return found;
+/** Long lines are matched on their start only: the output is shaped, not searched. */
+const MATCH_PREFIX = 4096;
+
+export function re(pattern: string): LinearRegex {
+	return linearRegex(pattern);
 }
 
 export function anyMatch(patterns: readonly string[], line: string): boolean {

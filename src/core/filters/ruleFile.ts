@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkPattern } from '../patterns/linearRegex';
 import { MAX_PATTERN_LENGTH, MAX_RULE_FILE_BYTES, type FilterRule } from './types';
 
 /**
@@ -9,7 +10,13 @@ import { MAX_PATTERN_LENGTH, MAX_RULE_FILE_BYTES, type FilterRule } from './type
 const pattern = z
 	.string()
 	.max(MAX_PATTERN_LENGTH, `patterns are limited to ${MAX_PATTERN_LENGTH} characters`)
-	.refine(isRegex, 'not a valid regular expression');
+	.superRefine((source, ctx) => {
+		// Patterns run on a linear-time engine: what it cannot run is named here, not skipped silently.
+		const problem = checkPattern(source);
+		if (problem) {
+			ctx.addIssue({ code: 'custom', message: problem });
+		}
+	});
 const patterns = z.array(pattern);
 
 const Match = z.union(
@@ -70,15 +77,6 @@ export type RuleEntry = FilterRule | { name: string; enabled: false; toggleOnly:
 export interface ParsedRuleFile {
 	entries: RuleEntry[];
 	warnings: string[];
-}
-
-function isRegex(source: string): boolean {
-	try {
-		new RegExp(source);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 export function parseRuleFile(text: string, origin: string): ParsedRuleFile {

@@ -13,6 +13,13 @@ export function stripAnsi(text: string): string {
 	return text.replace(ANSI, '');
 }
 
+/** A terminal's data stream as plain text: escapes gone (shell integration's OSC 633 marks too), bare carriage returns dropped, CRLF as LF. */
+export function terminalText(data: string): string {
+	return stripAnsi(data)
+		.replace(/\r(?!\n)/g, '')
+		.replace(/\r\n/g, '\n');
+}
+
 /** Carriage-return redraws: keep only what the line finally showed. */
 function resolveCarriageReturns(line: string): string {
 	const parts = line.split('\r').filter(p => p !== '');

@@ -1,10 +1,14 @@
+import { linearRegex } from '../patterns/linearRegex';
 import { redactSecrets } from '../tools/redact';
 import { MAX_PATTERN_LENGTH } from './types';
+
+const MAX_HITS = 1000;
 
 /**
  * Runs on the raw output, before any filter: a credential on a line a filter dropped is
  * still a credential the command printed. The model is told one was there, never its value
- * (redaction of what it does see happens when the output is shaped).
+ * (redaction of what it does see happens when the output is shaped). The user's own patterns
+ * (keel.filters.securityPatterns) run on the linear-time engine like every user pattern.
  */
 export function scanForCredentials(raw: string, extraPatterns: readonly string[] = []): string[] {
 	const kinds = redactSecrets(raw).hits;
@@ -13,12 +17,14 @@ export function scanForCredentials(raw: string, extraPatterns: readonly string[]
 			continue;
 		}
 		try {
-			const pattern = new RegExp(source, 'g');
-			for (const _ of raw.matchAll(pattern)) {
-				kinds.push('custom pattern');
+			for (const _ of linearRegex(source).matchAll(raw)) {
+				// An empty-matching pattern matches everywhere: a warning, not a million of them.
+				if (kinds.push('custom pattern') >= MAX_HITS) {
+					break;
+				}
 			}
 		} catch {
-			// An invalid user pattern is reported where settings are read; here it is skipped.
+			// A pattern the engine cannot run is reported where settings are read; here it is skipped.
 		}
 	}
 	return kinds;

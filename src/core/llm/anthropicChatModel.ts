@@ -1,8 +1,9 @@
+import { networkFetch } from '../gate/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
 import { mapModelError, type EndpointInfo } from './httpErrors';
-import { toAnthropicRequest, toAnthropicTools } from './anthropicWire';
+import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../util/lazyRequire';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
@@ -33,20 +34,24 @@ export class AnthropicChatModel implements ChatModel {
 			apiKey: _options.apiKey || 'no-key',
 			maxRetries: _options.maxRetries ?? 0,
 			timeout: _options.timeoutMs ?? 10 * 60_000,
-			fetch: _options.fetch,
+			fetch: _options.fetch ?? networkFetch,
 		});
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const { system, messages } = toAnthropicRequest(request.messages);
-		const tools = toAnthropicTools(request.tools);
+		const plain = toAnthropicRequest(request.messages);
+		const { system, tools, messages } = withCacheBreakpoints(
+			plain.system,
+			toAnthropicTools(request.tools),
+			plain.messages,
+		);
 		let stream;
 		try {
 			stream = await this._client.messages.create(
 				{
 					model: this._options.model,
 					max_tokens: this._options.maxTokens ?? 8192,
-					system: system || undefined,
+					system,
 					messages: messages as Anthropic.MessageParam[],
 					tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
 					stream: true,
@@ -65,7 +70,7 @@ export class AnthropicChatModel implements ChatModel {
 			for await (const event of stream) {
 				switch (event.type) {
 					case 'message_start':
-						usage.promptTokens = event.message.usage?.input_tokens ?? undefined;
+						Object.assign(usage, anthropicUsage(event.message.usage));
 						break;
 					case 'content_block_start':
 						if (event.content_block.type === 'tool_use') {
@@ -143,6 +148,20 @@ export class AnthropicChatModel implements ChatModel {
 			this._options,
 		);
 	}
+}
+
+/** `input_tokens` counts only what followed the last cache breakpoint: the prompt is all three together. */
+function anthropicUsage(wire: Anthropic.Usage | undefined): TokenUsage {
+	if (!wire) {
+		return {};
+	}
+	const read = wire.cache_read_input_tokens ?? 0;
+	const written = wire.cache_creation_input_tokens ?? 0;
+	return {
+		promptTokens: (wire.input_tokens ?? 0) + read + written,
+		cachedTokens: read,
+		prefilledTokens: (wire.input_tokens ?? 0) + written,
+	};
 }
 
 function mapStopReason(reason: string | null | undefined): string {

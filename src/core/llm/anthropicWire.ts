@@ -33,10 +33,15 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 			out.push({ role, content: [block] });
 		}
 	};
-	for (const message of messages) {
+	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-				system.push(message.content);
+				// The leading system message is the system prompt; a note later in the history stays where it was sent.
+				if (index === system.length) {
+					system.push(message.content);
+				} else {
+					push('user', { type: 'text', text: message.content });
+				}
 				break;
 			case 'user':
 				anthropicImageBlocks(message.images ?? []).forEach(block => push('user', block));
@@ -70,6 +75,40 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 
 export function toAnthropicTools(tools: readonly ToolSpec[]) {
 	return tools.map(tool => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * Prompt caching on the stable prefix: breakpoints after the tools, the system prompt and the
+ * newest message, so each request reads what the one before wrote (`cache_read_input_tokens`).
+ * The markers are not part of the prompt: they do not change what the model reads.
+ */
+export function withCacheBreakpoints(
+	system: string,
+	tools: ReturnType<typeof toAnthropicTools>,
+	messages: AnthropicMessage[],
+): {
+	system?: Array<{ type: 'text'; text: string; cache_control: typeof EPHEMERAL }>;
+	tools: object[];
+	messages: object[];
+} {
+	const lastTool = tools.length - 1;
+	const lastMessage = messages.length - 1;
+	return {
+		system: system ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : undefined,
+		tools: tools.map((tool, i) => (i === lastTool ? { ...tool, cache_control: EPHEMERAL } : tool)),
+		messages: messages.map((message, i) =>
+			i === lastMessage && message.content.length
+				? {
+						...message,
+						content: message.content.map((block, b) =>
+							b === message.content.length - 1 ? { ...block, cache_control: EPHEMERAL } : block,
+						),
+					}
+				: message,
+		),
+	};
 }
 
 /**

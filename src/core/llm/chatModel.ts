@@ -19,8 +19,23 @@ export interface ChatRequest {
 export type ReasoningField = 'reasoning_content' | 'reasoning' | 'thinking' | 'anthropic';
 
 export interface TokenUsage {
+	/** The whole prompt, as the server counted it. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/** How long the server itself took, where it says (Ollama's durations, llama.cpp's `timings`). */
+	timings?: ServerTimings;
+	/** Prompt tokens taken from the server's cache (OpenAI `cached_tokens`, llama.cpp `timings.cache_n`, Anthropic `cache_read_input_tokens`). */
+	cachedTokens?: number;
+	/** Prompt tokens the server read anew, where that is all it says (Ollama's `prompt_eval_count`). */
+	prefilledTokens?: number;
+}
+
+/** The server's own clock: its counts can differ from usage (a cached prompt prefix is not processed again). */
+export interface ServerTimings {
+	promptTokens?: number;
+	promptMs?: number;
+	generatedTokens?: number;
+	generationMs?: number;
 }
 
 /**

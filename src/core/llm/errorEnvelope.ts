@@ -1,10 +1,12 @@
+import { networkFetch } from '../gate/network';
+
 /**
  * openai-node only reads `error` from an error body; vLLM answers `{"object":"error","message":…}`
  * and FastAPI-based servers `{"detail":…}`, which the SDK reduces to "400 status code (no
  * body)" — losing exactly the words (context length, --enable-auto-tool-choice) recovery
  * needs. This fetch wraps such bodies in OpenAI's envelope, keeping every original field.
  */
-export function withOpenAIErrorEnvelope(inner: typeof fetch = fetch): typeof fetch {
+export function withOpenAIErrorEnvelope(inner: typeof fetch = networkFetch): typeof fetch {
 	return async (input, init) => {
 		const response = await inner(input, init);
 		if (response.ok) {

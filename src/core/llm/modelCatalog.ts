@@ -1,3 +1,4 @@
+import { networkFetch } from '../gate/network';
 import { describeModelFailure } from './httpErrors';
 import { ollamaRoot } from './ollamaChatModel';
 import type { ResolvedProvider } from './providers';
@@ -18,7 +19,7 @@ export interface ModelInfo {
 export async function listModels(
 	resolved: ResolvedProvider,
 	apiKey: string | undefined,
-	fetchImpl: typeof fetch = fetch,
+	fetchImpl: typeof fetch = networkFetch,
 ): Promise<ModelInfo[]> {
 	const endpoint = { baseUrl: resolved.baseUrl, model: resolved.model };
 	const get = async (url: string, init: RequestInit = {}): Promise<any> => {

@@ -1,8 +1,10 @@
+import { networkFetch } from '../gate/network';
 import { randomUUID } from 'crypto';
 import { AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent, TokenUsage } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ServerTimings, TokenUsage } from './chatModel';
 import { describeModelFailure, extractErrorMessage, mapModelError, type EndpointInfo } from './httpErrors';
 import { ndjsonLines, toOllamaMessages, toOllamaTools, type OllamaChunk } from './ollamaWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
 	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
@@ -10,6 +12,8 @@ export interface OllamaChatModelOptions extends EndpointInfo {
 	/** How long Ollama keeps the model loaded after a request, e.g. "30m". */
 	keepAlive?: string;
 	timeoutMs?: number;
+	/** Sent as options.num_predict; undefined leaves it to the server. */
+	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
 
@@ -38,15 +42,19 @@ export class OllamaChatModel implements ChatModel {
 		const tools = toOllamaTools(request.tools);
 		let response: Response;
 		try {
-			response = await (this._options.fetch ?? fetch)(`${this._root}/api/chat`, {
+			response = await (this._options.fetch ?? networkFetch)(`${this._root}/api/chat`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
 					model: this._options.model,
-					messages: toOllamaMessages(request.messages),
+					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: ollamaOptions(this._options.contextWindow, request.avoidRepetition),
+					options: ollamaOptions(
+						this._options.contextWindow,
+						request.avoidRepetition,
+						this._options.maxOutputTokens,
+					),
 					keep_alive: this._options.keepAlive,
 				}),
 				signal,
@@ -92,8 +100,11 @@ export class OllamaChatModel implements ChatModel {
 				}
 				if (chunk.done) {
 					finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
+					// Ollama counts the prompt tokens it evaluated: a prefix it had cached is not in it.
 					usage.promptTokens = chunk.prompt_eval_count;
+					usage.prefilledTokens = chunk.prompt_eval_count;
 					usage.completionTokens = chunk.eval_count;
+					usage.timings = ollamaTimings(chunk);
 				}
 			}
 		} catch (error) {
@@ -109,14 +120,32 @@ export class OllamaChatModel implements ChatModel {
 	}
 }
 
+const NS_PER_MS = 1_000_000;
+
+function ollamaTimings(chunk: OllamaChunk): ServerTimings | undefined {
+	if (chunk.prompt_eval_duration === undefined && chunk.eval_duration === undefined) {
+		return undefined;
+	}
+	return {
+		promptTokens: chunk.prompt_eval_count,
+		promptMs: chunk.prompt_eval_duration === undefined ? undefined : chunk.prompt_eval_duration / NS_PER_MS,
+		generatedTokens: chunk.eval_count,
+		generationMs: chunk.eval_duration === undefined ? undefined : chunk.eval_duration / NS_PER_MS,
+	};
+}
+
 /** num_ctx against silent truncation; after degenerate output, a repeat penalty and a little more randomness. */
 function ollamaOptions(
 	contextWindow: number | undefined,
 	avoidRepetition: boolean | undefined,
+	maxOutputTokens?: number,
 ): Record<string, number> | undefined {
 	const options: Record<string, number> = {};
 	if (contextWindow) {
 		options.num_ctx = contextWindow;
+	}
+	if (maxOutputTokens) {
+		options.num_predict = maxOutputTokens;
 	}
 	if (avoidRepetition) {
 		options.repeat_penalty = 1.3;

@@ -1,7 +1,6 @@
 import { asObject } from './anthropicWire';
 import type { CanonicalMessage } from './canonical';
 import type { ToolSpec } from './chatModel';
-import { lastUserIndex } from './openaiWire';
 
 export type OllamaMessage =
 	| { role: 'system' | 'user'; content: string; images?: string[] }
@@ -17,13 +16,13 @@ export type OllamaMessage =
  * Canonical → Ollama /api/chat messages. Ollama takes tool-call arguments as an object (a
  * string there is a 400), and answers by tool name; calls of one batch share an assistant message.
  */
-export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaMessage[] {
+export function toOllamaMessages(messages: readonly CanonicalMessage[], replayReasoning = false): OllamaMessage[] {
 	const out: OllamaMessage[] = [];
-	const turnStart = lastUserIndex(messages);
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-				out.push({ role: message.kind, content: message.content });
+				// A note later in the history is read as the user's side: many templates allow a system message only first.
+				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
 				break;
 			case 'user':
 				// Ollama's native chat takes the images as bare base64 beside the text.
@@ -52,8 +51,8 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[]): OllamaM
 					holder = { role: 'assistant', content: '', tool_calls: [call] };
 					out.push(holder);
 				}
-				// Thinking models keep their chain of thought across the calls of one turn.
-				if (message.data.reasoning?.field === 'thinking' && index > turnStart) {
+				// Sent in every request or in none (reasoningReplay.ts), so the prompt keeps its prefix.
+				if (message.data.reasoning?.field === 'thinking' && replayReasoning) {
 					holder.thinking = message.data.reasoning.text;
 				}
 				break;
@@ -83,7 +82,10 @@ export interface OllamaChunk {
 	done?: boolean;
 	done_reason?: string;
 	prompt_eval_count?: number;
+	/** Nanoseconds, like every Ollama duration. */
+	prompt_eval_duration?: number;
 	eval_count?: number;
+	eval_duration?: number;
 	error?: string;
 }
 

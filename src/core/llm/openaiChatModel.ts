@@ -1,17 +1,20 @@
 import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { type AgentError } from '../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ServerTimings, TokenUsage } from './chatModel';
 import { withOpenAIErrorEnvelope } from './errorEnvelope';
 import { mapModelError, type EndpointInfo } from './httpErrors';
 import { ToolCallAssembler } from './toolCallAssembler';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { replaysReasoning } from './reasoningReplay';
 
 export interface OpenAIChatModelOptions extends EndpointInfo {
 	apiKey?: string;
 	/** SDK-level retries of pre-header failures; the agent's own recovery sits above this. */
 	maxRetries?: number;
 	timeoutMs?: number;
+	/** Sent as max_tokens; undefined leaves it to the server. */
+	maxOutputTokens?: number;
 	fetch?: typeof fetch;
 }
 
@@ -40,10 +43,14 @@ export class OpenAIChatModel implements ChatModel {
 			stream = await this._client.chat.completions.create(
 				{
 					model: this._options.model,
-					messages: toOpenAIMessages(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
+					messages: toOpenAIMessages(
+						request.messages,
+						replaysReasoning(this._options.model),
+					) as OpenAI.Chat.ChatCompletionMessageParam[],
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					stream_options: { include_usage: true },
+					...(this._options.maxOutputTokens ? { max_tokens: this._options.maxOutputTokens } : {}),
 					// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
 					...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
 				},
@@ -55,15 +62,14 @@ export class OpenAIChatModel implements ChatModel {
 
 		const assembler = new ToolCallAssembler();
 		let finishReason = 'stop';
-		let usage: { promptTokens?: number; completionTokens?: number } | undefined;
+		let usage: TokenUsage | undefined;
+		let timings: ServerTimings | undefined;
 		try {
 			for await (const chunk of stream) {
 				if (chunk.usage) {
-					usage = {
-						promptTokens: chunk.usage.prompt_tokens,
-						completionTokens: chunk.usage.completion_tokens,
-					};
+					usage = usageOf(chunk as WireUsageChunk);
 				}
+				timings = llamaCppTimings((chunk as { timings?: LlamaCppTimings }).timings) ?? timings;
 				const choice = chunk.choices?.[0];
 				if (!choice) {
 					continue;
@@ -115,7 +121,7 @@ export class OpenAIChatModel implements ChatModel {
 				rawArguments: call.rawArguments,
 			};
 		}
-		yield { type: 'finish', reason: finishReason, usage };
+		yield { type: 'finish', reason: finishReason, usage: timings ? { ...usage, timings } : usage };
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {
@@ -152,6 +158,42 @@ interface WireDelta {
 	reasoning?: string | null;
 	tool_calls?: WireToolDelta[];
 	function_call?: { id?: string; name?: string; arguments?: unknown } | null;
+}
+
+/** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */
+interface WireUsageChunk {
+	usage: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
+	timings?: { cache_n?: number; prompt_n?: number };
+}
+
+function usageOf(chunk: WireUsageChunk): TokenUsage {
+	const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? chunk.timings?.cache_n;
+	return {
+		promptTokens: chunk.usage.prompt_tokens,
+		completionTokens: chunk.usage.completion_tokens,
+		...(cached !== undefined ? { cachedTokens: cached } : {}),
+		...(chunk.timings?.prompt_n !== undefined ? { prefilledTokens: chunk.timings.prompt_n } : {}),
+	};
+}
+
+/** llama.cpp's server times each request and sends it with the last chunk. */
+interface LlamaCppTimings {
+	prompt_n?: number;
+	prompt_ms?: number;
+	predicted_n?: number;
+	predicted_ms?: number;
+}
+
+function llamaCppTimings(timings: LlamaCppTimings | undefined): ServerTimings | undefined {
+	if (!timings || typeof timings !== 'object') {
+		return undefined;
+	}
+	return {
+		promptTokens: timings.prompt_n,
+		promptMs: timings.prompt_ms,
+		generatedTokens: timings.predicted_n,
+		generationMs: timings.predicted_ms,
+	};
 }
 
 function headerRecord(headers: unknown): Record<string, string> | undefined {

@@ -25,13 +25,13 @@ export type WireMessage =
  * Canonical → OpenAI chat messages. Consecutive tool calls belong to one assistant message
  * (the text that preceded them, if any), and each result answers its call by `tool_call_id`.
  */
-export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMessage[] {
+export function toOpenAIMessages(messages: readonly CanonicalMessage[], replayReasoning = false): WireMessage[] {
 	const out: WireMessage[] = [];
-	const turnStart = lastUserIndex(messages);
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
-				out.push({ role: message.kind, content: message.content });
+				// A note later in the history is read as the user's side: many templates allow a system message only first.
+				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
 				break;
 			case 'user':
 				out.push(
@@ -62,11 +62,11 @@ export function toOpenAIMessages(messages: readonly CanonicalMessage[]): WireMes
 					holder = { role: 'assistant', content: null, tool_calls: [call] };
 					out.push(holder);
 				}
-				// Reasoning goes back only within the turn that made the calls, in the field it came in.
+				// Reasoning goes back in every request or in none (reasoningReplay.ts), in the field it came in.
 				const reasoning = message.data.reasoning;
 				if (
 					reasoning &&
-					index > turnStart &&
+					replayReasoning &&
 					(reasoning.field === 'reasoning_content' || reasoning.field === 'reasoning')
 				) {
 					holder[reasoning.field] = reasoning.text;
@@ -86,15 +86,6 @@ export function toOpenAITools(tools: readonly ToolSpec[]) {
 		type: 'function' as const,
 		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	}));
-}
-
-export function lastUserIndex(messages: readonly CanonicalMessage[]): number {
-	for (let i = messages.length - 1; i >= 0; i--) {
-		if (messages[i].kind === 'user') {
-			return i;
-		}
-	}
-	return -1;
 }
 
 function validJson(parsed: unknown, raw: string): string {

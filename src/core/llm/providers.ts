@@ -78,6 +78,8 @@ export interface ProviderSettings {
 	contextWindow: number;
 	requestTimeoutSeconds: number;
 	keepAlive?: string;
+	/** keel.model.maxOutputTokens; 0 or absent: the server decides. */
+	maxOutputTokens?: number;
 }
 
 export interface ResolvedProvider {
@@ -87,6 +89,8 @@ export interface ResolvedProvider {
 	contextWindow: number;
 	timeoutMs: number;
 	keepAlive?: string;
+	/** The most tokens one answer may have; undefined: the server decides. */
+	maxOutputTokens?: number;
 }
 
 export const LEGACY_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
@@ -102,6 +106,7 @@ export function resolveProvider(settings: ProviderSettings): ResolvedProvider {
 		contextWindow: settings.contextWindow,
 		timeoutMs: settings.requestTimeoutSeconds * 1000,
 		keepAlive: settings.keepAlive,
+		maxOutputTokens: settings.maxOutputTokens || undefined,
 	};
 }
 
@@ -132,6 +137,7 @@ export function createChatModel(
 		baseUrl: resolved.baseUrl,
 		model: resolved.model,
 		timeoutMs: resolved.timeoutMs,
+		maxOutputTokens: resolved.maxOutputTokens,
 		fetch: fetchImpl,
 	};
 	switch (resolved.preset.wire) {
@@ -142,7 +148,7 @@ export function createChatModel(
 				keepAlive: resolved.keepAlive,
 			});
 		case 'anthropic':
-			return new AnthropicChatModel({ ...common, apiKey });
+			return new AnthropicChatModel({ ...common, maxTokens: resolved.maxOutputTokens, apiKey });
 		case 'openai':
 			return new OpenAIChatModel({ ...common, apiKey });
 	}

@@ -30,44 +30,32 @@ export async function probeToolCalling(
 	signal?: AbortSignal,
 ): Promise<ProbeResult> {
 	const at = now();
-	let text = '';
 	try {
-		for await (const event of model.stream({
-			messages: [
-				{ kind: 'system', content: 'You can call tools. Use them when asked.' },
-				{
-					kind: 'user',
-					content: 'What is the weather in Paris? Call the get_weather tool; do not answer in text.',
-				},
-			],
-			tools: [PROBE_TOOL],
-			signal: signal ?? AbortSignal.timeout(120_000),
-		})) {
-			if (event.type === 'text') {
-				text += event.text;
-			} else if (event.type === 'toolCall') {
-				let args: { city?: unknown } | undefined;
-				try {
-					args = JSON.parse(event.rawArguments);
-				} catch {
-					return {
-						ok: false,
-						detail: `The model called ${event.name} but its arguments are not valid JSON: ${event.rawArguments.slice(0, 120)}`,
-						at,
-					};
-				}
-				if (event.name !== PROBE_TOOL.name || typeof args?.city !== 'string') {
-					return {
-						ok: false,
-						detail: `The model called ${event.name}(${event.rawArguments.slice(0, 120)}) instead of get_weather({"city": …}).`,
-						at,
-					};
-				}
-				return { ok: true, detail: `Native tool calling works: get_weather(${event.rawArguments}).`, at };
-			}
-		}
+		return { ...(await askForToolCall(model, signal ?? AbortSignal.timeout(120_000))), at };
 	} catch (error) {
 		return { ok: false, detail: `The probe request failed: ${toAgentError(error).message}`, at };
+	}
+}
+
+/** The probe itself; a request that fails throws, so a caller can tell a server that refuses tools from one that is down. */
+export async function askForToolCall(model: ChatModel, signal: AbortSignal): Promise<{ ok: boolean; detail: string }> {
+	let text = '';
+	for await (const event of model.stream({
+		messages: [
+			{ kind: 'system', content: 'You can call tools. Use them when asked.' },
+			{
+				kind: 'user',
+				content: 'What is the weather in Paris? Call the get_weather tool; do not answer in text.',
+			},
+		],
+		tools: [PROBE_TOOL],
+		signal,
+	})) {
+		if (event.type === 'text') {
+			text += event.text;
+		} else if (event.type === 'toolCall') {
+			return judgeCall(event.name, event.rawArguments);
+		}
 	}
 	const shown = text.trim().slice(0, 160);
 	return {
@@ -75,6 +63,24 @@ export async function probeToolCalling(
 		detail: shown
 			? `The model answered in text instead of calling the tool: "${shown}"`
 			: 'The model answered without calling the tool.',
-		at,
 	};
+}
+
+function judgeCall(name: string, rawArguments: string): { ok: boolean; detail: string } {
+	let args: { city?: unknown } | undefined;
+	try {
+		args = JSON.parse(rawArguments);
+	} catch {
+		return {
+			ok: false,
+			detail: `The model called ${name} but its arguments are not valid JSON: ${rawArguments.slice(0, 120)}`,
+		};
+	}
+	if (name !== PROBE_TOOL.name || typeof args?.city !== 'string') {
+		return {
+			ok: false,
+			detail: `The model called ${name}(${rawArguments.slice(0, 120)}) instead of get_weather({"city": …}).`,
+		};
+	}
+	return { ok: true, detail: `Native tool calling works: get_weather(${rawArguments}).` };
 }

@@ -1,6 +1,7 @@
+import type { Gate } from '../gate/gate';
+import { approxTokens } from '../util/tokens';
 import type { Workspace } from '../ports';
 import type { DiagnosticEntry } from '../tools/toolDeps';
-import { PathRefused, type WorkspaceGuard } from '../tools/paths';
 
 export type MentionKind = 'file' | 'folder' | 'selection' | 'problems' | 'terminal' | 'url';
 
@@ -25,13 +26,21 @@ export interface Attachment {
 
 export interface MentionSources {
 	workspace: Workspace;
-	/** The path guard with the user's deny-read list: a secret is never attached. */
-	guard: WorkspaceGuard;
+	/** Every file, folder and address a mention names passes the gate: a secret is never attached. */
+	gate: Gate;
 	selection?(): { path: string; startLine: number; endLine: number; text: string } | undefined;
 	problems?(): DiagnosticEntry[];
 	terminalOutput?(): string | undefined;
 	/** Through the network guard (https, public addresses only); returns readable text. */
 	fetchUrl?(url: string, signal: AbortSignal): Promise<string>;
+}
+
+/** Where the text with the mentions came from, when not all of it was typed by the user. */
+export interface MentionOrigin {
+	/** What the user typed themselves (a prompt file's arguments): only addresses in it are fetched. */
+	typed: string;
+	/** The workspace file the rest came from, named when an address of its is refused. */
+	from: string;
 }
 
 const SPECIAL = new Set(['selection', 'problems', 'terminal']);
@@ -59,49 +68,61 @@ export function parseMentions(text: string): Mention[] {
 	return found;
 }
 
-export function estimateTokens(text: string): number {
-	return Math.ceil(text.length / 4);
-}
-
 /**
  * Resolves each mention to content, each capped at `maxTokens` (the middle of a long file is
  * better lost than the whole context window). Never throws: a refusal is an attachment with
- * an `error` the chat shows and nothing attached.
+ * an `error` the chat shows and nothing attached. With `origin`, part of the text came from a
+ * workspace file: an address only it wrote is not contacted (the chat names it instead).
  */
 export async function resolveMentions(
 	mentions: readonly Mention[],
 	sources: MentionSources,
 	maxTokens: number,
 	signal: AbortSignal,
+	origin?: MentionOrigin,
 ): Promise<Attachment[]> {
+	const typedUrls = origin ? new Set(parseMentions(origin.typed).map(m => m.value)) : undefined;
 	const out: Attachment[] = [];
 	for (const mention of mentions) {
 		try {
-			out.push(cap(await resolveOne(mention, sources, signal), maxTokens));
+			if (mention.kind === 'url') {
+				const from = typedUrls && !typedUrls.has(mention.value) ? origin!.from : undefined;
+				await sources.gate.admitAddress(
+					mention.value,
+					from ? { from: 'workspace', where: from } : { from: 'user' },
+					false,
+				);
+			}
+			out.push(cap(await resolveMention(mention, sources, signal), maxTokens));
 		} catch (error) {
-			const message = error instanceof PathRefused ? error.message : (error as Error).message;
-			out.push({ kind: mention.kind, label: mention.value, tokens: 0, content: '', error: message });
+			out.push({
+				kind: mention.kind,
+				label: mention.value,
+				tokens: 0,
+				content: '',
+				error: (error as Error).message,
+			});
 		}
 	}
 	return out;
 }
 
-async function resolveOne(mention: Mention, sources: MentionSources, signal: AbortSignal): Promise<Attachment> {
+async function resolveMention(mention: Mention, sources: MentionSources, signal: AbortSignal): Promise<Attachment> {
 	switch (mention.kind) {
 		case 'file': {
-			const target = await sources.guard.resolve(mention.value, 'read');
-			const stat = await sources.workspace.stat(target.path);
-			if (stat?.type !== 'file') {
-				throw new Error(`${mention.value} is not a file in the workspace.`);
-			}
-			const bytes = await sources.workspace.readFile(target.path);
-			if (bytes.subarray(0, 8000).includes(0)) {
+			const read = await sources.gate.readShipped(sources.workspace, mention.value, 'mention');
+			if (read.bytes.subarray(0, 8000).includes(0)) {
 				throw new Error(`${mention.value} is a binary file; it cannot be attached as text.`);
 			}
-			return attach('file', target.path, Buffer.from(bytes).toString('utf8'));
+			return attach('file', read.path, Buffer.from(read.bytes).toString('utf8'));
 		}
 		case 'folder': {
-			const target = await sources.guard.resolve(mention.value.replace(/\/+$/, ''), 'list');
+			const target = await sources.gate.checkShipped(
+				sources.workspace,
+				mention.value.replace(/\/+$/, ''),
+				'list',
+				'mention',
+			);
 			const entries = await sources.workspace.readDirectory(target.path);
 			const lines = entries
 				.sort(([a], [b]) => a.localeCompare(b))
@@ -115,8 +136,8 @@ async function resolveOne(mention: Mention, sources: MentionSources, signal: Abo
 			if (!selection || !selection.text) {
 				throw new Error('There is no selection in the editor.');
 			}
-			// The selection is a file's content too: its path must pass the deny list.
-			await sources.guard.resolve(selection.path, 'read');
+			// The selection is a file's content too: its file must pass the gate as a read would.
+			await sources.gate.checkShipped(sources.workspace, selection.path, 'read', 'selection');
 			return attach('selection', `${selection.path}:${selection.startLine}-${selection.endLine}`, selection.text);
 		}
 		case 'problems': {
@@ -146,7 +167,7 @@ async function resolveOne(mention: Mention, sources: MentionSources, signal: Abo
 }
 
 function attach(kind: MentionKind, label: string, content: string): Attachment {
-	return { kind, label, content, tokens: estimateTokens(content) };
+	return { kind, label, content, tokens: approxTokens(content) };
 }
 
 function cap(attachment: Attachment, maxTokens: number): Attachment {
@@ -157,7 +178,7 @@ function cap(attachment: Attachment, maxTokens: number): Attachment {
 	const head = attachment.content.slice(0, Math.floor(keep * 0.7));
 	const tail = attachment.content.slice(-Math.floor(keep * 0.3));
 	const content = `${head}\n[… ${attachment.content.length - head.length - tail.length} characters left out by Keel …]\n${tail}`;
-	return { ...attachment, content, tokens: estimateTokens(content), truncated: true };
+	return { ...attachment, content, tokens: approxTokens(content), truncated: true };
 }
 
 /**

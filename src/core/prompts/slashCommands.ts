@@ -1,3 +1,4 @@
+import type { Gate } from '../gate/gate';
 import type { Workspace } from '../ports';
 
 export interface SlashCommand {
@@ -45,6 +46,8 @@ export interface PromptFile {
 	path: string;
 	description: string;
 	body: string;
+	/** Why Keel did not read it (a link out of the workspace, a deny-listed or protected file…). */
+	refused?: string;
 }
 
 export const PROMPT_FILES_GLOB = '.keel/prompts/*.md';
@@ -87,13 +90,16 @@ export function expandPrompt(body: string, args: string): string {
 	return body.replace(/\$ARGUMENTS/g, args).replace(/\$([1-9])/g, (_, n: string) => words[Number(n) - 1] ?? '');
 }
 
-export async function loadPromptFiles(workspace: Workspace): Promise<PromptFile[]> {
+/** Each is read through the gate like read_file reads; a refused one is listed with the reason, and no body. */
+export async function loadPromptFiles(workspace: Workspace, gate: Gate): Promise<PromptFile[]> {
 	const files: PromptFile[] = [];
 	for (const path of (await workspace.findFiles(PROMPT_FILES_GLOB, 100).catch(() => [] as string[])).sort()) {
 		try {
-			files.push(parsePromptFile(path, Buffer.from(await workspace.readFile(path)).toString('utf8')));
-		} catch {
-			// unreadable: left out of the list
+			const read = await gate.readShipped(workspace, path, 'prompt file');
+			files.push(parsePromptFile(path, Buffer.from(read.bytes).toString('utf8')));
+		} catch (error) {
+			const refused = (error as Error).message;
+			files.push({ ...parsePromptFile(path, ''), description: `not read: ${refused}`, refused });
 		}
 	}
 	return files;

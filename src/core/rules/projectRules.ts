@@ -1,3 +1,5 @@
+import type { Gate } from '../gate/gate';
+import { approxTokens } from '../util/tokens';
 import type { Workspace } from '../ports';
 
 /** One rules file as found in the workspace. */
@@ -21,17 +23,14 @@ export interface LoadedRules {
 export const RULE_GLOBS = ['**/AGENTS.md', '.keel/rules/*.md'];
 const MAX_FILES = 50;
 
-/** Same estimate as the context budget (chars / 4), so the figures the chat shows add up. */
-export function ruleTokens(text: string): number {
-	return Math.ceil(text.length / 4);
-}
-
 /**
  * Finds AGENTS.md files (root and sub-folders) and .keel/rules/*.md, and keeps as many as fit
  * `budgetTokens`: the root AGENTS.md first, then .keel/rules by name, then sub-folder files
- * from shallow to deep. A file that does not fit is skipped whole (half a rule misleads).
+ * from shallow to deep. A file that does not fit is skipped whole (half a rule misleads). Each
+ * is read through the gate like read_file reads: one that is a link or hard link out of the
+ * workspace, deny-read, or a link to a protected file is skipped with the reason.
  */
-export async function loadRules(workspace: Workspace, budgetTokens: number): Promise<LoadedRules> {
+export async function loadRules(workspace: Workspace, budgetTokens: number, gate: Gate): Promise<LoadedRules> {
 	const found = new Set<string>();
 	for (const glob of RULE_GLOBS) {
 		for (const path of await workspace.findFiles(glob, MAX_FILES).catch(() => [] as string[])) {
@@ -39,22 +38,23 @@ export async function loadRules(workspace: Workspace, budgetTokens: number): Pro
 		}
 	}
 	const files: RuleFile[] = [];
+	const skipped: LoadedRules['skipped'] = [];
 	for (const path of [...found].sort(byPrecedence)) {
 		let text: string;
 		try {
-			text = Buffer.from(await workspace.readFile(path))
+			text = Buffer.from((await gate.readShipped(workspace, path, 'rules file')).bytes)
 				.toString('utf8')
 				.trim();
-		} catch {
+		} catch (error) {
+			skipped.push({ path, tokens: 0, reason: (error as Error).message });
 			continue;
 		}
 		if (!text) {
 			continue;
 		}
-		files.push({ path, scope: scopeOf(path), text, tokens: ruleTokens(text) });
+		files.push({ path, scope: scopeOf(path), text, tokens: approxTokens(text) });
 	}
 	const applied: RuleFile[] = [];
-	const skipped: LoadedRules['skipped'] = [];
 	let tokens = 0;
 	for (const file of files) {
 		if (tokens + file.tokens > budgetTokens) {
@@ -79,7 +79,7 @@ function scopeOf(path: string): string {
 	return at === -1 ? '' : path.slice(0, at);
 }
 
-function rank(path: string): number {
+function precedence(path: string): number {
 	if (path === 'AGENTS.md') {
 		return 0;
 	}
@@ -87,7 +87,7 @@ function rank(path: string): number {
 }
 
 function byPrecedence(a: string, b: string): number {
-	return rank(a) - rank(b) || a.split('/').length - b.split('/').length || a.localeCompare(b);
+	return precedence(a) - precedence(b) || a.split('/').length - b.split('/').length || a.localeCompare(b);
 }
 
 /** The nearest AGENTS.md that applies to a file: the deepest scope containing it. */

@@ -5,12 +5,14 @@ import type { RecoverySettings, ToolModeMemory } from '../agent/recovery/recover
 import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
+import { SessionMemory } from '../agent/loop/sessionMemory';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';
 import type { Workspace } from '../ports';
 import type { ToolRegistry } from '../tools/registry';
 import { Emitter } from '../util/emitter';
+import { shortId } from '../util/ids';
 import { Disposable } from '../util/lifecycle';
 
 export interface ChatSessionDeps {
@@ -44,7 +46,8 @@ export class ChatSession extends Disposable {
 	private readonly _gate = this._register(new ApprovalGate());
 	private readonly _continueGate = this._register(new ContinueGate());
 	private _running: { abort: AbortController; done: Promise<TurnOutcome> } | undefined;
-	private _turnCounter = 0;
+	/** What this conversation's requests already sent, so each one extends the one before. */
+	private readonly _memory = new SessionMemory();
 
 	constructor(private readonly _deps: ChatSessionDeps) {
 		super();
@@ -64,7 +67,7 @@ export class ChatSession extends Disposable {
 			);
 		}
 		const abort = new AbortController();
-		const turnId = `${this._deps.sessionId}-t${Date.now().toString(36)}${++this._turnCounter}`;
+		const turnId = shortId('t');
 		const done = this._run(prompt, turnId, abort.signal, images).finally(() => {
 			this._running = undefined;
 		});
@@ -145,6 +148,7 @@ export class ChatSession extends Disposable {
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
+				memory: this._memory,
 			},
 			[...this.history],
 			prompt,

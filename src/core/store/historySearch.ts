@@ -1,4 +1,5 @@
 import type { Database } from 'node-sqlite3-wasm';
+import { redactSecrets } from '../tools/redact';
 
 export interface SearchHit {
 	sessionId: string;
@@ -49,7 +50,8 @@ export function searchSessions(db: Database, input: string, limit = 50): SearchH
 				[row.newest],
 			)?.content ?? '',
 		);
-		return { sessionId, snippet: passage(content, words), hits: Number(row.hits) };
+		// Redacted whole before the passage is cut: a cut can leave out the words that mark a secret.
+		return { sessionId, snippet: passage(redactSecrets(content).text, words), hits: Number(row.hits) };
 	});
 	// A title the user gave (Rename) is searched too, though it is not a message.
 	const titled = db.all(`SELECT id, title FROM sessions ORDER BY updated_at DESC LIMIT 500`) as Array<

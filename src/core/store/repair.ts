@@ -1,6 +1,6 @@
 import type { Database } from 'node-sqlite3-wasm';
 import { EVENTS_FTS_FILL, EVENTS_FTS_TABLE } from './schema';
-import { transaction } from './sqlite';
+import { read, transaction, type OpenDatabase } from './sqlite';
 
 /** The session database is damaged in a way Keel cannot repair; the file was left as it was. */
 export class DamagedStoreError extends Error {
@@ -19,7 +19,8 @@ export class DamagedStoreError extends Error {
 
 /**
  * Checks the whole database on open and repairs what is derived data. A damaged file is never
- * used silently: it is repaired, or DamagedStoreError says what to do.
+ * used silently: it is repaired, or DamagedStoreError says what to do. The check holds the
+ * file's lock while it reads every page; other windows wait for it (busy.ts).
  *
  * Indexes (the primary-key and unique indexes of `events`, …) are rebuilt from their tables by
  * REINDEX; the full-text index is dropped and rebuilt from `events`. Neither touches a table
@@ -27,21 +28,25 @@ export class DamagedStoreError extends Error {
  * check still fails (a table itself is damaged), everything is rolled back and the file is
  * reported, unchanged. Returns what was repaired, or undefined when the file was sound.
  */
-export function checkAndRepair(db: Database, file: string): string | undefined {
+export function checkAndRepair(opened: OpenDatabase): string | undefined {
+	const { db, file } = opened;
 	let problems: string;
+	let ftsDrift = false;
 	try {
-		problems = integrityProblems(db);
+		[problems, ftsDrift] = read(opened, () => {
+			const found = integrityProblems(db);
+			return [found, found === '' && hasFts(db) && ftsOutOfStep(db)] as const;
+		});
 	} catch (error) {
 		// The check itself stopped ("malformed"): often a damaged search index; try the repair.
 		problems = (error as Error).message;
 	}
-	const ftsDrift = problems === '' && hasFts(db) && ftsOutOfStep(db);
 	if (problems === '' && !ftsDrift) {
 		return undefined;
 	}
 	const found = problems || 'the search index does not match the stored messages';
 	try {
-		transaction(db, () => {
+		transaction(opened, () => {
 			db.exec('REINDEX');
 			if (hasFts(db)) {
 				db.exec(`DROP TABLE events_fts; ${EVENTS_FTS_TABLE}; ${EVENTS_FTS_FILL};`);

@@ -1,5 +1,5 @@
 import type { Database } from 'node-sqlite3-wasm';
-import { transaction } from './sqlite';
+import { read, transaction, type OpenDatabase } from './sqlite';
 
 /**
  * The full-text index of what was said. Derived from `events` alone, so it can be dropped and
@@ -85,28 +85,41 @@ const migrations: Array<(db: Database) => void> = [
 	// (repair.ts): builds before this one left an index damaged when killed mid-commit, so each
 	// older file is checked once; after that only a file a killed writer left is.
 	() => undefined,
+	// 5: which window has which session open (sessionClaims.ts), so a second window on the
+	// workspace resumes a conversation no live window is writing. Additive.
+	db => {
+		db.exec('CREATE TABLE IF NOT EXISTS session_claims (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL)');
+	},
 ];
 
 /** Files below this version have not been checked yet (see migration 4). */
 export const CHECKED_SINCE_VERSION = 4;
 
-export function schemaVersion(db: Database): number {
-	return Number(db.get('PRAGMA user_version')?.user_version ?? 0);
+export function schemaVersion(opened: OpenDatabase): number {
+	return read(opened, () => Number(opened.db.get('PRAGMA user_version')?.user_version ?? 0));
 }
 
 export const SCHEMA_VERSION = migrations.length;
 
-export function migrate(db: Database): void {
-	const current = schemaVersion(db);
-	if (current > SCHEMA_VERSION) {
-		throw new Error(
-			`Keel's session database is from a newer version (schema ${current}, this build knows ${SCHEMA_VERSION}). Update Keel to open it.`,
-		);
-	}
-	for (let version = current; version < SCHEMA_VERSION; version++) {
-		transaction(db, () => {
-			migrations[version](db);
-			db.exec(`PRAGMA user_version=${version + 1}`);
+/**
+ * Brings the file to SCHEMA_VERSION. Each step reads the version inside its own transaction:
+ * two windows opening one file at once run each migration once between them.
+ */
+export function migrate(opened: OpenDatabase): void {
+	for (let done = false; !done;) {
+		done = transaction(opened, () => {
+			const current = Number(opened.db.get('PRAGMA user_version')?.user_version ?? 0);
+			if (current > SCHEMA_VERSION) {
+				throw new Error(
+					`Keel's session database is from a newer version (schema ${current}, this build knows ${SCHEMA_VERSION}). Update Keel to open it.`,
+				);
+			}
+			if (current === SCHEMA_VERSION) {
+				return true;
+			}
+			migrations[current](opened.db);
+			opened.db.exec(`PRAGMA user_version=${current + 1}`);
+			return false;
 		});
 	}
 }

@@ -1,9 +1,12 @@
 import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
+import { SessionClaims } from './sessionClaims';
+import { bootTime } from './lockHolder';
 import { checkAndRepair, DamagedStoreError } from './repair';
 import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
-import { openDatabase, transaction } from './sqlite';
+import { whyCheck, writeSeal } from './seal';
+import { closeDatabase, openDatabase, read, transaction, type OpenDatabase } from './sqlite';
 
 export interface SessionMeta {
 	id: string;
@@ -28,6 +31,14 @@ export interface StoredEvent {
 	message: CanonicalMessage;
 }
 
+export interface StoreOpenOptions {
+	/** When this machine started (ms since the epoch); tests set it to stand for a restart. */
+	bootTime?: number;
+}
+
+/** How long closing waits for another window's transaction before it skips the seal. */
+const SEAL_WAIT_MS = 1_000;
+
 export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.toolOutputRetentionDays)';
 
 /**
@@ -37,22 +48,32 @@ export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.
  * runs the call, so a tool call is on disk before the tool starts.
  */
 export class SessionStore {
+	private readonly _db: Database;
+	/** Which window has which conversation open (sessionClaims.ts). */
+	readonly claims: SessionClaims;
+
 	private constructor(
-		private readonly _db: Database,
+		private readonly _opened: OpenDatabase,
 		private readonly _now: () => number,
+		/** Why the whole file was checked on open (for the log), or undefined when the cheap tests passed. */
+		readonly checked: string | undefined,
 		/** What the check on open repaired (for the log), or undefined when the file was sound. */
 		readonly repaired: string | undefined,
-	) {}
+	) {
+		this._db = _opened.db;
+		this.claims = new SessionClaims(_opened);
+	}
 
 	/**
 	 * Opens (or creates) the database: rolls back a commit a killed process left half done, then
-	 * migrates. The whole file is checked first, and its derived data repaired (repair.ts), when
-	 * a killed writer left its journal or no build has checked the file yet; the check reads
-	 * every page (bench/store.bench.ts), too slow for every open. A file damaged beyond repair
-	 * throws DamagedStoreError, whose message says what to do.
+	 * migrates. The whole file is checked, and its derived data repaired (repair.ts), when a
+	 * killed writer left its journal, when no build has checked the file yet, or when its seal
+	 * says it may have been damaged below SQLite (seal.ts); the check reads every page
+	 * (bench/store.bench.ts), too slow for every open. A file damaged beyond repair throws
+	 * DamagedStoreError, whose message says what to do. Other windows may have the file open.
 	 */
-	static open(file: string, now: () => number = Date.now): SessionStore {
-		let opened: { db: Database; journalFound: boolean };
+	static open(file: string, now: () => number = Date.now, options: StoreOpenOptions = {}): SessionStore {
+		let opened: OpenDatabase & { hotJournal: boolean };
 		try {
 			opened = openDatabase(file);
 		} catch (error) {
@@ -60,14 +81,20 @@ export class SessionStore {
 				? new DamagedStoreError(file, (error as Error).message)
 				: error;
 		}
-		const { db, journalFound } = opened;
 		try {
-			const repaired =
-				journalFound || schemaVersion(db) < CHECKED_SINCE_VERSION ? checkAndRepair(db, file) : undefined;
-			migrate(db);
-			return new SessionStore(db, now, repaired);
+			const why = opened.hotJournal
+				? 'a window was killed in the middle of a commit (its journal was played back)'
+				: schemaVersion(opened) < CHECKED_SINCE_VERSION
+					? 'no build has checked this file yet'
+					: read(opened, () => whyCheck(opened.file, options.bootTime ?? bootTime()));
+			const repaired = why === undefined ? undefined : checkAndRepair(opened);
+			if (why !== undefined) {
+				transaction(opened, () => writeSeal(opened.file));
+			}
+			migrate(opened);
+			return new SessionStore(opened, now, why, repaired);
 		} catch (error) {
-			db.close();
+			closeDatabase(opened);
 			throw error;
 		}
 	}
@@ -75,7 +102,7 @@ export class SessionStore {
 	/** Appends one message in one durable transaction; returns its sequence number. */
 	append(sessionId: string, message: CanonicalMessage, context: AppendContext = {}): number {
 		const now = this._now();
-		return transaction(this._db, () => {
+		return transaction(this._opened, () => {
 			// Read inside the write transaction, so a second writer cannot take the same number.
 			const seq = Number(
 				this._db.get('SELECT COALESCE(MAX(seq), -1) + 1 AS next FROM events WHERE session_id = ?', [sessionId])
@@ -128,11 +155,13 @@ export class SessionStore {
 	}
 
 	events(sessionId: string): StoredEvent[] {
-		const rows = this._db.all(
-			`SELECT e.seq, e.kind, e.turn_id, e.created_at, e.content, e.data, o.output
+		const rows = this._read(() =>
+			this._db.all(
+				`SELECT e.seq, e.kind, e.turn_id, e.created_at, e.content, e.data, o.output
 			 FROM events e LEFT JOIN tool_outputs o ON o.session_id = e.session_id AND o.call_id = e.call_id AND e.kind = 'tool_result'
 			 WHERE e.session_id = ? ORDER BY e.seq`,
-			[sessionId],
+				[sessionId],
+			),
 		) as Array<Record<string, string | number | null>>;
 		return rows.map(row => ({
 			seq: Number(row.seq),
@@ -147,7 +176,7 @@ export class SessionStore {
 	}
 
 	get(sessionId: string): SessionMeta | undefined {
-		const row = this._db.get('SELECT * FROM sessions WHERE id = ?', [sessionId]) as Record<
+		const row = this._read(() => this._db.get('SELECT * FROM sessions WHERE id = ?', [sessionId])) as Record<
 			string,
 			string | number
 		> | null;
@@ -157,9 +186,9 @@ export class SessionStore {
 	/** Most recently used first. */
 	list(limit = 500): SessionMeta[] {
 		return (
-			this._db.all('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?', [limit]) as Array<
-				Record<string, string | number>
-			>
+			this._read(() =>
+				this._db.all('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?', [limit]),
+			) as Array<Record<string, string | number>>
 		).map(toMeta);
 	}
 
@@ -167,15 +196,20 @@ export class SessionStore {
 		return this.list(1)[0]?.id;
 	}
 
+	/** The most recent session no other live window has open: the one a window that opens resumes. */
+	resumableSessionId(): string | undefined {
+		return this.claims.firstUnclaimed(this.list(50).map(meta => meta.id));
+	}
+
 	rename(sessionId: string, title: string): void {
-		transaction(this._db, () =>
+		transaction(this._opened, () =>
 			this._db.run('UPDATE sessions SET title = ? WHERE id = ?', [title.trim() || 'Untitled', sessionId]),
 		);
 	}
 
 	/** Deletes the session, its events and its stored tool outputs (cascade). */
 	delete(sessionId: string): void {
-		transaction(this._db, () => {
+		transaction(this._opened, () => {
 			this._db.run('DELETE FROM tool_outputs WHERE session_id = ?', [sessionId]);
 			this._db.run('DELETE FROM full_outputs WHERE session_id = ?', [sessionId]);
 			this._db.run('DELETE FROM events WHERE session_id = ?', [sessionId]);
@@ -190,7 +224,7 @@ export class SessionStore {
 		}
 		const cutoff = this._now() - days * 86_400_000;
 		return transaction(
-			this._db,
+			this._opened,
 			() =>
 				this._db.run('DELETE FROM tool_outputs WHERE created_at < ?', [cutoff]).changes +
 				this._db.run('DELETE FROM full_outputs WHERE created_at < ?', [cutoff]).changes,
@@ -199,7 +233,7 @@ export class SessionStore {
 
 	/** Keeps a whole output under `ref` for read_output; durable like every other write. */
 	putFullOutput(sessionId: string, ref: string, text: string): void {
-		transaction(this._db, () =>
+		transaction(this._opened, () =>
 			this._db.run(
 				'INSERT OR REPLACE INTO full_outputs (session_id, ref, text, created_at) VALUES (?, ?, ?, ?)',
 				[sessionId, ref, text, this._now()],
@@ -209,25 +243,31 @@ export class SessionStore {
 
 	/** The output stored under `ref` in this session only; another session's ref finds nothing. */
 	getFullOutput(sessionId: string, ref: string): string | undefined {
-		const row = this._db.get('SELECT text FROM full_outputs WHERE session_id = ? AND ref = ?', [sessionId, ref]);
+		const row = this._read(() =>
+			this._db.get('SELECT text FROM full_outputs WHERE session_id = ? AND ref = ?', [sessionId, ref]),
+		);
 		return row ? String(row.text) : undefined;
 	}
 
 	/** Full-text search over prompts, answers and titles (historySearch.ts). */
 	search(query: string, limit?: number): Array<SearchHit & { meta: SessionMeta }> {
-		return searchSessions(this._db, query, limit).flatMap(hit => {
-			const meta = this.get(hit.sessionId);
-			return meta ? [{ ...hit, meta }] : [];
-		});
+		return this._read(() =>
+			searchSessions(this._db, query, limit).flatMap(hit => {
+				const meta = this.get(hit.sessionId);
+				return meta ? [{ ...hit, meta }] : [];
+			}),
+		);
 	}
 
 	/** The session's turns in order: id and prompt (the first user message of each). */
 	turns(sessionId: string): Array<{ turnId: string; prompt: string; seq: number; createdAt: number }> {
-		const rows = this._db.all(
-			`SELECT turn_id, MIN(seq) AS seq, MIN(created_at) AS created_at,
+		const rows = this._read(() =>
+			this._db.all(
+				`SELECT turn_id, MIN(seq) AS seq, MIN(created_at) AS created_at,
 				(SELECT content FROM events u WHERE u.session_id = e.session_id AND u.turn_id = e.turn_id AND u.kind = 'user' ORDER BY seq LIMIT 1) AS prompt
 			 FROM events e WHERE session_id = ? AND turn_id IS NOT NULL GROUP BY turn_id ORDER BY MIN(seq)`,
-			[sessionId],
+				[sessionId],
+			),
 		) as Array<Record<string, string | number | null>>;
 		return rows.map(row => ({
 			turnId: String(row.turn_id),
@@ -242,12 +282,13 @@ export class SessionStore {
 	 * outputs) so it can be put back.
 	 */
 	truncateFromTurn(sessionId: string, turnId: string): StoredEvent[] {
-		const from = this.turns(sessionId).find(turn => turn.turnId === turnId)?.seq;
-		if (from === undefined) {
-			return [];
-		}
-		const removed = this.events(sessionId).filter(event => event.seq >= from);
-		transaction(this._db, () => {
+		// One transaction: another window cannot append between what is read and what is removed.
+		return transaction(this._opened, () => {
+			const from = this.turns(sessionId).find(turn => turn.turnId === turnId)?.seq;
+			if (from === undefined) {
+				return [];
+			}
+			const removed = this.events(sessionId).filter(event => event.seq >= from);
 			this._db.run(
 				`DELETE FROM tool_outputs WHERE session_id = ? AND call_id IN (SELECT call_id FROM events WHERE session_id = ? AND seq >= ? AND kind = 'tool_result')`,
 				[sessionId, sessionId, from],
@@ -257,21 +298,37 @@ export class SessionStore {
 				'UPDATE sessions SET event_count = (SELECT COUNT(*) FROM events WHERE session_id = ?), updated_at = ? WHERE id = ?',
 				[sessionId, this._now(), sessionId],
 			);
+			return removed;
 		});
-		return removed;
 	}
 
 	/** SQLite's own consistency check: 'ok' or the problems it found. */
 	integrityCheck(): string {
-		return (this._db.all('PRAGMA integrity_check') as Array<Record<string, string>>)
+		return (this._read(() => this._db.all('PRAGMA integrity_check')) as Array<Record<string, string>>)
 			.map(row => row.integrity_check)
 			.join('; ');
 	}
 
+	/**
+	 * Seals the file as it is (seal.ts), so the next open can tell it undamaged in a few ms, then
+	 * closes. Another window writing at that moment is waited for briefly; the seal is skipped
+	 * rather than holding up VS Code's shutdown.
+	 */
 	close(): void {
-		if (this._db.isOpen) {
-			this._db.close();
+		if (!this._db.isOpen) {
+			return;
 		}
+		try {
+			this.claims.release(undefined, SEAL_WAIT_MS);
+			transaction(this._opened, () => writeSeal(this._opened.file), SEAL_WAIT_MS);
+		} catch {
+			// No seal: the next open decides by the file's time (seal.ts). Claims left: seen gone with this process.
+		}
+		closeDatabase(this._opened);
+	}
+
+	private _read<T>(fn: () => T): T {
+		return read(this._opened, fn);
 	}
 }
 

@@ -1,7 +1,16 @@
 import * as fs from 'fs';
-import type { Database } from 'node-sqlite3-wasm';
+import * as path from 'path';
+import { Database } from 'node-sqlite3-wasm';
 import { whileBusy } from './busy';
-import { openRollingBack } from './hotJournal';
+import { currentHolder, registerLock, takeHotJournal, unregisterLock } from './storeLock';
+
+/** An open session database and the lock it shares with every other window on the file. */
+export interface OpenDatabase {
+	db: Database;
+	/** The database's canonical path: every window names the same lock for it. */
+	file: string;
+	lock: string;
+}
 
 /**
  * Opens a SQLite file through node-sqlite3-wasm (real SQLite, no native build).
@@ -12,64 +21,69 @@ import { openRollingBack } from './hotJournal';
  * host would leave the lock behind. A rollback journal with FULL fsyncs the journal and the
  * database at every commit, so an acknowledged commit survives a killed process and a power
  * cut (when the disk honours fsync); an interrupted commit is rolled back from the hot journal
- * on the next open (hotJournal.ts: this VFS needs help for that). Cost: a few fsyncs per commit
- * (bench/store.bench.ts).
+ * by the next connection that takes the lock, in this window or another (storeLock.ts: this VFS
+ * needs help for both). Cost: a few fsyncs per commit (bench/store.bench.ts).
  *
- * The VFS locks with a `<file>.lock` directory created per transaction; a process killed inside
- * a transaction leaves it behind and every later open would see SQLITE_BUSY. We record the
- * owner's pid beside it and remove the lock when that process is gone.
+ * Every window locks the file for the length of one transaction or one read, never longer, so
+ * windows take turns (busy.ts); a lock whose holder is gone is taken over (storeLock.ts).
  */
-export function openDatabase(file: string): { db: Database; journalFound: boolean } {
-	clearStaleLock(file);
-	const { db, journalFound } = openRollingBack(file);
+export function openDatabase(file: string): OpenDatabase & { hotJournal: boolean } {
+	// Two spellings of one folder (a symlink) must still mean one lock.
+	const canonical = path.join(fs.realpathSync(path.dirname(path.resolve(file))), path.basename(file));
+	const lock = registerLock(canonical);
+	let db: Database | undefined;
 	try {
-		db.exec('PRAGMA journal_mode=DELETE');
+		db = new Database(canonical);
+		const opened = { db, file: canonical, lock };
+		// The first read takes the lock and, when a killed writer left its journal, plays it back.
+		read(opened, () => db?.get('SELECT COUNT(*) AS n FROM sqlite_schema'));
+		whileBusy(() => db?.exec('PRAGMA journal_mode=DELETE'), holderOf(opened));
 		db.exec('PRAGMA synchronous=FULL');
 		db.exec('PRAGMA foreign_keys=ON');
+		return { ...opened, hotJournal: takeHotJournal(lock) };
 	} catch (error) {
-		db.close();
+		if (db?.isOpen) {
+			db.close();
+		}
+		unregisterLock(lock);
 		throw error;
 	}
-	fs.writeFileSync(ownerFile(file), String(process.pid));
-	return { db, journalFound };
 }
 
-function ownerFile(file: string): string {
-	return `${file}.owner`;
-}
-
-function clearStaleLock(file: string): void {
-	const lock = `${file}.lock`;
-	if (!fs.existsSync(lock)) {
-		return;
-	}
-	let owner = NaN;
-	try {
-		owner = Number(fs.readFileSync(ownerFile(file), 'utf8').trim());
-	} catch {
-		// No owner recorded: nobody we know holds it.
-	}
-	if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
-		return; // A live process (another window) holds it: SQLite's busy handling applies.
-	}
-	fs.rmSync(lock, { recursive: true, force: true });
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
+export function closeDatabase(opened: OpenDatabase): void {
+	if (opened.db.isOpen) {
+		opened.db.close();
+		unregisterLock(opened.lock);
 	}
 }
 
 /**
- * Runs `fn` in one transaction; BEGIN IMMEDIATE takes the write lock up front, waiting briefly
- * for another window's transaction (busy.ts).
+ * Runs `fn` in one transaction; BEGIN IMMEDIATE takes the write lock up front, waiting for
+ * another window's transaction (busy.ts).
  */
-export function transaction<T>(db: Database, fn: () => T): T {
-	whileBusy(() => db.exec('BEGIN IMMEDIATE'));
+export function transaction<T>(opened: OpenDatabase, fn: () => T, waitMs?: number): T {
+	const { db } = opened;
+	whileBusy(() => db.exec('BEGIN IMMEDIATE'), holderOf(opened), waitMs);
+	return finish(db, fn);
+}
+
+/**
+ * Runs reads in one read transaction: they see one state of the file, and another window's
+ * lock is waited for (a read takes the lock too in this VFS). The lock is taken by the first
+ * statement, so a busy lock fails before anything was read and the whole read is run again.
+ */
+export function read<T>(opened: OpenDatabase, fn: () => T): T {
+	const { db } = opened;
+	if (db.inTransaction) {
+		return fn(); // Inside a write transaction: the lock is already ours.
+	}
+	return whileBusy(() => {
+		db.exec('BEGIN');
+		return finish(db, fn);
+	}, holderOf(opened));
+}
+
+function finish<T>(db: Database, fn: () => T): T {
 	try {
 		const result = fn();
 		db.exec('COMMIT');
@@ -80,4 +94,13 @@ export function transaction<T>(db: Database, fn: () => T): T {
 		}
 		throw error;
 	}
+}
+
+function holderOf(opened: OpenDatabase): () => string {
+	return () => {
+		const holder = currentHolder(opened.lock);
+		return holder
+			? `process ${holder.pid} on ${holder.host}, since ${new Date(holder.at).toISOString()}`
+			: 'a process that did not say who it is';
+	};
 }

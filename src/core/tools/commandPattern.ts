@@ -2,10 +2,11 @@
  * Command rule patterns: words with `*` wildcards (`\*` is a literal star), matched against
  * one command form at a time (shellRules.ts), so a `*` never crosses a command boundary.
  */
+import { linearRegex, quoteLiteral, type LinearRegex } from '../patterns/linearRegex';
 import type { CommandForm } from './shellRules';
 
 /** A command rule: literal words with `*` wildcards; `\*` is a literal star. */
-function compile(pattern: string): { prefix: string; regex: RegExp; trailingStarOnly: boolean } {
+function compileCommandPattern(pattern: string): { prefix: string; regex: LinearRegex; trailingStarOnly: boolean } {
 	const normalized = pattern.trim().replace(/[ \t]+/g, ' ');
 	const parts: string[] = [''];
 	for (let i = 0; i < normalized.length; i++) {
@@ -18,10 +19,10 @@ function compile(pattern: string): { prefix: string; regex: RegExp; trailingStar
 			parts[parts.length - 1] += c;
 		}
 	}
-	const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\*]/g, '\\$&');
+	// Linear time: a rule such as `a*a*a*a*a*b` must not freeze the host on a long command line.
 	return {
 		prefix: parts[0],
-		regex: new RegExp(`^${parts.map(escape).join('[\\s\\S]*')}$`),
+		regex: linearRegex(`^${parts.map(quoteLiteral).join('.*')}$`, { dotAll: true }),
 		trailingStarOnly: parts.length === 2 && parts[1] === '',
 	};
 }
@@ -37,7 +38,7 @@ export function matchCommandRule(
 	purpose: 'allow' | 'restrict' = 'allow',
 ): boolean {
 	const { text, complete } = typeof form === 'string' ? { text: form, complete: true } : form;
-	const rule = compile(pattern);
+	const rule = compileCommandPattern(pattern);
 	if (complete) {
 		return rule.regex.test(text);
 	}

@@ -3,6 +3,7 @@ import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefi
 import { displayPath, type ResolvedPath } from './paths';
 import { rgListFiles } from './ripgrep';
 import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
+import { hiddenNote, searchFilter } from './searchTools';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 export { PathRefused } from './paths';
@@ -141,7 +142,7 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 		describe: input => `List ${input.path ?? '.'}`,
 		prepare: async (input, context) => resolvedFor(await guardFor(deps, context).resolve(input.path, 'list')),
 		async execute(input, context) {
-			const { path } = await confirmed(deps, context, input.path, 'list');
+			const { path, canonical } = await confirmed(deps, context, input.path, 'list');
 			const stat = await context.workspace.stat(path);
 			if (!stat) {
 				return fail(`Folder not found: ${displayPath(path)}.`);
@@ -149,13 +150,24 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 			if (stat.type !== 'directory') {
 				return fail(`${displayPath(path)} is a file, not a folder. Use read_file to read it.`);
 			}
-			const entries = await context.workspace.readDirectory(path);
+			// Like a search, a listing never names what read_file refuses by name or a deny rule covers,
+			// judged on the name shown and on where the folder really is (a link to a denied folder).
+			const shown = searchFilter(deps, 'list_directory', context);
+			const under = (folder: string, name: string) => (folder ? `${folder}/${name}` : name);
+			const all = await context.workspace.readDirectory(path);
+			const entries = all.filter(([name]) => shown(under(path, name)) && shown(under(canonical, name)));
 			entries.sort(
 				(a, b) => (a[1] === 'directory' ? 0 : 1) - (b[1] === 'directory' ? 0 : 1) || a[0].localeCompare(b[0]),
 			);
 			const suffix = { directory: '/', symlink: '@', file: '', unknown: '' } as const;
+			const hidden = all.length - entries.length;
+			const note = hidden
+				? `${entries.length ? '\n' : ''}[${hidden} entr${hidden === 1 ? 'y' : 'ies'} not shown: the deny list or a deny rule covers them]`
+				: '';
 			const listing = entries.map(([name, type]) => `${name}${suffix[type]}`).join('\n');
-			return ok(entries.length === 0 ? `${displayPath(path)} is empty.` : listing, { count: entries.length });
+			return ok((entries.length === 0 && !hidden ? `${displayPath(path)} is empty.` : listing) + note, {
+				count: entries.length,
+			});
 		},
 	});
 
@@ -169,7 +181,8 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 		}),
 		effect: 'read',
 		describe: input => `Find files matching ${input.glob}`,
-		async execute(input, { workspace, signal }) {
+		async execute(input, context) {
+			const { workspace, signal } = context;
 			if (
 				input.glob.includes('..') ||
 				input.glob.startsWith('/') ||
@@ -197,12 +210,18 @@ export function createReadTools(deps: ToolDeps): ToolDefinition<any>[] {
 				const files = await workspace.findFiles(input.glob, input.maxResults + 1, signal);
 				found = { files: files.slice(0, input.maxResults).sort(), hasMore: files.length > input.maxResults };
 			}
+			// Names too: nothing deny-read or under a deny rule for this tool or for every tool.
+			const shown = searchFilter(deps, 'find_path', context);
+			const listed = found.files.length;
+			found.files = found.files.filter(shown);
+			const note = hiddenNote(listed - found.files.length);
 			if (found.files.length === 0) {
-				return ok(`No files match ${input.glob}.`, { count: 0 });
+				return ok(`No files match ${input.glob}.${note}`, { count: 0 });
 			}
 			return ok(
 				found.files.join('\n') +
-					(found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : ''),
+					(found.hasMore ? `\n[more than ${input.maxResults} matches; narrow the glob]` : '') +
+					note,
 				{ count: found.files.length, hasMore: found.hasMore },
 			);
 		},

@@ -74,18 +74,30 @@ export class NodeWorkspace implements Workspace {
 		]);
 	}
 
+	/**
+	 * Follows symlinks as the editor's findFiles does (search.followSymlinks is on by default), so
+	 * what Keel finds on its own here is what it finds in VS Code: a linked file or folder shows up
+	 * under its link's name. A folder already walked (a link loop) is not walked twice.
+	 */
 	async findFiles(glob: string, maxResults: number, signal?: AbortSignal): Promise<string[]> {
 		const match = picomatch(glob, { dot: false });
 		const found: string[] = [];
+		const walked = new Set<string>();
 		const walk = async (dir: string): Promise<void> => {
+			const real = await fs.realpath(this._abs(dir)).catch(() => undefined);
+			if (real === undefined || walked.has(real)) {
+				return;
+			}
+			walked.add(real);
 			for (const [name, type] of await this.readDirectory(dir)) {
 				if (found.length >= maxResults || signal?.aborted || name === '.git' || name === 'node_modules') {
 					continue;
 				}
 				const child = dir === '' ? name : `${dir}/${name}`;
-				if (type === 'directory') {
+				const kind = type === 'symlink' ? (await this.stat(child))?.type : type;
+				if (kind === 'directory') {
 					await walk(child);
-				} else if (type === 'file' && match(child)) {
+				} else if (kind === 'file' && match(child)) {
 					found.push(child);
 				}
 			}

@@ -3,7 +3,7 @@
  * references so read_output can page through them. The SQLite store (storedOutputs.ts) implements
  * this port; the in-memory one is the default and what tests use.
  */
-import { randomBytes } from 'crypto';
+import { shortId } from '../util/ids';
 
 export interface OutputStore {
 	/** Stores text for a session and returns an opaque, unguessable reference. */
@@ -14,7 +14,7 @@ export interface OutputStore {
 
 /** Opaque and unguessable, so a model cannot page through outputs it was never given. */
 export function newOutputRef(): string {
-	return `out_${randomBytes(9).toString('base64url')}`;
+	return shortId('out_');
 }
 
 export class InMemoryOutputStore implements OutputStore {

@@ -3,7 +3,8 @@
  * looking. Globs are matched case-insensitively (CVE-2025-59944 bypassed a protected-file
  * check with a different case) against the path as asked AND its canonical form.
  */
-import picomatch from 'picomatch';
+import { linearGlob } from '../patterns/linearGlob';
+import { UnsupportedPattern } from '../patterns/linearRegex';
 
 export interface PathPolicy {
 	/** Globs the agent can neither read nor write (settings: keel.permissions.denyRead). */
@@ -96,32 +97,41 @@ export const defaultPathPolicy: PathPolicy = {
 	alwaysAsk: [],
 };
 
-const cache = new Map<string, (path: string) => boolean>();
-function matcher(glob: string): (path: string) => boolean {
-	let match = cache.get(glob);
-	if (!match) {
-		match = picomatch(glob, { dot: true, nocase: true });
-		cache.set(glob, match);
+/**
+ * Globs come from settings a workspace can add to, so they run in linear time (linearGlob.ts).
+ * One the engine cannot run fails closed: it denies or asks for every path, and allows none.
+ */
+function matcher(glob: string, unrunnable: boolean): (path: string) => boolean {
+	try {
+		return linearGlob(glob, { nocase: true });
+	} catch (error) {
+		if (error instanceof UnsupportedPattern) {
+			return () => unrunnable;
+		}
+		throw error;
 	}
-	return match;
 }
 
 /** Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. */
-function matches(glob: string, path: string): boolean {
-	return path !== '' && (matcher(glob)(path) || matcher(glob)(`x/${path}`));
+function globMatches(glob: string, path: string, unrunnable = true): boolean {
+	const match = matcher(glob, unrunnable);
+	return path !== '' && (match(path) || match(`x/${path}`));
 }
 
 export function isDeniedRead(path: string, policy: PathPolicy): boolean {
-	return policy.denyRead.some(glob => matches(glob, path)) && !policy.allowRead.some(glob => matches(glob, path));
+	return (
+		policy.denyRead.some(glob => globMatches(glob, path)) &&
+		!policy.allowRead.some(glob => globMatches(glob, path, false))
+	);
 }
 
 /** The reason a write to `path` must always ask, or undefined. */
 export function isProtectedPath(path: string, policy: PathPolicy): string | undefined {
-	const hit = PROTECTED_PATHS.find(p => matches(p.glob, path) || matches(p.glob, `${path}/x`));
+	const hit = PROTECTED_PATHS.find(p => globMatches(p.glob, path) || globMatches(p.glob, `${path}/x`));
 	if (hit) {
 		return hit.reason;
 	}
-	const extra = policy.alwaysAsk.find(glob => matches(glob, path));
+	const extra = policy.alwaysAsk.find(glob => globMatches(glob, path));
 	return extra ? `matches keel.permissions.alwaysAsk (${extra})` : undefined;
 }
 

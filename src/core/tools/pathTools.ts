@@ -5,7 +5,7 @@ import { fileDiff } from './fileDiff';
 import type { ResolvedPath } from './paths';
 import { displayPath, PathRefused } from './paths';
 import { checkFolderEntries } from './folderEntries';
-import { guardFor, type ToolDeps } from './toolDeps';
+import { gateOf, guardFor, type ToolDeps } from './toolDeps';
 
 function protectedOf(...paths: ResolvedPath[]): string[] {
 	return paths.filter(p => p.protectedReason).map(p => `${p.path}: ${p.protectedReason}`);
@@ -63,7 +63,7 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 			}
 			const inside = await checkFolderEntries(
 				context.workspace,
-				deps.pathPolicy(),
+				gateOf(deps).policy,
 				target.path,
 				undefined,
 				'delete',
@@ -118,7 +118,7 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 				const to = await guard.resolve(input.to, 'write');
 				const inside = await checkFolderEntries(
 					context.workspace,
-					deps.pathPolicy(),
+					gateOf(deps).policy,
 					from.path,
 					to.path,
 					name === 'move_path' ? 'move' : 'copy',
@@ -141,7 +141,7 @@ export function createPathTools(deps: ToolDeps): ToolDefinition<any>[] {
 				// The folder may have gained entries while the card waited: check them again.
 				await checkFolderEntries(
 					context.workspace,
-					deps.pathPolicy(),
+					gateOf(deps).policy,
 					data.from.path,
 					data.to.path,
 					name === 'move_path' ? 'move' : 'copy',

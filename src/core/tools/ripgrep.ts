@@ -6,6 +6,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as readline from 'readline';
+import { onAbort } from '../util/abort';
 
 /** The bundled binary from @vscode/ripgrep when it is there (tests, benches); the host passes VS Code's own. */
 export function bundledRgPath(): string | undefined {
@@ -43,7 +44,7 @@ function runRg(
 			stopped = true;
 			child.kill();
 		};
-		signal?.addEventListener('abort', stop, { once: true });
+		const cancelled = onAbort(signal, stop);
 		child.stderr.on('data', chunk => (stderr = (stderr + chunk).slice(-2000)));
 		const lines = readline.createInterface({ input: child.stdout });
 		lines.on('line', line => {
@@ -54,7 +55,7 @@ function runRg(
 		});
 		child.on('error', reject);
 		child.on('close', code => {
-			signal?.removeEventListener('abort', stop);
+			cancelled.dispose();
 			resolve({ stopped, stderr, code });
 		});
 	});

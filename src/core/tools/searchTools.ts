@@ -1,11 +1,11 @@
 /** grep (ripgrep: regex, case, path filter, context, capped and paginated), diagnostics, read_output. */
 import * as z from 'zod';
-import { defineTool, fail, ok, type ToolDefinition } from './defineTool';
+import { defineTool, fail, ok, type ToolContext, type ToolDefinition } from './defineTool';
 import { denyReadRgGlobs } from './pathPolicy';
 import { isForeignHardLink, normalizeWorkspacePath } from './paths';
 import { rgSearch, type SearchLine, type SearchOptions, type SearchResult } from './ripgrep';
 import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
-import type { ToolDeps } from './toolDeps';
+import { gateOf, type ToolDeps } from './toolDeps';
 
 function formatLines(lines: SearchLine[]): string {
 	const out: string[] = [];
@@ -25,6 +25,32 @@ function formatLines(lines: SearchLine[]): string {
 }
 
 type Search = (cwd: string, include: string | undefined, offset: number, limit: number) => Promise<SearchResult>;
+
+/** Said when a search left files out, so the model does not look for them again; never their names. */
+export function hiddenNote(count: number): string {
+	return count > 0
+		? `\n[${count} file${count === 1 ? '' : 's'} not shown: the deny list, a deny rule or a hard link keeps ${count === 1 ? 'it' : 'them'} from the agent]`
+		: '';
+}
+
+/**
+ * What a search may show: nothing read_file would refuse by name (deny-read, with the tools'
+ * own case-folding, braces and extglobs, where ripgrep's globs differ) and nothing a deny rule
+ * for this tool or for every tool covers. The rules are the call's own (its session's mode too).
+ */
+export function searchFilter(deps: ToolDeps, tool: string, context: ToolContext): (path: string) => boolean {
+	const gate = gateOf(deps);
+	const denied = (path: string) => context.recheck?.([{ kind: 'path', values: [path] }]) === 'deny';
+	const seen = new Map<string, boolean>();
+	return path => {
+		let shown = seen.get(path);
+		if (shown === undefined) {
+			shown = gate.hiddenFromSearch(path, tool, denied) === undefined;
+			seen.set(path, shown);
+		}
+		return shown;
+	};
+}
 
 /**
  * One page of matches over every folder, in folder order, paths prefixed with the folder's
@@ -84,7 +110,8 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 		effect: 'read',
 		subjects: input => (input.path ? [{ kind: 'path', values: [input.path] }] : []),
 		describe: input => `Search for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}`,
-		async execute(input, { workspace, signal }) {
+		async execute(input, context) {
+			const { workspace, signal } = context;
 			const rg = deps.rgPath();
 			const roots = await searchRoots(workspace);
 			const names = (multiRootFolders(workspace) ?? []).map(f => f.name);
@@ -120,10 +147,11 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 					`ripgrep rejected the search: ${result.error.split('\n').slice(-3).join(' ')}. Fix the regex (or pass fixed: true for literal text).`,
 				);
 			}
-			// rg cannot see link counts: drop files that are hard links to somewhere else (paths.ts).
+			// rg cannot see link counts, nor judge globs as the tools do: drop hard links to elsewhere (paths.ts) and hidden files.
+			const shown = searchFilter(deps, 'grep', context);
 			const foreign = new Set<string>();
 			for (const file of new Set(result.lines.map(l => l.path))) {
-				if (await isForeignHardLink(workspace, file, 'read')) {
+				if (!shown(file) || (await isForeignHardLink(workspace, file, 'read'))) {
 					foreign.add(file);
 				}
 			}
@@ -131,18 +159,20 @@ export function createSearchTools(deps: ToolDeps): ToolDefinition<any>[] {
 				result.lines = result.lines.filter(l => !foreign.has(l.path));
 				result.matches = result.lines.filter(l => l.match).length;
 			}
+			const note = hiddenNote(foreign.size);
 			if (result.matches === 0) {
 				return ok(
-					input.offset > 0
+					(input.offset > 0
 						? `No more matches after ${input.offset}.`
-						: `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`,
+						: `No matches for ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ''}.`) +
+						note,
 					{ count: 0 },
 				);
 			}
 			const next = result.hasMore
 				? `\n\n[more matches; call again with offset ${input.offset + result.matches}]`
 				: '';
-			return ok(formatLines(result.lines) + next, { count: result.matches, hasMore: result.hasMore });
+			return ok(formatLines(result.lines) + next + note, { count: result.matches, hasMore: result.hasMore });
 		},
 	});
 

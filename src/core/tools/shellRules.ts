@@ -16,6 +16,7 @@
 import { bashParser, type BashNode } from './bashParser';
 import { unwrap } from './shellWrappers';
 import { wordValue, type WordValue } from './shellWords';
+import { writtenByArguments, type RedirectTarget } from './shellWrites';
 
 export interface CommandForm {
 	/** The words after quote removal; when incomplete, the part before the unknown. */
@@ -25,12 +26,7 @@ export interface CommandForm {
 	needsAllow: boolean;
 }
 
-export interface RedirectTarget {
-	/** The target after quote removal; undefined when only bash can know it ($VAR, glob, ~). */
-	path: string | undefined;
-	/** As written, for messages. */
-	written: string;
-}
+export type { RedirectTarget } from './shellWrites';
 
 export interface ParsedCommandLine {
 	commands: CommandForm[];
@@ -52,54 +48,6 @@ const COMMAND_VARIABLE =
 	/^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const UNKNOWN_COMMAND: CommandForm = { text: '', complete: false, needsAllow: true };
-
-/** Common programs whose arguments name files they write (or delete): checked like redirect targets. */
-const WRITES_ALL = new Set([
-	'tee',
-	'touch',
-	'mkdir',
-	'rm',
-	'rmdir',
-	'truncate',
-	'chmod',
-	'chown',
-	'unlink',
-	'shred',
-	'mkfifo',
-]);
-const WRITES_LAST = new Set(['cp', 'mv', 'install', 'ln', 'rsync']);
-
-function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
-	const name = argv[0]?.known ? argv[0].text.slice(argv[0].text.lastIndexOf('/') + 1) : '';
-	const args = argv.slice(1);
-	const operands = args.filter(a => !a.known || !a.text.startsWith('-'));
-	const target = (w: WordValue): RedirectTarget => ({
-		path: w.known ? w.text : undefined,
-		written: w.known ? w.text : `${w.text}…`,
-	});
-	let files: WordValue[] = [];
-	if (WRITES_ALL.has(name)) {
-		// chmod/chown take a mode or owner first.
-		files = name === 'chmod' || name === 'chown' ? operands.slice(1) : operands;
-	} else if (WRITES_LAST.has(name)) {
-		const dir = args.findIndex(a => a.known && (a.text === '-t' || a.text.startsWith('--target-directory')));
-		files =
-			dir !== -1
-				? [
-						args[dir].text.includes('=')
-							? { text: args[dir].text.split('=')[1], known: true }
-							: (args[dir + 1] ?? { text: '', known: false }),
-					]
-				: operands.slice(-1);
-	} else if (name === 'dd') {
-		files = args
-			.filter(a => !a.known || a.text.startsWith('of='))
-			.map(a => (a.known ? { text: a.text.slice(3), known: true } : a));
-	} else if ((name === 'sed' || name === 'perl') && args.some(a => a.known && /^-[a-zA-Z]*i/.test(a.text))) {
-		files = operands.slice(1);
-	}
-	return files.filter(f => !(f.known && (f.text === '' || f.text === '-'))).map(target);
-}
 
 function isArithmetic(node: BashNode): boolean {
 	if (node.type === 'compound_statement') {

@@ -1,13 +1,16 @@
 import * as z from 'zod';
 import { ExecError, tail } from '../exec/execError';
 import type { BackendChoice, ShellBackendSelector } from '../exec/shellBackend';
-import type { CommandBackend, CommandResult } from '../ports';
+import { Gate } from '../gate/gate';
+import type { CommandBackend, CommandResult, Workspace } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
 import { loadBashParser } from './bashParser';
 import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
-import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths';
+import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
 import { splitCommandLine } from './shellRules';
+import { landingName } from './shellWrites';
 import { multiRootFolders } from './workspaceFolders';
+import { durationText } from '../util/duration';
 
 export interface ShellToolSettings {
 	timeoutSeconds: number;
@@ -22,6 +25,12 @@ export interface ShellToolDeps {
 	settings(): ShellToolSettings;
 	/** Deny-read and protected paths for redirect targets; defaults to the built-in lists. */
 	pathPolicy?(): PathPolicy;
+	/** The one gate; without it, a gate over pathPolicy(). */
+	gate?: Gate;
+}
+
+function gateOfShell(deps: ShellToolDeps): Gate {
+	return deps.gate ?? new Gate({ policy: () => deps.pathPolicy?.() ?? defaultPathPolicy });
 }
 
 /** What the card showed: the canonical cwd and redirect targets execute re-checks. */
@@ -37,10 +46,6 @@ const MAX_TIMEOUT_SECONDS = 3600;
 function title(command: string, backend: CommandBackend): string {
 	const line = command.length > 200 ? `${command.slice(0, 200)}…` : command;
 	return `Run \`${line}\` (${WHERE[backend]})`;
-}
-
-function seconds(ms: number): string {
-	return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Stdout and stderr as the model reads them; a terminal has only the one stream. */
@@ -78,7 +83,7 @@ export function commandToolResult(
 	}
 	if (result.timedOut) {
 		return fail(
-			`\`${command}\` timed out after ${seconds(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`,
+			`\`${command}\` timed out after ${durationText(result.durationMs)} ${where}; it and every process it started were killed. If it needs longer, call again with a larger timeoutSeconds; do not start servers or watchers that never exit. Output before the kill (end):\n${body(result, 40)}${noteLine}`,
 			fields,
 		);
 	}
@@ -96,28 +101,33 @@ export function commandToolResult(
 	}
 	if (result.exitCode === undefined) {
 		return ok(
-			`${body(result)}\n[ran ${where} in ${seconds(result.durationMs)}; exit code unknown${cap}]${noteLine}`,
+			`${body(result)}\n[ran ${where} in ${durationText(result.durationMs)}; exit code unknown${cap}]${noteLine}`,
 			fields,
 		);
 	}
 	if (result.exitCode !== 0) {
 		return fail(
-			`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${seconds(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`,
+			`\`${command}\` failed with exit code ${result.exitCode} ${where} after ${durationText(result.durationMs)}${cap}. Output (end):\n${body(result, 60)}${noteLine}`,
 			fields,
 		);
 	}
-	return ok(`${body(result)}\n[exit code 0 · ${seconds(result.durationMs)} · ran ${where}${cap}]${noteLine}`, fields);
+	return ok(
+		`${body(result)}\n[exit code 0 · ${durationText(result.durationMs)} · ran ${where}${cap}]${noteLine}`,
+		fields,
+	);
 }
 
 /**
  * The cwd and every redirect target, resolved through symlinks as the file tools resolve
  * paths: a target that leaves the workspace, is protected or deny-listed makes the call ask
- * (with the reason on the card); permission rules see the canonical names too.
+ * (with the reason on the card); permission rules see the canonical names too. A copy or move
+ * into a folder writes folder/<name>: that is a target too, decided where it really lands.
  */
 async function plan(
 	command: string,
 	cwdInput: string | undefined,
 	guard: WorkspaceGuard,
+	workspace: Workspace,
 ): Promise<{ cwd: ResolvedPath; targets: ShellPlan['targets']; reasons: string[] }> {
 	let cwd: ResolvedPath;
 	try {
@@ -131,11 +141,11 @@ async function plan(
 	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
 		if (path === undefined) {
 			reasons.push(`${written}: the file it writes is only known when bash runs it`);
-			return;
+			return undefined;
 		}
 		if (path.startsWith('/') || path.startsWith('~')) {
 			reasons.push(`${written}: ${intent === 'write' ? 'writes' : 'reads'} outside the workspace`);
-			return;
+			return undefined;
 		}
 		try {
 			const resolved = await guard.resolve(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
@@ -143,12 +153,27 @@ async function plan(
 			if (intent === 'write' && resolved.protectedReason) {
 				reasons.push(`${written}: ${resolved.protectedReason}`);
 			}
+			return resolved;
 		} catch (error) {
 			if (!(error instanceof PathRefused)) throw error;
 			reasons.push(`${written}: ${error.message}`);
+			return undefined;
 		}
 	};
-	for (const target of parsed.writes) await check(target.written, target.path, 'write');
+	for (const target of parsed.writes) {
+		const resolved = await check(target.written, target.path, 'write');
+		if (!resolved || !target.into || (await workspace.stat(resolved.path))?.type !== 'directory') {
+			continue;
+		}
+		for (const source of target.into) {
+			const name = landingName(source);
+			await check(
+				name === undefined ? `${target.written}/…` : `${target.written}/${name}`,
+				name === undefined ? undefined : `${target.path}/${name}`,
+				'write',
+			);
+		}
+	}
 	for (const target of parsed.reads) await check(target.written, target.path, 'read');
 	return { cwd, targets, reasons };
 }
@@ -178,8 +203,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		async prepare(input, { workspace }) {
 			// The policy decides on bash's own parse; if the parser cannot load, it fails closed (asks).
 			await loadBashParser().catch(() => undefined);
-			const guard = new WorkspaceGuard(workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
-			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard);
+			const guard = gateOfShell(deps).files(workspace);
+			const { cwd, targets, reasons } = await plan(input.command, input.cwd, guard, workspace);
 			if (cwd.path && (await workspace.stat(cwd.path))?.type !== 'directory') {
 				throw new PathRefused(
 					`cwd "${input.cwd}" is not a folder of the workspace. Omit cwd to run at the root.`,
@@ -203,7 +228,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 		},
 		async execute(input, context): Promise<ToolResult> {
 			const { signal, progress } = context;
-			const guard = new WorkspaceGuard(context.workspace, deps.pathPolicy?.() ?? defaultPathPolicy);
+			const guard = gateOfShell(deps).files(context.workspace);
 			const approved: ShellPlan =
 				(context.prepared?.data as ShellPlan | undefined) ??
 				((await runCommand.prepare!(input, context)).data as ShellPlan);

@@ -4,6 +4,7 @@
  * the inner command (argv), command strings that bash will parse again (`sh -c`, `eval`,
  * `trap`, `watch`, `su -c`, `env -S`) and whether the wrapper itself must also be allowed.
  */
+import { unwrapGit } from './shellGit';
 import type { WordValue } from './shellWords';
 
 export interface Unwrapped {
@@ -116,6 +117,19 @@ function skipOptions(args: WordValue[], tool: string, from = 0): number {
 
 const UNKNOWN: WordValue = { text: '', known: false };
 
+/** A simple command whose first word names a wrapper, and what unwrapping it has found so far. */
+interface Wrapped {
+	argv: WordValue[];
+	/** The words after the wrapper's name. */
+	args: WordValue[];
+	name: string;
+	out: Unwrapped;
+	depth: number;
+}
+
+/** Returns undefined when the wrapper turns out to run nothing (`command -v`): judged as a plain command. */
+type Unwrapper = (w: Wrapped) => Unwrapped | undefined;
+
 export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 	const out: Unwrapped = { argvs: [], nested: [] };
 	if (depth > 8) {
@@ -126,165 +140,187 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		out.argvs.push({ argv, needsAllow: true });
 		return out;
 	}
-	const name = basename(head.text);
-	const args = argv.slice(1);
-	const inner = (from: number, needsAllow: boolean, extra: WordValue[] = []) => {
-		out.argvs.push({ argv, needsAllow });
-		if (from < args.length) {
-			const rest = unwrap([...args.slice(from), ...extra], depth + 1);
+	const w: Wrapped = { argv, args: argv.slice(1), name: basename(head.text), out, depth };
+	return WRAPPERS.get(w.name)?.(w) ?? unwrapByKind(w);
+}
+
+/** The wrapper line itself, then what runs from `args[from]` on (with `extra` words appended). */
+function runsRest(w: Wrapped, from: number, needsAllow: boolean, extra: WordValue[] = []): Unwrapped {
+	const { argv, args, out } = w;
+	out.argvs.push({ argv, needsAllow });
+	if (from < args.length) {
+		const rest = unwrap([...args.slice(from), ...extra], w.depth + 1);
+		out.argvs.push(...rest.argvs);
+		out.nested.push(...rest.nested);
+		out.opaque ??= rest.opaque;
+	}
+	return out;
+}
+
+/** Programs that run the rest of their words after their own options. */
+function unwrapPrefix(w: Wrapped): Unwrapped {
+	// chrt and taskset take a priority or CPU mask before the command.
+	const i = skipOptions(w.args, w.name);
+	const takesValue =
+		(w.name === 'chrt' || w.name === 'taskset') && w.args[i]?.known && /^[0-9a-fx,-]+$/i.test(w.args[i].text);
+	return runsRest(w, takesValue ? i + 1 : i, false);
+}
+
+function unwrapSudo(w: Wrapped): Unwrapped {
+	const { argv, args, out } = w;
+	let i = skipOptions(args, w.name);
+	while (i < args.length && args[i].known && /^[A-Za-z_]\w*=/.test(args[i].text)) i++;
+	runsRest(w, i, true);
+	// sudo's options are many; whatever word could start the command is checked by deny rules too.
+	const extra = everySuffix(argv, args, { argvs: [], nested: [] }, w.depth);
+	out.argvs.push(...extra.argvs.slice(1));
+	out.nested.push(...extra.nested);
+	return out;
+}
+
+function unwrapEnv(w: Wrapped): Unwrapped {
+	const { argv, args, out } = w;
+	for (let i = 0; i < args.length; i++) {
+		const a = args[i];
+		if (a.known && (a.text === '-S' || a.text.startsWith('--split-string'))) {
+			const value = a.text.includes('=')
+				? { text: a.text.slice(a.text.indexOf('=') + 1), known: true }
+				: (args[i + 1] ?? UNKNOWN);
+			out.argvs.push({ argv, needsAllow: true });
+			out.nested.push(value.known ? [value.text, ...args.slice(i + 2).map(v => v.text)].join(' ') : undefined);
+			return out;
+		}
+	}
+	let i = skipOptions(args, w.name);
+	while (i < args.length && args[i].known && /^[A-Za-z_]\w*=/.test(args[i].text)) i++;
+	return runsRest(w, i, false);
+}
+
+function unwrapXargs(w: Wrapped): Unwrapped {
+	// xargs appends words from stdin: the inner command's arguments are not known.
+	const i = skipOptions(w.args, w.name);
+	return i < w.args.length
+		? runsRest(w, i, false, [UNKNOWN])
+		: runsRest(w, 0, false, [{ text: 'echo', known: true }, UNKNOWN]);
+}
+
+function unwrapFind(w: Wrapped): Unwrapped {
+	const { argv, args, out } = w;
+	out.argvs.push({ argv, needsAllow: true });
+	for (let i = 0; i < args.length; i++) {
+		if (args[i].known && /^-(?:exec|execdir|ok|okdir)$/.test(args[i].text)) {
+			let end = i + 1;
+			while (end < args.length && !(args[end].known && (args[end].text === ';' || args[end].text === '+'))) end++;
+			const cmd = args.slice(i + 1, end).map(v => (v.known && v.text.includes('{}') ? UNKNOWN : v));
+			const rest = unwrap(cmd.length ? cmd : [UNKNOWN], w.depth + 1);
 			out.argvs.push(...rest.argvs);
 			out.nested.push(...rest.nested);
 			out.opaque ??= rest.opaque;
+			i = end;
 		}
-		return out;
-	};
-	switch (name) {
-		case 'sudo':
-		case 'doas': {
-			let i = skipOptions(args, name);
-			while (i < args.length && args[i].known && /^[A-Za-z_]\w*=/.test(args[i].text)) i++;
-			inner(i, true);
-			// sudo's options are many; whatever word could start the command is checked by deny rules too.
-			const extra = everySuffix(argv, args, { argvs: [], nested: [] }, depth);
-			out.argvs.push(...extra.argvs.slice(1));
-			out.nested.push(...extra.nested);
-			return out;
-		}
-		case 'env': {
-			for (let i = 0; i < args.length; i++) {
-				const a = args[i];
-				if (a.known && (a.text === '-S' || a.text.startsWith('--split-string'))) {
-					const value = a.text.includes('=')
-						? { text: a.text.slice(a.text.indexOf('=') + 1), known: true }
-						: (args[i + 1] ?? UNKNOWN);
-					out.argvs.push({ argv, needsAllow: true });
-					out.nested.push(
-						value.known ? [value.text, ...args.slice(i + 2).map(w => w.text)].join(' ') : undefined,
-					);
-					return out;
-				}
-			}
-			let i = skipOptions(args, name);
-			while (i < args.length && args[i].known && /^[A-Za-z_]\w*=/.test(args[i].text)) i++;
-			return inner(i, false);
-		}
-		case 'command':
-			if (args.some(a => a.known && /^-[a-zA-Z]*[vV]/.test(a.text))) {
-				break;
-			}
-			return inner(skipOptions(args, name), false);
-		case 'builtin':
-		case 'exec':
-		case 'nice':
-		case 'nohup':
-		case 'setsid':
-		case 'time':
-		case 'stdbuf':
-		case 'ionice':
-		case 'chrt':
-		case 'taskset':
-		case 'unbuffer': {
-			// chrt and taskset take a priority or CPU mask before the command.
-			const i = skipOptions(args, name);
-			const takesValue =
-				(name === 'chrt' || name === 'taskset') && args[i]?.known && /^[0-9a-fx,-]+$/i.test(args[i].text);
-			return inner(takesValue ? i + 1 : i, false);
-		}
-		case 'timeout':
-			return inner(skipOptions(args, name) + 1, false);
-		case 'xargs': {
-			// xargs appends words from stdin: the inner command's arguments are not known.
-			const i = skipOptions(args, name);
-			return i < args.length
-				? inner(i, false, [UNKNOWN])
-				: inner(0, false, [{ text: 'echo', known: true }, UNKNOWN]);
-		}
-		case 'find': {
-			out.argvs.push({ argv, needsAllow: true });
-			for (let i = 0; i < args.length; i++) {
-				if (args[i].known && /^-(?:exec|execdir|ok|okdir)$/.test(args[i].text)) {
-					let end = i + 1;
-					while (
-						end < args.length &&
-						!(args[end].known && (args[end].text === ';' || args[end].text === '+'))
-					)
-						end++;
-					const cmd = args.slice(i + 1, end).map(w => (w.known && w.text.includes('{}') ? UNKNOWN : w));
-					const rest = unwrap(cmd.length ? cmd : [UNKNOWN], depth + 1);
-					out.argvs.push(...rest.argvs);
-					out.nested.push(...rest.nested);
-					out.opaque ??= rest.opaque;
-					i = end;
-				}
-			}
-			return out;
-		}
-		case 'eval':
-			out.argvs.push({ argv, needsAllow: false });
-			out.nested.push(args.every(a => a.known) ? args.map(a => a.text).join(' ') : undefined);
-			return out;
-		case 'trap':
-			out.argvs.push({ argv, needsAllow: true });
-			if (args[0] && !(args[0].known && /^-[lp]?$|^--$/.test(args[0].text))) {
-				out.nested.push(args[0].known ? args[0].text : undefined);
-			}
-			return out;
-		case 'watch': {
-			const i = skipOptions(args, name);
-			out.argvs.push({ argv, needsAllow: false });
-			out.nested.push(
-				args.slice(i).every(a => a.known)
-					? args
-							.slice(i)
-							.map(a => a.text)
-							.join(' ')
-					: undefined,
-			);
-			return out;
-		}
-		case 'su': {
-			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
-			out.argvs.push({ argv, needsAllow: true });
-			if (c === -1) {
-				out.opaque = 'su starts a login shell';
-			} else {
-				out.nested.push(args[c + 1]?.known ? args[c + 1].text : undefined);
-			}
-			return out;
-		}
-		case 'busybox':
-			return args.length && args[0].known && !SHELLS.has(args[0].text)
-				? inner(0, false)
-				: unwrapShell(argv, args.slice(1), args[0]?.text ?? 'busybox', out);
-		case 'flock': {
-			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
-			if (c !== -1) {
-				out.argvs.push({ argv, needsAllow: true });
-				out.nested.push(args[c + 1]?.known ? args[c + 1].text : undefined);
-				return out;
-			}
-			return everySuffix(argv, args, out, depth);
-		}
-		case 'script': {
-			const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
-			out.argvs.push({ argv, needsAllow: true });
-			if (c !== -1) out.nested.push(args[c + 1]?.known ? args[c + 1].text : undefined);
-			else out.opaque = '"script" starts a shell';
-			return out;
-		}
-		case 'source':
-		case '.':
-			out.argvs.push({ argv, needsAllow: true });
-			out.opaque = `"${name}" runs a script file whose commands the rules do not see`;
-			return out;
-		case 'git':
-			return unwrapGit(argv, args, out);
 	}
+	return out;
+}
+
+/** The words from `from` on as one command line, when every one of them is known. */
+function joinedFrom(args: WordValue[], from: number): string | undefined {
+	const words = args.slice(from);
+	return words.every(a => a.known) ? words.map(a => a.text).join(' ') : undefined;
+}
+
+/** The value of `-c` / `--command`, or undefined when there is none. */
+function commandOption(args: WordValue[]): WordValue | undefined {
+	const c = args.findIndex(a => a.known && (a.text === '-c' || a.text === '--command'));
+	return c === -1 ? undefined : (args[c + 1] ?? UNKNOWN);
+}
+
+function nestedOrOpaque(w: Wrapped, opaque: string): Unwrapped {
+	const command = commandOption(w.args);
+	w.out.argvs.push({ argv: w.argv, needsAllow: true });
+	if (command) {
+		w.out.nested.push(command.known ? command.text : undefined);
+	} else {
+		w.out.opaque = opaque;
+	}
+	return w.out;
+}
+
+const WRAPPERS = new Map<string, Unwrapper>([
+	['sudo', unwrapSudo],
+	['doas', unwrapSudo],
+	['env', unwrapEnv],
+	[
+		'command',
+		w =>
+			w.args.some(a => a.known && /^-[a-zA-Z]*[vV]/.test(a.text))
+				? undefined
+				: runsRest(w, skipOptions(w.args, w.name), false),
+	],
+	...['builtin', 'exec', 'nice', 'nohup', 'setsid', 'time', 'stdbuf', 'ionice', 'chrt', 'taskset', 'unbuffer'].map(
+		name => [name, unwrapPrefix] as const,
+	),
+	['timeout', w => runsRest(w, skipOptions(w.args, w.name) + 1, false)],
+	['xargs', unwrapXargs],
+	['find', unwrapFind],
+	[
+		'eval',
+		w => {
+			w.out.argvs.push({ argv: w.argv, needsAllow: false });
+			w.out.nested.push(joinedFrom(w.args, 0));
+			return w.out;
+		},
+	],
+	[
+		'trap',
+		w => {
+			const first = w.args[0];
+			w.out.argvs.push({ argv: w.argv, needsAllow: true });
+			if (first && !(first.known && /^-[lp]?$|^--$/.test(first.text))) {
+				w.out.nested.push(first.known ? first.text : undefined);
+			}
+			return w.out;
+		},
+	],
+	[
+		'watch',
+		w => {
+			w.out.argvs.push({ argv: w.argv, needsAllow: false });
+			w.out.nested.push(joinedFrom(w.args, skipOptions(w.args, w.name)));
+			return w.out;
+		},
+	],
+	['su', w => nestedOrOpaque(w, 'su starts a login shell')],
+	['script', w => nestedOrOpaque(w, '"script" starts a shell')],
+	['flock', w => (commandOption(w.args) ? nestedOrOpaque(w, '') : everySuffix(w.argv, w.args, w.out, w.depth))],
+	[
+		'busybox',
+		w =>
+			w.args.length && w.args[0].known && !SHELLS.has(w.args[0].text)
+				? runsRest(w, 0, false)
+				: unwrapShell(w.argv, w.args.slice(1), w.args[0]?.text ?? 'busybox', w.out),
+	],
+	...['source', '.'].map(
+		name =>
+			[
+				name,
+				(w: Wrapped) => {
+					w.out.argvs.push({ argv: w.argv, needsAllow: true });
+					w.out.opaque = `"${w.name}" runs a script file whose commands the rules do not see`;
+					return w.out;
+				},
+			] as const,
+	),
+	['git', w => unwrapGit(w.argv, w.args, w.out)],
+]);
+
+/** Not a wrapper Keel knows by name: a shell, a wrapper of unknown options, an interpreter, or a plain command. */
+function unwrapByKind(w: Wrapped): Unwrapped {
+	const { argv, args, name, out } = w;
 	if (SHELLS.has(name)) {
 		return unwrapShell(argv, args, name, out);
 	}
 	if (GENERIC_WRAPPERS.has(name)) {
-		return everySuffix(argv, args, out, depth);
+		return everySuffix(argv, args, out, w.depth);
 	}
 	if (INTERPRETERS.test(name) && args.some(a => !a.known || INLINE_FLAGS.test(a.text))) {
 		out.argvs.push({ argv, needsAllow: true });
@@ -324,96 +360,4 @@ function unwrapShell(argv: WordValue[], args: WordValue[], name: string, out: Un
 	out.argvs.push({ argv, needsAllow: !plainOptions });
 	out.nested.push(args[i]?.known ? args[i].text : undefined);
 	return out;
-}
-
-/** git's global options before the subcommand; -c, --exec-path, --git-dir and --config-env can run programs, so they keep the whole line under the rules. */
-function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrapped {
-	let i = 0;
-	let risky = false;
-	while (i < args.length && args[i].known && args[i].text.startsWith('-')) {
-		const flag = args[i].text;
-		if (
-			/^-[Cc]$|^--(?:git-dir|work-tree|namespace|exec-path|config-env|super-prefix|list-cmds|attr-source)$/.test(
-				flag,
-			)
-		) {
-			risky ||= flag !== '-C';
-			if (flag === '-c' || flag === '--config-env') {
-				gitConfigCommand(args[i + 1], out);
-			}
-			i += 2;
-			continue;
-		}
-		risky ||=
-			!/^(?:-[pP]|--(?:no-pager|paginate|bare|no-replace-objects|literal-pathspecs|glob-pathspecs|noglob-pathspecs|icase-pathspecs|no-optional-locks|no-lazy-fetch|no-advice)|-C.+)$/.test(
-				flag,
-			);
-		i++;
-	}
-	if (i === 0) {
-		out.argvs.push({ argv, needsAllow: true });
-		gitSubcommandRuns(args, out);
-		return out;
-	}
-	if (args.slice(0, i).some(a => !a.known)) risky = true;
-	out.argvs.push({ argv, needsAllow: risky });
-	out.argvs.push({ argv: [argv[0], ...args.slice(i)], needsAllow: true });
-	gitSubcommandRuns(args.slice(i), out);
-	return out;
-}
-
-/** `git -c alias.x='!cmd'`, `-c core.pager=cmd`, `core.sshCommand`, `….textconv`: config values git runs as commands. */
-function gitConfigCommand(setting: WordValue | undefined, out: Unwrapped): void {
-	if (!setting?.known) {
-		out.nested.push(undefined);
-		return;
-	}
-	const eq = setting.text.indexOf('=');
-	const key = setting.text.slice(0, eq === -1 ? undefined : eq);
-	const value = eq === -1 ? '' : setting.text.slice(eq + 1);
-	if (
-		value.startsWith('!') ||
-		/^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|.*\.(?:command|cmd|textconv|program|tool|helper|clean|smudge|process)|credential\..*|gpg\..*|diff\.external)$/i.test(
-			key,
-		)
-	) {
-		out.nested.push(value.replace(/^!/, ''));
-	}
-}
-
-/** Subcommands that run a command line of their own. */
-function gitSubcommandRuns(rest: WordValue[], out: Unwrapped): void {
-	const sub = rest[0]?.known ? rest[0].text : '';
-	const words = rest.slice(1);
-	const joined = (from: number) =>
-		words.slice(from).every(w => w.known)
-			? words
-					.slice(from)
-					.map(w => w.text)
-					.join(' ')
-			: undefined;
-	if (sub === 'submodule' && words.some(w => w.known && w.text === 'foreach')) {
-		const at = words.findIndex(w => w.known && w.text === 'foreach');
-		out.nested.push(joined(at + 1 + words.slice(at + 1).findIndex(w => !(w.known && w.text.startsWith('-')))));
-	}
-	for (let j = 0; j < words.length; j++) {
-		const w = words[j];
-		if (
-			w.known &&
-			/^(?:--exec|-x|--extcmd|--tree-filter|--index-filter|--msg-filter|--env-filter|--commit-filter|--parent-filter|--open-files-in-pager|--upload-pack|--receive-pack|-u)$/.test(
-				w.text,
-			) &&
-			/^(?:rebase|difftool|filter-branch|grep|fetch|clone|pull|push|ls-remote|archive)$/.test(sub)
-		) {
-			out.nested.push(words[j + 1]?.known ? words[j + 1].text : undefined);
-		} else if (
-			w.known &&
-			/^--(?:exec|extcmd|[a-z]+-filter|upload-pack|receive-pack|open-files-in-pager)=/.test(w.text)
-		) {
-			out.nested.push(w.text.slice(w.text.indexOf('=') + 1));
-		}
-	}
-	if (sub === 'bisect' && words[0]?.known && words[0].text === 'run') {
-		out.nested.push(joined(1));
-	}
 }

@@ -3,9 +3,10 @@
  * VS Code (its rg, its diagnostics, its files.exclude); tests and benches use the defaults
  * (bundled rg, system DNS, in-memory outputs) and override what they exercise.
  */
+import { Gate } from '../gate/gate';
 import { InMemoryOutputStore, type OutputStore } from './outputStore';
 import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
-import { WorkspaceGuard } from './paths';
+import type { WorkspaceGuard } from './paths';
 import { bundledRgPath } from './ripgrep';
 import type { NetworkOptions } from './urls';
 import type { ToolContext } from './defineTool';
@@ -30,6 +31,8 @@ export interface DiagnosticsSource {
 
 export interface ToolDeps {
 	pathPolicy(): PathPolicy;
+	/** The one gate (gate/gate.ts); without it, a gate over pathPolicy() alone. */
+	gate?: Gate;
 	/** ripgrep binary; undefined disables grep and makes find_path fall back to Workspace.findFiles. */
 	rgPath(): string | undefined;
 	/** The user's files.exclude (and search.exclude) globs, honoured by find_path and grep. */
@@ -57,6 +60,11 @@ export function defaultToolDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
 	};
 }
 
+/** The gate the tools decide through: the host's, or one over the tools' own path policy. */
+export function gateOf(deps: Pick<ToolDeps, 'pathPolicy' | 'gate'>): Gate {
+	return deps.gate ?? new Gate({ policy: () => deps.pathPolicy() });
+}
+
 export function guardFor(deps: ToolDeps, context: ToolContext): WorkspaceGuard {
-	return new WorkspaceGuard(context.workspace, deps.pathPolicy());
+	return gateOf(deps).files(context.workspace);
 }

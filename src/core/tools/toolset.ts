@@ -37,14 +37,14 @@ export function createToolset(deps: ToolDeps, extra: ToolDefinition<any>[] = [])
 /** The shaping alone, for tools assembled elsewhere. */
 export function wrapTools(deps: ToolDeps, tools: ToolDefinition<any>[]): ToolDefinition<any>[] {
 	const cache = deps.resultCache ?? new ToolResultCache();
-	return tools.map(tool => wrap(tool, deps, cache));
+	return tools.map(tool => shapedTool(tool, deps, cache));
 }
 
 function config(deps: ToolDeps): ToolSystemConfig {
 	return deps.toolSystem?.() ?? defaultToolSystemConfig();
 }
 
-function wrap(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResultCache): ToolDefinition<any> {
+function shapedTool(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResultCache): ToolDefinition<any> {
 	return {
 		...tool,
 		async execute(input: unknown, context: ToolContext): Promise<ToolResult> {

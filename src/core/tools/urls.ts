@@ -8,6 +8,7 @@
 import * as dns from 'dns';
 import * as https from 'https';
 import ipaddr from 'ipaddr.js';
+import { withTimeout } from '../util/abort';
 
 export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -98,8 +99,7 @@ export async function guardedFetch(
 	const maxRedirects = options.maxRedirects ?? 3;
 	const redirects: string[] = [];
 	const addresses: string[] = [];
-	const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
-	const combined = AbortSignal.any([signal, timeout]);
+	const combined = withTimeout(signal, options.timeoutMs ?? 15_000);
 	let url = checkUrl(raw);
 	for (let hop = 0; ; hop++) {
 		const address = await resolveChecked(url.hostname.replace(/^\[|\]$/g, ''), options.resolver ?? systemResolver);

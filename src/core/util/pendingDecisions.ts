@@ -1,3 +1,4 @@
+import { onAbort } from './abort';
 import { Deferred } from './deferred';
 import type { IDisposable } from './lifecycle';
 
@@ -21,12 +22,11 @@ export class PendingDecisions<T> implements IDisposable {
 		}
 		const deferred = new Deferred<T>();
 		this._pending.set(id, deferred);
-		const onAbort = () => deferred.resolve(this._refusal('cancelled'));
-		signal.addEventListener('abort', onAbort, { once: true });
+		const cancelled = onAbort(signal, () => deferred.resolve(this._refusal('cancelled')));
 		try {
 			return await deferred.promise;
 		} finally {
-			signal.removeEventListener('abort', onAbort);
+			cancelled.dispose();
 			this._pending.delete(id);
 		}
 	}

@@ -109,6 +109,9 @@ export class ChatView {
 					estimated: event.estimated,
 					turnRequests: event.turnRequests,
 					turnTokens: event.turnTokens,
+					...(event.cachedTokens !== undefined ? { cachedTokens: event.cachedTokens } : {}),
+					...(event.prefilledTokens !== undefined ? { prefilledTokens: event.prefilledTokens } : {}),
+					...(event.ttftMs !== undefined ? { ttftMs: event.ttftMs } : {}),
 				};
 				return [{ type: 'didSetUsage', usage: { ...this._usage } }];
 			case 'turnFinished':

@@ -3,7 +3,7 @@ import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
 import { type WebviewChannel } from './webviewChannel';
-import { renderWebviewHtml, webviewOptions } from './webviewHtml';
+import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { Event } from '../../core/util/emitter';
 import type { OutputStore } from '../../core/tools/outputStore';
 import type { TurnChanges } from '../checkpoints/turnChanges';
@@ -64,7 +64,12 @@ export class ChatViewProvider extends Disposable {
 		this._disposeView();
 		this._view = view;
 		view.webview.options = webviewOptions(this._deps.extensionUri);
-		view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri);
+		view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri, {
+			script: 'webview.js',
+			style: 'main.css',
+			title: 'Keel',
+			images: true,
+		});
 		this._viewDisposables.push(
 			view.webview.onDidReceiveMessage(raw => this._onMessage(raw)),
 			view.onDidDispose(() => {
@@ -104,6 +109,8 @@ export class ChatViewProvider extends Disposable {
 					void vscode.commands.executeCommand('workbench.action.reloadWindow');
 				}
 				return;
+			case 'checkModel':
+				return void vscode.commands.executeCommand('keel.checkModel');
 			case 'submit':
 				return void composer.submit(message.text, message.images);
 			case 'sendPrompt':

@@ -11,6 +11,7 @@ import { CheckpointError, CheckpointStore } from '../../core/checkpoints/checkpo
 import { CheckpointIndex, type TurnCheckpoint } from '../../core/checkpoints/turnCheckpoints';
 import { ShadowGit } from '../../core/checkpoints/shadowGit';
 import type { AgentEvent } from '../../core/agent/events';
+import type { Gate } from '../../core/gate/gate';
 import { Emitter } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 import { isProtectedPath } from '../../core/tools/pathPolicy';
@@ -42,7 +43,7 @@ export class CheckpointsHost extends Disposable {
 	/** What a snapshot or a restore has to tell the chat of its session (skipped files, a failed snapshot). */
 	readonly onDidNotice = this._onDidNotice.event;
 
-	constructor(storage: vscode.Uri) {
+	constructor(storage: vscode.Uri, gate: Gate) {
 		super();
 		this.checkpoints = new Checkpoints({
 			notice: notice => this._onDidNotice.fire(notice),
@@ -63,7 +64,7 @@ export class CheckpointsHost extends Disposable {
 					gitDir,
 					folder.fsPath,
 					{ maxFileBytes: settings.maxFileBytes, maxFiles: settings.maxFiles },
-					readPathPolicy(),
+					gate,
 				);
 				return { store, index: new CheckpointIndex(path.join(storage.fsPath, 'checkpoints', 'turns.json')) };
 			},

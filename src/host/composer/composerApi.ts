@@ -5,6 +5,7 @@ import { setModelFromChat } from '../models/modelCommands';
 import type { ProjectContext } from '../projectContext/projectContext';
 import type { Compaction } from '../session/compaction';
 import type { SessionController } from '../session/sessionController';
+import type { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { Composer, type MentionSource } from './composer';
 import { checkImagesForModel } from './images';
@@ -13,6 +14,7 @@ import { selectionPrompt } from './selectionPrompt';
 /** The composer of the conversation on screen, its built-in commands acting on the features they name. */
 export function createComposer(parts: {
 	workspace: Workspace;
+	gate: Gate;
 	mentions: MentionSource;
 	controller: SessionController;
 	compaction: Compaction;
@@ -21,6 +23,7 @@ export function createComposer(parts: {
 	const { controller, compaction, project } = parts;
 	return new Composer({
 		workspace: parts.workspace,
+		gate: parts.gate,
 		mentions: parts.mentions,
 		checkImages: checkImagesForModel,
 		conversation: controller,

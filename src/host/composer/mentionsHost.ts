@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate/gate';
 import {
 	parseMentions,
 	promptWithAttachments,
 	resolveMentions,
 	type Attachment,
 	type MentionKind,
+	type MentionOrigin,
 	type MentionSources,
 } from '../../core/mentions/mentions';
+import { terminalText } from '../../core/filters/sanitize';
 import type { Workspace } from '../../core/ports';
-import { isDeniedRead } from '../../core/tools/pathPolicy';
-import { WorkspaceGuard } from '../../core/tools/paths';
 import { guardedFetch } from '../../core/tools/urls';
 import { htmlToText } from '../../core/tools/webTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { vscodeDiagnostics } from '../tools/hostToolDeps';
-import { readPathPolicy } from '../tools/permissionsConfig';
+import { relativeOfUri } from '../tools/workspaceFolderNames';
 
 const MAX_TOKENS_PER_MENTION = 8000;
 const TERMINAL_KEEP = 20_000;
@@ -35,7 +36,10 @@ export class MentionsHost extends Disposable {
 	private readonly _terminalOutput = new Map<vscode.Terminal, string>();
 	private _files: { at: number; list: string[] } | undefined;
 
-	constructor(private readonly _workspace: Workspace) {
+	constructor(
+		private readonly _workspace: Workspace,
+		private readonly _gate: Gate,
+	) {
 		super();
 		// Shell integration streams every command's output; keep the last one per terminal.
 		this._register(
@@ -44,7 +48,7 @@ export class MentionsHost extends Disposable {
 				const keep = () =>
 					this._terminalOutput.set(
 						event.terminal,
-						`$ ${event.execution.commandLine.value}\n${stripAnsi(text)}`,
+						`$ ${event.execution.commandLine.value}\n${terminalText(text)}`,
 					);
 				keep();
 				try {
@@ -64,7 +68,7 @@ export class MentionsHost extends Disposable {
 	private _sources(): MentionSources {
 		return {
 			workspace: this._workspace,
-			guard: new WorkspaceGuard(this._workspace, readPathPolicy()),
+			gate: this._gate,
 			selection: () => {
 				const editor = vscode.window.activeTextEditor;
 				if (!editor || editor.selection.isEmpty || !vscode.workspace.getWorkspaceFolder(editor.document.uri)) {
@@ -90,16 +94,20 @@ export class MentionsHost extends Disposable {
 		};
 	}
 
-	/** Resolves the prompt's mentions; the prompt to send has the content attached after the words. */
+	/**
+	 * Resolves the prompt's mentions; the prompt to send has the content attached after the words.
+	 * `origin`: part of the text came from a workspace file (a prompt file) and only `origin.typed` from the user.
+	 */
 	async resolve(
 		text: string,
+		origin?: MentionOrigin,
 		signal = new AbortController().signal,
 	): Promise<{ prompt: string; attachments: Attachment[] }> {
 		const mentions = parseMentions(text);
 		if (mentions.length === 0) {
 			return { prompt: text, attachments: [] };
 		}
-		const attachments = await resolveMentions(mentions, this._sources(), MAX_TOKENS_PER_MENTION, signal);
+		const attachments = await resolveMentions(mentions, this._sources(), MAX_TOKENS_PER_MENTION, signal, origin);
 		return { prompt: promptWithAttachments(text, attachments), attachments };
 	}
 
@@ -111,7 +119,6 @@ export class MentionsHost extends Disposable {
 	async mentionsForUris(uris: readonly string[]): Promise<{ values: string[]; refused: string[] }> {
 		const values: string[] = [];
 		const refused: string[] = [];
-		const policy = readPathPolicy();
 		for (const text of uris) {
 			let uri: vscode.Uri;
 			try {
@@ -120,21 +127,26 @@ export class MentionsHost extends Disposable {
 				refused.push(`${text} (not a file address)`);
 				continue;
 			}
-			if (!vscode.workspace.getWorkspaceFolder(uri)) {
+			// The path the tools use for it (a multi-root workspace names the folder first).
+			const relative = relativeOfUri(uri);
+			if (relative === undefined) {
 				refused.push(`${uri.fsPath || text} (outside the workspace)`);
 				continue;
 			}
-			const relative = vscode.workspace.asRelativePath(uri, false);
-			if (isDeniedRead(relative, policy)) {
-				refused.push(`${relative} (the read policy denies it)`);
-				continue;
-			}
-			const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+			// Read like read_file reads (the gate): links and hard links out, deny-read, links to protected files.
+			const stat = await this._workspace.stat(relative).catch(() => undefined);
 			if (!stat) {
 				refused.push(`${relative} (not found)`);
 				continue;
 			}
-			const value = stat.type & vscode.FileType.Directory ? `${relative}/` : relative;
+			const folder = stat.type === 'directory';
+			try {
+				await this._gate.checkShipped(this._workspace, relative, folder ? 'list' : 'read', 'dropped file');
+			} catch (error) {
+				refused.push(`${relative} (${(error as Error).message})`);
+				continue;
+			}
+			const value = folder ? `${relative}/` : relative;
 			if (/\s/.test(value)) {
 				refused.push(`${relative} (a mention cannot hold spaces; attach it with @ instead)`);
 				continue;
@@ -159,7 +171,6 @@ export class MentionsHost extends Disposable {
 		if (!this._files || Date.now() - this._files.at > 10_000) {
 			this._files = { at: Date.now(), list: await this._workspace.findFiles('**/*', 5000).catch(() => []) };
 		}
-		const policy = readPathPolicy();
 		const folders = new Set<string>();
 		for (const file of this._files.list) {
 			const parts = file.split('/');
@@ -167,7 +178,9 @@ export class MentionsHost extends Disposable {
 				folders.add(`${parts.slice(0, i).join('/')}/`);
 			}
 		}
-		const paths = [...this._files.list, ...folders].filter(p => !isDeniedRead(p.replace(/\/$/, ''), policy));
+		const paths = [...this._files.list, ...folders].filter(
+			p => this._gate.hiddenFromSearch(p.replace(/\/$/, ''), 'read_file') === undefined,
+		);
 		const scored = paths
 			.map(p => ({ p, score: fuzzy(q, p.toLowerCase()) }))
 			.filter(s => s.score >= 0)
@@ -195,9 +208,4 @@ function fuzzy(query: string, text: string): number {
 	}
 	const base = text.lastIndexOf('/') + 1;
 	return gaps + (text.slice(base).includes(query) ? 0 : 50);
-}
-
-function stripAnsi(text: string): string {
-	// eslint-disable-next-line no-control-regex
-	return text.replace(/\x1b\][^\x07]*(\x07|\x1b\\)|\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }

@@ -1,19 +1,29 @@
-import type { McpServerConfig } from '../../core/tools/sources/mcpConfig';
 import type { McpConsentView } from '../../shared/protocol';
 import type { IDisposable } from '../../core/util/lifecycle';
 import type { WebviewChannel } from '../chat/webviewChannel';
 
+/** What a card asks: `key` names exactly what a yes is for (a server's plan, a set of changed tools). */
+export interface ConsentRequest {
+	key: string;
+	server: string;
+	source: string;
+	runs: string;
+	details?: string[];
+	kind?: 'start' | 'tools';
+}
+
 /**
- * The in-chat cards asking to start a workspace's MCP server. An ask waits until the user
- * answers on its card (the chat may be opened later: the card is there then); asking again
- * for a server whose card is still open returns the same answer. Nothing here remembers a
- * yes: McpConsent does, keyed by the server's fingerprint.
+ * The in-chat cards asking to start a workspace's MCP server, or to offer tools it changed.
+ * An ask waits until the user answers on its card (the chat may be opened later: the card is
+ * there then); asking again for the very same thing (same key) while its card is open
+ * returns that card's answer, anything else gets a card of its own. Nothing here remembers
+ * a yes: McpConsent does.
  */
 export class McpConsentPrompts implements IDisposable {
 	private readonly _cards: McpConsentView[] = [];
 	private readonly _waiting = new Map<
 		string,
-		{ server: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
+		{ key: string; answer: Promise<boolean>; resolve: (allow: boolean) => void }
 	>();
 	private _serial = 0;
 	private readonly _listener: IDisposable;
@@ -40,8 +50,8 @@ export class McpConsentPrompts implements IDisposable {
 		return this._cards;
 	}
 
-	ask(server: McpServerConfig, source: string, interactive: boolean): Promise<boolean> {
-		const open = [...this._waiting.values()].find(w => w.server === server.name);
+	ask(request: ConsentRequest, interactive: boolean): Promise<boolean> {
+		const open = [...this._waiting.values()].find(w => w.key === request.key);
 		if (open) {
 			return open.answer;
 		}
@@ -49,8 +59,16 @@ export class McpConsentPrompts implements IDisposable {
 		// The executor runs at once, so `resolve` is the promise's own before anything can answer.
 		let resolve: (allow: boolean) => void = () => undefined;
 		const answer = new Promise<boolean>(settle => (resolve = settle));
-		this._waiting.set(id, { server: server.name, answer, resolve });
-		this._cards.push({ id, server: server.name, source, runs: describeRun(server), state: 'pending' });
+		this._waiting.set(id, { key: request.key, answer, resolve });
+		this._cards.push({
+			id,
+			server: request.server,
+			source: request.source,
+			runs: request.runs,
+			...(request.details?.length ? { details: request.details } : {}),
+			...(request.kind === 'tools' ? { kind: 'tools' as const } : {}),
+			state: 'pending',
+		});
 		this._send();
 		if (interactive) {
 			this._onShow();
@@ -84,13 +102,4 @@ export class McpConsentPrompts implements IDisposable {
 		this._channel.push({ type: 'didSetMcpConsents', consents: this._cards.map(c => ({ ...c })) });
 		this._channel.flush();
 	}
-}
-
-/** What starting the server does, as the user would type it. */
-export function describeRun(server: McpServerConfig): string {
-	if (server.type !== 'stdio') {
-		return `connect to ${server.url}`;
-	}
-	const quote = (part: string) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`);
-	return [server.command ?? '', ...(server.args ?? [])].map(quote).join(' ');
 }

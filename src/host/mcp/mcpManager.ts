@@ -7,6 +7,7 @@ import {
 	type McpConnectionEvent,
 	type McpState,
 } from '../../core/tools/sources/mcpConnection';
+import { planLaunch, withInputs, type McpLaunchPlan } from '../../core/tools/sources/mcpLaunch';
 import { mcpToolDefinition, mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
@@ -14,8 +15,16 @@ import { McpConsentPrompts } from './mcpConsentPrompts';
 import type { WebviewChannel } from '../chat/webviewChannel';
 import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
-import { consentSource, loadServers, resolveEntry, vscodeUserMcpFile, type McpServerEntry } from './mcpServers';
-import { readSetting } from '../settings/settings';
+import {
+	connectionOptions,
+	consentSource,
+	definition,
+	launchContext,
+	loadServers,
+	vscodeUserMcpFile,
+	type McpServerEntry,
+} from './mcpServers';
+import { reviewTools, type ReviewedServer } from './mcpToolReview';
 import type { HostTools } from '../tools/hostTools';
 
 export type ServerStatus = McpState | 'disabled' | 'needsConsent' | 'untrusted';
@@ -39,17 +48,13 @@ const DISABLED_TOOLS = 'keel.mcp.disabledTools';
  * output channel, and says so when a server fails or crashes.
  */
 export class McpManager extends Disposable {
+	/** Each server with the plan it was started from (consent, pins and the spawn all use that one). */
 	private readonly _servers = new Map<
 		string,
-		{
-			entry: McpServerEntry;
-			connection?: McpConnection;
-			registered: string[];
-			error?: string;
-			status?: ServerStatus;
-			heldBack?: Set<string>;
-		}
+		ReviewedServer & { connection?: McpConnection; registered: string[]; status?: ServerStatus }
 	>();
+	/** Server names declared in more than one place: their tools get names that say which (mcpToolName). */
+	private _sharedNames = new Set<string>();
 	/** The chat's cards that ask to start a workspace server. */
 	readonly consentPrompts: McpConsentPrompts;
 	private readonly _consent: McpConsent;
@@ -107,7 +112,7 @@ export class McpManager extends Disposable {
 			error: s.error ?? s.connection?.error,
 			transport: s.connection?.transport,
 			tools: (s.connection?.tools ?? []).map(t => {
-				const name = mcpToolName(s.entry.config.name, t.name);
+				const name = this._toolName(s.entry, t.name);
 				return { name, mcpName: t.name, description: t.description, disabled: disabledTools.has(name) };
 			}),
 		}));
@@ -120,9 +125,15 @@ export class McpManager extends Disposable {
 			this._logger.warn(`MCP configuration: ${error}`);
 		}
 		const wanted = new Map(loaded.entries.map(e => [e.key, e]));
+		const counts = new Map<string, number>();
+		loaded.entries.forEach(e => counts.set(e.config.name, (counts.get(e.config.name) ?? 0) + 1));
+		const shared = new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+		const namesChanged =
+			[...shared].some(n => !this._sharedNames.has(n)) || [...this._sharedNames].some(n => !shared.has(n));
+		this._sharedNames = shared;
 		for (const [key, server] of this._servers) {
 			const next = wanted.get(key);
-			if (!next || McpConsent.fingerprint(next.config) !== McpConsent.fingerprint(server.entry.config)) {
+			if (!next || definition(next) !== definition(server.entry)) {
 				await this._stop(key);
 				this._servers.delete(key);
 			}
@@ -137,6 +148,10 @@ export class McpManager extends Disposable {
 				// Trust was granted since: start what was held back.
 				starts.push(this.start(entry.key, false));
 			}
+		}
+		if (namesChanged) {
+			// A name now declared twice (or no longer): the running servers' tools are renamed.
+			[...this._servers.keys()].forEach(key => this._sync(key));
 		}
 		this._onDidChange.fire();
 		await Promise.all(starts);
@@ -160,11 +175,17 @@ export class McpManager extends Disposable {
 		if (!interactive && this._context.globalState.get<string[]>(DISABLED_SERVERS, []).includes(key)) {
 			return set('disabled');
 		}
-		if (!this._consent.isAllowed(entry.config)) {
+		let plan: McpLaunchPlan;
+		try {
+			plan = await planLaunch(entry.config, launchContext(entry));
+		} catch (error) {
+			return this._failed(server, entry, error);
+		}
+		if (!this._consent.isAllowed(plan)) {
 			set('needsConsent', 'Waiting for your permission to start this workspace server.');
 			// Not awaited at startup: an unanswered card must not hold the first turn.
 			const asking = this._consent
-				.ask(entry.config, consentSource(entry), interactive)
+				.ask(plan, consentSource(entry), interactive)
 				.then(allowed => (allowed ? this.start(key, interactive) : undefined));
 			if (interactive) {
 				await asking;
@@ -176,18 +197,14 @@ export class McpManager extends Disposable {
 		// A connection that gave up reconnecting is replaced, never left with a timer of its own.
 		await server.connection?.stop();
 		try {
-			const resolved = await resolveEntry(entry, this._inputs);
-			const connection = new McpConnection(
-				resolved.config,
-				{
-					callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
-					connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
-					maxReconnects: 3,
-					reconnectBaseMs: 2000,
-					clientVersion: String(this._context.extension.packageJSON.version ?? '0'),
-					env: resolved.env,
-				},
-				event => this._handle(key, event),
+			// Inputs are asked now, after the yes; they never decide the program (mcpLaunch.ts).
+			const resolved = await withInputs(plan, id =>
+				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+			);
+			server.plan = plan;
+			const options = connectionOptions(String(this._context.extension.packageJSON.version ?? '0'));
+			const connection = new McpConnection(resolved.config, { ...options, env: resolved.env }, event =>
+				this._handle(key, event),
 			);
 			server.connection = connection;
 			await connection.start();
@@ -195,15 +212,17 @@ export class McpManager extends Disposable {
 				`MCP ${entry.config.name}: running (${connection.transport}), ${connection.tools.length} tools`,
 			);
 		} catch (error) {
-			set('error', describe(error));
-			this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
-			void vscode.window
-				.showErrorMessage(
-					`Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`,
-					'Show Logs',
-				)
-				.then(c => c && this._output.show(true));
+			this._failed(server, entry, error);
 		}
+	}
+
+	private _failed(server: { status?: ServerStatus; error?: string }, entry: McpServerEntry, error: unknown): void {
+		server.status = 'error';
+		server.error = describe(error);
+		this._onDidChange.fire();
+		this._logger.warn(`MCP ${entry.config.name}: failed to start: ${describe(error)}`);
+		const message = `Keel: the MCP server "${entry.config.name}" did not start: ${describe(error)}`;
+		void vscode.window.showErrorMessage(message, 'Show Logs').then(c => c && this._output.show(true));
 	}
 
 	async stop(key: string, disable = false): Promise<void> {
@@ -227,7 +246,7 @@ export class McpManager extends Disposable {
 		const server = this._servers.get(key);
 		if (server) {
 			await this._stop(key);
-			await this._consent.revoke(server.entry.config);
+			await this._consent.revoke({ identity: server.entry.key });
 			server.status = 'needsConsent';
 			this._onDidChange.fire();
 		}
@@ -279,7 +298,12 @@ export class McpManager extends Disposable {
 					`MCP ${name}: ${event.tools.length} tools (${event.tools.map(t => t.name).join(', ')})`,
 				);
 				if (server) {
-					void this._checkPins(key, event.tools);
+					void reviewTools(server, event.tools, this._consent, {
+						current: () => this._servers.get(key) === server,
+						sync: () => this._sync(key),
+						changed: () => this._onDidChange.fire(),
+						warn: line => this._logger.warn(line),
+					});
 				}
 				break;
 			case 'crashed':
@@ -306,36 +330,6 @@ export class McpManager extends Disposable {
 				break;
 		}
 		this._onDidChange.fire();
-	}
-
-	/** New or changed tool definitions of a workspace server stay off until the user allows them (rug pulls). */
-	private async _checkPins(
-		key: string,
-		tools: ReadonlyArray<{ name: string; description?: string; inputSchema: unknown }>,
-	): Promise<void> {
-		const server = this._servers.get(key);
-		if (!server) {
-			return;
-		}
-		const hashes = McpConsent.toolHashes(tools);
-		const changed = await this._consent.changedTools(server.entry.config, hashes);
-		server.heldBack = new Set(changed);
-		this._sync(key);
-		if (changed.length === 0) {
-			return;
-		}
-		this._logger.warn(
-			`MCP ${server.entry.config.name}: tools new or changed since allowed, held back: ${changed.join(', ')}`,
-		);
-		server.error = `Tools new or changed since you allowed this server are held back: ${changed.join(', ')}`;
-		this._onDidChange.fire();
-		if (await this._consent.askChangedTools(server.entry.config, changed)) {
-			await this._consent.pinTools(server.entry.config, hashes);
-			server.heldBack = new Set();
-			server.error = undefined;
-			this._sync(key);
-			this._onDidChange.fire();
-		}
 	}
 
 	/** The registry holds exactly the running server's enabled tools. */
@@ -383,9 +377,17 @@ export class McpManager extends Disposable {
 			call: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
 				connection.call(name, args, signal),
 		};
-		return mcpToolDefinition(entry.config.name, tool, caller, (result, context) =>
-			this._tools.shape(result, context),
+		return mcpToolDefinition(
+			entry.config.name,
+			tool,
+			caller,
+			(result, context) => this._tools.shape(result, context),
+			this._toolName(entry, tool.name),
 		);
+	}
+
+	private _toolName(entry: McpServerEntry, tool: string): string {
+		return mcpToolName(entry.config.name, tool, entry.key, !this._sharedNames.has(entry.config.name));
 	}
 
 	private _unregister(server: { registered: string[] }): void {

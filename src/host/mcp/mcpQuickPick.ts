@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { exists, writeText } from '../tools/hostFiles';
 import type { McpManager, ServerInfo } from './mcpManager';
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> | void };
@@ -101,10 +102,9 @@ async function openWorkspaceConfig(): Promise<void> {
 		return;
 	}
 	const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-	try {
-		await vscode.workspace.fs.stat(uri);
-	} catch {
-		await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{\n\t"servers": {},\n\t"inputs": []\n}\n'));
+	// The user asked for it: an empty config to fill in, never over one that exists.
+	if (!(await exists(uri))) {
+		await writeText(uri, '{\n\t"servers": {},\n\t"inputs": []\n}\n');
 	}
 	await vscode.window.showTextDocument(uri);
 }

@@ -1,5 +1,4 @@
 import * as os from 'os';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import {
 	parseMcpConfig,
@@ -8,9 +7,10 @@ import {
 	type McpInput,
 	type McpServerConfig,
 } from '../../core/tools/sources/mcpConfig';
-import { parseEnvFile, resolveServer, type VariableContext } from '../../core/tools/sources/mcpVariables';
-import type { McpInputs } from './mcpInputs';
-import { readSettingUnparsed } from '../settings/settings';
+import type { LaunchContext } from '../../core/tools/sources/mcpLaunch';
+import type { McpConnectionOptions } from '../../core/tools/sources/mcpConnection';
+import { readSetting, readSettingUnparsed } from '../settings/settings';
+import { readText } from '../tools/hostFiles';
 
 /** A configured server and where it was declared (its inputs and ${workspaceFolder} come from there). */
 export interface McpServerEntry {
@@ -77,44 +77,14 @@ export function vscodeUserMcpFile(globalStorageUri: vscode.Uri): vscode.Uri {
 	return vscode.Uri.joinPath(globalStorageUri, '..', '..', 'mcp.json');
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-	try {
-		return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-	} catch {
-		return undefined;
-	}
+/** Where a server's launch plan (mcpLaunch.ts) is worked out from: its identity, folder, home and environment. */
+export function launchContext(entry: McpServerEntry): LaunchContext {
+	return { identity: entry.key, folder: entry.folder, userHome: os.homedir(), env: process.env };
 }
 
-/** Variables, inputs (SecretStorage) and envFile, resolved just before a start. */
-export async function resolveEntry(
-	entry: McpServerEntry,
-	inputs: McpInputs,
-): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
-	const context: VariableContext = {
-		workspaceFolder: entry.folder,
-		userHome: os.homedir(),
-		pathSeparator: path.sep,
-		env: process.env,
-		input: id => inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
-	};
-	const config = await resolveServer(entry.config, context);
-	let env: Record<string, string> = {};
-	if (config.envFile) {
-		const file = path.isAbsolute(config.envFile)
-			? config.envFile
-			: path.join(entry.folder ?? os.homedir(), config.envFile);
-		try {
-			env = parseEnvFile(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))));
-		} catch (error) {
-			throw new Error(`envFile ${config.envFile} could not be read (${(error as Error).message})`, {
-				cause: error,
-			});
-		}
-	}
-	if (config.cwd === undefined && entry.folder && config.type === 'stdio') {
-		config.cwd = entry.folder;
-	}
-	return { config, env: { ...env, ...config.env } };
+/** The entry as written: a change restarts the server (and its plan, so its consent, is worked out again). */
+export function definition(entry: McpServerEntry): string {
+	return JSON.stringify([entry.config, entry.inputs, entry.folder]);
 }
 
 /** Where the card says the server comes from: the folder's .vscode/mcp.json, as VS Code names it. */
@@ -124,4 +94,15 @@ export function consentSource(entry: McpServerEntry): string {
 	return entry.config.scope === 'user'
 		? 'your user configuration'
 		: vscode.workspace.asRelativePath(file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
+/** The connection's limits from settings, read at each start. */
+export function connectionOptions(clientVersion: string): McpConnectionOptions {
+	return {
+		callTimeoutMs: Math.max(1, readSetting('mcp.callTimeoutSeconds')) * 1000,
+		connectTimeoutMs: Math.max(1, readSetting('mcp.connectTimeoutSeconds')) * 1000,
+		maxReconnects: 3,
+		reconnectBaseMs: 2000,
+		clientVersion,
+	};
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../core/errors';
 import type { ChatModel, ChatRequest, ModelEvent } from '../../core/llm/chatModel';
+import { tokenFromSignal } from '../platform/cancellation';
 import { toLmMessages } from './lmMessages';
 import { readSetting } from '../settings/settings';
 
@@ -20,9 +21,7 @@ export class LmChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const cancel = new vscode.CancellationTokenSource();
-		const onAbort = () => cancel.cancel();
-		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const cancel = tokenFromSignal(request.signal);
 		try {
 			const tools: vscode.LanguageModelChatTool[] = request.tools.map(tool => ({
 				name: tool.name,
@@ -60,7 +59,6 @@ export class LmChatModel implements ChatModel {
 			}
 			yield { type: 'finish', reason: index > 0 ? 'tool_calls' : 'stop' };
 		} finally {
-			request.signal?.removeEventListener('abort', onAbort);
 			cancel.dispose();
 		}
 	}

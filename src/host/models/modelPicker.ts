@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate/gate';
 import { listModels, type ModelInfo } from '../../core/llm/modelCatalog';
 import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
 import { probeToolCalling, type ProbeResult } from '../../core/llm/toolProbe';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
-import { providerLabel, readResolvedProvider } from './providerConfig';
+import { signalFromToken } from '../platform/cancellation';
+import { modelEndpointOrigin, providerLabel, readResolvedProvider } from './providerConfig';
 import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lmModelItems';
 import { isLmProviderSelected } from './lmChatModel';
@@ -30,6 +32,7 @@ export class ModelPicker extends Disposable {
 	constructor(
 		private readonly _context: vscode.ExtensionContext,
 		private readonly _logger: Logger,
+		private readonly _gate: Gate,
 	) {
 		super();
 		this._item.name = 'Keel Model';
@@ -81,7 +84,10 @@ export class ModelPicker extends Disposable {
 			lmItems = items;
 			render();
 		});
-		listModels(resolved, apiKey)
+		// The endpoint the workspace wrote is asked about first (the gate), like a turn's.
+		this._gate
+			.admitAddress(resolved.baseUrl, modelEndpointOrigin())
+			.then(endpoint => listModels(resolved, apiKey, this._gate.modelFetch(endpoint)))
 			.then(
 				models => {
 					render(models);
@@ -160,6 +166,7 @@ export class ModelPicker extends Disposable {
 	/** Sends one tiny tool call to `model` on the current endpoint and records the outcome. */
 	async probe(model = readResolvedProvider().model): Promise<ProbeResult> {
 		const resolved = { ...readResolvedProvider(), model };
+		const endpoint = await this._gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
 		const apiKey = await getApiKey(this._context.secrets, resolved.baseUrl);
 		const result = await vscode.window.withProgress(
 			{
@@ -167,19 +174,31 @@ export class ModelPicker extends Disposable {
 				title: `Keel: probing tool calling on ${model}…`,
 				cancellable: true,
 			},
-			(_progress, token) => {
-				const abort = new AbortController();
-				token.onCancellationRequested(() => abort.abort());
-				return probeToolCalling(createChatModel(resolved, apiKey), Date.now, abort.signal);
+			async (_progress, token) => {
+				const cancel = signalFromToken(token);
+				try {
+					return await probeToolCalling(
+						createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint)),
+						Date.now,
+						cancel.signal,
+					);
+				} finally {
+					cancel.dispose();
+				}
 			},
 		);
 		await this._context.globalState.update(probeKey(resolved, model), result);
 		this._logger.info(`tool probe ${model}: ${result.ok ? 'ok' : 'failed'} — ${result.detail}`);
-		void (result.ok
-			? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`)
-			: vscode.window.showWarningMessage(
-					`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
-				));
+		// One tool call says little; Check Model runs the whole suite on this model.
+		const checkModel = 'Check Model';
+		void (
+			result.ok
+				? vscode.window.showInformationMessage(`Keel: ${model} — ${result.detail}`, checkModel)
+				: vscode.window.showWarningMessage(
+						`Keel: ${model} — ${result.detail} Keel will still recover calls written as text.`,
+						checkModel,
+					)
+		).then(choice => choice === checkModel && vscode.commands.executeCommand('keel.checkModel'));
 		this.refresh();
 		return result;
 	}

@@ -1,3 +1,5 @@
+import * as vscode from 'vscode';
+import { settingOrigin, type AddressOrigin } from '../../core/gate/addresses';
 import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
 import { readSetting } from '../settings/settings';
 import { settingDefault } from '../settings/settingsSchema';
@@ -19,7 +21,21 @@ export function readResolvedProvider(): ResolvedProvider {
 		contextWindow: readSetting('model.contextWindow'),
 		requestTimeoutSeconds: readSetting('model.requestTimeoutSeconds'),
 		keepAlive: readSetting('model.ollamaKeepAlive') || undefined,
+		maxOutputTokens: Math.max(0, readSetting('model.maxOutputTokens')),
 	});
+}
+
+/**
+ * Whose choice the model endpoint is: the workspace's when its settings set keel.model.baseUrl
+ * (and it counts: a trusted workspace) to something the user did not set; then the gate asks
+ * before the first prompt goes there.
+ */
+export function modelEndpointOrigin(): AddressOrigin {
+	const inspected = vscode.workspace.getConfiguration('keel').inspect<string>('model.baseUrl');
+	return settingOrigin(
+		'keel.model.baseUrl',
+		vscode.workspace.isTrusted ? inspected : { globalValue: inspected?.globalValue },
+	);
 }
 
 export function readHistorySettings(): { toolOutputRetentionDays: number } {

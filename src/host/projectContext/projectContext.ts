@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import { buildSystemPrompt } from '../../core/agent/loop/systemPrompt';
+import type { Gate } from '../../core/gate/gate';
 import type { Logger, Workspace } from '../../core/ports';
 import { describeMode } from '../../core/modes/modes';
 import { draftAgentsPrompt } from '../../core/rules/draftPrompt';
@@ -23,9 +24,10 @@ export class ProjectContext extends Disposable {
 		private readonly _workspace: Workspace,
 		logger: Logger,
 		workspaceState: vscode.Memento,
+		gate: Gate,
 	) {
 		super();
-		this.rules = this._register(new RulesHost(_workspace, logger));
+		this.rules = this._register(new RulesHost(_workspace, logger, gate));
 		this.modes = this._register(new ModesHost(workspaceState));
 	}
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate/gate';
 import type { Logger, Workspace } from '../../core/ports';
 import { loadRules, rulesPromptSection, rulesSummary, type LoadedRules } from '../../core/rules/projectRules';
 import { Emitter } from '../../core/util/emitter';
@@ -28,6 +29,7 @@ export class RulesHost extends Disposable {
 	constructor(
 		private readonly _workspace: Workspace,
 		private readonly _logger: Logger,
+		private readonly _gate: Gate,
 	) {
 		super();
 		// Globs on the absolute path, hence the leading **/. The .keel folder is watched whole: when
@@ -71,7 +73,7 @@ export class RulesHost extends Disposable {
 			const settings = readRulesSettings();
 			this._rules =
 				settings.enabled && vscode.workspace.workspaceFolders?.length
-					? await loadRules(this._workspace, settings.maxTokens)
+					? await loadRules(this._workspace, settings.maxTokens, this._gate)
 					: EMPTY;
 		} catch (error) {
 			this._logger.warn(`could not load the project rules: ${(error as Error).message}`);

@@ -2,7 +2,9 @@ import type { ChatModel } from '../../core/llm/chatModel';
 import { summarise } from '../../core/prompts/compact';
 import type { ModesHost } from '../projectContext/modesHost';
 import { readModelConfig } from '../settings/config';
-import { newSessionId, type SessionController } from './sessionController';
+import { newSessionId } from '../../core/util/ids';
+import { approxTokens } from '../../core/util/tokens';
+import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
 
 /**
@@ -51,6 +53,6 @@ export class Compaction {
 		if (mode.id !== 'act') {
 			this._modes.set(newId, mode.id);
 		}
-		return `Compacted ${history.length} messages into a summary (about ${Math.ceil(summary.length / 4)} tokens). The full conversation stays in the history as "${title}".`;
+		return `Compacted ${history.length} messages into a summary (about ${approxTokens(summary)} tokens). The full conversation stays in the history as "${title}".`;
 	}
 }

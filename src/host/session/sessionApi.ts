@@ -1,9 +1,11 @@
-import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { KeelApi } from '../keelApi';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
+import { exportSource } from './sessionHistory';
+import type { ExportGate } from '../../core/gate/exports';
 
 type SessionApi = Pick<
 	KeelApi,
@@ -31,6 +33,7 @@ export function sessionApi(
 	persistence: SessionPersistence,
 	rewind: ConversationRewind,
 	compaction: Compaction,
+	exports?: ExportGate<unknown>,
 ): SessionApi {
 	return {
 		runTurn: prompt => controller.send(prompt),
@@ -46,7 +49,7 @@ export function sessionApi(
 			(persistence.store?.search(query) ?? []).map(hit => ({
 				sessionId: hit.sessionId,
 				title: hit.meta.title,
-				snippet: hit.snippet,
+				snippet: searchPassage(hit.snippet),
 				updatedAt: hit.meta.updatedAt,
 			})),
 		renameSession: (id, title) => persistence.store?.rename(id, title),
@@ -62,7 +65,8 @@ export function sessionApi(
 			if (!store || !meta) {
 				throw new Error(`There is no stored session ${id}.`);
 			}
-			return format === 'json' ? sessionToJson(meta, store.events(id)) : sessionToMarkdown(meta, store.load(id));
+			// What an export copies is decided again with the deny list as it is now (the gate).
+			return sessionExportText(format === 'json' ? 'json' : 'markdown', meta, exportSource(store, id, exports));
 		},
 		compact: () => compaction.compact(),
 		rewindTo: (turnId, options) => rewind.rewindTo(turnId, options),

@@ -8,6 +8,7 @@ import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import { showHistory } from './sessionHistory';
 import type { SessionPersistence } from './sessionPersistence';
+import type { ExportGate } from '../../core/gate/exports';
 
 /** New Chat, Stop, the history, Compact, and rewinding the conversation; each also takes its argument directly. */
 export function sessionCommands(
@@ -16,6 +17,7 @@ export function sessionCommands(
 	rewind: ConversationRewind,
 	compaction: Compaction,
 	changes: TurnChanges,
+	exports?: ExportGate<vscode.Uri>,
 ): FeatureCommands<
 	'keel.newChat' | 'keel.stop' | 'keel.showHistory' | 'keel.compact' | 'keel.rewindConversation' | 'keel.undoRewind'
 > {
@@ -29,6 +31,7 @@ export function sessionCommands(
 				currentSessionId: () => controller.sessionId,
 				resume: id => void controller.resume(id),
 				newChat: () => controller.newChat(),
+				exports,
 			}),
 		'keel.compact': () => reportOutcome(() => compaction.compact()),
 		'keel.rewindConversation': turnId =>

@@ -5,6 +5,7 @@ import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../core/llm/canonical';
 import { ChatSession, type ChatSessionDeps } from '../../core/session/chatSession';
 import { Emitter } from '../../core/util/emitter';
+import { newSessionId } from '../../core/util/ids';
 import { Disposable, DisposableStore, type IDisposable } from '../../core/util/lifecycle';
 import type { SessionView } from '../../shared/views';
 import type { Logger } from '../../core/ports';
@@ -23,11 +24,6 @@ export interface SessionPersistencePort {
 	lastSession(): { sessionId: string; history: CanonicalMessage[] } | undefined;
 	load(sessionId: string): { sessionId: string; history: CanonicalMessage[] } | undefined;
 	attach(session: ChatSession, sessionId: string): IDisposable;
-}
-
-/** A new session's id: time-ordered, so the history lists sessions in the order they began. */
-export function newSessionId(): string {
-	return `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
 /** The conversation on screen: its engine session, its view, and what is disposed with it. */

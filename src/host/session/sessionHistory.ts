@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { sessionToJson, sessionToMarkdown } from '../../core/store/exportSession';
+import { filteredEvents, type ExportGate } from '../../core/gate/exports';
+import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
+import { writeBytes } from '../tools/hostFiles';
 import type { SessionPersistence } from './sessionPersistence';
 
 export interface HistoryActions {
@@ -10,6 +12,8 @@ export interface HistoryActions {
 	resume(sessionId: string): void;
 	/** After the current session was deleted: start a fresh one. */
 	newChat(): void;
+	/** The gate's word on an export: where it may be saved, and what it may copy. */
+	exports?: ExportGate<vscode.Uri>;
 }
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
@@ -47,7 +51,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 			const hits = store.search(query);
 			pick.items = hits.map(hit => ({
 				...toItem(hit.meta, hit.meta.id === actions.currentSessionId()),
-				detail: hit.snippet,
+				detail: searchPassage(hit.snippet),
 				alwaysShow: true,
 			}));
 			return;
@@ -74,7 +78,7 @@ export async function showHistory(persistence: SessionPersistence, actions: Hist
 		if (button === RENAME) {
 			await renameSession(store, item.meta);
 		} else if (button === EXPORT) {
-			await exportSession(store, item.meta);
+			await exportSession(store, item.meta, actions.exports);
 		} else if (button === DELETE && (await deleteSession(store, item.meta, actions))) {
 			// refreshed below
 		}
@@ -113,7 +117,11 @@ export async function deleteSession(store: SessionStore, meta: SessionMeta, acti
 	return true;
 }
 
-export async function exportSession(store: SessionStore, meta: SessionMeta): Promise<void> {
+export async function exportSession(
+	store: SessionStore,
+	meta: SessionMeta,
+	gate?: ExportGate<vscode.Uri>,
+): Promise<void> {
 	const format = await vscode.window.showQuickPick(['Markdown', 'JSON'], { title: `Keel: Export "${meta.title}"` });
 	if (!format) {
 		return;
@@ -128,13 +136,26 @@ export async function exportSession(store: SessionStore, meta: SessionMeta): Pro
 	if (!target) {
 		return;
 	}
-	const content = markdown
-		? sessionToMarkdown(meta, store.load(meta.id))
-		: sessionToJson(meta, store.events(meta.id));
-	await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
+	try {
+		await gate?.check(target);
+	} catch (error) {
+		void vscode.window.showErrorMessage(`Keel: not exported: ${(error as Error).message}`);
+		return;
+	}
+	const content = sessionExportText(markdown ? 'markdown' : 'json', meta, exportSource(store, meta.id, gate));
+	await writeBytes(target, Buffer.from(content, 'utf8'));
 	void vscode.window.showInformationMessage(
 		`Keel: exported "${meta.title}" to ${vscode.workspace.asRelativePath(target)}.`,
 	);
+}
+
+/** The session's events and history as an export may copy them (the gate's filter, when there is one). */
+export function exportSource(store: SessionStore, id: string, gate?: Pick<ExportGate<unknown>, 'filter'>) {
+	const filter = gate?.filter ?? (messages => [...messages]);
+	return {
+		events: () => filteredEvents(store.events(id), filter),
+		history: () => filter(store.load(id)),
+	};
 }
 
 function toItem(meta: SessionMeta, current: boolean): SessionItem & { meta: SessionMeta } {

@@ -12,6 +12,7 @@ import { InMemoryOutputStore, type OutputStore } from '../../core/tools/outputSt
 import { toDisposable, type IDisposable } from '../../core/util/lifecycle';
 import { lazyRequire } from '../../core/util/lazyRequire';
 import { readHistorySettings, readResolvedProvider } from '../models/providerConfig';
+import { sharedStorageFolder } from './sharedStorage';
 
 export interface ResumedSession {
 	sessionId: string;
@@ -26,15 +27,27 @@ const storeModule = lazyRequire(
 	() => require('../../core/store/sessionStore') as typeof import('../../core/store/sessionStore'),
 );
 
+/** The conversation read ahead while the chat view boots, and the state of the file it was read from. */
+interface ReadAhead {
+	resumed: ResumedSession;
+	eventCount: number;
+	updatedAt: number;
+}
+
 /**
- * Owns the workspace's session database (one per workspace, in the extension's storage folder),
- * opened the first time a conversation or the history needs it, and attaches a recorder to every
- * session the controller starts. When the database cannot be opened or written, Keel says so
- * once and the conversation continues in memory.
+ * Owns the workspace's session database (one per workspace, shared by its windows: see
+ * sharedStorage.ts), opened the first time a conversation or the history needs it, and attaches
+ * a recorder to every session the controller starts, which claims it for this window. When the
+ * database cannot be opened or written, Keel says so once and the conversation continues in
+ * memory.
  */
 export class SessionPersistence implements IDisposable {
 	private _store: { value: SessionStore | undefined } | undefined;
 	private _outputs: OutputStore | undefined;
+	private _readAhead: ReadAhead | undefined;
+	private _readingAhead: NodeJS.Timeout | NodeJS.Immediate | undefined;
+	/** The first conversation was handed out: there is nothing left to read ahead. */
+	private _resumed = false;
 
 	constructor(
 		private readonly _storageFolder: vscode.Uri,
@@ -58,10 +71,16 @@ export class SessionPersistence implements IDisposable {
 	}
 
 	private _open(): SessionStore | undefined {
-		const file = path.join(this._storageFolder.fsPath, 'sessions.db');
+		const own = this._storageFolder.fsPath;
+		const shared = sharedStorageFolder(own);
+		const folder = shared && fs.existsSync(path.dirname(shared)) ? shared : own;
+		const file = path.join(folder, 'sessions.db');
 		try {
-			fs.mkdirSync(this._storageFolder.fsPath, { recursive: true });
+			fs.mkdirSync(folder, { recursive: true });
 			const store = storeModule().SessionStore.open(file);
+			if (store.checked) {
+				this._logger.info(`checked the whole session history at ${file} because ${store.checked}`);
+			}
 			if (store.repaired) {
 				this._logger.warn(
 					`session history at ${file} was damaged and has been repaired; no stored message was lost: ${store.repaired}`,
@@ -83,10 +102,63 @@ export class SessionPersistence implements IDisposable {
 		}
 	}
 
-	/** The last session, with a matching "interrupted" result recorded for every unanswered call. */
+	/**
+	 * The conversation a window resumes: the most recent one no other live window has open, with
+	 * a matching "interrupted" result recorded for every unanswered call. Read ahead while the
+	 * chat view booted when nothing was written to it since.
+	 */
 	lastSession(): ResumedSession | undefined {
-		const id = this.store?.lastSessionId();
-		return id ? this.load(id) : undefined;
+		this._resumed = true;
+		this._cancelReadAhead();
+		const ahead = this._readAhead;
+		this._readAhead = undefined;
+		const store = this.store;
+		const id = store?.resumableSessionId();
+		if (!store || !id) {
+			return undefined;
+		}
+		const meta = ahead?.resumed.sessionId === id ? store.get(id) : undefined;
+		return meta && meta.eventCount === ahead?.eventCount && meta.updatedAt === ahead.updatedAt
+			? ahead.resumed
+			: this.load(id);
+	}
+
+	/**
+	 * Reads the conversation the chat will ask for while its view boots in the renderer (the
+	 * view's HTML is on its way; reading the store meanwhile takes hundreds of ms for a long
+	 * session, and the webview would otherwise ask for it only when it is ready). Runs after
+	 * the extension host has sent what the current task queued (VS Code flushes its messages
+	 * on a zero timeout), so it never holds up the view itself.
+	 */
+	readAhead(): void {
+		if (this._resumed || this._readingAhead) {
+			return;
+		}
+		this._readingAhead = setTimeout(() => {
+			this._readingAhead = setImmediate(() => {
+				this._readingAhead = undefined;
+				try {
+					const store = this._resumed ? undefined : this.store;
+					const id = store?.resumableSessionId();
+					const resumed = id ? this.load(id) : undefined;
+					const meta = id ? store?.get(id) : undefined;
+					this._readAhead =
+						resumed && meta
+							? { resumed, eventCount: meta.eventCount, updatedAt: meta.updatedAt }
+							: undefined;
+				} catch (error) {
+					this._logger.warn(`could not read the last conversation ahead: ${(error as Error).message}`);
+				}
+			});
+		});
+	}
+
+	private _cancelReadAhead(): void {
+		if (this._readingAhead) {
+			clearTimeout(this._readingAhead as NodeJS.Timeout);
+			clearImmediate(this._readingAhead as NodeJS.Immediate);
+			this._readingAhead = undefined;
+		}
 	}
 
 	load(sessionId: string): ResumedSession | undefined {
@@ -126,14 +198,33 @@ export class SessionPersistence implements IDisposable {
 				),
 		});
 		const subscription = session.onDidEvent(event => recorder.handle(event));
+		// Another window opening the workspace resumes some other conversation than this one.
+		this._claim(store, sessionId, true);
 		// Subscription first, then the recorder: its dispose writes a half-streamed answer.
 		return toDisposable(() => {
 			subscription.dispose();
 			recorder.dispose();
+			this._claim(store, sessionId, false);
 		});
 	}
 
+	private _claim(store: SessionStore, sessionId: string, claim: boolean): void {
+		try {
+			if (claim) {
+				store.claims.claim(sessionId);
+			} else {
+				store.claims.release(sessionId);
+			}
+		} catch (error) {
+			// Only which window resumes what depends on it; the conversation is saved all the same.
+			this._logger.warn(
+				`could not ${claim ? 'claim' : 'release'} session ${sessionId}: ${(error as Error).message}`,
+			);
+		}
+	}
+
 	dispose(): void {
+		this._cancelReadAhead();
 		// Never opened: nothing to close, and nothing may open it after this.
 		const opened = this._store?.value;
 		this._store = { value: undefined };

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate/gate';
 import type { OutputStore } from '../../core/tools/outputStore';
 import { InMemoryOutputStore } from '../../core/tools/outputStore';
 import { bundledRgPath } from '../../core/tools/ripgrep';
@@ -98,11 +99,13 @@ function excludes(): string[] {
 export function hostToolDeps(
 	outputs: OutputStore = new InMemoryOutputStore(),
 	toolSystem?: Pick<ToolDeps, 'toolSystem' | 'resultCache'>,
+	gate?: Gate,
 ): ToolDeps {
 	// Looked for when grep first runs: the search walks VS Code's install folder.
 	let rg: { path: string | undefined } | undefined;
 	return {
 		pathPolicy: readPathPolicy,
+		gate,
 		rgPath: () => (rg ??= { path: findRipgrep() }).path,
 		excludes,
 		diagnostics: vscodeDiagnostics,

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import { createRequestToolsTool } from '../../core/agent/toolPolicy/toolSelection';
 import { withCheckpoints } from '../../core/checkpoints/checkpointedTools';
+import type { Gate } from '../../core/gate/gate';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition, ToolResult } from '../../core/tools/defineTool';
 import type { OutputStore } from '../../core/tools/outputStore';
@@ -40,10 +41,15 @@ export class HostTools extends Disposable {
 		toolSystem: ToolSystemHost,
 		outputs: OutputStore,
 		beforeChange: () => Promise<void>,
+		gate: Gate,
 	) {
 		super();
-		this.deps = hostToolDeps(outputs, { toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache });
-		const shell = createShellTooling(context, logger);
+		this.deps = hostToolDeps(
+			outputs,
+			{ toolSystem: () => toolSystem.config(), resultCache: toolSystem.cache },
+			gate,
+		);
+		const shell = createShellTooling(context, logger, gate);
 		this._register(shell.disposable);
 		this.registry = new PolicyRegistry(
 			[

@@ -1,57 +1,59 @@
 import * as vscode from 'vscode';
+import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import type { Workspace } from '../../core/ports';
+import { LentTools as LentCalls } from '../../core/tools/lentTools';
+import { redactSecrets } from '../../core/tools/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
-import { KEEL_LM_PREFIX } from './lmTools';
+import { signalFromToken } from '../platform/cancellation';
 
 /**
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
  * the activation shim registers them and forwards here), so VS Code's own agent and other
- * extensions can use them. They go through the registry's validation and the same path policy
- * as in Keel's chat; an untrusted workspace gets none.
+ * extensions can use them: the same permission rules, path policy, deny-read, approval and
+ * redaction as in Keel's chat (core/tools/lentTools.ts). An untrusted workspace gets none.
  */
-export async function invokeLentTool(
-	registry: ToolRegistry,
-	workspace: Workspace,
-	lmName: string,
-	input: unknown,
-	token: vscode.CancellationToken,
-): Promise<vscode.LanguageModelToolResult> {
-	if (!vscode.workspace.isTrusted) {
-		throw new Error('Keel lends its tools only in a trusted workspace.');
-	}
-	const name = lmName.startsWith(KEEL_LM_PREFIX) ? lmName.slice(KEEL_LM_PREFIX.length) : lmName;
-	const parsed = registry.parse(name, JSON.stringify(input ?? {}));
-	if (!parsed.ok || parsed.tool.effect !== 'read') {
-		throw new Error(parsed.ok ? `${name} is not a read-only tool.` : parsed.message);
-	}
-	const abort = new AbortController();
-	token.onCancellationRequested(() => abort.abort());
-	let display: string;
-	try {
-		display = (
-			await parsed.tool.execute(parsed.input, { workspace, signal: abort.signal, progress: () => undefined })
-		).display;
-	} catch (error) {
-		// A refused path is an answer the calling model can act on, as in Keel's own loop.
-		display = (error as Error)?.message ?? String(error);
-	}
-	return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(display)]);
-}
-
-export function lentToolTitle(registry: ToolRegistry, lmName: string, input: unknown): string {
-	const name = lmName.slice(KEEL_LM_PREFIX.length);
-	return registry.titleFor(name, JSON.stringify(input ?? {})) ?? `Keel: ${name}`;
-}
-
-/** The lent tools as the activation shim calls them, over the registry of Keel's own turns (built on first call). */
 export interface LentTools {
-	title(name: string, input: unknown): string;
+	/** The progress line, and VS Code's confirmation when Keel's rules ask before the call. */
+	prepare(name: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
 	invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 }
 
-export function lentTools(registry: () => ToolRegistry, workspace: Workspace): LentTools {
+/** Over the registry of Keel's own turns (built on first call) and the user's approval settings. */
+export function lentTools(
+	registry: () => ToolRegistry,
+	workspace: Workspace,
+	settings: () => ApprovalSettings,
+): LentTools {
+	let calls: LentCalls | undefined;
+	const lent = () => (calls ??= new LentCalls(registry(), workspace, settings));
 	return {
-		title: (name, input) => lentToolTitle(registry(), name, input),
-		invoke: (name, input, token) => invokeLentTool(registry(), workspace, name, input, token),
+		prepare: async (name, input) => {
+			const prepared = await lent().prepare(name, input);
+			return {
+				invocationMessage: prepared.title,
+				...(prepared.confirm
+					? {
+							confirmationMessages: {
+								title: prepared.confirm.title,
+								message: new vscode.MarkdownString().appendText(prepared.confirm.message),
+							},
+						}
+					: {}),
+			};
+		},
+		invoke: async (name, input, token) => {
+			if (!vscode.workspace.isTrusted) {
+				throw new Error('Keel lends its tools only in a trusted workspace.');
+			}
+			const cancel = signalFromToken(token);
+			let display: string;
+			try {
+				display = await lent().invoke(name, input, cancel.signal);
+			} finally {
+				cancel.dispose();
+			}
+			// Whatever the branch (a result, a refusal naming a path), what leaves Keel is redacted.
+			return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(redactSecrets(display).text)]);
+		},
 	};
 }

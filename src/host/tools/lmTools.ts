@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { ToolDefinition } from '../../core/tools/defineTool';
+import { tokenFromSignal } from '../platform/cancellation';
 import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
+import { KEEL_LM_PREFIX } from '../../core/tools/lentTools';
 import { readSetting } from '../settings/settings';
 
-/** Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel. */
-export const KEEL_LM_PREFIX = 'keel_';
+// Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel.
+export { KEEL_LM_PREFIX };
 
 export function lmToolName(name: string): string {
 	return `lm_${name.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, MAX_TOOL_NAME);
@@ -62,9 +64,7 @@ export class LmToolSource {
 			effect: 'exec',
 			describe: () => `VS Code tool ${info.name}`,
 			async execute(input, context) {
-				const cancel = new vscode.CancellationTokenSource();
-				const onAbort = () => cancel.cancel();
-				context.signal.addEventListener('abort', onAbort, { once: true });
+				const cancel = tokenFromSignal(context.signal);
 				try {
 					// No toolInvocationToken: Keel is not VS Code's chat view, so tools cannot render inline there.
 					const result = await vscode.lm.invokeTool(
@@ -74,7 +74,6 @@ export class LmToolSource {
 					);
 					return tools.shape({ ok: true, display: resultText(result), source: 'vscode.lm' }, context);
 				} finally {
-					context.signal.removeEventListener('abort', onAbort);
 					cancel.dispose();
 				}
 			},

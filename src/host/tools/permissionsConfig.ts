@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
-import type { PermissionRule } from '../../core/agent/approval/permissions';
+import { checkRulePattern, type PermissionRule } from '../../core/agent/approval/permissions';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../core/tools/pathPolicy';
+import { warnUnrunnablePatterns } from '../settings/patternWarnings';
 import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../core/tools/permissionsMerge';
 
 /** keel.permissions.rules merged across scopes (permissionsMerge.ts): a workspace never drops the user's deny rules. */
 export function readPermissionRules(): PermissionRule[] {
 	const config = vscode.workspace.getConfiguration('keel');
-	return mergeRules(config.inspect<unknown>('permissions.rules'), vscode.workspace.isTrusted);
+	const rules = mergeRules(config.inspect<unknown>('permissions.rules'), vscode.workspace.isTrusted);
+	warnUnrunnablePatterns('keel.permissions.rules', rules.map(checkRulePattern));
+	return rules;
 }
 
 export function readPathPolicy(): PathPolicy {

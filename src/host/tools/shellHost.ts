@@ -1,3 +1,4 @@
+import type { Gate } from '../../core/gate/gate';
 import type * as vscode from 'vscode';
 import * as path from 'path';
 import { DockerRunner } from '../../core/exec/dockerRunner';
@@ -49,6 +50,7 @@ export function readShellSettings(dockerfileDir: string): {
 export function createShellTooling(
 	context: vscode.ExtensionContext,
 	logger: Logger,
+	gate?: Gate,
 ): { tools: ToolDefinition<any>[]; disposable: vscode.Disposable } {
 	const dockerfileDir = context.asAbsolutePath('sandbox');
 	const settings = () => readShellSettings(dockerfileDir);
@@ -81,6 +83,6 @@ export function createShellTooling(
 	const sandbox = store.add(new DockerRunner({ workspaceRoot: mounts, settings: () => settings(), logger }));
 	const terminal = store.add(new TerminalRunner({ workspaceRoot: root, resolveCwd }));
 	const selector = new ShellBackendSelector(() => settings().backend, sandbox, terminal);
-	const tools = createShellTools({ selector, settings: () => settings().tool, pathPolicy: readPathPolicy });
+	const tools = createShellTools({ selector, settings: () => settings().tool, pathPolicy: readPathPolicy, gate });
 	return { tools, disposable: store };
 }

@@ -2,7 +2,9 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { CappedOutput, cappedProgress } from '../../core/exec/cappedOutput';
 import { ExecError } from '../../core/exec/execError';
+import { terminalText } from '../../core/filters/sanitize';
 import type { CommandRequest, CommandResult, CommandRunner } from '../../core/ports';
+import { onAbort, sleep } from '../../core/util/abort';
 
 export interface TerminalRunnerOptions {
 	workspaceRoot(): string | undefined;
@@ -18,15 +20,7 @@ export interface TerminalRunnerOptions {
 /** Time between Ctrl+C at the deadline and closing the terminal, for a command that ignores it. */
 const INTERRUPT_GRACE_MS = 2000;
 
-// CSI, OSC (shell integration's own 633 marks included), other ESC sequences, bare CRs.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r(?!\n)/g;
-
-export function stripAnsi(text: string): string {
-	return text.replace(ANSI, '').replace(/\r\n/g, '\n');
-}
-
-function quote(value: string): string {
+function singleQuoted(value: string): string {
 	return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -102,7 +96,8 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 			throw new ExecError('cancelled', 'Stopped before the command ran.');
 		}
 		const here = integration.cwd?.fsPath;
-		const commandLine = target && here !== target ? `cd ${quote(target)} && ${request.command}` : request.command;
+		const commandLine =
+			target && here !== target ? `cd ${singleQuoted(target)} && ${request.command}` : request.command;
 
 		const started = Date.now();
 		const output = new CappedOutput(request.outputLimitBytes);
@@ -121,7 +116,7 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 		// read() must start at once: data that arrives before it is not replayed.
 		const reading = (async () => {
 			for await (const data of execution.read()) {
-				const text = stripAnsi(data);
+				const text = terminalText(data);
 				output.push(Buffer.from(text));
 				progress(text);
 			}
@@ -144,17 +139,16 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 			}, INTERRUPT_GRACE_MS);
 		};
 		const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
-		const onAbort = () => stop('cancel');
-		request.signal?.addEventListener('abort', onAbort, { once: true });
+		const cancelled = onAbort(request.signal, () => stop('cancel'));
 		let exitCode: number | undefined;
 		try {
 			exitCode = await ended;
 			// The end event can beat the last chunk of output; give the stream a moment to drain.
-			await Promise.race([reading, new Promise(resolve => setTimeout(resolve, 500))]);
+			await Promise.race([reading, sleep(500)]);
 		} finally {
 			clearTimeout(timer);
 			clearTimeout(graceTimer);
-			request.signal?.removeEventListener('abort', onAbort);
+			cancelled.dispose();
 			endListener.dispose();
 		}
 		return {

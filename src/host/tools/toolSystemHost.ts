@@ -1,14 +1,17 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { defaultToolPolicySettings, ToolPolicy, type ToolPolicySettings } from '../../core/agent/toolPolicy/toolPolicy';
 import { FilterEngine } from '../../core/filters/engine';
 import { parseRuleFile, type RuleEntry } from '../../core/filters/ruleFile';
-import type { Logger } from '../../core/ports';
+import type { Gate } from '../../core/gate/gate';
+import type { Logger, Workspace } from '../../core/ports';
 import { ToolResultCache } from '../../core/tools/resultCache';
 import { overflowThreshold, type ToolSystemConfig } from '../../core/tools/toolSystemConfig';
 import { Disposable } from '../../core/util/lifecycle';
+import { checkPattern } from '../../core/patterns/linearRegex';
+import { warnUnrunnablePatterns } from '../settings/patternWarnings';
 import { readSetting } from '../settings/settings';
+import { readText } from './hostFiles';
+import { relativeOfUri } from './workspaceFolderNames';
 
 /** The workspace's own filter rules; read only in a trusted workspace (they decide what the model sees). */
 export const WORKSPACE_FILTERS = '.keel/filters.json';
@@ -22,21 +25,29 @@ export const WORKSPACE_FILTERS = '.keel/filters.json';
 export class ToolSystemHost extends Disposable {
 	readonly cache = new ToolResultCache();
 	readonly policy: ToolPolicy;
-	private _engine: FilterEngine | undefined;
+	/** The built-ins until the rule files are read; then rebuilt whenever a file or a setting changes. */
+	private _engine = new FilterEngine([], { enabled: true, disabledRules: [] });
+	private _loading: Promise<void>;
+	private _generation = 0;
 
-	constructor(private readonly _logger: Logger) {
+	constructor(
+		private readonly _logger: Logger,
+		private readonly _gate: Gate,
+		private readonly _workspace: Workspace,
+	) {
 		super();
 		this.policy = new ToolPolicy(readPolicySettings, line => _logger.info(line));
+		this._loading = this._rebuild();
 		this._register(
 			vscode.workspace.onDidChangeConfiguration(e => {
 				if (e.affectsConfiguration('keel.filters')) {
-					this._engine = undefined;
+					this._loading = this._rebuild();
 				}
 			}),
 		);
 		const rulesWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_FILTERS}`));
 		for (const event of [rulesWatcher.onDidChange, rulesWatcher.onDidCreate, rulesWatcher.onDidDelete]) {
-			this._register(event(() => (this._engine = undefined)));
+			this._register(event(() => (this._loading = this._rebuild())));
 		}
 		// Reads cached for the session must not outlive an edit made in the editor or on disk.
 		const files = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
@@ -52,9 +63,9 @@ export class ToolSystemHost extends Disposable {
 
 	config(): ToolSystemConfig {
 		return {
-			filters: (this._engine ??= this._buildEngine()),
+			filters: this._engine,
 			securityScan: readSetting('filters.securityScan'),
-			securityPatterns: readSetting('filters.securityPatterns'),
+			securityPatterns: securityPatterns(),
 			overflowChars: overflowThreshold(readSetting('model.contextWindow'), readSetting('tools.overflowShare')),
 			cache: {
 				enabled: readSetting('tools.cache.enabled'),
@@ -63,16 +74,41 @@ export class ToolSystemHost extends Disposable {
 		};
 	}
 
-	private _buildEngine(): FilterEngine {
+	/** Resolves once the latest rule files are read; a turn waits for it, so its commands use them. */
+	ready(): Promise<void> {
+		return this._loading;
+	}
+
+	private async _rebuild(): Promise<void> {
+		const generation = ++this._generation;
+		try {
+			const engine = await this._buildEngine();
+			if (generation === this._generation) {
+				this._engine = engine;
+			}
+		} catch (error) {
+			// The rules in force stay; a turn must not fail over a rule file.
+			this._logger.warn(`Output filters: could not load the rule files (${(error as Error).message})`);
+		}
+	}
+
+	private async _buildEngine(): Promise<FilterEngine> {
 		const layers: RuleEntry[][] = [];
-		const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-		if (root && vscode.workspace.isTrusted) {
-			layers.push(this._load(path.join(root, WORKSPACE_FILTERS), WORKSPACE_FILTERS));
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		const relative = folder && relativeOfUri(vscode.Uri.joinPath(folder, ...WORKSPACE_FILTERS.split('/')));
+		if (relative !== undefined && vscode.workspace.isTrusted) {
+			// A file the workspace ships: read like read_file reads (the gate), or not at all.
+			const text = await this._gate.readShipped(this._workspace, relative, 'config file').then(
+				read => Buffer.from(read.bytes).toString('utf8'),
+				(error: Error) =>
+					/not a file|ENOENT|not found/i.test(error.message) ? undefined : this._refused(error),
+			);
+			layers.push(this._parse(text, WORKSPACE_FILTERS));
 		}
 		// The user's file: only from user settings, never a path a workspace chose.
 		const userFile = readSetting('filters.rulesFile');
 		if (userFile) {
-			layers.push(this._load(userFile, userFile));
+			layers.push(this._parse(await readText(vscode.Uri.file(userFile)), userFile));
 		}
 		return new FilterEngine(layers, {
 			enabled: readSetting('filters.enabled'),
@@ -80,11 +116,13 @@ export class ToolSystemHost extends Disposable {
 		});
 	}
 
-	private _load(file: string, label: string): RuleEntry[] {
-		let text: string;
-		try {
-			text = fs.readFileSync(file, 'utf8');
-		} catch {
+	private _refused(error: Error): undefined {
+		this._logger.warn(`Output filters: ${error.message}`);
+		return undefined;
+	}
+
+	private _parse(text: string | undefined, label: string): RuleEntry[] {
+		if (text === undefined) {
 			return [];
 		}
 		const parsed = parseRuleFile(text, label);
@@ -92,6 +130,15 @@ export class ToolSystemHost extends Disposable {
 		this._logger.info(`Output filters: ${parsed.entries.length} rule(s) from ${label}.`);
 		return parsed.entries;
 	}
+}
+
+function securityPatterns(): string[] {
+	const patterns = readSetting('filters.securityPatterns');
+	warnUnrunnablePatterns(
+		'keel.filters.securityPatterns',
+		patterns.map(p => checkPattern(p)),
+	);
+	return patterns;
 }
 
 function readPolicySettings(): ToolPolicySettings {

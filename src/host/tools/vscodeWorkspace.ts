@@ -2,6 +2,7 @@ import * as fs from 'fs/promises';
 import * as vscode from 'vscode';
 import type { FileStat, FileType, Workspace } from '../../core/ports';
 import { folderNames, MultiRootWorkspace, type WorkspaceFolderRef } from '../../core/tools/workspaceFolders';
+import { tokenFromSignal } from '../platform/cancellation';
 
 function toFileType(type: vscode.FileType): FileType {
 	if (type & vscode.FileType.SymbolicLink) {
@@ -89,8 +90,7 @@ export class VscodeFolderWorkspace implements Workspace {
 	async findFiles(glob: string, maxResults: number, signal?: AbortSignal): Promise<string[]> {
 		const root = this.uri;
 		const folder = this._folder;
-		const source = new vscode.CancellationTokenSource();
-		signal?.addEventListener('abort', () => source.cancel(), { once: true });
+		const source = tokenFromSignal(signal);
 		try {
 			// `undefined` excludes = the user's files.exclude, as the explorer shows it.
 			// The folder itself as the base (not its URI), so the search runs as the editor's own, with its index.

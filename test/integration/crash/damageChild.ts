@@ -8,8 +8,8 @@
 //    page cache, so SQLite writes new pages into the file before committing, and is killed.
 // Usage: node damageChild.js <db> <kept> <commit|spill> [cut]
 import * as fs from 'fs';
-import { Database } from 'node-sqlite3-wasm';
 import { SessionStore } from '../../../src/core/store/sessionStore';
+import { openDatabase } from '../../../src/core/store/sqlite';
 
 const [file, keptArg, mode, cutArg] = process.argv.slice(2);
 
@@ -41,7 +41,7 @@ function main(): void {
 		throw new Error('the commit finished although its journal could not be deleted');
 	}
 	store.close();
-	const db = new Database(file);
+	const { db } = openDatabase(file);
 	db.exec('PRAGMA cache_size=2');
 	db.exec('BEGIN IMMEDIATE');
 	db.run(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('cut', 'cut', 0, 0)`);

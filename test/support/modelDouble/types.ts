@@ -34,6 +34,10 @@ export interface Usage {
 	/** Override to simulate e.g. Ollama silently truncating the prompt to num_ctx. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/** Prompt tokens the server took from its KV / prompt cache, reported in each wire's own fields:
+	 *  OpenAI `prompt_tokens_details.cached_tokens` with llama.cpp's `timings` (cache_n, prompt_n),
+	 *  Ollama a `prompt_eval_count` without them, Anthropic `cache_read_input_tokens`. */
+	cachedTokens?: number;
 }
 
 /** One assistant turn: optional text, then optional tool calls. */
@@ -46,6 +50,8 @@ export interface ReplyStep extends Faults {
 	/** Fragments per tool call's arguments on wires that stream fragments (OpenAI, Anthropic). */
 	argSplit?: number;
 	usage?: Usage;
+	/** How long the server says it took: llama.cpp's `timings` on the OpenAI wire, Ollama's durations. */
+	serverTimings?: { promptMs: number; generationMs: number };
 	/** Overrides finish_reason / stop_reason / done_reason. */
 	finishReason?: string;
 	/** Model name echoed back; defaults to the request's `model`. */

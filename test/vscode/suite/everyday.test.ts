@@ -39,6 +39,13 @@ describe('Everyday work in the extension host', function () {
 	const read = (relative: string) =>
 		fs.existsSync(file(relative)) ? fs.readFileSync(file(relative), 'utf8') : undefined;
 	const systemPrompt = (index = -1) => keel.double.modelRequests.at(index)!.body.messages[0].content as string;
+	// A session keeps its first system prompt (so a local server reuses its cache); a change of
+	// rules or mode reaches the model as a note in the history, the latest one last.
+	const lastInstructionNote = (index = -1) =>
+		(keel.double.modelRequests.at(index)!.body.messages as Array<{ content: unknown }>)
+			.map(m => (typeof m.content === 'string' ? m.content : ''))
+			.filter(content => content.startsWith('[Keel: the instructions for this chat changed'))
+			.at(-1) ?? '';
 	const toolNames = (index = -1) =>
 		(keel.double.modelRequests.at(index)!.body.tools ?? []).map(
 			(t: { function: { name: string } }) => t.function.name,
@@ -85,8 +92,7 @@ describe('Everyday work in the extension host', function () {
 			);
 			keel.double.script(text('Ok.'));
 			await api().runTurn('again');
-			assert.match(systemPrompt(), /limericks/);
-			assert.doesNotMatch(systemPrompt(), /haiku/);
+			assert.match(lastInstructionNote(), /No longer in force:[\s\S]*haiku[\s\S]*Now in force:[\s\S]*limericks/);
 			await until(
 				() => notices().filter(n => n.code === 'rules').length === 2,
 				'a second rules notice after the change',
@@ -377,7 +383,8 @@ describe('Everyday work in the extension host', function () {
 			keel.double.script(text('ok'));
 			await api().runTurn('go');
 			assert.ok(toolNames().includes('write_file'));
-			assert.doesNotMatch(systemPrompt(), /Plan mode/);
+			assert.match(lastInstructionNote(), /No longer in force:[\s\S]*You are in Plan mode/);
+			assert.doesNotMatch(lastInstructionNote().split('Now in force:')[1] ?? '', /Plan mode/);
 		});
 
 		it('a custom mode from keel.modes narrows the tools to its list and adds its instructions; each chat keeps its own mode', async () => {

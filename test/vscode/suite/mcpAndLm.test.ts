@@ -182,6 +182,25 @@ describe('MCP and vscode.lm in the extension host', function () {
 		assert.match((outside.content[0] as vscode.LanguageModelTextPart).value, /leaves the workspace|outside/i);
 	});
 
+	it("a lent tool obeys the user's deny rules, for the file itself and in searches, and says so", async () => {
+		const token = new vscode.CancellationTokenSource().token;
+		const call = async (name: string, input: object) =>
+			(
+				(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token))
+					.content[0] as vscode.LanguageModelTextPart
+			).value;
+		assert.match(await call('keel_read_file', { path: 'README.md' }), /# Fixture workspace/);
+		await keel.set('permissions.rules', [{ tool: '*', match: 'README*', action: 'deny' }]);
+		assert.match(
+			await call('keel_read_file', { path: 'README.md' }),
+			/not allowed: refused by the permission rule/,
+		);
+		assert.match(await call('keel_read_file', { path: './readme.MD/../README.md' }), /not allowed/);
+		assert.doesNotMatch(await call('keel_find_path', { glob: '**/*.md' }), /README/);
+		assert.doesNotMatch(await call('keel_grep', { pattern: 'Fixture workspace' }), /README/);
+		await keel.set('permissions.rules', undefined);
+	});
+
 	it('talks to a chat model another extension registered in VS Code (1.104+), with tool calls and results', async function () {
 		const [major, minor] = vscode.version.split('.').map(Number);
 		if (major === 1 && minor < 104) {

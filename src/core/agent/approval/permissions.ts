@@ -3,7 +3,7 @@
  *
  * A rule is `{ tool, match?, action }` (setting keel.permissions.rules). `tool` is a tool name
  * or "*"; `match` is a glob on the call's subjects (ToolDefinition.subjects): workspace paths
- * (picomatch, on the normalised name AND the canonical path prepare found: deny/ask if either
+ * (picomatch's syntax, matched in linear time by linearGlob.ts, on the normalised name AND the canonical path prepare found: deny/ask if either
  * matches, allow only if both do), command lines (shellRules.ts: every command bash would run,
  * after quote removal, wrappers looked through), URLs (`*` stays within one path segment or
  * host label run, `**` spans segments). Precedence, first that applies:
@@ -15,7 +15,8 @@
  * and after all of it, a call touching a protected path (.vscode/, .git/hooks, MCP and Keel
  * config, pathPolicy.ts) or a shell line we cannot judge is never run without asking.
  */
-import picomatch from 'picomatch';
+import { linearGlob } from '../../patterns/linearGlob';
+import { linearRegex, quoteLiteral, UnsupportedPattern } from '../../patterns/linearRegex';
 import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
 import { defaultPathPolicy, isDeniedRead, isProtectedPath } from '../../tools/pathPolicy';
 import { normalizeWorkspacePath } from '../../tools/paths';
@@ -144,7 +145,7 @@ export function escapeCommandRule(command: string): string {
 export function matchUrlRule(pattern: string, url: string): boolean {
 	const source = pattern
 		.split(/(\*\*|\*)/)
-		.map(part => (part === '**' ? '.*' : part === '*' ? '[^/?#@]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+		.map(part => (part === '**' ? '.*' : part === '*' ? '[^/?#@]*' : quoteLiteral(part)))
 		.join('');
 	let href: string;
 	try {
@@ -152,10 +153,41 @@ export function matchUrlRule(pattern: string, url: string): boolean {
 	} catch {
 		return false;
 	}
-	return new RegExp(`^${source}$`, 'i').test(href) || new RegExp(`^${source}$`, 'i').test(href.replace(/\/$/, ''));
+	// Linear time whatever the rule: `**a**a**a**b` must not freeze the host on a long URL.
+	const regex = linearRegex(`^${source}$`, { ignoreCase: true, dotAll: true });
+	return regex.test(href) || regex.test(href.replace(/\/$/, ''));
 }
 
-function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean): boolean {
+/**
+ * A rule whose pattern the linear-time engine cannot run (a negated extglob, say) fails
+ * closed: a deny or ask rule matches, an allow rule does not. The settings reader names it.
+ */
+function ruleMatches(rule: PermissionRule, candidate: Candidate, forAllow: boolean): boolean {
+	try {
+		return matchesOrThrow(rule, candidate, forAllow);
+	} catch (error) {
+		if (error instanceof UnsupportedPattern) {
+			return !forAllow;
+		}
+		throw error;
+	}
+}
+
+/** The message for a rule whose `match` cannot run, or undefined: for the settings reader. */
+export function checkRulePattern(rule: PermissionRule): string | undefined {
+	// Command and URL rules are `*` wildcards only: every one of them runs.
+	if (rule.match === undefined || rule.tool === 'run_command' || /^[a-z]+:\/\//i.test(rule.match)) {
+		return undefined;
+	}
+	try {
+		linearGlob(rule.match);
+		return undefined;
+	} catch (error) {
+		return error instanceof UnsupportedPattern ? error.message : undefined;
+	}
+}
+
+function matchesOrThrow(rule: PermissionRule, candidate: Candidate, forAllow: boolean): boolean {
 	const pattern = rule.match!;
 	switch (candidate.kind) {
 		case 'command':
@@ -168,7 +200,7 @@ function matches(rule: PermissionRule, candidate: Candidate, forAllow: boolean):
 			return matchUrlRule(pattern, candidate.value);
 		case 'path':
 			// Deny and ask ignore case (a different case must not slip past); allow is exact.
-			return picomatch(pattern, { dot: true, nocase: !forAllow })(candidate.value.replace(/^\.\//, ''));
+			return linearGlob(pattern, { nocase: !forAllow })(candidate.value.replace(/^\.\//, ''));
 	}
 }
 
@@ -197,7 +229,7 @@ export function evaluatePermissions(
 	const applicable = options.rules.filter(rule => rule.tool === tool.name || rule.tool === '*');
 	const hit = (action: RuleAction) =>
 		applicable.find(
-			rule => rule.action === action && (rule.match === undefined || list.some(c => matches(rule, c, false))),
+			rule => rule.action === action && (rule.match === undefined || list.some(c => ruleMatches(rule, c, false))),
 		);
 	const denied = hit('deny');
 	if (denied) {
@@ -219,7 +251,7 @@ export function evaluatePermissions(
 	const allowedByRule =
 		allows.some(rule => rule.match === undefined) ||
 		(mustAllow.length > 0 &&
-			mustAllow.every(c => allows.some(rule => rule.match !== undefined && matches(rule, c, true))));
+			mustAllow.every(c => allows.some(rule => rule.match !== undefined && ruleMatches(rule, c, true))));
 	if (mustAsk) {
 		return { verdict: 'ask', reason: mustAsk, suggestedRule: undefined };
 	}

@@ -8,6 +8,7 @@ import type { ApprovalSettings } from '../approval/approvalPolicy';
 import type { AgentEvent, TurnEndReason } from '../events';
 import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
 import type { ContinueDecider } from './continueGate';
+import type { SessionMemory } from './sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
 export interface AgentOptions {
@@ -26,6 +27,8 @@ export interface AgentOptions {
 	/** Asked "Continue / Stop" at the step cap; none means Stop. */
 	continueDecider?: ContinueDecider;
 	toolModeMemory?: ToolModeMemory;
+	/** The session's memory of what its requests already sent (tools, system prompt, compaction); one per session. */
+	memory?: SessionMemory;
 	clock?: Clock;
 	random?: () => number;
 }

@@ -90,7 +90,31 @@ export interface CompactionResult {
 	messages: CanonicalMessage[];
 	/** Tool outputs replaced by a stub. */
 	compacted: number;
+	/** Their calls' ids, so the session keeps them stubbed. */
+	stubbedIds: string[];
+	/** "read_file ×3, grep": what was dropped, for the notice. */
+	summary: string;
 	estimate: number;
+}
+
+/** The one-line stub an output is replaced by: the same text every time, so requests keep their prefix. */
+export function stubFor(message: Extract<CanonicalMessage, { kind: 'tool_result' }>): CanonicalMessage {
+	const stub = `[output of ${message.data.name} removed to save context (${message.content.length} chars); call the tool again if you need it]`;
+	return { kind: 'tool_result', content: stub, data: { ...message.data, output: stub } };
+}
+
+/** The history with the outputs the session already compacted replaced by their stubs. */
+export function withStubs(messages: CanonicalMessage[], stubbed: ReadonlySet<string>): CanonicalMessage[] {
+	if (stubbed.size === 0) {
+		return messages;
+	}
+	return messages.map(m =>
+		m.kind === 'tool_result' && stubbed.has(m.data.toolCallId) && !isStub(m) ? stubFor(m) : m,
+	);
+}
+
+function isStub(message: CanonicalMessage): boolean {
+	return message.content.startsWith('[output of ') && message.content.endsWith('call the tool again if you need it]');
 }
 
 /**
@@ -105,22 +129,25 @@ export function compactToolOutputs(
 ): CompactionResult {
 	const out = [...messages];
 	let estimate = estimateTokens(out, tools);
-	let compacted = 0;
+	const stubbedIds: string[] = [];
+	const names = new Map<string, number>();
 	const resultIndexes = out.flatMap((m, i) => (m.kind === 'tool_result' ? [i] : []));
 	for (const index of resultIndexes.slice(0, Math.max(0, resultIndexes.length - keepRecent))) {
 		if (estimate <= budgetTokens) {
 			break;
 		}
 		const message = out[index];
-		if (message.kind !== 'tool_result' || message.content.length < 200) {
+		if (message.kind !== 'tool_result' || message.content.length < 200 || isStub(message)) {
 			continue;
 		}
-		const stub = `[output of ${message.data.name} removed to save context (${message.content.length} chars); call the tool again if you need it]`;
-		estimate -= Math.ceil((message.content.length - stub.length) / 4);
-		out[index] = { kind: 'tool_result', content: stub, data: { ...message.data, output: stub } };
-		compacted++;
+		const stub = stubFor(message);
+		estimate -= Math.ceil((message.content.length - stub.content.length) / 4);
+		out[index] = stub;
+		stubbedIds.push(message.data.toolCallId);
+		names.set(message.data.name, (names.get(message.data.name) ?? 0) + 1);
 	}
-	return { messages: out, compacted, estimate };
+	const summary = [...names].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
+	return { messages: out, compacted: stubbedIds.length, stubbedIds, summary, estimate };
 }
 
 /**
@@ -131,6 +158,27 @@ export function looksTruncated(estimate: number, promptTokens: number | undefine
 	// Truncation only happens at a real window (Ollama's smallest default is 2048), so a small
 	// count is a server that counts differently (templated tool schemas), not a cut prompt.
 	return promptTokens !== undefined && promptTokens >= 1024 && promptTokens < estimate * 0.6;
+}
+
+/**
+ * A prompt the server read only part of. A server that counts only what it evaluated (Ollama, with
+ * the previous request's prefix in its cache) is held to the part that was new (`newTokens`): a
+ * count near that part is the cache at work; under it, or well past it while still far below the
+ * whole, the server read neither the new part alone nor everything, so it cut the prompt.
+ */
+export function promptWasCut(estimate: number, promptTokens: number | undefined, newTokens?: number): boolean {
+	if (!looksTruncated(estimate, promptTokens) || promptTokens === undefined) {
+		return false;
+	}
+	if (newTokens === undefined || newTokens >= estimate) {
+		return true;
+	}
+	return promptTokens < newTokens * 0.6 || promptTokens > cachedReadCeiling(newTokens);
+}
+
+/** The most a server with a warm cache reads for `newTokens` new tokens: tokenizers differ, templates add. */
+function cachedReadCeiling(newTokens: number): number {
+	return newTokens * 1.5 + 256;
 }
 
 /**

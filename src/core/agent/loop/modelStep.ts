@@ -23,6 +23,8 @@ export interface StepOutput {
 	harmonyCalls: HarmonyCall[];
 	/** The stream was stopped early because the answer or the reasoning kept repeating itself. */
 	degenerate?: boolean;
+	/** Milliseconds from sending the request to its first streamed token (text, reasoning or a call). */
+	ttftMs?: number;
 }
 
 export interface StepContext {
@@ -90,10 +92,15 @@ class StreamedResponse {
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
+	private readonly _sentAt = performance.now();
+	private _ttftMs: number | undefined;
 
 	constructor(private readonly _ctx: StepContext) {}
 
 	take(event: ModelEvent): void {
+		if (this._ttftMs === undefined && event.type !== 'finish') {
+			this._ttftMs = Math.round(performance.now() - this._sentAt);
+		}
 		switch (event.type) {
 			case 'text':
 				this._route(this._splitter.push(event.text));
@@ -146,6 +153,7 @@ class StreamedResponse {
 			reasoningField: this._reasoningField,
 			harmonyCalls: this._splitter.harmonyCalls,
 			degenerate: this._degenerate || undefined,
+			ttftMs: this._ttftMs,
 		};
 	}
 

@@ -1,4 +1,6 @@
 import type { CanonicalMessage } from '../../llm/canonical';
+import type { TokenUsage } from '../../llm/chatModel';
+import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
 import type { StepOutput } from './modelStep';
 import {
@@ -25,20 +27,12 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 	if (ctx.toolState && state.step > 1) {
 		state.offered = ctx.toolState.offer(state.offerable);
 	}
+	if (state.nudge) {
+		// Kept where it was sent: the next request still starts with this one.
+		appendMessage(state, ctx, { kind: 'system', content: state.nudge.text });
+	}
 	// Read when called, not now: recovery may re-plan after the reasoning was refused or to squeeze.
-	const plan: Planner = squeeze => {
-		const messages = [...state.history, ...state.added];
-		const planned = state.guards.plan(
-			ctx.options.systemPrompt,
-			state.sendReasoning ? messages : withoutReasoning(messages),
-			state.offered,
-			state.mode.mode === 'text',
-			squeeze,
-		);
-		return state.nudge
-			? { ...planned, messages: [...planned.messages, { kind: 'user', content: state.nudge.text }] }
-			: planned;
-	};
+	const plan: Planner = squeeze => planMessages(state, ctx, squeeze);
 	if (state.guards.overBudget(plan(false))) {
 		return failTurn(
 			ctx,
@@ -48,6 +42,23 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 		);
 	}
 	return plan;
+}
+
+/** The step's request from the turn's state: the session's system prompt, the history, the offered tools. */
+export function planMessages(
+	state: TurnState,
+	ctx: TurnContext,
+	squeeze: boolean,
+	textMode = state.mode.mode === 'text',
+): RequestPlan {
+	const messages = [...state.history, ...state.added];
+	return state.guards.plan(
+		ctx.memory.systemPrompt ?? ctx.options.systemPrompt,
+		state.sendReasoning ? messages : withoutReasoning(messages),
+		state.offered,
+		textMode,
+		squeeze,
+	);
 }
 
 /**
@@ -97,8 +108,10 @@ export function sendRequest(
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
 			state.sendReasoning = false;
+			ctx.memory.sendReasoning = false;
 			return was;
 		},
+		onCorrection: text => appendMessage(state, ctx, { kind: 'system', content: text }),
 	});
 }
 
@@ -124,11 +137,18 @@ function switchToTextMode(state: TurnState, ctx: TurnContext, why: string): bool
  * cut short shows (Ollama truncates without an error).
  */
 export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOutput): void {
-	state.guards.checkTruncation(output.usage?.promptTokens);
-	const estimated = output.usage?.promptTokens === undefined;
-	const promptTokens = output.usage?.promptTokens ?? state.guards.estimate;
+	const usage = output.usage;
+	const planned = state.guards.planned;
+	const expected = planned && expectedPrefill(ctx.memory.lastRequest, planned.messages, planned.estimate);
+	state.guards.checkTruncation(usage?.promptTokens, expected);
+	ctx.memory.lastRequest = planned;
+	const estimated = usage?.promptTokens === undefined || usage.prefilledTokens === usage.promptTokens;
+	// Ollama counts only what it evaluated: with a warm cache that is far below the prompt, so the estimate is the size.
+	const promptTokens = estimated
+		? Math.max(usage?.promptTokens ?? 0, state.guards.estimate)
+		: (usage?.promptTokens ?? state.guards.estimate);
 	const completionTokens =
-		output.usage?.completionTokens ??
+		usage?.completionTokens ??
 		Math.ceil((output.text.length + output.calls.reduce((n, c) => n + c.rawArguments.length, 0)) / 4);
 	state.usage.requests += 1;
 	state.usage.tokens += promptTokens + completionTokens;
@@ -141,7 +161,21 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 		contextWindow: ctx.settings.contextWindow,
 		turnRequests: state.usage.requests,
 		turnTokens: state.usage.tokens,
+		...cacheFigures(usage),
+		...(output.ttftMs !== undefined ? { ttftMs: output.ttftMs } : {}),
 	});
+}
+
+/** What the server says it took from its cache and read anew, where it says so. */
+function cacheFigures(usage: TokenUsage | undefined): { cachedTokens?: number; prefilledTokens?: number } {
+	const cached = usage?.cachedTokens;
+	const prefilled =
+		usage?.prefilledTokens ??
+		(cached !== undefined && usage?.promptTokens !== undefined ? usage.promptTokens - cached : undefined);
+	return {
+		...(cached !== undefined ? { cachedTokens: cached } : {}),
+		...(prefilled !== undefined ? { prefilledTokens: Math.max(0, prefilled) } : {}),
+	};
 }
 
 function withoutReasoning(messages: CanonicalMessage[]): CanonicalMessage[] {

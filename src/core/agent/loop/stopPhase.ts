@@ -1,6 +1,6 @@
 import { AgentError } from '../../errors';
 import { askToContinue } from './continueGate';
-import { sendRequest } from './requestPhase';
+import { planMessages, sendRequest } from './requestPhase';
 import {
 	loopDetected,
 	noToolCalls,
@@ -106,19 +106,10 @@ async function atStepCap(state: TurnState, ctx: TurnContext): Promise<TurnEnd | 
 
 async function wrapUp(state: TurnState, ctx: TurnContext): Promise<void> {
 	const step = state.step;
-	const wrapUp = await sendRequest(state, ctx, step + 1, squeeze => {
-		const planned = state.guards.plan(
-			ctx.options.systemPrompt,
-			[...state.history, ...state.added],
-			state.offered,
-			false,
-			squeeze,
-		);
-		return {
-			messages: [...planned.messages, { kind: 'user', content: stepLimitNote(step) }],
-			tools: [],
-		};
-	});
+	// The same tools as every other request (a request without them would be read again from
+	// the start); the note says none will run, and any call in the answer is ignored.
+	appendMessage(state, ctx, { kind: 'system', content: stepLimitNote(step) });
+	const wrapUp = await sendRequest(state, ctx, step + 1, squeeze => planMessages(state, ctx, squeeze));
 	if (wrapUp.ok && wrapUp.output.text.trim()) {
 		appendMessage(state, ctx, { kind: 'assistant', content: wrapUp.output.text });
 	}

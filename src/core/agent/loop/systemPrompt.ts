@@ -34,3 +34,29 @@ export function buildSystemPrompt(workspaceName: string, extras: SystemPromptExt
 	// Mode last: it is the most specific instruction and small models weigh the end most.
 	return [base, extras.rules, extras.modeInstructions].filter(part => part && part.trim()).join('\n\n');
 }
+
+/**
+ * What changed between two versions of the instructions (a new mode, reloaded rules), as a
+ * note the history carries: paragraphs that no longer hold and those that now do.
+ */
+export function instructionsChangedNote(before: string, after: string): string {
+	const a = before.split(/\n{2,}/);
+	const b = after.split(/\n{2,}/);
+	let head = 0;
+	while (head < a.length && head < b.length && a[head] === b[head]) {
+		head++;
+	}
+	let tail = 0;
+	while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
+		tail++;
+	}
+	const removed = a.slice(head, a.length - tail);
+	const added = b.slice(head, b.length - tail);
+	return [
+		'[Keel: the instructions for this chat changed from here on; the rest of the system prompt still holds.]',
+		removed.length ? `No longer in force:\n${removed.join('\n\n')}` : '',
+		added.length ? `Now in force:\n${added.join('\n\n')}` : '',
+	]
+		.filter(Boolean)
+		.join('\n\n');
+}

@@ -2,7 +2,7 @@ import type { ToolResultData } from '../../llm/canonical';
 import { systemClock, type Clock, type Workspace } from '../../ports';
 import type { Preparation, Subject, ToolContext, ToolDefinition, ToolResult } from '../../tools/defineTool';
 import { PathRefused } from '../../tools/paths';
-import { redactSecrets } from '../../tools/redact';
+import { redactPreview, StreamRedactor } from '../../tools/redact';
 import type { ToolRegistry } from '../../tools/registry';
 import { UrlRefused } from '../../tools/urls';
 import type { Approver } from '../approval/approvalGate';
@@ -81,7 +81,7 @@ function parsedCall(tool: ToolDefinition, input: unknown, ctx: ToolRunContext, c
 	} catch {
 		card.state.title = tool.name;
 	}
-	let progressText = '';
+	const stream = new StreamRedactor();
 	return {
 		tool,
 		input,
@@ -94,11 +94,8 @@ function parsedCall(tool: ToolDefinition, input: unknown, ctx: ToolRunContext, c
 			prepared,
 			recheck: (subjects: Subject[]) =>
 				decidePermission({ ...tool, subjects: () => subjects }, input, ctx.approvalSettings).verdict,
-			progress: (text: string) => {
-				progressText += text;
-				// The live stream shows what the final output would: credentials cut out.
-				card.update({ progress: redactSecrets(progressText).text });
-			},
+			// The live stream shows what the final output would: credentials cut out, each chunk once.
+			progress: (text: string) => card.update({ progress: stream.push(text) }),
 		}),
 	};
 }
@@ -118,11 +115,14 @@ async function prepareCall(
 		return { result: failedWith(run, error) };
 	}
 	card.state.title = prepared.title ?? card.state.title;
-	card.state.diffs = prepared.diffs?.map(d => ({
-		path: d.path,
-		unified: d.unified,
-		...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
-	}));
+	// The card shows the change redacted; execute still writes exactly what prepare computed.
+	card.state.diffs = prepared.diffs?.map(d =>
+		redactPreview({
+			path: d.path,
+			unified: d.unified,
+			...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
+		}),
+	);
 	return { prepared };
 }
 

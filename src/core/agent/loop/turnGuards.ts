@@ -4,7 +4,8 @@ import type { ToolSpec } from '../../llm/chatModel';
 import type { ToolRegistry } from '../../tools/registry';
 import { explainToolError, ToolRetryBudget } from '../recovery/callRepair';
 import type { NoticeLevel } from '../events';
-import { compactToolOutputs, estimateTokens, LoopGuard, looksTruncated } from './guards';
+import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
+import { SessionMemory } from './sessionMemory';
 import type { StepCall } from './modelStep';
 import type { RequestPlan } from '../recovery/recovery';
 import type { RecoverySettings } from '../recovery/recoverySettings';
@@ -20,14 +21,14 @@ export class TurnGuards {
 	private readonly _loop: LoopGuard;
 	private readonly _toolBudget: ToolRetryBudget;
 	private _estimate = 0;
-	private _compactNoticed = false;
 	private _truncationNoticed = false;
 	private _loopStopped = false;
-	private _squeezeTo: number | undefined;
+	private _planned: { messages: readonly CanonicalMessage[]; estimate: number } | undefined;
 
 	constructor(
 		private readonly _settings: RecoverySettings,
 		private readonly _notice: Notice,
+		private readonly _memory: SessionMemory = new SessionMemory(),
 	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
 		this._toolBudget = new ToolRetryBudget({
@@ -41,7 +42,11 @@ export class TurnGuards {
 		return this._estimate;
 	}
 
-	/** The request for this step: system prompt (+ text-mode catalog), history, tools, compacted to fit. */
+	/**
+	 * The request for this step: system prompt (+ text-mode catalog), history, tools. Outputs
+	 * the session compacted before stay compacted. Past the threshold (keel.recovery.compactAt)
+	 * old outputs are compacted in one step well below it, so the next steps append again.
+	 */
 	plan(
 		systemPrompt: string,
 		history: readonly CanonicalMessage[],
@@ -50,34 +55,48 @@ export class TurnGuards {
 		squeeze: boolean,
 	): RequestPlan {
 		const system = textMode ? `${systemPrompt}\n\n${textModeInstructions(offered)}` : systemPrompt;
-		const all: CanonicalMessage[] = [{ kind: 'system', content: system }, ...history];
-		const messages = textMode ? toTextModeMessages(all) : all;
 		const tools = textMode ? [] : offered;
-		this._estimate = estimateTokens(messages, tools);
-		if (!this._settings.enabled) {
-			return { messages, tools };
+		let canonical = withStubs([{ kind: 'system', content: system }, ...history], this._memory.stubbed);
+		this._estimate = estimateTokens(canonical, tools);
+		if (this._settings.enabled) {
+			canonical = this._compact(canonical, tools, squeeze);
 		}
-		// After the server said "too long", aim well below what it refused, whatever we thought the window was.
-		const normal = Math.floor(this._settings.contextWindow * this._settings.compactAt);
+		const messages = textMode ? toTextModeMessages(canonical) : canonical;
+		this._planned = { messages, estimate: this._estimate };
+		return { messages, tools };
+	}
+
+	private _compact(messages: CanonicalMessage[], tools: readonly ToolSpec[], squeeze: boolean): CanonicalMessage[] {
+		const window = this._settings.contextWindow;
+		const threshold = Math.floor(window * this._settings.compactAt);
+		const memory = this._memory;
+		// After the server said "too long", stay well below what it refused for the rest of the session.
 		if (squeeze) {
-			this._squeezeTo = Math.min(this._squeezeTo ?? normal, Math.floor(this._estimate * 0.5));
+			memory.budgetCap = Math.min(memory.budgetCap ?? threshold, Math.floor(this._estimate * 0.5));
 		}
-		// Once the server refused a size, later steps of the turn stay under it too.
-		const budget = Math.min(normal, this._squeezeTo ?? normal);
-		if (this._estimate <= budget) {
-			return { messages, tools };
+		const limit = Math.min(threshold, memory.budgetCap ?? threshold);
+		if (this._estimate <= limit) {
+			return messages;
 		}
-		const compacted = compactToolOutputs(messages, tools, budget, this._squeezeTo !== undefined ? 1 : 2);
-		if (compacted.compacted > 0 && !this._compactNoticed) {
-			this._compactNoticed = true;
+		// The server re-reads everything after the first output replaced, so every old output after
+		// it goes in the same step: the re-read is no longer, and the next compaction is far off.
+		const before = this._estimate;
+		const compacted = compactToolOutputs(messages, tools, 0, squeeze || memory.budgetCap ? 1 : 2);
+		compacted.stubbedIds.forEach(id => memory.stubbed.add(id));
+		this._estimate = compacted.estimate;
+		if (compacted.compacted > 0) {
 			this._notice(
 				'info',
 				'compacted',
-				`Context near its limit (~${this._estimate} of ${this._settings.contextWindow} tokens): compacted ${compacted.compacted} old tool output(s).`,
+				`Context near its limit (~${before} of ${window} tokens): compacted ${compacted.compacted} old tool output(s) (${compacted.summary}) to ~${compacted.estimate} tokens at once; they stay compacted in this chat.`,
 			);
 		}
-		this._estimate = compacted.estimate;
-		return { messages: compacted.messages, tools };
+		return compacted.messages;
+	}
+
+	/** The last planned request, for the session's record of what the server has cached. */
+	get planned(): { messages: readonly CanonicalMessage[]; estimate: number } | undefined {
+		return this._planned;
 	}
 
 	overBudget(plan: RequestPlan): boolean {
@@ -86,8 +105,16 @@ export class TurnGuards {
 		);
 	}
 
-	checkTruncation(promptTokens: number | undefined): void {
-		if (!this._settings.enabled || this._truncationNoticed || !looksTruncated(this._estimate, promptTokens)) {
+	/**
+	 * `expected`: what the server had to read beyond its cache. A count that small is the cache
+	 * at work (Ollama counts only what it evaluated), not a prompt cut short.
+	 */
+	checkTruncation(promptTokens: number | undefined, expected = this._estimate): void {
+		if (
+			!this._settings.enabled ||
+			this._truncationNoticed ||
+			!promptWasCut(this._estimate, promptTokens, expected)
+		) {
 			return;
 		}
 		this._truncationNoticed = true;

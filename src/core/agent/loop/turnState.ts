@@ -11,6 +11,8 @@ import { RetryBudget, withIdleTimeout } from '../recovery/retryBudget';
 import { ToolModeState } from '../recovery/textMode';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import { selectTools } from '../toolPolicy/toolSelection';
+import { SessionMemory } from './sessionMemory';
+import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from './turnGuards';
 
@@ -29,8 +31,9 @@ export function endTurn(end: TurnEndReason, error?: AgentError): TurnEnd {
 }
 
 /**
- * A correction sent with the next request only, never kept in the history: a response that
- * gave nothing to do is re-asked once with it, and "Continue" at the step cap leaves one too.
+ * A correction for the next request: a response that gave nothing to do is re-asked once with
+ * it, and "Continue" at the step cap leaves one too. It joins the history as a note (a
+ * mid-history system message) where it was sent, so later requests still extend that one.
  */
 export interface Nudge {
 	text: string;
@@ -86,6 +89,8 @@ export interface TurnContext {
 	readonly random: () => number;
 	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the registry has one. */
 	readonly toolState: SessionToolState | undefined;
+	/** What the session decided once so its requests extend each other (tools, system prompt, compaction). */
+	readonly memory: SessionMemory;
 	readonly notice: Notice;
 }
 
@@ -100,6 +105,7 @@ export function turnContext(options: AgentOptions, turnId: string, signal: Abort
 		clock: options.clock ?? systemClock,
 		random: options.random ?? Math.random,
 		toolState: options.registry.policy?.session(options.sessionId ?? ''),
+		memory: options.memory ?? new SessionMemory(),
 		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
 	};
 }
@@ -120,7 +126,9 @@ export function startTurn(
 	});
 	// Denied and (in an untrusted workspace) non-read tools are not even offered to the model.
 	// Over the tool budget (count, or tokens against the context window) only the relevant ones go (toolSelection.ts).
-	const offerable = selectTools(
+	// The first turn of a session chooses; later turns keep that choice in its order (sessionMemory.ts).
+	const memory = ctx.memory;
+	memory.selection = selectTools(
 		options.registry.specs(tool => isToolOffered(tool, options.approvalSettings)),
 		options.registry,
 		{
@@ -129,7 +137,9 @@ export function startTurn(
 			signal: ctx.signal,
 			notice: text => notice('info', 'toolsOffered', text),
 		},
+		memory.selection,
 	);
+	const offerable = memory.selection.offered;
 	const state: TurnState = {
 		turnId: ctx.turnId,
 		history,
@@ -140,7 +150,7 @@ export function startTurn(
 		offered: ctx.toolState ? ctx.toolState.offer(offerable) : offerable,
 		step: 0,
 		stepsSinceContinue: 0,
-		sendReasoning: true,
+		sendReasoning: memory.sendReasoning,
 		shortfalls: 0,
 		usage: { requests: 0, tokens: 0 },
 		mode: new ToolModeState(
@@ -155,15 +165,31 @@ export function startTurn(
 					`${modelName(options.model)} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`,
 				),
 		),
-		guards: new TurnGuards(settings, notice),
+		guards: new TurnGuards(settings, notice, memory),
 		budget: new RetryBudget(settings.maxRetriesPerTurn),
 	};
+	noteInstructionChange(state, ctx);
 	appendMessage(
 		state,
 		ctx,
 		images?.length ? { kind: 'user', content: prompt, images } : { kind: 'user', content: prompt },
 	);
 	return state;
+}
+
+/**
+ * The system prompt is sent as the session first sent it. A mode change or reloaded rules
+ * arrive as a note before the prompt that follows them, so the request still extends the last.
+ */
+function noteInstructionChange(state: TurnState, ctx: TurnContext): void {
+	const { memory } = ctx;
+	const now = ctx.options.systemPrompt;
+	const last = memory.instructions ?? memory.systemPrompt;
+	memory.systemPrompt ??= now;
+	memory.instructions = now;
+	if (last !== undefined && last !== now) {
+		appendMessage(state, ctx, { kind: 'system', content: instructionsChangedNote(last, now) });
+	}
 }
 
 /** History is append-only: every message is emitted as `messageAppended` when it happens. */

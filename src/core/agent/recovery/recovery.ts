@@ -39,6 +39,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	avoidRepetition?: boolean;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
+	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
+	onCorrection?(text: string): void;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
@@ -169,13 +171,18 @@ async function reflect(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 	}
 	attempts.reflections++;
 	retract(ctx, f.partial, 'retry');
-	attempts.extra = [{ kind: 'user', content: reflectionText(c.raw, f.error.message, ctx.offered) }];
+	const correction = reflectionText(c.raw, f.error.message, ctx.offered);
+	if (ctx.onCorrection) {
+		ctx.onCorrection(correction);
+	} else {
+		attempts.extra = [{ kind: 'user', content: correction }];
+	}
 	f.notice(
 		'warning',
 		'reflection',
 		`${c.label}: asked the model to correct its tool call (${attempts.reflections}/${ctx.settings.reflectionsPerRequest}, budget ${ctx.budget.label}).`,
 	);
-	await sleep(ctx, ctx.settings.reflectionDelayMs);
+	await pause(ctx, ctx.settings.reflectionDelayMs);
 	return undefined;
 }
 
@@ -243,7 +250,7 @@ async function backOff(f: Failure, attempts: Attempts, ctx: RecoveryContext): Pr
 		`${why}, retrying ${when} — ${ctx.budget.label}`,
 		delay >= LONG_WAIT_MS || undefined,
 	);
-	await sleep(ctx, delay);
+	await pause(ctx, delay);
 	return undefined;
 }
 
@@ -257,7 +264,7 @@ function retract(ctx: RecoveryContext, partial: string, reason: 'retry' | 'recov
 	}
 }
 
-async function sleep(ctx: RecoveryContext, ms: number): Promise<void> {
+async function pause(ctx: RecoveryContext, ms: number): Promise<void> {
 	if (ms > 0) {
 		await ctx.clock.sleep(ms, ctx.signal).catch(() => undefined);
 	}

@@ -1,5 +1,6 @@
 import type { ChatModel, ModelEvent } from '../../llm/chatModel';
 import { AgentError } from '../../errors';
+import { anySignal } from '../../util/abort';
 import type { RecoverySettings } from './recoverySettings';
 
 /** One budget per user turn, shared by transport retries, stream retries and reflections. */
@@ -51,22 +52,22 @@ export function withIdleTimeout(model: ChatModel, idleMs: number): ChatModel {
 	return {
 		id: model.id,
 		async *stream(request) {
-			const controller = new AbortController();
+			// A timer we re-arm on every event, so not AbortSignal.timeout: it aborts `silence`.
+			const silence = new AbortController();
 			const outer = request.signal;
-			const onAbort = () => controller.abort();
-			outer?.addEventListener('abort', onAbort, { once: true });
 			let idle = false;
 			let timer: NodeJS.Timeout | undefined;
 			const arm = () => {
 				clearTimeout(timer);
 				timer = setTimeout(() => {
 					idle = true;
-					controller.abort();
+					silence.abort();
 				}, idleMs);
 			};
 			try {
 				arm();
-				const iterator = model.stream({ ...request, signal: controller.signal })[Symbol.asyncIterator]();
+				const signal = anySignal(outer, silence.signal);
+				const iterator = model.stream({ ...request, signal })[Symbol.asyncIterator]();
 				for (;;) {
 					let next: IteratorResult<ModelEvent>;
 					try {
@@ -97,7 +98,6 @@ export function withIdleTimeout(model: ChatModel, idleMs: number): ChatModel {
 				}
 			} finally {
 				clearTimeout(timer);
-				outer?.removeEventListener('abort', onAbort);
 			}
 		},
 	};

@@ -1,5 +1,6 @@
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
+import { tryParseJson } from '../../util/json';
 import { FENCED_SHELL_HINT } from './fencedShell';
 
 /**
@@ -63,7 +64,7 @@ export function toTextModeMessages(messages: readonly CanonicalMessage[]): Canon
 	const out: CanonicalMessage[] = [];
 	for (const message of messages) {
 		if (message.kind === 'tool_call') {
-			const args = message.data.arguments ?? safeParse(message.data.rawArguments) ?? message.data.rawArguments;
+			const args = message.data.arguments ?? tryParseJson(message.data.rawArguments) ?? message.data.rawArguments;
 			const block = `<tool_call>${JSON.stringify({ name: message.data.name, arguments: args })}</tool_call>`;
 			const last = out[out.length - 1];
 			if (last && last.kind === 'assistant') {
@@ -81,14 +82,6 @@ export function toTextModeMessages(messages: readonly CanonicalMessage[]): Canon
 		}
 	}
 	return out;
-}
-
-function safeParse(raw: string): unknown {
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return undefined;
-	}
 }
 
 /**

@@ -29,13 +29,13 @@ type Schema = {
 	anyOf?: Schema[];
 };
 
-function depth(schema: Schema): number {
+function schemaDepth(schema: Schema): number {
 	const children = [
 		...Object.values(schema.properties ?? {}),
 		...(schema.items ? [schema.items] : []),
 		...(schema.anyOf ?? []),
 	];
-	return children.length ? 1 + Math.max(...children.map(depth)) : 0;
+	return children.length ? 1 + Math.max(...children.map(schemaDepth)) : 0;
 }
 
 function largestEnum(schema: Schema): number {
@@ -54,7 +54,7 @@ function largestEnum(schema: Schema): number {
 export function schemaComplexity(parameters: Record<string, unknown>): number {
 	const schema = parameters as Schema;
 	const required = Math.min(1, (schema.required?.length ?? 0) / 4);
-	const nesting = Math.min(1, Math.max(0, depth(schema) - 1) / 3);
+	const nesting = Math.min(1, Math.max(0, schemaDepth(schema) - 1) / 3);
 	const enums = Math.min(1, largestEnum(schema) / 10);
 	return Math.round((0.5 * required + 0.3 * nesting + 0.2 * enums) * 100) / 100;
 }

@@ -7,13 +7,7 @@
 import type { ToolSpec } from '../../llm/chatModel';
 import { AnomalyGuard, defaultAnomalySettings, type AnomalySettings } from './anomalyGuard';
 import { augmentSpec, defaultTafcSettings, dropThinking, type TafcSettings } from './tafc';
-import {
-	defaultDependencySettings,
-	preferenceBoost,
-	unmetRequirements,
-	type DependencyExclusion,
-	type DependencySettings,
-} from './toolDependencies';
+import { defaultDependencySettings, unmetRequirements, type DependencySettings } from './toolDependencies';
 import { QUALITY, type ToolErrorCategory } from '../recovery/toolErrors';
 
 export interface ToolPolicySettings {
@@ -49,35 +43,29 @@ export class SessionToolState {
 		return this._settings();
 	}
 
-	/** The specs a request carries this step: blocked and unmet tools out, preferred ones first, TAFC applied. */
+	/**
+	 * The specs a request carries this step: every offerable tool, in its order, TAFC applied.
+	 * A blocked tool or one whose prerequisite has not succeeded stays offered (removing it
+	 * would make a local server re-read the whole conversation); its call is refused with the
+	 * reason instead (`refuse`).
+	 */
 	offer(specs: readonly ToolSpec[]): ToolSpec[] {
 		const settings = this._settings();
 		const names = new Set(specs.map(s => s.name));
-		const exclusions: DependencyExclusion[] = [];
-		const kept = specs.filter(spec => {
-			if (this.anomaly.isBlocked(spec.name)) {
-				return false;
-			}
-			const missing = unmetRequirements(spec.name, this.succeeded, settings.dependencies, names);
-			if (missing.length) {
-				exclusions.push({ tool: spec.name, missing });
-			}
-			return missing.length === 0;
-		});
-		const line = exclusions.map(e => `${e.tool} (requires ${e.missing.join(', ')})`).join('; ');
+		const line = specs
+			.map(spec => ({
+				tool: spec.name,
+				missing: unmetRequirements(spec.name, this.succeeded, settings.dependencies, names),
+			}))
+			.filter(e => e.missing.length)
+			.map(e => `${e.tool} (requires ${e.missing.join(', ')})`)
+			.join('; ');
 		if (line && line !== this._lastExclusions) {
-			this._log(`Tool dependencies: not offered yet: ${line}.`);
+			this._log(`Tool dependencies: refused until their prerequisites succeed: ${line}.`);
 		}
 		this._lastExclusions = line;
-		const ranked = kept
-			.map((spec, index) => ({
-				spec,
-				index,
-				boost: preferenceBoost(spec.name, this.succeeded, settings.dependencies),
-			}))
-			.sort((a, b) => b.boost - a.boost || a.index - b.index);
 		this._tafcApplied.clear();
-		return ranked.map(({ spec }) => {
+		return specs.map(spec => {
 			const augmented = augmentSpec(spec, settings.tafc);
 			if (augmented !== spec) {
 				this._tafcApplied.add(spec.name);

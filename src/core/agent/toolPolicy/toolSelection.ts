@@ -5,6 +5,7 @@
  * conversation (MiniSearch). The rest are named in a one-line catalog inside `request_tools`,
  * which the model calls to have any of them offered from its next step on.
  */
+import { approxTokens } from '../../util/tokens';
 import MiniSearch from 'minisearch';
 import * as z from 'zod';
 import type { CanonicalMessage } from '../../llm/canonical';
@@ -62,40 +63,41 @@ export interface ToolBudget {
 
 type RequestToolsTool = ToolDefinition<{ names?: string[]; search?: string }> & { budget(): ToolBudget };
 
-/** One turn's selection: request_tools adds to `offered`, the very array the loop holds. */
-class TurnSelection {
+/**
+ * A session's selection: what is offered, in the order first offered, and what is held back
+ * for `request_tools`. A requested tool is appended; nothing is removed or reordered, and
+ * `request_tools`' description stays as first sent, so each request extends the one before.
+ */
+export class ToolSelection {
 	constructor(
-		readonly offered: ToolSpec[],
-		private readonly _withheld: Map<string, ToolSpec>,
-		private readonly _notice: (text: string) => void,
+		public offered: ToolSpec[],
+		readonly withheld: Map<string, ToolSpec>,
+		/** The current turn's notice; set again at each turn. */
+		public notice: (text: string) => void,
 	) {}
 
 	request(names: string[], search?: string): string {
 		const added: string[] = [];
 		const unknown: string[] = [];
 		if (search) {
-			const hits = rank([...this._withheld.values()], search).hits.slice(0, SEARCH_HITS);
+			const hits = rank([...this.withheld.values()], search).hits.slice(0, SEARCH_HITS);
 			names = [...names, ...hits.map(spec => spec.name)];
 			if (hits.length === 0) {
 				unknown.push(`(nothing matches "${search}")`);
 			}
 		}
 		for (const name of names) {
-			const spec = this._withheld.get(name);
+			const spec = this.withheld.get(name);
 			if (spec) {
-				this._withheld.delete(name);
+				this.withheld.delete(name);
 				this.offered.push(spec);
 				added.push(name);
 			} else if (!this.offered.some(s => s.name === name)) {
 				unknown.push(name);
 			}
 		}
-		const catalog = this.offered.find(s => s.name === REQUEST_TOOLS);
-		if (catalog) {
-			catalog.description = requestDescription([...this._withheld.keys()]);
-		}
 		if (added.length) {
-			this._notice(`The model asked for ${added.join(', ')}; offered from its next step on.`);
+			this.notice(`The model asked for ${added.join(', ')}; offered from its next step on.`);
 		}
 		return (
 			[
@@ -108,7 +110,7 @@ class TurnSelection {
 	}
 }
 
-const turns = new WeakMap<AbortSignal, TurnSelection>();
+const turns = new WeakMap<AbortSignal, ToolSelection>();
 
 export function createRequestToolsTool(budget: () => ToolBudget): RequestToolsTool {
 	const tool = defineTool({
@@ -148,8 +150,9 @@ function requestDescription(withheld: string[]): string {
 	return `Ask for tools that are not offered in this request: by exact name, or by "search" words. Not offered now, most relevant first: ${list || '(none)'}.`;
 }
 
-export function estimateTokens(spec: ToolSpec): number {
-	return Math.ceil(JSON.stringify(spec).length / 4);
+/** What a tool costs in a request: its spec as the wire carries it. */
+function specTokens(spec: ToolSpec): number {
+	return approxTokens(JSON.stringify(spec));
 }
 
 export interface SelectionContext {
@@ -159,20 +162,98 @@ export interface SelectionContext {
 	notice(text: string): void;
 }
 
-export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, context: SelectionContext): ToolSpec[] {
+/**
+ * The session's tools for this turn. The first turn chooses (relevance, budget); later turns
+ * keep that choice as it was sent, drop only tools that are gone or no longer permitted, and
+ * append tools that arrived since (an MCP server connected) while they fit the budget.
+ */
+export function selectTools(
+	all: readonly ToolSpec[],
+	registry: ToolRegistry,
+	context: SelectionContext,
+	previous?: ToolSelection,
+): ToolSelection {
+	const selection = previous
+		? keepSelection(previous, all, registry, context)
+		: firstSelection(all, registry, context);
+	selection.notice = context.notice;
+	turns.set(context.signal, selection);
+	return selection;
+}
+
+function budgetOf(registry: ToolRegistry, contextWindow: number): { maxOffered: number; tokens: number } {
 	const requester = registry.get(REQUEST_TOOLS) as RequestToolsTool | undefined;
-	const maxOffered = Math.max(5, requester?.budget?.().maxOffered ?? DEFAULT_MAX_OFFERED);
-	const tokenBudget = Math.floor(context.contextWindow * TOOL_TOKEN_SHARE);
+	return {
+		maxOffered: Math.max(5, requester?.budget?.().maxOffered ?? DEFAULT_MAX_OFFERED),
+		tokens: Math.floor(contextWindow * TOOL_TOKEN_SHARE),
+	};
+}
+
+function keepSelection(
+	selection: ToolSelection,
+	all: readonly ToolSpec[],
+	registry: ToolRegistry,
+	context: SelectionContext,
+): ToolSelection {
+	const current = new Map(all.map(spec => [spec.name, spec]));
+	// A changed schema is sent as it now is; an unchanged tool keeps the very spec first sent.
+	selection.offered = selection.offered
+		.filter(spec => current.has(spec.name))
+		.map(spec =>
+			spec.name === REQUEST_TOOLS || sameSchema(spec, current.get(spec.name)!) ? spec : current.get(spec.name)!,
+		);
+	for (const name of [...selection.withheld.keys()]) {
+		if (!current.has(name)) {
+			selection.withheld.delete(name);
+		}
+	}
+	const known = new Set([...selection.offered.map(spec => spec.name), ...selection.withheld.keys()]);
+	const fresh = all.filter(spec => !known.has(spec.name) && spec.name !== REQUEST_TOOLS);
+	const budget = budgetOf(registry, context.contextWindow);
+	let used = selection.offered.reduce((n, spec) => n + specTokens(spec), 0);
+	for (const spec of fresh) {
+		const cost = specTokens(spec);
+		if (selection.offered.length < budget.maxOffered && used + cost <= budget.tokens) {
+			selection.offered.push(spec);
+			used += cost;
+		} else {
+			selection.withheld.set(spec.name, spec);
+		}
+	}
+	const request = all.find(spec => spec.name === REQUEST_TOOLS);
+	if (request && selection.withheld.size > 0 && !selection.offered.some(spec => spec.name === REQUEST_TOOLS)) {
+		selection.offered.push({
+			...request,
+			parameters: structuredClone(request.parameters),
+			description: requestDescription([...selection.withheld.keys()]),
+		});
+	}
+	if (fresh.length) {
+		context.notice(
+			`New tools: ${fresh.map(spec => spec.name).join(', ')}; appended to the offered list or listed for ${REQUEST_TOOLS}.`,
+		);
+	}
+	return selection;
+}
+
+function sameSchema(a: ToolSpec, b: ToolSpec): boolean {
+	return JSON.stringify(a.parameters) === JSON.stringify(b.parameters);
+}
+
+function firstSelection(all: readonly ToolSpec[], registry: ToolRegistry, context: SelectionContext): ToolSelection {
+	const requester = registry.get(REQUEST_TOOLS) as RequestToolsTool | undefined;
+	const { maxOffered, tokens: tokenBudget } = budgetOf(registry, context.contextWindow);
 	const rest = all.filter(spec => spec.name !== REQUEST_TOOLS);
-	const total = rest.reduce((n, spec) => n + estimateTokens(spec), 0);
+	const total = rest.reduce((n, spec) => n + specTokens(spec), 0);
+	const everything = () => new ToolSelection([...rest], new Map(), context.notice);
 	if (rest.length <= maxOffered && total <= tokenBudget) {
-		return rest;
+		return everything();
 	}
 	const core = rest.filter(spec => !registry.get(spec.name)?.source);
 	const sourced = rest.filter(spec => registry.get(spec.name)?.source);
 	if (sourced.length === 0) {
 		// Built-in tools are never withheld: with nothing else offered there is nothing to choose.
-		return rest;
+		return everything();
 	}
 	const ranked = rank(sourced, queryFrom(context.messages));
 	const request: ToolSpec | undefined = requester && {
@@ -182,9 +263,9 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 	};
 	// The catalog is counted at its largest (every source tool named), so the request never ends up over budget.
 	const catalogCost = request
-		? estimateTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) })
+		? specTokens({ ...request, description: requestDescription(sourced.map(spec => spec.name)) })
 		: 0;
-	let used = core.reduce((n, spec) => n + estimateTokens(spec), 0) + catalogCost;
+	let used = core.reduce((n, spec) => n + specTokens(spec), 0) + catalogCost;
 	const chosen: ToolSpec[] = [];
 	const withheld = new Map<string, ToolSpec>();
 	// Strictly by relevance: the first tool that does not fit closes the list, so a small
@@ -192,7 +273,7 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 	// match at all stay in the catalog.
 	let open = true;
 	for (const spec of ranked.hits) {
-		const cost = estimateTokens(spec);
+		const cost = specTokens(spec);
 		open &&= core.length + chosen.length + (request ? 1 : 0) < maxOffered && used + cost <= tokenBudget;
 		if (open) {
 			chosen.push(spec);
@@ -208,14 +289,13 @@ export function selectTools(all: readonly ToolSpec[], registry: ToolRegistry, co
 	if (request && withheld.size > 0) {
 		request.description = requestDescription([...withheld.keys()]);
 		offered.push(request);
-		turns.set(context.signal, new TurnSelection(offered, withheld, context.notice));
 	}
 	const names = chosen.map(s => s.name);
 	context.notice(
 		`Tools offered: ${offered.length} of ${rest.length + (request ? 1 : 0)} — ${core.length} built-in${names.length ? ` + ${names.length} by relevance (${names.join(', ')})` : ''}${request && withheld.size ? ` + ${REQUEST_TOOLS}` : ''}. ` +
 			`${withheld.size} more ${request ? `listed by name for ${REQUEST_TOOLS}` : 'not offered'}. Budget: ${maxOffered} tools, ${tokenBudget.toLocaleString('en-US')} tokens (a quarter of keel.model.contextWindow ${context.contextWindow.toLocaleString('en-US')}).`,
 	);
-	return offered;
+	return new ToolSelection(offered, withheld, context.notice);
 }
 
 /** What the conversation is about now: the latest user messages weigh most, so they come last and are kept whole. */

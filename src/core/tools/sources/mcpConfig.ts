@@ -6,6 +6,7 @@
  * Parsing never throws: every entry that is wrong becomes an error line saying what to fix.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isRecord } from '../../util/json';
 
 export type McpScope = 'workspace' | 'user';
 
@@ -58,12 +59,12 @@ export function parseMcpConfig(value: unknown, scope: McpScope, origin: string):
 	if (value === undefined || value === null) {
 		return out;
 	}
-	if (!isObject(value)) {
+	if (!isRecord(value)) {
 		out.errors.push(`${origin}: expected an object with "servers" (and optionally "inputs").`);
 		return out;
 	}
 	const servers = value.servers ?? {};
-	if (!isObject(servers)) {
+	if (!isRecord(servers)) {
 		out.errors.push(`${origin}: "servers" must be an object keyed by server name.`);
 	} else {
 		for (const [name, raw] of Object.entries(servers)) {
@@ -81,7 +82,7 @@ export function parseMcpConfig(value: unknown, scope: McpScope, origin: string):
 	} else {
 		for (const raw of inputs) {
 			if (
-				isObject(raw) &&
+				isRecord(raw) &&
 				typeof raw.id === 'string' &&
 				(raw.type === 'promptString' || raw.type === 'pickString')
 			) {
@@ -107,7 +108,7 @@ function parseServer(name: string, raw: unknown, scope: McpScope): McpServerConf
 	if (!/^[\w.-]{1,64}$/.test(name)) {
 		return 'names may use letters, digits, ".", "_" and "-" (at most 64).';
 	}
-	if (!isObject(raw)) {
+	if (!isRecord(raw)) {
 		return 'expected an object with "command" or "url".';
 	}
 	const type =
@@ -145,14 +146,10 @@ function parseServer(name: string, raw: unknown, scope: McpScope): McpServerConf
 	return `unknown "type" ${JSON.stringify(type)}: use "stdio", "http" or "sse".`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isStringArray(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every(v => typeof v === 'string');
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
-	return isObject(value) && Object.values(value).every(v => typeof v === 'string');
+	return isRecord(value) && Object.values(value).every(v => typeof v === 'string');
 }

@@ -4,10 +4,12 @@
  * first, from the same schema, see callRepair.ts), effect 'exec' so they ask by default and
  * never run in an untrusted workspace, and results turned into text the model and the card read.
  */
+import { createHash } from 'crypto';
 import * as z from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import type { ToolContext, ToolDefinition, ToolResult } from '../defineTool';
+import { redactDeep } from '../redact';
 import { mcpSdk } from './mcpSdk';
 
 /** Providers cap tool names (OpenAI: 64 characters of [a-zA-Z0-9_-]). */
@@ -18,18 +20,31 @@ export interface McpToolCaller {
 	call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
 
-export function mcpToolName(server: string, tool: string): string {
-	const clean = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
-	const name = `mcp_${clean(server)}_${clean(tool)}`;
-	if (name.length <= MAX_TOOL_NAME) {
-		return name;
+/**
+ * Keel's name for a server's tool. Two servers, or a server and Keel, never get the same
+ * name, so a permission rule names one server's tool only. The readable form
+ * `mcp_<server>_<tool>` is used when it is unambiguous: a server name without "_" or ".",
+ * declared in one place only (`unique`), a tool name of [A-Za-z0-9_-], 64 characters at most
+ * (the first "_" after "mcp_" then always ends the server's name). Any other gets
+ * `mcpx_<hash>_<tool, cleaned>`, the hash (sha256) taken over where the server is declared,
+ * its name and the tool's name, so it differs for every server and tool.
+ */
+export function mcpToolName(server: string, tool: string, identity = server, unique = true): string {
+	const readable = `mcp_${server}_${tool}`;
+	if (unique && /^[A-Za-z0-9-]+$/.test(server) && /^[A-Za-z0-9_-]+$/.test(tool) && readable.length <= MAX_TOOL_NAME) {
+		return readable;
 	}
-	// Long names keep their start and a short hash of the whole, so two never collide.
-	let hash = 0;
-	for (const ch of name) {
-		hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-	}
-	return `${name.slice(0, MAX_TOOL_NAME - 7)}_${hash.toString(36).slice(-6).padStart(6, '0')}`;
+	const hash = BigInt(
+		`0x${createHash('sha256')
+			.update(JSON.stringify([identity, server, tool]))
+			.digest('hex')
+			.slice(0, 16)}`,
+	)
+		.toString(36)
+		.padStart(13, '0')
+		.slice(0, 12);
+	const clean = tool.replace(/[^A-Za-z0-9_-]/g, '_');
+	return `mcpx_${hash}_${clean}`.slice(0, MAX_TOOL_NAME);
 }
 
 export function mcpToolDefinition(
@@ -37,13 +52,14 @@ export function mcpToolDefinition(
 	tool: Tool,
 	caller: McpToolCaller,
 	shape: (result: ToolResult, context: ToolContext) => Promise<ToolResult>,
+	name = mcpToolName(server, tool.name),
 ): ToolDefinition<Record<string, unknown>> {
 	const parameters = schemaFor(tool);
 	const input = jsonSchemaInput(parameters);
 	const title = tool.annotations?.title ?? tool.title ?? tool.name;
 	const description = `[MCP ${server}] ${tool.description ?? title}`;
 	return {
-		name: mcpToolName(server, tool.name),
+		name,
 		description:
 			description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
 		input,
@@ -60,7 +76,7 @@ export function mcpToolDefinition(
 
 /** A zod input that validates with Ajv against a tool's own JSON Schema (its errors become the usual "Invalid arguments" reply). */
 export function jsonSchemaInput(parameters: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
-	const validate = compile(parameters);
+	const validate = validatorFor(parameters);
 	return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
 		if (validate && !validate(value)) {
 			for (const error of validate.errors ?? []) {
@@ -83,7 +99,7 @@ function schemaFor(tool: Tool): Record<string, unknown> {
 }
 
 /** A schema Ajv cannot compile is not a reason to lose the tool: the server validates too. */
-function compile(schema: Record<string, unknown>): ValidateFunction | undefined {
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | undefined {
 	const { Ajv } = mcpSdk();
 	try {
 		return new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
@@ -138,7 +154,8 @@ export function toToolResult(result: CallToolResult): ToolResult {
 		}
 	}
 	if (result.structuredContent !== undefined && !parts.some(p => p.trim() !== '')) {
-		parts.push(JSON.stringify(result.structuredContent, null, 2));
+		// Redacted value by value before it becomes JSON text: escaped, a key body is one line of "\n"s.
+		parts.push(JSON.stringify(redactDeep(result.structuredContent).value, null, 2));
 	}
 	const text = parts.join('\n') || '(the tool returned nothing)';
 	const fields = { source: 'mcp', ...(images ? { images } : {}) };

@@ -24,13 +24,13 @@ export async function resolveVariables(text: string, context: VariableContext): 
 	let last = 0;
 	for (const match of text.matchAll(PATTERN)) {
 		out += text.slice(last, match.index);
-		out += await resolveOne(match[1], context);
+		out += await resolveVariable(match[1], context);
 		last = match.index! + match[0].length;
 	}
 	return out + text.slice(last);
 }
 
-async function resolveOne(variable: string, context: VariableContext): Promise<string> {
+async function resolveVariable(variable: string, context: VariableContext): Promise<string> {
 	const [kind, ...rest] = variable.split(':');
 	const arg = rest.join(':');
 	switch (kind) {

@@ -31,6 +31,14 @@ export const MODEL = category('Model', {
 		num(32768, 1024),
 		'Context window of the model in tokens. Keel keeps requests inside it (compacting old tool outputs first) and sends it to Ollama as `num_ctx`.',
 	),
+	'model.maxOutputTokens': setting(
+		num(0, 0),
+		'The most tokens one answer of the model may have (`max_tokens`, Ollama `num_predict`); `0` leaves it to the server (Anthropic: 8192). A cap keeps a model caught in a repetition loop from writing for minutes; **Keel: Check Model** recommends a value from what it measured.',
+	),
+	'checkModel.trials': setting(
+		num(3, 1, 10),
+		'How many times **Keel: Check Model** runs each task in each tool-call mode (the k of pass^k). More trials tell a reliable model from a lucky one, and take longer.',
+	),
 	'model.supportsImages': choice(
 		{
 			auto: "Anthropic's models take images; other providers' models are treated as text-only.",

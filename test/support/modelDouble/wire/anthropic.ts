@@ -29,9 +29,9 @@ export function renderAnthropic(r: Resolved): Rendering {
 				stop_reason: null,
 				stop_sequence: null,
 				usage: {
-					input_tokens: r.promptTokens,
+					input_tokens: r.promptTokens - r.cachedTokens,
 					cache_creation_input_tokens: 0,
-					cache_read_input_tokens: 0,
+					cache_read_input_tokens: r.cachedTokens,
 					output_tokens: 1,
 				},
 			},
@@ -136,9 +136,9 @@ function message(r: Resolved, id: string, stopReason: string) {
 		stop_reason: stopReason,
 		stop_sequence: null,
 		usage: {
-			input_tokens: r.promptTokens,
+			input_tokens: r.promptTokens - r.cachedTokens,
 			cache_creation_input_tokens: 0,
-			cache_read_input_tokens: 0,
+			cache_read_input_tokens: r.cachedTokens,
 			output_tokens: r.completionTokens,
 		},
 	};

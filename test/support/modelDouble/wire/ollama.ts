@@ -28,10 +28,11 @@ export function renderOllama(r: Resolved): Rendering {
 		done_reason: r.finishReason ?? 'stop', // Ollama reports "stop" even when the turn is tool calls
 		total_duration: 1_234_567_890,
 		load_duration: 12_345_678,
-		prompt_eval_count: r.promptTokens,
-		prompt_eval_duration: 123_456_789,
+		// Ollama counts only the prompt tokens it evaluated: a prefix it had cached is not in it.
+		prompt_eval_count: r.promptTokens - r.cachedTokens,
+		prompt_eval_duration: r.serverTimings ? r.serverTimings.promptMs * 1_000_000 : 123_456_789,
 		eval_count: r.completionTokens,
-		eval_duration: 987_654_321,
+		eval_duration: r.serverTimings ? r.serverTimings.generationMs * 1_000_000 : 987_654_321,
 	};
 
 	if (!r.stream) {

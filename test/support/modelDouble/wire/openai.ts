@@ -48,7 +48,28 @@ function usage(r: Resolved) {
 		prompt_tokens: r.promptTokens,
 		completion_tokens: r.completionTokens,
 		total_tokens: r.promptTokens + r.completionTokens,
+		...(r.cachedTokens ? { prompt_tokens_details: { cached_tokens: r.cachedTokens } } : {}),
 	};
+}
+
+/** llama.cpp's server adds its own counters to the last chunk: cache_n reused, prompt_n evaluated. */
+/** llama-server's `timings`: the cached and processed prompt tokens, and how long it took when scripted. */
+function timings(r: Resolved) {
+	const t = r.serverTimings;
+	if (!r.cachedTokens && !t) {
+		return {};
+	}
+	const promptN = r.promptTokens - r.cachedTokens;
+	const clock = t
+		? {
+				prompt_ms: t.promptMs,
+				prompt_per_second: (promptN * 1000) / t.promptMs,
+				predicted_n: r.completionTokens,
+				predicted_ms: t.generationMs,
+				predicted_per_second: (r.completionTokens * 1000) / t.generationMs,
+			}
+		: {};
+	return { timings: { ...(r.cachedTokens ? { cache_n: r.cachedTokens } : {}), prompt_n: promptN, ...clock } };
 }
 
 function chunks(r: Resolved): object[] {
@@ -102,7 +123,7 @@ function chunks(r: Resolved): object[] {
 				out.push(envelope([choice({ function_call: { arguments: part } })]));
 		}
 		out.push(envelope([choice({}, r.finishReason ?? 'function_call')]));
-		if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+		if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 		return out;
 	}
 	r.calls.forEach((call, position) => {
@@ -133,7 +154,7 @@ function chunks(r: Resolved): object[] {
 	});
 
 	out.push(envelope([choice({}, finishReason(r))]));
-	if (r.includeUsage) out.push(envelope([], { usage: usage(r) }));
+	if (r.includeUsage) out.push(envelope([], { usage: usage(r), ...timings(r) }));
 	return out;
 }
 

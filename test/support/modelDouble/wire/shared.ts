@@ -27,12 +27,15 @@ export interface Resolved {
 	argSplit: number;
 	promptTokens: number;
 	completionTokens: number;
+	/** Of promptTokens, those served from the cache (0 unless scripted). */
+	cachedTokens: number;
 	finishReason?: string;
 	stream: boolean;
 	includeUsage: boolean;
 	reasoning: string;
 	reasoningField: 'reasoning_content' | 'reasoning';
 	callShape: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	serverTimings?: { promptMs: number; generationMs: number };
 }
 
 export function randomId(prefix: string, len = 24): string {
@@ -85,12 +88,14 @@ export function resolve(
 		argSplit: step.argSplit ?? 1,
 		promptTokens: step.usage?.promptTokens ?? estimateTokens(JSON.stringify(body.messages ?? body)),
 		completionTokens: step.usage?.completionTokens ?? estimateTokens(out),
+		cachedTokens: step.usage?.cachedTokens ?? 0,
 		finishReason: step.finishReason,
 		stream,
 		includeUsage: body.stream_options?.include_usage === true,
 		reasoning: step.reasoning ?? '',
 		reasoningField: step.reasoningField ?? 'reasoning_content',
 		callShape: step.callShape ?? 'standard',
+		serverTimings: step.serverTimings,
 	};
 }
 

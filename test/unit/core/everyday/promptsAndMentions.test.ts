@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { parseMentions, promptWithAttachments, resolveMentions } from '../../../../src/core/mentions/mentions';
 import { completions, expandPrompt, parsePromptFile, parseSlash } from '../../../../src/core/prompts/slashCommands';
 import { transcriptText } from '../../../../src/core/prompts/compact';
-import { WorkspaceGuard } from '../../../../src/core/tools/paths';
+import { Gate } from '../../../../src/core/gate/gate';
 import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 
@@ -60,7 +60,7 @@ describe('mentions', () => {
 		});
 	const sources = (ws = workspace()) => ({
 		workspace: ws,
-		guard: new WorkspaceGuard(ws, defaultPathPolicy),
+		gate: new Gate({ policy: () => defaultPathPolicy }),
 		problems: () => [
 			{ path: 'src/a.ts', line: 1, column: 2, severity: 'error' as const, message: 'boom', source: 'ts' },
 		],

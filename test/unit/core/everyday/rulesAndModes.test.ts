@@ -7,6 +7,8 @@ import { loadRules, nearestRules, rulesPromptSection, rulesSummary } from '../..
 import { createToolset } from '../../../../src/core/tools/toolset';
 import { defaultToolDeps } from '../../../../src/core/tools/toolDeps';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
+import { Gate } from '../../../../src/core/gate/gate';
+import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
 
 describe('project rules', () => {
 	const workspace = () =>
@@ -20,7 +22,7 @@ describe('project rules', () => {
 		});
 
 	it('orders root, .keel/rules, then sub-folders shallow to deep, and skips empty files', async () => {
-		const rules = await loadRules(workspace(), 10_000);
+		const rules = await loadRules(workspace(), 10_000, new Gate({ policy: () => defaultPathPolicy }));
 		assert.deepStrictEqual(
 			rules.applied.map(r => [r.path, r.scope]),
 			[
@@ -37,7 +39,7 @@ describe('project rules', () => {
 	});
 
 	it('keeps within the token budget, skipping whole files that do not fit, and says so', async () => {
-		const rules = await loadRules(workspace(), 12);
+		const rules = await loadRules(workspace(), 12, new Gate({ policy: () => defaultPathPolicy }));
 		assert.deepStrictEqual(
 			rules.applied.map(r => r.path),
 			['AGENTS.md', '.keel/rules/style.md'],
@@ -53,12 +55,12 @@ describe('project rules', () => {
 	});
 
 	it('an untrusted workspace lists its rules as not applied', async () => {
-		const rules = await loadRules(workspace(), 10_000);
+		const rules = await loadRules(workspace(), 10_000, new Gate({ policy: () => defaultPathPolicy }));
 		assert.match(rulesSummary(rules, false), /^Rules found but not applied: AGENTS\.md, .*not trusted/);
 	});
 
 	it('the nearest AGENTS.md applies to a file, and the prompt says where each applies', async () => {
-		const rules = await loadRules(workspace(), 10_000);
+		const rules = await loadRules(workspace(), 10_000, new Gate({ policy: () => defaultPathPolicy }));
 		assert.strictEqual(nearestRules(rules.applied, 'src/api/users.ts')!.path, 'src/api/AGENTS.md');
 		assert.strictEqual(nearestRules(rules.applied, 'src/app.ts')!.path, 'src/AGENTS.md');
 		assert.strictEqual(nearestRules(rules.applied, 'srcx/app.ts')!.path, 'AGENTS.md');

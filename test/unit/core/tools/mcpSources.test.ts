@@ -108,11 +108,17 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 });
 
 describe('MCP tools as Keel tools', () => {
-	it('names are namespaced, provider-safe and at most 64 characters', () => {
-		assert.strictEqual(mcpToolName('git-hub', 'create.issue'), 'mcp_git-hub_create_issue');
+	it('names are namespaced, provider-safe, at most 64 characters, and never shared by two servers or tools', () => {
+		assert.strictEqual(mcpToolName('git-hub', 'create_issue'), 'mcp_git-hub_create_issue');
+		// "a_b" + "c" and "a" + "b_c" would both read mcp_a_b_c: the ambiguous one says which server it is.
+		assert.match(mcpToolName('a_b', 'c'), /^mcpx_[0-9a-z]{12}_c$/);
+		assert.strictEqual(mcpToolName('a', 'b_c'), 'mcp_a_b_c');
+		assert.notStrictEqual(mcpToolName('git-hub', 'create.issue'), mcpToolName('git-hub', 'create_issue'));
 		const long = mcpToolName('server', 'x'.repeat(100));
 		assert.strictEqual(long.length, 64);
 		assert.notStrictEqual(long, mcpToolName('server', `${'x'.repeat(99)}y`));
+		// The same name declared in two folders: each gets its own.
+		assert.notStrictEqual(mcpToolName('shop', 'x', 'folderA', false), mcpToolName('shop', 'x', 'folderB', false));
 	});
 
 	it('validates arguments against the server JSON Schema with Ajv and offers that schema as is', () => {

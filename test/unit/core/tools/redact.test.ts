@@ -31,7 +31,8 @@ describe('redactSecrets', () => {
 			body.map((line, i) => `${i + 4}  ${line}`).join('\n') + `\nkeys/k.pem:9:${body[0]}`,
 		);
 		assert.ok(!body.some(line => text.includes(line.slice(10, 40))), text);
-		assert.strictEqual(hits.length, 4);
+		// One body, one secret: the read lines and the grep hit right after them are one run.
+		assert.deepStrictEqual([...new Set(hits)], ['key material']);
 	});
 
 	it('leaves hashes, integrity strings and type annotations alone', () => {

@@ -6,6 +6,8 @@ import { BUILT_IN_COMMANDS, expandPrompt } from '../../../../src/core/prompts/sl
 import { BUILT_IN_NAMES } from '../../../../src/host/composer/builtInCommands';
 import { Composer, type ComposerDeps } from '../../../../src/host/composer/composer';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
+import { Gate } from '../../../../src/core/gate/gate';
+import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
 
 const PROMPT_FILES: Record<string, string> = {
 	review: 'Review $1 for bugs. Context: $ARGUMENTS',
@@ -91,6 +93,7 @@ function setup() {
 		workspace: new InMemoryWorkspace(
 			Object.fromEntries(Object.entries(PROMPT_FILES).map(([name, body]) => [`.keel/prompts/${name}.md`, body])),
 		),
+		gate: new Gate({ policy: () => defaultPathPolicy }),
 		mentions: {
 			resolve: async text => ({
 				prompt: `${text}${attachmentsOf(text).length ? '\n[attached]' : ''}`,

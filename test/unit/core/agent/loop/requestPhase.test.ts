@@ -32,12 +32,14 @@ describe('turn phases: plan the request', () => {
 		);
 	});
 
-	it('sends the nudge with the request as a last user message, without adding it to the history', () => {
+	it('keeps the nudge in the history as a note where it was sent, so later requests still start with this one', () => {
 		const { state, ctx } = phaseFixture();
 		state.nudge = { text: 'Call a tool.' };
 		const request = planned(planRequest(state, ctx));
-		assert.deepStrictEqual(request.messages.at(-1), { kind: 'user', content: 'Call a tool.' });
-		assert.strictEqual(state.added.length, 1);
+		assert.deepStrictEqual(request.messages.at(-1), { kind: 'system', content: 'Call a tool.' });
+		assert.deepStrictEqual(state.added.at(-1), { kind: 'system', content: 'Call a tool.' });
+		const next = planned(planRequest(state, ctx));
+		assert.deepStrictEqual(next.messages.slice(0, request.messages.length), request.messages);
 	});
 
 	it('leaves the reasoning out of the calls once the server refused it', () => {
@@ -73,7 +75,7 @@ describe('turn phases: plan the request', () => {
 		);
 	});
 
-	it('asks the tool policy again from the second step on', () => {
+	it('a tool blocked during the turn stays offered in its place (its call is refused instead)', () => {
 		const registry = new ToolRegistry([...fileTools, noteTool]);
 		registry.policy = new ToolPolicy(() => ({
 			...defaultToolPolicySettings,
@@ -85,8 +87,16 @@ describe('turn phases: plan the request', () => {
 		for (let i = 0; i < 3; i++) {
 			registry.policy.session('s').record('write_note', false, 'permanent_failure');
 		}
+		const before = state.offered.map(t => t.name);
 		planRequest(state, ctx);
-		assert.ok(!state.offered.some(t => t.name === 'write_note'), 'blocked during the turn, gone from step 2');
+		assert.deepStrictEqual(
+			state.offered.map(t => t.name),
+			before,
+		);
+		assert.match(
+			registry.policy.session('s').refuse('write_note', new Set(before)) ?? '',
+			/blocked for this session/,
+		);
 	});
 });
 

@@ -90,15 +90,20 @@ describe('turn phases: stop checks', () => {
 		assert.strictEqual(model.requests.length, 0);
 	});
 
-	it('at the cap with nobody to ask, one last request without tools lets the model say where it got to', async () => {
+	it('at the cap with nobody to ask, one last request (same tools, a note that none will run) lets the model say where it got to', async () => {
 		const { state, ctx, model } = phaseFixture([textStep('I read two files; the fix is left.')], { maxSteps: 1 });
 		state.step = 1;
 		const end = await stopAfterCalls(state, ctx, 1);
 		assert.strictEqual(end?.end, 'stepLimit');
 		assert.strictEqual(end?.error?.code, 'stepLimit');
 		assert.strictEqual(model.requests.length, 1);
-		assert.deepStrictEqual(model.requests[0].toolNames, []);
+		// The tools stay as every other request had them, so a local server reads only the note anew.
+		assert.deepStrictEqual(
+			model.requests[0].toolNames,
+			state.offered.map(t => t.name),
+		);
 		assert.match(model.requests[0].messages.at(-1)?.content ?? '', /no more tools will run now/);
+		assert.strictEqual(state.added.at(-2)?.kind, 'system', 'the note stays in the history where it was sent');
 		assert.deepStrictEqual(state.added.at(-1), {
 			kind: 'assistant',
 			content: 'I read two files; the fix is left.',

@@ -40,7 +40,11 @@ describe('turn state: the start and the end of a turn', () => {
 		}
 		const { state } = phaseFixture([], { registry, sessionId: 's' });
 		assert.ok(state.offerable.some(t => t.name === 'write_note'));
-		assert.ok(!state.offered.some(t => t.name === 'write_note'), 'a blocked tool is not offered');
+		assert.ok(
+			state.offered.some(t => t.name === 'write_note'),
+			'a blocked tool stays offered; its call is refused',
+		);
+		assert.match(policy.refuse('write_note', new Set(['write_note'])) ?? '', /blocked for this session/);
 	});
 
 	it('gives every call id once in the session: ids in the history and ids given this turn are taken', () => {

@@ -159,11 +159,12 @@ describe('TAFC and tool dependencies', () => {
 		);
 		const state = policy.session('s');
 		const specs = [spec('list_directory'), spec('edit_file'), spec('read_file'), spec('grep')];
+		// Offered in their order all along: a gated tool is refused, never removed or moved.
 		assert.deepStrictEqual(
 			state.offer(specs).map(s => s.name),
-			['list_directory', 'read_file', 'grep'],
+			specs.map(s => s.name),
 		);
-		assert.match(log[0], /not offered yet: edit_file \(requires read_file\)/);
+		assert.match(log[0], /refused until their prerequisites succeed: edit_file \(requires read_file\)/);
 		assert.match(
 			state.refuse('edit_file', new Set(specs.map(s => s.name))) ?? '',
 			/not available until read_file has succeeded/,
@@ -171,7 +172,7 @@ describe('TAFC and tool dependencies', () => {
 		state.record('read_file', true);
 		assert.deepStrictEqual(
 			state.offer(specs).map(s => s.name),
-			['grep', 'list_directory', 'edit_file', 'read_file'],
+			specs.map(s => s.name),
 		);
 		assert.strictEqual(state.refuse('edit_file', new Set(specs.map(s => s.name))), undefined);
 	});

@@ -1,0 +1,71 @@
+import * as fs from 'fs/promises';
+import * as os from 'os';
+import * as path from 'path';
+
+/** Names the folder so a leftover (a killed process) says whose it is. */
+export const SCRATCH_PREFIX = 'keel-check-model-';
+
+/**
+ * The temporary folder a check runs in, never the user's files: `workspace/` is what the
+ * tools see (and the sandbox mounts), `outside/` sits beside it for the task that must not
+ * reach it. Each trial starts from the task's files alone; `dispose` removes everything.
+ */
+export class ScratchFolder {
+	/** Who owns the workspace's files, when that is not this process (a sandbox user other than root). */
+	owner: { uid: number; gid: number } | undefined;
+
+	private constructor(readonly root: string) {}
+
+	static async create(parent = os.tmpdir()): Promise<ScratchFolder> {
+		const root = await fs.realpath(await fs.mkdtemp(path.join(parent, SCRATCH_PREFIX)));
+		const scratch = new ScratchFolder(root);
+		await fs.mkdir(scratch.workspace);
+		return scratch;
+	}
+
+	get workspace(): string {
+		return path.join(this.root, 'workspace');
+	}
+
+	get outside(): string {
+		return path.join(this.root, 'outside');
+	}
+
+	/** Empties the workspace (keeping the folder, which the sandbox has mounted) and lays out a task's files. */
+	async reset(files: Record<string, string>, outside: Record<string, string> = {}): Promise<void> {
+		for (const entry of await fs.readdir(this.workspace)) {
+			await fs.rm(path.join(this.workspace, entry), { recursive: true, force: true });
+		}
+		await fs.rm(this.outside, { recursive: true, force: true });
+		await writeAll(this.workspace, files);
+		await writeAll(this.outside, outside);
+		if (this.owner) {
+			await chownAll(this.workspace, this.owner);
+		}
+	}
+
+	async dispose(): Promise<void> {
+		await fs.rm(this.root, { recursive: true, force: true, maxRetries: 3 });
+	}
+}
+
+async function writeAll(base: string, files: Record<string, string>): Promise<void> {
+	for (const [relative, content] of Object.entries(files)) {
+		const target = path.join(base, ...relative.split('/'));
+		await fs.mkdir(path.dirname(target), { recursive: true });
+		await fs.writeFile(target, content);
+	}
+}
+
+/** The folder and everything in it, so commands in the sandbox may change what the tools wrote. */
+async function chownAll(target: string, owner: { uid: number; gid: number }): Promise<void> {
+	await fs.chown(target, owner.uid, owner.gid);
+	for (const entry of await fs.readdir(target, { withFileTypes: true })) {
+		const child = path.join(target, entry.name);
+		if (entry.isDirectory()) {
+			await chownAll(child, owner);
+		} else {
+			await fs.chown(child, owner.uid, owner.gid);
+		}
+	}
+}

@@ -1,0 +1,5 @@
+import type { CheckModelToHost } from '../../shared/checkModelProtocol';
+import { postToHost } from '../hostHandle';
+
+/** The report view's commands to the host. */
+export const post: (message: CheckModelToHost) => void = postToHost;
