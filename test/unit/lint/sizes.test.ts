@@ -83,4 +83,12 @@ describe('lint: sizes and exhaustive switches', function () {
 			['@typescript-eslint/switch-exhaustiveness-check'],
 		);
 	});
+
+	it('reports a non-null assertion in the host, where everything is built before it is used', async () => {
+		const code = 'export function first(items: string[]): number {\n\treturn items.find(Boolean)!.length;\n}\n';
+		assert.deepStrictEqual(await ruleIds('src/host/sizeProbe.ts', code), [
+			'@typescript-eslint/no-non-null-assertion',
+		]);
+		assert.deepStrictEqual(await ruleIds('src/core/util/sizeProbe.ts', code), []);
+	});
 });
