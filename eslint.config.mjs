@@ -6,6 +6,7 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { sizePlugin, sizeRules } from './scripts/eslint/sizeRules.mjs';
 
 const vscodeOnlyInHost = {
 	name: 'vscode',
@@ -214,5 +215,24 @@ export default defineConfig(
 		plugins: { 'import-x': importX },
 		settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
 		rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }] },
+	},
+	{
+		// Sizes that say how much there is to read (scripts/eslint/sizeRules.mjs), and switches over a
+		// union that name every case, so a new message, event or kind is decided everywhere it is read.
+		files: ['src/**/*.{ts,tsx}'],
+		plugins: { 'keel-size': sizePlugin },
+		rules: {
+			...sizeRules,
+			'@typescript-eslint/switch-exhaustiveness-check': [
+				'error',
+				{ considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
+			],
+		},
+	},
+	{
+		// The host builds every object before it is used (the composition root, in dependency order),
+		// so nothing there is "set later": a `!` would hide an object that may not exist yet.
+		files: ['src/host/**/*.ts'],
+		rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
 	},
 );
