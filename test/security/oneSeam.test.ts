@@ -4,25 +4,13 @@
 // Node allow; ESLint with the project's own configuration must report it. An attempt gets
 // through when the lint run reports nothing.
 import * as path from 'path';
-import { ESLint } from 'eslint';
 import { attack } from './tally';
+import { untypedEslint } from '../support/untypedEslint';
 
 const KLASS = 'gate: one seam';
 const root = path.resolve(__dirname, '../../..');
 
-// The probes are not files of any tsconfig, so the type-aware rules are off for them.
-const eslint = new ESLint({
-	cwd: root,
-	overrideConfig: {
-		files: ['**/*.ts', '**/*.tsx'],
-		languageOptions: { parserOptions: { projectService: false } },
-		rules: {
-			'@typescript-eslint/no-floating-promises': 'off',
-			'@typescript-eslint/no-misused-promises': 'off',
-			'@typescript-eslint/consistent-type-imports': 'off',
-		},
-	},
-});
+const eslint = untypedEslint();
 
 const MODULES = [
 	'fs',

@@ -1,24 +1,13 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { ESLint } from 'eslint';
+import { untypedEslint } from '../../support/untypedEslint';
 
 // The layer rules of eslint.config.mjs, run through ESLint itself on code placed (by name) in each
 // layer, so a change of config, plugin or resolver that stops them from biting fails here.
 const root = path.resolve(__dirname, '../../../..');
 
-// The probes are not files of any tsconfig, so the type-aware rules (checked below) are off here.
-const eslint = new ESLint({
-	cwd: root,
-	overrideConfig: {
-		files: ['**/*.ts', '**/*.tsx'],
-		languageOptions: { parserOptions: { projectService: false } },
-		rules: {
-			'@typescript-eslint/no-floating-promises': 'off',
-			'@typescript-eslint/no-misused-promises': 'off',
-			'@typescript-eslint/consistent-type-imports': 'off',
-		},
-	},
-});
+const eslint = untypedEslint();
 
 async function layerErrors(file: string, code: string): Promise<string[]> {
 	const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { ESLint } from 'eslint';
+import { untypedEslint } from '../../support/untypedEslint';
 
 // The size and switch rules of eslint.config.mjs, run through ESLint on generated code placed in
 // src/, so a change of config that stops them from biting fails here.
@@ -14,19 +15,7 @@ function functionOf(name: string, lines: number, arrow = false): string {
 		: `export function ${name}(): number {\n${body}\n\treturn ${sum};\n}\n`;
 }
 
-// The probes are not files of any tsconfig, so the type-aware rules are off for them.
-const untyped = new ESLint({
-	cwd: root,
-	overrideConfig: {
-		files: ['**/*.ts', '**/*.tsx'],
-		languageOptions: { parserOptions: { projectService: false } },
-		rules: {
-			'@typescript-eslint/no-floating-promises': 'off',
-			'@typescript-eslint/no-misused-promises': 'off',
-			'@typescript-eslint/switch-exhaustiveness-check': 'off',
-		},
-	},
-});
+const untyped = untypedEslint();
 
 async function ruleIds(file: string, code: string): Promise<string[]> {
 	const [result] = await untyped.lintText(code, { filePath: path.join(root, file) });
