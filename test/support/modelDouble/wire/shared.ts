@@ -95,7 +95,10 @@ export function resolve(
 		textChunks: step.textChunks ?? 1,
 		calls,
 		argSplit: step.argSplit ?? 1,
-		promptTokens: step.usage?.promptTokens ?? estimateTokens(JSON.stringify(body.messages ?? body)),
+		// A server counts everything its template renders: the system prompt, the messages and the tools.
+		promptTokens:
+			step.usage?.promptTokens ??
+			estimateTokens(JSON.stringify([body.system ?? '', body.messages ?? body, body.tools ?? []])),
 		completionTokens: step.usage?.completionTokens ?? estimateTokens(out),
 		cachedTokens: step.usage?.cachedTokens ?? 0,
 		finishReason: step.finishReason,
