@@ -316,7 +316,16 @@ describe('security (held out): the files a command is given are judged like path
 
 	it('the card says which word named what', async () => {
 		const result = await h.run('run_command', { command: 'sort -o .git/hooks/pre-commit src/a.txt' });
-		const reason = result.card.policyReason ?? '';
+		// The card as it waited for the user: once answered, its line says the answer instead.
+		const asked = [...h.events]
+			.reverse()
+			.find(
+				e =>
+					e.type === 'toolCallUpdated' &&
+					e.call.id === result.card.id &&
+					e.call.status === 'awaitingApproval',
+			);
+		const reason = (asked?.type === 'toolCallUpdated' && asked.call.policyReason) || '';
 		if (result.card.status !== 'denied' || !/-o\.git|\.git\/hooks\/pre-commit: git hooks/.test(reason)) {
 			throw new Error(`the card did not name the hook target: ${reason}`);
 		}

@@ -120,7 +120,35 @@ function isInlineMention(text: string, c: Candidate, candidates: readonly Candid
 		.replace(MARKUP_ANYWHERE, ' ')
 		.replace(/[`*_]/g, '');
 	// A list item describes a step (done, or planned), as a table row does: models act one call at a time.
-	return /\p{L}{2,}/u.test(after) || /^\s*\|.*\|/.test(line) || /^\s*(?:[-*•]|\d+[.)])\s/.test(line);
+	return (
+		/\p{L}{2,}/u.test(after) ||
+		/^\s*\|.*\|/.test(line) ||
+		/^\s*(?:[-*•]|\d+[.)])\s/.test(line) ||
+		insideRemark(text.slice(lineStart, c.start), lineStart, candidates)
+	);
+}
+
+/**
+ * The call sits in a bracketed remark that has words before it ("[Output filtered. Unfiltered:
+ * read_output {…}]", "(see read_file {…})"): quoted inside a sentence, not made. A bracket
+ * that opens right before the call, or before other calls only, wraps calls.
+ */
+function insideRemark(before: string, offset: number, candidates: readonly Candidate[]): boolean {
+	let depth = 0;
+	for (let i = before.length - 1; i >= 0; i--) {
+		const ch = before[i];
+		if (ch === ']' || ch === ')') {
+			depth++;
+		} else if (ch === '[' || ch === '(') {
+			if (depth === 0) {
+				const spans = candidates.map(k => ({ start: k.start - offset - i - 1, end: k.end - offset - i - 1 }));
+				const words = withoutSpans(before.slice(i + 1), spans).replace(MARKUP_ANYWHERE, ' ');
+				return /\p{L}{2,}/u.test(words);
+			}
+			depth--;
+		}
+	}
+	return false;
 }
 
 const MARKUP_ANYWHERE = new RegExp(MARKUP_TOKEN.source, 'g');

@@ -150,4 +150,25 @@ describe('calls written as text: several in one reply, and paired punctuation ar
 		);
 		assert.strictEqual(read('>>>read_file\n{"path": "src/a.ts"}').prose, '');
 	});
+
+	it("a call quoted inside a bracketed remark with words before it is not made (Keel's own hints echoed back)", () => {
+		fc.assert(
+			fc.property(
+				intendedCall,
+				fc.constantFrom(
+					'Output filtered. Unfiltered:',
+					'see',
+					'for the rest, use',
+					'Keel: 4 → 2 lines; all of it with',
+				),
+				fc.constantFrom<[string, string]>(['[', ']'], ['(', ')']),
+				fc.constantFrom('', 'Here is what I found.\n', 'keep 1\nkeep 2\n'),
+				({ tool, args }, words, [open, close], before) => {
+					const text = `${before}${open}${words} ${tool} ${JSON.stringify(args)}${close}`;
+					assert.deepStrictEqual(read(text).calls, [], text);
+				},
+			),
+			{ numRuns: 150, seed: 25 },
+		);
+	});
 });
