@@ -153,8 +153,11 @@ function useStickToBottom(
 			// Older items arrived above: keep what the user was reading where it was.
 			element.scrollTop += total - previous.total;
 		}
+		// Only when the list grew or moved: reading scrollHeight lays the page out, and a streamed
+		// token that did not change a row's height must not pay for a layout.
+		const changed = total !== previous.total || rows.length !== previous.count || firstKey !== previous.firstKey;
 		anchor.current = { firstKey, count: rows.length, total };
-		if (sticky.current) {
+		if (sticky.current && changed) {
 			element.scrollTop = element.scrollHeight;
 		}
 	});
