@@ -141,7 +141,9 @@ describe('two windows, one session store (real processes)', function () {
 	});
 
 	it('a window killed in the middle of a commit does not stop the one still open: it takes the lock over and rolls the cut commit back', async () => {
-		const alive = new Window('write', db, 'alive', '400', '2000');
+		// The open window writes until the kills are over, however long starting them takes on this machine.
+		const stop = path.join(dir, 'stop');
+		const alive = new Window('write-until', db, 'alive', stop, '2000');
 		await alive.waitFor('ACK');
 		const killed: Window[] = [];
 		let diedWhileAliveWrote = 0;
@@ -165,6 +167,7 @@ describe('two windows, one session store (real processes)', function () {
 			diedWhileAliveWrote += alive.lines.includes('DONE') ? 0 : 1;
 			killed.push(window);
 		}
+		fs.writeFileSync(stop, '');
 		const end = await alive.exited;
 		assert.deepStrictEqual(alive.errors, [], 'the open window failed');
 		assert.deepStrictEqual(end, { code: 0, signal: null });

@@ -176,27 +176,28 @@ function hasPlaceholders(args: Record<string, unknown> | undefined): boolean {
  */
 export function proseWithout(text: string, spans: Array<{ start: number; end: number }>): string {
 	const gaps = gapsBetween(text, spans);
-	return (
-		gaps
-			.map((gap, i) => {
-				let part = gap;
-				if (i > 0) {
-					part = part.replace(CLOSING_RESIDUE, '');
-				}
-				if (i < gaps.length - 1) {
-					part = part.replace(OPENING_RESIDUE, '');
-				}
-				return part;
-			})
-			.join('\n')
-			// A role or channel named between special tokens (`<|start|>assistant<|channel|>analysis<|message|>`)
-			// is the template's header, and a special token is never words for the user.
-			.replace(HEADER_WORD, '')
-			.replace(SPECIAL_TOKEN, '')
-			.replace(/[ \t]+\n/g, '\n')
-			.replace(/\n{3,}/g, '\n\n')
-			.trim()
-	);
+	let prose = gaps
+		.map((gap, i) => {
+			let part = gap;
+			if (i > 0) {
+				part = part.replace(CLOSING_RESIDUE, '');
+			}
+			if (i < gaps.length - 1) {
+				part = part.replace(OPENING_RESIDUE, '');
+			}
+			return part;
+		})
+		.join('\n');
+	// Around a call, a role or channel named between special tokens (`<|start|>assistant<|channel|>
+	// analysis<|message|>`) is the template's header, and a special token is never words for the
+	// user. With no call in it, the text is the answer as written: it may be about those tokens.
+	if (spans.length > 0) {
+		prose = prose.replace(HEADER_WORD, '').replace(SPECIAL_TOKEN, '');
+	}
+	return prose
+		.replace(/[ \t]+\n/g, '\n')
+		.replace(/\n{3,}/g, '\n\n')
+		.trim();
 }
 
 /** `text` without `spans` (which may overlap), joined as it reads. */

@@ -3,6 +3,7 @@
 //  write <db> <session> <count> [bytes]  appends <count> messages (a tool output of [bytes] every
 //      third one), reading between them as a window does (its session, the list, a search);
 //      prints `ACK <session> <seq> <kind> <word>` after each commit, `DONE` at the end.
+//  write-until <db> <session> <stopFile> [bytes]  the same, until <stopFile> exists.
 //  die-in-commit <db> <session> <count>  appends <count> messages, then one more that is killed
 //      (SIGKILL) after all its pages are written, before its journal is deleted.
 //  hold <db> <session>  opens the store (`OPENED`); at the first line on stdin writes one message
@@ -42,9 +43,9 @@ function ack(store: SessionStore, session: string, i: number, bytes: number): vo
 	out(`ACK ${session} ${seq} ${message.kind} ${word}`);
 }
 
-function write(db: string, session: string, count: number, bytes: number): void {
+function write(db: string, session: string, count: number, bytes: number, stopFile?: string): void {
 	const store = SessionStore.open(db);
-	for (let i = 0; i < count; i++) {
+	for (let i = 0; i < count && !(stopFile && fs.existsSync(stopFile)); i++) {
 		ack(store, session, i, bytes);
 		// What a window reads between writes: its own session back, the history list, a search.
 		if (store.load(session).length < i + 1) {
@@ -128,6 +129,8 @@ function main(): void {
 	const [mode, db, session, a, b] = process.argv.slice(2);
 	if (mode === 'write') {
 		write(db, session, Number(a), Number(b ?? 0));
+	} else if (mode === 'write-until') {
+		write(db, session, 1_000_000, Number(b ?? 0), a);
 	} else if (mode === 'die-in-commit') {
 		dieInCommit(db, session, Number(a));
 	} else if (mode === 'hold') {

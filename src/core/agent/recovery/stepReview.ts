@@ -117,10 +117,11 @@ export function postReview(
 /**
  * First person, about to act: "let me", "I'll", "I'm going to", "time to"… then a verb, whatever
  * the verb ("Let me take a look", "I'll go ahead and update"). Words that close a conversation
- * rather than open an action ("let me know", "I'll be happy to", "I'll wait") are not one.
+ * rather than open an action ("let me know", "I'll be happy to", "I'll wait"), and words about
+ * the answer itself ("I'll note that…", "let me explain"), are not one.
  */
 const INTENT =
-	/(?:^|[,;:]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright|all right|great|sure|good|perfect|right|to (?:start|begin))\b[,!.:]?\s*)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| am about to|'m about to| shall| need to| must| want to|'m now| am now| now need to)|time to|the next step is to|going to)\s+(?!(?:know|be|wait|hear|leave|hope|stop|assume|suggest|recommend)\b|keep (?:this|that|it) in mind\b|need (?:more|you|your|additional|further|clarification|access|permission)\b|(?:not|never)\b)(?:now\s+|first\s+|also\s+|quickly\s+|then\s+|just\s+)*[a-z][\w-]*/i;
+	/(?:^|[,;:]\s*)(?:(?:ok(?:ay)?|now|next|first|then|so|alright|all right|great|sure|good|perfect|right|to (?:start|begin))\b[,!.:]?\s*)*(?:let me|let's|let us|i(?:'ll| will| am going to|'m going to| am about to|'m about to| shall| need to| must| want to|'m now| am now| now need to)|time to|the next step is to|going to)\s+(?!(?:know|be|wait|hear|leave|hope|stop|assume|suggest|recommend|note|mention|say|point out|explain|summari[sz]e|describe|clarify|reiterate|highlight|emphasi[sz]e|stress|remind|repeat|add that|answer)\b|keep (?:this|that|it) in mind\b|need (?:more|you|your|additional|further|clarification|access|permission)\b|(?:not|never)\b)(?:now\s+|first\s+|also\s+|quickly\s+|then\s+|just\s+)*[a-z][\w-]*/i;
 /** A subordinate clause that puts the action off: what follows it waits for someone else. */
 const DEFERRED = /^(?:if|once|when|whenever|unless|after you|as soon as|should you|in case)\b/i;
 /** A step written as a heading that never came: "Running the tests now:", "Checking the file…". */

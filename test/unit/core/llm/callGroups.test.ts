@@ -171,4 +171,12 @@ describe('calls written as text: several in one reply, and paired punctuation ar
 			{ numRuns: 150, seed: 25 },
 		);
 	});
+
+	it('an answer with no call that is about a template keeps its tokens as written', () => {
+		const answer =
+			'ChatML marks turns with <|im_start|>user and <|im_end|>; gpt-oss uses <|start|>assistant<|channel|>final<|message|>.';
+		const found = read(answer);
+		assert.deepStrictEqual(found.calls, []);
+		assert.strictEqual(found.prose, answer);
+	});
 });

@@ -6,25 +6,15 @@ import { announcedAction } from '../../../../../src/core/agent/recovery/stepRevi
 // its last sentence, after any amount of text. Closings, answers and actions put off until the
 // user says so are not one.
 const word = fc.stringMatching(/^[a-z]{3,9}$/);
+const NOT_ACTIONS = [
+	...['know', 'wait', 'hear', 'leave', 'hope', 'stop', 'assume', 'suggest', 'recommend', 'not', 'never', 'need'],
+	...['note', 'mention', 'say', 'explain', 'describe', 'clarify', 'reiterate', 'highlight', 'stress', 'remind'],
+	...['repeat', 'answer', 'summarize', 'summarise', 'emphasize', 'emphasise'],
+];
 const verb = fc.oneof(
 	fc.constantFrom('take a look at', 'go ahead and update', 'dig into', 'peek at', 'double-check', 'open', 'see'),
-	word.filter(
-		w =>
-			![
-				'know',
-				'wait',
-				'hear',
-				'leave',
-				'hope',
-				'stop',
-				'assume',
-				'suggest',
-				'recommend',
-				'not',
-				'never',
-				'need',
-			].includes(w),
-	),
+	// Any verb, except the words that close a conversation or speak about the answer itself.
+	word.filter(w => !NOT_ACTIONS.includes(w)),
 );
 const lead = fc.constantFrom(
 	'',
@@ -89,6 +79,8 @@ describe('replies that announce their next action and stop', () => {
 			'Shall I run the tests?',
 			'The function returns 42.',
 			"I'd suggest running the tests yourself.",
+			"I'll note that the tests already pass.",
+			'Let me explain why the loop never ends.',
 		);
 		const deferred = fc
 			.tuple(
