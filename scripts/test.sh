@@ -54,4 +54,6 @@ KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/tes
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"
+# The engine this run started stops before the summary, so its line is not the last one printed.
+keel_stop_docker
 node scripts/summary.js lint unit integration security vscode vscode-multiroot e2e vscode-oldest e2e-oldest
