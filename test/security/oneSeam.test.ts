@@ -6,6 +6,7 @@
 import * as path from 'path';
 import { attack } from './tally';
 import { untypedEslint } from '../support/untypedEslint';
+import { isBuiltin } from 'module';
 
 const KLASS = 'gate: one seam';
 const root = path.resolve(__dirname, '../../..');
@@ -30,18 +31,6 @@ const MODULES = [
 	'@modelcontextprotocol/sdk/client/stdio.js',
 	'@modelcontextprotocol/sdk/client/streamableHttp.js',
 ];
-const BUILTINS = new Set([
-	'fs',
-	'child_process',
-	'net',
-	'http',
-	'https',
-	'http2',
-	'tls',
-	'dgram',
-	'dns',
-	'worker_threads',
-]);
 const FORMS: Array<(m: string) => string> = [
 	m => `import * as probe from '${m}';\nexport const p = probe;\n`,
 	m => `import { readFile as probe } from '${m}';\nexport const p = probe;\n`,
@@ -80,7 +69,7 @@ describe('security (gate): nothing reaches fs, processes or the network around t
 	for (const place of PLACES) {
 		for (const module of MODULES) {
 			// Node's own modules answer to "node:" too; packages do not.
-			for (const spelled of BUILTINS.has(module.split('/')[0]) ? [module, `node:${module}`] : [module]) {
+			for (const spelled of isBuiltin(module.split('/')[0]) ? [module, `node:${module}`] : [module]) {
 				FORMS.forEach((form, i) =>
 					it(`${place}: ${spelled} (form ${i + 1})`, () =>
 						attack(

@@ -105,25 +105,31 @@ export function speedFigures(samples: readonly RequestSample[], results: readonl
 	const ok = samples.filter(s => !s.failed);
 	const timed = ok.filter(s => s.server?.promptMs && s.server.promptTokens !== undefined);
 	const generated = ok.filter(s => s.server?.generationMs && s.server.generatedTokens !== undefined);
-	const rate = (tokens: number, ms: number) => (ms > 0 ? (tokens * 1000) / ms : undefined);
-	const sum = (list: RequestSample[], f: (s: RequestSample) => number) => list.reduce((n, s) => n + f(s), 0);
+	// The server's own timings where it sent them, else what Keel measured.
+	const serverRate = (
+		list: RequestSample[],
+		tokens: (s: RequestSample) => number,
+		ms: (s: RequestSample) => number,
+	) => {
+		const total = list.reduce((n, s) => n + ms(s), 0);
+		return {
+			value: total > 0 ? (list.reduce((n, s) => n + tokens(s), 0) * 1000) / total : undefined,
+			source: 'server' as FigureSource,
+		};
+	};
 	const prompt = timed.length
-		? {
-				value: rate(
-					sum(timed, s => s.server!.promptTokens!),
-					sum(timed, s => s.server!.promptMs!),
-				),
-				source: 'server' as FigureSource,
-			}
+		? serverRate(
+				timed,
+				s => s.server!.promptTokens!,
+				s => s.server!.promptMs!,
+			)
 		: measuredPrompt(ok);
 	const generation = generated.length
-		? {
-				value: rate(
-					sum(generated, s => s.server!.generatedTokens!),
-					sum(generated, s => s.server!.generationMs!),
-				),
-				source: 'server' as FigureSource,
-			}
+		? serverRate(
+				generated,
+				s => s.server!.generatedTokens!,
+				s => s.server!.generationMs!,
+			)
 		: measuredGeneration(ok);
 	return {
 		ttftMs: median(ok.flatMap(s => (s.ttftMs === undefined ? [] : [s.ttftMs]))),
