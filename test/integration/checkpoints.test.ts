@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Checkpoints, type CheckpointNotice } from '../../src/core/checkpoints/checkpoints';
 import { withCheckpoints } from '../../src/core/checkpoints/checkpointedTools';
 import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
-import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/tools/pathPolicy';
+import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/gate/paths/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
 import { Gate } from '../../src/core/gate/gate';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';

@@ -10,7 +10,7 @@ import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset } from '../../src/core/tools/toolset';
-import { MultiRootWorkspace } from '../../src/core/tools/workspaceFolders';
+import { MultiRootWorkspace } from '../../src/core/gate/paths/workspaceFolders';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 

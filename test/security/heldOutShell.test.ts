@@ -10,7 +10,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { createShellTools } from '../../src/core/tools/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';

@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as z from 'zod';
 import { ApprovalGate } from '../../src/core/agent/approval/approvalGate';
 import { decidePermission, isToolOffered, type ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { loadBashParser } from '../../src/core/tools/bashParser';
 import { defineTool, ok } from '../../src/core/tools/defineTool';
 import { parseWebviewMessage } from '../../src/shared/protocol';

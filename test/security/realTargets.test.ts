@@ -5,10 +5,10 @@
 // the search tools run real ripgrep. Commands are auto-approved: only the rule can stop them.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { defaultPathPolicy } from '../../src/core/tools/pathPolicy';
-import { deniedPathGlobs } from '../../src/core/tools/permissionsMerge';
+import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
+import { deniedPathGlobs } from '../../src/core/gate/rules/permissionsMerge';
 import { createShellTools } from '../../src/core/tools/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';

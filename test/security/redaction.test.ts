@@ -10,7 +10,7 @@ import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { sessionExportText, searchPassage } from '../../src/core/session/sessionExport';
 import { SessionStore } from '../../src/core/store/sessionStore';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
-import { redactSecrets, StreamRedactor } from '../../src/core/tools/redact';
+import { redactSecrets, StreamRedactor } from '../../src/core/gate/redact/redact';
 import { createShellTools } from '../../src/core/tools/shellTools';
 import { McpConnection } from '../../src/core/tools/sources/mcpConnection';
 import { mcpToolDefinition } from '../../src/core/tools/sources/mcpTools';

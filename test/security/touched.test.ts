@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { createShellTools } from '../../src/core/tools/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';

@@ -1,4 +1,4 @@
-import { networkFetch } from '../gate/network';
+import { networkFetch } from '../gate/network/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';

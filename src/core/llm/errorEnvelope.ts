@@ -1,4 +1,4 @@
-import { networkFetch } from '../gate/network';
+import { networkFetch } from '../gate/network/network';
 
 /**
  * openai-node only reads `error` from an error body; vLLM answers `{"object":"error","message":…}`

@@ -1,4 +1,4 @@
-import { networkFetch } from '../gate/network';
+import { networkFetch } from '../gate/network/network';
 import { describeModelFailure } from './httpErrors';
 import { ollamaRoot } from './ollamaChatModel';
 import type { ResolvedProvider } from './providers';

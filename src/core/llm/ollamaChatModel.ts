@@ -1,4 +1,4 @@
-import { networkFetch } from '../gate/network';
+import { networkFetch } from '../gate/network/network';
 import { AgentError } from '../errors';
 import type { ChatModel, ChatRequest, ModelEvent } from './chatModel';
 import { describeModelFailure, mapModelError, type EndpointInfo } from './httpErrors';

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
 import { fileDiff, diffStat } from './fileDiff';
-import { CallMismatch, displayPath, type ResolvedPath } from './paths';
+import { CallMismatch, displayPath, type ResolvedPath } from '../gate/paths/paths';
 import { guardFor, type ToolDeps } from './toolDeps';
 
 interface PlannedWrite {

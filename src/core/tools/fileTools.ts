@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
-import { displayPath, type ResolvedPath } from './paths';
+import { displayPath, type ResolvedPath } from '../gate/paths/paths';
 import { rgListFiles } from './ripgrep';
-import { globForFolder, multiRootFolders, searchRoots } from './workspaceFolders';
+import { globForFolder, multiRootFolders, searchRoots } from '../gate/paths/workspaceFolders';
 import { hiddenNote, searchFilter } from './searchTools';
 import { guardFor, type ToolDeps } from './toolDeps';
 
-export { PathRefused } from './paths';
+export { PathRefused } from '../gate/paths/paths';
 
 const DEFAULT_LINE_LIMIT = 400;
 const MAX_LINE_LENGTH = 2000;

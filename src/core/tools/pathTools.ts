@@ -2,9 +2,9 @@
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolDefinition } from './defineTool';
 import { fileDiff } from './fileDiff';
-import type { ResolvedPath } from './paths';
-import { displayPath, PathRefused } from './paths';
-import { checkFolderEntries } from './folderEntries';
+import type { ResolvedPath } from '../gate/paths/paths';
+import { displayPath, PathRefused } from '../gate/paths/paths';
+import { checkFolderEntries } from '../gate/paths/folderEntries';
 import { gateOf, guardFor, type ToolDeps } from './toolDeps';
 
 function protectedOf(...paths: ResolvedPath[]): string[] {

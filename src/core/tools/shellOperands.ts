@@ -12,9 +12,9 @@
 import { WORKSPACE_MOUNT } from '../exec/sandboxSpec';
 import type { Workspace } from '../ports';
 import { linearRegex } from '../patterns/linearRegex';
-import { isDeniedRead, type PathPolicy } from './pathPolicy';
-import { normalizeWorkspacePath, PathRefused, type WorkspaceGuard } from './paths';
-import { multiRootFolders, splitFolderPath } from './workspaceFolders';
+import { isDeniedRead, type PathPolicy } from '../gate/paths/pathPolicy';
+import { normalizeWorkspacePath, PathRefused, type WorkspaceGuard } from '../gate/paths/paths';
+import { multiRootFolders, splitFolderPath } from '../gate/paths/workspaceFolders';
 import type { Operand } from './shellWords';
 
 /** Devices every command may name: reading or writing them touches no file of the user's. */

@@ -5,12 +5,12 @@ import { Gate } from '../gate/gate';
 import type { CommandBackend, CommandResult, Workspace } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
 import { loadBashParser } from './bashParser';
-import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
-import { PathRefused, type ResolvedPath, type WorkspaceGuard } from './paths';
+import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
+import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../gate/paths/paths';
 import { splitCommandLine } from './shellRules';
 import { landingName } from './shellWrites';
 import { operandConcerns, walkConcerns } from './shellOperands';
-import { multiRootFolders } from './workspaceFolders';
+import { multiRootFolders } from '../gate/paths/workspaceFolders';
 import { durationText } from '../util/duration';
 
 export interface ShellToolSettings {

@@ -15,7 +15,7 @@ import type { ToolContext, ToolDefinition, ToolResult } from './defineTool';
 import { createEditTools } from './editTools';
 import { createReadTools } from './fileTools';
 import { createPathTools } from './pathTools';
-import { redactionNote, redactSecrets } from './redact';
+import { redactionNote, redactSecrets } from '../gate/redact/redact';
 import { createSearchTools } from './searchTools';
 import type { ToolDeps } from './toolDeps';
 import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';

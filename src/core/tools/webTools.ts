@@ -3,7 +3,7 @@ import type { CheerioAPI } from 'cheerio';
 import * as z from 'zod';
 import { defineTool, fail, ok, type ToolContext, type ToolDefinition, type ToolResult } from './defineTool';
 import type { ToolDeps } from './toolDeps';
-import { guardedFetch, UrlRefused, type FetchedPage } from './urls';
+import { guardedFetch, UrlRefused, type FetchedPage } from '../gate/network/urls';
 import { lazyRequire } from '../util/lazyRequire';
 
 // The slim build parses with htmlparser2 only: the full entry pulls undici, parse5 and

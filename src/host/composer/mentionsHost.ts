@@ -11,7 +11,7 @@ import {
 } from '../../core/mentions/mentions';
 import { terminalText } from '../../core/filters/sanitize';
 import type { Workspace } from '../../core/ports';
-import { guardedFetch } from '../../core/tools/urls';
+import { guardedFetch } from '../../core/gate/network/urls';
 import { htmlToText } from '../../core/tools/webTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { vscodeDiagnostics } from '../tools/hostToolDeps';

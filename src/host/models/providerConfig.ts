@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { settingOrigin, type AddressOrigin } from '../../core/gate/addresses';
+import { settingOrigin, type AddressOrigin } from '../../core/gate/network/addresses';
 import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
 import { readSetting } from '../settings/settings';
 import { settingDefault } from '../settings/settingsSchema';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import type { Workspace } from '../../core/ports';
 import { LentTools as LentCalls } from '../../core/tools/lentTools';
-import { redactSecrets } from '../../core/tools/redact';
+import { redactSecrets } from '../../core/gate/redact/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { signalFromToken } from '../platform/cancellation';
 

@@ -5,7 +5,7 @@ import {
 	matchUrlRule,
 	toolOffered,
 	type PermissionRule,
-} from '../../../../../src/core/agent/approval/permissions';
+} from '../../../../../src/core/gate/rules/permissions';
 import { loadBashParser } from '../../../../../src/core/tools/bashParser';
 import { defineTool, ok } from '../../../../../src/core/tools/defineTool';
 

@@ -6,7 +6,7 @@
  * scope; what widens (allow rules, allow-read exceptions) comes from the user's own settings,
  * and from the workspace only when the workspace is trusted.
  */
-import type { PermissionRule } from '../agent/approval/permissions';
+import type { PermissionRule } from './permissions';
 
 /** The shape of `WorkspaceConfiguration.inspect()`, reduced to what is merged. */
 export interface ScopedValues<T> {

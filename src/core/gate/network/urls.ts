@@ -8,7 +8,7 @@
 import * as dns from 'dns';
 import * as https from 'https';
 import ipaddr from 'ipaddr.js';
-import { withTimeout } from '../util/abort';
+import { withTimeout } from '../../util/abort';
 
 export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
 

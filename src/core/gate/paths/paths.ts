@@ -13,7 +13,7 @@
  * its folder is refused even when it lands in another workspace folder (the model is told the
  * path through that folder), so each folder's guard stands on its own, as its sandbox mount does.
  */
-import type { Workspace } from '../ports';
+import type { Workspace } from '../../ports';
 import { isDeniedRead, isProtectedPath, type PathPolicy, defaultPathPolicy } from './pathPolicy';
 import { multiRootFolders, splitFolderPath, unknownFolderMessage } from './workspaceFolders';
 

@@ -10,7 +10,7 @@
  * next ones get "-2", "-3", … in the workspace's folder order (a name already taken by
  * another folder is skipped), so a name never changes while the folder list stays the same.
  */
-import type { FileStat, FileType, Workspace } from '../ports';
+import type { FileStat, FileType, Workspace } from '../../ports';
 
 export interface WorkspaceFolderRef {
 	/** The path segment that addresses this folder: unique among the workspace's folders. */

@@ -4,16 +4,16 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../src/core/exec/sandboxSpec';
-import { buildSystemPrompt } from '../../../../src/core/agent/loop/systemPrompt';
-import { NodeWorkspace } from '../../../../src/core/tools/nodeWorkspace';
-import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../src/core/tools/paths';
+import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../../src/core/exec/sandboxSpec';
+import { buildSystemPrompt } from '../../../../../src/core/agent/loop/systemPrompt';
+import { NodeWorkspace } from '../../../../../src/core/tools/nodeWorkspace';
+import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../../src/core/gate/paths/paths';
 import {
 	folderNames,
 	globForFolder,
 	MultiRootWorkspace,
 	splitFolderPath,
-} from '../../../../src/core/tools/workspaceFolders';
+} from '../../../../../src/core/gate/paths/workspaceFolders';
 
 describe('multi-root workspace folders', () => {
 	let base: string;

@@ -5,7 +5,7 @@
  * in, and a protected file (a `.git/hooks` script) inside must not be replaced or removed
  * without the user looking.
  */
-import type { Workspace } from '../ports';
+import type { Workspace } from '../../ports';
 import { isForeignHardLink, PathRefused } from './paths';
 import { isDeniedRead, isProtectedPath, type PathPolicy } from './pathPolicy';
 

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { generateKeyPairSync } from 'crypto';
-import { redactSecrets } from '../../../../src/core/tools/redact';
+import { redactSecrets } from '../../../../../src/core/gate/redact/redact';
 
 describe('redactSecrets', () => {
 	it('cuts credential-shaped strings and says which kinds', () => {

@@ -18,8 +18,8 @@
 import { linearGlob } from '../../patterns/linearGlob';
 import { linearRegex, quoteLiteral, UnsupportedPattern } from '../../patterns/linearRegex';
 import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
-import { defaultPathPolicy, isDeniedRead, isProtectedPath } from '../../tools/pathPolicy';
-import { normalizeWorkspacePath } from '../../tools/paths';
+import { defaultPathPolicy, isDeniedRead, isProtectedPath } from '../paths/pathPolicy';
+import { normalizeWorkspacePath } from '../paths/paths';
 import { matchCommandRule, splitCommandLine } from '../../tools/shellRules';
 
 export type RuleAction = 'allow' | 'ask' | 'deny';

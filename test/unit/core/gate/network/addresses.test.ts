@@ -2,8 +2,8 @@
 // fetch that dials only what was admitted. Generated scopes and URLs, not a list of examples.
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { admitAddress, AddressRefused, settingOrigin } from '../../../../src/core/gate/addresses';
-import { endpointFetch } from '../../../../src/core/gate/network';
+import { admitAddress, AddressRefused, settingOrigin } from '../../../../../src/core/gate/network/addresses';
+import { endpointFetch } from '../../../../../src/core/gate/network/network';
 
 const host = fc.constantFrom('127.0.0.1:11434', 'api.example.com', 'evil.example', 'localhost:8080');
 const url = fc

@@ -3,8 +3,8 @@
  * looking. Globs are matched case-insensitively (CVE-2025-59944 bypassed a protected-file
  * check with a different case) against the path as asked AND its canonical form.
  */
-import { linearGlob } from '../patterns/linearGlob';
-import { UnsupportedPattern } from '../patterns/linearRegex';
+import { linearGlob } from '../../patterns/linearGlob';
+import { UnsupportedPattern } from '../../patterns/linearRegex';
 
 export interface PathPolicy {
 	/** Globs the agent can neither read nor write (settings: keel.permissions.denyRead). */

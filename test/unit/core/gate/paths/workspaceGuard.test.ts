@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import type { Workspace } from '../../../../src/core/ports';
-import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
-import { isUnder, PathRefused, WorkspaceGuard } from '../../../../src/core/tools/paths';
+import type { Workspace } from '../../../../../src/core/ports';
+import { defaultPathPolicy } from '../../../../../src/core/gate/paths/pathPolicy';
+import { isUnder, PathRefused, WorkspaceGuard } from '../../../../../src/core/gate/paths/paths';
 
 /** Canonical paths from a table: what realpath would say about each workspace-relative path. */
 function fakeFs(real: Record<string, string | 'dangling'>): Workspace {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import type { PermissionRule } from '../../../../src/core/agent/approval/permissions';
-import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../../../src/core/tools/permissionsMerge';
+import type { PermissionRule } from '../../../../../src/core/gate/rules/permissions';
+import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../../../../src/core/gate/rules/permissionsMerge';
 
 const deny: PermissionRule = { tool: 'run_command', match: 'git push*', action: 'deny' };
 const allow: PermissionRule = { tool: 'run_command', match: 'npm test', action: 'allow' };
