@@ -84,7 +84,7 @@ const gateAdapters = {
 		'src/core/store/seal.ts',
 		'src/core/checkpoints/turnCheckpoints.ts',
 		'src/host/session/sessionPersistence.ts',
-		'src/core/tools/bashParser.ts',
+		'src/core/shell/bashParser.ts',
 		'src/host/tools/hostToolDeps.ts',
 		'src/extension.ts',
 	],

@@ -21,7 +21,7 @@ import { createToolset } from '../../src/core/tools/toolset';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { selfSignedCert, startTlsServer, type RecordingServer } from '../support/tlsServer';
-import { loadBashParser } from '../../src/core/tools/bashParser';
+import { loadBashParser } from '../../src/core/shell/bashParser';
 
 /** run_command on the local shell: the same envelope shape as the sandbox's, a real process. */
 function localShell(root: string) {

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { ApprovalGate } from '../../src/core/agent/approval/approvalGate';
 import { decidePermission, isToolOffered, type ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
 import type { PermissionRule } from '../../src/core/gate/rules/permissions';
-import { loadBashParser } from '../../src/core/tools/bashParser';
+import { loadBashParser } from '../../src/core/shell/bashParser';
 import { defineTool, ok } from '../../src/core/tools/defineTool';
 import { parseWebviewMessage } from '../../src/shared/protocol';
 import { tempTree, type TempTree } from '../support/tempTree';

@@ -4,12 +4,12 @@ import { UNSANDBOXED_CAUTION, type BackendChoice, type ShellBackendSelector } fr
 import { Gate } from '../gate/gate';
 import type { CommandBackend, CommandResult, Workspace } from '../ports';
 import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
-import { loadBashParser } from './bashParser';
+import { loadBashParser } from '../shell/bashParser';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
 import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../gate/paths/paths';
-import { splitCommandLine } from './shellRules';
-import { landingName } from './shellWrites';
-import { operandConcerns, walkConcerns } from './shellOperands';
+import { splitCommandLine } from '../shell/shellRules';
+import { landingName } from '../shell/shellWrites';
+import { operandConcerns, walkConcerns } from '../shell/shellOperands';
 import { multiRootFolders } from '../gate/paths/workspaceFolders';
 import { durationText } from '../util/duration';
 

@@ -8,7 +8,7 @@ import { parseRuleFile } from '../../../src/core/filters/ruleFile';
 import { scanForCredentials } from '../../../src/core/filters/securityScan';
 import type { ToolDefinition } from '../../../src/core/tools/defineTool';
 import { isDeniedRead, isProtectedPath } from '../../../src/core/gate/paths/pathPolicy';
-import { matchCommandRule } from '../../../src/core/tools/shellRules';
+import { matchCommandRule } from '../../../src/core/shell/shellRules';
 import { matchUrlRule } from '../../../src/core/gate/rules/permissions';
 
 export type PatternSurface =

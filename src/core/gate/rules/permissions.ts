@@ -20,7 +20,7 @@ import { linearRegex, quoteLiteral, UnsupportedPattern } from '../../patterns/li
 import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
 import { defaultPathPolicy, isDeniedRead, isProtectedPath } from '../paths/pathPolicy';
 import { normalizeWorkspacePath } from '../paths/paths';
-import { matchCommandRule, splitCommandLine } from '../../tools/shellRules';
+import { matchCommandRule, splitCommandLine } from '../../shell/shellRules';
 
 export type RuleAction = 'allow' | 'ask' | 'deny';
 

@@ -6,7 +6,7 @@ import {
 	toolOffered,
 	type PermissionRule,
 } from '../../../../../src/core/gate/rules/permissions';
-import { loadBashParser } from '../../../../../src/core/tools/bashParser';
+import { loadBashParser } from '../../../../../src/core/shell/bashParser';
 import { defineTool, ok } from '../../../../../src/core/tools/defineTool';
 
 const tool = (name: string, effect: 'read' | 'write' | 'exec' | 'network', kind: 'path' | 'command' | 'url') =>

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { loadBashParser } from '../../../../src/core/tools/bashParser';
-import { matchCommandRule, splitCommandLine } from '../../../../src/core/tools/shellRules';
+import { loadBashParser } from '../../../../src/core/shell/bashParser';
+import { matchCommandRule, splitCommandLine } from '../../../../src/core/shell/shellRules';
 
 const forms = (line: string) =>
 	splitCommandLine(line).commands.map(c => `${c.complete ? '' : '~'}${c.needsAllow ? '' : '^'}${c.text}`);
