@@ -54,7 +54,7 @@ const gateAdapters = {
 	// The gate itself: its restore writes, program lookup and the model clients' fetch.
 	gate: ['src/core/gate/**'],
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
-	workspace: ['src/core/tools/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
+	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
 	// The network: URLs the URL guard admitted (fetch, web_scrape, URL mentions), model endpoints the gate admitted.
 	network: ['src/core/gate/network/urls.ts', 'src/core/llm/openaiChatModel.ts', 'src/core/llm/anthropicChatModel.ts'],
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
@@ -62,7 +62,7 @@ const gateAdapters = {
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
 	// mounts) and the terminal.
 	processes: [
-		'src/core/tools/ripgrep.ts',
+		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
 		'src/core/tools/sources/mcpSdk.ts',
 		'src/core/tools/sources/mcpLaunch.ts',

@@ -6,7 +6,7 @@ import * as path from 'path';
 import { buildSystemPrompt } from '../../src/core/agent/loop/systemPrompt';
 import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset } from '../../src/core/tools/toolset';

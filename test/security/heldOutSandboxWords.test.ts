@@ -6,7 +6,7 @@ import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerEngine';
 import { toolHarness, type Harness } from '../support/toolHarness';
 import { attack } from './tally';

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { MultiRootWorkspace } from '../../src/core/gate/paths/workspaceFolders';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness, type Harness } from '../support/toolHarness';

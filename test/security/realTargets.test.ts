@@ -9,7 +9,7 @@ import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { deniedPathGlobs } from '../../src/core/gate/rules/permissionsMerge';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
 import { LocalBashRunner } from './support/bashRunner';

@@ -11,7 +11,7 @@ import { sessionExportText, searchPassage } from '../../src/core/session/session
 import { SessionStore } from '../../src/core/store/sessionStore';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
 import { redactSecrets, StreamRedactor } from '../../src/core/gate/redact/redact';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { McpConnection } from '../../src/core/tools/sources/mcpConnection';
 import { mcpToolDefinition } from '../../src/core/tools/sources/mcpTools';
 import { shapeOutput } from '../../src/core/tools/toolset';

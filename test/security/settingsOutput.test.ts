@@ -11,7 +11,7 @@ import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { loadBashParser } from '../../src/core/shell/bashParser';
 import { mergeGlobs, mergeRules, withRule } from '../../src/core/gate/rules/permissionsMerge';
 import { matchCommandRule } from '../../src/core/shell/shellRules';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
 import { LocalBashRunner } from './support/bashRunner';

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../../src/core/exec/sandboxSpec';
 import { buildSystemPrompt } from '../../../../../src/core/agent/loop/systemPrompt';
-import { NodeWorkspace } from '../../../../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../../../../src/core/tools/files/nodeWorkspace';
 import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../../src/core/gate/paths/paths';
 import {
 	folderNames,

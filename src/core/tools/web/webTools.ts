@@ -1,10 +1,10 @@
 /** fetch (a URL → readable text) and web_scrape (CSS selector extraction), both through the network guard in urls.ts. */
 import type { CheerioAPI } from 'cheerio';
 import * as z from 'zod';
-import { defineTool, fail, ok, type ToolContext, type ToolDefinition, type ToolResult } from './defineTool';
-import type { ToolDeps } from './toolDeps';
-import { guardedFetch, UrlRefused, type FetchedPage } from '../gate/network/urls';
-import { lazyRequire } from '../util/lazyRequire';
+import { defineTool, fail, ok, type ToolContext, type ToolDefinition, type ToolResult } from '../defineTool';
+import type { ToolDeps } from '../toolDeps';
+import { guardedFetch, UrlRefused, type FetchedPage } from '../../gate/network/urls';
+import { lazyRequire } from '../../util/lazyRequire';
 
 // The slim build parses with htmlparser2 only: the full entry pulls undici, parse5 and
 // iconv-lite (~2 MB) for features fetch never uses. It is built into dist/vendor/cheerio.js

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
-import { displayPath, type ResolvedPath } from '../gate/paths/paths';
-import { rgListFiles } from './ripgrep';
-import { globForFolder, multiRootFolders, searchRoots } from '../gate/paths/workspaceFolders';
-import { hiddenNote, searchFilter } from './searchTools';
-import { guardFor, type ToolDeps } from './toolDeps';
+import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from '../defineTool';
+import { displayPath, type ResolvedPath } from '../../gate/paths/paths';
+import { rgListFiles } from '../search/ripgrep';
+import { globForFolder, multiRootFolders, searchRoots } from '../../gate/paths/workspaceFolders';
+import { hiddenNote, searchFilter } from '../search/searchTools';
+import { guardFor, type ToolDeps } from '../toolDeps';
 
-export { PathRefused } from '../gate/paths/paths';
+export { PathRefused } from '../../gate/paths/paths';
 
 const DEFAULT_LINE_LIMIT = 400;
 const MAX_LINE_LENGTH = 2000;

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
-import { findPathTool, listDirectoryTool, readFileTool } from '../../../fakes/readTools';
-import type { ToolContext } from '../../../../src/core/tools/defineTool';
-import { normalizeWorkspacePath } from '../../../../src/core/gate/paths/paths';
-import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
+import { findPathTool, listDirectoryTool, readFileTool } from '../../../../fakes/readTools';
+import type { ToolContext } from '../../../../../src/core/tools/defineTool';
+import { normalizeWorkspacePath } from '../../../../../src/core/gate/paths/paths';
+import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
 
 function context(files: Record<string, string | Uint8Array>): ToolContext {
 	return { workspace: new InMemoryWorkspace(files), signal: new AbortController().signal, progress: () => {} };

@@ -4,10 +4,10 @@
  * what the diff was computed from — approval applies what was shown, never a recomputation.
  */
 import * as z from 'zod';
-import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from './defineTool';
+import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from '../defineTool';
 import { fileDiff, diffStat } from './fileDiff';
-import { CallMismatch, displayPath, type ResolvedPath } from '../gate/paths/paths';
-import { guardFor, type ToolDeps } from './toolDeps';
+import { CallMismatch, displayPath, type ResolvedPath } from '../../gate/paths/paths';
+import { guardFor, type ToolDeps } from '../toolDeps';
 
 interface PlannedWrite {
 	path: string;

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { LM_TOOL_EXCLUSIONS, lmToolExclusion } from '../../../../src/core/tools/sources/lmToolExclusions';
+import { LM_TOOL_EXCLUSIONS, lmToolExclusion } from '../../../../../src/core/tools/sources/lmToolExclusions';
 
 describe('VS Code tools Keel does not offer (lmToolExclusions)', () => {
 	it("leaves out VS Code's and Copilot's file, edit and terminal tools, which would bypass Keel's guards", () => {

@@ -1,7 +1,7 @@
 import * as fs from 'fs/promises';
 import * as path from 'path';
 import picomatch from 'picomatch';
-import type { FileStat, FileType, Workspace } from '../ports';
+import type { FileStat, FileType, Workspace } from '../../ports';
 
 /**
  * The Workspace port on the local disk with plain Node `fs`. Used by the integration and

@@ -1,11 +1,11 @@
 /** create_directory, delete_path, move_path, copy_path: every path through the guard, both ends of a move/copy. */
 import * as z from 'zod';
-import { defineTool, fail, ok, type Preparation, type ToolDefinition } from './defineTool';
+import { defineTool, fail, ok, type Preparation, type ToolDefinition } from '../defineTool';
 import { fileDiff } from './fileDiff';
-import type { ResolvedPath } from '../gate/paths/paths';
-import { displayPath, PathRefused } from '../gate/paths/paths';
-import { checkFolderEntries } from '../gate/paths/folderEntries';
-import { gateOf, guardFor, type ToolDeps } from './toolDeps';
+import type { ResolvedPath } from '../../gate/paths/paths';
+import { displayPath, PathRefused } from '../../gate/paths/paths';
+import { checkFolderEntries } from '../../gate/paths/folderEntries';
+import { gateOf, guardFor, type ToolDeps } from '../toolDeps';
 
 function protectedOf(...paths: ResolvedPath[]): string[] {
 	return paths.filter(p => p.protectedReason).map(p => `${p.path}: ${p.protectedReason}`);

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { ToolRegistry } from '../../../../src/core/tools/registry';
-import { createToolset } from '../../../../src/core/tools/toolset';
-import { defaultToolDeps } from '../../../../src/core/tools/toolDeps';
+import { ToolRegistry } from '../../../../../src/core/tools/registry';
+import { createToolset } from '../../../../../src/core/tools/toolset';
+import { defaultToolDeps } from '../../../../../src/core/tools/toolDeps';
 
 describe('tools lent to VS Code (package.json languageModelTools)', () => {
 	it('declare exactly the schema and description Keel validates with, and only read tools', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'assert';
-import { engineUnavailable } from '../../../../src/core/exec/execError';
-import { ShellBackendSelector, type ShellBackendSetting } from '../../../../src/core/exec/shellBackend';
-import type { ToolContext, ToolDefinition } from '../../../../src/core/tools/defineTool';
-import { createShellTools, type ShellToolSettings } from '../../../../src/core/tools/shellTools';
-import { FakeCommandRunner } from '../../../fakes/fakeCommandRunner';
-import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
+import { engineUnavailable } from '../../../../../src/core/exec/execError';
+import { ShellBackendSelector, type ShellBackendSetting } from '../../../../../src/core/exec/shellBackend';
+import type { ToolContext, ToolDefinition } from '../../../../../src/core/tools/defineTool';
+import { createShellTools, type ShellToolSettings } from '../../../../../src/core/tools/shell/shellTools';
+import { FakeCommandRunner } from '../../../../fakes/fakeCommandRunner';
+import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
 
 const settings: ShellToolSettings = { timeoutSeconds: 30, outputLimitBytes: 1 << 20, memoryMb: 512, pids: 256 };
 

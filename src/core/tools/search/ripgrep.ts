@@ -6,7 +6,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as readline from 'readline';
-import { onAbort } from '../util/abort';
+import { onAbort } from '../../util/abort';
 
 /** The bundled binary from @vscode/ripgrep when it is there (tests, benches); the host passes VS Code's own. */
 export function bundledRgPath(): string | undefined {

@@ -1,13 +1,13 @@
 import * as assert from 'assert';
-import { parseMcpConfigText } from '../../../../src/core/tools/sources/mcpConfig';
+import { parseMcpConfigText } from '../../../../../src/core/tools/sources/mcpConfig';
 import {
 	inputIds,
 	parseEnvFile,
 	resolveServer,
 	type VariableContext,
-} from '../../../../src/core/tools/sources/mcpVariables';
-import { mcpToolDefinition, mcpToolName, toToolResult } from '../../../../src/core/tools/sources/mcpTools';
-import { ToolRegistry } from '../../../../src/core/tools/registry';
+} from '../../../../../src/core/tools/sources/mcpVariables';
+import { mcpToolDefinition, mcpToolName, toToolResult } from '../../../../../src/core/tools/sources/mcpTools';
+import { ToolRegistry } from '../../../../../src/core/tools/registry';
 
 describe('MCP configuration (VS Code mcp.json format)', () => {
 	it('reads stdio and http servers with comments and trailing commas; type is inferred when left out', () => {

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { FileDiff } from './defineTool';
+import type { FileDiff } from '../defineTool';
 
 /** The diff a write/edit card shows. `before`/`after` travel with it so the host can open VS Code's diff editor on exactly this. */
 export function fileDiff(path: string, before: string | undefined, after: string | undefined): FileDiff {

@@ -1,9 +1,9 @@
-import type { Approver } from '../agent/approval/approvalGate';
-import { decidePermission, type ApprovalSettings } from '../agent/approval/approvalPolicy';
-import { runToolCall } from '../agent/loop/toolExecution';
-import type { Workspace } from '../ports';
-import type { Preparation } from './defineTool';
-import type { ToolRegistry } from './registry';
+import type { Approver } from '../../agent/approval/approvalGate';
+import { decidePermission, type ApprovalSettings } from '../../agent/approval/approvalPolicy';
+import { runToolCall } from '../../agent/loop/toolExecution';
+import type { Workspace } from '../../ports';
+import type { Preparation } from '../defineTool';
+import type { ToolRegistry } from '../registry';
 
 /** Keel's own tools lent to other agents carry this prefix (package.json languageModelTools). */
 export const KEEL_LM_PREFIX = 'keel_';

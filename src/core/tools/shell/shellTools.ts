@@ -1,17 +1,17 @@
 import * as z from 'zod';
-import { ExecError, tail } from '../exec/execError';
-import { UNSANDBOXED_CAUTION, type BackendChoice, type ShellBackendSelector } from '../exec/shellBackend';
-import { Gate } from '../gate/gate';
-import type { CommandBackend, CommandResult, Workspace } from '../ports';
-import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from './defineTool';
-import { loadBashParser } from '../shell/bashParser';
-import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
-import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../gate/paths/paths';
-import { splitCommandLine } from '../shell/shellRules';
-import { landingName } from '../shell/shellWrites';
-import { operandConcerns, walkConcerns } from '../shell/shellOperands';
-import { multiRootFolders } from '../gate/paths/workspaceFolders';
-import { durationText } from '../util/duration';
+import { ExecError, tail } from '../../exec/execError';
+import { UNSANDBOXED_CAUTION, type BackendChoice, type ShellBackendSelector } from '../../exec/shellBackend';
+import { Gate } from '../../gate/gate';
+import type { CommandBackend, CommandResult, Workspace } from '../../ports';
+import { defineTool, fail, ok, type ToolDefinition, type ToolResult } from '../defineTool';
+import { loadBashParser } from '../../shell/bashParser';
+import { defaultPathPolicy, type PathPolicy } from '../../gate/paths/pathPolicy';
+import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../../gate/paths/paths';
+import { splitCommandLine } from '../../shell/shellRules';
+import { landingName } from '../../shell/shellWrites';
+import { operandConcerns, walkConcerns } from '../../shell/shellOperands';
+import { multiRootFolders } from '../../gate/paths/workspaceFolders';
+import { durationText } from '../../util/duration';
 
 export interface ShellToolSettings {
 	timeoutSeconds: number;

@@ -1,11 +1,11 @@
 /** grep (ripgrep: regex, case, path filter, context, capped and paginated), diagnostics, read_output. */
 import * as z from 'zod';
-import { defineTool, fail, ok, type ToolContext, type ToolDefinition } from './defineTool';
-import { denyReadRgGlobs } from '../gate/paths/pathPolicy';
-import { isForeignHardLink, normalizeWorkspacePath } from '../gate/paths/paths';
+import { defineTool, fail, ok, type ToolContext, type ToolDefinition } from '../defineTool';
+import { denyReadRgGlobs } from '../../gate/paths/pathPolicy';
+import { isForeignHardLink, normalizeWorkspacePath } from '../../gate/paths/paths';
 import { rgSearch, type SearchLine, type SearchOptions, type SearchResult } from './ripgrep';
-import { globForFolder, multiRootFolders, searchRoots } from '../gate/paths/workspaceFolders';
-import { gateOf, type ToolDeps } from './toolDeps';
+import { globForFolder, multiRootFolders, searchRoots } from '../../gate/paths/workspaceFolders';
+import { gateOf, type ToolDeps } from '../toolDeps';
 
 function formatLines(lines: SearchLine[]): string {
 	const out: string[] = [];
