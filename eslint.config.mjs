@@ -56,7 +56,7 @@ const gateAdapters = {
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
 	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
 	// The network: URLs the URL guard admitted (fetch, web_scrape, URL mentions), model endpoints the gate admitted.
-	network: ['src/core/gate/network/urls.ts', 'src/core/llm/openaiChatModel.ts', 'src/core/llm/anthropicChatModel.ts'],
+	network: ['src/core/gate/network/urls.ts', 'src/core/llm/wires/openai/openaiChatModel.ts', 'src/core/llm/wires/anthropic/anthropicChatModel.ts'],
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,

@@ -8,7 +8,7 @@ import { textModeInstructions } from '../src/core/agent/recovery/textMode';
 import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { ToolRegistry } from '../src/core/tools/registry';
-import { toOpenAITools } from '../src/core/llm/openaiWire';
+import { toOpenAITools } from '../src/core/llm/wires/openai/openaiWire';
 import { approxTokens } from '../src/core/util/tokens';
 import { printTable } from './table';
 

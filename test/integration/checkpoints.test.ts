@@ -11,7 +11,7 @@ import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, isProtectedPath } from '../../src/core/gate/paths/pathPolicy';
 import { CheckpointIndex } from '../../src/core/checkpoints/turnCheckpoints';
 import { Gate } from '../../src/core/gate/gate';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';

@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { buildSystemPrompt } from '../../src/core/agent/loop/systemPrompt';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';

@@ -11,7 +11,7 @@ import {
 	ToolPolicy,
 	type ToolPolicySettings,
 } from '../../src/core/agent/toolPolicy/toolPolicy';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { defineTool, fail, ok } from '../../src/core/tools/defineTool';
 import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';

@@ -6,7 +6,7 @@ import type { PermissionRule } from '../../../src/core/gate/rules/permissions';
 import { Checkpoints, type CheckpointNotice } from '../../../src/core/checkpoints/checkpoints';
 import { CheckpointStore } from '../../../src/core/checkpoints/checkpointStore';
 import { CheckpointIndex } from '../../../src/core/checkpoints/turnCheckpoints';
-import { createChatModel, resolveProvider } from '../../../src/core/llm/providers';
+import { createChatModel, resolveProvider } from '../../../src/core/llm/catalog/providers';
 import { parseMentions, promptWithAttachments, resolveMentions } from '../../../src/core/mentions/mentions';
 import type { Workspace } from '../../../src/core/ports';
 import { settingOrigin, type AddressConsent } from '../../../src/core/gate/network/addresses';

@@ -3,7 +3,7 @@ import { AgentError } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
 import { estimateTokens } from '../loop/guards';
-import { serverHints } from '../../llm/serverHints';
+import { serverHints } from '../../llm/stream/serverHints';
 import { recoverFromRaw } from './callRepair';
 import type { Classification } from './failureTable';
 import { stopAdvice } from './failureAdvice';

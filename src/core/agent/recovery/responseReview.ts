@@ -5,7 +5,7 @@ import { recoverCalls } from './callRepair';
 import type { AgentEvent, NoticeLevel } from '../events';
 import type { StepOutput } from '../loop/modelStep';
 import { nudgeText, postReview, preReview, shortfallLabel, type Shortfall } from './stepReview';
-import type { CallProblem } from '../../llm/callJudge';
+import type { CallProblem } from '../../llm/textCalls/callJudge';
 import type { TextCallExtraction } from './textCalls';
 import type { ToolModeState } from './textMode';
 
