@@ -4,7 +4,7 @@
  * Tokens are Keel's own estimate (chars / 4), the one its context budget uses.
  */
 import { buildSystemPrompt } from '../src/core/agent/loop/systemPrompt';
-import { textModeInstructions } from '../src/core/agent/recovery/textMode';
+import { textModeInstructions } from '../src/core/agent/recovery/review/textMode';
 import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { ToolRegistry } from '../src/core/tools/registry';

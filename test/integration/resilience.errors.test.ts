@@ -2,7 +2,7 @@
 // what is never retried, what the user reads, and what the view shows.
 
 import * as assert from 'node:assert/strict';
-import { ContinueGate } from '../../src/core/agent/loop/continueGate';
+import { ContinueGate } from '../../src/core/agent/guards/continueGate';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';

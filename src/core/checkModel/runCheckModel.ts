@@ -1,4 +1,4 @@
-import { classifyFailure } from '../agent/recovery/failureTable';
+import { classifyFailure } from '../agent/recovery/failures/failureTable';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError, toAgentError } from '../errors';
 import type { ChatModel } from '../llm/chatModel';

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { classifyFailure, parseRetryAfter } from '../../../../../src/core/agent/recovery/failureTable';
+import { classifyFailure, parseRetryAfter } from '../../../../../src/core/agent/recovery/failures/failureTable';
 import { AgentError } from '../../../../../src/core/errors';
 import { describeModelFailure } from '../../../../../src/core/llm/stream/httpErrors';
 

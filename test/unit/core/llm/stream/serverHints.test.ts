@@ -3,7 +3,7 @@
 // kind, at any address and with any model name, through every message that gives advice.
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { TurnGuards } from '../../../../../src/core/agent/loop/turnGuards';
+import { TurnGuards } from '../../../../../src/core/agent/guards/turnGuards';
 import { defaultRecoverySettings } from '../../../../../src/core/agent/recovery/recoverySettings';
 import { describeModelFailure } from '../../../../../src/core/llm/stream/httpErrors';
 import { PROVIDERS, type ProviderKind } from '../../../../../src/core/llm/catalog/providers';

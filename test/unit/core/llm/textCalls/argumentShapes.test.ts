@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { repairArguments, splitConcatenated } from '../../../../../src/core/llm/textCalls/argumentRepair';
 import { ToolCallAssembler } from '../../../../../src/core/llm/stream/toolCallAssembler';
-import { looksCut } from '../../../../../src/core/agent/recovery/stepReview';
+import { looksCut } from '../../../../../src/core/agent/recovery/review/stepReview';
 
 const schema = {
 	type: 'object',

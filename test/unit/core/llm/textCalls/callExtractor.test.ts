@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { findTextCalls } from '../../../../../src/core/agent/recovery/textCalls';
+import { findTextCalls } from '../../../../../src/core/agent/recovery/review/textCalls';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import { recordingTools } from '../../../../support/resilience/genTools';
 import { negativeCase, positiveCase, type GenCase } from '../../../../support/resilience/replyGrammar';

@@ -7,7 +7,7 @@ import {
 	promptWasCut,
 	looksDegenerate,
 	looksTruncated,
-} from '../../../../../src/core/agent/loop/guards';
+} from '../../../../../src/core/agent/guards/guards';
 import type { CanonicalMessage } from '../../../../../src/core/llm/canonical';
 
 describe('LoopGuard', () => {

@@ -1,6 +1,6 @@
-import type { CanonicalMessage } from '../../llm/canonical';
-import type { ToolSpec } from '../../llm/chatModel';
-import { tryParseJson } from '../../util/json';
+import type { CanonicalMessage } from '../../../llm/canonical';
+import type { ToolSpec } from '../../../llm/chatModel';
+import { tryParseJson } from '../../../util/json';
 import { FENCED_SHELL_HINT } from './fencedShell';
 
 /**

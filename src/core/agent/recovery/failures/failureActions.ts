@@ -1,15 +1,15 @@
-import type { NoticeCode } from '../noticeCodes';
-import { AgentError } from '../../errors';
-import type { CanonicalMessage } from '../../llm/canonical';
-import type { ToolSpec } from '../../llm/chatModel';
-import { estimateTokens } from '../loop/guards';
-import { serverHints } from '../../llm/stream/serverHints';
-import { recoverFromRaw } from './callRepair';
+import type { NoticeCode } from '../../noticeCodes';
+import { AgentError } from '../../../errors';
+import type { CanonicalMessage } from '../../../llm/canonical';
+import type { ToolSpec } from '../../../llm/chatModel';
+import { estimateTokens } from '../../guards/guards';
+import { serverHints } from '../../../llm/stream/serverHints';
+import { recoverFromRaw } from '../review/callRepair';
 import type { Classification } from './failureTable';
 import { stopAdvice } from './failureAdvice';
-import type { RecoveryContext, RequestPlan, RequestResult } from './recovery';
+import type { RecoveryContext, RequestPlan, RequestResult } from '../recovery';
 import { retryDelayMs, type RetryBudget } from './retryBudget';
-import { exampleArguments } from './textMode';
+import { exampleArguments } from '../review/textMode';
 
 const MAX_UNREACHABLE_RETRIES = 3;
 /** An error nobody recognises is sent again at most this often, then shown as it came. */

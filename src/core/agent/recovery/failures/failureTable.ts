@@ -1,8 +1,8 @@
-import { type AgentError, toAgentError } from '../../errors';
-import { extractErrorMessage } from '../../llm/stream/httpErrors';
-import { stringLeaves } from '../../llm/stream/payloadError';
-import { tryParseJson } from '../../util/json';
-import { extractProviderRaw } from '../../llm/stream/providerParseErrors';
+import { type AgentError, toAgentError } from '../../../errors';
+import { extractErrorMessage } from '../../../llm/stream/httpErrors';
+import { stringLeaves } from '../../../llm/stream/payloadError';
+import { tryParseJson } from '../../../util/json';
+import { extractProviderRaw } from '../../../llm/stream/providerParseErrors';
 import { readMeaning, type Meaning } from './errorMeaning';
 
 /**

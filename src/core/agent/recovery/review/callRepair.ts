@@ -1,15 +1,15 @@
-import type { ToolResultData } from '../../llm/canonical';
-import type { ToolSpec } from '../../llm/chatModel';
-import { repairArguments, splitConcatenated } from '../../llm/textCalls/argumentRepair';
-import { matchToolName } from '../../llm/textCalls/textToolCalls';
-import type { CallProblem } from '../../llm/textCalls/callJudge';
-import { unescapeTwice } from '../../llm/textCalls/escapedTwice';
-import { tryParseJson } from '../../util/json';
+import type { ToolResultData } from '../../../llm/canonical';
+import type { ToolSpec } from '../../../llm/chatModel';
+import { repairArguments, splitConcatenated } from '../../../llm/textCalls/argumentRepair';
+import { matchToolName } from '../../../llm/textCalls/textToolCalls';
+import type { CallProblem } from '../../../llm/textCalls/callJudge';
+import { unescapeTwice } from '../../../llm/textCalls/escapedTwice';
+import { tryParseJson } from '../../../util/json';
 import { findTextCalls, type TextCallContext } from './textCalls';
-import type { ToolEffect } from '../../tools/defineTool';
-import type { ToolRegistry } from '../../tools/registry';
-import type { StepCall, StepOutput } from '../loop/modelStep';
-import { looksCut } from '../../llm/textCalls/jsonScan';
+import type { ToolEffect } from '../../../tools/defineTool';
+import type { ToolRegistry } from '../../../tools/registry';
+import type { StepCall, StepOutput } from '../../loop/modelStep';
+import { looksCut } from '../../../llm/textCalls/jsonScan';
 import { compactSchema, exampleArguments } from './textMode';
 
 export interface CallRecovery {

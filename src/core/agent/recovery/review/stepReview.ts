@@ -1,9 +1,9 @@
-import type { ToolSpec } from '../../llm/chatModel';
-import { findDialectCalls } from '../../llm/textCalls/textDialects';
-import { matchToolName } from '../../llm/textCalls/textToolCalls';
-import type { ToolRegistry } from '../../tools/registry';
-import type { StepCall, StepOutput } from '../loop/modelStep';
-import { isJsonObject, looksCut } from '../../llm/textCalls/jsonScan';
+import type { ToolSpec } from '../../../llm/chatModel';
+import { findDialectCalls } from '../../../llm/textCalls/textDialects';
+import { matchToolName } from '../../../llm/textCalls/textToolCalls';
+import type { ToolRegistry } from '../../../tools/registry';
+import type { StepCall, StepOutput } from '../../loop/modelStep';
+import { isJsonObject, looksCut } from '../../../llm/textCalls/jsonScan';
 import type { Shortfall } from './shortfalls';
 import { findTextCalls, type TextCallContext } from './textCalls';
 

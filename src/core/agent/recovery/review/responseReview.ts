@@ -1,11 +1,11 @@
-import type { NoticeCode } from '../noticeCodes';
-import type { ToolSpec } from '../../llm/chatModel';
-import type { ToolRegistry } from '../../tools/registry';
+import type { NoticeCode } from '../../noticeCodes';
+import type { ToolSpec } from '../../../llm/chatModel';
+import type { ToolRegistry } from '../../../tools/registry';
 import { recoverCalls } from './callRepair';
-import type { AgentEvent, NoticeLevel } from '../events';
-import type { StepOutput } from '../loop/modelStep';
+import type { AgentEvent, NoticeLevel } from '../../events';
+import type { StepOutput } from '../../loop/modelStep';
 import { nudgeText, postReview, preReview, shortfallLabel, type Shortfall } from './stepReview';
-import type { CallProblem } from '../../llm/textCalls/callJudge';
+import type { CallProblem } from '../../../llm/textCalls/callJudge';
 import type { TextCallExtraction } from './textCalls';
 import type { ToolModeState } from './textMode';
 

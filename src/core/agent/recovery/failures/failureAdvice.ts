@@ -1,5 +1,5 @@
 import type { Classification } from './failureTable';
-import type { RecoverySettings } from './recoverySettings';
+import type { RecoverySettings } from '../recoverySettings';
 
 /**
  * What to do about a failure that retrying cannot fix, said after the server's own words:

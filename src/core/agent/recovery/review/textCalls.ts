@@ -1,20 +1,20 @@
-import type { ToolSpec } from '../../llm/chatModel';
-import { repairArguments } from '../../llm/textCalls/argumentRepair';
-import { parseLoose } from '../../llm/textCalls/argumentReaders';
-import { isRecord } from '../../util/json';
-import { findCandidates, type Candidate } from '../../llm/textCalls/callExtractor';
+import type { ToolSpec } from '../../../llm/chatModel';
+import { repairArguments } from '../../../llm/textCalls/argumentRepair';
+import { parseLoose } from '../../../llm/textCalls/argumentReaders';
+import { isRecord } from '../../../util/json';
+import { findCandidates, type Candidate } from '../../../llm/textCalls/callExtractor';
 import {
 	judgeCandidates,
 	proseWithout,
 	type CallProblem,
 	type JudgeOptions,
 	type Validation,
-} from '../../llm/textCalls/callJudge';
-import { widenOverMarkup } from '../../llm/textCalls/textScan';
-import { unescapeTwice } from '../../llm/textCalls/escapedTwice';
-import { dialectMatches, parseTextToolCalls } from '../../llm/textCalls/textToolCalls';
-import type { ToolRegistry } from '../../tools/registry';
-import { looksCut } from '../../llm/textCalls/jsonScan';
+} from '../../../llm/textCalls/callJudge';
+import { widenOverMarkup } from '../../../llm/textCalls/textScan';
+import { unescapeTwice } from '../../../llm/textCalls/escapedTwice';
+import { dialectMatches, parseTextToolCalls } from '../../../llm/textCalls/textToolCalls';
+import type { ToolRegistry } from '../../../tools/registry';
+import { looksCut } from '../../../llm/textCalls/jsonScan';
 
 /** How calls written as text are read: the dialect parsers and the general extractor, or the dialect parsers alone (the bench's comparison). */
 export type TextCallExtraction = 'general' | 'dialects';

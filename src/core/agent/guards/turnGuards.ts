@@ -2,14 +2,14 @@ import type { NoticeCode } from '../noticeCodes';
 import type { CanonicalMessage, ToolResultData } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
 import type { ToolRegistry } from '../../tools/registry';
-import { explainToolError, ToolRetryBudget } from '../recovery/callRepair';
+import { explainToolError, ToolRetryBudget } from '../recovery/review/callRepair';
 import type { NoticeLevel } from '../events';
 import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
-import { SessionMemory } from './sessionMemory';
-import type { StepCall } from './modelStep';
+import { SessionMemory } from '../loop/sessionMemory';
+import type { StepCall } from '../loop/modelStep';
 import type { RequestPlan } from '../recovery/recovery';
 import type { RecoverySettings } from '../recovery/recoverySettings';
-import { textModeInstructions, toTextModeMessages } from '../recovery/textMode';
+import { textModeInstructions, toTextModeMessages } from '../recovery/review/textMode';
 
 type Notice = (level: NoticeLevel, code: NoticeCode, text: string, notify?: boolean) => void;
 

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../llm/chatModel';
+import type { ToolSpec } from '../../../llm/chatModel';
 import { exampleArguments } from './textMode';
 
 /** Why a response gave the loop nothing to do: each is re-asked with a correction, then once more differently. */

@@ -1,7 +1,7 @@
-import type { ChatModel, ModelEvent } from '../../llm/chatModel';
-import { AgentError } from '../../errors';
-import { anySignal } from '../../util/abort';
-import type { RecoverySettings } from './recoverySettings';
+import type { ChatModel, ModelEvent } from '../../../llm/chatModel';
+import { AgentError } from '../../../errors';
+import { anySignal } from '../../../util/abort';
+import type { RecoverySettings } from '../recoverySettings';
 
 /** One budget per user turn, shared by transport retries, stream retries and reflections. */
 export class RetryBudget {

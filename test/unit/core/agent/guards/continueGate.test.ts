@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { ContinueGate, askToContinue } from '../../../../../src/core/agent/loop/continueGate';
+import { ContinueGate, askToContinue } from '../../../../../src/core/agent/guards/continueGate';
 
 describe('ContinueGate', () => {
 	it("resolves with the user's decision once; a second decision is refused", async () => {
