@@ -126,7 +126,7 @@ const contexts = await Promise.all([
 		platform: 'browser',
 		format: 'iife',
 		target: 'es2022',
-		entryPoints: ['src/webview/highlight.ts'],
+		entryPoints: ['src/webview/content/highlight.ts'],
 		outfile: 'dist/highlight.js',
 	}),
 ]);
