@@ -1,16 +1,16 @@
 import type * as vscode from 'vscode';
-import type { AgentEvent } from '../core/agent/events';
-import type { TurnOutcome } from '../core/agent/loop/runAgent';
-import type { RestoreOutcome } from '../core/checkpoints/checkpoints';
-import type { CanonicalMessage } from '../core/llm/canonical';
-import type { Attachment } from '../core/mentions/mentions';
-import type { CommandInfo } from '../core/prompts/slashCommands';
-import type { SessionView } from '../shared/views';
-import type { TurnDiff } from './checkpoints/checkpointDiff';
-import type { ConflictChoice } from './checkpoints/checkpointsHost';
-import type { TurnInfo } from './checkpoints/turnChanges';
-import type { SubmitResult } from './composer/composer';
-import type { MentionCandidate } from './composer/mentionsHost';
+import type { AgentEvent } from '../../core/agent/events';
+import type { TurnOutcome } from '../../core/agent/loop/runAgent';
+import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
+import type { CanonicalMessage } from '../../core/llm/canonical';
+import type { Attachment } from '../../core/mentions/mentions';
+import type { CommandInfo } from '../../core/prompts/slashCommands';
+import type { SessionView } from '../../shared/views';
+import type { TurnDiff } from '../checkpoints/checkpointDiff';
+import type { ConflictChoice } from '../checkpoints/checkpointsHost';
+import type { TurnInfo } from '../checkpoints/turnChanges';
+import type { SubmitResult } from '../composer/composer';
+import type { MentionCandidate } from '../composer/mentionsHost';
 
 /**
  * What activate() returns: lets tests and other extensions drive a turn, the composer, the
