@@ -51,12 +51,18 @@ const GATED_MODULES = [
 const gateMessage =
 	'Keel reaches the disk, processes and the network only through the gate (src/core/gate) and its adapters, listed in eslint.config.mjs. Ask the gate for a decision and use the adapter that carries it out.';
 const gateAdapters = {
-	// The gate itself: its restore writes, program lookup and the model clients' fetch.
-	gate: ['src/core/gate/**'],
+	// The gate's own hands: its restore writes, program lookup, the model clients' fetch and the address
+	// guard's lookups. Its policies (paths, rules, redaction) decide only, so the rules stay on for them.
+	gate: [
+		'src/core/gate/restoreFiles.ts',
+		'src/core/gate/programs.ts',
+		'src/core/gate/network/network.ts',
+		'src/core/gate/network/urls.ts',
+	],
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
 	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
 	// The network: URLs the URL guard admitted (fetch, web_scrape, URL mentions), model endpoints the gate admitted.
-	network: ['src/core/gate/network/urls.ts', 'src/core/llm/wires/openai/openaiChatModel.ts', 'src/core/llm/wires/anthropic/anthropicChatModel.ts'],
+	network: ['src/core/llm/wires/openai/openaiChatModel.ts', 'src/core/llm/wires/anthropic/anthropicChatModel.ts'],
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,

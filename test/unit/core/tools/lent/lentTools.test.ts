@@ -7,7 +7,7 @@ import { defaultToolDeps } from '../../../../../src/core/tools/toolDeps';
 describe('tools lent to VS Code (package.json languageModelTools)', () => {
 	it('declare exactly the schema and description Keel validates with, and only read tools', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const manifest = require(path.resolve(__dirname, '../../../../../package.json'));
+		const manifest = require(path.resolve(__dirname, '../../../../../../package.json'));
 		const registry = new ToolRegistry(createToolset(defaultToolDeps()));
 		const lent = manifest.contributes.languageModelTools as Array<{
 			name: string;
