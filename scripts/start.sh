@@ -76,7 +76,7 @@ profile=$(cd "$profile" && pwd -P)
 case "$profile/" in
   "$workspace"/*)
     echo "npm start: $workspace holds Keel's code-server profile ($profile), and VS Code does not run" >&2
-    echo "an extension installed inside a folder it has not been told to trust. Open a folder inside it," >&2
+    echo "an extension installed inside a folder it has not been told to trust. Open one of its subfolders," >&2
     echo "or keep the profile elsewhere: XDG_CACHE_HOME=/some/other/folder npm start -- $workspace" >&2
     exit 1 ;;
 esac
