@@ -73,13 +73,12 @@ done
 # (it compares the two paths), so a folder that holds the profile would open without Keel.
 mkdir -p "$profile/extensions" "$profile/user/User"
 profile=$(cd "$profile" && pwd -P)
-case "$profile/" in
-  "$workspace"/*)
-    echo "npm start: $workspace holds Keel's code-server profile ($profile), and VS Code does not run" >&2
-    echo "an extension installed inside a folder it has not been told to trust. Open one of its subfolders," >&2
-    echo "or keep the profile elsewhere: XDG_CACHE_HOME=/some/other/folder npm start -- $workspace" >&2
-    exit 1 ;;
-esac
+if keel_folder_holds "$workspace" "$profile"; then
+  echo "npm start: $workspace holds Keel's code-server profile ($profile), and VS Code does not run" >&2
+  echo "an extension installed inside a folder it has not been told to trust. Open one of its subfolders," >&2
+  echo "or keep the profile elsewhere: XDG_CACHE_HOME=/some/other/folder npm start -- $workspace" >&2
+  exit 1
+fi
 
 target=${KEEL_VSCODE:-current}
 keel_setup_code_server "$target"

@@ -112,6 +112,17 @@ keel_user_cache() {
   echo "$base/keel"
 }
 
+# Fails when folder $1 holds path $2 (or is it), both taken as they really are (links
+# resolved; both must exist). VS Code disables an extension installed inside a folder it has
+# not been told to trust, so `npm start` never opens a folder that holds its profile.
+keel_folder_holds() {
+  local folder path
+  folder=$(cd "$1" && pwd -P) && path=$(cd "$2" && pwd -P) || return 2
+  folder="${folder%/}/"   # "/" for the root folder too
+  case "$path/" in "$folder"*) return 0 ;; esac
+  return 1
+}
+
 # Both code-servers the tiers use: the current one (main target) and the oldest VS Code that
 # engines.vscode claims (smoke run).
 keel_setup_code_servers() { keel_setup_code_server current && keel_setup_code_server oldest; }
