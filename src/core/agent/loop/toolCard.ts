@@ -11,6 +11,7 @@ import {
 import { retriedBySystem } from '../recovery/toolRetry';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import type { StepCall } from './modelStep';
+import { cardArguments } from './callBounds';
 
 /** How a call ended, as the card and the model will know it. */
 export interface CallEnd {
@@ -41,7 +42,7 @@ export class ToolCard {
 			id: _call.id,
 			name: _call.name,
 			title: _call.name,
-			argumentsText: _call.rawArguments,
+			argumentsText: cardArguments(_call.rawArguments),
 			status: 'running',
 		};
 	}

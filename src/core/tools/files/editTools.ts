@@ -15,6 +15,8 @@ interface PlannedWrite {
 	resolved: ResolvedPath;
 	before: string | undefined;
 	after: string;
+	/** Lines added and removed, from the diff the card showed (computed once, within its bounds). */
+	stat?: { added: number; removed: number };
 }
 
 async function currentText(context: ToolContext, path: string): Promise<string | undefined> {
@@ -33,8 +35,10 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 }
 
 function preparation(plan: PlannedWrite, protectedReason: string | undefined): Preparation {
+	const diff = fileDiff(plan.path, plan.before, plan.after);
+	plan.stat = diffStat(diff);
 	return {
-		diffs: [fileDiff(plan.path, plan.before, plan.after)],
+		diffs: [diff],
 		protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [],
 		canonicalPaths: [plan.resolved.canonical],
 		data: plan,
@@ -106,7 +110,7 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
-			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));
+			const stat = plan.stat ?? diffStat(fileDiff(plan.path, plan.before, plan.after));
 			return ok(
 				`${plan.before === undefined ? 'Created' : 'Wrote'} ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`,
 				{ count: 1 },
@@ -162,7 +166,7 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
-			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));
+			const stat = plan.stat ?? diffStat(fileDiff(plan.path, plan.before, plan.after));
 			return ok(`Edited ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`, { count: 1 });
 		},
 	});
