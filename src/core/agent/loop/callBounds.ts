@@ -11,17 +11,24 @@ export const MAX_ARGUMENT_CHARS = 8 * 1024 * 1024;
 /** What a card shows of a call's arguments. */
 export const CARD_ARGUMENT_CHARS = 16 * 1024;
 
-/** A call whose arguments were past the bound: its stand-in, and how long they were. */
-export interface BoundedCall extends StepCall {
-	oversizedChars?: number;
-}
+/** The stand-in an oversized call's arguments become: JSON that says how long they were, in the history too. */
+const STAND_IN = '{"keel_arguments_dropped_characters":';
 
-/** The call as it is recorded and run: oversized arguments replaced by `{}`, their length kept. */
-export function boundedCall(call: StepCall): BoundedCall {
+/** The call as it is recorded, reviewed and run: arguments past the bound replaced by a stand-in saying their length. */
+export function boundedCall<T extends StepCall>(call: T): T {
 	if (call.rawArguments.length <= MAX_ARGUMENT_CHARS) {
 		return call;
 	}
-	return { ...call, rawArguments: '{}', oversizedChars: call.rawArguments.length };
+	return { ...call, rawArguments: `${STAND_IN}${call.rawArguments.length}}` };
+}
+
+/** How long an oversized call's arguments were, or undefined for a call within the bound. */
+export function droppedArgumentChars(rawArguments: string): number | undefined {
+	if (!rawArguments.startsWith(STAND_IN) || !rawArguments.endsWith('}')) {
+		return undefined;
+	}
+	const chars = Number(rawArguments.slice(STAND_IN.length, -1));
+	return Number.isInteger(chars) ? chars : undefined;
 }
 
 /** What the model is told about an oversized call. */

@@ -4,7 +4,7 @@ import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningS
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
-import { CARD_ARGUMENT_CHARS } from './callBounds';
+import { boundedCall, CARD_ARGUMENT_CHARS } from './callBounds';
 
 export interface StepCall {
 	id: string;
@@ -126,7 +126,8 @@ class StreamedResponse {
 			}
 			case 'toolCall': {
 				const card = this._cardFor(event.index, event.id, event.name);
-				this._calls.push({ id: card.id, name: event.name, rawArguments: event.rawArguments });
+				// Past the argument bound, the call goes on (to review, history and the card) as a stand-in.
+				this._calls.push(boundedCall({ id: card.id, name: event.name, rawArguments: event.rawArguments }));
 				break;
 			}
 			case 'finish':

@@ -12,7 +12,7 @@ import type { AgentEvent, ToolCallState } from '../events';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
-import { cardArguments, oversizedMessage, type BoundedCall } from './callBounds';
+import { cardArguments, droppedArgumentChars, oversizedMessage } from './callBounds';
 import { onAbort } from '../../util/abort';
 
 export interface ToolRunContext {
@@ -41,7 +41,7 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 	if (refusal) {
 		return card.fail(refusal, 'blocked');
 	}
-	const oversized = (call as BoundedCall).oversizedChars;
+	const oversized = droppedArgumentChars(call.rawArguments);
 	if (oversized !== undefined) {
 		return card.fail(oversizedMessage(oversized), 'invalidArguments');
 	}

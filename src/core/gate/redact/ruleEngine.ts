@@ -54,8 +54,12 @@ function isWord(code: number): boolean {
 	return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
+/** [A-Za-z0-9_.-], as a table: the token-run scan reads every character. */
+const TOKEN_CHARS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) TOKEN_CHARS[c] = isWord(c) || c === 45 || c === 46 ? 1 : 0;
+
 function isTokenChar(code: number): boolean {
-	return isWord(code) || code === 45 || code === 46;
+	return code < 128 && TOKEN_CHARS[code] === 1;
 }
 
 function isOperator(code: number): boolean {
@@ -89,6 +93,8 @@ export class RuleEngine {
 	/** Per keyword, the entries it triggers. */
 	private readonly _byKeyword: number[][];
 	private readonly _tokenRules: number[];
+	/** The shortest and longest run a keyword-less rule is tried on. */
+	private readonly _runs: [number, number];
 	private _global: CompiledAllow | undefined;
 
 	constructor(rules: readonly RedactRule[] = ALL_RULES) {
@@ -110,6 +116,8 @@ export class RuleEngine {
 			}
 		});
 		this._index = new KeywordIndex(keywords);
+		const lengths = this._tokenRules.map(i => this._entries[i].rule.token!);
+		this._runs = [Math.min(...lengths.map(l => l[0])), Math.max(...lengths.map(l => l[1]))];
 	}
 
 	/** Every rule's secrets in `text` (overlaps not yet joined). */
@@ -206,11 +214,12 @@ export class RuleEngine {
 
 	/** Rules without a keyword: tried on each run of token characters long enough to be their token. */
 	private _tokenRuns(text: string, spans: Span[]): void {
-		const shortest = Math.min(...this._tokenRules.map(i => this._entries[i].rule.token![0]));
-		const longest = Math.max(...this._tokenRules.map(i => this._entries[i].rule.token![1]));
+		const [shortest, longest] = this._runs;
 		let runStart = -1;
-		for (let i = 0; i <= text.length; i++) {
-			if (i < text.length && isTokenChar(text.charCodeAt(i))) {
+		const n = text.length;
+		for (let i = 0; i <= n; i++) {
+			const c = i < n ? text.charCodeAt(i) : 0;
+			if (c < 128 && TOKEN_CHARS[c] === 1) {
 				if (runStart === -1) runStart = i;
 				continue;
 			}

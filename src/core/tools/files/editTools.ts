@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from '../defineTool';
-import { fileDiff, diffStat } from './fileDiff';
+import { fileDiff, fileDiffAsync, diffStat } from './fileDiff';
 import { CallMismatch, displayPath, type ResolvedPath } from '../../gate/paths/paths';
 import { guardFor, type ToolDeps } from '../toolDeps';
 
@@ -34,8 +34,8 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 	return Buffer.from(bytes).toString('utf8');
 }
 
-function preparation(plan: PlannedWrite, protectedReason: string | undefined): Preparation {
-	const diff = fileDiff(plan.path, plan.before, plan.after);
+async function preparation(plan: PlannedWrite, protectedReason: string | undefined): Promise<Preparation> {
+	const diff = await fileDiffAsync(plan.path, plan.before, plan.after);
 	plan.stat = diffStat(diff);
 	return {
 		diffs: [diff],

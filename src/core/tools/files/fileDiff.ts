@@ -12,15 +12,36 @@ export const DIFF_LIMITS = {
 	chars: 2_000_000,
 	/** Edits (lines added plus removed) the diff may explore before it gives up. */
 	edits: 2_000,
-	/** Wall time the diff may take. */
-	timeoutMs: 100,
+	/** Wall time the diff may take (it also splits both sides into lines first). */
+	timeoutMs: 50,
 };
 
 /** The diff a write/edit card shows. `before`/`after` travel with it so the host can open VS Code's diff editor on exactly this. */
 export function fileDiff(path: string, before: string | undefined, after: string | undefined): FileDiff {
+	const diff = boundedDiff(path, before, after);
+	return diff.unified === undefined ? { path, before, after, unified: '', tooLarge: changeSize(before ?? '', after ?? '') } : (diff as FileDiff);
+}
+
+/**
+ * The same, with a turn of the event loop between the diff and, when it gave up, the count of
+ * changed lines: each is one bounded block, not both in one.
+ */
+export async function fileDiffAsync(path: string, before: string | undefined, after: string | undefined): Promise<FileDiff> {
+	const diff = boundedDiff(path, before, after);
+	if (diff.unified !== undefined) return diff as FileDiff;
+	await new Promise(resolve => setImmediate(resolve));
+	return { path, before, after, unified: '', tooLarge: changeSize(before ?? '', after ?? '') };
+}
+
+/** The unified diff within DIFF_LIMITS, or `unified: undefined` when the change is past them. */
+function boundedDiff(
+	path: string,
+	before: string | undefined,
+	after: string | undefined,
+): Omit<FileDiff, 'unified'> & { unified: string | undefined } {
 	const oldText = before ?? '';
 	const newText = after ?? '';
-	const tooLarge = () => ({ path, before, after, unified: '', tooLarge: changeSize(oldText, newText) });
+	const tooLarge = () => ({ path, before, after, unified: undefined });
 	if (oldText.length + newText.length > DIFF_LIMITS.chars) {
 		return tooLarge();
 	}
