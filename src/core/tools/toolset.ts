@@ -127,6 +127,8 @@ export async function shapeOutput(
 	deps: ToolDeps,
 	context: Pick<ToolContext, 'sessionId'>,
 ): Promise<ToolResult> {
+	// Whatever called, nothing past the bound is stored or redacted (an MCP tool shapes its own result).
+	result = keptOutput(result);
 	const redacted = await redactSecretsAsync(result.display);
 	let display = redacted.text;
 	const shaped: ToolResult = { ...result };

@@ -15,9 +15,23 @@ export type Node =
 	| { t: 'alt'; branches: Node[] }
 	| { t: 'rep'; node: Node; min: number; max: number };
 
-/** A literal set is useful when small; a class of more characters than this is "any". */
-const MAX_SET = 24;
-const MAX_CLASS = 6;
+/**
+ * A literal set is useful when small; a class of more characters than this is "any". The
+ * generator uses these; a check of what a pattern promises may widen them (`widen`).
+ */
+let MAX_SET = 24;
+let MAX_CLASS = 6;
+
+/** Runs `fn` with wider limits: a class of up to 26 characters and sets of up to 64 literals are spelled out. */
+export function widen<T>(fn: () => T): T {
+	const saved = [MAX_SET, MAX_CLASS];
+	[MAX_SET, MAX_CLASS] = [64, 26];
+	try {
+		return fn();
+	} finally {
+		[MAX_SET, MAX_CLASS] = saved;
+	}
+}
 
 /**
  * The pattern as a tree. `cased`: letters keep their case (a letter under `(?i)` becomes the

@@ -81,7 +81,8 @@ export function changeSize(before: string, after: string): { bytes: number; chan
 	let removed = 0;
 	for (const n of counts.values()) removed += n;
 	return {
-		bytes: Buffer.byteLength(before) + Buffer.byteLength(after),
+		// The size a reader knows the file by: the larger side.
+		bytes: Math.max(Buffer.byteLength(before), Buffer.byteLength(after)),
 		changedLines: added + removed,
 		added,
 		removed,
