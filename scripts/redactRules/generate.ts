@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { RE2JS } from 're2js';
 import { readGitleaksConfig, type GitleaksAllowlist, type GitleaksRule } from './gitleaksConfig';
-import { leadingLiterals, parsePattern, requiredLiterals } from '../../src/core/gate/redact/patternShape';
+import { leadingLiterals, parsePattern, requiredLiterals, widen } from '../../src/core/gate/redact/patternShape';
 import { readSecretlintPreset, type SecretlintPattern } from './secretlintRules';
 import type { MaintainedAllowlist, MaintainedRule, MaintainedRules } from '../../src/core/gate/redact/maintainedTypes';
 
@@ -131,12 +131,19 @@ function fromSecretlint(pattern: SecretlintPattern): MaintainedRule | string {
 }
 
 /** Whether a match always starts at one of its keywords (then it is tried only there), and the exact-case starts. */
-function shape(regex: string, keywords: string[]): Pick<MaintainedRule, 'anchored' | 'cased' | 'operator' | 'boundary'> {
+function shape(
+	regex: string,
+	keywords: string[],
+): Pick<MaintainedRule, 'anchored' | 'cased' | 'operator' | 'boundary' | 'context'> {
 	const leading = leadingLiterals(parsePattern(regex));
 	const anchored = !!leading && leading.every(l => keywords.some(k => l.startsWith(k)));
 	const cased = anchored ? leadingLiterals(parsePattern(regex, true)) : undefined;
+	// A keyword no match holds is context: gitleaks gates the rule on it anywhere in the file.
+	const held = widen(() => requiredLiterals(parsePattern(regex)));
+	const context = !anchored && !held?.some(literal => keywords.some(k => literal.includes(k) || k.includes(literal)));
 	return {
 		anchored,
+		...(context ? { context } : {}),
 		...(cased && cased.length <= 16 ? { cased } : {}),
 		...(anchored && regex.includes(OPERATOR) ? { operator: true } : {}),
 		...(anchored && WORD_START.test(regex) ? { boundary: true } : {}),

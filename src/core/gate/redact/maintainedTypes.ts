@@ -24,6 +24,8 @@ export interface MaintainedRule {
 	anchored: boolean;
 	/** The exact-case starts a match can have (checked before the pattern runs). */
 	cased?: string[];
+	/** The keywords are context, not part of a match (gitleaks gates such a rule on the whole file): tried on all of the text. */
+	context?: boolean;
 	/** gitleaks' keyword-then-operator shape: an operator follows the keyword within a few characters. */
 	operator?: boolean;
 	/** The pattern opens with a word boundary: a match never starts right after a letter, digit or `_`. */

@@ -27,8 +27,8 @@ const BACK = 256;
 /** A longer stretch of text is tried in windows this long, overlapping by OVERLAP. */
 const WINDOW = 8192;
 const OVERLAP = 1024;
-/** Keyword-then-operator rules: the operator follows the keyword's name within this many characters. */
-const OPERATOR_REACH = 48;
+/** Keyword-then-operator rules: the operator follows the end of the keyword within this many characters (the rest of the name, spaces, quotes). */
+const OPERATOR_REACH = 64;
 
 interface CompiledAllow {
 	list: MaintainedAllowlist;
@@ -128,12 +128,14 @@ export class RuleEngine {
 		const windows = new Map<number, Array<[number, number]>>();
 		for (const hit of hits) {
 			for (const i of this._byKeyword[hit.keyword]) {
-				if (this._entries[i].rule.anchored) {
-					attempts.push(hit.start, i);
+				const rule = this._entries[i].rule;
+				if (rule.anchored) {
+					attempts.push(hit.start, i, hit.end);
 				} else {
 					let list = windows.get(i);
 					if (!list) windows.set(i, (list = []));
-					list.push([Math.max(0, hit.start - BACK), Math.min(text.length, hit.end + REACH)]);
+					// A keyword that is context, not part of the secret (gitleaks' `facebook` before a page token): the whole text.
+					list.push(rule.context ? [0, text.length] : [Math.max(0, hit.start - BACK), Math.min(text.length, hit.end + REACH)]);
 				}
 			}
 		}
@@ -143,18 +145,19 @@ export class RuleEngine {
 		return spans;
 	}
 
-	/** Rules whose matches start at a keyword: tried there, once per place, and not inside a secret the rule already found. */
+	/** Rules whose matches start at a keyword (start, rule, keyword end per attempt): tried there, once per place, and not inside a secret the rule already found. */
 	private _anchored(text: string, attempts: number[], spans: Span[]): void {
-		const order = Array.from({ length: attempts.length / 2 }, (_, k) => k).sort(
-			(a, b) => attempts[2 * a] - attempts[2 * b] || attempts[2 * a + 1] - attempts[2 * b + 1],
+		const order = Array.from({ length: attempts.length / 3 }, (_, k) => k).sort(
+			(a, b) => attempts[3 * a] - attempts[3 * b] || attempts[3 * a + 1] - attempts[3 * b + 1],
 		);
 		const reached = new Map<number, number>();
 		let lastStart = -1;
 		let lastRule = -1;
 		let lineEnd = -1;
 		for (const k of order) {
-			const start = attempts[2 * k];
-			const i = attempts[2 * k + 1];
+			const start = attempts[3 * k];
+			const i = attempts[3 * k + 1];
+			const keywordEnd = attempts[3 * k + 2];
 			if (start === lastStart && i === lastRule) continue;
 			lastStart = start;
 			lastRule = i;
@@ -167,7 +170,7 @@ export class RuleEngine {
 				lineEnd = text.indexOf('\n', start);
 				if (lineEnd === -1) lineEnd = text.length;
 			}
-			if (rule.operator && !operatorFollows(text, start, lineEnd)) continue;
+			if (rule.operator && !operatorFollows(text, keywordEnd, lineEnd)) continue;
 			const reach = (entry.reach ??= maxLength(parsePattern(rule.regex)));
 			const lineTo = lineEnd < text.length ? lineEnd + 1 : text.length;
 			// One character more than the longest match: its terminator (`\b`, `$`) is judged on the text.
