@@ -71,20 +71,28 @@ function randomLines(bytes: number): string {
 }
 
 /** One tool call through the real pipeline (registry → prepare → approval → execute → shaping), its cards made as the host makes them. */
-async function toolCall(root: string, extra: ReturnType<typeof createShellTools>, name: string, args: unknown): Promise<string> {
+async function toolCall(
+	root: string,
+	extra: ReturnType<typeof createShellTools>,
+	name: string,
+	args: unknown,
+): Promise<string> {
 	const registry = new ToolRegistry(createToolset(defaultToolDeps(), extra));
-	const result = await runToolCall({ id: `c${Math.random()}`, name, rawArguments: JSON.stringify(args) }, {
-		turnId: 't',
-		registry,
-		approvals: undefined,
-		approvalSettings: { autoApprove: { read: true, write: true, exec: true, network: false } },
-		workspace: new NodeWorkspace(root),
-		signal: new AbortController().signal,
-		sessionId: 'bench',
-		emit: (event: AgentEvent) => {
-			if (event.type === 'toolCallUpdated') toToolCallView(event.call);
+	const result = await runToolCall(
+		{ id: `c${Math.random()}`, name, rawArguments: JSON.stringify(args) },
+		{
+			turnId: 't',
+			registry,
+			approvals: undefined,
+			approvalSettings: { autoApprove: { read: true, write: true, exec: true, network: false } },
+			workspace: new NodeWorkspace(root),
+			signal: new AbortController().signal,
+			sessionId: 'bench',
+			emit: (event: AgentEvent) => {
+				if (event.type === 'toolCallUpdated') toToolCallView(event.call);
+			},
 		},
-	});
+	);
 	return result.output.split('\n')[0].slice(0, 70);
 }
 
@@ -137,7 +145,10 @@ export async function hugeArgument(root: string): Promise<Array<Array<string | n
 					model: new OpenAIChatModel({ baseUrl: `${url}/v1`, model: 'm' }),
 					registry,
 					approvals: undefined,
-					approvalSettings: { ...defaultApprovalSettings, autoApprove: { read: true, write: true, exec: false, network: false } },
+					approvalSettings: {
+						...defaultApprovalSettings,
+						autoApprove: { read: true, write: true, exec: false, network: false },
+					},
 					workspace: new NodeWorkspace(root),
 					systemPrompt: 'sys',
 					maxSteps: 4,
@@ -153,7 +164,9 @@ export async function hugeArgument(root: string): Promise<Array<Array<string | n
 			const result = outcome.messages.find(message => message.kind === 'tool_result');
 			return result ? JSON.stringify(result).slice(0, 90) : outcome.reason;
 		});
-		return [['a call with a 50 MB argument (model double → agent loop)', m.ms, m.longestMs, BUDGET_MS, '—', m.note]];
+		return [
+			['a call with a 50 MB argument (model double → agent loop)', m.ms, m.longestMs, BUDGET_MS, '—', m.note],
+		];
 	} finally {
 		child.kill();
 	}
@@ -192,7 +205,9 @@ export async function commands(root: string): Promise<Array<Array<string | numbe
 }
 
 async function redaction(): Promise<Array<Array<string | number>>> {
-	const line = Buffer.from(Array.from({ length: 384 * 1024 }, () => Math.floor(Math.random() * 256))).toString('base64');
+	const line = Buffer.from(Array.from({ length: 384 * 1024 }, () => Math.floor(Math.random() * 256))).toString(
+		'base64',
+	);
 	const output = Array.from(
 		{ length: 700_000 },
 		(_, i) => `[${String(i).padStart(7, '0')}] compiling src/module${i % 97}/file${i % 13}.ts (${i * 7} ms)`,
@@ -205,8 +220,22 @@ async function redaction(): Promise<Array<Array<string | number>>> {
 	const lineMs = performance.now() - sync;
 	const m = await measured(async () => `${(await redactSecretsAsync(output)).hits.length} hits`);
 	return [
-		['redact one 512 KiB line (base64, no spaces)', lineMs, lineMs, 1000, '9 s (47 s on this machine under load)', `${(0.5 / (lineMs / 1000)).toFixed(1)} MB/s`],
-		['redact a 50 MB build log, a slice at a time', m.ms, m.longestMs, BUDGET_MS, '—', `${(50 / (m.ms / 1000)).toFixed(1)} MB/s; ${m.note}`],
+		[
+			'redact one 512 KiB line (base64, no spaces)',
+			lineMs,
+			lineMs,
+			1000,
+			'9 s (47 s on this machine under load)',
+			`${(0.5 / (lineMs / 1000)).toFixed(1)} MB/s`,
+		],
+		[
+			'redact a 50 MB build log, a slice at a time',
+			m.ms,
+			m.longestMs,
+			BUDGET_MS,
+			'—',
+			`${(50 / (m.ms / 1000)).toFixed(1)} MB/s; ${m.note}`,
+		],
 	];
 }
 

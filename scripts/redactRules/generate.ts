@@ -82,7 +82,9 @@ const ACROSS_LINES: Record<string, string> = {
 
 /** RE2 caps counted repetition at 1000: a larger bound becomes no bound (a superset of the same shape). */
 function re2Counts(regex: string): string {
-	return regex.replace(/\{(\d+),(\d+)\}/g, (all, min: string, max: string) => (Number(max) > 1000 ? `{${min},}` : all));
+	return regex.replace(/\{(\d+),(\d+)\}/g, (all, min: string, max: string) =>
+		Number(max) > 1000 ? `{${min},}` : all,
+	);
 }
 
 function fromGitleaks(rule: GitleaksRule): MaintainedRule | string {

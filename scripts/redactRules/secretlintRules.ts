@@ -30,7 +30,10 @@ export function readSecretlintPreset(root: string): SecretlintPreset {
 	const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
 	const hash = createHash('sha256');
 	const patterns: SecretlintPattern[] = [];
-	for (const file of fs.readdirSync(path.join(dir, 'module')).filter(f => f.endsWith('.js.map')).sort()) {
+	for (const file of fs
+		.readdirSync(path.join(dir, 'module'))
+		.filter(f => f.endsWith('.js.map'))
+		.sort()) {
 		const map = JSON.parse(fs.readFileSync(path.join(dir, 'module', file), 'utf8')) as {
 			sources: string[];
 			sourcesContent: string[];
@@ -83,7 +86,8 @@ function regexSource(init: ts.Expression, scope: Map<string, string>): string | 
 			let text = template.head.rawText ?? '';
 			for (const span of template.templateSpans) {
 				const value = scope.get(span.expression.getText());
-				if (value === undefined) throw new Error(`secretlint pattern uses an unknown constant ${span.expression.getText()}`);
+				if (value === undefined)
+					throw new Error(`secretlint pattern uses an unknown constant ${span.expression.getText()}`);
 				text += value + (span.literal.rawText ?? '');
 			}
 			return text;

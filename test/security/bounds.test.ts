@@ -5,7 +5,6 @@
 // 100 MB line or 200 MB (real Docker sandbox: the result is bounded and a secret at its end is
 // still cut), an MCP result of 9.5 MB (our own server), and lines that used to overflow the
 // redactor's stack. Times are figures in `npm run bench -- bounds`, never verdicts here.
-import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
@@ -69,7 +68,9 @@ describe(`security: ${KLASS}`, function () {
 					const notice = card.diffs?.[0]?.notice ?? '';
 					return fs.readFileSync(path.join(ws, file), 'utf8') !== content
 						? `the file was not written: ${result.output}`
-						: !/^diff too large to show: \d+(\.\d)? [KM]B, [\d,]+ changed lines — Open diff shows it in the editor$/.test(notice)
+						: !/^diff too large to show: \d+(\.\d)? [KM]B, [\d,]+ changed lines — Open diff shows it in the editor$/.test(
+									notice,
+							  )
 							? `the card's notice is ${JSON.stringify(notice)}`
 							: result.card.diffs?.[0]?.after !== content
 								? '"Open diff" would not have the new content'
@@ -106,7 +107,8 @@ describe(`security: ${KLASS}`, function () {
 							systemPrompt: 'sys',
 							maxSteps: 4,
 							emit: event => {
-								if (event.type === 'toolCallUpdated') cards.push(toToolCallView(event.call).argumentsText);
+								if (event.type === 'toolCallUpdated')
+									cards.push(toToolCallView(event.call).argumentsText);
 							},
 						},
 						[],
@@ -177,7 +179,13 @@ describe(`security: ${KLASS}`, function () {
 			async () => {
 				const connection = new McpConnection(
 					{ name: 'big', scope: 'user', type: 'stdio', command: process.execPath, args: [FIXTURE] },
-					{ callTimeoutMs: 120_000, connectTimeoutMs: 20_000, maxReconnects: 0, reconnectBaseMs: 100, clientVersion: 't' },
+					{
+						callTimeoutMs: 120_000,
+						connectTimeoutMs: 20_000,
+						maxReconnects: 0,
+						reconnectBaseMs: 100,
+						clientVersion: 't',
+					},
 					() => undefined,
 				);
 				await connection.start();
@@ -187,7 +195,11 @@ describe(`security: ${KLASS}`, function () {
 					deps.outputs.put = async (_session: string, text: string) => ((stored = text.length), 'out_x');
 					const tools = connection.tools
 						.filter(t => t.name === 'large')
-						.map(t => mcpToolDefinition('big', t, connection, (result, context) => shapeOutput(result, deps, context)));
+						.map(t =>
+							mcpToolDefinition('big', t, connection, (result, context) =>
+								shapeOutput(result, deps, context),
+							),
+						);
 					const harness = toolHarness(ws, { extra: tools, deps });
 					// Past Keel's bound and under the SDK's own (its stdio reader refuses a message over 10 MiB).
 					const result = await harness.run('mcp_big_large', { size: 9.5 * 1024 * 1024, tail: TOKEN });
@@ -208,10 +220,17 @@ describe(`security: ${KLASS}`, function () {
 			'bounds redactor stack',
 			async () => {
 				const line = `${'a'.repeat(19 * 1024 * 1024)} ${TOKEN}`;
-				const argument = JSON.stringify({ path: 'x', content: `${'b'.repeat(MAX_ARGUMENT_CHARS * 6)} password: "${TOKEN}"` });
+				const argument = JSON.stringify({
+					path: 'x',
+					content: `${'b'.repeat(MAX_ARGUMENT_CHARS * 6)} password: "${TOKEN}"`,
+				});
 				let nested: unknown = TOKEN;
 				for (let i = 0; i < 500_000; i++) nested = { a: nested };
-				const outs = [redactSecrets(line).text, redactSecrets(argument).text, JSON.stringify(redactDeep([nested]).hits)];
+				const outs = [
+					redactSecrets(line).text,
+					redactSecrets(argument).text,
+					JSON.stringify(redactDeep([nested]).hits),
+				];
 				return outs.slice(0, 2).some(out => out.includes(TOKEN.slice(4)))
 					? 'a token at the end of a long line is visible'
 					: outs[2] === '[]'

@@ -72,7 +72,12 @@ describe(`security: ${KLASS}`, function () {
 								return {
 									kind: 'httpError' as const,
 									status: 500,
-									body: { error: { message: `API key ${sent} is invalid for this upstream`, type: 'server_error' } },
+									body: {
+										error: {
+											message: `API key ${sent} is invalid for this upstream`,
+											type: 'server_error',
+										},
+									},
 								};
 							}),
 						);
@@ -107,9 +112,17 @@ describe(`security: ${KLASS}`, function () {
 		});
 		after(() => tree.cleanup());
 
-		const routes: Array<[string, (value: string) => { env: Record<string, string>; yours: Record<string, string> }]> = [
-			['${env:…} under a credential name', v => ({ env: { API_TOKEN: '${env:SERVICE_TOKEN}' }, yours: { SERVICE_TOKEN: v } })],
-			['${env:…} under an innocent name', v => ({ env: { LANG_HINT: '${env:DEPLOY_SECRET}' }, yours: { DEPLOY_SECRET: v } })],
+		const routes: Array<
+			[string, (value: string) => { env: Record<string, string>; yours: Record<string, string> }]
+		> = [
+			[
+				'${env:…} under a credential name',
+				v => ({ env: { API_TOKEN: '${env:SERVICE_TOKEN}' }, yours: { SERVICE_TOKEN: v } }),
+			],
+			[
+				'${env:…} under an innocent name',
+				v => ({ env: { LANG_HINT: '${env:DEPLOY_SECRET}' }, yours: { DEPLOY_SECRET: v } }),
+			],
 			['a literal env value that looks like a key', v => ({ env: { SETTING_A: v }, yours: {} })],
 			['an env value named as a password', v => ({ env: { DB_PASSWORD: v.slice(0, 12) }, yours: {} })],
 		];
@@ -121,13 +134,32 @@ describe(`security: ${KLASS}`, function () {
 						const value = `${body(10)}${body(14)}`;
 						const { env, yours } = route(value);
 						const plan = await planLaunch(
-							{ name: 'srv', scope: 'user', type: 'stdio', command: process.execPath, args: [FIXTURE], env },
-							{ identity: 'user:srv', folder: path.join(tree.base, 'ws'), userHome: tree.base, env: { PATH: process.env.PATH, ...yours } },
+							{
+								name: 'srv',
+								scope: 'user',
+								type: 'stdio',
+								command: process.execPath,
+								args: [FIXTURE],
+								env,
+							},
+							{
+								identity: 'user:srv',
+								folder: path.join(tree.base, 'ws'),
+								userHome: tree.base,
+								env: { PATH: process.env.PATH, ...yours },
+							},
 						);
 						const started = await withInputs(plan, async () => undefined);
 						const connection = new McpConnection(
 							started.config,
-							{ callTimeoutMs: 10_000, connectTimeoutMs: 20_000, maxReconnects: 0, reconnectBaseMs: 100, clientVersion: 't', env: started.env },
+							{
+								callTimeoutMs: 10_000,
+								connectTimeoutMs: 20_000,
+								maxReconnects: 0,
+								reconnectBaseMs: 100,
+								clientVersion: 't',
+								env: started.env,
+							},
 							() => undefined,
 						);
 						await connection.start();
@@ -135,11 +167,17 @@ describe(`security: ${KLASS}`, function () {
 							const deps = defaultToolDeps();
 							const tools: ToolDefinition<any>[] = connection.tools
 								.filter(t => t.name === 'whoami')
-								.map(t => mcpToolDefinition('srv', t, connection, (result, context) => shapeOutput(result, deps, context)));
+								.map(t =>
+									mcpToolDefinition('srv', t, connection, (result, context) =>
+										shapeOutput(result, deps, context),
+									),
+								);
 							const harness = toolHarness(path.join(tree.base, 'ws'), { extra: tools });
 							const result = await harness.run('mcp_srv_whoami', {});
 							const secret = env.DB_PASSWORD ?? value;
-							const raw = JSON.stringify((await connection.call('whoami', {}, new AbortController().signal)).content);
+							const raw = JSON.stringify(
+								(await connection.call('whoami', {}, new AbortController().signal)).content,
+							);
 							return !raw.includes(secret)
 								? 'the server did not receive the value (the attempt proves nothing)'
 								: [result.output, result.card.output].join('\n').includes(secret)
@@ -168,16 +206,24 @@ describe(`security: ${KLASS}`, function () {
 					`held key read and logged ${key.slice(0, 6)}`,
 					async () => {
 						holdSecret(key, 'API key', 4);
-						tree.add({ [`ws/notes-${key.length}.txt`]: `endpoint: https://proxy.local\nkey used: ${key}\n` });
+						tree.add({
+							[`ws/notes-${key.length}.txt`]: `endpoint: https://proxy.local\nkey used: ${key}\n`,
+						});
 						const harness = toolHarness(path.join(tree.base, 'ws'));
 						const read = await harness.run('read_file', { path: `notes-${key.length}.txt` });
 						const lines: string[] = [];
-						const channel = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l), error: (l: string) => lines.push(l) };
+						const channel = {
+							info: (l: string) => lines.push(l),
+							warn: (l: string) => lines.push(l),
+							error: (l: string) => lines.push(l),
+						};
 						const logger = createOutputLogger(channel as never);
 						logger.error('model request failed', new Error(`401 {"detail":"API key ${key} is invalid"}`));
 						logger.info(`[mcp srv] using ${encodeURIComponent(key)}`);
 						const seen = [read.output, read.card.output, ...lines].join('\n');
-						return seen.includes(key) || seen.includes(encodeURIComponent(key)) ? `visible: ${seen.slice(0, 160)}` : undefined;
+						return seen.includes(key) || seen.includes(encodeURIComponent(key))
+							? `visible: ${seen.slice(0, 160)}`
+							: undefined;
 					},
 					KLASS,
 				));

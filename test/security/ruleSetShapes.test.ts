@@ -38,12 +38,15 @@ describe(`security: ${KLASS}`, function () {
 		MAINTAINED.rules.forEach((rule, r) => {
 			const sample = patternSampler(rule.regex, SEED + r);
 			// With one of the rule's keywords before it, as a secret is met (gitleaks gates a rule on its keywords).
-			for (let k = 0; k < SAMPLES; k++) lines.push(`# ${r}.${k} ${rule.keywords[k % rule.keywords.length]} ${sample()}`);
+			for (let k = 0; k < SAMPLES; k++)
+				lines.push(`# ${r}.${k} ${rule.keywords[k % rule.keywords.length]} ${sample()}`);
 		});
 		tree = tempTree('keel-rule-shapes-');
 		// One file per rule keeps each command's output and each MCP message small.
 		const files: Record<string, string> = {};
-		MAINTAINED.rules.forEach((rule, r) => (files[`ws/s/${r}.txt`] = `${lines.slice(r * SAMPLES, (r + 1) * SAMPLES).join('\n')}\n`));
+		MAINTAINED.rules.forEach(
+			(rule, r) => (files[`ws/s/${r}.txt`] = `${lines.slice(r * SAMPLES, (r + 1) * SAMPLES).join('\n')}\n`),
+		);
 		tree.add(files);
 		const ws = path.join(tree.base, 'ws');
 		const corpus = `${lines.join('\n')}\n`;
@@ -51,12 +54,22 @@ describe(`security: ${KLASS}`, function () {
 		findings = [...gitleaksFindings(corpus, 900_000), ...secretlintFindings(corpus)];
 		const runner = new LocalBashRunner(ws, tree.base);
 		const shell = createShellTools({
-			selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
+			selector: new ShellBackendSelector(
+				() => 'terminal',
+				Object.assign(runner, { available: async () => false }),
+				runner,
+			),
 			settings: () => ({ timeoutSeconds: 10, outputLimitBytes: 1_000_000, memoryMb: 512, pids: 256 }),
 		});
 		mcp = new McpConnection(
 			{ name: 'notes', scope: 'user', type: 'stdio', command: process.execPath, args: [FIXTURE] },
-			{ callTimeoutMs: 20_000, connectTimeoutMs: 20_000, maxReconnects: 0, reconnectBaseMs: 100, clientVersion: 't' },
+			{
+				callTimeoutMs: 20_000,
+				connectTimeoutMs: 20_000,
+				maxReconnects: 0,
+				reconnectBaseMs: 100,
+				clientVersion: 't',
+			},
 			() => undefined,
 		);
 		await mcp.start();
@@ -74,7 +87,9 @@ describe(`security: ${KLASS}`, function () {
 	it('the rule sets recognise most samples (the oracle is not empty)', () => {
 		const rules = new Set(findings.map(f => f.rule));
 		if (rules.size < MAINTAINED.rules.length / 2) {
-			throw new Error(`gitleaks and secretlint recognised samples of only ${rules.size} of ${MAINTAINED.rules.length} rules`);
+			throw new Error(
+				`gitleaks and secretlint recognised samples of only ${rules.size} of ${MAINTAINED.rules.length} rules`,
+			);
 		}
 	});
 
@@ -89,7 +104,9 @@ describe(`security: ${KLASS}`, function () {
 			for (let r = 0; r < MAINTAINED.rules.length; r++) {
 				const own = lines.slice(r * SAMPLES, (r + 1) * SAMPLES);
 				// A finding of a few characters (a word the pattern allows) identifies nothing.
-				const found = findings.filter(f => distinctive(f.secret).length >= 8 && own.some(line => line.includes(f.secret)));
+				const found = findings.filter(
+					f => distinctive(f.secret).length >= 8 && own.some(line => line.includes(f.secret)),
+				);
 				if (!found.length) continue;
 				const out = await take(`s/${r}.txt`, own.join('\n'));
 				for (const finding of found) {

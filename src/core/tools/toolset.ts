@@ -94,7 +94,9 @@ export async function filterCommandOutput(
 ): Promise<ToolResult> {
 	const settings = config(deps);
 	const filtered = settings.filters.apply(command, result.display);
-	const credentials = settings.securityScan ? await scanForCredentials(result.display, settings.securityPatterns) : [];
+	const credentials = settings.securityScan
+		? await scanForCredentials(result.display, settings.securityPatterns)
+		: [];
 	const warning = credentials.length ? `\n${credentialWarning(credentials)}` : '';
 	if (filtered.linesAfter >= filtered.linesBefore && filtered.text === result.display) {
 		return warning
@@ -140,7 +142,11 @@ export async function shapeOutput(
 		const tail = cutAtLine(display.slice(-Math.floor(threshold * 0.3)), 'start');
 		const omitted = display.length - head.length - tail.length;
 		let omittedLines = 0;
-		for (let at = display.indexOf('\n', head.length); at !== -1 && at < display.length - tail.length; at = display.indexOf('\n', at + 1)) {
+		for (
+			let at = display.indexOf('\n', head.length);
+			at !== -1 && at < display.length - tail.length;
+			at = display.indexOf('\n', at + 1)
+		) {
 			omittedLines++;
 		}
 		display = `${head}\n[… ${omitted} characters (${omittedLines} lines) omitted. Full output stored as ${ref}: call read_output with {"ref":"${ref}","offset":N} to read any part.]\n${tail}`;

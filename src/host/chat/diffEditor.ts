@@ -48,7 +48,7 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 		// Bounded in entries and in size: old cards lose the button's content before memory grows without limit.
 		while (this._sides.size > MAX_ENTRIES || this._chars > MAX_CHARS) {
 			const oldest = this._sides.keys().next().value as string;
-			this._chars -= this._sides.get(oldest)!.length;
+			this._chars -= (this._sides.get(oldest) ?? '').length;
 			this._sides.delete(oldest);
 		}
 	}

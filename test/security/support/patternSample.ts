@@ -90,7 +90,15 @@ export function patternSampler(pattern: string, seed: number): () => string {
 		return out => out.push(literal);
 	};
 	const classEscape = (c: string): string[] | undefined =>
-		c === 'd' ? DIGIT : c === 'w' ? WORD : c === 's' ? SPACE : c === 'S' || c === 'W' || c === 'D' ? ['#', '!'] : undefined;
+		c === 'd'
+			? DIGIT
+			: c === 'w'
+				? WORD
+				: c === 's'
+					? SPACE
+					: c === 'S' || c === 'W' || c === 'D'
+						? ['#', '!']
+						: undefined;
 	const charClass = (): Gen => {
 		let negated = false;
 		if (pattern[i] === '^') {
@@ -105,7 +113,9 @@ export function patternSampler(pattern: string, seed: number): () => string {
 				const end = pattern.indexOf(':]', i);
 				const name = pattern.slice(i + 2, end);
 				i = end + 2;
-				(name === 'alnum' ? WORD.filter(w => w !== '_') : name === 'digit' ? DIGIT : WORD).forEach(m => members.add(m));
+				(name === 'alnum' ? WORD.filter(w => w !== '_') : name === 'digit' ? DIGIT : WORD).forEach(m =>
+					members.add(m),
+				);
 				continue;
 			}
 			let from = pattern[i++];
@@ -116,7 +126,14 @@ export function patternSampler(pattern: string, seed: number): () => string {
 					set.forEach(m => members.add(m));
 					continue;
 				}
-				from = e === 'x' ? String.fromCharCode(parseInt(pattern.slice(i, (i += 2)), 16)) : e === 't' ? '\t' : e === 'n' ? '\n' : e;
+				from =
+					e === 'x'
+						? String.fromCharCode(parseInt(pattern.slice(i, (i += 2)), 16))
+						: e === 't'
+							? '\t'
+							: e === 'n'
+								? '\n'
+								: e;
 			}
 			if (pattern[i] === '-' && pattern[i + 1] !== ']') {
 				i++;
@@ -126,7 +143,9 @@ export function patternSampler(pattern: string, seed: number): () => string {
 			} else members.add(from);
 		}
 		i++;
-		const choices = negated ? PRINTABLE.filter(p => !members.has(p) && p !== ' ') : [...members].filter(m => m !== '\n' && m !== '\r');
+		const choices = negated
+			? PRINTABLE.filter(p => !members.has(p) && p !== ' ')
+			: [...members].filter(m => m !== '\n' && m !== '\r');
 		return out => out.push(pick(choices.length ? choices : ['x']));
 	};
 	const gen = alt();

@@ -97,7 +97,9 @@ async function run(job: PatternJob): Promise<string | undefined> {
 	}
 }
 
-parentPort?.on('message', async (job: PatternJob) => {
+parentPort?.on('message', (job: PatternJob) => void answer(job));
+
+async function answer(job: PatternJob): Promise<void> {
 	const started = process.hrtime.bigint();
 	try {
 		const refused = await run(job);
@@ -108,4 +110,4 @@ parentPort?.on('message', async (job: PatternJob) => {
 			refused: `threw ${(error as Error).name}: ${(error as Error).message}`,
 		});
 	}
-});
+}

@@ -114,10 +114,22 @@ export function generatedSecrets(): GeneratedSecret[] {
 		},
 		{ kind: 'URL password', text: `postgres://app:${password}@db.example.com:5432/app`, probe: password },
 		// Any scheme, with a user or without one (`redis://:pw@host`), a password of any length.
-		...['redis', 'rediss', 'mongodb+srv', 'amqps', 'mysql', 'sqlserver', `x${body('abcdefghijklmnopqrstuvwxyz', 6)}`].map(scheme => {
+		...[
+			'redis',
+			'rediss',
+			'mongodb+srv',
+			'amqps',
+			'mysql',
+			'sqlserver',
+			`x${body('abcdefghijklmnopqrstuvwxyz', 6)}`,
+		].map(scheme => {
 			const secret = body(ALNUM, 2 + rnd.int(16));
 			const user = rnd.pick(['', 'default', 'svc']);
-			return { kind: `URL password (${scheme}, user "${user}")`, text: `${scheme}://${user}:${secret}@cache.internal:6379/0`, probe: `:${secret}@` };
+			return {
+				kind: `URL password (${scheme}, user "${user}")`,
+				text: `${scheme}://${user}:${secret}@cache.internal:6379/0`,
+				probe: `:${secret}@`,
+			};
 		}),
 		{ kind: 'password assignment', text: `DB_PASSWORD=${password}`, probe: password },
 		{ kind: 'config password', text: `database:\n  password: ${password}`, probe: password },

@@ -352,7 +352,8 @@ function escapeAt(text: string, i: number): { length: number; point: number } | 
 		const isX = text[i + 2] === 'x' || text[i + 2] === 'X';
 		let k = i + (isX ? 3 : 2);
 		const from = k;
-		while (k < text.length && k - from < (isX ? 6 : 7) && (isX ? isHex(code(text, k)) : isDigit(code(text, k)))) k++;
+		while (k < text.length && k - from < (isX ? 6 : 7) && (isX ? isHex(code(text, k)) : isDigit(code(text, k))))
+			k++;
 		if (k === from || text[k] !== ';') return undefined;
 		const point = parseInt(text.slice(from, k), isX ? 16 : 10);
 		return { length: k + 1 - i, point };

@@ -38,149 +38,193 @@ export function widen<T>(fn: () => T): T {
  * class of both cases), for the exact-case starts; otherwise everything is case-folded.
  */
 export function parsePattern(source: string, cased = false): Node {
-	let i = 0;
+	return new PatternParser(source, cased).parse();
+}
+
+/** A recursive-descent reading of a rule's pattern (trusted text, a few hundred characters). */
+class PatternParser {
+	private i = 0;
 	/** Whether `(?i)` is on, per open group. */
-	const ci: boolean[] = [false];
-	const letter = (c: string): Node => {
-		if (!cased) return { t: 'lit', s: c.toLowerCase() };
+	private readonly ci: boolean[] = [false];
+
+	constructor(
+		private readonly source: string,
+		private readonly cased: boolean,
+	) {}
+
+	parse(): Node {
+		const node = this.alt();
+		if (this.i < this.source.length) throw new Error(`unparsed tail at ${this.i} in ${this.source}`);
+		return node;
+	}
+
+	private letter(c: string): Node {
+		if (!this.cased) return { t: 'lit', s: c.toLowerCase() };
 		const lower = c.toLowerCase();
 		const upper = c.toUpperCase();
-		return ci[ci.length - 1] && lower !== upper ? { t: 'class', chars: [lower, upper] } : { t: 'lit', s: c };
-	};
-	const peek = () => source[i];
-	const alt = (): Node => {
-		const branches: Node[] = [cat()];
-		while (peek() === '|') {
-			i++;
-			branches.push(cat());
+		return this.ci[this.ci.length - 1] && lower !== upper
+			? { t: 'class', chars: [lower, upper] }
+			: { t: 'lit', s: c };
+	}
+
+	private alt(): Node {
+		const branches: Node[] = [this.cat()];
+		while (this.source[this.i] === '|') {
+			this.i++;
+			branches.push(this.cat());
 		}
 		return branches.length === 1 ? branches[0] : { t: 'alt', branches };
-	};
-	const cat = (): Node => {
+	}
+
+	private cat(): Node {
 		const items: Node[] = [];
-		while (i < source.length && peek() !== '|' && peek() !== ')') {
-			let atom = single();
-			atom = quantified(atom);
-			items.push(atom);
+		while (this.i < this.source.length && this.source[this.i] !== '|' && this.source[this.i] !== ')') {
+			items.push(this.quantified(this.single()));
 		}
 		return { t: 'cat', items };
-	};
-	const quantified = (atom: Node): Node => {
+	}
+
+	private quantified(atom: Node): Node {
+		const source = this.source;
 		for (;;) {
-			const c = peek();
+			const c = source[this.i];
 			let min: number;
 			let max: number;
+			const counted = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(this.i, this.i + 16));
 			if (c === '*') [min, max] = [0, Infinity];
 			else if (c === '+') [min, max] = [1, Infinity];
 			else if (c === '?') [min, max] = [0, 1];
-			else if (c === '{' && /^\{\d+(?:,\d*)?\}/.test(source.slice(i))) {
-				const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(source.slice(i))!;
-				min = Number(m[1]);
-				max = m[2] ? (m[3] ? Number(m[3]) : Infinity) : min;
-				i += m[0].length - 1;
+			else if (c === '{' && counted) {
+				min = Number(counted[1]);
+				max = counted[2] ? (counted[3] ? Number(counted[3]) : Infinity) : min;
+				this.i += counted[0].length - 1;
 			} else return atom;
-			i++;
-			if (peek() === '?') i++; // lazy: same language
+			this.i++;
+			if (source[this.i] === '?') this.i++; // lazy: same language
 			atom = { t: 'rep', node: atom, min, max };
 		}
-	};
-	const single = (): Node => {
-		const c = source[i++];
-		if (c === '(') {
-			let on = ci[ci.length - 1];
-			if (/^\?<?[=!]/.test(source.slice(i, i + 3))) {
-				// A lookaround: zero-width, it promises nothing about the characters a match holds.
-				i += source[i + 1] === '<' ? 3 : 2;
-				alt();
-				if (source[i++] !== ')') throw new Error(`unbalanced group in ${source}`);
-				return { t: 'assert' };
-			}
-			if (source.startsWith('?', i)) {
-				// (?:…), (?i:…), (?P<name>…), (?<name>…), or a bare flag group (?i) / (?-i).
-				const flags = /^\?(?:P?<[^>]+>|([a-zA-Z]*)(?:-([a-zA-Z]*))?(:|\)))/.exec(source.slice(i));
-				if (!flags) throw new Error(`unsupported group at ${i} in ${source}`);
-				i += flags[0].length;
-				if (flags[1]?.includes('i')) on = true;
-				if (flags[2]?.includes('i')) on = false;
-				if (flags[3] === ')') {
-					ci[ci.length - 1] = on;
-					return { t: 'assert' };
-				}
-			}
-			ci.push(on);
-			const inner = alt();
-			ci.pop();
-			if (source[i++] !== ')') throw new Error(`unbalanced group in ${source}`);
-			return inner;
-		}
-		if (c === '[') return charClass();
+	}
+
+	private single(): Node {
+		const c = this.source[this.i++];
+		if (c === '(') return this.group();
+		if (c === '[') return this.charClass();
 		if (c === '.') return { t: 'class', chars: undefined };
 		if (c === '^' || c === '$') return { t: 'assert' };
-		if (c === '\\') return escape();
-		return letter(c);
-	};
-	const escape = (): Node => {
-		const c = source[i++];
+		if (c === '\\') return this.escape();
+		return this.letter(c);
+	}
+
+	private group(): Node {
+		const source = this.source;
+		let on = this.ci[this.ci.length - 1];
+		if (/^\?<?[=!]/.test(source.slice(this.i, this.i + 3))) {
+			// A lookaround: zero-width, it promises nothing about the characters a match holds.
+			this.i += source[this.i + 1] === '<' ? 3 : 2;
+			this.alt();
+			this.close();
+			return { t: 'assert' };
+		}
+		if (source.startsWith('?', this.i)) {
+			// (?:…), (?i:…), (?P<name>…), (?<name>…), or a bare flag group (?i) / (?-i).
+			const flags = /^\?(?:P?<[^>]+>|([a-zA-Z]*)(?:-([a-zA-Z]*))?(:|\)))/.exec(source.slice(this.i));
+			if (!flags) throw new Error(`unsupported group at ${this.i} in ${source}`);
+			this.i += flags[0].length;
+			if (flags[1]?.includes('i')) on = true;
+			if (flags[2]?.includes('i')) on = false;
+			if (flags[3] === ')') {
+				this.ci[this.ci.length - 1] = on;
+				return { t: 'assert' };
+			}
+		}
+		this.ci.push(on);
+		const inner = this.alt();
+		this.ci.pop();
+		this.close();
+		return inner;
+	}
+
+	private close(): void {
+		if (this.source[this.i++] !== ')') throw new Error(`unbalanced group in ${this.source}`);
+	}
+
+	private escape(): Node {
+		const source = this.source;
+		const c = source[this.i++];
 		if ('bBAzZ'.includes(c)) return { t: 'assert' };
 		if ('dDwWsShHvV'.includes(c)) return { t: 'class', chars: undefined };
 		if (c === 'x') {
-			const hex = source[i] === '{' ? /^\{([0-9a-fA-F]+)\}/.exec(source.slice(i))! : /^[0-9a-fA-F]{2}/.exec(source.slice(i))!;
-			i += hex[0].length;
-			return letter(String.fromCodePoint(parseInt(hex[1] ?? hex[0], 16)));
+			const hex =
+				source[this.i] === '{'
+					? /^\{([0-9a-fA-F]+)\}/.exec(source.slice(this.i))
+					: /^[0-9a-fA-F]{2}/.exec(source.slice(this.i));
+			if (!hex) throw new Error(`bad \\x escape at ${this.i} in ${source}`);
+			this.i += hex[0].length;
+			return this.letter(String.fromCodePoint(parseInt(hex[1] ?? hex[0], 16)));
 		}
 		if (c === 'p' || c === 'P') {
-			i += source[i] === '{' ? source.indexOf('}', i) - i + 1 : 1;
+			this.i += source[this.i] === '{' ? source.indexOf('}', this.i) - this.i + 1 : 1;
 			return { t: 'class', chars: undefined };
 		}
 		if (c === 'n') return { t: 'lit', s: '\n' };
 		if (c === 'r') return { t: 'lit', s: '\r' };
 		if (c === 't') return { t: 'lit', s: '\t' };
-		return letter(c);
-	};
-	const charClass = (): Node => {
-		const chars = new Set<string>();
-		let negated = false;
-		let open = true;
-		if (source[i] === '^') {
-			negated = true;
-			i++;
+		return this.letter(c);
+	}
+
+	/** One character of a class, its escapes decoded; undefined for a set escape (\\d, \\w, \\p{…}) that makes the class open. */
+	private classChar(): string | undefined {
+		const source = this.source;
+		const c = source[this.i++];
+		if (c !== '\\') return c;
+		const e = source[this.i++];
+		if ('dDwWsS'.includes(e)) return undefined;
+		if (e === 'p' || e === 'P') {
+			this.i += source[this.i] === '{' ? source.indexOf('}', this.i) - this.i + 1 : 1;
+			return undefined;
 		}
+		if (e === 'x') return String.fromCharCode(parseInt(source.slice(this.i, (this.i += 2)), 16));
+		return e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e;
+	}
+
+	private charClass(): Node {
+		const source = this.source;
+		const chars = new Set<string>();
+		let open = false;
+		const negated = source[this.i] === '^';
+		if (negated) this.i++;
 		let first = true;
-		while (i < source.length && (first || source[i] !== ']')) {
+		while (this.i < source.length && (first || source[this.i] !== ']')) {
 			first = false;
-			let c = source[i++];
-			if (c === '[' && source[i] === ':') {
-				i = source.indexOf(':]', i) + 2;
-				open = false;
+			if (source.startsWith('[:', this.i)) {
+				this.i = source.indexOf(':]', this.i) + 2;
+				open = true;
 				continue;
 			}
-			if (c === '\\') {
-				const e = source[i++];
-				if ('dDwWsS'.includes(e) || e === 'p' || e === 'P') {
-					open = false;
-					if (e === 'p' || e === 'P') i += source[i] === '{' ? source.indexOf('}', i) - i + 1 : 1;
-					continue;
-				}
-				c = e === 'x' ? String.fromCharCode(parseInt(source.slice(i, (i += 2)), 16)) : e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e;
+			const c = this.classChar();
+			if (c === undefined) {
+				open = true;
+				continue;
 			}
-			if (source[i] === '-' && source[i + 1] !== ']') {
-				i++;
-				let to = source[i++];
-				if (to === '\\') to = source[i++];
+			if (source[this.i] === '-' && source[this.i + 1] !== ']') {
+				this.i++;
+				const to = this.classChar() ?? c;
 				const span = to.charCodeAt(0) - c.charCodeAt(0);
-				if (span > MAX_CLASS) open = false;
+				if (span > MAX_CLASS) open = true;
 				else for (let k = 0; k <= span; k++) chars.add(String.fromCharCode(c.charCodeAt(0) + k));
 				continue;
 			}
 			chars.add(c);
 		}
-		i++;
-		const folded = new Set([...chars].flatMap(ch => (!cased ? [ch.toLowerCase()] : ci[ci.length - 1] ? [ch.toLowerCase(), ch.toUpperCase()] : [ch])));
-		return { t: 'class', chars: negated || !open || folded.size > MAX_CLASS ? undefined : [...folded] };
-	};
-	const node = alt();
-	if (i < source.length) throw new Error(`unparsed tail at ${i} in ${source}`);
-	return node;
+		this.i++;
+		const on = this.ci[this.ci.length - 1];
+		const folded = new Set(
+			[...chars].flatMap(ch =>
+				!this.cased ? [ch.toLowerCase()] : on ? [ch.toLowerCase(), ch.toUpperCase()] : [ch],
+			),
+		);
+		return { t: 'class', chars: negated || open || folded.size > MAX_CLASS ? undefined : [...folded] };
+	}
 }
 
 /** Every string the node matches, when that is a small set (case folded). */
@@ -275,7 +319,9 @@ export function requiredLiterals(node: Node): string[] | undefined {
 		}
 		case 'rep':
 			return node.min > 0 ? requiredLiterals(node.node) : undefined;
-		default:
+		case 'lit':
+		case 'class':
+		case 'assert':
 			return undefined;
 	}
 }
@@ -289,7 +335,8 @@ export function leadingLiterals(node: Node): string[] | undefined {
 		if (!part || cross(run, part).length > MAX_SET) {
 			if (run.every(s => s === '') && item.t !== 'lit') {
 				// A group first: its own starts, if it has them.
-				const inner = item.t === 'alt' ? alternatives(item) : item.t === 'cat' ? leadingLiterals(item) : undefined;
+				const inner =
+					item.t === 'alt' ? alternatives(item) : item.t === 'cat' ? leadingLiterals(item) : undefined;
 				return inner && inner.every(s => s.length > 0) ? inner : undefined;
 			}
 			break;
@@ -322,9 +369,10 @@ export function maxLength(node: Node): number {
 			return node.items.reduce((sum, item) => sum + maxLength(item), 0);
 		case 'alt':
 			return Math.max(...node.branches.map(maxLength));
-		case 'rep':
+		case 'rep': {
 			if (node.max === 0) return 0;
 			const one = maxLength(node.node);
 			return one === 0 ? 0 : node.max * one;
+		}
 	}
 }

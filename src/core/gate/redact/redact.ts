@@ -219,7 +219,9 @@ export function redactDeep<T>(value: T): { value: T; hits: string[] } {
 }
 
 /** A card's preview of a change (diff and both sides), redacted like any output, a slice at a time. */
-export async function redactPreview<T extends { unified: string; before?: string; after?: string }>(diff: T): Promise<T> {
+export async function redactPreview<T extends { unified: string; before?: string; after?: string }>(
+	diff: T,
+): Promise<T> {
 	const out = { ...diff, unified: (await redactSecretsAsync(diff.unified)).text };
 	if (diff.before !== undefined) out.before = (await redactSecretsAsync(diff.before)).text;
 	if (diff.after !== undefined) out.after = (await redactSecretsAsync(diff.after)).text;

@@ -226,7 +226,12 @@ export class LineRedactor {
 		const body = trailingBody(text);
 		if (body && looksLikeKeyBody(text.slice(body.start, body.end))) {
 			const at = this._batchLength;
-			this._batchSpans.push({ start: at + body.start, end: at + body.end, label: 'key material', rank: KEY_RANK });
+			this._batchSpans.push({
+				start: at + body.start,
+				end: at + body.end,
+				label: 'key material',
+				rank: KEY_RANK,
+			});
 		}
 		this._batch.push(text, nl);
 		this._batchLength += text.length + nl.length;

@@ -94,7 +94,20 @@ const ENV_NAMES = [
 	'CREDENTIAL',
 ];
 /** Query and connection-string parameters that carry a credential (`?password=`, `;Password=`, `&sig=`). */
-const PARAM_NAMES = ['password', 'passwd', 'pwd', 'pass', 'secret', 'token', 'access_token', 'api_key', 'apikey', 'sig', 'signature', 'auth'];
+const PARAM_NAMES = [
+	'password',
+	'passwd',
+	'pwd',
+	'pass',
+	'secret',
+	'token',
+	'access_token',
+	'api_key',
+	'apikey',
+	'sig',
+	'signature',
+	'auth',
+];
 /** A value that names a type or a constant, not a secret (`password: string`). */
 const TYPE_WORDS: MaintainedAllowlist = {
 	target: 'secret',
@@ -155,7 +168,13 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		boundary: true,
 	}),
-	keel({ label: 'Anthropic key', regex: `\\b(sk-ant-${T}{20,})`, keywords: ['sk-ant-'], anchored: true, boundary: true }),
+	keel({
+		label: 'Anthropic key',
+		regex: `\\b(sk-ant-${T}{20,})`,
+		keywords: ['sk-ant-'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'OpenAI key',
 		regex: `\\b(sk-(?:proj-|svcacct-|admin-)?${T}{20,})`,
@@ -163,16 +182,41 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		boundary: true,
 	}),
-	keel({ label: 'Hugging Face token', regex: '\\b(hf_[A-Za-z0-9]{30,})\\b', keywords: ['hf_'], anchored: true, boundary: true }),
+	keel({
+		label: 'Hugging Face token',
+		regex: '\\b(hf_[A-Za-z0-9]{30,})\\b',
+		keywords: ['hf_'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'Slack webhook',
 		regex: 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,}|[A-Za-z0-9+/_-]{2,}…)',
 		keywords: ['https://hooks.slack.com/'],
 		anchored: true,
 	}),
-	keel({ label: 'Google API key', regex: '\\b(AIza[0-9A-Za-z_-]{35})\\b', keywords: ['aiza'], anchored: true, boundary: true, cased: ['AIza'] }),
-	keel({ label: 'Google OAuth secret', regex: `\\b(GOCSPX-${T}{20,})`, keywords: ['gocspx-'], anchored: true, boundary: true }),
-	keel({ label: 'Google OAuth token', regex: `\\b(ya29\\.${T}{20,})`, keywords: ['ya29.'], anchored: true, boundary: true }),
+	keel({
+		label: 'Google API key',
+		regex: '\\b(AIza[0-9A-Za-z_-]{35})\\b',
+		keywords: ['aiza'],
+		anchored: true,
+		boundary: true,
+		cased: ['AIza'],
+	}),
+	keel({
+		label: 'Google OAuth secret',
+		regex: `\\b(GOCSPX-${T}{20,})`,
+		keywords: ['gocspx-'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Google OAuth token',
+		regex: `\\b(ya29\\.${T}{20,})`,
+		keywords: ['ya29.'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'Stripe key',
 		regex: '\\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,})\\b',
@@ -180,8 +224,20 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		boundary: true,
 	}),
-	keel({ label: 'webhook secret', regex: '\\b(whsec_[A-Za-z0-9+/=]{20,})', keywords: ['whsec_'], anchored: true, boundary: true }),
-	keel({ label: 'npm token', regex: '\\b(npm_[A-Za-z0-9]{36})\\b', keywords: ['npm_'], anchored: true, boundary: true }),
+	keel({
+		label: 'webhook secret',
+		regex: '\\b(whsec_[A-Za-z0-9+/=]{20,})',
+		keywords: ['whsec_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'npm token',
+		regex: '\\b(npm_[A-Za-z0-9]{36})\\b',
+		keywords: ['npm_'],
+		anchored: true,
+		boundary: true,
+	}),
 	// .npmrc / .yarnrc: //registry/:_authToken=…, _auth=…, _password=…
 	keel({
 		label: 'npm auth',
@@ -190,7 +246,13 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		operator: true,
 	}),
-	keel({ label: 'PyPI token', regex: `\\b(pypi-AgE${T}{50,})`, keywords: ['pypi-age'], anchored: true, boundary: true }),
+	keel({
+		label: 'PyPI token',
+		regex: `\\b(pypi-AgE${T}{50,})`,
+		keywords: ['pypi-age'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'SendGrid key',
 		regex: `\\b(SG\\.${T}{16,32}\\.${T}{16,64})`,
@@ -199,8 +261,21 @@ export const KEEL_RULES: RedactRule[] = [
 		boundary: true,
 		cased: ['SG.'],
 	}),
-	keel({ label: 'Twilio key', regex: '\\b(SK[0-9a-fA-F]{32})\\b', keywords: ['sk'], anchored: true, boundary: true, cased: ['SK'] }),
-	keel({ label: 'Mailgun key', regex: '\\b(key-[0-9a-zA-Z]{32})\\b', keywords: ['key-'], anchored: true, boundary: true }),
+	keel({
+		label: 'Twilio key',
+		regex: '\\b(SK[0-9a-fA-F]{32})\\b',
+		keywords: ['sk'],
+		anchored: true,
+		boundary: true,
+		cased: ['SK'],
+	}),
+	keel({
+		label: 'Mailgun key',
+		regex: '\\b(key-[0-9a-zA-Z]{32})\\b',
+		keywords: ['key-'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'Shopify token',
 		regex: '\\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\\b',
@@ -215,8 +290,20 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		boundary: true,
 	}),
-	keel({ label: '1Password token', regex: '\\b(ops_ey[A-Za-z0-9+/=_-]{50,})', keywords: ['ops_ey'], anchored: true, boundary: true }),
-	keel({ label: 'DigitalOcean token', regex: '\\b(do[a-z]_v1_[a-f0-9]{64})\\b', keywords: letters('do', '_v1_'), anchored: true, boundary: true }),
+	keel({
+		label: '1Password token',
+		regex: '\\b(ops_ey[A-Za-z0-9+/=_-]{50,})',
+		keywords: ['ops_ey'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'DigitalOcean token',
+		regex: '\\b(do[a-z]_v1_[a-f0-9]{64})\\b',
+		keywords: letters('do', '_v1_'),
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'Doppler token',
 		regex: '\\b(dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{40,})',
@@ -224,7 +311,13 @@ export const KEEL_RULES: RedactRule[] = [
 		anchored: true,
 		boundary: true,
 	}),
-	keel({ label: 'Databricks token', regex: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)\\b', keywords: ['dapi'], anchored: true, boundary: true }),
+	keel({
+		label: 'Databricks token',
+		regex: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)\\b',
+		keywords: ['dapi'],
+		anchored: true,
+		boundary: true,
+	}),
 	keel({
 		label: 'Telegram bot token',
 		regex: '\\b(\\d{8,10}:AA[A-Za-z0-9_-]{33})\\b',

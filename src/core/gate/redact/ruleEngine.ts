@@ -135,7 +135,11 @@ export class RuleEngine {
 					let list = windows.get(i);
 					if (!list) windows.set(i, (list = []));
 					// A keyword that is context, not part of the secret (gitleaks' `facebook` before a page token): the whole text.
-					list.push(rule.context ? [0, text.length] : [Math.max(0, hit.start - BACK), Math.min(text.length, hit.end + REACH)]);
+					list.push(
+						rule.context
+							? [0, text.length]
+							: [Math.max(0, hit.start - BACK), Math.min(text.length, hit.end + REACH)],
+					);
 				}
 			}
 		}
@@ -176,7 +180,8 @@ export class RuleEngine {
 			// One character more than the longest match: its terminator (`\b`, `$`) is judged on the text.
 			const to = Math.min(lineTo, start + Math.min(reach + 1, REACH));
 			const from = start > 0 ? start - 1 : 0;
-			const re = start > 0 ? (entry.afterOne ??= compile(rule, '^(?s:.)')) : (entry.atStart ??= compile(rule, '^'));
+			const re =
+				start > 0 ? (entry.afterOne ??= compile(rule, '^(?s:.)')) : (entry.atStart ??= compile(rule, '^'));
 			const m = re.matcher(text.slice(from, to));
 			if (!m.find()) continue;
 			const span = this._secret(text, entry, m, from, reach > REACH ? to : Infinity, 1);
@@ -266,7 +271,8 @@ export class RuleEngine {
 		start += offset;
 		end += offset;
 		// The window cut a longer token: it runs on to the token's end.
-		if (end === windowEnd && end < text.length) while (end < text.length && isTokenChar(text.charCodeAt(end))) end++;
+		if (end === windowEnd && end < text.length)
+			while (end < text.length && isTokenChar(text.charCodeAt(end))) end++;
 		const secret = text.slice(start, end);
 		if (rule.entropy && entropy(secret) <= rule.entropy) return undefined;
 		// gitleaks asks its generic rules' secrets for a digit (its detector does, not the pattern).
@@ -282,7 +288,8 @@ export class RuleEngine {
 
 	private _allowed(text: string, entry: Entry, secret: string, matchStart: number, matchEnd: number): boolean {
 		const lists = (entry.allow ??= (entry.rule.allow ?? []).map(compileAllow));
-		const all = entry.rule.from === 'gitleaks' ? [(this._global ??= compileAllow(MAINTAINED.global)), ...lists] : lists;
+		const all =
+			entry.rule.from === 'gitleaks' ? [(this._global ??= compileAllow(MAINTAINED.global)), ...lists] : lists;
 		if (!all.length) return false;
 		const targetOf = (list: MaintainedAllowlist) => {
 			if (list.target === 'secret') return secret;

@@ -99,7 +99,8 @@ export class ToolCallAssembler {
 		const shape = this._shape(call);
 		if (shape.object === undefined) {
 			const could = shape.first === '{' && shape.last === '}';
-			const affordable = shape.parsed + call.rawArguments.length <= PARSE_BUDGET * call.rawArguments.length + 4096;
+			const affordable =
+				shape.parsed + call.rawArguments.length <= PARSE_BUDGET * call.rawArguments.length + 4096;
 			if (could && affordable) shape.parsed += call.rawArguments.length;
 			shape.object = could && affordable && isObjectJson(call.rawArguments);
 		}

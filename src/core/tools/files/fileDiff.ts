@@ -19,14 +19,20 @@ export const DIFF_LIMITS = {
 /** The diff a write/edit card shows. `before`/`after` travel with it so the host can open VS Code's diff editor on exactly this. */
 export function fileDiff(path: string, before: string | undefined, after: string | undefined): FileDiff {
 	const diff = boundedDiff(path, before, after);
-	return diff.unified === undefined ? { path, before, after, unified: '', tooLarge: changeSize(before ?? '', after ?? '') } : (diff as FileDiff);
+	return diff.unified === undefined
+		? { path, before, after, unified: '', tooLarge: changeSize(before ?? '', after ?? '') }
+		: (diff as FileDiff);
 }
 
 /**
  * The same, with a turn of the event loop between the diff and, when it gave up, the count of
  * changed lines: each is one bounded block, not both in one.
  */
-export async function fileDiffAsync(path: string, before: string | undefined, after: string | undefined): Promise<FileDiff> {
+export async function fileDiffAsync(
+	path: string,
+	before: string | undefined,
+	after: string | undefined,
+): Promise<FileDiff> {
 	const diff = boundedDiff(path, before, after);
 	if (diff.unified !== undefined) return diff as FileDiff;
 	await new Promise(resolve => setImmediate(resolve));
@@ -68,7 +74,10 @@ function boundedDiff(
  * has not (each line counted as often as it occurs), an upper bound of what a diff would mark,
  * found in one pass over each side.
  */
-export function changeSize(before: string, after: string): { bytes: number; changedLines: number; added: number; removed: number } {
+export function changeSize(
+	before: string,
+	after: string,
+): { bytes: number; changedLines: number; added: number; removed: number } {
 	const counts = new Map<string, number>();
 	const lines = (text: string) => (text === '' ? [] : text.split('\n'));
 	for (const line of lines(before)) counts.set(line, (counts.get(line) ?? 0) + 1);

@@ -64,7 +64,11 @@ export async function planLaunch(server: McpServerConfig, context: LaunchContext
 	if (inputs.size) {
 		lines.push(`asks you for: ${[...inputs].join(', ')}`);
 	}
-	holdServerSecrets(config, env, envRead.map(name => [name, context.env[name]]));
+	holdServerSecrets(
+		config,
+		env,
+		envRead.map(name => [name, context.env[name]]),
+	);
 	const fingerprint = createHash('sha256')
 		.update(
 			JSON.stringify([

@@ -65,12 +65,21 @@ describe('line shapes: scanners for what the regular expressions matched', () =>
 		const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 		const body = fc.string({ unit: fc.constantFrom(...b64.split('')), minLength: 30, maxLength: 50 });
 		fc.assert(
-			fc.property(lineOf(' :|>"\'=,x_', 6), body, fc.constantFrom('', '=', '==', '===', '",', "'", ' ', ',  '), (head, run, tail) => {
-				const line = head + run + tail;
-				const found = TRAILING_BODY.exec(line);
-				const mine = trailingBody(line);
-				assert.deepStrictEqual(mine && [mine.start, mine.end], found ? [found.index, found.index + found[0].length] : undefined, JSON.stringify(line));
-			}),
+			fc.property(
+				lineOf(' :|>"\'=,x_', 6),
+				body,
+				fc.constantFrom('', '=', '==', '===', '",', "'", ' ', ',  '),
+				(head, run, tail) => {
+					const line = head + run + tail;
+					const found = TRAILING_BODY.exec(line);
+					const mine = trailingBody(line);
+					assert.deepStrictEqual(
+						mine && [mine.start, mine.end],
+						found ? [found.index, found.index + found[0].length] : undefined,
+						JSON.stringify(line),
+					);
+				},
+			),
 			runs,
 		);
 	});
@@ -106,12 +115,20 @@ describe('line shapes: scanners for what the regular expressions matched', () =>
 
 	it('key block headers and earlier markers', () => {
 		fc.assert(
-			fc.property(lineOf(' -ABEGINPRVTKYLOC01', 30), fc.constantFrom('', '-----BEGIN ', 'PuTTY-User-Key-File-2:', 'PRIVATE KEY-----'), (a, b) => {
-				const line = a + b + a;
-				const old = BEGIN.exec(line);
-				const mine = findKeyBegin(line);
-				assert.deepStrictEqual(mine && [mine.index, mine.text], old ? [old.index, old[0]] : undefined, JSON.stringify(line));
-			}),
+			fc.property(
+				lineOf(' -ABEGINPRVTKYLOC01', 30),
+				fc.constantFrom('', '-----BEGIN ', 'PuTTY-User-Key-File-2:', 'PRIVATE KEY-----'),
+				(a, b) => {
+					const line = a + b + a;
+					const old = BEGIN.exec(line);
+					const mine = findKeyBegin(line);
+					assert.deepStrictEqual(
+						mine && [mine.index, mine.text],
+						old ? [old.index, old[0]] : undefined,
+						JSON.stringify(line),
+					);
+				},
+			),
 			runs,
 		);
 		fc.assert(

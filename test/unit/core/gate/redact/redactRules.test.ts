@@ -8,13 +8,19 @@ import * as path from 'path';
 import { RE2JS } from 're2js';
 import { generate } from '../../../../../scripts/redactRules/generate';
 import { holdSecret, releaseHeldSecrets } from '../../../../../src/core/gate/redact/heldSecrets';
-import { leadingLiterals, parsePattern, requiredLiterals, widen } from '../../../../../src/core/gate/redact/patternShape';
+import {
+	leadingLiterals,
+	parsePattern,
+	requiredLiterals,
+	widen,
+} from '../../../../../src/core/gate/redact/patternShape';
 import { redactDeep, redactSecrets } from '../../../../../src/core/gate/redact/redact';
 import { ALL_RULES, KEEL_RULES, MAINTAINED } from '../../../../../src/core/gate/redact/redactRules';
 
 const ROOT = path.join(__dirname, '../../../../../..');
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const token = (min: number, max = min) => fc.string({ unit: fc.constantFrom(...ALNUM.split('')), minLength: min, maxLength: max });
+const token = (min: number, max = min) =>
+	fc.string({ unit: fc.constantFrom(...ALNUM.split('')), minLength: min, maxLength: max });
 
 describe('redaction rules', () => {
 	it('are generated from the installed gitleaks and secretlint, and the data is up to date', function () {
@@ -60,14 +66,34 @@ describe('redaction rules', () => {
 
 	it('cuts the password of a URL with any scheme, with or without a user', () => {
 		const scheme = fc.oneof(
-			fc.constantFrom('redis', 'rediss', 'postgres', 'postgresql', 'mysql', 'mongodb+srv', 'amqp', 'https', 'ftp', 'smtp', 'ldap', 'sqlserver', 'git+ssh'),
+			fc.constantFrom(
+				'redis',
+				'rediss',
+				'postgres',
+				'postgresql',
+				'mysql',
+				'mongodb+srv',
+				'amqp',
+				'https',
+				'ftp',
+				'smtp',
+				'ldap',
+				'sqlserver',
+				'git+ssh',
+			),
 			fc.stringMatching(/^[a-z][a-z0-9+.-]{1,12}$/),
 		);
 		fc.assert(
-			fc.property(scheme, fc.constantFrom('', 'app', 'default', 'user.name'), token(2, 30), fc.constantFrom('db.example.com', 'host:6379', '10.0.0.5'), (s, user, password, host) => {
-				const out = redactSecrets(`connect ${s}://${user}:${password}@${host}/0`).text;
-				assert.ok(!out.includes(`:${password}@`), out);
-			}),
+			fc.property(
+				scheme,
+				fc.constantFrom('', 'app', 'default', 'user.name'),
+				token(2, 30),
+				fc.constantFrom('db.example.com', 'host:6379', '10.0.0.5'),
+				(s, user, password, host) => {
+					const out = redactSecrets(`connect ${s}://${user}:${password}@${host}/0`).text;
+					assert.ok(!out.includes(`:${password}@`), out);
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});
@@ -79,7 +105,9 @@ describe('redaction rules', () => {
 				fc.constantFrom('password', 'Password', 'pwd', 'access_token', 'api_key', 'sig', 'token'),
 				token(6, 24),
 				(sep, name, value) => {
-					const out = redactSecrets(`jdbc:postgresql://h/db?ssl=true${sep}${name}=${value}${sep === ';' ? ';Server=x' : '&x=1'}`).text;
+					const out = redactSecrets(
+						`jdbc:postgresql://h/db?ssl=true${sep}${name}=${value}${sep === ';' ? ';Server=x' : '&x=1'}`,
+					).text;
 					assert.ok(!out.includes(value), out);
 				},
 			),
@@ -114,13 +142,16 @@ describe('redaction rules', () => {
 		releaseHeldSecrets();
 		try {
 			fc.assert(
-				fc.property(fc.string({ minLength: 8, maxLength: 40 }).filter(s => s.trim().length >= 8 && !s.includes('…')), value => {
-					holdSecret(value, 'API key');
-					for (const shown of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-						const out = redactSecrets(`error: invalid key "${shown}" given`).text;
-						assert.ok(!out.includes(shown), out);
-					}
-				}),
+				fc.property(
+					fc.string({ minLength: 8, maxLength: 40 }).filter(s => s.trim().length >= 8 && !s.includes('…')),
+					value => {
+						holdSecret(value, 'API key');
+						for (const shown of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
+							const out = redactSecrets(`error: invalid key "${shown}" given`).text;
+							assert.ok(!out.includes(shown), out);
+						}
+					},
+				),
 				{ numRuns: 200 },
 			);
 			holdSecret('kx-5f0c1a9e7b3d2c4e6f8a', 'API key');
