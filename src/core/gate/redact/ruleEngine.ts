@@ -182,7 +182,10 @@ export class RuleEngine {
 			const from = start > 0 ? start - 1 : 0;
 			const re =
 				start > 0 ? (entry.afterOne ??= compile(rule, '^(?s:.)')) : (entry.atStart ??= compile(rule, '^'));
-			const m = re.matcher(text.slice(from, to));
+			const slice = text.slice(from, to);
+			// Whether it matches is cheaper to learn than where its groups are: most tries do not.
+			if (!re.test(slice)) continue;
+			const m = re.matcher(slice);
 			if (!m.find()) continue;
 			const span = this._secret(text, entry, m, from, reach > REACH ? to : Infinity, 1);
 			if (span) {
@@ -206,7 +209,12 @@ export class RuleEngine {
 		for (const [start, end] of merged) {
 			for (let from = start; from < end; from += WINDOW - OVERLAP) {
 				const to = Math.min(end, from + WINDOW);
-				const m = re.matcher(text.slice(from, to));
+				const slice = text.slice(from, to);
+				if (!re.test(slice)) {
+					if (to >= end) break;
+					continue;
+				}
+				const m = re.matcher(slice);
 				while (m.find()) {
 					const span = this._secret(text, entry, m, from, to, 0);
 					if (span && !seen.has(span.start)) {
