@@ -5,7 +5,8 @@
  * whose arguments are 50 MB (streamed by the model double in another process through the
  * OpenAI wire into the agent loop), a command printing one 100 MB line and one printing 200 MB
  * (the Docker sandbox), and the redactor's throughput on a 512 KiB line and a 50 MB output.
- * Budget: no block over 200 ms. References are the figures before the bounds (same inputs).
+ * Budget: no block over 200 ms. References are the figures before the bounds (same inputs, this
+ * kind of machine: the 24.7 s stall is the reported one, the others measured on the code before).
  */
 import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
@@ -191,12 +192,20 @@ export async function commands(root: string): Promise<Array<Array<string | numbe
 		// Warm the container, so its start is not in the figure.
 		await toolCall(root, shell, 'run_command', { command: 'true' });
 		const rows: Array<Array<string | number>> = [];
-		for (const [label, command] of [
-			['run_command printing one 100 MB line', "head -c 100000000 /dev/zero | tr '\\0' a"],
-			['run_command printing 200 MB of output', 'yes "a line of output, again and again" | head -c 200000000'],
+		for (const [label, command, before] of [
+			[
+				'run_command printing one 100 MB line',
+				"head -c 100000000 /dev/zero | tr '\\0' a",
+				'longest block 472 ms',
+			],
+			[
+				'run_command printing 200 MB of output',
+				'yes "a line of output, again and again" | head -c 200000000',
+				'longest block 428 ms',
+			],
 		] as const) {
 			const m = await measured(() => toolCall(root, shell, 'run_command', { command }));
-			rows.push([label, m.ms, m.longestMs, BUDGET_MS, '—', m.note]);
+			rows.push([label, m.ms, m.longestMs, BUDGET_MS, before, m.note]);
 		}
 		return rows;
 	} finally {
@@ -225,7 +234,7 @@ async function redaction(): Promise<Array<Array<string | number>>> {
 			lineMs,
 			lineMs,
 			1000,
-			'9 s (47 s on this machine under load)',
+			'9 s (7.4 s of CPU here)',
 			`${(0.5 / (lineMs / 1000)).toFixed(1)} MB/s`,
 		],
 		[
