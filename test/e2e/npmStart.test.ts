@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openWorkbench, screenshot, webviewFrame } from '../support/browser';
-import { CODE_SERVER_VERSION, ensureTools } from '../support/codeServer';
+import { CODE_SERVER_VERSION, REPO_ROOT, ensureTools } from '../support/codeServer';
 import { npmStart, type NpmStart } from '../support/npmStart';
 import { testId } from './harness';
 
@@ -43,17 +43,24 @@ describe('npm start with no folder, as README writes it (e2e)', function () {
 	it('opens the sample project untrusted, with Keel in the activity bar before anything is clicked', async () => {
 		const icon = page.locator('.part.activitybar a.action-label[aria-label^="Keel"]').first();
 		await icon.waitFor({ state: 'visible', timeout: 90_000 });
+		const now = Date.now();
 		console.log(
-			`      code-server ${CODE_SERVER_VERSION}: the URL ${(start!.readyMs / 1000).toFixed(1)} s after npm start, ` +
-				`the Keel icon ${((Date.now() - openedAt) / 1000).toFixed(1)} s after opening it`,
+			`      code-server ${CODE_SERVER_VERSION}: the Keel icon ${((now - start!.startedAt) / 1000).toFixed(1)} s after npm start ` +
+				`(the URL printed at ${(start!.readyMs / 1000).toFixed(1)} s, the icon ${((now - openedAt) / 1000).toFixed(1)} s after opening it)`,
 		);
 		await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 60_000 });
+		await screenshot(page, `npm-start-before-any-click-${CODE_SERVER_VERSION}`);
 
-		// The folder is the per-user copy of sample/, holding what README's "Five things" name.
+		// The folder is the per-user copy of sample/, file for file: what README's "Five things" name.
 		const keelHome = path.join(start!.home, '.cache', 'keel');
 		const sample = fs.realpathSync(path.join(keelHome, 'sample-project'));
 		assert.strictEqual(new URL(start!.url).searchParams.get('folder'), sample);
-		assert.match(fs.readFileSync(path.join(sample, 'src/app.ts'), 'utf8'), /export function greet\(/);
+		const files = (dir: string) =>
+			(fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
+				.filter(file => fs.statSync(path.join(dir, file)).isFile())
+				.sort()
+				.map(file => [file, fs.readFileSync(path.join(dir, file), 'utf8')]);
+		assert.deepStrictEqual(files(sample), files(path.join(REPO_ROOT, 'sample')));
 		await page
 			.locator('.explorer-folders-view .monaco-list-row', { hasText: 'greeter.config.json' })
 			.waitFor({ timeout: 30_000 });
@@ -63,6 +70,13 @@ describe('npm start with no folder, as README writes it (e2e)', function () {
 			extensions.some(name => name.startsWith('keel.keel-')),
 			`Keel in ${extensions.join(', ')}`,
 		);
+		// Nothing else of the user's is written but what README names: what any code-server writes
+		// (its launcher's logs and heartbeat, VS Code's device id) and npm's own folder.
+		const written = (fs.readdirSync(start!.home, { recursive: true, encoding: 'utf8' }) as string[]).filter(
+			file =>
+				!/^(?:\.cache(?:\/keel|\/Microsoft)?|\.local(?:\/share(?:\/code-server)?)?|\.npm)(?:\/|$)/.test(file),
+		);
+		assert.deepStrictEqual(written, [], 'written in HOME outside the places README names');
 	});
 
 	it("shows the Restricted Mode notice in Keel's empty chat", async () => {

@@ -1,6 +1,6 @@
-import { loadConfig } from './config';
+import { loadConfig } from './config.js';
 
-export function greet(name: string, greeting = 'Hello'): string {
+export function greet(name, greeting = 'Hello') {
   return `${greeting}, ${name}!`;
 }
 
