@@ -41,4 +41,9 @@ export interface TurnOutcome {
 	/** The messages this turn added to the history, in order. */
 	messages: CanonicalMessage[];
 	error?: AgentError;
+	/**
+	 * Settles once the tool calls a Stop left running have finished touching the files: whoever
+	 * removes the workspace after a stopped turn waits for it, or a late write brings it back.
+	 */
+	settled?: Promise<void>;
 }

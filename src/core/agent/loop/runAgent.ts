@@ -33,7 +33,8 @@ export async function runTurn(
 ): Promise<TurnOutcome> {
 	const ctx = turnContext(options, turnId, signal);
 	const state = startTurn(ctx, history, prompt, images);
-	return finishTurn(state, ctx, await runSteps(state, ctx));
+	const outcome = finishTurn(state, ctx, await runSteps(state, ctx));
+	return { ...outcome, settled: Promise.allSettled([...ctx.abandoned]).then(() => undefined) };
 }
 
 async function runSteps(state: TurnState, ctx: TurnContext): Promise<TurnEnd> {

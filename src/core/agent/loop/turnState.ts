@@ -94,6 +94,8 @@ export interface TurnContext {
 	/** What the session decided once so its requests extend each other (tools, system prompt, compaction). */
 	readonly memory: SessionMemory;
 	readonly notice: Notice;
+	/** Tool work a Stop let the turn leave behind (a tool that ignores its signal), still settling. */
+	readonly abandoned: Set<Promise<unknown>>;
 }
 
 export function turnContext(options: AgentOptions, turnId: string, signal: AbortSignal): TurnContext {
@@ -109,6 +111,7 @@ export function turnContext(options: AgentOptions, turnId: string, signal: Abort
 		toolState: options.registry.policy?.session(options.sessionId ?? ''),
 		memory: options.memory ?? new SessionMemory(),
 		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
+		abandoned: new Set(),
 	};
 }
 
