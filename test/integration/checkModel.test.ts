@@ -4,11 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
+import { serverWindowOf } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown } from '../../src/core/checkModel/markdown';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { CheckReport, ModeSummary } from '../../src/core/checkModel/types';
-import { resolveProvider } from '../../src/core/llm/catalog/providers';
+import { createChatModel, resolveProvider } from '../../src/core/llm/catalog/providers';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { checkAgainst, scratchParent } from '../support/checkModel/runAgainst';
 import { startModelDouble, type ModelDouble } from '../support/modelDouble';
@@ -42,7 +42,7 @@ describe('Check Model — scripted personalities through the real suite', functi
 			requestTimeoutSeconds: 60,
 		});
 		const { report, tmpDir } = await checkAgainst(double, 'ollama', {
-			advertisedWindow: () => advertisedContextWindow(resolved, undefined),
+			serverWindow: () => serverWindowOf(createChatModel(resolved, undefined)),
 		});
 		assert.deepEqual(failures(report), []);
 		assert.equal(report.trials, 3, 'three trials per task by default');

@@ -1,3 +1,4 @@
+import type { ServerWindowFigures } from './score';
 import { classifyFailure } from '../agent/recovery/failures/failureTable';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError, toAgentError } from '../errors';
@@ -37,8 +38,8 @@ export interface CheckModelOptions {
 	sandbox?: SandboxOptions;
 	/** The user's recovery settings (the tool mode is set per trial). */
 	recovery?: Partial<RecoverySettings>;
-	/** What the server says the model's context window is (Ollama /api/show, /models). */
-	advertisedWindow?(): Promise<number | undefined>;
+	/** What the server says of the model's window: trained for, and running now. */
+	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
 	onProgress?(progress: CheckProgress): void;
 	onTrial?(result: TrialResult): void;
@@ -86,7 +87,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			results,
 			samples: model.samples,
 			current: options.current,
-			advertised: await options.advertisedWindow?.().catch(() => undefined),
+			server: await options.serverWindow?.().catch(() => undefined),
 		});
 	} finally {
 		await sandbox?.dispose().catch(() => undefined);

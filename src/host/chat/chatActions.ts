@@ -24,6 +24,7 @@ export function errorActions(code: string): ActionView[] {
 const NOTICE_ACTIONS: Record<string, ActionView[]> = {
 	untrusted: [{ action: 'manageTrust', label: 'Manage Workspace Trust' }],
 	truncated: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.contextWindow' }],
+	serverWindow: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.contextWindow' }],
 	sandbox: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.shell.backend' }],
 	rewound: [{ action: 'undoRewind', label: 'Undo' }],
 };

@@ -207,7 +207,7 @@ export class ModelPicker extends Disposable {
 	private _toItem(resolved: ResolvedProvider, model: ModelInfo): ModelItem {
 		const probe = this._probeFor(resolved, model.id);
 		const parts = [
-			model.contextWindow ? `${model.contextWindow.toLocaleString('en-US')} ctx` : undefined,
+			windowLabel(model),
 			model.tools === true ? 'tools' : model.tools === false ? 'no tools' : undefined,
 			probe ? (probe.ok ? 'probe ✓' : 'probe ✗') : undefined,
 		].filter(Boolean);
@@ -223,6 +223,22 @@ export class ModelPicker extends Disposable {
 	private _probeFor(resolved: ResolvedProvider, model: string): ProbeResult | undefined {
 		return this._context.globalState.get<ProbeResult>(probeKey(resolved, model));
 	}
+}
+
+/**
+ * The window the server runs beside the one the model was trained for: they differ (llama.cpp
+ * `--ctx-size`, LM Studio's loaded Context Length), and Keel plans for the one that runs.
+ */
+export function windowLabel(model: ModelInfo): string | undefined {
+	const n = (v: number) => v.toLocaleString('en-US');
+	const { contextWindow: trained, runningWindow: running } = model;
+	if (running !== undefined && trained !== undefined && running !== trained) {
+		return `${n(running)} ctx running · ${n(trained)} trained`;
+	}
+	if (running !== undefined) {
+		return `${n(running)} ctx running`;
+	}
+	return trained !== undefined ? `${n(trained)} ctx trained` : undefined;
 }
 
 function readModelConfigName(): string {

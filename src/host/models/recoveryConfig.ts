@@ -24,6 +24,7 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		loopRepeats: readSetting('agent.loopRepeats'),
 		compactAt: readSetting('agent.compactAt'),
 		contextWindow: readSetting('model.contextWindow'),
+		reasoningBudget: Math.max(0, readSetting('model.reasoningBudget')),
 		// Advice about a server's context names that server only (no Ollama advice for llama.cpp).
 		serverContextHint: serverHints(readResolvedProvider().preset.kind).context,
 	};

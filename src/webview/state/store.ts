@@ -19,6 +19,8 @@ export class ChatStore {
 	version = -1;
 	/** Bumped when items are added, prepended or a card's status changes (grouping depends on it). */
 	structure = 0;
+	/** When (this page's clock) the request that waits for its first token was sent: `header.waiting` plus the time since. */
+	waitingSince: number | undefined;
 	private readonly _index = new Map<string, number>();
 	private readonly _listeners = new Set<() => void>();
 
@@ -112,6 +114,10 @@ export class ChatStore {
 			case 'didSetUsage':
 				this.header = { ...header, usage: message.usage };
 				return;
+			case 'didSetWaiting':
+				this.header = { ...header, waiting: message.waiting };
+				this._noteWaiting();
+				return;
 			case 'didSetModel':
 				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
 				return;
@@ -157,8 +163,15 @@ export class ChatStore {
 		this.items = [...items];
 		this.olderCount = olderCount;
 		this.header = header;
+		this._noteWaiting();
 		this._reindex();
 		this.structure++;
+	}
+
+	private _noteWaiting(): void {
+		const waiting = this.header?.waiting;
+		// The host's elapsed time was true when it was sent; from here on this page's clock counts.
+		this.waitingSince = waiting ? Date.now() - waiting.elapsedMs : undefined;
 	}
 
 	private _reindex(): void {

@@ -25,6 +25,12 @@ export interface RecoverySettings {
 	/** Same call with the same output this many times in a row is a loop. */
 	loopRepeats: number;
 	contextWindow: number;
+	/**
+	 * Tokens of reasoning one response may spend before it answers or calls (keel.model.reasoningBudget;
+	 * 0: no bound). Sent to servers that take a budget (llama.cpp); elsewhere Keel stops the
+	 * reasoning there and asks for the answer without more thinking.
+	 */
+	reasoningBudget: number;
 	/** How the model server's context is raised (its preset's contextHint); cloud servers have none. */
 	serverContextHint?: string;
 	/** Share of the window at which old tool outputs are compacted. */
@@ -48,6 +54,7 @@ export const defaultRecoverySettings: RecoverySettings = {
 	textModeAfterFailures: 2,
 	loopRepeats: 3,
 	contextWindow: 32_768,
+	reasoningBudget: 0,
 	compactAt: 0.8,
 };
 
