@@ -4,7 +4,7 @@
 // `supports_preserve_reasoning` in /props; vLLM and llama.cpp honour
 // `chat_template_kwargs.enable_thinking: false`, Ollama `think: false`.
 // References: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md
-// (--reasoning-budget, --reasoning-preserve, GET /props), llama.cpp#22746 (a template that drops
+// (--reasoning-budget, --reasoning-preserve, GET /props), https://github.com/ggml-org/llama.cpp/issues/22746 (a template that drops
 // reasoning rewrites the history and re-prefills), https://github.com/ollama/ollama/blob/main/docs/api.md (think).
 import * as assert from 'node:assert/strict';
 import { startModelDouble, text, toolCall, type ModelDouble, type ServerPersona } from '../support/modelDouble';

@@ -21,7 +21,8 @@ const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/messages': 'anthropic',
 };
 
-export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<ModelDouble> {
+export async function startModelDouble(options: ModelDoubleOptions = {}): Promise<ModelDouble> {
+	let opts = options;
 	const steps: Step[] = [];
 	const requests: RecordedRequest[] = [];
 	// Open chat responses, so reset() and close() can cut stalled streams instead of leaking them.
@@ -107,6 +108,9 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		},
 		setHealth(next: HealthState) {
 			health = next;
+		},
+		setServer(next) {
+			opts = { ...opts, server: next };
 		},
 		reset,
 		close() {

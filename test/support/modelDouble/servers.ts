@@ -27,6 +27,8 @@ export interface LlamaCppPersona {
 	preserveReasoning?: boolean;
 	/** `--sse-ping-interval` in ms: `:` comment lines while a streamed request waits (real default 30 s). */
 	pingIntervalMs?: number;
+	/** false: a build that ignores the per-request `reasoning_budget_tokens` (it came after `--reasoning-budget`). */
+	takesBudget?: boolean;
 }
 
 /** LM Studio 0.4+: the model's most, and the Context Length it was loaded with (absent: not loaded). */
@@ -203,7 +205,7 @@ export function applyReasoningControls(r: Resolved, body: Record<string, any>, w
 		return { ...r, reasoning: '' };
 	}
 	const budget = body.reasoning_budget_tokens ?? body.thinking_budget_tokens;
-	if (opts.server?.kind === 'llamacpp' && typeof budget === 'number' && budget >= 0 && r.reasoning.length > budget * 4) {
+	if (opts.server?.kind === 'llamacpp' && opts.server.takesBudget !== false && typeof budget === 'number' && budget >= 0 && r.reasoning.length > budget * 4) {
 		const message = typeof body.reasoning_budget_message === 'string' ? body.reasoning_budget_message : '';
 		return { ...r, reasoning: r.reasoning.slice(0, budget * 4) + message };
 	}

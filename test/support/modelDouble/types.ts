@@ -185,6 +185,8 @@ export interface ModelDouble {
 	script(...steps: Step[]): void;
 	/** A server that stops answering its health and model endpoints while chat requests stay open (hung or gone). */
 	setHealth(state: HealthState): void;
+	/** The server restarted as another (or with other flags): what its endpoints say from now on. */
+	setServer(server: ServerPersona | undefined): void;
 	reset(): void;
 	close(): Promise<void>;
 }
