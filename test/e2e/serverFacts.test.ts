@@ -8,7 +8,19 @@ import { text } from '../support/modelDouble';
 import { ask, freshChat, testId, useKeel, useModelDouble } from './harness';
 
 const LLAMA = { kind: 'llamacpp', nCtx: 4096, nCtxTrain: 262_144, totalSlots: 4 } as const;
-const WORDS = ['cache', 'parser', 'index', 'schema', 'buffer', 'token', 'module', 'branch', 'socket', 'thread', 'lexer'];
+const WORDS = [
+	'cache',
+	'parser',
+	'index',
+	'schema',
+	'buffer',
+	'token',
+	'module',
+	'branch',
+	'socket',
+	'thread',
+	'lexer',
+];
 
 describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', function () {
 	this.timeout(240_000);
@@ -34,13 +46,19 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 		await ask(chat, 'hello');
 		const warning = chat.locator(`${testId('notice')}[data-code="serverWindow"]`);
 		await warning.waitFor();
-		assert.match((await warning.textContent()) ?? '', /runs a 4,096-token context window \(the model was trained for 262,144\)/);
+		assert.match(
+			(await warning.textContent()) ?? '',
+			/runs a 4,096-token context window \(the model was trained for 262,144\)/,
+		);
 		assert.match((await warning.textContent()) ?? '', /--ctx-size/);
 		await warning.getByRole('button', { name: 'Open Setting' }).waitFor();
 		const meter = chat.locator(testId('context-meter'));
 		await meter.waitFor();
 		assert.strictEqual(await meter.getAttribute('data-window'), '4096');
-		assert.match((await meter.getAttribute('title')) ?? '', /the server runs 4,096 tokens \(llama\.cpp \/props n_ctx \(per slot\)\)/);
+		assert.match(
+			(await meter.getAttribute('title')) ?? '',
+			/the server runs 4,096 tokens \(llama\.cpp \/props n_ctx \(per slot\)\)/,
+		);
 		await keel.screenshot('server-window-warning');
 		await chat.locator(`${testId('message-assistant')}[data-streaming="false"]`).waitFor();
 		await ask(chat, 'again');
@@ -54,7 +72,10 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 		await ask(chat, 'read the whole repository');
 		const line = chat.locator(testId('prefill-progress'));
 		await line.filter({ hasText: /of 48,000 tokens \(30,000 from its cache\)/ }).waitFor();
-		assert.match((await line.textContent()) ?? '', /The server is reading the prompt: [\d,]+ of 48,000 tokens \(30,000 from its cache\) · \d+ s/);
+		assert.match(
+			(await line.textContent()) ?? '',
+			/The server is reading the prompt: [\d,]+ of 48,000 tokens \(30,000 from its cache\) · \d+ s/,
+		);
 		await keel.screenshot('prefill-progress');
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'Read.' }).waitFor();
 		assert.strictEqual(await line.count(), 0, 'the line goes when the first token comes');
@@ -64,7 +85,10 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 	it('says so when reasoning ran past the budget and the answer comes without more thinking', async () => {
 		// An older llama-server that ignores the per-request budget: Keel stops the reasoning at twice the budget.
 		double().setServer({ ...LLAMA, takesBudget: false });
-		const reasoning = Array.from({ length: 300 }, (_, i) => `Thought ${i}: weigh the ${WORDS[(i * 7) % 11]} again.`).join(' ');
+		const reasoning = Array.from(
+			{ length: 300 },
+			(_, i) => `Thought ${i}: weigh the ${WORDS[(i * 7) % 11]} again.`,
+		).join(' ');
 		double().script({ ...text('never'), reasoning, textChunks: 60, delayMs: 20 }, text('Here is the answer.'));
 		const chat = await keel.webview();
 		await ask(chat, 'think hard');
@@ -72,7 +96,11 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 		await notice.waitFor();
 		assert.match((await notice.textContent()) ?? '', /reasoned past 512 tokens \(keel\.model\.reasoningBudget\)/);
 		await chat.locator(testId('message-assistant')).filter({ hasText: 'Here is the answer.' }).waitFor();
-		assert.strictEqual(double().modelRequests[1].body.reasoning_budget_tokens, 0, 'the re-ask asks for no more thinking');
+		assert.strictEqual(
+			double().modelRequests[1].body.reasoning_budget_tokens,
+			0,
+			'the re-ask asks for no more thinking',
+		);
 		await keel.screenshot('reasoning-stopped');
 		double().setServer(LLAMA);
 	});

@@ -44,7 +44,11 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 		await double.close();
 		double = await startModelDouble({ models: ['keel-noise'], server: { kind: 'llamacpp', nCtx: 65_536 } });
 		double.script({ ...text('Done.'), prefillMs: 2000, usage: { promptTokens: 48_000, cachedTokens: 30_000 } });
-		const s = serverSession(double, { provider: 'llamacpp', model: 'keel-noise', recovery: { streamIdleTimeoutMs: 500 } });
+		const s = serverSession(double, {
+			provider: 'llamacpp',
+			model: 'keel-noise',
+			recovery: { streamIdleTimeoutMs: 500 },
+		});
 		const outcome = await s.chat.send('Go on.');
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(double.modelRequests.length, 1);
@@ -56,7 +60,11 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 			assert.equal(p.cached, 30_000);
 		}
 		const processed = progress.map(p => p.processed);
-		assert.deepEqual(processed, [...processed].sort((a, b) => a - b), 'processed only grows');
+		assert.deepEqual(
+			processed,
+			[...processed].sort((a, b) => a - b),
+			'processed only grows',
+		);
 		assert.equal(processed.at(-1), 48_000);
 		// Progress is proof of life: no liveness question was needed.
 		const chat = double.modelRequests[0];
@@ -65,21 +73,35 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 
 	it('Ollama native: a silent load and prefill is waited out too', async () => {
 		double.script({ ...text('Loaded.'), prefillMs: 3000 });
-		const s = serverSession(double, { provider: 'ollama', model: 'qwen3:8b', recovery: { streamIdleTimeoutMs: 1000 } });
+		const s = serverSession(double, {
+			provider: 'ollama',
+			model: 'qwen3:8b',
+			recovery: { streamIdleTimeoutMs: 1000 },
+		});
 		const outcome = await s.chat.send('hi');
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(double.modelRequests.length, 1);
-		assert.ok(double.requests.some(r => r.path === '/api/version'), 'asked Ollama whether it is there');
+		assert.ok(
+			double.requests.some(r => r.path === '/api/version'),
+			'asked Ollama whether it is there',
+		);
 	});
 
 	it('a server that stops answering mid-prefill fails at once with the existing advice, never waiting out the prefill', async () => {
 		double.script({ ...text('never'), prefillMs: 120_000 });
-		const s = serverSession(double, { provider: 'custom', model: 'qwen3:8b', recovery: { streamIdleTimeoutMs: 1000 } });
+		const s = serverSession(double, {
+			provider: 'custom',
+			model: 'qwen3:8b',
+			recovery: { streamIdleTimeoutMs: 1000 },
+		});
 		setTimeout(() => double.setHealth('hang'), 300);
 		const outcome = await s.chat.send('hi');
 		assert.equal(outcome.reason, 'failed');
 		assert.equal(outcome.error?.code, 'modelUnreachable');
-		assert.match(outcome.error?.message ?? '', /No model server answered at http:\/\/127\.0\.0\.1:\d+\/v1 — check that the server is running/);
+		assert.match(
+			outcome.error?.message ?? '',
+			/No model server answered at http:\/\/127\.0\.0\.1:\d+\/v1 — check that the server is running/,
+		);
 		assert.ok(
 			double.modelRequests.every(r => r.response?.status === 0 && r.response.frames === 0),
 			`no request got to its first token: ${JSON.stringify(double.modelRequests.map(r => r.response))}`,
@@ -88,7 +110,11 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 
 	it('a server that goes away (socket closed) fails with the same advice', async () => {
 		double.script({ ...text('never'), prefillMs: 120_000 });
-		const s = serverSession(double, { provider: 'llamacpp', model: 'qwen3:8b', recovery: { streamIdleTimeoutMs: 1000 } });
+		const s = serverSession(double, {
+			provider: 'llamacpp',
+			model: 'qwen3:8b',
+			recovery: { streamIdleTimeoutMs: 1000 },
+		});
 		setTimeout(() => void double.close(), 300);
 		const outcome = await s.chat.send('hi');
 		assert.equal(outcome.reason, 'failed');

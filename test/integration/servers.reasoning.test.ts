@@ -10,7 +10,19 @@ import * as assert from 'node:assert/strict';
 import { startModelDouble, text, toolCall, type ModelDouble, type ServerPersona } from '../support/modelDouble';
 import { serverSession } from '../support/servers/serverSession';
 
-const WORDS = ['cache', 'parser', 'index', 'schema', 'buffer', 'token', 'module', 'branch', 'socket', 'thread', 'lexer'];
+const WORDS = [
+	'cache',
+	'parser',
+	'index',
+	'schema',
+	'buffer',
+	'token',
+	'module',
+	'branch',
+	'socket',
+	'thread',
+	'lexer',
+];
 /** Reasoning that goes on and on without repeating itself: ~5,000 tokens of it, streamed in 100 pieces. */
 const runaway = () => ({
 	reasoning: Array.from(
@@ -21,7 +33,11 @@ const runaway = () => ({
 	delayMs: 2,
 });
 
-async function withDouble(server: ServerPersona | undefined, models: string[], run: (double: ModelDouble) => Promise<void>) {
+async function withDouble(
+	server: ServerPersona | undefined,
+	models: string[],
+	run: (double: ModelDouble) => Promise<void>,
+) {
 	const double = await startModelDouble({ models, server });
 	try {
 		await run(double);
@@ -36,7 +52,11 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 	it('llama.cpp takes the budget: the server ends the reasoning itself and the answer follows, with no stop', () =>
 		withDouble({ kind: 'llamacpp', nCtx: 65_536 }, ['keel-noise'], async double => {
 			double.script({ ...text('The answer.'), ...runaway() });
-			const s = serverSession(double, { provider: 'llamacpp', model: 'keel-noise', recovery: { reasoningBudget: 512 } });
+			const s = serverSession(double, {
+				provider: 'llamacpp',
+				model: 'keel-noise',
+				recovery: { reasoningBudget: 512 },
+			});
 			const outcome = await s.chat.send('Think, then answer.');
 			assert.equal(outcome.reason, 'completed');
 			const body = double.modelRequests[0].body;
@@ -50,7 +70,11 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 	it('vLLM takes no budget: Keel stops the runaway reasoning, says so, and asks for the answer without thinking', () =>
 		withDouble({ kind: 'vllm', maxModelLen: 32_768 }, ['Qwen/Qwen3-8B'], async double => {
 			double.script({ ...text('never shown'), ...runaway() }, text('The answer, at last.'));
-			const s = serverSession(double, { provider: 'custom', model: 'Qwen/Qwen3-8B', recovery: { reasoningBudget: 512 } });
+			const s = serverSession(double, {
+				provider: 'custom',
+				model: 'Qwen/Qwen3-8B',
+				recovery: { reasoningBudget: 512 },
+			});
 			const outcome = await s.chat.send('Think, then answer.');
 			assert.equal(outcome.reason, 'completed');
 			assert.equal(outcome.messages.at(-1)?.content, 'The answer, at last.');
@@ -61,15 +85,26 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 			);
 			const [first, second] = double.modelRequests;
 			assert.ok((first.response?.frames ?? 0) < 100, 'the runaway stream was cut, not read to its end');
-			assert.equal(first.body.reasoning_budget_tokens, undefined, 'a budget goes only to a server that takes one');
+			assert.equal(
+				first.body.reasoning_budget_tokens,
+				undefined,
+				'a budget goes only to a server that takes one',
+			);
 			assert.deepEqual(second.body.chat_template_kwargs, { enable_thinking: false });
 			assert.match(JSON.stringify(second.body.messages.at(-1)), /reasoning ran past its budget/);
 		}));
 
 	it('Ollama: the re-ask carries think: false', () =>
 		withDouble(undefined, ['qwen3:8b'], async double => {
-			double.script({ ...text('never shown'), ...runaway() }, { ...text('Answered.'), reasoning: 'more thinking' });
-			const s = serverSession(double, { provider: 'ollama', model: 'qwen3:8b', recovery: { reasoningBudget: 512 } });
+			double.script(
+				{ ...text('never shown'), ...runaway() },
+				{ ...text('Answered.'), reasoning: 'more thinking' },
+			);
+			const s = serverSession(double, {
+				provider: 'ollama',
+				model: 'qwen3:8b',
+				recovery: { reasoningBudget: 512 },
+			});
 			const outcome = await s.chat.send('Think, then answer.');
 			assert.equal(outcome.reason, 'completed');
 			assert.equal(double.modelRequests[0].body.think, undefined);
@@ -80,7 +115,11 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 	it('reasoning that already led to a call is not stopped, whatever its length', () =>
 		withDouble({ kind: 'vllm', maxModelLen: 32_768 }, ['Qwen/Qwen3-8B'], async double => {
 			double.script({ ...toolCall('read_file', { path: 'README.md' }), reasoning: 'short' }, text('It says 42.'));
-			const s = serverSession(double, { provider: 'custom', model: 'Qwen/Qwen3-8B', recovery: { reasoningBudget: 512 } });
+			const s = serverSession(double, {
+				provider: 'custom',
+				model: 'Qwen/Qwen3-8B',
+				recovery: { reasoningBudget: 512 },
+			});
 			const outcome = await s.chat.send('Read it.');
 			assert.equal(outcome.reason, 'completed');
 			assert.deepEqual(s.notices('reask'), []);
@@ -89,7 +128,11 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 	for (const preserve of [true, false]) {
 		it(`llama.cpp with a template that ${preserve ? 'keeps' : 'drops'} earlier reasoning: it is ${preserve ? '' : 'not '}sent back`, () =>
 			withDouble({ kind: 'llamacpp', nCtx: 65_536, preserveReasoning: preserve }, ['qwen3'], async double => {
-				double.script({ ...toolCall('read_file', { path: 'README.md' }), reasoning: 'I will read it first.' }, text('It says 42.'), text('Still 42.'));
+				double.script(
+					{ ...toolCall('read_file', { path: 'README.md' }), reasoning: 'I will read it first.' },
+					text('It says 42.'),
+					text('Still 42.'),
+				);
 				const s = serverSession(double, { provider: 'llamacpp', model: 'qwen3' });
 				await s.chat.send('What does the README say?');
 				await s.chat.send('And again?');

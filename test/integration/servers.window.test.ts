@@ -9,7 +9,10 @@ import { serverSession } from '../support/servers/serverSession';
 
 /** A file of about `tokens` tokens (four characters each), in lines of 60 characters. */
 const big = (tokens: number, tag: string) =>
-	Array.from({ length: Math.ceil((tokens * 4) / 60) }, (_, i) => `${tag}${i} lorem ipsum dolor sit amet consectetur adipiscing e`).join('\n');
+	Array.from(
+		{ length: Math.ceil((tokens * 4) / 60) },
+		(_, i) => `${tag}${i} lorem ipsum dolor sit amet consectetur adipiscing e`,
+	).join('\n');
 const files = {
 	'a.txt': big(1200, 'a'),
 	'b.txt': big(1200, 'b'),
@@ -48,18 +51,28 @@ describe('the window the server runs (HTTP, real loop)', function () {
 			assert.equal(second.reason, 'completed');
 
 			const refused = double.modelRequests.filter(r => r.response?.status === 400);
-			assert.deepEqual(refused.map(r => r.response?.status), [], 'no prompt past the slot’s 4,096 tokens');
+			assert.deepEqual(
+				refused.map(r => r.response?.status),
+				[],
+				'no prompt past the slot’s 4,096 tokens',
+			);
 			assert.ok(s.usages().length >= 6);
 			for (const usage of s.usages()) {
 				assert.equal(usage.contextWindow, 4096, 'the meter shows the window the server runs');
-				assert.match(usage.windowNote ?? '', /the server runs 4,096 tokens \(llama\.cpp \/props n_ctx \(per slot\)\); keel\.model\.contextWindow is 32,768/);
+				assert.match(
+					usage.windowNote ?? '',
+					/the server runs 4,096 tokens \(llama\.cpp \/props n_ctx \(per slot\)\); keel\.model\.contextWindow is 32,768/,
+				);
 			}
 			const warnings = s.notices('serverWindow');
 			assert.equal(warnings.length, 1, 'said once, not at every turn');
 			assert.equal(warnings[0].notify, true);
 			assert.match(warnings[0].text, /runs a 4,096-token context window \(the model was trained for 262,144\)/);
 			assert.match(warnings[0].text, /--ctx-size/);
-			assert.ok(s.notices('compacted').length >= 1, `old tool outputs were compacted to fit 4,096: ${JSON.stringify(s.usages().map(u => u.promptTokens))} ${JSON.stringify(s.notices().map(n => n.text))}`);
+			assert.ok(
+				s.notices('compacted').length >= 1,
+				`old tool outputs were compacted to fit 4,096: ${JSON.stringify(s.usages().map(u => u.promptTokens))} ${JSON.stringify(s.notices().map(n => n.text))}`,
+			);
 			// Every request asked for an answer that fits what is left of the 4,096.
 			for (const request of double.modelRequests) {
 				assert.ok(request.body.max_tokens <= 4096, `max_tokens ${request.body.max_tokens}`);
@@ -99,14 +112,20 @@ describe('the window the server runs (HTTP, real loop)', function () {
 			await s.chat.send('hi');
 			assert.equal(s.usages()[0].contextWindow, 4096);
 			assert.match(s.notices('serverWindow')[0].text, /load the model in LM Studio with a larger Context Length/);
-			assert.ok(double.requests.some(r => r.path === '/api/v1/models'), 'asked LM Studio’s own API');
+			assert.ok(
+				double.requests.some(r => r.path === '/api/v1/models'),
+				'asked LM Studio’s own API',
+			);
 		} finally {
 			await double.close();
 		}
 	});
 
 	it('vLLM: max_model_len from /v1/models', async () => {
-		const double = await startModelDouble({ models: ['Qwen/Qwen3-8B'], server: { kind: 'vllm', maxModelLen: 8192 } });
+		const double = await startModelDouble({
+			models: ['Qwen/Qwen3-8B'],
+			server: { kind: 'vllm', maxModelLen: 8192 },
+		});
 		try {
 			double.script(text('Hello.'));
 			const s = serverSession(double, { provider: 'custom', model: 'Qwen/Qwen3-8B' });
@@ -129,7 +148,9 @@ describe('the window the server runs (HTTP, real loop)', function () {
 			assert.equal(s.usages()[0].contextWindow, 8192);
 			assert.match(s.notices('serverWindow')[0].text, /trained for 8,192 tokens/);
 			// /api/ps shows the model loaded with what Keel asked: the next turn plans the same.
-			const ps = (await (await fetch(`${double.url}/api/ps`)).json()) as { models: Array<{ context_length: number }> };
+			const ps = (await (await fetch(`${double.url}/api/ps`)).json()) as {
+				models: Array<{ context_length: number }>;
+			};
 			assert.equal(ps.models[0].context_length, 8192);
 			await s.chat.send('again');
 			assert.equal(s.usages().at(-1)!.contextWindow, 8192);

@@ -109,7 +109,11 @@ export class ChatView {
 				this._waiting = {
 					elapsedMs: event.elapsedMs,
 					...(event.progress
-						? { total: event.progress.total, cached: event.progress.cached, processed: event.progress.processed }
+						? {
+								total: event.progress.total,
+								cached: event.progress.cached,
+								processed: event.progress.processed,
+							}
 						: {}),
 				};
 				return [{ type: 'didSetWaiting', waiting: { ...this._waiting } }];

@@ -109,21 +109,11 @@ export class ChatStore {
 				return;
 			}
 			case 'didSetStatus':
-				this.header = { ...header, busy: message.busy, error: message.error };
-				return;
 			case 'didSetUsage':
-				this.header = { ...header, usage: message.usage };
-				return;
 			case 'didSetWaiting':
-				this.header = { ...header, waiting: message.waiting };
-				this._noteWaiting();
-				return;
 			case 'didSetModel':
-				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
-				return;
 			case 'didSetRestricted':
-				this.header = { ...header, restricted: message.restricted };
-				return;
+				return this._applyHeader(message, header);
 			case 'didFocusComposer':
 				return everydayState.focusComposer();
 			case 'didRawOutput':
@@ -146,6 +136,34 @@ export class ChatStore {
 				});
 			case 'didSetMcpConsents':
 				return mcpConsentState.set(message.consents);
+		}
+	}
+
+	/** The header's fields: status, usage, the wait for a first token, the model, Restricted Mode. */
+	private _applyHeader(
+		message: Extract<
+			HostToWebview,
+			{ type: 'didSetStatus' | 'didSetUsage' | 'didSetWaiting' | 'didSetModel' | 'didSetRestricted' }
+		>,
+		header: Header,
+	): void {
+		switch (message.type) {
+			case 'didSetStatus':
+				this.header = { ...header, busy: message.busy, error: message.error };
+				return;
+			case 'didSetUsage':
+				this.header = { ...header, usage: message.usage };
+				return;
+			case 'didSetWaiting':
+				this.header = { ...header, waiting: message.waiting };
+				this._noteWaiting();
+				return;
+			case 'didSetModel':
+				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
+				return;
+			case 'didSetRestricted':
+				this.header = { ...header, restricted: message.restricted };
+				return;
 		}
 	}
 

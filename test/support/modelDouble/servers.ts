@@ -88,7 +88,14 @@ export function personaRoute(
 		const created = Math.floor(Date.now() / 1000);
 		return jsonRendering(200, {
 			object: 'list',
-			data: models.map(id => ({ id, object: 'model', created, owned_by: 'vllm', root: id, max_model_len: persona.maxModelLen })),
+			data: models.map(id => ({
+				id,
+				object: 'model',
+				created,
+				owned_by: 'vllm',
+				root: id,
+				max_model_len: persona.maxModelLen,
+			})),
 		});
 	}
 	return undefined;
@@ -123,7 +130,17 @@ function llamaCppModels(p: LlamaCppPersona, model: string) {
 	return {
 		models: [{ name: model, model, capabilities: ['completion'] }],
 		object: 'list',
-		data: [{ id: model, aliases: [], tags: [], object: 'model', created: Math.floor(Date.now() / 1000), owned_by: 'llamacpp', meta }],
+		data: [
+			{
+				id: model,
+				aliases: [],
+				tags: [],
+				object: 'model',
+				created: Math.floor(Date.now() / 1000),
+				owned_by: 'llamacpp',
+				meta,
+			},
+		],
 	};
 }
 
@@ -141,7 +158,17 @@ function lmStudioModels(p: LmStudioPersona, models: string[]) {
 			loaded_instances:
 				p.loadedContext === undefined
 					? []
-					: [{ id: key, config: { context_length: p.loadedContext, eval_batch_size: 512, flash_attention: true, offload_kv_cache_to_gpu: true } }],
+					: [
+							{
+								id: key,
+								config: {
+									context_length: p.loadedContext,
+									eval_batch_size: 512,
+									flash_attention: true,
+									offload_kv_cache_to_gpu: true,
+								},
+							},
+						],
 			max_context_length: p.maxContext,
 			format: 'gguf',
 			capabilities: { vision: false, trained_for_tool_use: true },
@@ -159,7 +186,10 @@ export function renderedTokens(body: Record<string, any>): number {
 	let chars = typeof body.system === 'string' ? body.system.length : JSON.stringify(body.system ?? '').length;
 	for (const m of messages) {
 		const content = typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '');
-		chars += content.length + JSON.stringify(m?.tool_calls ?? '').length + String(m?.reasoning_content ?? m?.thinking ?? '').length;
+		chars +=
+			content.length +
+			JSON.stringify(m?.tool_calls ?? '').length +
+			String(m?.reasoning_content ?? m?.thinking ?? '').length;
 	}
 	chars += body.tools ? JSON.stringify(body.tools).length : 0;
 	return Math.ceil(chars / 4) + 4 * messages.length;
@@ -198,14 +228,25 @@ export function noteOllamaLoad(rec: RecordedRequest, opts: ModelDoubleOptions, s
  * tag; Ollama's `think: false` and `chat_template_kwargs.enable_thinking: false` (vLLM,
  * llama.cpp) ask for none. Servers that take no budget ignore the field.
  */
-export function applyReasoningControls(r: Resolved, body: Record<string, any>, wire: Wire, opts: ModelDoubleOptions): Resolved {
+export function applyReasoningControls(
+	r: Resolved,
+	body: Record<string, any>,
+	wire: Wire,
+	opts: ModelDoubleOptions,
+): Resolved {
 	if (!r.reasoning) return r;
 	const off = (wire === 'ollama' && body.think === false) || body.chat_template_kwargs?.enable_thinking === false;
 	if (off && (wire === 'ollama' || opts.server?.kind === 'llamacpp' || opts.server?.kind === 'vllm')) {
 		return { ...r, reasoning: '' };
 	}
 	const budget = body.reasoning_budget_tokens ?? body.thinking_budget_tokens;
-	if (opts.server?.kind === 'llamacpp' && opts.server.takesBudget !== false && typeof budget === 'number' && budget >= 0 && r.reasoning.length > budget * 4) {
+	if (
+		opts.server?.kind === 'llamacpp' &&
+		opts.server.takesBudget !== false &&
+		typeof budget === 'number' &&
+		budget >= 0 &&
+		r.reasoning.length > budget * 4
+	) {
 		const message = typeof body.reasoning_budget_message === 'string' ? body.reasoning_budget_message : '';
 		return { ...r, reasoning: r.reasoning.slice(0, budget * 4) + message };
 	}

@@ -47,8 +47,7 @@ export function serverSession(double: ModelDouble, options: ServerSessionOptions
 	return {
 		chat,
 		events,
-		notices: (code?: string) =>
-			events.flatMap(e => (e.type === 'notice' && (!code || e.code === code) ? [e] : [])),
+		notices: (code?: string) => events.flatMap(e => (e.type === 'notice' && (!code || e.code === code) ? [e] : [])),
 		usages: () => events.flatMap(e => (e.type === 'usage' ? [e] : [])),
 		prefills: () => events.flatMap(e => (e.type === 'prefill' ? [e] : [])),
 	};

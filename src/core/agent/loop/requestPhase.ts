@@ -69,7 +69,14 @@ export function planMessages(
  * user already saw.
  */
 export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
-	const result = await sendRequest(state, ctx, state.step, plan, state.nudge?.avoidRepetition, state.nudge?.noThinking);
+	const result = await sendRequest(
+		state,
+		ctx,
+		state.step,
+		plan,
+		state.nudge?.avoidRepetition,
+		state.nudge?.noThinking,
+	);
 	state.nudge = undefined;
 	if (result.ok) {
 		return result.output;

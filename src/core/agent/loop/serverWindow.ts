@@ -22,7 +22,7 @@ export async function askServer(model: ChatModel, signal: AbortSignal, timeoutMs
 	return Promise.race([model.server.describe(limit).catch(() => ({})), timedOut]);
 }
 
-const tokens = (n: number) => n.toLocaleString('en-US');
+const grouped = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The window Keel plans for: keel.model.contextWindow, unless the server runs less. llama.cpp,
@@ -38,8 +38,11 @@ export function windowInForce(configured: number, facts: ServerFacts, askedBefor
 	if (running !== undefined && running < configured) {
 		return {
 			window: running,
-			note: `the server runs ${tokens(running)} tokens (${facts.source ?? 'as it reports'}); keel.model.contextWindow is ${tokens(configured)}`,
-			warning: { key: `running:${facts.kind ?? '?'}:${running}:${configured}`, text: runningWarning(configured, facts, running) },
+			note: `the server runs ${grouped(running)} tokens (${facts.source ?? 'as it reports'}); keel.model.contextWindow is ${grouped(configured)}`,
+			warning: {
+				key: `running:${facts.kind ?? '?'}:${running}:${configured}`,
+				text: runningWarning(configured, facts, running),
+			},
 		};
 	}
 	const trained = facts.trained;
@@ -55,10 +58,10 @@ function ollamaWindow(configured: number, facts: ServerFacts, askedBefore: numbe
 	if (askedBefore !== undefined && loaded !== undefined && loaded < Math.min(asked, askedBefore)) {
 		return {
 			window: loaded,
-			note: `Ollama loaded the model with ${tokens(loaded)} tokens (/api/ps); Keel asked for ${tokens(askedBefore)}`,
+			note: `Ollama loaded the model with ${grouped(loaded)} tokens (/api/ps); Keel asked for ${grouped(askedBefore)}`,
 			warning: {
 				key: `ollama-loaded:${loaded}:${askedBefore}`,
-				text: `Ollama loaded the model with a ${tokens(loaded)}-token context although Keel asked for ${tokens(askedBefore)} (num_ctx), so Keel now plans for ${tokens(loaded)} tokens and compacts sooner. Ollama may be short of memory for more: choose a smaller model or quantization, or set keel.model.contextWindow to ${tokens(loaded)} to match.`,
+				text: `Ollama loaded the model with a ${grouped(loaded)}-token context although Keel asked for ${grouped(askedBefore)} (num_ctx), so Keel now plans for ${grouped(loaded)} tokens and compacts sooner. Ollama may be short of memory for more: choose a smaller model or quantization, or set keel.model.contextWindow to ${grouped(loaded)} to match.`,
 			},
 		};
 	}
@@ -68,19 +71,22 @@ function ollamaWindow(configured: number, facts: ServerFacts, askedBefore: numbe
 function trainedWindow(configured: number, trained: number): WindowInForce {
 	return {
 		window: trained,
-		note: `the model was trained for ${tokens(trained)} tokens; keel.model.contextWindow is ${tokens(configured)}`,
+		note: `the model was trained for ${grouped(trained)} tokens; keel.model.contextWindow is ${grouped(configured)}`,
 		warning: {
 			key: `trained:${trained}:${configured}`,
-			text: `The model was trained for ${tokens(trained)} tokens, fewer than keel.model.contextWindow (${tokens(configured)}): Keel plans for ${tokens(trained)} tokens (and asks an Ollama server for that much). Set keel.model.contextWindow to ${tokens(trained)} to match.`,
+			text: `The model was trained for ${grouped(trained)} tokens, fewer than keel.model.contextWindow (${grouped(configured)}): Keel plans for ${grouped(trained)} tokens (and asks an Ollama server for that much). Set keel.model.contextWindow to ${grouped(trained)} to match.`,
 		},
 	};
 }
 
 /** What the user can change, in the words of the server they run. */
 function runningWarning(configured: number, facts: ServerFacts, running: number): string {
-	const of = facts.trained !== undefined && facts.trained > running ? ` (the model was trained for ${tokens(facts.trained)})` : '';
-	const head = `The server runs a ${tokens(running)}-token context window${of}, smaller than keel.model.contextWindow (${tokens(configured)}), so Keel plans for ${tokens(running)} tokens: it compacts old tool outputs sooner and asks for shorter answers.`;
-	const match = `or set keel.model.contextWindow to ${tokens(running)} to match`;
+	const of =
+		facts.trained !== undefined && facts.trained > running
+			? ` (the model was trained for ${grouped(facts.trained)})`
+			: '';
+	const head = `The server runs a ${grouped(running)}-token context window${of}, smaller than keel.model.contextWindow (${grouped(configured)}), so Keel plans for ${grouped(running)} tokens: it compacts old tool outputs sooner and asks for shorter answers.`;
+	const match = `or set keel.model.contextWindow to ${grouped(running)} to match`;
 	switch (facts.kind) {
 		case 'llamacpp':
 			return `${head} For more, restart llama-server with a larger --ctx-size${facts.slots && facts.slots > 1 ? ` (its ${facts.slots} slots share it: --parallel 1 gives one request all of it)` : ''}, ${match}.`;
@@ -88,7 +94,8 @@ function runningWarning(configured: number, facts: ServerFacts, running: number)
 			return `${head} For more, load the model in LM Studio with a larger Context Length, ${match}.`;
 		case 'vllm':
 			return `${head} For more, restart vLLM with a larger --max-model-len, ${match}.`;
-		default:
+		case 'ollama':
+		case undefined:
 			return `${head} For more, raise the server's context size, ${match}.`;
 	}
 }

@@ -135,7 +135,12 @@ export function createChatModel(
 	fetchImpl?: typeof fetch,
 ): ChatModel {
 	const server = new HttpModelServer(
-		{ provider: resolved.preset.kind, wire: resolved.preset.wire, baseUrl: resolved.baseUrl, model: resolved.model },
+		{
+			provider: resolved.preset.kind,
+			wire: resolved.preset.wire,
+			baseUrl: resolved.baseUrl,
+			model: resolved.model,
+		},
 		{ fetch: fetchImpl, apiKey },
 	);
 	const common = {

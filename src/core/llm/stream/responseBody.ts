@@ -74,7 +74,10 @@ async function readOrQuiet(
  */
 export function sseFrames(text: AsyncIterable<string>): AsyncGenerator<WireFrame>;
 export function sseFrames(text: AsyncIterable<string>, comments: true): AsyncGenerator<WireFrame | CommentFrame>;
-export async function* sseFrames(text: AsyncIterable<string>, comments = false): AsyncGenerator<WireFrame | CommentFrame> {
+export async function* sseFrames(
+	text: AsyncIterable<string>,
+	comments = false,
+): AsyncGenerator<WireFrame | CommentFrame> {
 	const pending: Array<WireFrame | CommentFrame> = [];
 	const parser = createParser({
 		onEvent: event => pending.push({ kind: 'event', event: event.event, data: event.data }),

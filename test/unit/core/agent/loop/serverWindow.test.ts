@@ -11,22 +11,28 @@ const kind = fc.constantFrom<ServerFacts['kind']>('llamacpp', 'lmstudio', 'vllm'
 describe('the window in force', () => {
 	it('is the setting, or what the server runs when that is less; a warning says so exactly then', () => {
 		fc.assert(
-			fc.property(size, fc.option(size, { nil: undefined }), fc.option(size, { nil: undefined }), kind, (configured, running, trained, k) => {
-				const facts: ServerFacts = { kind: k, running, trained };
-				const w = windowInForce(configured, facts);
-				assert.ok(w.window <= configured, 'never more than the setting');
-				if (running !== undefined) {
-					assert.strictEqual(w.window, Math.min(configured, running));
-				} else if (trained !== undefined) {
-					assert.strictEqual(w.window, Math.min(configured, trained));
-				} else {
-					assert.strictEqual(w.window, configured);
-				}
-				assert.strictEqual(w.warning !== undefined, w.window < configured);
-				assert.strictEqual(w.note !== undefined, w.window < configured);
-				// The same server and window make the same key: said once, not at every turn.
-				assert.deepStrictEqual(windowInForce(configured, facts).warning?.key, w.warning?.key);
-			}),
+			fc.property(
+				size,
+				fc.option(size, { nil: undefined }),
+				fc.option(size, { nil: undefined }),
+				kind,
+				(configured, running, trained, k) => {
+					const facts: ServerFacts = { kind: k, running, trained };
+					const w = windowInForce(configured, facts);
+					assert.ok(w.window <= configured, 'never more than the setting');
+					if (running !== undefined) {
+						assert.strictEqual(w.window, Math.min(configured, running));
+					} else if (trained !== undefined) {
+						assert.strictEqual(w.window, Math.min(configured, trained));
+					} else {
+						assert.strictEqual(w.window, configured);
+					}
+					assert.strictEqual(w.warning !== undefined, w.window < configured);
+					assert.strictEqual(w.note !== undefined, w.window < configured);
+					// The same server and window make the same key: said once, not at every turn.
+					assert.deepStrictEqual(windowInForce(configured, facts).warning?.key, w.warning?.key);
+				},
+			),
 		);
 	});
 
@@ -47,7 +53,10 @@ describe('the window in force', () => {
 	});
 
 	it('LM Studio names its Context Length; vLLM its --max-model-len', () => {
-		assert.match(windowInForce(32_768, { kind: 'lmstudio', running: 4096 }).warning!.text, /LM Studio with a larger Context Length/);
+		assert.match(
+			windowInForce(32_768, { kind: 'lmstudio', running: 4096 }).warning!.text,
+			/LM Studio with a larger Context Length/,
+		);
 		assert.match(windowInForce(32_768, { kind: 'vllm', running: 8192 }).warning!.text, /--max-model-len/);
 	});
 
@@ -63,6 +72,9 @@ describe('the window in force', () => {
 			}),
 		);
 		const cut = windowInForce(32_768, { kind: 'ollama', trained: 40_960, running: 8192 }, 32_768);
-		assert.match(cut.warning!.text, /Ollama loaded the model with a 8,192-token context although Keel asked for 32,768 \(num_ctx\)/);
+		assert.match(
+			cut.warning!.text,
+			/Ollama loaded the model with a 8,192-token context although Keel asked for 32,768 \(num_ctx\)/,
+		);
 	});
 });

@@ -16,7 +16,12 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 	});
 
 /** A model that is silent for `silentMs`, then sends `events` with `gapMs` between them. */
-function slowModel(silentMs: number, events: ModelEvent[], server?: ModelServer, gapMs = 0): ChatModel & { asked: number } {
+function slowModel(
+	silentMs: number,
+	events: ModelEvent[],
+	server?: ModelServer,
+	gapMs = 0,
+): ChatModel & { asked: number } {
 	const model = {
 		id: 'slow',
 		server,
@@ -41,7 +46,8 @@ function fakeServer(alive: () => boolean): ModelServer & { probes: number } {
 			s.probes++;
 			return alive();
 		},
-		unreachable: (seconds: number) => new AgentError('modelUnreachable', `No model server answered (silent ${seconds} s).`),
+		unreachable: (seconds: number) =>
+			new AgentError('modelUnreachable', `No model server answered (silent ${seconds} s).`),
 	};
 	return s;
 }
@@ -69,16 +75,22 @@ describe('a watched model stream', () => {
 		let up = true;
 		const server = fakeServer(() => up);
 		setTimeout(() => (up = false), 150);
-		await assert.rejects(drain(watchStream(slowModel(5_000, answer, server), { idleMs: 200, probeMs: 50 })), (error: AgentError) => {
-			assert.strictEqual(error.code, 'modelUnreachable');
-			assert.match(error.message, /No model server answered/);
-			return true;
-		});
+		await assert.rejects(
+			drain(watchStream(slowModel(5_000, answer, server), { idleMs: 200, probeMs: 50 })),
+			(error: AgentError) => {
+				assert.strictEqual(error.code, 'modelUnreachable');
+				assert.match(error.message, /No model server answered/);
+				return true;
+			},
+		);
 	});
 
 	it('after the first token, silence past the idle timeout is a broken stream', async () => {
 		const server = fakeServer(() => true);
-		const events: ModelEvent[] = [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }];
+		const events: ModelEvent[] = [
+			{ type: 'text', text: 'a' },
+			{ type: 'text', text: 'b' },
+		];
 		// First token at once, then a gap longer than idle before the second.
 		const gappy: ChatModel = {
 			id: 'gappy',

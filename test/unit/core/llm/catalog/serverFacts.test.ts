@@ -5,7 +5,10 @@
 import * as assert from 'assert';
 import { readServerFacts, type ServerAddress } from '../../../../../src/core/llm/catalog/serverFacts';
 
-function server(answers: Record<string, unknown>): { get: (url: string, body?: unknown) => Promise<unknown>; asked: string[] } {
+function server(answers: Record<string, unknown>): {
+	get: (url: string, body?: unknown) => Promise<unknown>;
+	asked: string[];
+} {
 	const asked: string[] = [];
 	return {
 		asked,
@@ -72,13 +75,17 @@ describe('what a server says of the window it runs', () => {
 
 	it('LM Studio: the loaded instance runs 4,096 of the 262,144 the model takes', async () => {
 		const s = server({
-			'http://127.0.0.1:1234/v1/models': { data: [{ id: 'qwen/qwen3.6-35b', object: 'model', owned_by: 'organization_owner' }] },
+			'http://127.0.0.1:1234/v1/models': {
+				data: [{ id: 'qwen/qwen3.6-35b', object: 'model', owned_by: 'organization_owner' }],
+			},
 			'http://127.0.0.1:1234/api/v1/models': {
 				models: [
 					{
 						type: 'llm',
 						key: 'qwen/qwen3.6-35b',
-						loaded_instances: [{ id: 'qwen/qwen3.6-35b', config: { context_length: 4096, flash_attention: true } }],
+						loaded_instances: [
+							{ id: 'qwen/qwen3.6-35b', config: { context_length: 4096, flash_attention: true } },
+						],
 						max_context_length: 262144,
 					},
 				],
@@ -98,16 +105,23 @@ describe('what a server says of the window it runs', () => {
 
 	it('LM Studio with the model not loaded: only what it takes', async () => {
 		const s = server({
-			'http://127.0.0.1:1234/api/v1/models': { models: [{ key: 'm', loaded_instances: [], max_context_length: 32768 }] },
+			'http://127.0.0.1:1234/api/v1/models': {
+				models: [{ key: 'm', loaded_instances: [], max_context_length: 32768 }],
+			},
 		});
-		const facts = await readServerFacts(at({ provider: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm' }), s.get);
+		const facts = await readServerFacts(
+			at({ provider: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm' }),
+			s.get,
+		);
 		assert.strictEqual(facts.running, undefined);
 		assert.strictEqual(facts.trained, 32768);
 	});
 
 	it('vLLM: max_model_len in /v1/models is what it runs', async () => {
 		const s = server({
-			'http://10.0.0.2:8000/v1/models': { data: [{ id: 'Qwen/Qwen3-8B', owned_by: 'vllm', max_model_len: 16384 }] },
+			'http://10.0.0.2:8000/v1/models': {
+				data: [{ id: 'Qwen/Qwen3-8B', owned_by: 'vllm', max_model_len: 16384 }],
+			},
 		});
 		const facts = await readServerFacts(at({ baseUrl: 'http://10.0.0.2:8000/v1', model: 'Qwen/Qwen3-8B' }), s.get);
 		assert.deepStrictEqual(facts, { kind: 'vllm', running: 16384, source: 'vLLM /v1/models max_model_len' });
@@ -115,8 +129,13 @@ describe('what a server says of the window it runs', () => {
 
 	it('Ollama: the trained window from /api/show, the loaded one from /api/ps', async () => {
 		const s = server({
-			'http://127.0.0.1:11434/api/show': { model_info: { 'qwen3.context_length': 40960 }, capabilities: ['tools'] },
-			'http://127.0.0.1:11434/api/ps': { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', context_length: 32768 }] },
+			'http://127.0.0.1:11434/api/show': {
+				model_info: { 'qwen3.context_length': 40960 },
+				capabilities: ['tools'],
+			},
+			'http://127.0.0.1:11434/api/ps': {
+				models: [{ name: 'qwen3:8b', model: 'qwen3:8b', context_length: 32768 }],
+			},
 		});
 		const facts = await readServerFacts(
 			at({ provider: 'ollama', wire: 'ollama', baseUrl: 'http://127.0.0.1:11434', model: 'qwen3:8b' }),
@@ -128,17 +147,26 @@ describe('what a server says of the window it runs', () => {
 			running: 32768,
 			source: 'Ollama /api/ps context_length',
 		});
-		assert.deepStrictEqual(s.asked.sort(), ['POST http://127.0.0.1:11434/api/show', 'http://127.0.0.1:11434/api/ps'].sort());
+		assert.deepStrictEqual(
+			s.asked.sort(),
+			['POST http://127.0.0.1:11434/api/show', 'http://127.0.0.1:11434/api/ps'].sort(),
+		);
 	});
 
 	it('a cloud endpoint is not asked anything', async () => {
 		const s = server({});
-		assert.deepStrictEqual(await readServerFacts(at({ provider: 'openai', baseUrl: 'https://api.openai.com/v1' }), s.get), {});
+		assert.deepStrictEqual(
+			await readServerFacts(at({ provider: 'openai', baseUrl: 'https://api.openai.com/v1' }), s.get),
+			{},
+		);
 		assert.deepStrictEqual(s.asked, []);
 	});
 
 	it('a server that says nothing (a plain /v1/models) gives no facts', async () => {
 		const s = server({ 'http://127.0.0.1:8000/v1/models': { data: [{ id: 'm', owned_by: 'library' }] } });
-		assert.deepStrictEqual(await readServerFacts(at({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }), s.get), {});
+		assert.deepStrictEqual(
+			await readServerFacts(at({ baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }), s.get),
+			{},
+		);
 	});
 });
