@@ -12,6 +12,7 @@ import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lmModelItems';
 import { isLmProviderSelected } from './lmChatModel';
 import { readSetting } from '../settings/settings';
+import { windowLabel } from './modelLabels';
 
 const PROBE: vscode.QuickInputButton = {
 	iconPath: new vscode.ThemeIcon('beaker'),
@@ -223,22 +224,6 @@ export class ModelPicker extends Disposable {
 	private _probeFor(resolved: ResolvedProvider, model: string): ProbeResult | undefined {
 		return this._context.globalState.get<ProbeResult>(probeKey(resolved, model));
 	}
-}
-
-/**
- * The window the server runs beside the one the model was trained for: they differ (llama.cpp
- * `--ctx-size`, LM Studio's loaded Context Length), and Keel plans for the one that runs.
- */
-export function windowLabel(model: ModelInfo): string | undefined {
-	const n = (v: number) => v.toLocaleString('en-US');
-	const { contextWindow: trained, runningWindow: running } = model;
-	if (running !== undefined && trained !== undefined && running !== trained) {
-		return `${n(running)} ctx running · ${n(trained)} trained`;
-	}
-	if (running !== undefined) {
-		return `${n(running)} ctx running`;
-	}
-	return trained !== undefined ? `${n(trained)} ctx trained` : undefined;
 }
 
 function readModelConfigName(): string {

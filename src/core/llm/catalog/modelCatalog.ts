@@ -58,8 +58,9 @@ export async function listModels(
 			return Promise.all(
 				names.map(async (id, index) => {
 					const runningWindow = loaded.get(id);
+					const running = runningWindow !== undefined ? { runningWindow } : {};
 					if (index >= 40) {
-						return { id, runningWindow };
+						return { id, ...running };
 					}
 					try {
 						const show = await get(`${root}/api/show`, {
@@ -71,11 +72,11 @@ export async function listModels(
 						return {
 							id,
 							contextWindow: key ? Number(show.model_info[key]) : undefined,
-							runningWindow,
+							...running,
 							tools: Array.isArray(show.capabilities) ? show.capabilities.includes('tools') : undefined,
 						};
 					} catch {
-						return { id, runningWindow };
+						return { id, ...running };
 					}
 				}),
 			);
@@ -90,38 +91,43 @@ export async function listModels(
 			const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 			const list = await get(`${resolved.baseUrl}/models`, { headers });
 			const entries = (Array.isArray(list.data) ? list.data : []) as Array<Record<string, any>>;
-			const running = await runningWindows(resolved, entries, url => optional(url, { headers }));
-			return entries.map(m => ({
-				id: String(m.id),
-				// llama.cpp reports meta.n_ctx_train, LM Studio max_context_length, some proxies context_length.
-				contextWindow: numberOf(m.meta?.n_ctx_train ?? m.max_context_length ?? m.context_length),
+			const native = await nativeWindows(resolved, entries, url => optional(url, { headers }));
+			return entries.map(m => {
+				const own = native(String(m.id));
 				// vLLM's max_model_len and newer llama.cpp's meta.n_ctx are what the server runs.
-				runningWindow: numberOf(m.max_model_len ?? m.meta?.n_ctx) ?? running(String(m.id)),
-			}));
+				const runningWindow = numberOf(m.max_model_len ?? m.meta?.n_ctx) ?? own.running;
+				return {
+					id: String(m.id),
+					// llama.cpp reports meta.n_ctx_train, LM Studio max_context_length, some proxies context_length.
+					contextWindow:
+						numberOf(m.meta?.n_ctx_train ?? m.max_context_length ?? m.context_length) ?? own.trained,
+					...(runningWindow !== undefined ? { runningWindow } : {}),
+				};
+			});
 		}
 	}
 }
 
 /**
- * The windows a local server runs, from its own endpoints: llama.cpp's GET /props
+ * The windows a local server states on its own endpoints: llama.cpp's GET /props
  * (`default_generation_settings.n_ctx`, per slot, for the one model it serves), LM Studio's
- * GET /api/v1/models (each loaded instance's `config.context_length`).
+ * GET /api/v1/models (each loaded instance's `config.context_length`, the model's `max_context_length`).
  */
-async function runningWindows(
+async function nativeWindows(
 	resolved: ResolvedProvider,
 	entries: Array<Record<string, any>>,
 	optional: (url: string) => Promise<any>,
-): Promise<(id: string) => number | undefined> {
+): Promise<(id: string) => { running?: number; trained?: number }> {
 	const root = serverRoot(resolved.baseUrl);
 	const llamaCpp = resolved.preset.kind === 'llamacpp' || entries.some(m => m.owned_by === 'llamacpp' || m.meta);
 	if (llamaCpp) {
 		const props = await optional(`${root}/props`);
-		const nCtx = numberOf(props?.default_generation_settings?.n_ctx);
-		return () => nCtx;
+		const running = numberOf(props?.default_generation_settings?.n_ctx);
+		return () => ({ running });
 	}
 	if (resolved.preset.kind === 'lmstudio') {
 		const answer = await optional(`${root}/api/v1/models`);
-		return id => lmStudioFacts(answer, id).running;
+		return id => lmStudioFacts(answer, id);
 	}
-	return () => undefined;
+	return () => ({});
 }

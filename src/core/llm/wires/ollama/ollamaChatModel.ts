@@ -59,7 +59,7 @@ export class OllamaChatModel implements ChatModel {
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
 					options: ollamaOptions(
-						request.contextWindow ?? this._options.contextWindow,
+						numCtx(request.contextWindow, this._options.contextWindow),
 						request,
 						this._options.maxOutputTokens,
 					),
@@ -96,6 +96,11 @@ export class OllamaChatModel implements ChatModel {
 		}
 		yield* reader.finish();
 	}
+}
+
+/** The window the loop plans for (the server's, when smaller), never more than the one this model was made with. */
+function numCtx(planned: number | undefined, configured: number | undefined): number | undefined {
+	return planned !== undefined && configured !== undefined ? Math.min(planned, configured) : (planned ?? configured);
 }
 
 /**
