@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { WaitingView } from '../../shared/views';
+import { waitingText } from './waitingText';
 
 /** A quick first token is not worth a line: the wait shows once it is this long. */
 const SHOW_AFTER_MS = 1500;
@@ -28,22 +29,4 @@ export function WaitingLine({ waiting, since }: { waiting: WaitingView; since: n
 			<span>{text}</span>
 		</div>
 	);
-}
-
-export function waitingText(waiting: WaitingView, elapsedMs: number): string {
-	const time = elapsedText(elapsedMs);
-	if (waiting.total !== undefined && waiting.processed !== undefined) {
-		const cached = waiting.cached ? ` (${thousands(waiting.cached)} from its cache)` : '';
-		return `The server is reading the prompt: ${thousands(waiting.processed)} of ${thousands(waiting.total)} tokens${cached} · ${time}`;
-	}
-	return `Waiting for the model's first token (the server is reading the prompt) · ${time}`;
-}
-
-function thousands(n: number): string {
-	return Math.round(n).toLocaleString('en-US');
-}
-
-function elapsedText(ms: number): string {
-	const s = Math.floor(ms / 1000);
-	return s >= 120 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
 }
