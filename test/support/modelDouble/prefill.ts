@@ -3,7 +3,9 @@
 // `prompt_progress` frames ({total, cache, processed, time_ms}, beside an empty delta) and
 // otherwise `:` ping comments every --sse-ping-interval; other servers (and a llama.cpp request
 // still queued for a slot) send nothing at all until the first token. A client that hangs up
-// cancels the work: the same request sent again is read from the start.
+// cancels the work: sent again, the request is read from the start — or, on llama.cpp, from
+// what the slot had processed before the hang-up, which stays in its cache (captured: a
+// 16,000-token prefill hung up on after about 1 s was sent again with timings.cache_n 4,121).
 // https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md (return_progress, sse_ping_interval)
 
 import type { ServerResponse } from 'node:http';
@@ -16,6 +18,12 @@ const SSE_HEADERS = {
 	'cache-control': 'no-cache',
 	connection: 'keep-alive',
 };
+
+/** How long the prefill of a step sent again takes: llama.cpp keeps what it processed, others start over. */
+export function prefillLeft(step: ReplyStep, heldMs: number, opts: ModelDoubleOptions): number {
+	const ms = step.prefillMs ?? 0;
+	return opts.server?.kind === 'llamacpp' ? Math.max(0, ms - heldMs) : ms;
+}
 
 /** Holds the request for the step's `prefillMs`; false when the client hung up meanwhile. */
 export async function holdPrefill(

@@ -12,7 +12,7 @@ import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
 import type { HealthState } from './types';
 import { noteOllamaLoad, personaRefusal, type ServerState } from './servers';
-import { holdPrefill } from './prefill';
+import { holdPrefill, prefillLeft } from './prefill';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -190,10 +190,14 @@ async function answerChat(
 	}
 	live.add(res);
 	res.once('close', () => live.delete(res));
+	const held = Date.now();
 	if (step?.kind === 'reply' && step.prefillMs && !(await holdPrefill(res, rec, step, wire, opts))) {
-		// The client hung up mid-prefill: the server dropped the work, and a re-send starts it over.
+		// The client hung up mid-prefill: the server dropped the request, and a re-send reads the prompt again.
 		rec.response.fault = 'clientAborted';
-		if (next) steps.unshift(next);
+		if (next)
+			steps.unshift(
+				typeof next === 'function' ? next : { ...step, prefillMs: prefillLeft(step, Date.now() - held, opts) },
+			);
 		return;
 	}
 	await send(res, rendering, step ?? {}, rec.response);

@@ -101,7 +101,7 @@ export interface ReplyStep extends Faults {
 	 * The server reads the prompt this long before its first token (prefill.ts): silent, or with
 	 * llama.cpp's status line, `prompt_progress` frames or pings when the double is a llama.cpp
 	 * server. A client that hangs up meanwhile cancels the work: the step waits for the request
-	 * sent again, which is read from the start.
+	 * sent again, which is read from the start (as llama.cpp, from what the slot had processed).
 	 */
 	prefillMs?: number;
 	/** Ids the request carries must follow this server's rule, else HTTP 400 in its words:
