@@ -67,10 +67,9 @@ export class OpenAIChatModel implements ChatModel {
 
 	/** Which server this is, where it says: its own parameters are sent to it alone (api.openai.com refuses unknown ones). */
 	private async _serverKind(signal: AbortSignal | undefined): Promise<ServerKind | undefined> {
-		if (this._options.provider === 'llamacpp') {
-			return 'llamacpp';
-		}
-		return (await this._options.server?.describe(signal).catch(() => undefined))?.kind;
+		const said = (await this._options.server?.describe(signal).catch(() => undefined))?.kind;
+		// What the server says it is wins (a vLLM on llama.cpp's port 8080); the preset speaks when it says nothing.
+		return said ?? (this._options.provider === 'llamacpp' ? 'llamacpp' : undefined);
 	}
 
 	/**
