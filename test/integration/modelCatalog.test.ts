@@ -81,10 +81,14 @@ describe('model list and tool-calling probe (model double)', () => {
 		}
 		// Ollama: /api/ps shows the model loaded with the num_ctx of the request that loaded it.
 		double.script(text('hi'));
-		await createChatModel(resolved('ollama'), undefined)
-			.stream({ messages: [{ kind: 'user', content: 'hi' }], tools: [], contextWindow: 4096 })
-			[Symbol.asyncIterator]()
-			.next();
+		const chat = createChatModel(resolved('ollama'), undefined);
+		for await (const event of chat.stream({
+			messages: [{ kind: 'user', content: 'hi' }],
+			tools: [],
+			contextWindow: 4096,
+		})) {
+			void event;
+		}
 		const models = await listModels(resolved('ollama'), undefined);
 		assert.deepStrictEqual(models[0], { id: 'qwen3:8b', contextWindow: 40960, runningWindow: 4096, tools: true });
 	});

@@ -108,6 +108,20 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 		);
 	});
 
+	it('a server alive but with no first token within keel.model.requestTimeoutSeconds: the turn stops, nothing sent again', async () => {
+		double.script({ ...text('never'), prefillMs: 120_000 });
+		const s = serverSession(double, {
+			provider: 'custom',
+			model: 'qwen3:8b',
+			recovery: { streamIdleTimeoutMs: 1000, firstTokenTimeoutMs: 2500 },
+		});
+		const outcome = await s.chat.send('hi');
+		assert.equal(outcome.reason, 'failed');
+		assert.equal(outcome.error?.code, 'modelTimeout');
+		assert.match(outcome.error?.message ?? '', /Raise keel\.model\.requestTimeoutSeconds/);
+		assert.equal(double.modelRequests.length, 1, 'not sent again: that would start the reading over');
+	});
+
 	it('a server that goes away (socket closed) fails with the same advice', async () => {
 		double.script({ ...text('never'), prefillMs: 120_000 });
 		const s = serverSession(double, {

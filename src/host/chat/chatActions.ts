@@ -13,6 +13,11 @@ export function errorActions(code: string): ActionView[] {
 			return [retry, { action: 'selectModel', label: 'Select Model' }];
 		case 'modelAuth':
 			return [retry, { action: 'setApiKey', label: 'Set API Key' }];
+		case 'modelTimeout':
+			return [
+				retry,
+				{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.requestTimeoutSeconds' },
+			];
 		case 'cancelled':
 			return [];
 		default:

@@ -15,6 +15,7 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		backoffMaxMs: seconds('recovery.backoffMaxSeconds'),
 		retryAfterCapMs: seconds('recovery.retryAfterCapSeconds'),
 		streamIdleTimeoutMs: seconds('recovery.streamIdleTimeoutSeconds'),
+		firstTokenTimeoutMs: Math.max(1, readSetting('model.requestTimeoutSeconds')) * 1000,
 		reflectionsPerRequest: readSetting('recovery.reflectionsPerRequest'),
 		reflectionDelayMs: seconds('recovery.reflectionDelaySeconds'),
 		readToolRetries: readSetting('recovery.readToolRetries'),

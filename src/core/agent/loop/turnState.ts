@@ -124,7 +124,12 @@ export function turnContext(
 		settings,
 		server,
 		window,
-		model: settings.enabled ? watchStream(options.model, { idleMs: settings.streamIdleTimeoutMs }) : options.model,
+		model: settings.enabled
+			? watchStream(options.model, {
+					idleMs: settings.streamIdleTimeoutMs,
+					firstTokenMs: settings.firstTokenTimeoutMs,
+				})
+			: options.model,
 		clock: options.clock ?? systemClock,
 		random: options.random ?? Math.random,
 		toolState: options.registry.policy?.session(options.sessionId ?? ''),

@@ -11,8 +11,10 @@ export interface RecoverySettings {
 	backoffMaxMs: number;
 	/** A server asking for a longer wait than this is told no: we wait this long at most. */
 	retryAfterCapMs: number;
-	/** Longest silence inside a streaming response before it is treated as broken (slow local models). */
+	/** Longest silence inside a streaming response, once it has begun, before it is treated as broken. */
 	streamIdleTimeoutMs: number;
+	/** Longest wait for the first token while the server is alive (keel.model.requestTimeoutSeconds): then the turn stops. */
+	firstTokenTimeoutMs: number;
 	/** Corrections sent back after a server-side parse failure, per model request. */
 	reflectionsPerRequest: number;
 	reflectionDelayMs: number;
@@ -46,6 +48,7 @@ export const defaultRecoverySettings: RecoverySettings = {
 	backoffMaxMs: 30_000,
 	retryAfterCapMs: 60_000,
 	streamIdleTimeoutMs: 120_000,
+	firstTokenTimeoutMs: 600_000,
 	reflectionsPerRequest: 2,
 	reflectionDelayMs: 500,
 	readToolRetries: 3,

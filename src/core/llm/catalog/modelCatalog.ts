@@ -41,46 +41,8 @@ export async function listModels(
 	// Asked beside the list: a server without the endpoint simply has no running figures.
 	const optional = (url: string, init?: RequestInit): Promise<any> => get(url, init).catch(() => undefined);
 	switch (resolved.preset.wire) {
-		case 'ollama': {
-			const root = ollamaRoot(resolved.baseUrl);
-			const [tags, ps] = await Promise.all([get(`${root}/api/tags`), optional(`${root}/api/ps`)]);
-			// What each loaded model runs: GET /api/ps → models[].context_length (the num_ctx it was loaded with).
-			const loaded = new Map<string, number | undefined>(
-				(Array.isArray(ps?.models) ? ps.models : []).map((m: Record<string, unknown>) => [
-					String(m.name ?? m.model),
-					numberOf(m.context_length),
-				]),
-			);
-			const names: string[] = (tags.models ?? [])
-				.map((m: { name?: string; model?: string }) => m.name ?? m.model)
-				.filter(Boolean);
-			// /api/show per model is cheap locally; cap it so a huge library does not stall the picker.
-			return Promise.all(
-				names.map(async (id, index) => {
-					const runningWindow = loaded.get(id);
-					const running = runningWindow !== undefined ? { runningWindow } : {};
-					if (index >= 40) {
-						return { id, ...running };
-					}
-					try {
-						const show = await get(`${root}/api/show`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json' },
-							body: JSON.stringify({ model: id }),
-						});
-						const key = Object.keys(show.model_info ?? {}).find(k => k.endsWith('.context_length'));
-						return {
-							id,
-							contextWindow: key ? Number(show.model_info[key]) : undefined,
-							...running,
-							tools: Array.isArray(show.capabilities) ? show.capabilities.includes('tools') : undefined,
-						};
-					} catch {
-						return { id, ...running };
-					}
-				}),
-			);
-		}
+		case 'ollama':
+			return ollamaModels(ollamaRoot(resolved.baseUrl), get, optional);
 		case 'anthropic': {
 			const list = await get(`${resolved.baseUrl}/v1/models`, {
 				headers: { 'x-api-key': apiKey ?? '', 'anthropic-version': '2023-06-01' },
@@ -106,6 +68,49 @@ export async function listModels(
 			});
 		}
 	}
+}
+
+type Get = (url: string, init?: RequestInit) => Promise<any>;
+
+/** Ollama's /api/tags, with /api/show per model (context, tools) and /api/ps (what each loaded model runs). */
+async function ollamaModels(root: string, get: Get, optional: Get): Promise<ModelInfo[]> {
+	const [tags, ps] = await Promise.all([get(`${root}/api/tags`), optional(`${root}/api/ps`)]);
+	// What each loaded model runs: GET /api/ps → models[].context_length (the num_ctx it was loaded with).
+	const loaded = new Map<string, number | undefined>(
+		(Array.isArray(ps?.models) ? ps.models : []).map((m: Record<string, unknown>) => [
+			String(m.name ?? m.model),
+			numberOf(m.context_length),
+		]),
+	);
+	const names: string[] = (tags.models ?? [])
+		.map((m: { name?: string; model?: string }) => m.name ?? m.model)
+		.filter(Boolean);
+	// /api/show per model is cheap locally; cap it so a huge library does not stall the picker.
+	return Promise.all(
+		names.map(async (id, index) => {
+			const runningWindow = loaded.get(id);
+			const running = runningWindow !== undefined ? { runningWindow } : {};
+			if (index >= 40) {
+				return { id, ...running };
+			}
+			try {
+				const show = await get(`${root}/api/show`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ model: id }),
+				});
+				const key = Object.keys(show.model_info ?? {}).find(k => k.endsWith('.context_length'));
+				return {
+					id,
+					contextWindow: key ? Number(show.model_info[key]) : undefined,
+					...running,
+					tools: Array.isArray(show.capabilities) ? show.capabilities.includes('tools') : undefined,
+				};
+			} catch {
+				return { id, ...running };
+			}
+		}),
+	);
 }
 
 /**

@@ -58,6 +58,6 @@ export const MODEL = category('Model', {
 	),
 	'model.requestTimeoutSeconds': setting(
 		num(600, 5),
-		'Longest a single model request may take, in seconds. Local models can be slow on first load.',
+		'Longest a single model request may take, in seconds. Local models can be slow on first load. It is also the longest Keel waits for the first token while the server reads a long prompt (and keeps answering): past it the turn stops with a message instead of sending the request again.',
 	),
 });

@@ -9,6 +9,31 @@ export interface StreamWatch {
 	probeMs?: number;
 	/** How long that question may take before the server counts as gone. */
 	probeTimeoutMs?: number;
+	/** The longest wait for a first token from a server that is alive (keel.model.requestTimeoutSeconds). */
+	firstTokenMs?: number;
+}
+
+/**
+ * A server that keeps answering the liveness question but shows no progress and sends no first
+ * token is given keel.model.requestTimeoutSeconds; sent again, the request would be read from
+ * the start, so the turn stops and says so instead.
+ */
+function tooLong(waited: number, limit: number | undefined): AgentError | undefined {
+	if (limit === undefined || waited < limit) {
+		return undefined;
+	}
+	return new AgentError(
+		'modelTimeout',
+		`No first token after ${Math.round(waited / 1000)} s (keel.model.requestTimeoutSeconds), though the server kept answering: it may still be reading a very long prompt, or be stuck. Keel did not send it again (that would start the reading over). Raise keel.model.requestTimeoutSeconds for prompts this long, or start a new chat.`,
+	);
+}
+
+/** Silence after the first token: the stream broke (R2 sends it again). */
+function brokenStream(idleMs: number): AgentError {
+	return new AgentError(
+		'modelStream',
+		`The model sent nothing for ${Math.round(idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`,
+	);
 }
 
 /** Events that are output: once one arrived, silence means a broken stream. */
@@ -37,7 +62,8 @@ export function watchStream(model: ChatModel, watch: StreamWatch): ChatModel {
 			const outer = request.signal;
 			let verdict: AgentError | undefined;
 			let started = false;
-			let silentSince = Date.now();
+			const sentAt = Date.now();
+			let silentSince = sentAt;
 			let timer: NodeJS.Timeout | undefined;
 			// Each event re-arms; a probe that answers after a newer event arrived is ignored.
 			let generation = 0;
@@ -45,16 +71,11 @@ export function watchStream(model: ChatModel, watch: StreamWatch): ChatModel {
 				verdict ??= error;
 				silence.abort();
 			};
-			const idle = () =>
-				new AgentError(
-					'modelStream',
-					`The model sent nothing for ${Math.round(watch.idleMs / 1000)} s (keel.recovery.streamIdleTimeoutSeconds).`,
-				);
 			const arm = () => {
 				clearTimeout(timer);
 				const mine = ++generation;
 				if (started || !server) {
-					timer = setTimeout(() => stop(idle()), watch.idleMs);
+					timer = setTimeout(() => stop(brokenStream(watch.idleMs)), watch.idleMs);
 					return;
 				}
 				timer = setTimeout(() => {
@@ -62,10 +83,14 @@ export function watchStream(model: ChatModel, watch: StreamWatch): ChatModel {
 						if (mine !== generation || outer?.aborted) {
 							return;
 						}
-						if (alive) {
-							arm();
+						const waited = Date.now() - sentAt;
+						const verdictNow = alive
+							? tooLong(waited, watch.firstTokenMs)
+							: server.unreachable(Math.round((Date.now() - silentSince) / 1000));
+						if (verdictNow) {
+							stop(verdictNow);
 						} else {
-							stop(server.unreachable(Math.round((Date.now() - silentSince) / 1000)));
+							arm();
 						}
 					});
 				}, probeMs);

@@ -108,6 +108,23 @@ describe('a watched model stream', () => {
 		});
 	});
 
+	it('a server alive but silent past keel.model.requestTimeoutSeconds: the turn stops, nothing sent again', async () => {
+		const server = fakeServer(() => true);
+		const model = slowModel(5_000, answer, server);
+		await assert.rejects(
+			drain(watchStream(model, { idleMs: 200, probeMs: 50, firstTokenMs: 400 })),
+			(error: AgentError) => {
+				assert.strictEqual(error.code, 'modelTimeout');
+				assert.match(
+					error.message,
+					/No first token after \d+ s \(keel\.model\.requestTimeoutSeconds\), though the server kept answering/,
+				);
+				return true;
+			},
+		);
+		assert.strictEqual(model.asked, 1);
+	});
+
 	it('a model with no server to ask keeps the idle timeout from the start', async () => {
 		await assert.rejects(drain(watchStream(slowModel(600, answer), { idleMs: 200 })), (error: AgentError) => {
 			assert.strictEqual(error.code, 'modelStream');
