@@ -32,11 +32,14 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 			'keel.model.name': 'keel-noise',
 			'keel.model.contextWindow': 32768,
 			'keel.model.reasoningBudget': 256,
+			// Short, so the silent prefill below outlasts it several times over.
+			'keel.recovery.streamIdleTimeoutSeconds': 5,
 		},
 	}));
 
 	beforeEach(async () => {
 		double().reset();
+		double().setServer(LLAMA);
 		await freshChat(keel);
 	});
 
@@ -102,7 +105,30 @@ describe('Keel and the server it talks to: window, prefill, reasoning (e2e)', fu
 			'the re-ask asks for no more thinking',
 		);
 		await keel.screenshot('reasoning-stopped');
-		double().setServer(LLAMA);
+	});
+
+	it('a silent prefill three times the idle timeout: the chat shows the time waited, nothing is sent again, the answer comes', async () => {
+		// A vLLM server streams nothing while it reads the prompt (no progress, no pings): only the time can be shown.
+		double().setServer({ kind: 'vllm', maxModelLen: 32_768 });
+		double().script({ ...text('Read at last.'), prefillMs: 16_000 });
+		const chat = await keel.webview();
+		await ask(chat, 'read everything');
+		const line = chat.locator(testId('prefill-progress'));
+		// Past the 5 s idle timeout, still waiting, still the first request.
+		await line
+			.filter({
+				hasText: /Waiting for the model's first token \(the server is reading the prompt\) · ([7-9]|1\d) s/,
+			})
+			.waitFor({ timeout: 30_000 });
+		assert.strictEqual(double().modelRequests.length, 1);
+		await keel.screenshot('prefill-waiting');
+		await chat
+			.locator(testId('message-assistant'))
+			.filter({ hasText: 'Read at last.' })
+			.waitFor({ timeout: 60_000 });
+		assert.strictEqual(await line.count(), 0, 'the line goes when the first token comes');
+		assert.strictEqual(double().modelRequests.length, 1, 'one request: never sent again while the server worked');
+		assert.strictEqual(await chat.locator(`${testId('notice')}[data-code="streamRetry"]`).count(), 0);
 	});
 
 	it('Select Model shows the window the server runs beside the one the model was trained for', async () => {

@@ -112,9 +112,14 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 			assert.equal(outcome.messages.at(-1)?.content, 'Answered.');
 		}));
 
-	it('reasoning that already led to a call is not stopped, whatever its length', () =>
+	it('reasoning within the bound, then a call: nothing is stopped or asked again', () =>
 		withDouble({ kind: 'vllm', maxModelLen: 32_768 }, ['Qwen/Qwen3-8B'], async double => {
-			double.script({ ...toolCall('read_file', { path: 'README.md' }), reasoning: 'short' }, text('It says 42.'));
+			// ~450 tokens of reasoning (1,800 characters): under a 512-token bound, though over 512 characters.
+			const reasoning = runaway().reasoning.slice(0, 1800);
+			double.script(
+				{ ...toolCall('read_file', { path: 'README.md' }), reasoning, textChunks: 20 },
+				text('It says 42.'),
+			);
 			const s = serverSession(double, {
 				provider: 'custom',
 				model: 'Qwen/Qwen3-8B',
@@ -123,6 +128,8 @@ describe('reasoning kept and bounded (HTTP, real loop)', function () {
 			const outcome = await s.chat.send('Read it.');
 			assert.equal(outcome.reason, 'completed');
 			assert.deepEqual(s.notices('reask'), []);
+			assert.equal(double.modelRequests.length, 2, 'the call ran, then the answer');
+			assert.equal(outcome.messages.at(-1)?.content, 'It says 42.');
 		}));
 
 	for (const preserve of [true, false]) {
