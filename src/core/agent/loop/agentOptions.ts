@@ -33,6 +33,8 @@ export interface AgentOptions {
 	random?: () => number;
 	/** The caller already emitted `turnStarted` (it waited for something the turn needs, and said so under the prompt). */
 	announced?: boolean;
+	/** Warnings said once across chats (a server's smaller window), by key; absent: once per chat. */
+	shownOnce?: Set<string>;
 }
 
 export interface TurnOutcome {
