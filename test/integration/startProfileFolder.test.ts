@@ -25,7 +25,8 @@ const tree = fc.record({
 });
 
 describe('npm start: a folder that holds the profile (keel_folder_holds)', function () {
-	this.timeout(60_000);
+	// Sixty trees of real bash calls: seconds alone, more on a loaded machine.
+	this.timeout(180_000);
 
 	it('says a folder holds a path exactly when its real path is the path or one of its parents', () => {
 		fc.assert(
