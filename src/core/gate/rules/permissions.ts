@@ -208,8 +208,11 @@ function matchesOrThrow(rule: PermissionRule, candidate: Candidate, forAllow: bo
 		case 'url':
 			return matchUrlRule(pattern, candidate.value);
 		case 'path':
-			// Deny and ask ignore case (a different case must not slip past); allow is exact.
-			return linearGlob(pattern, { nocase: !forAllow })(candidate.value.replace(/^\.\//, ''));
+			// Deny and ask ignore case and Unicode normal form (a different case or an NFD name must not
+			// slip past); allow is exact.
+			return forAllow
+				? linearGlob(pattern)(candidate.value.replace(/^\.\//, ''))
+				: linearGlob(pattern.normalize('NFC'), { nocase: true })(candidate.value.replace(/^\.\//, '').normalize('NFC'));
 	}
 }
 
