@@ -16,6 +16,12 @@ export interface RedirectTarget {
 	 * it under its own name, so the real targets are folder/<name> (undefined: a name only bash knows).
 	 */
 	into?: Array<string | undefined>;
+	/**
+	 * Named by an option or argument of a program that writes it (`sort -o x`): a rule that allows
+	 * the command covers it, as it covers the program's other arguments; deny and ask rules on the
+	 * path, and the guard's own reasons (outside, deny-listed, protected), still apply.
+	 */
+	byArgument?: true;
 }
 
 /** Programs whose every operand is a file they change or remove. */
@@ -119,13 +125,14 @@ function copiesInto(name: string, args: WordValue[]): RedirectTarget[] {
 
 export function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
 	const { name, key, args } = writerKey(argv);
-	if (unpacksNamesFromData(name, args)) {
+	// Its own arguments from the subcommand on: `git apply x` is judged on `apply x`.
+	if (unpacksNamesFromData(name, argv.slice(1))) {
 		// `tar xf a.tar` may write .git/hooks/pre-commit: the names are inside the archive or patch, not on the line.
 		return [{ path: undefined, written: `${name} (the files it unpacks are named inside its input)` }];
 	}
 	if (WRITES_LAST[name]) return copiesInto(name, args);
 	const entry = WRITERS[key];
-	if (entry) return fromTable(entry, name, args);
+	if (entry) return fromTable(entry, name, args).map(t => ({ ...t, byArgument: true as const }));
 	let files: WordValue[] = [];
 	const operands = args.filter(a => !a.known || !a.text.startsWith('-'));
 	if (WRITES_ALL.has(name)) {

@@ -41,7 +41,7 @@ function gateOfShell(deps: ShellToolDeps): Gate {
 interface ShellPlan {
 	choice: BackendChoice;
 	cwd: ResolvedPath;
-	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write' }>;
+	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write'; byArgument?: true }>;
 	/** Why the card asked: a reason that appears only after approval (a word now names a link out) stops the run. */
 	reasons: string[];
 }
@@ -144,7 +144,7 @@ async function plan(
 	const parsed = splitCommandLine(command);
 	const targets: ShellPlan['targets'] = [];
 	const reasons: string[] = [];
-	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
+	const check = async (written: string, path: string | undefined, intent: 'read' | 'write', byArgument?: true) => {
 		if (path === undefined) {
 			reasons.push(`${written}: the file it writes is only known when bash runs it`);
 			return undefined;
@@ -156,7 +156,7 @@ async function plan(
 		try {
 			// As the kernel will open it: every segment a name, each `..` after the real folder it follows.
 			const resolved = await guard.resolveWord(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
-			targets.push({ resolved, intent });
+			targets.push({ resolved, intent, ...(byArgument ? { byArgument } : {}) });
 			if (intent === 'write' && resolved.protectedReason) {
 				reasons.push(`${written}: ${resolved.protectedReason}`);
 			}
@@ -168,7 +168,7 @@ async function plan(
 		}
 	};
 	for (const target of parsed.writes) {
-		const resolved = await check(target.written, target.path, 'write');
+		const resolved = await check(target.written, target.path, 'write', target.byArgument);
 		if (!resolved || !target.into || (await workspace.stat(resolved.path))?.type !== 'directory') {
 			continue;
 		}
@@ -242,6 +242,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				data,
 				protectedReasons: reasons,
 				canonicalPaths: targets.map(t => t.resolved.canonical),
+				coveredByCommand: targets.filter(t => t.byArgument).map(t => t.resolved.canonical),
 			};
 		},
 		async execute(input, context): Promise<ToolResult> {
