@@ -58,6 +58,8 @@ const gateAdapters = {
 		'src/core/gate/programs.ts',
 		'src/core/gate/network/network.ts',
 		'src/core/gate/network/urls.ts',
+		// git asked what a git command will print, with the repository's own programs switched off.
+		'src/core/gate/gitOracle.ts',
 	],
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
 	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
