@@ -46,6 +46,32 @@ const integer = (args: Args, name: string, fallback: number) => {
 	return value;
 };
 
+/**
+ * Ctrl+C or SIGTERM stops the check: the suite unwinds and removes its scratch folder and
+ * container. A second signal stops at once, after running those clean-ups directly (a few
+ * seconds at most). SIGKILL runs nothing: the next run reaps what this one left (owner.ts).
+ */
+function stopOnSignals(abort: AbortController, cleanups: Array<() => Promise<void>>): void {
+	let stopping = false;
+	const stop = (signal: NodeJS.Signals) => {
+		const code = signal === 'SIGTERM' ? 143 : 130;
+		if (!stopping) {
+			stopping = true;
+			process.exitCode = code;
+			console.error('\nStopping: removing the scratch folder and the sandbox… (again to stop at once)');
+			abort.abort();
+			return;
+		}
+		console.error('Stopping now.');
+		const deadline = new Promise(resolve => setTimeout(resolve, 5000).unref());
+		void Promise.race([Promise.allSettled(cleanups.map(dispose => dispose())), deadline]).then(() =>
+			process.exit(code),
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
 export async function checkModelMain(argv: readonly string[]): Promise<number> {
 	const args = parseArgs(argv);
 	const baseUrl = text(args, 'base-url');
@@ -66,10 +92,8 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 	const apiKey = process.env.KEEL_API_KEY;
 	const wanted = text(args, 'tasks')?.split(',');
 	const abort = new AbortController();
-	process.once('SIGINT', () => {
-		console.error('\nStopping: removing the scratch folder and the sandbox…');
-		abort.abort();
-	});
+	const cleanups: Array<() => Promise<void>> = [];
+	stopOnSignals(abort, cleanups);
 	const report = await runCheckModel({
 		model: createChatModel(resolved, apiKey),
 		endpoint: { provider: resolved.preset.label, baseUrl: resolved.baseUrl, model },
@@ -89,6 +113,7 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 				},
 		advertisedWindow: () => advertisedContextWindow(resolved, apiKey),
 		signal: abort.signal,
+		onCleanup: dispose => cleanups.push(dispose),
 		onProgress: progress => console.error(progress.message),
 		onTrial: r =>
 			console.error(

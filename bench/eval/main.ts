@@ -12,6 +12,6 @@ void run.then(
 	error => {
 		const agentError = toAgentError(error);
 		console.error(agentError.code === 'cancelled' ? 'Check Model was cancelled.' : agentError.message);
-		process.exit(agentError.code === 'cancelled' ? 130 : 1);
+		process.exit(agentError.code === 'cancelled' ? (process.exitCode === 143 ? 143 : 130) : 1);
 	},
 );
