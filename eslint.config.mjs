@@ -72,6 +72,7 @@ const gateAdapters = {
 		'src/core/exec/sandboxScan.ts',
 		'src/core/exec/sandboxContainer.ts',
 		'src/core/exec/owner.ts',
+		'src/core/exec/sandboxProcesses.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal

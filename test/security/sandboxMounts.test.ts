@@ -97,6 +97,15 @@ describe('security: the sandbox mounts nothing but files and folders (real engin
 			fs.rmSync(home, { recursive: true, force: true });
 		});
 
+		it('sanity: commands run there, and the engine folders are empty', async () => {
+			const text = resultText(
+				await approvedShell(home, runner).run('run_command', {
+					command: 'echo RAN-$((6*7)); cat notes.txt; ls -A .docker .colima .xdg-runtime | grep -c sock',
+				}),
+			);
+			if (!/RAN-42/.test(text) || !/^n$/m.test(text) || !/^0$/m.test(text)) throw new Error(text);
+		});
+
 		let seed = 1;
 		for (const rel of [...ENGINE_SOCKETS, ...PROJECT_SOCKETS]) {
 			for (const line of connectLines(rel, 6, seed++)) {
@@ -116,6 +125,40 @@ describe('security: the sandbox mounts nothing but files and folders (real engin
 						KLASS,
 					));
 			}
+		}
+	});
+
+	describe('a socket bound on the host after the container started', () => {
+		let root: string;
+		let runner: DockerRunner;
+		const servers: Array<{ close(): Promise<void>; hits: number }> = [];
+		before(async () => {
+			root = makeWorkspace({ 'src/a.txt': 'a\n' });
+			runner = wallRunner(root);
+			await runner.run({ command: 'true', cwd: '', timeoutMs: 120_000, outputLimitBytes: 1000 });
+		});
+		after(async () => {
+			await runner?.disposeAsync();
+			await Promise.all(servers.map(s => s.close()));
+			fs.rmSync(root, { recursive: true, force: true });
+		});
+		for (const rel of ['later/app.sock', 'src/dev.sock', '.docker/run/docker.sock']) {
+			it(`the next command cannot reach ${rel}`, () =>
+				attack(
+					`S1 later ${rel}`,
+					async () => {
+						const server = await listenSocket(path.join(root, rel), `ENGINE-REACHED ${rel}`);
+						servers.push(server);
+						const result = await approvedShell(root, runner).run('run_command', {
+							command: `${CONNECT_PL}perl /tmp/c.pl ${rel}; ${CONNECT_PL}find . -type s -exec perl /tmp/c.pl {} \\;`,
+						});
+						const text = resultText(result);
+						return /ENGINE-REACHED/.test(text) || server.hits > 0
+							? `connected: ${text.slice(0, 120)}`
+							: undefined;
+					},
+					KLASS,
+				));
 		}
 	});
 

@@ -52,6 +52,31 @@ describe('security: no process outlives its command in the sandbox (real engine,
 		if (root) fs.rmSync(root, { recursive: true, force: true });
 	});
 
+	// PID 1 survives every kill; a command that takes it over (trace it, write its memory) keeps
+	// whatever it likes running. x86-64: ptrace is syscall 101, PTRACE_ATTACH 16, PTRACE_SEIZE 0x4206.
+	for (const [name, line] of [
+		['PTRACE_ATTACH to PID 1', `perl -e 'exit(syscall(101, 16, 1, 0, 0) == 0 ? 0 : 1)' && echo TOOK-PID-$((6*7))`],
+		[
+			'PTRACE_SEIZE of PID 1',
+			`perl -e 'exit(syscall(101, 0x4206, 1, 0, 0) == 0 ? 0 : 1)' && echo TOOK-PID-$((6*7))`,
+		],
+		[
+			'opening /proc/1/mem for writing',
+			`perl -e 'open(F, "+<", "/proc/1/mem") or exit 1' && echo TOOK-PID-$((6*7))`,
+		],
+		['signalling PID 1', `kill -0 1 && echo TOOK-PID-$((6*7))`],
+	] as const) {
+		it(`cannot take over PID 1: ${name}`, () =>
+			attack(
+				`S5 PID 1: ${name}`,
+				async () => {
+					const result = await approvedShell(root, runner).run('run_command', { command: line });
+					return /TOOK-PID-42/.test(JSON.stringify(result.output)) ? `${name} succeeded` : undefined;
+				},
+				KLASS,
+			));
+	}
+
 	const generated = fc.sample(
 		fc.tuple(fc.constantFrom(...PRELUDES), fc.constantFrom(...LAUNCHERS), fc.constantFrom(...REDIRECTS)),
 		{ numRuns: 40, seed: 555 },

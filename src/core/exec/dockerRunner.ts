@@ -116,7 +116,9 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const { exec, stream } = await this._startExec(warm, request, { stdout, stderr, progress });
 		let killedBy = await this._awaitEnd(warm, stream, request);
 		const durationMs = Date.now() - started;
-		const [exitCode, notice] = await Promise.all([this._exitCode(exec), this._after(warm)]);
+		// The exit code first: once the engine says the command's process ended, what is left is strays.
+		const exitCode = await this._exitCode(exec);
+		const notice = await this._after(warm);
 		// 124: `timeout` ended it with TERM; 137: with KILL after the grace. Only at the deadline,
 		// so a command's own 124 or SIGKILL is not mistaken for ours.
 		const atDeadline = durationMs >= request.timeoutMs - 50;
@@ -152,6 +154,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const exec = await warm.container
 			.exec({
 				Cmd: ['/bin/sh', '-c', WRAPPER],
+				User: warm.user,
 				Env: [
 					`KEEL_CMD=${request.command}`,
 					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
@@ -231,7 +234,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	 */
 	private async _after(warm: Warm): Promise<string | undefined> {
 		try {
-			return await afterCommand(this.docker, warm, this._logger);
+			return await afterCommand(warm, this._logger);
 		} catch (error) {
 			this._logger.warn(
 				`sandbox: ending the command's processes failed (${(error as Error).message}); removing the container`,
@@ -260,7 +263,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	 */
 	private async _killAll(warm: Warm, stream: NodeJS.ReadableStream | undefined): Promise<void> {
 		try {
-			await endAll(warm.container);
+			await endAll(warm.container, warm.user);
 			return;
 		} catch (error) {
 			this._logger.warn(`sandbox: kill exec failed (${(error as Error).message}); removing the container`);

@@ -8,7 +8,8 @@ import { engineFolders, scanRules, type ScanRules } from './sandboxRules';
 import { pollPlan, scanWorkspace, type Mask, type SandboxPlan } from './sandboxScan';
 import { END_ALL, readCounters, type CgroupCounters } from './sandboxShell';
 import { containerSpec, mountRoots, realFolders, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
-import { verifyRunningUser } from './sandboxUser';
+import { containerProcesses, strayProcesses, type ContainerProcesses } from './sandboxProcesses';
+import { parseSandboxUser, verifyRunningUser } from './sandboxUser';
 
 /** A started container with what was hidden and pinned in it, and whether that is still true. */
 export interface Warm {
@@ -19,6 +20,10 @@ export interface Warm {
 	rules: ScanRules;
 	/** Something changed on disk that the container's mounts do not cover: the next command gets a new one. */
 	stale: boolean;
+	/** Where the host reads the container's processes, when it can. */
+	processes: ContainerProcesses | undefined;
+	/** Who commands run as (every exec's User; PID 1 runs as another user). */
+	user: string;
 }
 
 /** What the container will mount, hide and pin for `root`: refused placements throw ExecError. */
@@ -47,19 +52,33 @@ export async function startContainer(
 	const socket = typeof socketPath === 'string' ? socketPath : undefined;
 	const { plan, rules } = await planSandbox(request.root, request.policy, socket);
 	const spec = containerSpec(plan, request.image, request.limits);
+	const user = parseSandboxUser(request.limits.user).docker;
 	const container = await docker.createContainer(spec);
 	try {
 		await container.start();
-		await verifyRunningUser(docker, container, request.limits.user);
+		await verifyRunningUser(docker, container, request.limits.user, user, spec.User!);
 	} catch (error) {
 		await container.remove({ force: true }).catch(() => undefined);
 		throw error;
 	}
 	const counters = await readCounters(docker, container).catch(() => ({ oomKills: 0, pidsMax: 0 }));
+	const init = await container.inspect().then(
+		info => info.State.Pid,
+		() => undefined,
+	);
 	logger.info(
 		`sandbox: container ${container.id.slice(0, 12)} started from ${request.image}; ${plan.masks.size} path(s) hidden or read-only, ${plan.files} files scanned in ${Math.round(plan.elapsedMs)} ms`,
 	);
-	return { container, specKey: request.specKey, counters, plan, rules, stale: false };
+	return {
+		container,
+		specKey: request.specKey,
+		counters,
+		plan,
+		rules,
+		stale: false,
+		processes: containerProcesses(init),
+		user,
+	};
 }
 
 /** Whether the host changed something the container's mounts no longer cover (checked before each command). */
@@ -78,8 +97,13 @@ export async function needsNewContainer(warm: Warm): Promise<boolean> {
  * what that repository's config and hooks say; anything else new that needs a mask makes the
  * next command start in a new container. Returns a sentence for the result, if any.
  */
-export async function afterCommand(docker: Docker, warm: Warm, logger: Logger): Promise<string | undefined> {
-	await endAll(warm.container);
+export async function afterCommand(warm: Warm, logger: Logger): Promise<string | undefined> {
+	// The wrapper's own `kill -9 -1` usually left nothing; the kernel's list of the container's
+	// tasks says so without another exec. Anything alive but PID 1 (or no way to look) → end all.
+	const strays = warm.processes && strayProcesses(warm.processes);
+	if (strays === undefined || strays.length > 0) {
+		await endAll(warm.container, warm.user);
+	}
 	const changes = await pollPlan(warm.plan, warm.rules);
 	if (changes.added.length > 0 || changes.moved.length > 0) {
 		warm.stale = true;
@@ -108,8 +132,9 @@ async function quarantine(mask: Mask): Promise<string> {
  * `kill -9 -1` as the sandbox user: every process but PID 1 and the killer itself. When even
  * that cannot start (every pid taken), the container goes and the next command gets a new one.
  */
-export async function endAll(container: Docker.Container): Promise<void> {
-	const exec = await container.exec({ Cmd: END_ALL, AttachStdout: true, AttachStderr: true });
+export async function endAll(container: Docker.Container, user: string): Promise<void> {
+	// As the commands' user: its `kill -1` reaches every process of theirs and none of PID 1's.
+	const exec = await container.exec({ Cmd: END_ALL, User: user, AttachStdout: true, AttachStderr: true });
 	const stream = await exec.start({ hijack: true, stdin: false });
 	await new Promise<void>(resolve => {
 		stream.on('end', resolve);

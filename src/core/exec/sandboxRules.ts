@@ -25,8 +25,41 @@ export interface ScanRules {
 
 type Matcher = (rel: string) => boolean;
 
-/** Globs as one matcher; a deny glob that cannot run fails closed by refusing to start the sandbox. */
+/**
+ * The longest run of plain characters every match of `glob` must contain (lower-cased), or
+ * undefined when the glob has constructs that make that unsure (braces, classes, extglobs,
+ * escapes). `**\/.env.*` must contain ".env.", `**\/.config/gcloud/**` "gcloud": a path without
+ * it cannot match, which spares the pattern engine almost every file of a large tree.
+ */
+export function requiredText(glob: string): string | undefined {
+	if (/[{}[\]()\\!@+]/.test(glob)) return undefined;
+	const runs = glob.toLowerCase().split(/[*?/]+/);
+	const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+	return longest || undefined;
+}
+
+/** Whether a text may hold a match of one of `globs`: false only when it holds none's required text. */
+function possible(globs: readonly string[]): Matcher {
+	const needles = globs.map(requiredText);
+	if (needles.some(n => n === undefined)) return () => true;
+	if (needles.length === 0) return () => false;
+	// Plain text alternatives only (escaped): no quantifier for a backtracking engine to explode on.
+	const any = new RegExp(needles.map(n => n!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+	return text => any.test(text);
+}
+
+/**
+ * Globs as one matcher, with a quick test first: the path, with a segment before it and after
+ * it, holds none of the globs' required text, so no variant below can match.
+ */
 function globSet(globs: readonly string[], what: string): Matcher {
+	const full = exactGlobSet(globs, what);
+	const maybe = possible(globs);
+	return rel => maybe(`x/${rel}/x`) && full(rel);
+}
+
+/** Globs as one matcher; a deny glob that cannot run fails closed by refusing to start the sandbox. */
+function exactGlobSet(globs: readonly string[], what: string): Matcher {
 	const plain = globs.filter(g => !/^!(?!\()/.test(g));
 	const negated = globs.filter(g => /^!(?!\()/.test(g)).map(g => linearGlob(g, { nocase: true }));
 	let combined: Matcher | undefined;
@@ -50,8 +83,8 @@ function globSet(globs: readonly string[], what: string): Matcher {
 		});
 		combined = rel => each.some(m => m(rel));
 	}
-	const one = (rel: string) => combined!(rel) || negated.some(m => m(rel));
-	return rel => rel !== '' && (one(rel) || one(`x/${rel}`));
+	const either = (rel: string) => combined!(rel) || negated.some(m => m(rel));
+	return rel => rel !== '' && (either(rel) || either(`x/${rel}`));
 }
 
 /** Allow-read globs that cannot run allow nothing (pathPolicy.ts), so they are left out. */

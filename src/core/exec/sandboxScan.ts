@@ -57,15 +57,17 @@ export interface SandboxPlan {
 
 /** More masks than this and the container's start would take seconds: refused with the reason instead. */
 export const MAX_MASKS = 4000;
-/** Folders read at once: enough to keep the disk busy, few enough to leave the extension host free. */
-const CONCURRENCY = 16;
+/**
+ * Folders handled between two turns of the event loop. The walk and the poll use the
+ * synchronous calls (a few microseconds each; the thread pool's round trips cost more than
+ * the work) in slices, so the extension host is never held for long.
+ */
+const SLICE = 500;
 
 const idOf = (stat: fs.BigIntStats) => `${stat.dev}:${stat.ino}`;
 const stampOf = (stat: fs.BigIntStats) => `${stat.mtimeNs}:${stat.ctimeNs}`;
-
-async function lstatOf(file: string): Promise<fs.BigIntStats | undefined> {
-	return fs.promises.lstat(file, { bigint: true }).catch(() => undefined);
-}
+const lstatOf = (file: string) => fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+const turn = () => new Promise(resolve => setImmediate(resolve));
 
 function inRoot(roots: readonly MountRoot[], real: string): { root: MountRoot; rel: string } | undefined {
 	for (const root of roots) {
@@ -78,149 +80,162 @@ function inRoot(roots: readonly MountRoot[], real: string): { root: MountRoot; r
 
 const targetOf = (root: MountRoot, rel: string) => (rel ? `${root.target}/${rel}` : root.target);
 
-/** Runs `work` over `items` with at most CONCURRENCY at once; new items may be pushed while it runs. */
-async function pool<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length) {
-			await work(items[next++]);
-		}
-	};
-	// Workers that find the queue empty stop; a folder pushed later is taken by one still running.
-	await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+function realOf(file: string): string | undefined {
+	try {
+		return fs.realpathSync.native(file);
+	} catch {
+		return undefined;
+	}
 }
 
 class Walker {
 	readonly found: Mask[] = [];
 	readonly regularFiles: string[] = [];
+	private readonly _targets = new Set<string>();
 
 	constructor(
 		private readonly _plan: SandboxPlan,
 		private readonly _rules: ScanRules,
 	) {}
 
-	private async _add(kind: MaskKind, host: string, extra: Partial<Mask> = {}): Promise<void> {
+	/** Adds a mask unless one covers the place already; says whether it did. */
+	private _add(kind: MaskKind, host: string, extra: Partial<Mask> = {}): boolean {
 		const placed = inRoot(this._plan.roots, host);
-		if (!placed) return;
+		if (!placed) return false;
 		const target = targetOf(placed.root, placed.rel);
-		if (this._plan.masks.has(target) || this.found.some(m => m.target === target)) return;
-		const stat = await lstatOf(host);
-		const id = stat && idOf(stat);
-		this.found.push({ kind, host, target, id, ...extra });
+		if (this._plan.masks.has(target) || this._targets.has(target)) return false;
+		this._targets.add(target);
+		const stat = lstatOf(host);
+		this.found.push({ kind, host, target, id: stat && idOf(stat), ...extra });
 		if (kind === 'denied' && stat) {
 			this._plan.deniedIds.add(idOf(stat));
 			this._plan.linked ||= stat.nlink > 1n;
 		}
+		return true;
 	}
 
 	/** A `.git` file (`gitdir: …`) or a `commondir` names another gitdir: inside the workspace, it is read-only too. */
-	private async _followGitPointer(file: string, prefix: RegExp): Promise<void> {
-		const text = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
-		const line = text?.split('\n').find(l => prefix.test(l));
-		if (!line) return;
-		const real = await fs.promises
-			.realpath(path.resolve(path.dirname(file), line.replace(prefix, '').trim()))
-			.catch(() => undefined);
-		if (real && inRoot(this._plan.roots, real)) {
-			await this._add('git', real);
-			await this._followGitPointer(path.join(real, 'commondir'), /^/);
+	private _followGitPointer(file: string, prefix: RegExp): void {
+		let text: string;
+		try {
+			text = fs.readFileSync(file, 'utf8');
+		} catch {
+			return;
+		}
+		const line = text.split('\n').find(l => prefix.test(l));
+		const real = line && realOf(path.resolve(path.dirname(file), line.replace(prefix, '').trim()));
+		// Followed only to a gitdir not covered yet, so `commondir` pointing back (".") ends here.
+		if (real && this._add('git', real)) {
+			this._followGitPointer(path.join(real, 'commondir'), /^/);
 		}
 	}
 
 	/** Judges one entry; returns the folder to walk next, if any. */
-	async visit(root: MountRoot, relDir: string, entry: fs.Dirent): Promise<string | undefined> {
+	visit(root: MountRoot, relDir: string, entry: fs.Dirent): string | undefined {
 		const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
-		const host = path.join(root.host, rel);
+		const host = `${root.host}${path.sep}${rel}`;
+		if (entry.name.includes('\uFFFD') && !lstatOf(host)) {
+			// Not valid UTF-8: no string names it, so it can be neither judged, walked nor mounted over.
+			throw new ExecError(
+				'containerFailed',
+				`The workspace holds ${JSON.stringify(rel)}, whose name is not valid UTF-8: the sandbox cannot tell what it is or hide it. Rename it, or run commands in the terminal (keel.shell.backend).`,
+			);
+		}
 		if (entry.name === '.git') {
 			if (entry.isSymbolicLink()) {
 				// A link cannot be a mount point (the mount would land on what it names in the container):
 				// the gitdir it names is, when inside the workspace; the link itself is watched by the poll.
-				const real = await fs.promises.realpath(host).catch(() => undefined);
-				if (real) await this._add('git', real);
-				await this._add('git', host, { gitEntry: true, watchOnly: true });
+				const real = realOf(host);
+				if (real) this._add('git', real);
+				this._add('git', host, { gitEntry: true, watchOnly: true });
 				return undefined;
 			}
-			await this._add('git', host, { gitEntry: true });
-			if (entry.isDirectory()) await this._followGitPointer(path.join(host, 'commondir'), /^/);
-			else await this._followGitPointer(host, /^gitdir:/);
+			this._add('git', host, { gitEntry: true });
+			if (entry.isDirectory()) this._followGitPointer(path.join(host, 'commondir'), /^/);
+			else this._followGitPointer(host, /^gitdir:/);
 			return undefined;
 		}
 		if (entry.isSymbolicLink()) return undefined;
 		if (entry.isDirectory()) {
 			if (this._rules.engineFolder(host, entry.name)) {
-				await this._add('engine', host);
+				this._add('engine', host);
 				return undefined;
 			}
 			// Read-only already when the folder above it is.
-			if (this._rules.protectedPath(rel) && !this._rules.protectedPath(relDir))
-				await this._add('protected', host);
-			if (this._rules.deniedFolder(rel) && (await this._onlyDenied(host, rel))) {
-				await this._add('deniedFolder', host);
+			if (this._rules.protectedPath(rel) && !this._rules.protectedPath(relDir)) this._add('protected', host);
+			if (this._rules.deniedFolder(rel) && this._onlyDenied(host, rel)) {
+				this._add('deniedFolder', host);
 				return undefined;
 			}
 			return rel;
 		}
 		if (entry.isFile()) {
-			if (this._rules.denied(rel)) await this._add('denied', host);
-			else if (this._rules.protectedPath(rel) && !this._rules.protectedPath(relDir))
-				await this._add('protected', host);
-			else this.regularFiles.push(host);
 			this._plan.files++;
+			if (this._rules.denied(rel)) this._add('denied', host);
+			else if (this._rules.protectedPath(rel) && !this._rules.protectedPath(relDir)) this._add('protected', host);
+			else this.regularFiles.push(host);
 			return undefined;
 		}
 		// A socket, FIFO, block or character device: nothing the sandbox should open.
-		await this._add('special', host);
+		this._add('special', host);
 		return undefined;
 	}
 
 	/** Whether every file below `host` is deny-read (an allowed one, e.g. id_rsa.pub, keeps the folder visible). */
-	private async _onlyDenied(host: string, rel: string): Promise<boolean> {
-		const entries = await fs.promises.readdir(host, { withFileTypes: true }).catch(() => []);
-		for (const entry of entries) {
-			const child = `${rel}/${entry.name}`;
-			if (
-				entry.isDirectory()
-					? !(await this._onlyDenied(path.join(host, entry.name), child))
-					: !this._rules.denied(child)
-			) {
-				return false;
-			}
+	private _onlyDenied(host: string, rel: string): boolean {
+		let entries: fs.Dirent[];
+		try {
+			entries = fs.readdirSync(host, { withFileTypes: true });
+		} catch {
+			return true;
 		}
-		return true;
+		return entries.every(entry => {
+			const child = `${rel}/${entry.name}`;
+			return entry.isDirectory()
+				? this._onlyDenied(path.join(host, entry.name), child)
+				: this._rules.denied(child);
+		});
 	}
 
 	/** Reads a folder, records its stamp, judges its entries; returns the sub-folders to walk. */
-	async readFolder(root: MountRoot, rel: string): Promise<string[]> {
-		const host = path.join(root.host, rel);
+	readFolder(root: MountRoot, rel: string): string[] {
+		const host = rel ? `${root.host}${path.sep}${rel}` : root.host;
 		// The stamp before the listing: a change between the two is seen by the next poll.
-		const stat = await fs.promises.stat(host, { bigint: true }).catch(() => undefined);
-		const entries = await fs.promises.readdir(host, { withFileTypes: true }).catch(() => undefined);
-		if (!stat || !entries) return [];
+		const stat = fs.statSync(host, { bigint: true, throwIfNoEntry: false });
+		let entries: fs.Dirent[];
+		try {
+			entries = fs.readdirSync(host, { withFileTypes: true });
+		} catch {
+			return [];
+		}
+		if (!stat) return [];
 		this._plan.dirs.set(host, { root, rel, stamp: stampOf(stat) });
 		const next: string[] = [];
 		for (const entry of entries) {
-			const sub = await this.visit(root, rel, entry);
+			const sub = this.visit(root, rel, entry);
 			if (sub !== undefined) next.push(sub);
 		}
 		return next;
 	}
 
-	/** Walks every folder below the given ones (breadth first, a few at a time). */
+	/** Walks every folder below the given ones, a slice at a time. */
 	async walk(start: Array<{ root: MountRoot; rel: string }>): Promise<void> {
 		const queue = [...start];
-		await pool(queue, async ({ root, rel }) => {
-			for (const sub of await this.readFolder(root, rel)) queue.push({ root, rel: sub });
-		});
+		for (let done = 0; queue.length > 0; done++) {
+			if (done > 0 && done % SLICE === 0) await turn();
+			const { root, rel } = queue.pop()!;
+			for (const sub of this.readFolder(root, rel)) queue.push({ root, rel: sub });
+		}
 	}
 
 	/** Other names (hard links) of a deny-read file are masked too; only looked for when a link exists. */
 	async hardLinks(files: readonly string[]): Promise<void> {
 		if (!this._plan.linked) return;
-		const list = [...files];
-		await pool(list, async file => {
-			const stat = await fs.promises.lstat(file, { bigint: true }).catch(() => undefined);
-			if (stat && stat.nlink > 1n && this._plan.deniedIds.has(idOf(stat))) await this._add('denied', file);
-		});
+		for (let i = 0; i < files.length; i++) {
+			if (i > 0 && i % (SLICE * 10) === 0) await turn();
+			const stat = lstatOf(files[i]);
+			if (stat && stat.nlink > 1n && this._plan.deniedIds.has(idOf(stat))) this._add('denied', files[i]);
+		}
 	}
 }
 
@@ -268,27 +283,31 @@ export interface PlanChanges {
 export async function pollPlan(plan: SandboxPlan, rules: ScanRules): Promise<PlanChanges> {
 	const walker = new Walker(plan, rules);
 	const moved: Mask[] = [];
-	await pool([...plan.masks.values()], async mask => {
-		const stat = await lstatOf(mask.host);
+	for (const mask of plan.masks.values()) {
+		const stat = lstatOf(mask.host);
 		if (mask.id !== undefined && (stat ? idOf(stat) : undefined) !== mask.id) moved.push(mask);
 		// A second name made for a secret since the walk: new files are compared below.
 		if (mask.kind === 'denied' && stat && stat.nlink > 1n) plan.linked = true;
-	});
+	}
 	const changed: Array<{ root: MountRoot; rel: string }> = [];
-	await pool([...plan.dirs], async ([host, dir]) => {
-		const stat = await fs.promises.stat(host, { bigint: true }).catch(() => undefined);
-		if (!stat) {
-			plan.dirs.delete(host);
-		} else if (stampOf(stat) !== dir.stamp) {
-			changed.push(dir);
+	const folders = [...plan.dirs];
+	for (let start = 0; start < folders.length; start += SLICE * 4) {
+		if (start > 0) await turn();
+		for (const [host, dir] of folders.slice(start, start + SLICE * 4)) {
+			const stat = fs.statSync(host, { bigint: true, throwIfNoEntry: false });
+			if (!stat) {
+				plan.dirs.delete(host);
+			} else if (stampOf(stat) !== dir.stamp) {
+				changed.push(dir);
+			}
 		}
-	});
+	}
 	const fresh: Array<{ root: MountRoot; rel: string }> = [];
-	await pool(changed, async ({ root, rel }) => {
-		for (const sub of await walker.readFolder(root, rel)) {
-			if (!plan.dirs.has(path.join(root.host, sub))) fresh.push({ root, rel: sub });
+	for (const { root, rel } of changed) {
+		for (const sub of walker.readFolder(root, rel)) {
+			if (!plan.dirs.has(`${root.host}${path.sep}${sub}`)) fresh.push({ root, rel: sub });
 		}
-	});
+	}
 	await walker.walk(fresh);
 	// Hard links to a secret made since: the regular files of every changed folder are compared.
 	await walker.hardLinks(walker.regularFiles);

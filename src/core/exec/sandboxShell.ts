@@ -12,7 +12,7 @@ import { Writable } from 'stream';
  * first; the runner then does the same from a fresh exec (END_ALL), which it always runs.
  */
 export const WRAPPER = [
-	': > /tmp/.keel-alive 2>/dev/null',
+	': > /tmp/.keel/alive 2>/dev/null',
 	'KEEL_SH=/bin/sh; [ -x /bin/bash ] && KEEL_SH=/bin/bash',
 	'command -v timeout >/dev/null 2>&1 || exec "$KEEL_SH" -c "$KEEL_CMD"',
 	'timeout -k 2 "$KEEL_TIMEOUT" "$KEEL_SH" -c "$KEEL_CMD" &',

@@ -6,7 +6,7 @@ import { ExecError } from './execError';
 import { currentOwner, ownerGone, parseOwner, type Owner } from './owner';
 import { refusePlacement } from './sandboxRules';
 import type { MountRoot, SandboxPlan } from './sandboxScan';
-import { parseSandboxUser } from './sandboxUser';
+import { parseSandboxUser, type SandboxUser } from './sandboxUser';
 
 /** Every limit of the sandbox; each one is a keel.shell.* setting. */
 export interface SandboxLimits {
@@ -99,26 +99,35 @@ export const DEFAULT_IDLE_SECONDS = 30 * 60;
 /**
  * PID 1 keeps the container alive and reaps orphans: a killed fork bomb leaves hundreds of
  * zombies re-parented to PID 1, and `sleep infinity` would never reap them, so their pids
- * stay taken. A shell does (its SIGCHLD handler waits for any child), and `kill -1` from a
- * timeout spares it because it is PID 1. It exits after `idleSeconds` without a command
- * (every exec touches /tmp/.keel-alive) and with no process running, so a window killed
- * before it could remove its container leaves nothing behind for long. Only builtins run
- * between sleeps: a `kill -1` landing at that moment cannot make it misjudge.
+ * stay taken. A shell does (its SIGCHLD handler waits for any child). It runs as a user of
+ * its own (keeperUser), not the one commands run as, so no command can signal it, trace it
+ * or take it over to keep something running after the command ends, and `kill -9 -1` as
+ * the sandbox user leaves it alone. It exits after `idleSeconds` without a command (every
+ * exec touches /tmp/.keel/alive, which it makes writable for them) and with no process
+ * running, so a window killed before it could remove its container leaves nothing behind for
+ * long. Only builtins run between sleeps.
  */
 export function keeperScript(idleSeconds: number): string {
 	const step = Math.max(1, Math.min(60, Math.floor(idleSeconds / 4)));
 	const rounds = Math.max(1, Math.ceil(idleSeconds / step));
 	return [
 		'trap "exit 0" TERM',
-		': > /tmp/.keel-alive',
+		'umask 0; mkdir -p /tmp/.keel; : > /tmp/.keel/alive; umask 022',
 		'while :; do',
 		'  : > /tmp/.keel-mark; i=0',
 		`  while [ $i -lt ${rounds} ]; do sleep ${step} & wait $!; i=$((i+1)); done`,
 		'  n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
-		'  [ "$n" -gt 1 ] || [ /tmp/.keel-alive -nt /tmp/.keel-mark ] || exit 0',
+		'  [ "$n" -gt 1 ] || [ /tmp/.keel/alive -nt /tmp/.keel-mark ] || exit 0',
 		'done',
 	].join('\n');
 }
+
+/** The keeper's own uid:gid: nobody's, or the one below it when commands run as nobody. */
+export function keeperUser(commands: SandboxUser): string {
+	const id = commands.uid === KEEPER_ID || commands.gid === KEEPER_ID ? KEEPER_ID - 1 : KEEPER_ID;
+	return `${id}:${id}`;
+}
+const KEEPER_ID = 65534;
 
 /** The engine folders as named and as they really are (a link to /var/run is /run). */
 export function realFolders(folders: readonly string[]): string[] {
@@ -167,6 +176,7 @@ export function mountRoots(root: SandboxWorkspace, engines: readonly string[]): 
 export function maskMounts(plan: SandboxPlan): Docker.MountSettings[] {
 	return [...plan.masks.values()]
 		.filter(mask => mask.id !== undefined && !mask.watchOnly)
+		.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0))
 		.map((mask): Docker.MountSettings => {
 			if (mask.kind === 'special' || mask.kind === 'denied') {
 				return { Type: 'bind', Source: '/dev/null', Target: mask.target, ReadOnly: true };
@@ -212,7 +222,8 @@ export function containerSpec(plan: SandboxPlan, image: string, limits: SandboxL
 	return {
 		Image: image,
 		Cmd: ['/bin/sh', '-c', keeperScript(limits.idleSeconds ?? DEFAULT_IDLE_SECONDS)],
-		User: user.docker,
+		// PID 1's user; every command runs as `user` (the exec's User, sandboxContainer.ts).
+		User: keeperUser(user),
 		WorkingDir: WORKSPACE_MOUNT,
 		Env: ['HOME=/tmp', 'LANG=C.UTF-8'],
 		Labels: sandboxLabels(plan.roots.map(r => r.host).join('\n')),

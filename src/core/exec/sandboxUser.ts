@@ -89,9 +89,16 @@ export function parseStatusIds(status: string): RunningIds {
  * is 0: a name the image maps to root, a missing group that defaults to 0, a supplementary
  * group 0 from the image's /etc/group.
  */
-export async function verifyRunningUser(docker: Docker, container: Docker.Container, setting: string): Promise<void> {
+export async function verifyRunningUser(
+	docker: Docker,
+	container: Docker.Container,
+	setting: string,
+	user: string,
+	keeper: string,
+): Promise<void> {
 	const exec = await container.exec({
 		Cmd: ['/bin/sh', '-c', 'while IFS= read -r l; do echo "$l"; done < /proc/self/status'],
+		User: user,
 		AttachStdout: true,
 		AttachStderr: true,
 	});
@@ -108,6 +115,12 @@ export async function verifyRunningUser(docker: Docker, container: Docker.Contai
 	if (ids.uid.length === 0 || ids.gid.length === 0) {
 		refuse(
 			`The sandbox could not tell which user it runs as (keel.shell.user "${setting}"): ${text.slice(0, 200)}`,
+		);
+	}
+	if (ids.uid.includes(Number(keeper.split(':')[0]))) {
+		// A name that resolves to PID 1's own user: commands could then signal and trace it.
+		refuse(
+			`keel.shell.user "${setting}" runs as uid ${ids.uid[0]}, the sandbox's own (its PID 1); write another uid:gid as numbers, e.g. "1000:1000".`,
 		);
 	}
 	if ([...ids.uid, ...ids.gid, ...ids.groups].includes(0)) {

@@ -19,7 +19,8 @@ describe('sandbox container spec', () => {
 	it('is hardened: non-root, no network, limits, no capabilities, no-new-privileges, read-only root, tmpfs /tmp', async () => {
 		const spec = await specFor(root, { ...defaultLimits, user: '1000:1000' });
 		const host = spec.HostConfig!;
-		assert.strictEqual(spec.User, '1000:1000');
+		assert.strictEqual(spec.User, '65534:65534', 'PID 1 runs as a user of its own; commands run as 1000:1000');
+		assert.strictEqual((await specFor(root, { ...defaultLimits, user: '65534:65534' })).User, '65533:65533');
 		assert.strictEqual(host.NetworkMode, 'none');
 		assert.strictEqual(spec.NetworkDisabled, true);
 		assert.strictEqual(host.Memory, 512 * 1024 * 1024);
@@ -46,11 +47,13 @@ describe('sandbox container spec', () => {
 	it('mounts every .git read-only whole, with editor, CI, dev container and tool config, at any depth', async () => {
 		fs.mkdirSync(path.join(root, '.git/hooks'), { recursive: true });
 		fs.writeFileSync(path.join(root, '.git/config'), '');
+		fs.writeFileSync(path.join(root, '.git/commondir'), '.\n');
 		fs.mkdirSync(path.join(root, '.git/modules/lib/hooks'), { recursive: true });
 		fs.mkdirSync(path.join(root, 'sub/.git'), { recursive: true });
 		fs.mkdirSync(path.join(root, 'gitstore'), { recursive: true });
 		fs.mkdirSync(path.join(root, 'wt'), { recursive: true });
 		fs.writeFileSync(path.join(root, 'wt/.git'), `gitdir: ${path.join(root, 'gitstore')}\n`);
+		fs.writeFileSync(path.join(root, 'gitstore/commondir'), '../.git\n');
 		fs.mkdirSync(path.join(root, '.github/workflows'), { recursive: true });
 		fs.mkdirSync(path.join(root, 'pkg/.vscode'), { recursive: true });
 		fs.writeFileSync(path.join(root, '.gitlab-ci.yml'), '');
@@ -112,6 +115,12 @@ describe('sandbox container spec', () => {
 			'.ssh keeps its allowed id_ed25519.pub visible, so its secrets are hidden one by one; .env.example is allowed',
 		);
 		assert.ok(mounts.every(m => m.ReadOnly));
+	});
+
+	it('refuses a workspace holding a name that is not valid UTF-8 (nothing could name it to hide it)', async () => {
+		fs.mkdirSync(path.join(root, 'a'));
+		execFileSync('python3', ['-c', `import os; os.mkfifo(b"${path.join(root, 'a')}/bad\\xffname")`]);
+		await assert.rejects(specFor(root), /not valid UTF-8/);
 	});
 
 	it('opts into a network only when the setting names one', async () => {
