@@ -7,7 +7,7 @@ import * as fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultPathPolicy, type PathPolicy } from '../../src/core/tools/pathPolicy';
+import { defaultPathPolicy, type PathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { makeWorkspace, requireDocker } from '../support/dockerEngine';
 import { approvedShell, resultText, wallRunner } from './support/sandboxWall';
 import { attack } from './tally';

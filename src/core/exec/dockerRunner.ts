@@ -9,7 +9,7 @@ import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
-import { defaultPathPolicy, type PathPolicy } from '../tools/pathPolicy';
+import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
 import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandboxContainer';
 import { removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
 import { LIMIT_HINT, readCounters, WRAPPER } from './sandboxShell';

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Logger } from '../ports';
-import type { PathPolicy } from '../tools/pathPolicy';
+import type { PathPolicy } from '../gate/paths/pathPolicy';
 import { engineFolders, scanRules, type ScanRules } from './sandboxRules';
 import { pollPlan, scanWorkspace, type Mask, type SandboxPlan } from './sandboxScan';
 import { END_ALL, readCounters, type CgroupCounters } from './sandboxShell';

@@ -2,7 +2,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { linearGlob, translate } from '../patterns/linearGlob';
 import { linearRegex, UnsupportedPattern } from '../patterns/linearRegex';
-import { PROTECTED_PATHS, type PathPolicy } from '../tools/pathPolicy';
+import { PROTECTED_PATHS, type PathPolicy } from '../gate/paths/pathPolicy';
 import { ExecError } from './execError';
 
 /**

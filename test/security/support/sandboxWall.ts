@@ -8,8 +8,8 @@ import Docker from 'dockerode';
 import { DockerRunner, type DockerRunnerOptions } from '../../../src/core/exec/dockerRunner';
 import { defaultLimits, type SandboxLimits, type SandboxWorkspace } from '../../../src/core/exec/sandboxSpec';
 import { ShellBackendSelector } from '../../../src/core/exec/shellBackend';
-import { defaultPathPolicy, type PathPolicy } from '../../../src/core/tools/pathPolicy';
-import { createShellTools } from '../../../src/core/tools/shellTools';
+import { defaultPathPolicy, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
+import { createShellTools } from '../../../src/core/tools/shell/shellTools';
 import { DOCKERFILE_DIR } from '../../support/dockerEngine';
 import { toolHarness, type Harness } from '../../support/toolHarness';
 
