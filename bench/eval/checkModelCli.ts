@@ -47,15 +47,19 @@ const integer = (args: Args, name: string, fallback: number) => {
 	return value;
 };
 
+/** The shell's exit code for a run a signal stopped: 128 + the signal's number. */
+export const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
 /**
- * Ctrl+C or SIGTERM stops the check: the suite unwinds and removes its scratch folder and
- * container. A second signal stops at once, after running those clean-ups directly (a few
- * seconds at most). SIGKILL runs nothing: the next run reaps what this one left (owner.ts).
+ * Ctrl+C, SIGTERM or SIGHUP (the terminal closed; Node's default would exit without cleaning
+ * up) stops the check: the suite unwinds and removes its scratch folder and container. A
+ * second signal stops at once, after running those clean-ups directly (a few seconds at most).
+ * SIGKILL runs nothing: the next run reaps what this one left (owner.ts).
  */
 function stopOnSignals(abort: AbortController, cleanups: Array<() => Promise<void>>): void {
 	let stopping = false;
 	const stop = (signal: NodeJS.Signals) => {
-		const code = signal === 'SIGTERM' ? 143 : 130;
+		const code = SIGNAL_EXIT[signal] ?? 130;
 		if (!stopping) {
 			stopping = true;
 			process.exitCode = code;
@@ -69,8 +73,7 @@ function stopOnSignals(abort: AbortController, cleanups: Array<() => Promise<voi
 			process.exit(code),
 		);
 	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
+	for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) process.on(signal, stop);
 }
 
 export async function checkModelMain(argv: readonly string[]): Promise<number> {

@@ -1,5 +1,5 @@
 // Check Model from the command line, stopped by real signals while its Docker sandbox runs:
-// SIGTERM and a double Ctrl+C leave no container and no scratch folder; SIGKILL leaves both,
+// SIGTERM, SIGHUP and a double Ctrl+C leave no container and no scratch folder; SIGKILL leaves both,
 // and the next run reaps them (Keel's own by label and owner file, the owner verifiably gone),
 // sparing what belongs to a live process.
 import * as assert from 'node:assert/strict';
@@ -84,17 +84,23 @@ describe('Check Model cleans up after signals (real processes, real Docker)', fu
 	});
 	afterEach(() => double.close());
 
-	it('SIGTERM: the run stops with 143 and leaves no container and no scratch folder', async () => {
-		const tmpDir = scratchParent();
-		const run = start(double, tmpDir);
-		await running(run);
-		const during = await leftovers(run.child.pid!, tmpDir);
-		assert.equal(during.containers.length, 1, 'the sandbox container runs, labelled with its owner');
-		assert.equal(during.scratch.length, 1);
-		run.child.kill('SIGTERM');
-		assert.equal(await run.exit, 143, run.stderr());
-		assert.deepEqual(await leftovers(run.child.pid!, tmpDir), { containers: [], scratch: [] });
-	});
+	// SIGHUP: the terminal running it closed (Node's default would exit without cleaning up).
+	for (const [signal, code] of [
+		['SIGTERM', 143],
+		['SIGHUP', 129],
+	] as const) {
+		it(`${signal}: the run stops with ${code} and leaves no container and no scratch folder`, async () => {
+			const tmpDir = scratchParent();
+			const run = start(double, tmpDir);
+			await running(run);
+			const during = await leftovers(run.child.pid!, tmpDir);
+			assert.equal(during.containers.length, 1, 'the sandbox container runs, labelled with its owner');
+			assert.equal(during.scratch.length, 1);
+			run.child.kill(signal);
+			assert.equal(await run.exit, code, run.stderr());
+			assert.deepEqual(await leftovers(run.child.pid!, tmpDir), { containers: [], scratch: [] });
+		});
+	}
 
 	it('a double Ctrl+C stops at once and still leaves nothing behind', async () => {
 		const tmpDir = scratchParent();

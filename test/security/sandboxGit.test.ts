@@ -10,13 +10,29 @@ import * as path from 'path';
 import { execFileSync, spawnSync } from 'child_process';
 import type { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { makeWorkspace, requireDocker } from '../support/dockerEngine';
-import { approvedShell, wallRunner } from './support/sandboxWall';
+import { approvedShell, gitImage, wallRunner } from './support/sandboxWall';
 import { attack } from './tally';
 
 const KLASS = 'sandbox 3: .git read-only, nothing planted for the host';
 
 const git = (cwd: string, ...args: string[]) =>
 	execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+/**
+ * git on the host as the workspace's owner, the way VS Code's Git extension runs it: as root
+ * (CI) over a folder owned by 1000, git would refuse the repository as of dubious ownership and
+ * run nothing, so the probe would see no harm whatever was planted.
+ */
+function hostGit(cwd: string, ...args: string[]) {
+	const owner = fs.statSync(cwd);
+	return spawnSync('git', args, {
+		cwd,
+		stdio: 'ignore',
+		timeout: 10_000,
+		env: { ...process.env, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: '1' },
+		...(process.getuid?.() === 0 ? { uid: owner.uid, gid: owner.gid } : {}),
+	});
+}
 
 /** Every file under `dir` with its content: what the host's git will read. */
 function snapshot(dir: string): string {
@@ -79,6 +95,24 @@ const SWAPS = [
 	'find . -name config -path "*.git*" -exec sh -c \'echo x >> "$1"\' x {} \\;',
 ];
 
+/** git itself, run in the sandbox (the test image carries the host's git). */
+const GIT = [
+	"git config core.fsmonitor 'touch /tmp/keel-planted'",
+	"git config --file .git/config core.hooksPath /workspace/hooks",
+	"git -C sub config core.fsmonitor 'touch /tmp/keel-planted'",
+	"git -C wt config core.fsmonitor 'touch /tmp/keel-planted'",
+	"git --git-dir=gitstore config core.pager 'touch /tmp/keel-planted'",
+	"git config --global include.path /workspace/x; git config core.fsmonitor x",
+	"printf '#!/bin/sh\ntouch /tmp/keel-planted\n' > /tmp/h && git config alias.st '!touch /tmp/keel-planted' ; cp /tmp/h .git/hooks/post-index-change",
+	'git init -q newrepo2 && git -C newrepo2 config core.fsmonitor "touch /tmp/keel-planted"',
+	'git init -q --separate-git-dir=evilstore2 plant3 && git -C plant3 config core.fsmonitor "touch /tmp/keel-planted"',
+	'git worktree add -q ../wt2 2>&1; git worktree list',
+	'git update-ref refs/heads/evil HEAD 2>&1; git checkout -b evil 2>&1',
+	'cd sub && git config core.fsmonitor "touch /tmp/keel-planted"',
+	'GIT_DIR=.git git config core.sshCommand "touch /tmp/keel-planted"',
+	'git clone -q . clone1 2>&1 && git -C clone1 config core.fsmonitor "touch /tmp/keel-planted"',
+];
+
 /** A new repository planted where the host's git will look (VS Code scans workspace sub-folders). */
 const PLANTS = [
 	'mkdir -p newrepo/.git/objects newrepo/.git/refs && echo "ref: refs/heads/main" > newrepo/.git/HEAD && printf "[core]\\n\\tfsmonitor = touch /tmp/keel-planted\\n" > newrepo/.git/config',
@@ -104,7 +138,7 @@ describe('security: .git is read-only in the sandbox in a way a rename cannot un
 		fs.mkdirSync(path.join(root, '.git/info'), { recursive: true });
 		fs.writeFileSync(path.join(root, 'gitstore/commondir'), '.\n');
 		execFileSync('chown', ['-R', '1000:1000', root]);
-		runner = wallRunner(root);
+		runner = wallRunner(root, { image: await gitImage() });
 		await runner.run({ command: 'true', cwd: '', timeoutMs: 120_000, outputLimitBytes: 1000 });
 	});
 	beforeEach(() => {
@@ -123,13 +157,9 @@ describe('security: .git is read-only in the sandbox in a way a rename cannot un
 		const changed = [...snapshots]
 			.filter(([rel, was]) => snapshot(path.join(root, rel)) !== was)
 			.map(([rel]) => rel);
-		for (const dir of ['.', 'sub', 'wt', 'newrepo', 'plant2']) {
+		for (const dir of ['.', 'sub', 'wt', 'newrepo', 'plant2', 'newrepo2', 'plant3', 'clone1']) {
 			if (fs.existsSync(path.join(root, dir))) {
-				spawnSync('git', ['status', '--short'], {
-					cwd: path.join(root, dir),
-					stdio: 'ignore',
-					timeout: 10_000,
-				});
+				hostGit(path.join(root, dir), 'status', '--short');
 			}
 		}
 		const planted = fs.readdirSync(os.tmpdir()).filter(name => name.startsWith('keel-planted'));
@@ -142,7 +172,7 @@ describe('security: .git is read-only in the sandbox in a way a rename cannot un
 		fc.tuple(fc.constantFrom(...TARGETS), fc.constantFrom(...WRITERS)).map(([target, writer]) => writer(target)),
 		{ numRuns: 60, seed: 29 },
 	);
-	for (const line of [...new Set(lines), ...SWAPS, ...PLANTS]) {
+	for (const line of [...new Set(lines), ...SWAPS, ...GIT, ...PLANTS]) {
 		it(`plants nothing: ${line.slice(0, 100)}`, () =>
 			attack(
 				`S3 ${line.slice(0, 100)}`,
@@ -154,8 +184,20 @@ describe('security: .git is read-only in the sandbox in a way a rename cannot un
 			));
 	}
 
+	it('the probe sees a plant: core.fsmonitor written on the host runs when the host runs git', () => {
+		const config = path.join(root, 'sub/.git/config');
+		const was = fs.readFileSync(config, 'utf8');
+		try {
+			fs.appendFileSync(config, PAYLOAD.replace('$$', 'control'));
+			const harm = hostHarm();
+			if (!harm?.includes('ran planted code')) throw new Error(`the probe is blind: ${harm}`);
+		} finally {
+			fs.writeFileSync(config, was);
+		}
+	});
+
 	it('git still reads the repository in the sandbox (status and log need no writes)', async () => {
-		const result = await run('ls .git/HEAD && cat .git/HEAD');
-		if (!/ref: refs\/heads\//.test(JSON.stringify(result.output))) throw new Error(JSON.stringify(result.output));
+		const result = await run('git status --short >/dev/null && echo STATUS-$((6*7)) && git rev-parse --show-toplevel');
+		if (!/STATUS-42/.test(JSON.stringify(result.output))) throw new Error(JSON.stringify(result.output));
 	});
 });

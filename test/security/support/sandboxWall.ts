@@ -1,8 +1,10 @@
 // The sandbox's own wall, attacked through the real path: run_command through the gate and the
 // approval pipeline, a real DockerRunner, real bash in the real image. Every call is approved
 // (the user said yes to all of it), so what holds is what the container itself enforces.
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
+import * as os from 'os';
 import * as path from 'path';
 import Docker from 'dockerode';
 import { DockerRunner, type DockerRunnerOptions } from '../../../src/core/exec/dockerRunner';
@@ -17,6 +19,39 @@ export interface WallOptions {
 	limits?: Partial<SandboxLimits>;
 	policy?: PathPolicy;
 	timeoutSeconds?: number;
+	/** An image by name instead of the managed one (e.g. gitImage()). */
+	image?: string;
+}
+
+/**
+ * The managed image with the host's own git binary added (the host is Debian bookworm like the
+ * image, so its libraries are there), so attacks can run real `git config`, `git init`, hooks
+ * and worktrees inside the sandbox. Built once, offline, labelled as a test image.
+ */
+export async function gitImage(): Promise<string> {
+	const warm = wallRunner(fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-image-')));
+	await warm.run({ command: 'true', cwd: '', timeoutMs: 300_000, outputLimitBytes: 1000 });
+	const base = (await engine.getContainer((await warm.containerId())!).inspect()).Config.Image;
+	await warm.disposeAsync();
+	const tag = `keel-sandbox-test-git:${base.split(':')[1]}`;
+	const exists = await engine
+		.getImage(tag)
+		.inspect()
+		.then(
+			() => true,
+			() => false,
+		);
+	if (!exists) {
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-context-'));
+		fs.copyFileSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(dir, 'git'));
+		fs.writeFileSync(
+			path.join(dir, 'Dockerfile'),
+			`FROM ${base}\nUSER root\nCOPY git /usr/bin/git\nRUN chmod 755 /usr/bin/git\nUSER keel\nLABEL keel.test=git\n`,
+		);
+		execFileSync('docker', ['build', '-q', '-t', tag, dir], { stdio: 'ignore' });
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+	return tag;
 }
 
 /**
@@ -42,7 +77,7 @@ export function wallRunner(
 	const runnerOptions = {
 		workspaceRoot: workspace,
 		settings: () => ({
-			image: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR },
+			image: options.image ? { kind: 'user', name: options.image } : { kind: 'managed', dockerfileDir: DOCKERFILE_DIR },
 			limits: { ...defaultLimits, ...options.limits },
 		}),
 		pathPolicy: () => options.policy ?? defaultPathPolicy,
