@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ToolMode } from '../../src/core/agent/recovery/recoverySettings';
-import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
+import { serverWindowOf } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown, VERDICT_LABELS } from '../../src/core/checkModel/markdown';
 import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
@@ -101,8 +101,9 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 	const abort = new AbortController();
 	const cleanups: Array<() => Promise<void>> = [];
 	stopOnSignals(abort, cleanups);
+	const chatModel = createChatModel(resolved, apiKey);
 	const report = await runCheckModel({
-		model: createChatModel(resolved, apiKey),
+		model: chatModel,
 		endpoint: { provider: resolved.preset.label, baseUrl: resolved.baseUrl, model },
 		current: {
 			toolMode: (text(args, 'tool-mode') ?? 'auto') as ToolMode,
@@ -118,7 +119,7 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 					image: { kind: 'managed', dockerfileDir: path.resolve(__dirname, '../../../sandbox') },
 					limits: defaultLimits,
 				},
-		advertisedWindow: () => advertisedContextWindow(resolved, apiKey),
+		serverWindow: () => serverWindowOf(chatModel),
 		signal: abort.signal,
 		onCleanup: dispose => cleanups.push(dispose),
 		onProgress: progress => say(progress.message),

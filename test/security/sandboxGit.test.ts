@@ -98,11 +98,11 @@ const SWAPS = [
 /** git itself, run in the sandbox (the test image carries the host's git). */
 const GIT = [
 	"git config core.fsmonitor 'touch /tmp/keel-planted'",
-	"git config --file .git/config core.hooksPath /workspace/hooks",
+	'git config --file .git/config core.hooksPath /workspace/hooks',
 	"git -C sub config core.fsmonitor 'touch /tmp/keel-planted'",
 	"git -C wt config core.fsmonitor 'touch /tmp/keel-planted'",
 	"git --git-dir=gitstore config core.pager 'touch /tmp/keel-planted'",
-	"git config --global include.path /workspace/x; git config core.fsmonitor x",
+	'git config --global include.path /workspace/x; git config core.fsmonitor x',
 	"printf '#!/bin/sh\ntouch /tmp/keel-planted\n' > /tmp/h && git config alias.st '!touch /tmp/keel-planted' ; cp /tmp/h .git/hooks/post-index-change",
 	'git init -q newrepo2 && git -C newrepo2 config core.fsmonitor "touch /tmp/keel-planted"',
 	'git init -q --separate-git-dir=evilstore2 plant3 && git -C plant3 config core.fsmonitor "touch /tmp/keel-planted"',
@@ -197,7 +197,9 @@ describe('security: .git is read-only in the sandbox in a way a rename cannot un
 	});
 
 	it('git still reads the repository in the sandbox (status and log need no writes)', async () => {
-		const result = await run('git status --short >/dev/null && echo STATUS-$((6*7)) && git rev-parse --show-toplevel');
+		const result = await run(
+			'git status --short >/dev/null && echo STATUS-$((6*7)) && git rev-parse --show-toplevel',
+		);
 		if (!/STATUS-42/.test(JSON.stringify(result.output))) throw new Error(JSON.stringify(result.output));
 	});
 });

@@ -43,7 +43,10 @@ export async function gitImage(): Promise<string> {
 		);
 	if (!exists) {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-context-'));
-		fs.copyFileSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(dir, 'git'));
+		fs.copyFileSync(
+			execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(),
+			path.join(dir, 'git'),
+		);
 		fs.writeFileSync(
 			path.join(dir, 'Dockerfile'),
 			`FROM ${base}\nUSER root\nCOPY git /usr/bin/git\nRUN chmod 755 /usr/bin/git\nUSER keel\nLABEL keel.test=git\n`,
@@ -77,7 +80,9 @@ export function wallRunner(
 	const runnerOptions = {
 		workspaceRoot: workspace,
 		settings: () => ({
-			image: options.image ? { kind: 'user', name: options.image } : { kind: 'managed', dockerfileDir: DOCKERFILE_DIR },
+			image: options.image
+				? { kind: 'user', name: options.image }
+				: { kind: 'managed', dockerfileDir: DOCKERFILE_DIR },
 			limits: { ...defaultLimits, ...options.limits },
 		}),
 		pathPolicy: () => options.policy ?? defaultPathPolicy,
