@@ -126,7 +126,7 @@ const contexts = await Promise.all([
 		platform: 'browser',
 		format: 'iife',
 		target: 'es2022',
-		entryPoints: ['src/webview/highlight.ts'],
+		entryPoints: ['src/webview/content/highlight.ts'],
 		outfile: 'dist/highlight.js',
 	}),
 ]);
@@ -135,7 +135,7 @@ const contexts = await Promise.all([
 fs.mkdirSync('dist/vendor', { recursive: true });
 fs.rmSync('dist/node-sqlite3-wasm.wasm', { force: true });
 fs.copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/vendor/node-sqlite3-wasm.wasm');
-// The bash parser behind every command decision (src/core/tools/bashParser.ts) loads both from dist/.
+// The bash parser behind every command decision (src/core/shell/bashParser.ts) loads both from dist/.
 fs.copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
 fs.copyFileSync('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');
 

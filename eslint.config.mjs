@@ -51,18 +51,24 @@ const GATED_MODULES = [
 const gateMessage =
 	'Keel reaches the disk, processes and the network only through the gate (src/core/gate) and its adapters, listed in eslint.config.mjs. Ask the gate for a decision and use the adapter that carries it out.';
 const gateAdapters = {
-	// The gate itself: its restore writes, program lookup and the model clients' fetch.
-	gate: ['src/core/gate/**'],
+	// The gate's own hands: its restore writes, program lookup, the model clients' fetch and the address
+	// guard's lookups. Its policies (paths, rules, redaction) decide only, so the rules stay on for them.
+	gate: [
+		'src/core/gate/restoreFiles.ts',
+		'src/core/gate/programs.ts',
+		'src/core/gate/network/network.ts',
+		'src/core/gate/network/urls.ts',
+	],
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
-	workspace: ['src/core/tools/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
+	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
 	// The network: URLs the URL guard admitted (fetch, web_scrape, URL mentions), model endpoints the gate admitted.
-	network: ['src/core/tools/urls.ts', 'src/core/llm/openaiChatModel.ts', 'src/core/llm/anthropicChatModel.ts'],
+	network: ['src/core/llm/wires/openai/openaiChatModel.ts', 'src/core/llm/wires/anthropic/anthropicChatModel.ts'],
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
 	// mounts) and the terminal.
 	processes: [
-		'src/core/tools/ripgrep.ts',
+		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
 		'src/core/tools/sources/mcpSdk.ts',
 		'src/core/tools/sources/mcpLaunch.ts',
@@ -84,7 +90,7 @@ const gateAdapters = {
 		'src/core/store/seal.ts',
 		'src/core/checkpoints/turnCheckpoints.ts',
 		'src/host/session/sessionPersistence.ts',
-		'src/core/tools/bashParser.ts',
+		'src/core/shell/bashParser.ts',
 		'src/host/tools/hostToolDeps.ts',
 		'src/extension.ts',
 	],

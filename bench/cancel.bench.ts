@@ -4,7 +4,7 @@
  * is far below the idle timeout; the reference is the same cancel on a stream that flows.
  */
 import { defaultApprovalSettings } from '../src/core/agent/approval/approvalPolicy';
-import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../src/core/session/chatSession';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { InMemoryWorkspace } from '../test/fakes/inMemoryWorkspace';

@@ -13,9 +13,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as readline from 'readline';
 import type { ToolDefinition } from '../src/core/tools/defineTool';
-import { NodeWorkspace } from '../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../src/core/tools/files/nodeWorkspace';
 import { defaultCacheSettings } from '../src/core/tools/resultCache';
-import { bundledRgPath } from '../src/core/tools/ripgrep';
+import { bundledRgPath } from '../src/core/tools/search/ripgrep';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolSystemConfig } from '../src/core/tools/toolSystemConfig';
@@ -58,7 +58,7 @@ function stats(values: number[]): string {
 	return `${mean.toFixed(1)} ± ${sd.toFixed(1)}`;
 }
 
-/** The command line the grep tool gives rg for this pattern (src/core/tools/ripgrep.ts), run by hand. */
+/** The command line the grep tool gives rg for this pattern (src/core/tools/search/ripgrep.ts), run by hand. */
 function rgArgs(pattern: string): string[] {
 	return [
 		'--json',

@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { defaultApprovalSettings } from '../src/core/agent/approval/approvalPolicy';
 import { runTurn } from '../src/core/agent/loop/runAgent';
-import { OpenAIChatModel } from '../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../src/core/llm/wires/openai/openaiChatModel';
 import { fileTools } from '../test/fakes/readTools';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { InMemoryWorkspace } from '../test/fakes/inMemoryWorkspace';

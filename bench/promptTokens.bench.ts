@@ -4,11 +4,11 @@
  * Tokens are Keel's own estimate (chars / 4), the one its context budget uses.
  */
 import { buildSystemPrompt } from '../src/core/agent/loop/systemPrompt';
-import { textModeInstructions } from '../src/core/agent/recovery/textMode';
+import { textModeInstructions } from '../src/core/agent/recovery/review/textMode';
 import { createToolset } from '../src/core/tools/toolset';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { ToolRegistry } from '../src/core/tools/registry';
-import { toOpenAITools } from '../src/core/llm/openaiWire';
+import { toOpenAITools } from '../src/core/llm/wires/openai/openaiWire';
 import { approxTokens } from '../src/core/util/tokens';
 import { printTable } from './table';
 

@@ -5,7 +5,7 @@
  * The reference is what the card did before: redact the whole text so far on every chunk,
  * which grows with the square of the size (measured up to 1 MiB; beyond it takes minutes).
  */
-import { redactSecrets, StreamRedactor } from '../src/core/tools/redact';
+import { redactSecrets, StreamRedactor } from '../src/core/gate/redact/redact';
 import { printTable } from './table';
 
 export const title = 'Live-stream redaction: output size vs time (linear, with the per-chunk rescan as reference)';

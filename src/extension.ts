@@ -2,10 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { KeelHost } from './host/keelHost';
-import { HOST_COMMANDS } from './host/commandIds';
-import { KEEL_API_METHODS, type KeelApi } from './host/keelApi';
+import { HOST_COMMANDS } from './host/common/commandIds';
+import { KEEL_API_METHODS, type KeelApi } from './host/common/keelApi';
 
-export type { KeelApi } from './host/keelApi';
+export type { KeelApi } from './host/common/keelApi';
 
 // Taken when this module is evaluated, so the activation figure includes loading the shim.
 const moduleLoadedAt = performance.now();

@@ -13,7 +13,7 @@ import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { ToolCallMode } from '../../src/core/checkModel/types';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
-import { createChatModel, PROVIDERS, resolveProvider, type ProviderKind } from '../../src/core/llm/providers';
+import { createChatModel, PROVIDERS, resolveProvider, type ProviderKind } from '../../src/core/llm/catalog/providers';
 
 export const CHECK_USAGE = `usage: npm run eval -- --base-url URL --model NAME [--provider ${Object.keys(PROVIDERS).join('|')}] [--trials 3] [--out report.md]
        [--json report.json] [--tasks id,id] [--modes native,text] [--no-sandbox]

@@ -5,7 +5,7 @@
 import type { AgentEvent } from '../../src/core/agent/events';
 import { InMemoryToolModeMemory } from '../../src/core/agent/recovery/recoverySettings';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { TaskFiles } from '../../test/support/resilience/taskTools';
 import type { GoldenTask } from './golden';

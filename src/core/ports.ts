@@ -16,14 +16,14 @@ export interface FileStat {
 
 /**
  * Files of the open workspace. Every path here is workspace-relative and already checked by
- * the path policy (tools/paths.ts); implementations must not be handed raw model input.
+ * the path policy (gate/paths/paths.ts); implementations must not be handed raw model input.
  */
 export interface Workspace {
 	/** A display name for the root, e.g. the folder name; never used to resolve files. */
 	readonly rootName: string;
 	/**
 	 * The workspace's folders, each its own Workspace, when it is multi-root: then every path
-	 * starts with a folder's name (tools/workspaceFolders.ts). Absent or one entry: a single folder.
+	 * starts with a folder's name (gate/paths/workspaceFolders.ts). Absent or one entry: a single folder.
 	 */
 	folders?(): ReadonlyArray<{ name: string; workspace: Workspace }>;
 	stat(relativePath: string): Promise<FileStat | undefined>;

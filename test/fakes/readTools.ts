@@ -1,4 +1,4 @@
-import { createReadTools } from '../../src/core/tools/fileTools';
+import { createReadTools } from '../../src/core/tools/files/fileTools';
 import { defaultToolDeps } from '../../src/core/tools/toolDeps';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
 

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { defaultApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { fileTools } from '../fakes/readTools';
 import { ToolRegistry } from '../../src/core/tools/registry';

@@ -8,7 +8,7 @@ import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown } from '../../src/core/checkModel/markdown';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { CheckReport, ModeSummary } from '../../src/core/checkModel/types';
-import { resolveProvider } from '../../src/core/llm/providers';
+import { resolveProvider } from '../../src/core/llm/catalog/providers';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { checkAgainst, scratchParent } from '../support/checkModel/runAgainst';
 import { startModelDouble, type ModelDouble } from '../support/modelDouble';

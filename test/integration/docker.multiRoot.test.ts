@@ -7,9 +7,9 @@ import * as path from 'path';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
-import { createShellTools } from '../../src/core/tools/shellTools';
-import { MultiRootWorkspace } from '../../src/core/tools/workspaceFolders';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
+import { MultiRootWorkspace } from '../../src/core/gate/paths/workspaceFolders';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerEngine';
 import { toolHarness, type Harness } from '../support/toolHarness';
 

@@ -5,7 +5,7 @@ import { ApprovalGate } from '../../src/core/agent/approval/approvalGate';
 import { defaultApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import type { ToolResult } from '../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { McpConnection, type McpConnectionEvent } from '../../src/core/tools/sources/mcpConnection';

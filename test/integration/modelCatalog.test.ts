@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import { listModels } from '../../src/core/llm/modelCatalog';
-import { createChatModel, inferProvider, resolveProvider } from '../../src/core/llm/providers';
-import { probeToolCalling } from '../../src/core/llm/toolProbe';
+import { listModels } from '../../src/core/llm/catalog/modelCatalog';
+import { createChatModel, inferProvider, resolveProvider } from '../../src/core/llm/catalog/providers';
+import { probeToolCalling } from '../../src/core/llm/catalog/toolProbe';
 import { startModelDouble, text, toolCall, type ModelDouble } from '../support/modelDouble';
 
 describe('model list and tool-calling probe (model double)', () => {

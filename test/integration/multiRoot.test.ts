@@ -4,13 +4,13 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { buildSystemPrompt } from '../../src/core/agent/loop/systemPrompt';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset } from '../../src/core/tools/toolset';
-import { MultiRootWorkspace } from '../../src/core/tools/workspaceFolders';
+import { MultiRootWorkspace } from '../../src/core/gate/paths/workspaceFolders';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 

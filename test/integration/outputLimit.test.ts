@@ -1,7 +1,7 @@
 // keel.model.maxOutputTokens reaches each wire in its own field, and 0 leaves it to the server.
 import * as assert from 'node:assert/strict';
 import type { ChatModel } from '../../src/core/llm/chatModel';
-import { createChatModel, resolveProvider, type ProviderKind } from '../../src/core/llm/providers';
+import { createChatModel, resolveProvider, type ProviderKind } from '../../src/core/llm/catalog/providers';
 import { startModelDouble, text, type ModelDouble } from '../support/modelDouble';
 
 async function ask(model: ChatModel): Promise<void> {

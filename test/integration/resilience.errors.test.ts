@@ -2,10 +2,10 @@
 // what is never retried, what the user reads, and what the view shows.
 
 import * as assert from 'node:assert/strict';
-import { ContinueGate } from '../../src/core/agent/loop/continueGate';
+import { ContinueGate } from '../../src/core/agent/guards/continueGate';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../src/core/agent/loop/runAgent';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatView } from '../../src/host/chat/chatView';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, withFaults, type ModelDouble } from '../support/modelDouble';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
-import { OllamaChatModel } from '../../src/core/llm/ollamaChatModel';
+import { OllamaChatModel } from '../../src/core/llm/wires/ollama/ollamaChatModel';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, type ModelDouble } from '../support/modelDouble';
 import { fastRecovery } from '../support/resilience/runScenario';

@@ -13,8 +13,8 @@ import {
 	type Wire,
 } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
-import { OllamaChatModel } from '../../src/core/llm/ollamaChatModel';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OllamaChatModel } from '../../src/core/llm/wires/ollama/ollamaChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 
 const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
 

@@ -6,7 +6,7 @@ import type { AgentOptions } from '../../src/core/agent/loop/runAgent';
 import { defaultToolPolicySettings, ToolPolicy } from '../../src/core/agent/toolPolicy/toolPolicy';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps, type ToolDeps } from '../../src/core/tools/toolDeps';
-import { createWebTools } from '../../src/core/tools/webTools';
+import { createWebTools } from '../../src/core/tools/web/webTools';
 import { startModelDouble, text, toolCall, type ModelDouble } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
 import { selfSignedCert, startTlsServer, type RecordingServer } from '../support/tlsServer';

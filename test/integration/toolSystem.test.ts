@@ -11,17 +11,17 @@ import {
 	ToolPolicy,
 	type ToolPolicySettings,
 } from '../../src/core/agent/toolPolicy/toolPolicy';
-import { OpenAIChatModel } from '../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../src/core/session/chatSession';
 import { defineTool, fail, ok } from '../../src/core/tools/defineTool';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps, type ToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset } from '../../src/core/tools/toolset';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { selfSignedCert, startTlsServer, type RecordingServer } from '../support/tlsServer';
-import { loadBashParser } from '../../src/core/tools/bashParser';
+import { loadBashParser } from '../../src/core/shell/bashParser';
 
 /** run_command on the local shell: the same envelope shape as the sandbox's, a real process. */
 function localShell(root: string) {

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { checkAddress, checkUrl, guardedFetch, UrlRefused } from '../../src/core/tools/urls';
+import { checkAddress, checkUrl, guardedFetch, UrlRefused } from '../../src/core/gate/network/urls';
 import { attack } from './tally';
 
 const KLASS = 'held-out: IPv6 spellings of non-public hosts';

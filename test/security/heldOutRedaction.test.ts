@@ -6,7 +6,7 @@
 // Every token kind of the generated corpus is tried in every encoding, cut at generated points
 // (fast-check, fixed seed), and taken out through the one-shot and the streaming redactor.
 import fc from 'fast-check';
-import { redactDeep, redactSecrets, StreamRedactor } from '../../src/core/tools/redact';
+import { redactDeep, redactSecrets, StreamRedactor } from '../../src/core/gate/redact/redact';
 import { generatedSecrets } from './support/secretKinds';
 import { attack } from './tally';
 

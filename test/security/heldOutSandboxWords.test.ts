@@ -2,11 +2,11 @@
 // /workspace/.env` is `cat .env` and must ask under an allow rule for `cat *`, while the
 // container's own files (/etc/os-release) and HOME (/tmp) are none of the user's and run.
 import * as path from 'path';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerEngine';
 import { toolHarness, type Harness } from '../support/toolHarness';
 import { attack } from './tally';

@@ -7,8 +7,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
-import { defaultPathPolicy } from '../../src/core/tools/pathPolicy';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
+import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
 import { gateFor } from './support/gateWiring';

@@ -5,9 +5,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
-import { defaultPathPolicy } from '../../src/core/tools/pathPolicy';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
+import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { lentCall } from './support/gateWiring';
 import { attack } from './tally';

@@ -75,7 +75,7 @@ describe('security: markdown / XSS in model output (real Chromium)', function ()
 			fs.existsSync(CHROMIUM) ? undefined : `${CHROMIUM} does not exist (set KEEL_CHROMIUM or install chromium)`,
 		);
 		const bundle = await esbuild.build({
-			entryPoints: [path.join(REPO, 'src/webview/markdown.ts')],
+			entryPoints: [path.join(REPO, 'src/webview/content/markdown.ts')],
 			bundle: true,
 			format: 'iife',
 			globalName: 'keelMarkdown',

@@ -6,8 +6,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
-import { MultiRootWorkspace } from '../../src/core/tools/workspaceFolders';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
+import { MultiRootWorkspace } from '../../src/core/gate/paths/workspaceFolders';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness, type Harness } from '../support/toolHarness';
 import { attack } from './tally';

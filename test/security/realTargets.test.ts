@@ -5,11 +5,11 @@
 // the search tools run real ripgrep. Commands are auto-approved: only the rule can stop them.
 import * as fs from 'fs';
 import * as path from 'path';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { defaultPathPolicy } from '../../src/core/tools/pathPolicy';
-import { deniedPathGlobs } from '../../src/core/tools/permissionsMerge';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
+import { deniedPathGlobs } from '../../src/core/gate/rules/permissionsMerge';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
 import { LocalBashRunner } from './support/bashRunner';

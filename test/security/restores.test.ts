@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Checkpoints } from '../../src/core/checkpoints/checkpoints';
-import { defaultPathPolicy } from '../../src/core/tools/pathPolicy';
+import { defaultPathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { checkpointsFor } from './support/gateWiring';
 import { attack } from './tally';

@@ -4,9 +4,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ApprovalSettings } from '../../src/core/agent/approval/approvalPolicy';
-import type { PermissionRule } from '../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
-import { createShellTools } from '../../src/core/tools/shellTools';
+import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness, type Harness } from '../support/toolHarness';
 import { LocalBashRunner } from './support/bashRunner';

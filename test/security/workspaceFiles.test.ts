@@ -6,8 +6,8 @@
 // user has not seen: there an attempt gets through when the address was contacted.
 import * as fs from 'fs';
 import * as path from 'path';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
-import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../src/core/tools/pathPolicy';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
+import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../src/core/gate/paths/pathPolicy';
 import { startModelDouble, text, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 import {

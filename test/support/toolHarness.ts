@@ -7,7 +7,7 @@ import { runToolCall } from '../../src/core/agent/loop/toolExecution';
 import type { ToolResultData } from '../../src/core/llm/canonical';
 import type { Workspace } from '../../src/core/ports';
 import type { ToolDefinition } from '../../src/core/tools/defineTool';
-import { NodeWorkspace } from '../../src/core/tools/nodeWorkspace';
+import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { defaultToolDeps, type ToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset } from '../../src/core/tools/toolset';

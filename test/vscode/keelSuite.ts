@@ -3,7 +3,7 @@
 // and the settings a suite changed put back afterwards.
 import * as vscode from 'vscode';
 import type { CanonicalMessage, ToolResultData } from '../../src/core/llm/canonical';
-import type { KeelApi } from '../../src/host/keelApi';
+import type { KeelApi } from '../../src/host/common/keelApi';
 import type { ToolCallView } from '../../src/shared/views';
 import { startModelDouble, type ModelDouble, type ModelDoubleOptions } from '../support/modelDouble';
 import { testConfig } from './context';

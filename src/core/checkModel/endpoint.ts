@@ -1,5 +1,5 @@
-import { listModels } from '../llm/modelCatalog';
-import type { ResolvedProvider } from '../llm/providers';
+import { listModels } from '../llm/catalog/modelCatalog';
+import type { ResolvedProvider } from '../llm/catalog/providers';
 
 /** The context window the server reports for the model (Ollama /api/show, llama.cpp and LM Studio /models), if any. */
 export async function advertisedContextWindow(

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../agent/loop/guards';
+import { estimateTokens } from '../agent/guards/guards';
 import { expectedPrefill } from '../agent/loop/sessionMemory';
 import type { ChatModel, ChatRequest, ModelEvent } from '../llm/chatModel';
 import type { RequestSample, ToolCallMode } from './types';

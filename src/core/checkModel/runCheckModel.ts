@@ -1,8 +1,8 @@
-import { classifyFailure } from '../agent/recovery/failureTable';
+import { classifyFailure } from '../agent/recovery/failures/failureTable';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError, toAgentError } from '../errors';
 import type { ChatModel } from '../llm/chatModel';
-import { askForToolCall } from '../llm/toolProbe';
+import { askForToolCall } from '../llm/catalog/toolProbe';
 import { MeteredChatModel } from './meter';
 import { buildReport } from './report';
 import { startSandbox, type CheckSandbox, type SandboxOptions } from './sandbox';

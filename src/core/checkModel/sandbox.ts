@@ -3,7 +3,7 @@ import type { ImageSource } from '../exec/sandboxImage';
 import type { SandboxLimits } from '../exec/sandboxSpec';
 import { ShellBackendSelector } from '../exec/shellBackend';
 import type { ToolDefinition } from '../tools/defineTool';
-import { createShellTools } from '../tools/shellTools';
+import { createShellTools } from '../tools/shell/shellTools';
 import type { ScratchFolder } from './scratch';
 
 export interface SandboxOptions {

@@ -1,4 +1,4 @@
-import { promptWasCut } from '../agent/loop/guards';
+import { promptWasCut } from '../agent/guards/guards';
 import { addCounts } from './recoveries';
 import type {
 	ContextFigures,

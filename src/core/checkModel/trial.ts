@@ -7,7 +7,7 @@ import { AgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { Workspace } from '../ports';
 import type { ToolDefinition } from '../tools/defineTool';
-import { NodeWorkspace } from '../tools/nodeWorkspace';
+import { NodeWorkspace } from '../tools/files/nodeWorkspace';
 import { ToolRegistry } from '../tools/registry';
 import { defaultToolDeps } from '../tools/toolDeps';
 import { createToolset } from '../tools/toolset';

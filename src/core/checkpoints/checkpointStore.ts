@@ -1,6 +1,6 @@
 import { Gate } from '../gate/gate';
-import { defaultPathPolicy } from '../tools/pathPolicy';
-import { PathRefused } from '../tools/paths';
+import { defaultPathPolicy } from '../gate/paths/pathPolicy';
+import { PathRefused } from '../gate/paths/paths';
 import { purgeKeptOut } from './checkpointPurge';
 import { ShadowGit, splitNul } from './shadowGit';
 

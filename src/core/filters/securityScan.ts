@@ -1,5 +1,5 @@
 import { linearRegex } from '../patterns/linearRegex';
-import { redactSecrets } from '../tools/redact';
+import { redactSecrets } from '../gate/redact/redact';
 import { MAX_PATTERN_LENGTH } from './types';
 
 const MAX_HITS = 1000;

@@ -4,19 +4,19 @@
  * prompt file, an MCP server, a tool lent to another agent, a store, an export), on what will
  * actually be touched: the canonical path when the operation happens, the program that will
  * run, the address that will be dialled. It composes the policies that already exist (the
- * workspace guard in tools/paths.ts, the deny-read and protected lists in tools/pathPolicy.ts,
- * the permission rules, the URL guard in tools/urls.ts); surfaces ask it, and the adapters that
+ * workspace guard in gate/paths/paths.ts, the deny-read and protected lists in gate/paths/pathPolicy.ts,
+ * the permission rules, the URL guard in gate/network/urls.ts); surfaces ask it, and the adapters that
  * touch the disk, processes and the network (listed in eslint.config.mjs) do only what it allowed.
  */
-import { evaluatePermissions, type PermissionRule } from '../agent/approval/permissions';
+import { evaluatePermissions, type PermissionRule } from './rules/permissions';
 import type { Workspace } from '../ports';
 import type { ToolDefinition } from '../tools/defineTool';
-import { isDeniedRead, isProtectedPath, type PathPolicy } from '../tools/pathPolicy';
-import { PathRefused, WorkspaceGuard, type ResolvedPath } from '../tools/paths';
-import { admitAddress, type AddressConsent, type AddressOrigin } from './addresses';
+import { isDeniedRead, isProtectedPath, type PathPolicy } from './paths/pathPolicy';
+import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths/paths';
+import { admitAddress, type AddressConsent, type AddressOrigin } from './network/addresses';
 import type { CanonicalMessage } from '../llm/canonical';
 import { withoutKeptOut } from './exports';
-import { endpointFetch } from './network';
+import { endpointFetch } from './network/network';
 import { RestoreFiles } from './restoreFiles';
 
 export interface GateSources {

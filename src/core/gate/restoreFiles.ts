@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { isDeniedRead, isProtectedPath, type PathPolicy } from '../tools/pathPolicy';
-import { normalizeWorkspacePath, PathRefused } from '../tools/paths';
+import { isDeniedRead, isProtectedPath, type PathPolicy } from './paths/pathPolicy';
+import { normalizeWorkspacePath, PathRefused } from './paths/paths';
 
 let counter = 0;
 

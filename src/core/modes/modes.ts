@@ -1,4 +1,4 @@
-import type { PermissionRule } from '../agent/approval/permissions';
+import type { PermissionRule } from '../gate/rules/permissions';
 import type { ToolEffect } from '../tools/defineTool';
 
 /**

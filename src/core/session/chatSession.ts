@@ -1,6 +1,6 @@
 import { ApprovalGate } from '../agent/approval/approvalGate';
 import type { ImagePart } from '../llm/imageParts';
-import { ContinueGate } from '../agent/loop/continueGate';
+import { ContinueGate } from '../agent/guards/continueGate';
 import type { RecoverySettings, ToolModeMemory } from '../agent/recovery/recoverySettings';
 import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';

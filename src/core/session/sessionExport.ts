@@ -8,7 +8,7 @@
 import type { CanonicalMessage } from '../llm/canonical';
 import { sessionToJson, sessionToMarkdown } from '../store/exportSession';
 import type { SessionMeta, StoredEvent } from '../store/sessionStore';
-import { redactDeep, redactSecrets } from '../tools/redact';
+import { redactDeep, redactSecrets } from '../gate/redact/redact';
 
 export function sessionExportText(
 	format: 'markdown' | 'json',

@@ -1,5 +1,5 @@
 import type { Database } from 'node-sqlite3-wasm';
-import { redactSecrets } from '../tools/redact';
+import { redactSecrets } from '../gate/redact/redact';
 
 export interface SearchHit {
 	sessionId: string;

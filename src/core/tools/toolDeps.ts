@@ -5,10 +5,10 @@
  */
 import { Gate } from '../gate/gate';
 import { InMemoryOutputStore, type OutputStore } from './outputStore';
-import { defaultPathPolicy, type PathPolicy } from './pathPolicy';
-import type { WorkspaceGuard } from './paths';
-import { bundledRgPath } from './ripgrep';
-import type { NetworkOptions } from './urls';
+import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
+import type { WorkspaceGuard } from '../gate/paths/paths';
+import { bundledRgPath } from './search/ripgrep';
+import type { NetworkOptions } from '../gate/network/urls';
 import type { ToolContext } from './defineTool';
 import { ToolResultCache } from './resultCache';
 import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';

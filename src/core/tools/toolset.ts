@@ -12,15 +12,15 @@
 import { describeFilter } from '../filters/engine';
 import { credentialWarning, scanForCredentials } from '../filters/securityScan';
 import type { ToolContext, ToolDefinition, ToolResult } from './defineTool';
-import { createEditTools } from './editTools';
-import { createReadTools } from './fileTools';
-import { createPathTools } from './pathTools';
-import { redactionNote, redactSecrets } from './redact';
-import { createSearchTools } from './searchTools';
+import { createEditTools } from './files/editTools';
+import { createReadTools } from './files/fileTools';
+import { createPathTools } from './files/pathTools';
+import { redactionNote, redactSecrets } from '../gate/redact/redact';
+import { createSearchTools } from './search/searchTools';
 import type { ToolDeps } from './toolDeps';
 import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';
 import { coveredPaths, isCacheable, ToolResultCache, writtenPaths } from './resultCache';
-import { createWebTools } from './webTools';
+import { createWebTools } from './web/webTools';
 
 /** Tools from other sources (MCP, VS Code) pass through the same shaping; the cache never keeps theirs. */
 export function createToolset(deps: ToolDeps, extra: ToolDefinition<any>[] = []): ToolDefinition<any>[] {

@@ -5,7 +5,7 @@ import type { Gate } from '../../core/gate/gate';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import type { CheckModelToView } from '../../shared/checkModelProtocol';
-import type { FeatureCommands } from '../commandIds';
+import type { FeatureCommands } from '../common/commandIds';
 import { runConfiguredCheck } from './checkModelRun';
 import { ReportPanel } from './reportPanel';
 import { ReportStore } from './reportStore';

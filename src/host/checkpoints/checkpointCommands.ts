@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { NothingToDo } from '../../core/errors';
-import type { FeatureCommands } from '../commandIds';
+import type { FeatureCommands } from '../common/commandIds';
 import { reportOutcome } from '../notifications/commandOutcome';
 import type { TurnChanges, TurnInfo } from './turnChanges';
 

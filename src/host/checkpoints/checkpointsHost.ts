@@ -14,7 +14,7 @@ import type { AgentEvent } from '../../core/agent/events';
 import type { Gate } from '../../core/gate/gate';
 import { Emitter } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
-import { isProtectedPath } from '../../core/tools/pathPolicy';
+import { isProtectedPath } from '../../core/gate/paths/pathPolicy';
 import { readPathPolicy } from '../tools/permissionsConfig';
 import { readSetting } from '../settings/settings';
 

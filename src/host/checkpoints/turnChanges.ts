@@ -5,7 +5,7 @@ import type { ChangedFile } from '../../core/checkpoints/checkpointStore';
 import type { SessionStore } from '../../core/store/sessionStore';
 import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
-import type { KeelApi } from '../keelApi';
+import type { KeelApi } from '../common/keelApi';
 import { CheckpointDiff, type TurnDiff } from './checkpointDiff';
 import type { CheckpointsHost, ConflictChoice } from './checkpointsHost';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { FeatureCommands } from '../commandIds';
-import type { KeelApi } from '../keelApi';
+import type { FeatureCommands } from '../common/commandIds';
+import type { KeelApi } from '../common/keelApi';
 import { setModelFromChat } from '../models/modelCommands';
 import type { ProjectContext } from '../projectContext/projectContext';
 import type { Compaction } from '../session/compaction';

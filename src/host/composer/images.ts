@@ -1,4 +1,4 @@
-import type { WireKind } from '../../core/llm/providers';
+import type { WireKind } from '../../core/llm/catalog/providers';
 import { IMAGE_LIMITS, ImagesRefused, formatBytes, validateImages, type ImagePart } from '../../core/llm/imageParts';
 import { readResolvedProvider } from '../models/providerConfig';
 import { readSetting } from '../settings/settings';

@@ -11,8 +11,8 @@ import {
 } from '../../core/mentions/mentions';
 import { terminalText } from '../../core/filters/sanitize';
 import type { Workspace } from '../../core/ports';
-import { guardedFetch } from '../../core/tools/urls';
-import { htmlToText } from '../../core/tools/webTools';
+import { guardedFetch } from '../../core/gate/network/urls';
+import { htmlToText } from '../../core/tools/web/webTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { vscodeDiagnostics } from '../tools/hostToolDeps';
 import { relativeOfUri } from '../tools/workspaceFolderNames';

@@ -1,5 +1,5 @@
-import type { FeatureCommands } from '../commandIds';
-import type { KeelApi } from '../keelApi';
+import type { FeatureCommands } from '../common/commandIds';
+import type { KeelApi } from '../common/keelApi';
 import type { McpManager } from './mcpManager';
 import { showMcpServers } from './mcpQuickPick';
 

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ChatModel } from '../../core/llm/chatModel';
-import { createChatModel } from '../../core/llm/providers';
+import { createChatModel } from '../../core/llm/catalog/providers';
 import { readModelConfig } from '../settings/config';
 import { createLmChatModel, isLmProviderSelected } from './lmChatModel';
 import { modelEndpointOrigin, readResolvedProvider } from './providerConfig';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FeatureCommands } from '../commandIds';
+import type { FeatureCommands } from '../common/commandIds';
 import type { SessionController } from '../session/sessionController';
 import { readModelConfig } from '../settings/config';
 import type { ModelPicker } from './modelPicker';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { plainText } from '../../shared/keelText';
 import type { Gate } from '../../core/gate/gate';
-import { listModels, type ModelInfo } from '../../core/llm/modelCatalog';
-import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
-import { probeToolCalling, type ProbeResult } from '../../core/llm/toolProbe';
+import { listModels, type ModelInfo } from '../../core/llm/catalog/modelCatalog';
+import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } from '../../core/llm/catalog/providers';
+import { probeToolCalling, type ProbeResult } from '../../core/llm/catalog/toolProbe';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
 import { signalFromToken } from '../platform/cancellation';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { settingOrigin, type AddressOrigin } from '../../core/gate/addresses';
-import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../../core/llm/providers';
+import { settingOrigin, type AddressOrigin } from '../../core/gate/network/addresses';
+import { PROVIDERS, resolveProvider, type ProviderKind, type ResolvedProvider } from '../../core/llm/catalog/providers';
 import { readSetting } from '../settings/settings';
 import { settingDefault } from '../settings/settingsSchema';
 

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { RecoverySettings, ToolModeMemory } from '../../core/agent/recovery/recoverySettings';
 import { readSetting } from '../settings/settings';
-import { serverHints } from '../../core/llm/serverHints';
+import { serverHints } from '../../core/llm/stream/serverHints';
 import { readResolvedProvider } from './providerConfig';
 
 /** keel.recovery.* (and the model's context window) → the recovery layer's budgets, read per turn. */

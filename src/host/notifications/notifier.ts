@@ -3,7 +3,7 @@ import { plainText } from '../../shared/keelText';
 import type { AgentEvent } from '../../core/agent/events';
 import { RETRY_NOTICE_CODES } from '../../core/agent/noticeCodes';
 
-/** The palette-hidden command a notification's "Continue" link runs (package.json, commandIds.ts). */
+/** The palette-hidden command a notification's "Continue" link runs (package.json, common/commandIds.ts). */
 export const CONTINUE_TURN_COMMAND = 'keel.continueTurn';
 
 /**

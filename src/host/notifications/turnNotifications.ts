@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
-import type { FeatureCommands } from '../commandIds';
+import type { FeatureCommands } from '../common/commandIds';
 import type { SessionController } from '../session/sessionController';
 import { Notifier } from './notifier';
 import { RetryProgress } from './retryProgress';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { describeMode } from '../../core/modes/modes';
 import type { Event } from '../../core/util/emitter';
-import type { FeatureCommands } from '../commandIds';
-import type { KeelApi } from '../keelApi';
+import type { FeatureCommands } from '../common/commandIds';
+import type { KeelApi } from '../common/keelApi';
 import { reportOutcome } from '../notifications/commandOutcome';
 import type { SessionController } from '../session/sessionController';
 import type { ProjectContext } from './projectContext';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { UNTRUSTED_CARD_REASON, UNTRUSTED_REFUSAL } from '../../core/agent/approval/permissions';
+import { UNTRUSTED_CARD_REASON, UNTRUSTED_REFUSAL } from '../../core/gate/rules/permissions';
 import { Disposable } from '../../core/util/lifecycle';
 import type { SessionController } from '../session/sessionController';
 

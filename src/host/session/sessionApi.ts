@@ -1,5 +1,5 @@
 import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
-import type { KeelApi } from '../keelApi';
+import type { KeelApi } from '../common/keelApi';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';

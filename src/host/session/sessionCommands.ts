@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { pickTurn } from '../checkpoints/checkpointCommands';
 import type { TurnChanges } from '../checkpoints/turnChanges';
-import type { FeatureCommands } from '../commandIds';
+import type { FeatureCommands } from '../common/commandIds';
 import { reportOutcome } from '../notifications/commandOutcome';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';

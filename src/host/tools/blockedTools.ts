@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { plainText } from '../../shared/keelText';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import { Disposable } from '../../core/util/lifecycle';
-import type { FeatureCommands } from '../commandIds';
-import type { KeelApi } from '../keelApi';
+import type { FeatureCommands } from '../common/commandIds';
+import type { KeelApi } from '../common/keelApi';
 import type { SessionController } from '../session/sessionController';
 import { unblockTools } from './toolSystemHost';
 

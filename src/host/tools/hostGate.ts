@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AddressConsent } from '../../core/gate/addresses';
+import type { AddressConsent } from '../../core/gate/network/addresses';
 import type { ExportGate } from '../../core/gate/exports';
 import { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';

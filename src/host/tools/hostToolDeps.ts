@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Gate } from '../../core/gate/gate';
 import type { OutputStore } from '../../core/tools/outputStore';
 import { InMemoryOutputStore } from '../../core/tools/outputStore';
-import { bundledRgPath } from '../../core/tools/ripgrep';
+import { bundledRgPath } from '../../core/tools/search/ripgrep';
 import type { DiagnosticEntry, DiagnosticsSource, ToolDeps } from '../../core/tools/toolDeps';
 import { readPathPolicy } from './permissionsConfig';
 import { relativeOfUri, uriOfRelative } from './workspaceFolderNames';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import type { Workspace } from '../../core/ports';
-import { LentTools as LentCalls } from '../../core/tools/lentTools';
-import { redactSecrets } from '../../core/tools/redact';
+import { LentTools as LentCalls } from '../../core/tools/lent/lentTools';
+import { redactSecrets } from '../../core/gate/redact/redact';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { signalFromToken } from '../platform/cancellation';
 
@@ -10,7 +10,7 @@ import { signalFromToken } from '../platform/cancellation';
  * Keel's guarded read/search tools as Language Model Tools (package.json languageModelTools;
  * the activation shim registers them and forwards here), so VS Code's own agent and other
  * extensions can use them: the same permission rules, path policy, deny-read, approval and
- * redaction as in Keel's chat (core/tools/lentTools.ts). An untrusted workspace gets none.
+ * redaction as in Keel's chat (core/tools/lent/lentTools.ts). An untrusted workspace gets none.
  */
 export interface LentTools {
 	/** The progress line, and VS Code's confirmation when Keel's rules ask before the call. */

@@ -4,7 +4,7 @@ import { tokenFromSignal } from '../platform/cancellation';
 import type { HostTools } from './hostTools';
 import { lmToolExclusion } from '../../core/tools/sources/lmToolExclusions';
 import { jsonSchemaInput, MAX_TOOL_NAME } from '../../core/tools/sources/mcpTools';
-import { KEEL_LM_PREFIX } from '../../core/tools/lentTools';
+import { KEEL_LM_PREFIX } from '../../core/tools/lent/lentTools';
 import { readSetting } from '../settings/settings';
 
 // Keel's own tools registered as Language Model Tools carry this prefix; they are never offered back to Keel.

@@ -7,7 +7,7 @@ import { defaultUser, type SandboxLimits } from '../../core/exec/sandboxSpec';
 import { ShellBackendSelector, type ShellBackendSetting } from '../../core/exec/shellBackend';
 import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
-import { createShellTools, type ShellToolSettings } from '../../core/tools/shellTools';
+import { createShellTools, type ShellToolSettings } from '../../core/tools/shell/shellTools';
 import { DisposableStore } from '../../core/util/lifecycle';
 import { readPathPolicy } from './permissionsConfig';
 import { readSetting } from '../settings/settings';

@@ -1,7 +1,7 @@
 import * as fs from 'fs/promises';
 import * as vscode from 'vscode';
 import type { FileStat, FileType, Workspace } from '../../core/ports';
-import { folderNames, MultiRootWorkspace, type WorkspaceFolderRef } from '../../core/tools/workspaceFolders';
+import { folderNames, MultiRootWorkspace, type WorkspaceFolderRef } from '../../core/gate/paths/workspaceFolders';
 import { tokenFromSignal } from '../platform/cancellation';
 
 function toFileType(type: vscode.FileType): FileType {
@@ -19,7 +19,7 @@ function toFileType(type: vscode.FileType): FileType {
 
 /**
  * The workspace the tools see: every folder of the window. One folder keeps plain relative
- * paths; several make paths start with the folder's name (core/tools/workspaceFolders.ts).
+ * paths; several make paths start with the folder's name (core/gate/paths/workspaceFolders.ts).
  */
 export class VscodeWorkspace extends MultiRootWorkspace {
 	constructor() {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { folderNames } from '../../core/tools/workspaceFolders';
+import { folderNames } from '../../core/gate/paths/workspaceFolders';
 
 /**
- * The window's folders under the names the tools use for them (core/tools/workspaceFolders.ts),
+ * The window's folders under the names the tools use for them (core/gate/paths/workspaceFolders.ts),
  * for host code that turns a workspace-relative path into a URI or back.
  */
 export function namedFolders(): Array<{ name: string; folder: vscode.WorkspaceFolder }> {

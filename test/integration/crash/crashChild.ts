@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as z from 'zod';
 import { ChatSession } from '../../../src/core/session/chatSession';
-import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
+import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { defineTool, ok } from '../../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { SessionStore } from '../../../src/core/store/sessionStore';

@@ -2,14 +2,14 @@
 // way the extension wires it (the same policy sources, the same gate), on a real disk.
 import * as path from 'path';
 import type { ApprovalSettings } from '../../../src/core/agent/approval/approvalPolicy';
-import type { PermissionRule } from '../../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../../src/core/gate/rules/permissions';
 import { Checkpoints, type CheckpointNotice } from '../../../src/core/checkpoints/checkpoints';
 import { CheckpointStore } from '../../../src/core/checkpoints/checkpointStore';
 import { CheckpointIndex } from '../../../src/core/checkpoints/turnCheckpoints';
-import { createChatModel, resolveProvider } from '../../../src/core/llm/providers';
+import { createChatModel, resolveProvider } from '../../../src/core/llm/catalog/providers';
 import { parseMentions, promptWithAttachments, resolveMentions } from '../../../src/core/mentions/mentions';
 import type { Workspace } from '../../../src/core/ports';
-import { settingOrigin, type AddressConsent } from '../../../src/core/gate/addresses';
+import { settingOrigin, type AddressConsent } from '../../../src/core/gate/network/addresses';
 import { Gate } from '../../../src/core/gate/gate';
 import { expandPrompt, loadPromptFiles } from '../../../src/core/prompts/slashCommands';
 import { loadRules } from '../../../src/core/rules/projectRules';
@@ -17,8 +17,8 @@ import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/exportSession';
 import type { SessionStore } from '../../../src/core/store/sessionStore';
 import { filteredEvents } from '../../../src/core/gate/exports';
-import { LentTools } from '../../../src/core/tools/lentTools';
-import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/tools/pathPolicy';
+import { LentTools } from '../../../src/core/tools/lent/lentTools';
+import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
 import { createToolset } from '../../../src/core/tools/toolset';

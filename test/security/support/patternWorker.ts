@@ -2,14 +2,14 @@
 // the security tier can stop it when it does not answer in time (a frozen extension host is
 // exactly what a backtracking pattern causes). Answers { ms } or { refused: message }.
 import { parentPort } from 'worker_threads';
-import { evaluatePermissions } from '../../../src/core/agent/approval/permissions';
+import { evaluatePermissions } from '../../../src/core/gate/rules/permissions';
 import { FilterEngine } from '../../../src/core/filters/engine';
 import { parseRuleFile } from '../../../src/core/filters/ruleFile';
 import { scanForCredentials } from '../../../src/core/filters/securityScan';
 import type { ToolDefinition } from '../../../src/core/tools/defineTool';
-import { isDeniedRead, isProtectedPath } from '../../../src/core/tools/pathPolicy';
-import { matchCommandRule } from '../../../src/core/tools/shellRules';
-import { matchUrlRule } from '../../../src/core/agent/approval/permissions';
+import { isDeniedRead, isProtectedPath } from '../../../src/core/gate/paths/pathPolicy';
+import { matchCommandRule } from '../../../src/core/shell/shellRules';
+import { matchUrlRule } from '../../../src/core/gate/rules/permissions';
 
 export type PatternSurface =
 	| 'filter match'

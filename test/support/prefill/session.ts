@@ -3,10 +3,10 @@
 import { defaultApprovalSettings } from '../../../src/core/agent/approval/approvalPolicy';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { InMemoryToolModeMemory, type RecoverySettings } from '../../../src/core/agent/recovery/recoverySettings';
-import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
+import { AnthropicChatModel } from '../../../src/core/llm/wires/anthropic/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
-import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
-import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
+import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatModel';
+import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../../src/core/session/chatSession';
 import type { ToolRegistry } from '../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../fakes/inMemoryWorkspace';

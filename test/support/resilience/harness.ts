@@ -3,10 +3,10 @@
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../../src/core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
-import { AnthropicChatModel } from '../../../src/core/llm/anthropicChatModel';
+import { AnthropicChatModel } from '../../../src/core/llm/wires/anthropic/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
-import { OllamaChatModel } from '../../../src/core/llm/ollamaChatModel';
-import { OpenAIChatModel } from '../../../src/core/llm/openaiChatModel';
+import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatModel';
+import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ModelDouble, Wire } from '../modelDouble';
 import { fastRecovery } from './runScenario';

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { HOST_COMMANDS } from '../../../src/host/commandIds';
-import { KEEL_API_METHODS } from '../../../src/host/keelApi';
+import { HOST_COMMANDS } from '../../../src/host/common/commandIds';
+import { KEEL_API_METHODS } from '../../../src/host/common/keelApi';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../../package.json'), 'utf8')) as {
 	contributes: { commands: Array<{ command: string }> };

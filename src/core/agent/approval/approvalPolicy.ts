@@ -1,5 +1,5 @@
 import type { Preparation, ToolDefinition, ToolEffect } from '../../tools/defineTool';
-import { evaluatePermissions, toolOffered, type PermissionRule, type PermissionVerdict } from './permissions';
+import { evaluatePermissions, toolOffered, type PermissionRule, type PermissionVerdict } from '../../gate/rules/permissions';
 
 /** Which effects run without asking, the user's rules, and whether the workspace is trusted. */
 export interface ApprovalSettings {

@@ -5,7 +5,7 @@ import type { ToolCard } from '../loop/toolCard';
 import type { NoticeCode } from '../noticeCodes';
 import { requestApprovalSafely, type Approver } from './approvalGate';
 import { decidePermission, type ApprovalSettings } from './approvalPolicy';
-import { describeRule } from './permissions';
+import { describeRule } from '../../gate/rules/permissions';
 
 /** One parsed call waiting for its permission: what will run, on what, and whom to ask. */
 export interface CallToApprove {

@@ -7,7 +7,7 @@ import type { Approver } from '../approval/approvalGate';
 import type { ApprovalSettings } from '../approval/approvalPolicy';
 import type { AgentEvent, TurnEndReason } from '../events';
 import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
-import type { ContinueDecider } from './continueGate';
+import type { ContinueDecider } from '../guards/continueGate';
 import type { SessionMemory } from './sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */

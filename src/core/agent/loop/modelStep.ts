@@ -1,8 +1,8 @@
 import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolSpec } from '../../llm/chatModel';
 import type { CanonicalMessage } from '../../llm/canonical';
-import { ReasoningSplitter, type HarmonyCall } from '../../llm/reasoningSplitter';
+import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
-import { looksDegenerate } from './guards';
+import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
 
 export interface StepCall {

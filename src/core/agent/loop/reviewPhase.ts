@@ -1,7 +1,7 @@
-import { fencedShellCommands } from '../recovery/fencedShell';
-import { reviewResponse } from '../recovery/responseReview';
-import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/stepReview';
-import { looksDegenerate } from './guards';
+import { fencedShellCommands } from '../recovery/review/fencedShell';
+import { reviewResponse } from '../recovery/review/responseReview';
+import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/review/stepReview';
+import { looksDegenerate } from '../guards/guards';
 import type { StepOutput } from './modelStep';
 import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
 

@@ -1,5 +1,5 @@
 import { AgentError } from '../../errors';
-import { askToContinue } from './continueGate';
+import { askToContinue } from '../guards/continueGate';
 import { planMessages, sendRequest } from './requestPhase';
 import {
 	loopDetected,
@@ -8,7 +8,7 @@ import {
 	wasCancelled,
 	type StepInfo,
 	type StopCondition,
-} from './stopConditions';
+} from '../guards/stopConditions';
 import { appendMessage, endTurn, failTurn, type TurnContext, type TurnEnd, type TurnState } from './turnState';
 
 /** A stop condition and what it means; `then` may still let the turn go on (Continue at the step cap). */

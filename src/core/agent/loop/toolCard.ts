@@ -1,5 +1,5 @@
 import type { ToolResultData } from '../../llm/canonical';
-import { redactSecrets } from '../../tools/redact';
+import { redactSecrets } from '../../gate/redact/redact';
 import type { AgentEvent, ToolCallState } from '../events';
 import {
 	classifyToolFailure,

@@ -1,10 +1,10 @@
 import type { ToolResultData } from '../../llm/canonical';
 import { systemClock, type Clock, type Workspace } from '../../ports';
 import type { Preparation, Subject, ToolContext, ToolDefinition, ToolResult } from '../../tools/defineTool';
-import { CallMismatch, PathRefused } from '../../tools/paths';
-import { redactPreview, StreamRedactor } from '../../tools/redact';
+import { CallMismatch, PathRefused } from '../../gate/paths/paths';
+import { redactPreview, StreamRedactor } from '../../gate/redact/redact';
 import type { ToolRegistry } from '../../tools/registry';
-import { UrlRefused } from '../../tools/urls';
+import { UrlRefused } from '../../gate/network/urls';
 import type { Approver } from '../approval/approvalGate';
 import { decidePermission, type ApprovalSettings } from '../approval/approvalPolicy';
 import { approveCall } from '../approval/callApproval';

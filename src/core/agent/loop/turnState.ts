@@ -7,14 +7,14 @@ import { isToolOffered } from '../approval/approvalPolicy';
 import type { AgentEvent, NoticeLevel, TurnEndReason } from '../events';
 import type { NoticeCode } from '../noticeCodes';
 import { defaultRecoverySettings, type RecoverySettings } from '../recovery/recoverySettings';
-import { RetryBudget, withIdleTimeout } from '../recovery/retryBudget';
-import { ToolModeState } from '../recovery/textMode';
+import { RetryBudget, withIdleTimeout } from '../recovery/failures/retryBudget';
+import { ToolModeState } from '../recovery/review/textMode';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import { selectTools } from '../toolPolicy/toolSelection';
 import { SessionMemory } from './sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
-import { TurnGuards } from './turnGuards';
+import { TurnGuards } from '../guards/turnGuards';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
 export interface TurnEnd {

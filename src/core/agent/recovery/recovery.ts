@@ -4,14 +4,14 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import type { ChatModel, ToolSpec } from '../../llm/chatModel';
 import type { Clock } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
-import { classifyFailure } from './failureTable';
-import { estimateTokens } from '../loop/guards';
+import { classifyFailure } from './failures/failureTable';
+import { estimateTokens } from '../guards/guards';
 import { runModelStep, type StepContext, type StepOutput } from '../loop/modelStep';
 import type { RecoverySettings } from './recoverySettings';
-import type { RetryBudget } from './retryBudget';
-import { handleFailure, type Attempt } from './failureActions';
+import type { RetryBudget } from './failures/retryBudget';
+import { handleFailure, type Attempt } from './failures/failureActions';
 
-export { reflectionText } from './failureActions';
+export { reflectionText } from './failures/failureActions';
 
 export interface RequestPlan {
 	messages: CanonicalMessage[];

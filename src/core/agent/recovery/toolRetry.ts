@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports';
 import type { ToolEffect, ToolResult } from '../../tools/defineTool';
-import { PathRefused } from '../../tools/paths';
-import { UrlRefused } from '../../tools/urls';
+import { PathRefused } from '../../gate/paths/paths';
+import { UrlRefused } from '../../gate/network/urls';
 import { classifyToolFailure, INFRASTRUCTURE, type ToolErrorCategory } from './toolErrors';
 
 /**

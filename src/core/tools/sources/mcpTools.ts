@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import type { ToolContext, ToolDefinition, ToolResult } from '../defineTool';
-import { redactDeep } from '../redact';
+import { redactDeep } from '../../gate/redact/redact';
 import { mcpSdk } from './mcpSdk';
 
 /** Providers cap tool names (OpenAI: 64 characters of [a-zA-Z0-9_-]). */

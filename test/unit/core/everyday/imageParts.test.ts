@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import { toAnthropicRequest } from '../../../../src/core/llm/anthropicWire';
+import { toAnthropicRequest } from '../../../../src/core/llm/wires/anthropic/anthropicWire';
 import type { CanonicalMessage } from '../../../../src/core/llm/canonical';
 import { IMAGE_LIMITS, ImagesRefused, validateImages } from '../../../../src/core/llm/imageParts';
-import { toOllamaMessages } from '../../../../src/core/llm/ollamaWire';
-import { toOpenAIMessages } from '../../../../src/core/llm/openaiWire';
+import { toOllamaMessages } from '../../../../src/core/llm/wires/ollama/ollamaWire';
+import { toOpenAIMessages } from '../../../../src/core/llm/wires/openai/openaiWire';
 
 // A real 1×1 PNG (signature, IHDR, IDAT, IEND).
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';

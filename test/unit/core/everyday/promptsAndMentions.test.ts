@@ -3,7 +3,7 @@ import { parseMentions, promptWithAttachments, resolveMentions } from '../../../
 import { completions, expandPrompt, parsePromptFile, parseSlash } from '../../../../src/core/prompts/slashCommands';
 import { transcriptText } from '../../../../src/core/prompts/compact';
 import { Gate } from '../../../../src/core/gate/gate';
-import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
+import { defaultPathPolicy } from '../../../../src/core/gate/paths/pathPolicy';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 
 describe('slash commands and prompt files', () => {

@@ -8,7 +8,7 @@ import { createToolset } from '../../../../src/core/tools/toolset';
 import { defaultToolDeps } from '../../../../src/core/tools/toolDeps';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { Gate } from '../../../../src/core/gate/gate';
-import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
+import { defaultPathPolicy } from '../../../../src/core/gate/paths/pathPolicy';
 
 describe('project rules', () => {
 	const workspace = () =>

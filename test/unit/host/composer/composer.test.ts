@@ -7,7 +7,7 @@ import { BUILT_IN_NAMES } from '../../../../src/host/composer/builtInCommands';
 import { Composer, type ComposerDeps } from '../../../../src/host/composer/composer';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { Gate } from '../../../../src/core/gate/gate';
-import { defaultPathPolicy } from '../../../../src/core/tools/pathPolicy';
+import { defaultPathPolicy } from '../../../../src/core/gate/paths/pathPolicy';
 
 const PROMPT_FILES: Record<string, string> = {
 	review: 'Review $1 for bugs. Context: $ARGUMENTS',

@@ -1,14 +1,14 @@
 import * as assert from 'assert';
 import type { ApprovalSettings } from '../../../../../src/core/agent/approval/approvalPolicy';
 import type { AgentEvent } from '../../../../../src/core/agent/events';
-import type { PermissionRule } from '../../../../../src/core/agent/approval/permissions';
+import type { PermissionRule } from '../../../../../src/core/gate/rules/permissions';
 import { runToolCall } from '../../../../../src/core/agent/loop/toolExecution';
 import { defaultToolDeps } from '../../../../../src/core/tools/toolDeps';
 import { createToolset } from '../../../../../src/core/tools/toolset';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../../../fakes/inMemoryWorkspace';
 import { modeDenyRules, PLAN } from '../../../../../src/core/modes/modes';
-import { mergeRules } from '../../../../../src/core/tools/permissionsMerge';
+import { mergeRules } from '../../../../../src/core/gate/rules/permissionsMerge';
 
 function setup(
 	decision: { approved: boolean; reason?: string; always?: boolean },

@@ -5,7 +5,7 @@ import {
 	stepCountIs,
 	wasCancelled,
 	type StepInfo,
-} from '../../../../../src/core/agent/loop/stopConditions';
+} from '../../../../../src/core/agent/guards/stopConditions';
 import { stopAfterCalls, stopWhenAnswered } from '../../../../../src/core/agent/loop/stopPhase';
 import { textStep } from '../../../../fakes/scriptedChatModel';
 import { phaseFixture } from './phaseFixture';

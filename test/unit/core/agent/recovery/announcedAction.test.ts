@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { announcedAction } from '../../../../../src/core/agent/recovery/stepReview';
+import { announcedAction } from '../../../../../src/core/agent/recovery/review/stepReview';
 
 // A reply that stops where work should start, whatever its verb: first person about to act, as
 // its last sentence, after any amount of text. Closings, answers and actions put off until the

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { readMeaning } from '../../../../../src/core/agent/recovery/errorMeaning';
+import { readMeaning } from '../../../../../src/core/agent/recovery/failures/errorMeaning';
 
 // Errors read by what they say, in phrasings no pattern lists: a subject and what happened to it,
 // in either order, inside any envelope, under any status.

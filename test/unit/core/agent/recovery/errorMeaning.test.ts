@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { classifyFailure } from '../../../../../src/core/agent/recovery/failureTable';
-import { namedWaitMs } from '../../../../../src/core/agent/recovery/errorMeaning';
+import { classifyFailure } from '../../../../../src/core/agent/recovery/failures/failureTable';
+import { namedWaitMs } from '../../../../../src/core/agent/recovery/failures/errorMeaning';
 import { AgentError } from '../../../../../src/core/errors';
 
 /** An error as any server may send it: a status (or inside a 200 stream) and one of the envelopes. */

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
-import { classifyFailure, parseRetryAfter } from '../../../../../src/core/agent/recovery/failureTable';
+import { classifyFailure, parseRetryAfter } from '../../../../../src/core/agent/recovery/failures/failureTable';
 import { AgentError } from '../../../../../src/core/errors';
-import { describeModelFailure } from '../../../../../src/core/llm/httpErrors';
+import { describeModelFailure } from '../../../../../src/core/llm/stream/httpErrors';
 
 const endpoint = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' };
 const http = (status: number, body: unknown, headers?: Record<string, string>) =>

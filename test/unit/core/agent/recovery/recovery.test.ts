@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as z from 'zod';
 import { ApprovalGate } from '../../../../../src/core/agent/approval/approvalGate';
-import { ContinueGate } from '../../../../../src/core/agent/loop/continueGate';
+import { ContinueGate } from '../../../../../src/core/agent/guards/continueGate';
 import type { AgentEvent } from '../../../../../src/core/agent/events';
 import { InMemoryToolModeMemory } from '../../../../../src/core/agent/recovery/recoverySettings';
 import { runTurn, type AgentOptions } from '../../../../../src/core/agent/loop/runAgent';

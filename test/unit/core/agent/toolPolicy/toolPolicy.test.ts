@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { AnomalyGuard } from '../../../../../src/core/agent/toolPolicy/anomalyGuard';
-import { fencedShellCommands } from '../../../../../src/core/agent/recovery/fencedShell';
+import { fencedShellCommands } from '../../../../../src/core/agent/recovery/review/fencedShell';
 import {
 	augmentSpec,
 	clampThreshold,

@@ -1,0 +1,89 @@
+import { networkFetch } from '../../../gate/network/network';
+import type Anthropic from '@anthropic-ai/sdk';
+import { type AgentError } from '../../../errors';
+import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import { AnthropicStreamReader } from './anthropicStream';
+import { readStream } from '../../stream/readStream';
+import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
+import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
+import { lazyRequire } from '../../../util/lazyRequire';
+
+// Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadSdk = lazyRequire(() => (require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).default);
+
+export interface AnthropicChatModelOptions extends EndpointInfo {
+	apiKey?: string;
+	maxTokens?: number;
+	maxRetries?: number;
+	timeoutMs?: number;
+	fetch?: typeof fetch;
+}
+
+/**
+ * Anthropic Messages: @anthropic-ai/sdk sends the request (headers, retries before headers,
+ * HTTP errors), anthropicStream.ts reads the events, and the same ModelEvents come out as from
+ * the OpenAI adapter, so the loop cannot tell providers apart.
+ */
+export class AnthropicChatModel implements ChatModel {
+	readonly id: string;
+	private readonly _client: Anthropic;
+
+	constructor(private readonly _options: AnthropicChatModelOptions) {
+		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
+		this._client = new (loadSdk())({
+			baseURL: _options.baseUrl,
+			apiKey: _options.apiKey || 'no-key',
+			maxRetries: _options.maxRetries ?? 0,
+			timeout: _options.timeoutMs ?? 10 * 60_000,
+			fetch: _options.fetch ?? networkFetch,
+		});
+	}
+
+	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
+		const plain = toAnthropicRequest(request.messages);
+		const { system, tools, messages } = withCacheBreakpoints(
+			plain.system,
+			toAnthropicTools(request.tools),
+			plain.messages,
+		);
+		// The API requires max_tokens: the configured most, or less when less is left of the window.
+		const maxTokens = Math.min(this._options.maxTokens ?? 8192, request.maxTokens ?? Infinity);
+		let response: Response;
+		try {
+			response = await this._client.messages
+				.create(
+					{
+						model: this._options.model,
+						max_tokens: Math.max(1, Math.floor(maxTokens)),
+						system,
+						messages: messages as Anthropic.MessageParam[],
+						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
+						stream: true,
+					},
+					{ signal: request.signal },
+				)
+				.asResponse();
+		} catch (error) {
+			throw this._mapError(error);
+		}
+		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
+	}
+
+	private _mapError(error: unknown, midStream = false): AgentError {
+		const Sdk = loadSdk();
+		// A connection error is an APIError too, but carries no response to describe.
+		const http =
+			error instanceof Sdk.APIError &&
+			!(error instanceof Sdk.APIConnectionError) &&
+			!(error instanceof Sdk.APIUserAbortError)
+				? { status: error.status, body: error.error ? JSON.stringify(error.error) : error.message }
+				: undefined;
+		return mapModelError(
+			error,
+			{ aborted: error instanceof Sdk.APIUserAbortError, http },
+			midStream,
+			this._options,
+		);
+	}
+}

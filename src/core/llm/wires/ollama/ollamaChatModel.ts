@@ -1,0 +1,112 @@
+import { networkFetch } from '../../../gate/network/network';
+import { AgentError } from '../../../errors';
+import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import { describeModelFailure, mapModelError, type EndpointInfo } from '../../stream/httpErrors';
+import { OllamaStreamReader } from './ollamaStream';
+import { toOllamaMessages, toOllamaTools } from './ollamaWire';
+import { replaysReasoning } from '../reasoningReplay';
+import { askedOutputTokens } from '../openai/openaiChatModel';
+import { bodyText, jsonLines } from '../../stream/responseBody';
+
+export interface OllamaChatModelOptions extends EndpointInfo {
+	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
+	contextWindow?: number;
+	/** How long Ollama keeps the model loaded after a request, e.g. "30m". */
+	keepAlive?: string;
+	timeoutMs?: number;
+	/** The most output tokens to ask for (keel.model.maxOutputTokens), as num_predict; less when less is left of the window. */
+	maxOutputTokens?: number;
+	fetch?: typeof fetch;
+}
+
+/** Strips what users paste after the host: `/v1` (the OpenAI path) or `/api`. */
+export function ollamaRoot(baseUrl: string): string {
+	return baseUrl.replace(/\/+$/, '').replace(/\/(v1|api)$/, '');
+}
+
+/**
+ * Ollama's native /api/chat (NDJSON stream), read by ollamaStream.ts. Tool calls arrive whole,
+ * arguments as an object; they are surfaced as one delta each and assembled at the end like
+ * the OpenAI adapter's.
+ */
+export class OllamaChatModel implements ChatModel {
+	readonly id: string;
+	private readonly _root: string;
+
+	constructor(private readonly _options: OllamaChatModelOptions) {
+		this._root = ollamaRoot(_options.baseUrl);
+		this.id = `ollama:${this._root}#${_options.model}`;
+	}
+
+	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
+		const endpoint = { baseUrl: this._root, model: this._options.model, provider: 'ollama' };
+		const timeout = AbortSignal.timeout(this._options.timeoutMs ?? 10 * 60_000);
+		const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+		const tools = toOllamaTools(request.tools);
+		let response: Response;
+		try {
+			response = await (this._options.fetch ?? networkFetch)(`${this._root}/api/chat`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					model: this._options.model,
+					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
+					tools: tools.length > 0 ? tools : undefined,
+					stream: true,
+					options: ollamaOptions(this._options.contextWindow, request, this._options.maxOutputTokens),
+					keep_alive: this._options.keepAlive,
+				}),
+				signal,
+			});
+		} catch (error) {
+			throw mapModelError(error, { aborted: request.signal?.aborted }, false, endpoint);
+		}
+		if (!response.ok || !response.body) {
+			const body = await response.text().catch(() => '');
+			throw describeModelFailure(
+				{ status: response.status, body, headers: Object.fromEntries(response.headers) },
+				endpoint,
+			);
+		}
+
+		const reader = new OllamaStreamReader();
+		try {
+			for await (const line of jsonLines(bodyText(response.body as ReadableStream<Uint8Array>, reader))) {
+				yield* reader.line(line);
+				if (reader.ended()) {
+					break;
+				}
+			}
+		} catch (error) {
+			throw error instanceof AgentError
+				? error
+				: mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
+		}
+		yield* reader.finish();
+	}
+}
+
+/**
+ * num_ctx against silent truncation; num_predict so the answer fits what is left of the window;
+ * after degenerate output, a repeat penalty and a little more randomness.
+ */
+function ollamaOptions(
+	contextWindow: number | undefined,
+	request: ChatRequest,
+	maxOutputTokens: number | undefined,
+): Record<string, number> | undefined {
+	const options: Record<string, number> = {};
+	if (contextWindow) {
+		options.num_ctx = contextWindow;
+	}
+	const budget = askedOutputTokens(request.maxTokens, maxOutputTokens);
+	if (budget !== undefined) {
+		options.num_predict = Math.min(budget, contextWindow ?? Infinity);
+	}
+	if (request.avoidRepetition) {
+		options.repeat_penalty = 1.3;
+		options.repeat_last_n = 256;
+		options.temperature = 0.9;
+	}
+	return Object.keys(options).length > 0 ? options : undefined;
+}
