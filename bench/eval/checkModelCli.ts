@@ -13,6 +13,7 @@ import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { ToolCallMode } from '../../src/core/checkModel/types';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { holdSecret, redactSecrets } from '../../src/core/gate/redact/redact';
 import { createChatModel, PROVIDERS, resolveProvider, type ProviderKind } from '../../src/core/llm/catalog/providers';
 
 export const CHECK_USAGE = `usage: npm run eval -- --base-url URL --model NAME [--provider ${Object.keys(PROVIDERS).join('|')}] [--trials 3] [--out report.md]
@@ -64,6 +65,9 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 		maxOutputTokens: integer(args, 'max-output-tokens', 0),
 	});
 	const apiKey = process.env.KEEL_API_KEY;
+	// Cut wherever the server echoes it: the terminal, report.md, report.json.
+	holdSecret(apiKey, 'API key', 4);
+	const say = (line: string) => console.error(redactSecrets(line).text);
 	const wanted = text(args, 'tasks')?.split(',');
 	const abort = new AbortController();
 	process.once('SIGINT', () => {
@@ -89,9 +93,9 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 				},
 		advertisedWindow: () => advertisedContextWindow(resolved, apiKey),
 		signal: abort.signal,
-		onProgress: progress => console.error(progress.message),
+		onProgress: progress => say(progress.message),
 		onTrial: r =>
-			console.error(
+			say(
 				`  ${r.passed ? 'PASS' : 'FAIL'}  ${r.taskId} · ${r.mode} · trial ${r.trial}${r.passed ? '' : `  — ${r.why}`}`,
 			),
 	});

@@ -24,6 +24,8 @@ export const DiffPreview = z.object({
 	removed: z.number().int().nonnegative(),
 	/** Lines left out of `unified`; "Open diff" shows the whole change. */
 	omittedLines: z.number().int().nonnegative().optional(),
+	/** The change was too large to diff on the card: what to say instead ("diff too large to show: …"). */
+	notice: z.string().optional(),
 });
 
 export type DiffPreview = z.infer<typeof DiffPreview>;

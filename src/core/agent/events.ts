@@ -19,7 +19,13 @@ export interface ToolCallState {
 	/** Live output of a running tool (commands); replaced by `output` when it ends. */
 	progress?: string;
 	/** What a write will change, computed before approval; approval applies exactly this. */
-	diffs?: Array<{ path: string; unified: string; before?: string; after?: string }>;
+	diffs?: Array<{
+		path: string;
+		unified: string;
+		before?: string;
+		after?: string;
+		tooLarge?: { bytes: number; changedLines: number; added: number; removed: number };
+	}>;
 	/** Why the policy asks or refused (protected path, a rule, untrusted workspace). */
 	policyReason?: string;
 	/** Said before it runs, from `prepare` (where a command runs when Docker is absent), with the setting that changes it. */

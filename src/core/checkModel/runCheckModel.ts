@@ -1,4 +1,5 @@
 import { classifyFailure } from '../agent/recovery/failures/failureTable';
+import { redactDeep } from '../gate/redact/redact';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError, toAgentError } from '../errors';
 import type { ChatModel } from '../llm/chatModel';
@@ -72,7 +73,9 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 		}
 		const runnable = tasks.filter(task => !skipped.some(s => s.taskId === task.id));
 		const results = await runTrials(runnable, modes, trials, { options, model, scratch, sandbox, signal });
-		return buildReport({
+		// A server's words end up in the report (an error body that echoes the key it was sent):
+		// the report is redacted as a whole, so report.json, the Markdown and the tab all show it cut.
+		const report = buildReport({
 			endpoint: options.endpoint,
 			startedAt: started,
 			durationMs: now() - started,
@@ -88,6 +91,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			current: options.current,
 			advertised: await options.advertisedWindow?.().catch(() => undefined),
 		});
+		return redactDeep(report).value;
 	} finally {
 		await sandbox?.dispose().catch(() => undefined);
 		await scratch.dispose();

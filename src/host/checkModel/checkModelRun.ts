@@ -4,6 +4,7 @@ import { runCheckModel } from '../../core/checkModel/runCheckModel';
 import type { CheckReport } from '../../core/checkModel/types';
 import { toAgentError } from '../../core/errors';
 import type { Gate } from '../../core/gate/gate';
+import { redactSecrets } from '../../core/gate/redact/redact';
 import type { Logger } from '../../core/ports';
 import { createConfiguredModel } from '../models/chatModels';
 import { isLmProviderSelected } from '../models/lmChatModel';
@@ -58,7 +59,7 @@ export async function runConfiguredCheck(
 					onProgress: step => {
 						const increment = step.total > 0 ? ((step.done - done) * 100) / step.total : 0;
 						done = step.done;
-						progress.report({ message: step.message, increment });
+						progress.report({ message: redactSecrets(step.message).text, increment });
 					},
 				});
 				logger.info(`check model ${name}: ${report.verdict} — ${report.summary}`);
@@ -72,7 +73,7 @@ export async function runConfiguredCheck(
 					return undefined;
 				}
 				logger.error(`check model ${name} failed`, error);
-				void vscode.window.showErrorMessage(`Keel: ${agentError.message}`);
+				void vscode.window.showErrorMessage(`Keel: ${redactSecrets(agentError.message).text}`);
 				return undefined;
 			}
 		},

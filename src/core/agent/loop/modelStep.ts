@@ -4,6 +4,7 @@ import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningS
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
+import { boundedCall, CARD_ARGUMENT_CHARS } from './callBounds';
 
 export interface StepCall {
 	id: string;
@@ -91,6 +92,9 @@ class StreamedResponse {
 	private _checkedAt = 0;
 	private readonly _splitter = new ReasoningSplitter();
 	private readonly _cards = new Map<number, ToolCallState>();
+	/** Per streamed call, the argument characters that arrived, and the start a card shows once they are many. */
+	private readonly _argumentChars = new Map<number, number>();
+	private readonly _cardHead = new Map<number, string>();
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
@@ -115,13 +119,15 @@ class StreamedResponse {
 			case 'toolCallDelta': {
 				this._textBeforeCalls ??= this._text.length;
 				const card = this._cardFor(event.index, event.id, event.name);
-				card.argumentsText += event.argumentsDelta;
-				this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
+				if (this._streamedArguments(event.index, card, event.argumentsDelta)) {
+					this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
+				}
 				break;
 			}
 			case 'toolCall': {
 				const card = this._cardFor(event.index, event.id, event.name);
-				this._calls.push({ id: card.id, name: event.name, rawArguments: event.rawArguments });
+				// Past the argument bound, the call goes on (to review, history and the card) as a stand-in.
+				this._calls.push(boundedCall({ id: card.id, name: event.name, rawArguments: event.rawArguments }));
 				break;
 			}
 			case 'finish':
@@ -160,6 +166,28 @@ class StreamedResponse {
 			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
 			ttftMs: this._ttftMs,
 		};
+	}
+
+	/**
+	 * Adds streamed argument text to the card, up to what a card shows: past it the card says how
+	 * much has arrived, updated every 64 KiB, so a runaway call costs each fragment a constant.
+	 * Whether the card changed (and is worth an update).
+	 */
+	private _streamedArguments(index: number, card: ToolCallState, delta: string): boolean {
+		const total = (this._argumentChars.get(index) ?? 0) + delta.length;
+		this._argumentChars.set(index, total);
+		if (total <= CARD_ARGUMENT_CHARS) {
+			card.argumentsText += delta;
+			return true;
+		}
+		const before = total - delta.length;
+		if (before <= CARD_ARGUMENT_CHARS) {
+			this._cardHead.set(index, (card.argumentsText + delta).slice(0, CARD_ARGUMENT_CHARS));
+		} else if (Math.floor(before / 65536) === Math.floor(total / 65536)) {
+			return false;
+		}
+		card.argumentsText = `${this._cardHead.get(index)}\n… ${(total - CARD_ARGUMENT_CHARS).toLocaleString('en-US')} more characters so far`;
+		return true;
 	}
 
 	private _cardFor(index: number, id?: string, name?: string): ToolCallState {

@@ -7,6 +7,7 @@ import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { holdSecret } from '../../../gate/redact/heldSecrets';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -31,6 +32,8 @@ export class AnthropicChatModel implements ChatModel {
 
 	constructor(private readonly _options: AnthropicChatModelOptions) {
 		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
+		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
+		holdSecret(_options.apiKey, 'API key', 4);
 		this._client = new (loadSdk())({
 			baseURL: _options.baseUrl,
 			apiKey: _options.apiKey || 'no-key',

@@ -9,6 +9,7 @@ import { isIdRuleError, type IdRule } from '../wireIds';
 import { toOpenAIMessages, toOpenAITools } from './openaiWire';
 import { replaysReasoning } from '../reasoningReplay';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { holdSecret } from '../../../gate/redact/heldSecrets';
 
 // Built into dist/vendor/openai-sdk.js: a user of Ollama's native API or Anthropic never loads it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,6 +35,8 @@ export class OpenAIChatModel implements ChatModel {
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
+		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
+		holdSecret(_options.apiKey, 'API key', 4);
 	}
 
 	/** The SDK's client, made on the first request. */
