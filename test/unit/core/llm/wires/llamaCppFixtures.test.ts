@@ -5,12 +5,12 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { readMeaning } from '../../../../src/core/agent/recovery/errorMeaning';
-import type { ModelEvent } from '../../../../src/core/llm/chatModel';
-import { OpenAIStreamReader } from '../../../../src/core/llm/openaiStream';
-import { readStream } from '../../../../src/core/llm/readStream';
-import { AgentError } from '../../../../src/core/errors';
-import { fixtureDir, readFixture, type Fixture } from '../../../support/servers/llamacpp/fixtures';
+import { readMeaning } from '../../../../../src/core/agent/recovery/failures/errorMeaning';
+import type { ModelEvent } from '../../../../../src/core/llm/chatModel';
+import { OpenAIStreamReader } from '../../../../../src/core/llm/wires/openai/openaiStream';
+import { readStream } from '../../../../../src/core/llm/stream/readStream';
+import { AgentError } from '../../../../../src/core/errors';
+import { fixtureDir, readFixture, type Fixture } from '../../../../support/servers/llamacpp/fixtures';
 
 const all: Fixture[] = fs
 	.readdirSync(fixtureDir())
