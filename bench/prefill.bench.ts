@@ -119,7 +119,7 @@ export async function run(): Promise<void> {
 		console.log(`\nllama.cpp rows: not measured, ${llama.missing}`);
 	} else {
 		console.log(
-			`\nllama.cpp rows: Keel's OpenAI-wire requests sent again to llama-server ${llama.commit.slice(0, 12)} (node-llama-cpp ${llama.npmVersion}; -c ${LLAMA_CTX}, default slots and prompt cache; noise model with the Qwen3 tokenizer and template); prefilled = Σ timings.prompt_n, reused = timings.cache_n, as the server counts them.`,
+			`\nllama.cpp rows: Keel's OpenAI-wire requests sent again to llama-server ${llama.commit.slice(0, 12)} (node-llama-cpp ${llama.npmVersion}; -c ${LLAMA_CTX}, default slots and prompt cache; noise model with the Qwen3 tokenizer and template); prefilled = Σ timings.prompt_n, reused = timings.cache_n, as the server counts them.${llama.buildSeconds ? ` The server was built once, in ${Math.round(llama.buildSeconds / 60)} min.` : ''}`,
 		);
 		for (const note of llamaNotes) console.log(`  ${note}`);
 	}

@@ -51,7 +51,7 @@ _keel_llama_build() {
   _keel_llama_source || return 1
   local log="$dir/build.log" t0 start
   t0=$(_keel_now); start=$(date +%s)
-  _keel_log "building llama-server (llama.cpp $(cut -c1-12 "$dir/llama.cpp.commit"), CPU only, 2 jobs at low priority): once per cache; 72 min measured on two cores busy with other builds, log: $log"
+  _keel_log "building llama-server (llama.cpp $(cut -c1-12 "$dir/llama.cpp.commit"), CPU only, 2 jobs at low priority): once per cache; 33 to 72 min measured on two cores busy with other work, log: $log"
   rm -rf "$dir/build"
   (
     set -e
@@ -62,8 +62,10 @@ _keel_llama_build() {
       -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF
     # Both cores, niced: other builds and tests share the machine.
     nice -n 10 cmake --build "$dir/build" --target llama-server -j 2
-    # The CPU time the build used (user, system), a figure that does not depend on the machine's load.
-    times | tail -1 >"$dir/build-cpu-times"
+    # The CPU time the build used (user, system of the children), a figure that does not depend on
+    # the machine's load. Not `times | tail`: a pipeline runs `times` in a fork, whose children took nothing.
+    times >"$dir/build-cpu-times.all"
+    tail -1 "$dir/build-cpu-times.all" >"$dir/build-cpu-times" && rm -f "$dir/build-cpu-times.all"
   ) >"$log" 2>&1 || {
     _keel_log "llama-server build failed, see $log"; tail -20 "$log" >&2; return 1
   }
@@ -96,12 +98,14 @@ keel_setup_llama_cpp() {
   ) 9>"$KEEL_LLAMA_CPP_DIR/.lock"
 }
 
+# Shell-quoted, so `eval "$(keel_llama_cpp_env)"` sets them (the CPU times hold a space).
 keel_llama_cpp_env() {
-  echo "KEEL_LLAMA_SERVER=$KEEL_LLAMA_SERVER"
-  echo "KEEL_LLAMA_MODEL=$KEEL_LLAMA_MODEL"
-  echo "KEEL_LLAMA_TEMPLATE=$KEEL_LLAMA_TEMPLATE"
-  echo "KEEL_LLAMA_CPP_COMMIT=$(cat "$KEEL_LLAMA_CPP_DIR/llama.cpp.commit" 2>/dev/null)"
-  echo "KEEL_LLAMA_CPP_NPM_VERSION=$KEEL_LLAMA_CPP_NPM_VERSION"
-  echo "KEEL_LLAMA_CPP_BUILD_SECONDS=$(cat "$KEEL_LLAMA_CPP_DIR/build-seconds" 2>/dev/null)"
-  echo "KEEL_LLAMA_CPP_BUILD_CPU=$(cat "$KEEL_LLAMA_CPP_DIR/build-cpu-times" 2>/dev/null)"
+  local dir="$KEEL_LLAMA_CPP_DIR"
+  printf 'KEEL_LLAMA_SERVER=%q\n' "$KEEL_LLAMA_SERVER"
+  printf 'KEEL_LLAMA_MODEL=%q\n' "$KEEL_LLAMA_MODEL"
+  printf 'KEEL_LLAMA_TEMPLATE=%q\n' "$KEEL_LLAMA_TEMPLATE"
+  printf 'KEEL_LLAMA_CPP_COMMIT=%q\n' "$(cat "$dir/llama.cpp.commit" 2>/dev/null)"
+  printf 'KEEL_LLAMA_CPP_NPM_VERSION=%q\n' "$KEEL_LLAMA_CPP_NPM_VERSION"
+  printf 'KEEL_LLAMA_CPP_BUILD_SECONDS=%q\n' "$(cat "$dir/build-seconds" 2>/dev/null)"
+  printf 'KEEL_LLAMA_CPP_BUILD_CPU=%q\n' "$(cat "$dir/build-cpu-times" 2>/dev/null)"
 }
