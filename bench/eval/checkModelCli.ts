@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ToolMode } from '../../src/core/agent/recovery/recoverySettings';
-import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
+import { serverWindowOf } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown, VERDICT_LABELS } from '../../src/core/checkModel/markdown';
 import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
@@ -74,8 +74,9 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 		console.error('\nStopping: removing the scratch folder and the sandbox…');
 		abort.abort();
 	});
+	const chatModel = createChatModel(resolved, apiKey);
 	const report = await runCheckModel({
-		model: createChatModel(resolved, apiKey),
+		model: chatModel,
 		endpoint: { provider: resolved.preset.label, baseUrl: resolved.baseUrl, model },
 		current: {
 			toolMode: (text(args, 'tool-mode') ?? 'auto') as ToolMode,
@@ -91,7 +92,7 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 					image: { kind: 'managed', dockerfileDir: path.resolve(__dirname, '../../../sandbox') },
 					limits: defaultLimits,
 				},
-		advertisedWindow: () => advertisedContextWindow(resolved, apiKey),
+		serverWindow: () => serverWindowOf(chatModel),
 		signal: abort.signal,
 		onProgress: progress => say(progress.message),
 		onTrial: r =>

@@ -1,3 +1,4 @@
+import type { ServerWindowFigures } from './score';
 import { classifyFailure } from '../agent/recovery/failures/failureTable';
 import { redactDeep } from '../gate/redact/redact';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
@@ -38,8 +39,8 @@ export interface CheckModelOptions {
 	sandbox?: SandboxOptions;
 	/** The user's recovery settings (the tool mode is set per trial). */
 	recovery?: Partial<RecoverySettings>;
-	/** What the server says the model's context window is (Ollama /api/show, /models). */
-	advertisedWindow?(): Promise<number | undefined>;
+	/** What the server says of the model's window: trained for, and running now. */
+	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
 	onProgress?(progress: CheckProgress): void;
 	onTrial?(result: TrialResult): void;
@@ -89,7 +90,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			results,
 			samples: model.samples,
 			current: options.current,
-			advertised: await options.advertisedWindow?.().catch(() => undefined),
+			server: await options.serverWindow?.().catch(() => undefined),
 		});
 		return redactDeep(report).value;
 	} finally {

@@ -42,6 +42,8 @@ export interface ChatSessionDeps {
 	recovery?(): Partial<RecoverySettings>;
 	/** Per-model memory of the tool-call dialect that works (host: globalState). */
 	toolModeMemory?: ToolModeMemory;
+	/** Warnings said once across chats (a server's smaller window); the host keeps one for the window's life. */
+	shownOnce?: Set<string>;
 }
 
 /**
@@ -167,6 +169,7 @@ export class ChatSession extends Disposable {
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
+				shownOnce: this._deps.shownOnce,
 				announced: true,
 				memory: this._memory,
 			},

@@ -29,6 +29,8 @@ export interface TurnInputs {
 export function sessionFactory(inputs: TurnInputs): SessionFactory {
 	const { workspace, project } = inputs;
 	const toolModeMemory = new GlobalStateToolModeMemory(inputs.globalState);
+	// A server's smaller window is said once in this VS Code window, not again in every new chat.
+	const shownOnce = new Set<string>();
 	return sessionId => ({
 		createModel: inputs.createModel,
 		modelLabel: () => readModelConfig().model,
@@ -41,6 +43,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		maxSteps: readMaxSteps,
 		recovery: readRecoverySettings,
 		toolModeMemory,
+		shownOnce,
 		systemPrompt: () =>
 			project.systemPrompt(
 				sessionId,

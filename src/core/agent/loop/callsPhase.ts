@@ -58,7 +58,14 @@ async function runCall(state: TurnState, ctx: TurnContext, call: StepCall): Prom
 		});
 		return refused;
 	}
-	return runToolCall(call, { ...options, turnId, signal, clock: ctx.clock, retry: toolRetry(ctx) });
+	return runToolCall(call, {
+		...options,
+		turnId,
+		signal,
+		clock: ctx.clock,
+		retry: toolRetry(ctx),
+		abandoned: ctx.abandoned,
+	});
 }
 
 /**

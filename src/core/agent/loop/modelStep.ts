@@ -1,4 +1,5 @@
 import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolSpec } from '../../llm/chatModel';
+import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
@@ -29,6 +30,8 @@ export interface StepOutput {
 	textBeforeCalls?: number;
 	/** Milliseconds from sending the request to its first streamed token (text, reasoning or a call). */
 	ttftMs?: number;
+	/** The stream was stopped because the reasoning ran past this many tokens with no answer or call yet. */
+	reasoningOverBudget?: number;
 }
 
 export interface StepContext {
@@ -47,6 +50,8 @@ export interface StepContext {
 	avoidRepetition?: boolean;
 	/** Off (recovery disabled): degenerate output streams to its end as it did before. */
 	stopDegenerate?: boolean;
+	/** Reasoning past this many tokens (Keel's estimate) with no answer or call yet is stopped. */
+	reasoningBound?: number;
 }
 
 /**
@@ -70,7 +75,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 			avoidRepetition: ctx.avoidRepetition,
 		})) {
 			response.take(event);
-			if (response.repeating()) {
+			if (response.repeating() || response.reasoningRanAway()) {
 				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
 				requestAbort.abort();
 				break;
@@ -101,14 +106,28 @@ class StreamedResponse {
 	private _textBeforeCalls: number | undefined;
 	private readonly _sentAt = performance.now();
 	private _ttftMs: number | undefined;
+	private _overBudget: number | undefined;
 
-	constructor(private readonly _ctx: StepContext) {}
+	constructor(private readonly _ctx: StepContext) {
+		// Until the first token the chat shows the wait: the server's progress where it sends some, else the time.
+		this._ctx.emit({ type: 'prefill', turnId: this._ctx.turnId, elapsedMs: 0 });
+	}
 
 	take(event: ModelEvent): void {
-		if (this._ttftMs === undefined && event.type !== 'finish') {
+		if (this._ttftMs === undefined && event.type !== 'finish' && event.type !== 'waiting') {
 			this._ttftMs = Math.round(performance.now() - this._sentAt);
 		}
 		switch (event.type) {
+			case 'waiting':
+				if (this._ttftMs === undefined) {
+					this._ctx.emit({
+						type: 'prefill',
+						turnId: this._ctx.turnId,
+						elapsedMs: Math.round(performance.now() - this._sentAt),
+						...(event.progress ? { progress: event.progress } : {}),
+					});
+				}
+				break;
 			case 'text':
 				this._route(this._splitter.push(event.text));
 				break;
@@ -153,6 +172,20 @@ class StreamedResponse {
 		return this._degenerate;
 	}
 
+	/**
+	 * Reasoning past the bound with nothing to show for it (no answer, no call) is stopped; the
+	 * review asks again for the answer without more thinking. Reasoning that already led to an
+	 * answer or a call streams on.
+	 */
+	reasoningRanAway(): boolean {
+		const bound = this._ctx.reasoningBound;
+		if (!bound || this._text || this._cards.size > 0 || tokensForChars(this._reasoning.length) <= bound) {
+			return false;
+		}
+		this._overBudget = bound;
+		return true;
+	}
+
 	output(): StepOutput {
 		return {
 			text: this._text,
@@ -165,6 +198,7 @@ class StreamedResponse {
 			degenerate: this._degenerate || undefined,
 			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
 			ttftMs: this._ttftMs,
+			...(this._overBudget !== undefined ? { reasoningOverBudget: this._overBudget } : {}),
 		};
 	}
 

@@ -28,6 +28,8 @@ export interface ToolRunContext {
 	/** Retries of reads and fetches after a passing failure (toolRetry.ts); none when left out. */
 	retry?: ToolRetrySettings;
 	clock?: Clock;
+	/** Where a call a Stop left running is recorded (the turn's list); none when nobody waits for it. */
+	abandoned?: Set<Promise<unknown>>;
 }
 
 /**
@@ -146,7 +148,7 @@ async function executeCall(run: ParsedCall, prepared: Preparation | undefined): 
 	card.update({ status: 'running' });
 	try {
 		const result = await executeWithRetry(
-			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal),
+			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
 			{
 				name: tool.name,
 				effect: tool.effect,
@@ -212,13 +214,19 @@ function failedWith(run: ParsedCall, error: unknown): ToolResultData {
 	return run.card.fail(message, 'error', { refused });
 }
 
-/** A tool that ignores its signal must still not hold the turn once the user pressed Stop. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * A tool that ignores its signal must still not hold the turn once the user pressed Stop; its
+ * work goes on the turn's abandoned list so whoever cleans up after the turn can wait for it.
+ */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
 	if (signal.aborted) {
 		return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
 	}
 	return new Promise<T>((resolve, reject) => {
-		const stopped = onAbort(signal, () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+		const stopped = onAbort(signal, () => {
+			abandoned?.add(promise.catch(() => undefined));
+			reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+		});
 		promise.then(resolve, reject).finally(() => stopped.dispose());
 	});
 }

@@ -1,7 +1,7 @@
 import { networkFetch } from '../../../gate/network/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../../../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ModelServer } from '../../chatModel';
 import { AnthropicStreamReader } from './anthropicStream';
 import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
@@ -19,6 +19,7 @@ export interface AnthropicChatModelOptions extends EndpointInfo {
 	maxRetries?: number;
 	timeoutMs?: number;
 	fetch?: typeof fetch;
+	server?: ModelServer;
 }
 
 /**
@@ -41,6 +42,10 @@ export class AnthropicChatModel implements ChatModel {
 			timeout: _options.timeoutMs ?? 10 * 60_000,
 			fetch: _options.fetch ?? networkFetch,
 		});
+	}
+
+	get server(): ModelServer | undefined {
+		return this._options.server;
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
@@ -70,6 +75,7 @@ export class AnthropicChatModel implements ChatModel {
 		} catch (error) {
 			throw this._mapError(error);
 		}
+		yield { type: 'waiting' };
 		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
 	}
 
