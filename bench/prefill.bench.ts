@@ -139,7 +139,7 @@ async function llamaCppRow(
 		const seconds = (figures.promptMs / 1000).toFixed(1);
 		const note = figures.error
 			? `llama-server refused ${figures.error}`
-			: `${figures.requests} requests, ${seconds} s of prefill on the server`;
+			: `${figures.requests} requests, Σ prompt_n ${figures.prefilled.toLocaleString('en-US')} prefilled, Σ cache_n ${figures.reused.toLocaleString('en-US')} reused, ${seconds} s of prefill on the server`;
 		return { figures, note };
 	} finally {
 		await server.close();

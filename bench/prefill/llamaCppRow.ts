@@ -22,6 +22,8 @@ interface Timings {
 export interface LlamaCppSeries extends SeriesFigures {
 	/** Milliseconds the server spent prefilling, summed. */
 	promptMs: number;
+	/** Tokens the server took from its cache instead of prefilling them: Σ timings.cache_n. */
+	reused: number;
 	/** An HTTP error the server answered, if one stopped the series. */
 	error?: string;
 }
@@ -52,7 +54,7 @@ export async function replayOnLlamaCpp(
 	server: LlamaServer,
 	requests: readonly RecordedRequest[],
 ): Promise<LlamaCppSeries> {
-	const figures: LlamaCppSeries = { requests: 0, prefilled: 0, appended: 0, breaks: [], promptMs: 0 };
+	const figures: LlamaCppSeries = { requests: 0, prefilled: 0, appended: 0, breaks: [], promptMs: 0, reused: 0 };
 	let previousTotal = 0;
 	let previousBody: Record<string, unknown> | undefined;
 	for (const request of requests.filter(r => r.wire === 'openai')) {
@@ -69,6 +71,7 @@ export async function replayOnLlamaCpp(
 		const total = timings.cache_n + timings.prompt_n;
 		figures.requests++;
 		figures.prefilled += timings.prompt_n;
+		figures.reused += timings.cache_n;
 		figures.promptMs += timings.prompt_ms;
 		figures.appended += figures.requests === 1 ? total : Math.max(0, total - previousTotal);
 		if (previousBody && timings.cache_n < previousTotal - SLACK) {
