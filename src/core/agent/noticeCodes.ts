@@ -12,6 +12,8 @@ export const NOTICE_CODES = [
 	'reasoningDropped',
 	'contextOverflow',
 	'outputBudget',
+	'toolSchema',
+	'forcedCall',
 	// The loop and its guards (runAgent.ts, turnGuards.ts, responseReview.ts).
 	'repair',
 	'truncatedCall',

@@ -12,6 +12,7 @@ export type { CallInput, ReplyOptions, TextOptions, ToolOptions } from './builde
 export { presets, type PresetName } from './presets';
 export { EMPTY_SCRIPT_MESSAGE } from './render';
 export { DoubleControl } from './control';
+export type { ServerBehaviour, GrammarFlavour, ToolChoiceBehaviour } from './servers';
 export type {
 	DataStep,
 	Faults,

@@ -10,6 +10,7 @@ import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
+import { serverRefusal, serverShaped } from './servers';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -59,7 +60,7 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		}
 
 		rec.wire = wire;
-		return answerChat(rec, wire, steps, res, live);
+		return answerChat(rec, wire, steps, res, live, opts);
 	}
 
 	function reset(): void {
@@ -138,13 +139,21 @@ async function answerChat(
 	steps: Step[],
 	res: ServerResponse,
 	live: Set<ServerResponse>,
+	opts: ModelDoubleOptions,
 ): Promise<void> {
 	rec.response = { status: 0, frames: 0 };
+	// A request the server itself refuses (a grammar it cannot build, a forced choice it does not take) never reaches the model.
+	const refused = serverRefusal(opts.server, wire, rec.body);
+	if (refused) {
+		rec.response.status = refused.status;
+		return send(res, refused, {}, rec.response);
+	}
 	const next = steps.shift();
 	let step: DataStep | undefined;
 	let rendering: Rendering;
 	try {
 		step = typeof next === 'function' ? next(rec) : next;
+		if (step) step = serverShaped(opts.server, wire, rec.body, step);
 		if (step) validateSteps([step]);
 		// A request whose ids break the server's rule is refused before it reaches the model: the step waits.
 		const badId = idViolation(wire, rec.body, step?.kind === 'reply' ? step.idRule : undefined);

@@ -1,3 +1,5 @@
+import type { ServerBehaviour } from './servers';
+
 // The vocabulary of the model double. Steps are plain JSON on purpose: a test in another
 // process (e.g. Playwright driving VS Code) must be able to POST them to /__double/script.
 
@@ -157,6 +159,8 @@ export interface ModelDoubleOptions {
 	/** Reported by /api/show; drop "tools" to test capability filtering. */
 	capabilities?: string[];
 	ollamaVersion?: string;
+	/** A real server's behaviours around the model: the grammar it builds, what it does with a forced call (servers/). */
+	server?: ServerBehaviour;
 }
 
 export interface ModelDouble {

@@ -4,6 +4,7 @@ import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
 import type { StepOutput } from './modelStep';
+import { simplerTools } from '../toolPolicy/toolSelection';
 import {
 	appendMessage,
 	endTurn,
@@ -54,10 +55,13 @@ export function planMessages(
 	textMode = state.mode.mode === 'text' || state.nudge?.textMode === true,
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
+	const offered = ctx.memory.simplerTools
+		? simplerTools(state.offered, ctx.options.registry, messages)
+		: state.offered;
 	return state.guards.plan(
 		ctx.memory.systemPrompt ?? ctx.options.systemPrompt,
 		state.sendReasoning ? messages : withoutReasoning(messages),
-		state.offered,
+		offered,
 		textMode,
 		squeeze,
 	);
@@ -114,6 +118,15 @@ export function sendRequest(
 			return was;
 		},
 		onCorrection: text => appendMessage(state, ctx, { kind: 'system', content: text }),
+		onToolSchemaRefused: () => {
+			if (ctx.memory.simplerTools) {
+				return undefined;
+			}
+			ctx.memory.simplerTools = true;
+			const messages = [...state.history, ...state.added];
+			const after = simplerTools(state.offered, ctx.options.registry, messages).length;
+			return { before: state.offered.length, after };
+		},
 	});
 }
 

@@ -38,6 +38,11 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	onReasoningRefused?(): boolean;
 	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
 	onCorrection?(text: string): void;
+	/**
+	 * The server could not compile the tool schemas: later requests of the session carry fewer
+	 * tools in their simplest form. The counts before and after; undefined when they already did.
+	 */
+	onToolSchemaRefused?(): { before: number; after: number } | undefined;
 }
 
 export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
