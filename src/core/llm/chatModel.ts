@@ -1,4 +1,5 @@
 import type { CanonicalMessage } from './canonical';
+import type { ForcingPrior } from './forcing';
 
 /** A tool as offered to the model: name, description and JSON Schema generated from zod. */
 export interface ToolSpec {
@@ -7,9 +8,16 @@ export interface ToolSpec {
 	parameters: Record<string, unknown>;
 }
 
+/** A forced call: some call of the offered tools, or a call of the one named. */
+export type ToolChoice = { kind: 'required' } | { kind: 'named'; name: string };
+
 export interface ChatRequest {
 	messages: readonly CanonicalMessage[];
 	tools: readonly ToolSpec[];
+	/** Asks the server to hold the model to a call (OpenAI `tool_choice`, Anthropic `tool_choice`); only where `forcing` allows. */
+	toolChoice?: ToolChoice;
+	/** With a forced call: the tools' schemas marked strict (OpenAI `strict: true`), so the arguments are held to them too. */
+	strictTools?: boolean;
 	signal?: AbortSignal;
 	/** Asks for sampling that breaks a repetition loop, where the provider accepts it (a re-ask after degenerate output). */
 	avoidRepetition?: boolean;
@@ -55,5 +63,10 @@ export type ModelEvent =
 /** The model port. One call = one request; retries and recovery live above it. */
 export interface ChatModel {
 	readonly id: string;
+	/**
+	 * What this server is known to do with a forced call before Keel has seen it (llm/forcing.ts);
+	 * absent when the wire has no way to ask (Ollama's /api/chat, VS Code's models).
+	 */
+	readonly forcing?: ForcingPrior;
 	stream(request: ChatRequest): AsyncIterable<ModelEvent>;
 }

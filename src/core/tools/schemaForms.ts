@@ -66,11 +66,13 @@ function shape(node: unknown, walk: Walk): JsonSchema {
 			out[key] = value;
 		} else if (key === 'additionalProperties' && value === false) {
 			out[key] = false;
-		} else {
+		} else if (key !== 'minimum' && key !== 'maximum') {
 			const note = constraintNote(key, value);
 			if (note) notes.push(note);
 		}
 	}
+	const range = rangeNote(node.minimum, node.maximum);
+	if (range) notes.unshift(range);
 	if (out.description === undefined && typeof node.title === 'string') {
 		out.description = node.title;
 	}
@@ -171,10 +173,6 @@ function constraintNote(key: string, value: unknown): string | undefined {
 			return typeof value === 'string' && value.length <= 48 ? `matching ${value}` : undefined;
 		case 'format':
 			return typeof value === 'string' ? `format ${value}` : undefined;
-		case 'minimum':
-			return `≥ ${value}`;
-		case 'maximum':
-			return `≤ ${value}`;
 		case 'exclusiveMinimum':
 			return typeof value === 'number' ? `> ${value}` : undefined;
 		case 'exclusiveMaximum':
@@ -195,6 +193,15 @@ function constraintNote(key: string, value: unknown): string | undefined {
 			// $schema, $id, $comment, examples, title, readOnly, x-…, if/then/else, not, patternProperties, …
 			return undefined;
 	}
+}
+
+/** "1–5000", "≥ 1", "≤ 100"; a bound at the edge of what JavaScript counts (zod's .int()) says nothing. */
+function rangeNote(minimum: unknown, maximum: unknown): string | undefined {
+	const said = (n: unknown): n is number => typeof n === 'number' && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+	if (said(minimum) && said(maximum)) return `${minimum}–${maximum}`;
+	if (said(minimum)) return `≥ ${minimum}`;
+	if (said(maximum)) return `≤ ${maximum}`;
+	return undefined;
 }
 
 function withNotes(node: JsonSchema, notes: string[], limits: FormLimits): JsonSchema {
@@ -219,7 +226,10 @@ function withNotes(node: JsonSchema, notes: string[], limits: FormLimits): JsonS
 
 function merge(description: string, note: string): string {
 	if (!description) return note.charAt(0).toUpperCase() + note.slice(1);
-	return `${description.replace(/\.$/, '')} (${note})${description.endsWith('.') ? '.' : ''}`;
+	const end = description.endsWith('.') ? '.' : '';
+	const body = end ? description.slice(0, -1) : description;
+	// "Number of lines (default 400)" + "1–5000" → "Number of lines (default 400; 1–5000)".
+	return body.endsWith(')') ? `${body.slice(0, -1)}; ${note})${end}` : `${body} (${note})${end}`;
 }
 
 /** An object with fields, or a list of objects or lists: what a level limit folds. */

@@ -10,7 +10,7 @@ import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
-import { serverRefusal, serverShaped } from './servers';
+import { serverConstraint, serverRefusal, serverShaped } from './servers';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -148,6 +148,7 @@ async function answerChat(
 		rec.response.status = refused.status;
 		return send(res, refused, {}, rec.response);
 	}
+	rec.constrained = serverConstraint(opts.server, wire, rec.body);
 	const next = steps.shift();
 	let step: DataStep | undefined;
 	let rendering: Rendering;

@@ -145,6 +145,11 @@ export interface RecordedRequest {
 	/** Epoch ms when the request body had been read. */
 	time: number;
 	wire?: Wire;
+	/**
+	 * The server holds the model to a call in this request (a forced tool_choice it enforces):
+	 * a step function answers as a model under that grammar does, with the call it means.
+	 */
+	constrained?: { kind: 'required' } | { kind: 'named'; name: string };
 	/** Filled in as the response is written, so it is final once the client saw the end. */
 	response?: ResponseRecord;
 }

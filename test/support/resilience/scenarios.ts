@@ -11,6 +11,9 @@
 
 // - a *stubborn* model ignores each correction with probability ½ (a seeded coin per scenario
 //   and trial) and repeats its mistake.
+// - on a server that enforces a forced call (`constrained`), the model writes the call it means:
+//   its mistakes are of form, and the server's grammar admits no other form. A forced call does
+//   not make a cut call longer or stop repetition, and Keel does not force for those.
 
 import { text, toolCall, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
 import { isCorrection, readConversation, thinkingTools } from './conversation';
@@ -192,6 +195,13 @@ export function scenarioBrain(s: Scenario): StepFn {
 	function answer(req: RecordedRequest): DataStep {
 		const view = stepView(s, req, coin, () => sent++);
 		const { conv, phase, good } = view;
+		if (req.constrained) {
+			// A server that enforces the forced call admits only calls: the model writes the one it means,
+			// and a finished task's answer goes through final_answer where it is offered.
+			return phase === 3 && req.constrained.kind === 'required'
+				? toolCall('final_answer', { text: `Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.` })
+				: good(phase);
+		}
 		if ((s.fault === 'contextOverflow' || s.fault === 'contextAnyShape') && conv.size > 60_000) {
 			return contextExceeded(s, Math.round(conv.size / 4));
 		}

@@ -5,6 +5,8 @@ import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
 import type { StepOutput } from './modelStep';
 import { simplerTools } from '../toolPolicy/toolSelection';
+import type { ToolChoice } from '../../llm/chatModel';
+import { afterForcedRequest, forcingRefused } from './forcedPhase';
 import {
 	appendMessage,
 	endTurn,
@@ -73,13 +75,17 @@ export function planMessages(
  * user already saw.
  */
 export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
-	const result = await sendRequest(state, ctx, state.step, plan, state.nudge?.avoidRepetition);
+	const force = state.nudge?.force;
+	const result = await sendRequest(state, ctx, state.step, plan, state.nudge?.avoidRepetition, force);
 	state.nudge = undefined;
 	if (result.ok) {
-		return result.output;
+		return force ? afterForcedRequest(state, ctx, force, result.output) : result.output;
 	}
 	if (result.partial) {
 		appendMessage(state, ctx, { kind: 'assistant', content: result.partial });
+	}
+	if (force && result.forceRefused) {
+		return forcingRefused(state, ctx, force, result.error);
 	}
 	return ctx.signal.aborted || result.error.code === 'cancelled'
 		? endTurn('cancelled')
@@ -93,6 +99,7 @@ export function sendRequest(
 	step: number,
 	plan: Planner,
 	avoidRepetition?: boolean,
+	toolChoice?: ToolChoice,
 ): Promise<RequestResult> {
 	return requestWithRecovery({
 		turnId: ctx.turnId,
@@ -111,6 +118,7 @@ export function sendRequest(
 		onNativeFailure: () => state.mode.nativeFailure(),
 		onToolsUnsupported: why => switchToTextMode(state, ctx, why),
 		avoidRepetition,
+		toolChoice,
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
 			state.sendReasoning = false;

@@ -2,6 +2,7 @@ import { fencedShellCommands } from '../recovery/review/fencedShell';
 import { reviewResponse } from '../recovery/review/responseReview';
 import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/review/stepReview';
 import { looksDegenerate } from '../guards/guards';
+import { forcedStep } from '../recovery/review/forcedCall';
 import type { StepOutput } from './modelStep';
 import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
 
@@ -87,11 +88,26 @@ function shortfallStep(
 		state.nudge = remedy;
 		return REASK;
 	}
+	if (attempt === 2 && !state.forced) {
+		const forced = forcedStep(shortfall, detail, state.offered, ctx.options.model, ctx.options.forcingMemory);
+		if (forced && state.mode.mode === 'native') {
+			const how = forced.force.kind === 'named' ? `a call of ${forced.force.name}` : 'a tool call';
+			ctx.notice(
+				'warning',
+				'forcedCall',
+				`${label}, again after two different corrections; asked once more with the server holding the model to ${how} (tool_choice, strict schemas).`,
+			);
+			state.forced = true;
+			state.nudge = { text: forced.text, force: forced.force };
+			return REASK;
+		}
+	}
+	const tried = state.forced ? ', two different corrections and a forced call' : ' two different corrections';
 	return failTurn(
 		ctx,
 		'noAnswer',
 		'modelFormat',
-		`${label}, again after two different corrections, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
+		`${label}, again after${tried}, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
 	);
 }
 

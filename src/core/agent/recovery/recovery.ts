@@ -1,7 +1,8 @@
 import type { NoticeCode } from '../noticeCodes';
 import { AgentError, toAgentError } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import { forcedTools } from './review/forcedCall';
 import type { Clock } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
 import { classifyFailure } from './failures/failureTable';
@@ -34,6 +35,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	onToolsUnsupported(why: string): boolean;
 	/** Sampling that breaks repetition (the re-ask after degenerate output). */
 	avoidRepetition?: boolean;
+	/** The server is asked to hold the model to a call (the last rung after the re-asks). */
+	toolChoice?: ToolChoice;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
 	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
@@ -45,7 +48,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	onToolSchemaRefused?(): { before: number; after: number } | undefined;
 }
 
-export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
+export type RequestResult =
+	{ ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string; forceRefused?: boolean };
 
 /**
  * One model request with layers R1–R3 around it: backoff on transient failures, replay of
@@ -70,7 +74,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				...ctx,
 				model: maxTokens === undefined ? ctx.model : withMaxTokens(ctx.model, maxTokens),
 				messages: [...plan.messages, ...attempt.extra],
-				tools: plan.tools,
+				tools: ctx.toolChoice ? forcedTools(plan.tools, ctx.toolChoice) : plan.tools,
 				onPartialText: text => (partial = text),
 				stopDegenerate: ctx.settings.enabled,
 			});
@@ -110,5 +114,5 @@ export function tokensLeft(settings: RecoverySettings, plan: RequestPlan, cap?: 
 
 /** The model with an output budget on every request it is sent. */
 function withMaxTokens(model: ChatModel, maxTokens: number): ChatModel {
-	return { id: model.id, stream: request => model.stream({ ...request, maxTokens }) };
+	return { id: model.id, forcing: model.forcing, stream: request => model.stream({ ...request, maxTokens }) };
 }

@@ -45,6 +45,12 @@ export function serverRefusal(server: ServerBehaviour | undefined, wire: Wire, b
 		: jsonRendering(400, openaiErrorBody(wrapped, 'invalid_request_error'));
 }
 
+/** The forced call this server holds the model to in this request, or undefined. */
+export function serverConstraint(server: ServerBehaviour | undefined, wire: Wire, body: any) {
+	const forced = forcedChoice(wire, body);
+	return forced && enforces(server?.toolChoice, forced) ? forced : undefined;
+}
+
 /** The step as the server lets it out: a forced call it enforces is always a call. */
 export function serverShaped(server: ServerBehaviour | undefined, wire: Wire, body: any, step: DataStep): DataStep {
 	const forced = forcedChoice(wire, body);

@@ -52,6 +52,9 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 	if (!ctx.settings.enabled) {
 		return giveUp(f);
 	}
+	if (ctx.toolChoice && refusesForcing(f)) {
+		return { ...giveUp(f), forceRefused: true };
+	}
 	switch (c.action) {
 		case 'stop':
 			return giveUp(f, stopAdvice(c, ctx.settings, ctx.clock.now()));
@@ -86,6 +89,26 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 		case 'retryUnknown':
 			return retry(f);
 	}
+}
+
+/**
+ * A forced request the server turned down as a request (a 4xx, or 501), for what it asked rather
+ * than for its size, its account or a passing fault: the forced call is what it refused.
+ */
+function refusesForcing(f: Failure): boolean {
+	const status = f.c.status;
+	const clientError =
+		status !== undefined &&
+		((status >= 400 && status < 500 && ![408, 425, 429].includes(status)) || status === 501);
+	const notAboutForcing = new Set([
+		'contextOverflow',
+		'outputBudget',
+		'billing',
+		'outOfMemory',
+		'format',
+		'cancelled',
+	]);
+	return clientError && !notAboutForcing.has(f.c.failureClass) && status !== 401 && status !== 403 && status !== 404;
 }
 
 /** R3: a call recovered from the server's parse error runs; otherwise the model is told what was wrong. */

@@ -3,7 +3,7 @@ import type { RecoveryContext, RequestResult } from '../recovery';
 import type { Failure } from './failureActions';
 
 /** Ends the request: the error as it came, the server's own words in it, and what to do. */
-export function giveUp(f: Failure, why?: string): RequestResult {
+export function giveUp(f: Failure, why?: string): Extract<RequestResult, { ok: false }> {
 	const words = f.c.words.trim();
 	const said =
 		words && !f.error.message.includes(words.slice(0, 200)) ? ` The server said: "${words.slice(0, 500)}".` : '';

@@ -51,6 +51,7 @@ export function retryDelayMs(
 export function withIdleTimeout(model: ChatModel, idleMs: number): ChatModel {
 	return {
 		id: model.id,
+		forcing: model.forcing,
 		async *stream(request) {
 			// A timer we re-arm on every event, so not AbortSignal.timeout: it aborts `silence`.
 			const silence = new AbortController();

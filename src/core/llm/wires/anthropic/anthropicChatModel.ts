@@ -7,6 +7,7 @@ import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { anthropicForcing, type ForcingPrior } from '../../forcing';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,10 +28,12 @@ export interface AnthropicChatModelOptions extends EndpointInfo {
  */
 export class AnthropicChatModel implements ChatModel {
 	readonly id: string;
+	readonly forcing: ForcingPrior;
 	private readonly _client: Anthropic;
 
 	constructor(private readonly _options: AnthropicChatModelOptions) {
 		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
+		this.forcing = anthropicForcing(_options.baseUrl);
 		this._client = new (loadSdk())({
 			baseURL: _options.baseUrl,
 			apiKey: _options.apiKey || 'no-key',
@@ -59,6 +62,14 @@ export class AnthropicChatModel implements ChatModel {
 						system,
 						messages: messages as Anthropic.MessageParam[],
 						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
+						...(tools.length > 0 && request.toolChoice
+							? {
+									tool_choice:
+										request.toolChoice.kind === 'required'
+											? { type: 'any' as const }
+											: { type: 'tool' as const, name: request.toolChoice.name },
+								}
+							: {}),
 						stream: true,
 					},
 					{ signal: request.signal },

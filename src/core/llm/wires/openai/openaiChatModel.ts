@@ -6,7 +6,8 @@ import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from '../../stream/readStream';
 import { isIdRuleError, type IdRule } from '../wireIds';
-import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWire';
+import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
 import { lazyRequire } from '../../../util/lazyRequire';
 
@@ -27,6 +28,7 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
+	readonly forcing: ForcingPrior;
 	private _sdkClient: OpenAI | undefined;
 	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
 	private _idRule: IdRule = 'openai';
@@ -34,6 +36,7 @@ export class OpenAIChatModel implements ChatModel {
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
+		this.forcing = openaiForcing(_options.provider);
 	}
 
 	/** The SDK's client, made on the first request. */
@@ -95,7 +98,8 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	private _params(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
-		const tools = toOpenAITools(request.tools);
+		const tools = toOpenAITools(request.tools, request.strictTools === true && request.toolChoice !== undefined);
+		const toolChoice = tools.length > 0 ? toOpenAIToolChoice(request.toolChoice) : undefined;
 		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
 		return {
 			model: this._options.model,
@@ -105,6 +109,7 @@ export class OpenAIChatModel implements ChatModel {
 				this._idRule,
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
+			...(toolChoice ? { tool_choice: toolChoice } : {}),
 			stream: true,
 			stream_options: { include_usage: true },
 			...(budget !== undefined ? { [this._budgetField]: budget } : {}),
