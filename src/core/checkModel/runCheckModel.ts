@@ -9,6 +9,8 @@ import { startSandbox, type CheckSandbox, type SandboxOptions } from './sandbox'
 import { ScratchFolder } from './scratch';
 import { CHECK_TASKS, type CheckTask } from './suite';
 import { runTrial } from './trial';
+import { probeForcing } from './forcingProbe';
+import type { ForcingMemory } from '../agent/recovery/forcingMemory';
 import type { CheckReport, CurrentSettings, ToolCallMode, TrialResult } from './types';
 
 export interface CheckProgress {
@@ -37,6 +39,8 @@ export interface CheckModelOptions {
 	sandbox?: SandboxOptions;
 	/** The user's recovery settings (the tool mode is set per trial). */
 	recovery?: Partial<RecoverySettings>;
+	/** Where what the server does with a forced call is kept (the loop reads it); the probe writes it. */
+	forcingMemory?: ForcingMemory;
 	/** What the server says the model's context window is (Ollama /api/show, /models). */
 	advertisedWindow?(): Promise<number | undefined>;
 	signal?: AbortSignal;
@@ -63,6 +67,12 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 	options.onProgress?.({ message: `Asking ${options.endpoint.model} for one tool call…`, done: 0, total: 0 });
 	const probe = await probeNative(options.model, signal);
 	const modes = options.modes ?? (probe.nativeOffered ? ['native', 'text'] : ['text']);
+	if (probe.nativeOffered) {
+		options.onProgress?.({ message: 'Asking the server to force a tool call…', done: 0, total: 0 });
+	}
+	const forcing = probe.nativeOffered
+		? await probeForcing(options.model, signal, options.forcingMemory)
+		: undefined;
 	const scratch = await ScratchFolder.create(options.tmpDir);
 	let sandbox: CheckSandbox | undefined;
 	try {
@@ -81,6 +91,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			skipped,
 			sandbox: sandbox !== undefined,
 			probe: probe.detail,
+			...(forcing ? { forcing } : {}),
 			nativeOffered: probe.nativeOffered,
 			modes,
 			results,
@@ -132,6 +143,7 @@ async function runTrials(
 					shellTools: state.sandbox?.tools,
 					recovery: options.recovery ?? {},
 					contextWindow: options.current.contextWindow,
+					forcingMemory: options.forcingMemory,
 					signal: state.signal,
 					trialTimeoutMs: options.trialTimeoutMs ?? 5 * 60_000,
 					now: () => performance.now(),

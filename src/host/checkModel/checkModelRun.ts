@@ -7,7 +7,7 @@ import type { Gate } from '../../core/gate/gate';
 import type { Logger } from '../../core/ports';
 import { createConfiguredModel } from '../models/chatModels';
 import { isLmProviderSelected } from '../models/lmChatModel';
-import { readRecoverySettings } from '../models/recoveryConfig';
+import { GlobalStateForcingMemory, readRecoverySettings } from '../models/recoveryConfig';
 import { modelEndpointOrigin, readResolvedProvider } from '../models/providerConfig';
 import { getApiKey } from '../models/secrets';
 import { readSetting } from '../settings/settings';
@@ -52,6 +52,7 @@ export async function runConfiguredCheck(
 					},
 					trials: readSetting('checkModel.trials'),
 					recovery: readRecoverySettings(),
+					forcingMemory: new GlobalStateForcingMemory(context.globalState),
 					sandbox: { image: shell.image, limits: shell.limits },
 					advertisedWindow: lm ? undefined : () => advertisedContextWindow(resolved, apiKey, listFetch),
 					signal: abort.signal,

@@ -125,7 +125,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean, arm: Ar
 				emit: event => events.push(event),
 				recovery: recovery ? fastRecovery : { enabled: false },
 				toolModeMemory: new InMemoryToolModeMemory(),
-				forcingMemory: arm.forcingMemory ?? new InMemoryForcingMemory(),
+				forcingMemory: oneServer(arm.forcingMemory ?? new InMemoryForcingMemory()),
 			},
 			scenario.fault === 'contextOverflow' || scenario.fault === 'contextAnyShape' ? bigHistory() : [],
 			scenarioPrompt(scenario),
@@ -168,6 +168,18 @@ export async function runScenario(scenario: Scenario, recovery: boolean, arm: Ar
 	} finally {
 		await double.close();
 	}
+}
+
+/**
+ * Each scenario has a double of its own on its own port, but an arm is one server: what Keel
+ * learned of it in one task holds in the next, as it would for a user of that server.
+ */
+function oneServer(memory: ForcingMemory): ForcingMemory {
+	const server = (id: string) => id.replace(/127\.0\.0\.1:\d+/, '127.0.0.1');
+	return {
+		get: (id, kind) => memory.get(server(id), kind),
+		set: (id, kind, verdict) => memory.set(server(id), kind, verdict),
+	};
 }
 
 /** The real adapter for the scenario's wire; the naive loop keeps the SDKs' own 2 retries. */

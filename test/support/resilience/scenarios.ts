@@ -13,7 +13,8 @@
 //   and trial) and repeats its mistake.
 // - on a server that enforces a forced call (`constrained`), the model writes the call it means:
 //   its mistakes are of form, and the server's grammar admits no other form. A forced call does
-//   not make a cut call longer or stop repetition, and Keel does not force for those.
+//   not make a cut call longer (Keel does not force one after a cut), nor stop repetition inside
+//   a free string such as the answer.
 
 import { text, toolCall, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
 import { isCorrection, readConversation, thinkingTools } from './conversation';
@@ -197,9 +198,14 @@ export function scenarioBrain(s: Scenario): StepFn {
 		const { conv, phase, good } = view;
 		if (req.constrained) {
 			// A server that enforces the forced call admits only calls: the model writes the one it means,
-			// and a finished task's answer goes through final_answer where it is offered.
+			// and a finished task's answer goes through final_answer where it is offered. Inside that free
+			// string nothing stops a model that repeats itself.
+			const repeats = s.fault === 'degenerate' || s.fault === 'stubbornDegenerate';
+			const answer = repeats
+				? 'I will now I will now continue the the task '.repeat(60)
+				: `Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`;
 			return phase === 3 && req.constrained.kind === 'required'
-				? toolCall('final_answer', { text: `Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.` })
+				? toolCall('final_answer', { text: answer })
 				: good(phase);
 		}
 		if ((s.fault === 'contextOverflow' || s.fault === 'contextAnyShape') && conv.size > 60_000) {

@@ -42,7 +42,8 @@ export function reviewStep(
 		}
 	}
 	if (shortfall) {
-		return shortfallStep(state, ctx, { shown: response.text, degenerate: output.degenerate }, shortfall, detail);
+		const cut = response.finishReason === 'length' || response.finishReason === 'max_tokens';
+		return shortfallStep(state, ctx, { shown: response.text, degenerate: output.degenerate, cut }, shortfall, detail);
 	}
 	state.shortfalls = 0;
 	return fencedShellCalls(state, ctx, output);
@@ -59,7 +60,7 @@ const FOLDED: ReadonlySet<Shortfall> = new Set(['degenerate', 'unofferedCall', '
 function shortfallStep(
 	state: TurnState,
 	ctx: TurnContext,
-	response: { shown: string; degenerate?: boolean },
+	response: { shown: string; degenerate?: boolean; cut?: boolean },
 	shortfall: Shortfall,
 	detail: string,
 ): typeof REASK | TurnEnd {
@@ -88,7 +89,8 @@ function shortfallStep(
 		state.nudge = remedy;
 		return REASK;
 	}
-	if (attempt === 2 && !state.forced) {
+	// A forced call fixes the form of a call; it adds no output tokens to one the limit cut off.
+	if (attempt === 2 && !state.forced && !response.cut) {
 		const forced = forcedStep(shortfall, detail, state.offered, ctx.options.model, ctx.options.forcingMemory);
 		if (forced && state.mode.mode === 'native') {
 			const how = forced.force.kind === 'named' ? `a call of ${forced.force.name}` : 'a tool call';
@@ -98,7 +100,7 @@ function shortfallStep(
 				`${label}, again after two different corrections; asked once more with the server holding the model to ${how} (tool_choice, strict schemas).`,
 			);
 			state.forced = true;
-			state.nudge = { text: forced.text, force: forced.force };
+			state.nudge = { text: forced.text, force: forced.force, avoidRepetition: repetition };
 			return REASK;
 		}
 	}

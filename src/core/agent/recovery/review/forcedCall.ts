@@ -25,8 +25,8 @@ const ANSWER_SPEC: ToolSpec = {
 	},
 };
 
-/** A forced call fixes the form of a call; it cannot make a cut call longer or stop repetition. */
-const NOT_FORM: ReadonlySet<Shortfall> = new Set(['degenerate', 'truncatedCall']);
+/** A forced call fixes the form of a call (a model repeating prose can only write a call); it cannot make a cut call longer. */
+const NOT_FORM: ReadonlySet<Shortfall> = new Set(['truncatedCall']);
 
 export interface ForcedStep {
 	text: string;
