@@ -94,7 +94,10 @@ async function ask(
 
 function describe(required: ForcingVerdict, named: ForcingVerdict): string {
 	const word = { honoured: 'enforced', ignored: 'accepted and ignored', refused: 'refused' } as const;
-	const both = required === named ? `Forced tool calls are ${word[required]}` : `A forced call ("required") is ${word[required]}, a named one ${word[named]}`;
+	const both =
+		required === named
+			? `Forced tool calls are ${word[required]}`
+			: `A forced call ("required") is ${word[required]}, a named one ${word[named]}`;
 	const use =
 		required === 'honoured' || named === 'honoured'
 			? 'Keel forces a call as its last step when a model keeps failing to make one.'

@@ -70,9 +70,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 	if (probe.nativeOffered) {
 		options.onProgress?.({ message: 'Asking the server to force a tool call…', done: 0, total: 0 });
 	}
-	const forcing = probe.nativeOffered
-		? await probeForcing(options.model, signal, options.forcingMemory)
-		: undefined;
+	const forcing = probe.nativeOffered ? await probeForcing(options.model, signal, options.forcingMemory) : undefined;
 	const scratch = await ScratchFolder.create(options.tmpDir);
 	let sandbox: CheckSandbox | undefined;
 	try {

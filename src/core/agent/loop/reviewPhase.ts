@@ -43,7 +43,13 @@ export function reviewStep(
 	}
 	if (shortfall) {
 		const cut = response.finishReason === 'length' || response.finishReason === 'max_tokens';
-		return shortfallStep(state, ctx, { shown: response.text, degenerate: output.degenerate, cut }, shortfall, detail);
+		return shortfallStep(
+			state,
+			ctx,
+			{ shown: response.text, degenerate: output.degenerate, cut },
+			shortfall,
+			detail,
+		);
 	}
 	state.shortfalls = 0;
 	return fencedShellCalls(state, ctx, output);
