@@ -7,12 +7,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ToolMode } from '../../src/core/agent/recovery/recoverySettings';
-import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
+import { serverWindowOf } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown, VERDICT_LABELS } from '../../src/core/checkModel/markdown';
 import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { ToolCallMode } from '../../src/core/checkModel/types';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { holdSecret, redactSecrets } from '../../src/core/gate/redact/redact';
 import { createChatModel, PROVIDERS, resolveProvider, type ProviderKind } from '../../src/core/llm/catalog/providers';
 
 export const CHECK_USAGE = `usage: npm run eval -- --base-url URL --model NAME [--provider ${Object.keys(PROVIDERS).join('|')}] [--trials 3] [--out report.md]
@@ -64,14 +65,18 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 		maxOutputTokens: integer(args, 'max-output-tokens', 0),
 	});
 	const apiKey = process.env.KEEL_API_KEY;
+	// Cut wherever the server echoes it: the terminal, report.md, report.json.
+	holdSecret(apiKey, 'API key', 4);
+	const say = (line: string) => console.error(redactSecrets(line).text);
 	const wanted = text(args, 'tasks')?.split(',');
 	const abort = new AbortController();
 	process.once('SIGINT', () => {
 		console.error('\nStopping: removing the scratch folder and the sandbox…');
 		abort.abort();
 	});
+	const chatModel = createChatModel(resolved, apiKey);
 	const report = await runCheckModel({
-		model: createChatModel(resolved, apiKey),
+		model: chatModel,
 		endpoint: { provider: resolved.preset.label, baseUrl: resolved.baseUrl, model },
 		current: {
 			toolMode: (text(args, 'tool-mode') ?? 'auto') as ToolMode,
@@ -87,11 +92,11 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 					image: { kind: 'managed', dockerfileDir: path.resolve(__dirname, '../../../sandbox') },
 					limits: defaultLimits,
 				},
-		advertisedWindow: () => advertisedContextWindow(resolved, apiKey),
+		serverWindow: () => serverWindowOf(chatModel),
 		signal: abort.signal,
-		onProgress: progress => console.error(progress.message),
+		onProgress: progress => say(progress.message),
 		onTrial: r =>
-			console.error(
+			say(
 				`  ${r.passed ? 'PASS' : 'FAIL'}  ${r.taskId} · ${r.mode} · trial ${r.trial}${r.passed ? '' : `  — ${r.why}`}`,
 			),
 	});

@@ -8,6 +8,8 @@ export type ErrorCode =
 	| 'modelNotFound'
 	| 'modelHttp'
 	| 'modelStream'
+	/** The server kept answering but sent no first token within keel.model.requestTimeoutSeconds. */
+	| 'modelTimeout'
 	| 'modelFormat'
 	| 'contextOverflow'
 	| 'cancelled'

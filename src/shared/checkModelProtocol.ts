@@ -77,6 +77,8 @@ export const CheckReportView = z.object({
 	context: z.object({
 		configured: z.number(),
 		advertised: z.number().optional(),
+		running: z.number().optional(),
+		runningSource: z.string().optional(),
 		largestPromptRead: z.number().optional(),
 		largestPromptSent: z.number(),
 		smallestPromptSent: z.number(),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ActionView, ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView } from './views';
+import { ActionView, ChatItem, ErrorView, SessionView, ToolCallViewSchema, UsageView, WaitingView } from './views';
 
 /**
  * The one host ⇄ webview protocol. Webview → host are commands; host → webview are `did*`
@@ -154,6 +154,8 @@ export const HostToWebview = z.discriminatedUnion('type', [
 	}),
 	z.object({ type: z.literal('didSetStatus'), ...versioned, busy: z.boolean(), error: ErrorView.optional() }),
 	z.object({ type: z.literal('didSetUsage'), ...versioned, usage: UsageView }),
+	/** The running request waits for its first token (the server reads the prompt); absent: it ended. */
+	z.object({ type: z.literal('didSetWaiting'), ...versioned, waiting: WaitingView.optional() }),
 	z.object({ type: z.literal('didSetModel'), ...versioned, modelLabel: z.string(), endpoint: z.string().optional() }),
 	/** The answer to `readRawOutput`: one page of the unfiltered text, or why there is none. */
 	z.object({

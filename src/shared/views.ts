@@ -24,6 +24,8 @@ export const DiffPreview = z.object({
 	removed: z.number().int().nonnegative(),
 	/** Lines left out of `unified`; "Open diff" shows the whole change. */
 	omittedLines: z.number().int().nonnegative().optional(),
+	/** The change was too large to diff on the card: what to say instead ("diff too large to show: …"). */
+	notice: z.string().optional(),
 });
 
 export type DiffPreview = z.infer<typeof DiffPreview>;
@@ -119,6 +121,21 @@ export const UsageView = z.object({
 	prefilledTokens: z.number().nonnegative().optional(),
 	/** The last request's time to first token, in milliseconds. */
 	ttftMs: z.number().nonnegative().optional(),
+	/** Why the window is not keel.model.contextWindow: what the server runs, and where that was read. */
+	windowNote: z.string().optional(),
+});
+
+/**
+ * A request waiting for its first token while the server reads the prompt: the server's own
+ * counts where it sends them (llama.cpp), else only the time. `elapsedMs` was true when sent;
+ * the chat adds the time since.
+ */
+export const WaitingView = z.object({
+	elapsedMs: z.number().nonnegative(),
+	/** Prompt tokens in all, of them taken from the server's cache, and processed so far (the cached included). */
+	total: z.number().nonnegative().optional(),
+	cached: z.number().nonnegative().optional(),
+	processed: z.number().nonnegative().optional(),
 });
 
 export const SessionView = z.object({
@@ -135,6 +152,8 @@ export const SessionView = z.object({
 	/** The workspace is not trusted (Restricted Mode): only read tools run; the empty chat says so. */
 	restricted: z.boolean().optional(),
 	usage: UsageView.optional(),
+	/** The running request has not had its first token yet. */
+	waiting: WaitingView.optional(),
 });
 
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
@@ -142,4 +161,5 @@ export type ChatItem = z.infer<typeof ChatItem>;
 export type ActionView = z.infer<typeof ActionView>;
 export type ErrorView = z.infer<typeof ErrorView>;
 export type UsageView = z.infer<typeof UsageView>;
+export type WaitingView = z.infer<typeof WaitingView>;
 export type SessionView = z.infer<typeof SessionView>;

@@ -10,6 +10,7 @@ import { Header } from './chatList/header';
 import { KeelText } from './content/keelText';
 import { McpConsentCards } from './cards/mcpConsent';
 import { ProtocolRefusalBanner } from './chatList/protocolRefusal';
+import { WaitingLine } from './chatList/waitingLine';
 import { ChatStore } from './state/store';
 import { cacheView, cachedView, post } from './state/vscodeApi';
 
@@ -47,6 +48,9 @@ function App() {
 				<EmptyState header={header} />
 			) : (
 				<ChatList store={store} structure={store.structure} version={store.version} />
+			)}
+			{header?.busy && header.waiting && store.waitingSince !== undefined && (
+				<WaitingLine waiting={header.waiting} since={store.waitingSince} />
 			)}
 			{header?.error && <ErrorBanner error={header.error} />}
 			<McpConsentCards />

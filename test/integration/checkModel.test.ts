@@ -4,11 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { advertisedContextWindow } from '../../src/core/checkModel/endpoint';
+import { serverWindowOf } from '../../src/core/checkModel/endpoint';
 import { reportMarkdown } from '../../src/core/checkModel/markdown';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { CheckReport, ModeSummary } from '../../src/core/checkModel/types';
-import { resolveProvider } from '../../src/core/llm/catalog/providers';
+import { createChatModel, resolveProvider } from '../../src/core/llm/catalog/providers';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { checkAgainst, scratchParent } from '../support/checkModel/runAgainst';
 import { startModelDouble, type ModelDouble } from '../support/modelDouble';
@@ -42,7 +42,7 @@ describe('Check Model — scripted personalities through the real suite', functi
 			requestTimeoutSeconds: 60,
 		});
 		const { report, tmpDir } = await checkAgainst(double, 'ollama', {
-			advertisedWindow: () => advertisedContextWindow(resolved, undefined),
+			serverWindow: () => serverWindowOf(createChatModel(resolved, undefined)),
 		});
 		assert.deepEqual(failures(report), []);
 		assert.equal(report.trials, 3, 'three trials per task by default');
@@ -86,6 +86,48 @@ describe('Check Model — scripted personalities through the real suite', functi
 		assert.equal(report.speed.generationSource, 'server');
 		assert.equal(report.speed.generationTokensPerSecond, 50);
 		assert.match(reportMarkdown(report), /\| Generation \| 50\.0 tokens\/s \(server timings\) \|/);
+	});
+
+	it('a llama.cpp server at -c 4096 of a 262,144-token model: the report shows both windows, and its trials plan for 4,096', async () => {
+		// GET /props default_generation_settings.n_ctx (per slot) and /v1/models meta.n_ctx_train, as
+		// llama-server answers them: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md#get-props-get-server-global-properties
+		await double.close();
+		double = await startModelDouble({
+			models: ['double'],
+			server: { kind: 'llamacpp', nCtx: 4096, nCtxTrain: 262_144, totalSlots: 4 },
+		});
+		const model = personality('clean');
+		scriptPersonality(double, model.step);
+		const resolved = resolveProvider({
+			provider: 'llamacpp',
+			baseUrl: double.openaiBaseUrl,
+			model: 'double',
+			contextWindow: 32_768,
+			requestTimeoutSeconds: 60,
+		});
+		const chat = createChatModel(resolved, undefined);
+		const tasks = CHECK_TASKS.filter(t => ['read-answer', 'no-tool'].includes(t.id));
+		const { report } = await checkAgainst(double, 'openai', {
+			model: chat,
+			tasks,
+			trials: 1,
+			serverWindow: () => serverWindowOf(chat),
+		});
+		assert.equal(report.context.advertised, 262_144, 'trained for');
+		assert.equal(report.context.running, 4096, 'runs');
+		const markdown = reportMarkdown(report);
+		assert.match(markdown, /\| The model was trained for \| 262,144 \|/);
+		assert.match(markdown, /\| The server runs \| 4,096 \(llama\.cpp \/props n_ctx \(per slot\)\) \|/);
+		assert.deepEqual(change(report), { 'keel.model.contextWindow': 4096 });
+		assert.equal(
+			double.modelRequests.filter(r => r.response?.status === 400).length,
+			0,
+			'no trial sent a prompt past the slot',
+		);
+		assert.ok(
+			double.modelRequests.every(r => r.body.max_tokens === undefined || r.body.max_tokens <= 4096),
+			'every answer was asked to fit the 4,096',
+		);
 	});
 
 	it('a model that only writes calls as text: native needs every call recovered, so text is recommended', async () => {

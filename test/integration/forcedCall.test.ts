@@ -1,5 +1,5 @@
 // The forced call as the last recovery step, through the real loop, the real adapters and HTTP
-// to the model double taught what servers do with `tool_choice` (modelDouble/servers/
+// to the model double taught what servers do with `tool_choice` (modelDouble/behaviour/
 // toolChoice.ts, with the public reports beside each behaviour): sent only after Keel's
 // re-asks, only where it is not known to be ignored or refused, and what each server did is
 // remembered so it is never sent where it did not help.

@@ -52,6 +52,47 @@ describe('model list and tool-calling probe (model double)', () => {
 		assert.strictEqual(double.modelRequests[0].body.tools.length, 1);
 	});
 
+	it('lists the window each server runs beside the trained one (llama.cpp /props, LM Studio, vLLM, Ollama /api/ps)', async () => {
+		const cases = [
+			{ server: { kind: 'llamacpp', nCtx: 4096, nCtxTrain: 262_144 }, provider: 'llamacpp', trained: 262_144 },
+			{
+				server: { kind: 'lmstudio', maxContext: 262_144, loadedContext: 4096 },
+				provider: 'lmstudio',
+				trained: 262_144,
+			},
+			{ server: { kind: 'vllm', maxModelLen: 4096 }, provider: 'custom', trained: undefined },
+		] as const;
+		for (const c of cases) {
+			const server = await startModelDouble({ models: ['m'], server: c.server });
+			try {
+				const at = resolveProvider({
+					provider: c.provider,
+					baseUrl: server.openaiBaseUrl,
+					model: 'm',
+					contextWindow: 32_768,
+					requestTimeoutSeconds: 30,
+				});
+				const [model] = await listModels(at, undefined);
+				assert.strictEqual(model.runningWindow, 4096, c.provider);
+				assert.strictEqual(model.contextWindow, c.trained, c.provider);
+			} finally {
+				await server.close();
+			}
+		}
+		// Ollama: /api/ps shows the model loaded with the num_ctx of the request that loaded it.
+		double.script(text('hi'));
+		const chat = createChatModel(resolved('ollama'), undefined);
+		for await (const event of chat.stream({
+			messages: [{ kind: 'user', content: 'hi' }],
+			tools: [],
+			contextWindow: 4096,
+		})) {
+			void event;
+		}
+		const models = await listModels(resolved('ollama'), undefined);
+		assert.deepStrictEqual(models[0], { id: 'qwen3:8b', contextWindow: 40960, runningWindow: 4096, tools: true });
+	});
+
 	it('infers the provider from a base URL so keel.model.baseUrl alone keeps working', () => {
 		assert.strictEqual(inferProvider('http://127.0.0.1:11434/v1'), 'ollama');
 		assert.strictEqual(inferProvider('https://api.anthropic.com'), 'anthropic');

@@ -1,6 +1,6 @@
 // Tool schemas a server compiles into its grammar, through the real loop, the real adapters and
 // HTTP to the model double taught llama.cpp's and LM Studio's converter rules (what they refuse,
-// and the words and statuses they refuse it with: modelDouble/servers/grammar.ts). Generated tool
+// and the words and statuses they refuse it with: modelDouble/behaviour/grammar.ts). Generated tool
 // sets carry every keyword those converters choke on; the turn must get through, with at most
 // one refused request, or end saying which setting changes it.
 

@@ -225,6 +225,30 @@ describe(`security: ${KLASS}`, function () {
 			));
 	}
 
+	// What the docs promise: a workspace server gets a value of yours only when its card showed that
+	// exact variable and you allowed that card; a new value of it is a new card.
+	for (const [label, first, second] of [
+		['another value of the same variable', 'tok-9f8e7d6c5b4a', 'tok-0000aaaa1111'],
+		['a value that was empty', '', 'tok-9f8e7d6c5b4a'],
+	] as const) {
+		it(`consent does not carry over: ${label}`, () =>
+			attack(
+				`mcp consent ${label}`,
+				async () => {
+					const server = base();
+					server.env!.TOKEN = '${env:SECRET_TOKEN}';
+					const allowed = await planStart(server, context(ws1, { SECRET_TOKEN: first }));
+					const next = await planStart(server, context(ws1, { SECRET_TOKEN: second }));
+					return next.consentKey === allowed.consentKey
+						? 'the yes given for the old value also covers the new one'
+						: !next.card.includes('SECRET_TOKEN')
+							? `the card does not name SECRET_TOKEN: ${next.card.replace(/\n/g, ' | ')}`
+							: undefined;
+				},
+				KLASS,
+			));
+	}
+
 	describe('tool definitions changed after they were allowed', () => {
 		const list = async (variant: number) => {
 			const connection = new McpConnection(

@@ -1,4 +1,5 @@
 import type { CanonicalMessage } from '../llm/canonical';
+import type { PrefillProgress } from '../llm/chatModel';
 import type { ErrorCode } from '../errors';
 import type { NoticeCode } from './noticeCodes';
 import type { ToolEffect } from '../tools/defineTool';
@@ -19,7 +20,13 @@ export interface ToolCallState {
 	/** Live output of a running tool (commands); replaced by `output` when it ends. */
 	progress?: string;
 	/** What a write will change, computed before approval; approval applies exactly this. */
-	diffs?: Array<{ path: string; unified: string; before?: string; after?: string }>;
+	diffs?: Array<{
+		path: string;
+		unified: string;
+		before?: string;
+		after?: string;
+		tooLarge?: { bytes: number; changedLines: number; added: number; removed: number };
+	}>;
 	/** Why the policy asks or refused (protected path, a rule, untrusted workspace). */
 	policyReason?: string;
 	/** Said before it runs, from `prepare` (where a command runs when Docker is absent), with the setting that changes it. */
@@ -76,7 +83,15 @@ export type AgentEvent =
 			prefilledTokens?: number;
 			/** Time from sending the request to the first streamed token. */
 			ttftMs?: number;
+			/** Why the window differs from keel.model.contextWindow: what the server runs, and where that was read. */
+			windowNote?: string;
 	  }
+	/**
+	 * A request waits for its first token: the server is reading the prompt. Sent when the
+	 * request goes out and whenever the server shows progress or a sign of life; the first
+	 * token (text, reasoning or a call) ends the wait.
+	 */
+	| { type: 'prefill'; turnId: string; elapsedMs: number; progress?: PrefillProgress }
 	| { type: 'toolCallUpdated'; turnId: string; call: ToolCallState }
 	/** Retries, repairs, guards: a compact inline line, and a notification when it matters. */
 	| { type: 'notice'; turnId: string; level: NoticeLevel; code: NoticeCode; text: string; notify?: boolean }

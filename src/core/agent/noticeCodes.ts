@@ -14,6 +14,8 @@ export const NOTICE_CODES = [
 	'outputBudget',
 	'toolSchema',
 	'forcedCall',
+	// What the server said about itself (serverWindow.ts).
+	'serverWindow',
 	// The loop and its guards (runAgent.ts, turnGuards.ts, responseReview.ts).
 	'repair',
 	'truncatedCall',

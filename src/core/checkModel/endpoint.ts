@@ -1,12 +1,11 @@
-import { listModels } from '../llm/catalog/modelCatalog';
-import type { ResolvedProvider } from '../llm/catalog/providers';
+import type { ChatModel } from '../llm/chatModel';
+import type { ServerWindowFigures } from './score';
 
-/** The context window the server reports for the model (Ollama /api/show, llama.cpp and LM Studio /models), if any. */
-export async function advertisedContextWindow(
-	resolved: ResolvedProvider,
-	apiKey: string | undefined,
-	fetchImpl?: typeof fetch,
-): Promise<number | undefined> {
-	const models = await listModels(resolved, apiKey, fetchImpl);
-	return models.find(model => model.id === resolved.model)?.contextWindow;
+/**
+ * What the model's server says of its window: the one the model was trained for and the one
+ * it runs now (llama.cpp /props per slot, LM Studio's loaded instance, vLLM, Ollama /api/ps).
+ */
+export async function serverWindowOf(model: ChatModel, signal?: AbortSignal): Promise<ServerWindowFigures> {
+	const facts = (await model.server?.describe(signal)) ?? {};
+	return { trained: facts.trained, running: facts.running, source: facts.source };
 }

@@ -119,7 +119,13 @@ function contextTable(report: CheckReport): string {
 		['Figure', 'Tokens'],
 		[
 			['Configured (keel.model.contextWindow)', n(context.configured)],
-			['The server says', context.advertised === undefined ? 'not reported' : n(context.advertised)],
+			['The model was trained for', context.advertised === undefined ? 'not reported' : n(context.advertised)],
+			[
+				'The server runs',
+				context.running === undefined
+					? 'not reported'
+					: `${n(context.running)}${context.runningSource ? ` (${context.runningSource})` : ''}`,
+			],
 			['Largest prompt Keel sent (estimate)', n(context.largestPromptSent)],
 			[
 				'Largest prompt the server read',

@@ -19,6 +19,10 @@ export class MeteredChatModel implements ChatModel {
 		private readonly _now: () => number = () => performance.now(),
 	) {}
 
+	get server(): ChatModel['server'] {
+		return this._model.server;
+	}
+
 	get id(): string {
 		return this._model.id;
 	}

@@ -121,12 +121,24 @@ function contextAdvice(
 			blocking: true,
 		};
 	}
+	if (figures.running !== undefined && figures.running < configured) {
+		return {
+			recommendation: rec(
+				configured,
+				figures.running,
+				`The server runs ${tokens(figures.running)} tokens${figures.runningSource ? ` (${figures.runningSource})` : ''}, less than the ${tokens(configured)} configured. Keel plans for what the server runs either way; set this to match, or give the server a larger window (llama.cpp --ctx-size, LM Studio's Context Length, vLLM --max-model-len).`,
+			),
+			warnings: [],
+			cut: false,
+			blocking: false,
+		};
+	}
 	if (figures.advertised !== undefined && figures.advertised < configured) {
 		return {
 			recommendation: rec(
 				configured,
 				figures.advertised,
-				`The server says the model takes ${tokens(figures.advertised)} tokens; Keel plans for ${tokens(configured)}, so a long conversation would be cut or refused instead of compacted.`,
+				`The server says the model was trained for ${tokens(figures.advertised)} tokens, less than the ${tokens(configured)} configured; Keel plans for ${tokens(figures.advertised)} either way: set this to match.`,
 			),
 			warnings: [],
 			cut: false,

@@ -1,7 +1,7 @@
 import { advise } from './recommend';
 import type { ForcingReport } from './forcingProbe';
 import { RECOVERY_LABELS } from './recoveries';
-import { betterMode, contextFigures, speedFigures, summarizeMode } from './score';
+import { betterMode, contextFigures, speedFigures, summarizeMode, type ServerWindowFigures } from './score';
 import type { CheckTask } from './suite';
 import type { CheckReport, CurrentSettings, RecoveryClass, RequestSample, ToolCallMode, TrialResult } from './types';
 
@@ -26,7 +26,8 @@ export interface ReportInput {
 	results: readonly TrialResult[];
 	samples: readonly RequestSample[];
 	current: CurrentSettings;
-	advertised?: number;
+	/** What the server says of its window (trained, running). */
+	server?: ServerWindowFigures;
 }
 
 /** The report from what the trials and the meter recorded: scores per mode, figures, and what to change. */
@@ -35,7 +36,7 @@ export function buildReport(input: ReportInput): CheckReport {
 	const modes = input.modes.map(mode => summarizeMode(mode, ran, input.results));
 	const better = betterMode(modes);
 	const speed = speedFigures(input.samples, input.results);
-	const context = contextFigures(input.samples, input.current.contextWindow, input.advertised);
+	const context = contextFigures(input.samples, input.current.contextWindow, input.server);
 	const advice = advise({
 		model: input.endpoint.model,
 		modes,

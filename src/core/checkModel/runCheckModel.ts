@@ -1,4 +1,6 @@
+import type { ServerWindowFigures } from './score';
 import { classifyFailure } from '../agent/recovery/failures/failureTable';
+import { redactDeep } from '../gate/redact/redact';
 import type { RecoverySettings } from '../agent/recovery/recoverySettings';
 import { AgentError, toAgentError } from '../errors';
 import type { ChatModel } from '../llm/chatModel';
@@ -41,8 +43,8 @@ export interface CheckModelOptions {
 	recovery?: Partial<RecoverySettings>;
 	/** Where what the server does with a forced call is kept (the loop reads it); the probe writes it. */
 	forcingMemory?: ForcingMemory;
-	/** What the server says the model's context window is (Ollama /api/show, /models). */
-	advertisedWindow?(): Promise<number | undefined>;
+	/** What the server says of the model's window: trained for, and running now. */
+	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
 	onProgress?(progress: CheckProgress): void;
 	onTrial?(result: TrialResult): void;
@@ -80,7 +82,9 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 		}
 		const runnable = tasks.filter(task => !skipped.some(s => s.taskId === task.id));
 		const results = await runTrials(runnable, modes, trials, { options, model, scratch, sandbox, signal });
-		return buildReport({
+		// A server's words end up in the report (an error body that echoes the key it was sent):
+		// the report is redacted as a whole, so report.json, the Markdown and the tab all show it cut.
+		const report = buildReport({
 			endpoint: options.endpoint,
 			startedAt: started,
 			durationMs: now() - started,
@@ -95,8 +99,9 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			results,
 			samples: model.samples,
 			current: options.current,
-			advertised: await options.advertisedWindow?.().catch(() => undefined),
+			server: await options.serverWindow?.().catch(() => undefined),
 		});
+		return redactDeep(report).value;
 	} finally {
 		await sandbox?.dispose().catch(() => undefined);
 		await scratch.dispose();

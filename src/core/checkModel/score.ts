@@ -172,11 +172,18 @@ export function wasCut(sample: RequestSample): boolean {
 	);
 }
 
+/** What the server says of its window: trained for, running now, and where it said so. */
+export interface ServerWindowFigures {
+	trained?: number;
+	running?: number;
+	source?: string;
+}
+
 /** What the server really gave: a prompt it read only part of shows as a count well under what Keel sent. */
 export function contextFigures(
 	samples: readonly RequestSample[],
 	configured: number,
-	advertised?: number,
+	server: ServerWindowFigures = {},
 ): ContextFigures {
 	const ok = samples.filter(s => !s.failed);
 	const read = ok.flatMap(s => (s.promptTokens === undefined ? [] : [s.promptTokens]));
@@ -184,7 +191,8 @@ export function contextFigures(
 	const sent = ok.map(s => s.estimatedPromptTokens);
 	return {
 		configured,
-		advertised,
+		advertised: server.trained,
+		...(server.running !== undefined ? { running: server.running, runningSource: server.source } : {}),
 		largestPromptRead: read.length ? Math.max(...read) : undefined,
 		largestPromptSent: Math.max(0, ...sent),
 		smallestPromptSent: sent.length ? Math.min(...sent) : 0,

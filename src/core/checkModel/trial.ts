@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'timers/promises';
 import type { Approver } from '../agent/approval/approvalGate';
 import type { AgentEvent } from '../agent/events';
 import { runTurn } from '../agent/loop/runAgent';
@@ -36,6 +37,9 @@ export interface TrialEnv {
 }
 
 /** Tools that could reach past the scratch folder (the network) or need VS Code (its problems) are not offered. */
+/** How long a stopped call may go on writing before the folder is reset regardless. */
+const ABANDONED_WAIT_MS = 30_000;
+
 const LEFT_OUT = new Set(['fetch', 'web_scrape', 'diagnostics']);
 
 /**
@@ -93,6 +97,9 @@ export async function runTrial(
 		`${task.id}-${mode}-${trial}`,
 		AbortSignal.any([env.signal, timeout]),
 	);
+	// A call the cancel or the trial's timeout left running must finish before the scratch folder
+	// is reset or removed, or its late write brings the folder back after the check.
+	await Promise.race([outcome.settled, delay(ABANDONED_WAIT_MS, undefined, { ref: false })]);
 	if (env.signal.aborted) {
 		throw new AgentError('cancelled', 'Check Model was cancelled.');
 	}

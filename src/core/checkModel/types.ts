@@ -117,8 +117,12 @@ export interface SpeedFigures {
 export interface ContextFigures {
 	/** keel.model.contextWindow when the check ran. */
 	configured: number;
-	/** What the server says the model takes, where it says (Ollama /api/show, llama.cpp, LM Studio). */
+	/** What the server says the model was trained for, where it says (Ollama /api/show, llama.cpp, LM Studio). */
 	advertised?: number;
+	/** The window the server runs now (llama.cpp /props per slot, LM Studio's loaded instance, vLLM, Ollama /api/ps). */
+	running?: number;
+	/** Where `running` was read. */
+	runningSource?: string;
 	/** Largest prompt the server reported reading. */
 	largestPromptRead?: number;
 	/** Largest prompt Keel sent, by its own estimate. */

@@ -5,6 +5,7 @@ import type { RuleEntry } from './ruleFile';
 import { sanitize } from './sanitize';
 import { applyStrategy } from './strategies';
 import { worst, type FilterConfidence, type FilterResult, type FilterRule } from './types';
+import { trimTrailingNewlines } from '../util/ansi';
 
 export interface FilterSettings {
 	/** Master switch (keel.filters.enabled). Off: output reaches the model as the command printed it. */
@@ -73,7 +74,7 @@ export class FilterEngine {
 				applied.push(rule.name);
 			}
 		}
-		const text = lines.join('\n').replace(/\n+$/, '');
+		const text = trimTrailingNewlines(lines.join('\n'));
 		return { text, linesBefore, linesAfter: countOutputLines(text), confidence, rule: rule?.name, applied };
 	}
 }
@@ -100,7 +101,7 @@ function hasText(lines: readonly string[]): boolean {
 }
 
 export function countOutputLines(text: string): number {
-	const trimmed = text.replace(/\n+$/, '');
+	const trimmed = trimTrailingNewlines(text);
 	return trimmed === '' ? 0 : trimmed.split('\n').length;
 }
 

@@ -4,14 +4,11 @@
  * identical lines and runs of blank lines carry nothing new.
  */
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+import { stripAnsi, trimTrailingNewlines } from '../util/ansi';
+
+export { stripAnsi };
 const PROGRESS =
 	/^\s*(?:[|/\\-]\s*$|\[?[#=>.\- ]{5,}\]?\s*\d{1,3}(?:\.\d+)?%|\d{1,3}(?:\.\d+)?%\s*[|[#=])|(?:^|\s)\d+(?:\.\d+)?\s*[kMG]?i?B\s*\/\s*\d+(?:\.\d+)?\s*[kMG]?i?B|^\s*[━█▇▆▅▄▃▂▁░▒▓]{5,}/;
-
-export function stripAnsi(text: string): string {
-	return text.replace(ANSI, '');
-}
 
 /** A terminal's data stream as plain text: escapes gone (shell integration's OSC 633 marks too), bare carriage returns dropped, CRLF as LF. */
 export function terminalText(data: string): string {
@@ -57,7 +54,7 @@ export function sanitize(raw: string): Sanitized {
 	if (text !== raw) {
 		applied.push('ansi');
 	}
-	let lines = text.replace(/\n+$/, '').split('\n').map(resolveCarriageReturns);
+	let lines = trimTrailingNewlines(text).split('\n').map(resolveCarriageReturns);
 	const noProgress = lines.filter(l => !PROGRESS.test(l));
 	if (noProgress.length !== lines.length) {
 		applied.push('progress');

@@ -1,5 +1,5 @@
 import { linearRegex } from '../patterns/linearRegex';
-import { redactSecrets } from '../gate/redact/redact';
+import { redactSecretsAsync } from '../gate/redact/redact';
 import { MAX_PATTERN_LENGTH } from './types';
 
 const MAX_HITS = 1000;
@@ -10,8 +10,9 @@ const MAX_HITS = 1000;
  * (redaction of what it does see happens when the output is shaped). The user's own patterns
  * (keel.filters.securityPatterns) run on the linear-time engine like every user pattern.
  */
-export function scanForCredentials(raw: string, extraPatterns: readonly string[] = []): string[] {
-	const kinds = redactSecrets(raw).hits;
+export async function scanForCredentials(raw: string, extraPatterns: readonly string[] = []): Promise<string[]> {
+	// A slice at a time: the raw output can be megabytes (up to the output limit per stream).
+	const kinds = (await redactSecretsAsync(raw)).hits;
 	for (const source of extraPatterns) {
 		if (source.length > MAX_PATTERN_LENGTH) {
 			continue;

@@ -45,6 +45,8 @@ export interface ChatSessionDeps {
 	toolModeMemory?: ToolModeMemory;
 	/** Per server and model: what a forced call did (host: globalState). */
 	forcingMemory?: ForcingMemory;
+	/** Warnings said once across chats (a server's smaller window); the host keeps one for the window's life. */
+	shownOnce?: Set<string>;
 }
 
 /**
@@ -171,6 +173,7 @@ export class ChatSession extends Disposable {
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
 				forcingMemory: this._deps.forcingMemory,
+				shownOnce: this._deps.shownOnce,
 				announced: true,
 				memory: this._memory,
 			},

@@ -56,6 +56,7 @@ export class SessionRecorder implements IDisposable {
 			case 'notice':
 			case 'continueRequested':
 			case 'continueDecided':
+			case 'prefill':
 				break;
 		}
 	}

@@ -38,8 +38,10 @@ export interface FileDiff {
 	before: string | undefined;
 	/** undefined when the file is deleted. */
 	after: string | undefined;
-	/** Unified diff text, as shown on the card. */
+	/** Unified diff text, as shown on the card ('' when the change is too large to diff). */
 	unified: string;
+	/** The change was too large to diff within the card's bounds (fileDiff.ts): its size instead. */
+	tooLarge?: { bytes: number; changedLines: number; added: number; removed: number };
 }
 
 /** The outcome of looking before leaping: computed before approval, shown, then applied as is. */

@@ -1,7 +1,10 @@
 /**
  * Assembles the built-in tools and wraps each one (and any tool passed in, e.g.
  * run_command) with what all outputs need before the model reads them:
- *  - credential redaction, with a note saying it happened;
+ *  - a bound on what is kept of any output (KEPT_OUTPUT_CHARS, head and tail), whatever made it
+ *    large (a command, an MCP server, a fetched page): a 200 MB result costs what 8 MB does;
+ *  - credential redaction, with a note saying it happened, a slice at a time (the host stays
+ *    responsive while a long output is redacted);
  *  - head + tail truncation above a share of the model's context window (toolSystemConfig.ts),
  *    the full text kept in the session's OutputStore behind an opaque reference that
  *    read_output pages through;
@@ -15,7 +18,7 @@ import type { ToolContext, ToolDefinition, ToolResult } from './defineTool';
 import { createEditTools } from './files/editTools';
 import { createReadTools } from './files/fileTools';
 import { createPathTools } from './files/pathTools';
-import { redactionNote, redactSecrets } from '../gate/redact/redact';
+import { redactionNote, redactSecretsAsync } from '../gate/redact/redact';
 import { createSearchTools } from './search/searchTools';
 import type { ToolDeps } from './toolDeps';
 import { defaultToolSystemConfig, type ToolSystemConfig } from './toolSystemConfig';
@@ -59,7 +62,7 @@ function shapedTool(tool: ToolDefinition<any>, deps: ToolDeps, cache: ToolResult
 				// Before running, not after: a write that fails half-way may still have changed files.
 				cache.invalidatePaths(writtenPaths(tool, input));
 			}
-			let raw = await tool.execute(input, context);
+			let raw = keptOutput(await tool.execute(input, context));
 			if (tool.effect === 'exec') {
 				raw = await filterCommandOutput(
 					raw,
@@ -91,14 +94,16 @@ export async function filterCommandOutput(
 ): Promise<ToolResult> {
 	const settings = config(deps);
 	const filtered = settings.filters.apply(command, result.display);
-	const credentials = settings.securityScan ? scanForCredentials(result.display, settings.securityPatterns) : [];
+	const credentials = settings.securityScan
+		? await scanForCredentials(result.display, settings.securityPatterns)
+		: [];
 	const warning = credentials.length ? `\n${credentialWarning(credentials)}` : '';
 	if (filtered.linesAfter >= filtered.linesBefore && filtered.text === result.display) {
 		return warning
 			? { ...result, display: result.display + warning, credentialWarnings: credentials.length }
 			: result;
 	}
-	const ref = await deps.outputs.put(context.sessionId ?? '', redactSecrets(result.display).text);
+	const ref = await deps.outputs.put(context.sessionId ?? '', (await redactSecretsAsync(result.display)).text);
 	const rule =
 		filtered.rule && filtered.applied.includes(filtered.rule)
 			? `rule ${filtered.rule}`
@@ -124,7 +129,9 @@ export async function shapeOutput(
 	deps: ToolDeps,
 	context: Pick<ToolContext, 'sessionId'>,
 ): Promise<ToolResult> {
-	const redacted = redactSecrets(result.display);
+	// Whatever called, nothing past the bound is stored or redacted (an MCP tool shapes its own result).
+	result = keptOutput(result);
+	const redacted = await redactSecretsAsync(result.display);
 	let display = redacted.text;
 	const shaped: ToolResult = { ...result };
 	const threshold = config(deps).overflowChars;
@@ -134,7 +141,14 @@ export async function shapeOutput(
 		const head = cutAtLine(display.slice(0, Math.floor(threshold * 0.6)), 'end');
 		const tail = cutAtLine(display.slice(-Math.floor(threshold * 0.3)), 'start');
 		const omitted = display.length - head.length - tail.length;
-		const omittedLines = display.slice(head.length, display.length - tail.length).split('\n').length - 1;
+		let omittedLines = 0;
+		for (
+			let at = display.indexOf('\n', head.length);
+			at !== -1 && at < display.length - tail.length;
+			at = display.indexOf('\n', at + 1)
+		) {
+			omittedLines++;
+		}
 		display = `${head}\n[… ${omitted} characters (${omittedLines} lines) omitted. Full output stored as ${ref}: call read_output with {"ref":"${ref}","offset":N} to read any part.]\n${tail}`;
 		shaped.truncated = true;
 		shaped.outputRef = ref;
@@ -145,6 +159,24 @@ export async function shapeOutput(
 	}
 	shaped.display = display;
 	return shaped;
+}
+
+/** The most of one output Keel keeps (stored for read_output, redacted, shown in part to the model). */
+export const KEPT_OUTPUT_CHARS = 8 * 1024 * 1024;
+
+/** An output past KEPT_OUTPUT_CHARS: its head and tail, and a line saying how much of the middle was dropped. */
+export function keptOutput(result: ToolResult): ToolResult {
+	const text = result.display;
+	if (text.length <= KEPT_OUTPUT_CHARS) {
+		return result;
+	}
+	const half = Math.floor(KEPT_OUTPUT_CHARS / 2);
+	const dropped = text.length - 2 * half;
+	return {
+		...result,
+		display: `${text.slice(0, half)}\n[… ${dropped} characters of this output dropped: Keel keeps ${KEPT_OUTPUT_CHARS / (1024 * 1024)} MB of one output, its start and its end …]\n${text.slice(-half)}`,
+		truncated: true,
+	};
 }
 
 function cutAtLine(text: string, keep: 'end' | 'start'): string {

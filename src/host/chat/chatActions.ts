@@ -13,6 +13,11 @@ export function errorActions(code: string): ActionView[] {
 			return [retry, { action: 'selectModel', label: 'Select Model' }];
 		case 'modelAuth':
 			return [retry, { action: 'setApiKey', label: 'Set API Key' }];
+		case 'modelTimeout':
+			return [
+				retry,
+				{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.requestTimeoutSeconds' },
+			];
 		case 'cancelled':
 			return [];
 		default:
@@ -24,6 +29,7 @@ export function errorActions(code: string): ActionView[] {
 const NOTICE_ACTIONS: Record<string, ActionView[]> = {
 	untrusted: [{ action: 'manageTrust', label: 'Manage Workspace Trust' }],
 	truncated: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.contextWindow' }],
+	serverWindow: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.model.contextWindow' }],
 	sandbox: [{ action: 'openSetting', label: 'Open Setting', setting: 'keel.shell.backend' }],
 	rewound: [{ action: 'undoRewind', label: 'Undo' }],
 };

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../core/agent/events';
 import { splitAttachments } from '../../core/mentions/attachmentBlocks';
 import type { HostUpdate } from '../../shared/protocol';
-import type { ChatItem, ErrorView, SessionView, ToolCallView, UsageView } from '../../shared/views';
+import type { ChatItem, ErrorView, SessionView, ToolCallView, UsageView, WaitingView } from '../../shared/views';
 import { errorActions, isModelError, noticeActions } from './chatActions';
 import { toToolCallView, toolCallChange } from './toolCallView';
 
@@ -9,6 +9,15 @@ import { toToolCallView, toolCallChange } from './toolCallView';
 export const PAGE_SIZE = 100;
 
 type TextItem = Extract<ChatItem, { kind: 'assistant' | 'thinking' }>;
+
+/** Events that end a request's wait for its first token. */
+const FIRST_TOKEN: ReadonlySet<AgentEvent['type']> = new Set([
+	'textDelta',
+	'reasoningDelta',
+	'toolCallUpdated',
+	'continueRequested',
+	'turnFinished',
+]);
 
 /**
  * The host's view of one conversation: projects the agent's events into the items the chat
@@ -26,6 +35,7 @@ export class ChatView {
 	private _busy = false;
 	private _error: ErrorView | undefined;
 	private _usage: UsageView | undefined;
+	private _waiting: WaitingView | undefined;
 
 	constructor(
 		readonly sessionId: string,
@@ -87,7 +97,26 @@ export class ChatView {
 
 	/** Applies one event; returns the updates to send (possibly none). */
 	apply(event: AgentEvent): HostUpdate[] {
+		// The first token, a question to the user or the end: the request no longer waits.
+		const waited = FIRST_TOKEN.has(event.type) ? this._stopWaiting() : [];
+		const updates = this._apply(event);
+		return waited.length ? [...waited, ...updates] : updates;
+	}
+
+	private _apply(event: AgentEvent): HostUpdate[] {
 		switch (event.type) {
+			case 'prefill':
+				this._waiting = {
+					elapsedMs: event.elapsedMs,
+					...(event.progress
+						? {
+								total: event.progress.total,
+								cached: event.progress.cached,
+								processed: event.progress.processed,
+							}
+						: {}),
+				};
+				return [{ type: 'didSetWaiting', waiting: { ...this._waiting } }];
 			case 'turnStarted':
 				return this._turnStarted(event);
 			case 'textDelta':
@@ -131,6 +160,7 @@ export class ChatView {
 					...(event.cachedTokens !== undefined ? { cachedTokens: event.cachedTokens } : {}),
 					...(event.prefilledTokens !== undefined ? { prefilledTokens: event.prefilledTokens } : {}),
 					...(event.ttftMs !== undefined ? { ttftMs: event.ttftMs } : {}),
+					...(event.windowNote ? { windowNote: event.windowNote } : {}),
 				};
 				return [{ type: 'didSetUsage', usage: { ...this._usage } }];
 			case 'turnFinished':
@@ -138,6 +168,14 @@ export class ChatView {
 			case 'messageAppended':
 				return [];
 		}
+	}
+
+	private _stopWaiting(): HostUpdate[] {
+		if (!this._waiting) {
+			return [];
+		}
+		this._waiting = undefined;
+		return [{ type: 'didSetWaiting' }];
 	}
 
 	private _turnStarted(event: Extract<AgentEvent, { type: 'turnStarted' }>): HostUpdate[] {
@@ -222,6 +260,7 @@ export class ChatView {
 			endpoint: this._endpoint,
 			...(this._restricted ? { restricted: true } : {}),
 			usage: this._usage,
+			...(this._waiting ? { waiting: { ...this._waiting } } : {}),
 		};
 	}
 

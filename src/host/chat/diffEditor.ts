@@ -4,6 +4,9 @@ import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 
 const SCHEME = 'keel-diff';
+/** What the kept sides may hold in all: old cards lose their "Open diff" content first. */
+const MAX_ENTRIES = 600;
+const MAX_CHARS = 64 * 1024 * 1024;
 
 /**
  * Opens a tool call's diff in VS Code's diff editor. Remembers the before/after each write
@@ -12,6 +15,7 @@ const SCHEME = 'keel-diff';
  */
 export class DiffEditor extends Disposable implements vscode.TextDocumentContentProvider {
 	private readonly _sides = new Map<string, string>();
+	private _chars = 0;
 	/** Calls whose diff was opened, so their tab can close when they are decided. */
 	private readonly _opened = new Set<string>();
 
@@ -36,15 +40,24 @@ export class DiffEditor extends Disposable implements vscode.TextDocumentContent
 		}
 		event.call.diffs.forEach((diff, index) => {
 			if (diff.before !== undefined || diff.after !== undefined) {
-				this._sides.set(`${event.call.id}/${index}/before`, diff.before ?? '');
-				this._sides.set(`${event.call.id}/${index}/after`, diff.after ?? '');
-				this._sides.set(`${event.call.id}/${index}/path`, diff.path);
+				this._set(`${event.call.id}/${index}/before`, diff.before ?? '');
+				this._set(`${event.call.id}/${index}/after`, diff.after ?? '');
+				this._set(`${event.call.id}/${index}/path`, diff.path);
 			}
 		});
-		// Bounded: old cards lose the button's content before memory grows without limit.
-		while (this._sides.size > 600) {
-			this._sides.delete(this._sides.keys().next().value as string);
+		// Bounded in entries and in size: old cards lose the button's content before memory grows without limit.
+		while (this._sides.size > MAX_ENTRIES || this._chars > MAX_CHARS) {
+			const oldest = this._sides.keys().next().value as string;
+			this._chars -= (this._sides.get(oldest) ?? '').length;
+			this._sides.delete(oldest);
 		}
+	}
+
+	private _set(key: string, text: string): void {
+		this._chars += text.length - (this._sides.get(key)?.length ?? 0);
+		// Re-set keys move to the end: the newest card is the last to go.
+		this._sides.delete(key);
+		this._sides.set(key, text);
 	}
 
 	provideTextDocumentContent(uri: vscode.Uri): string {

@@ -1,6 +1,7 @@
 import type { ToolCallState } from '../../core/agent/events';
 import type { ToolCallPatch } from '../../shared/protocol';
 import type { DiffPreview, ToolCallView } from '../../shared/views';
+import { tooLargeText } from '../../core/tools/files/fileDiff';
 
 /** What a card shows of a write's change; "Open diff" shows the rest from the host. */
 const DIFF_PREVIEW_LINES = 300;
@@ -26,7 +27,17 @@ function diffPreviews(diffs: NonNullable<ToolCallState['diffs']>): DiffPreview[]
 	// The loop re-sends the same diffs with every status change: compute their preview once.
 	let cached = previews.get(diffs);
 	if (!cached) {
-		cached = diffs.map(diff => diffPreview(diff.path, diff.unified));
+		cached = diffs.map(diff =>
+			diff.tooLarge
+				? {
+						path: diff.path,
+						unified: '',
+						added: diff.tooLarge.added,
+						removed: diff.tooLarge.removed,
+						notice: tooLargeText(diff.tooLarge),
+					}
+				: diffPreview(diff.path, diff.unified),
+		);
 		previews.set(diffs, cached);
 	}
 	return cached;

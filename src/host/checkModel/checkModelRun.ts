@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
-import { advertisedContextWindow } from '../../core/checkModel/endpoint';
+import { serverWindowOf } from '../../core/checkModel/endpoint';
 import { runCheckModel } from '../../core/checkModel/runCheckModel';
 import type { CheckReport } from '../../core/checkModel/types';
 import { toAgentError } from '../../core/errors';
 import type { Gate } from '../../core/gate/gate';
+import { redactSecrets } from '../../core/gate/redact/redact';
 import type { Logger } from '../../core/ports';
 import { createConfiguredModel } from '../models/chatModels';
 import { isLmProviderSelected } from '../models/lmChatModel';
 import { GlobalStateForcingMemory, readRecoverySettings } from '../models/recoveryConfig';
-import { modelEndpointOrigin, readResolvedProvider } from '../models/providerConfig';
-import { getApiKey } from '../models/secrets';
+import { readResolvedProvider } from '../models/providerConfig';
 import { readSetting } from '../settings/settings';
 import { readShellSettings } from '../tools/shellHost';
 
@@ -25,12 +25,8 @@ export async function runConfiguredCheck(
 ): Promise<CheckReport | undefined> {
 	const lm = isLmProviderSelected();
 	const resolved = readResolvedProvider();
-	const apiKey = lm ? undefined : await getApiKey(context.secrets, resolved.baseUrl);
 	// The endpoint passes the gate as a turn's does (a workspace-chosen URL is asked about first).
 	const model = await createConfiguredModel(context.secrets, gate);
-	const listFetch = lm
-		? undefined
-		: gate.modelFetch(await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin()));
 	const shell = readShellSettings(context.asAbsolutePath('sandbox'));
 	const name = lm ? readSetting('model.name') : resolved.model;
 	return vscode.window.withProgress(
@@ -54,12 +50,12 @@ export async function runConfiguredCheck(
 					recovery: readRecoverySettings(),
 					forcingMemory: new GlobalStateForcingMemory(context.globalState),
 					sandbox: { image: shell.image, limits: shell.limits },
-					advertisedWindow: lm ? undefined : () => advertisedContextWindow(resolved, apiKey, listFetch),
+					serverWindow: () => serverWindowOf(model, abort.signal),
 					signal: abort.signal,
 					onProgress: step => {
 						const increment = step.total > 0 ? ((step.done - done) * 100) / step.total : 0;
 						done = step.done;
-						progress.report({ message: step.message, increment });
+						progress.report({ message: redactSecrets(step.message).text, increment });
 					},
 				});
 				logger.info(`check model ${name}: ${report.verdict} — ${report.summary}`);
@@ -73,7 +69,7 @@ export async function runConfiguredCheck(
 					return undefined;
 				}
 				logger.error(`check model ${name} failed`, error);
-				void vscode.window.showErrorMessage(`Keel: ${agentError.message}`);
+				void vscode.window.showErrorMessage(`Keel: ${redactSecrets(agentError.message).text}`);
 				return undefined;
 			}
 		},

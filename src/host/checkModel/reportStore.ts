@@ -1,6 +1,7 @@
 import * as fs from 'fs/promises';
 import * as path from 'path';
 import type { CheckReport } from '../../core/checkModel/types';
+import { redactDeep } from '../../core/gate/redact/redact';
 
 /** Enough for a user comparing the models they tried this year; the oldest go first. */
 const KEEP = 60;
@@ -14,7 +15,7 @@ export class ReportStore {
 
 	async save(report: CheckReport): Promise<void> {
 		await fs.mkdir(this._dir, { recursive: true });
-		await fs.writeFile(this._file(report.id), JSON.stringify(report));
+		await fs.writeFile(this._file(report.id), JSON.stringify(redactDeep(report).value));
 		const all = await this.list();
 		for (const old of all.slice(KEEP)) {
 			await fs.rm(this._file(old.id), { force: true });
@@ -24,7 +25,8 @@ export class ReportStore {
 	async get(id: string): Promise<CheckReport | undefined> {
 		try {
 			const report = JSON.parse(await fs.readFile(this._file(id), 'utf8')) as CheckReport;
-			return report.version === 1 && report.id === id ? report : undefined;
+			// A report kept before its key was redacted shows it cut too.
+			return report.version === 1 && report.id === id ? redactDeep(report).value : undefined;
 		} catch {
 			return undefined;
 		}

@@ -246,8 +246,10 @@ export class McpManager extends Disposable {
 		await server.connection?.stop();
 		try {
 			// Inputs are asked now, after the yes; they never decide the program (mcpLaunch.ts).
-			const resolved = await withInputs(plan, id =>
-				this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+			const resolved = await withInputs(
+				plan,
+				id => this._inputs.resolve(entry.config.scope, entry.origin, entry.inputs, id),
+				new Set(entry.inputs.filter(input => input.password).map(input => input.id)),
 			);
 			server.plan = plan;
 			const options = connectionOptions(String(this._context.extension.packageJSON.version ?? '0'));

@@ -12,6 +12,7 @@ import { getApiKey, promptAndStoreApiKey } from './secrets';
 import { lmModelItems, useLmModel } from './lmModelItems';
 import { isLmProviderSelected } from './lmChatModel';
 import { readSetting } from '../settings/settings';
+import { windowLabel } from './modelLabels';
 
 const PROBE: vscode.QuickInputButton = {
 	iconPath: new vscode.ThemeIcon('beaker'),
@@ -207,7 +208,7 @@ export class ModelPicker extends Disposable {
 	private _toItem(resolved: ResolvedProvider, model: ModelInfo): ModelItem {
 		const probe = this._probeFor(resolved, model.id);
 		const parts = [
-			model.contextWindow ? `${model.contextWindow.toLocaleString('en-US')} ctx` : undefined,
+			windowLabel(model),
 			model.tools === true ? 'tools' : model.tools === false ? 'no tools' : undefined,
 			probe ? (probe.ok ? 'probe ✓' : 'probe ✗') : undefined,
 		].filter(Boolean);

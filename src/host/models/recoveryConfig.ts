@@ -17,6 +17,7 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		backoffMaxMs: seconds('recovery.backoffMaxSeconds'),
 		retryAfterCapMs: seconds('recovery.retryAfterCapSeconds'),
 		streamIdleTimeoutMs: seconds('recovery.streamIdleTimeoutSeconds'),
+		firstTokenTimeoutMs: Math.max(1, readSetting('model.requestTimeoutSeconds')) * 1000,
 		reflectionsPerRequest: readSetting('recovery.reflectionsPerRequest'),
 		reflectionDelayMs: seconds('recovery.reflectionDelaySeconds'),
 		readToolRetries: readSetting('recovery.readToolRetries'),
@@ -26,6 +27,7 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		loopRepeats: readSetting('agent.loopRepeats'),
 		compactAt: readSetting('agent.compactAt'),
 		contextWindow: readSetting('model.contextWindow'),
+		reasoningBudget: Math.max(0, readSetting('model.reasoningBudget')),
 		// Advice about a server's context names that server only (no Ollama advice for llama.cpp).
 		serverContextHint: serverHints(readResolvedProvider().preset.kind).context,
 	};

@@ -1,4 +1,8 @@
 import * as vscode from 'vscode';
+import { holdSecret } from '../../core/gate/redact/heldSecrets';
+
+/** A provider's key is cut wherever it appears (a server that echoes it in an error, the log, a report). */
+const KEY_LABEL = 'API key';
 
 /**
  * API keys live in SecretStorage only, bound to the endpoint's origin so a key set for one
@@ -15,7 +19,9 @@ export function secretKeyFor(baseUrl: string): string {
 }
 
 export async function getApiKey(secrets: vscode.SecretStorage, baseUrl: string): Promise<string | undefined> {
-	return secrets.get(secretKeyFor(baseUrl));
+	const key = await secrets.get(secretKeyFor(baseUrl));
+	holdSecret(key, KEY_LABEL, 4);
+	return key;
 }
 
 export async function promptAndStoreApiKey(secrets: vscode.SecretStorage, baseUrl: string): Promise<boolean> {
@@ -33,6 +39,7 @@ export async function promptAndStoreApiKey(secrets: vscode.SecretStorage, baseUr
 		vscode.window.showInformationMessage(`Keel: API key for ${baseUrl} removed.`);
 		return true;
 	}
+	holdSecret(value.trim(), KEY_LABEL, 4);
 	await secrets.store(secretKeyFor(baseUrl), value.trim());
 	vscode.window.showInformationMessage(`Keel: API key for ${baseUrl} saved.`);
 	return true;

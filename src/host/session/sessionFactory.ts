@@ -30,6 +30,8 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 	const { workspace, project } = inputs;
 	const toolModeMemory = new GlobalStateToolModeMemory(inputs.globalState);
 	const forcingMemory = new GlobalStateForcingMemory(inputs.globalState);
+	// A server's smaller window is said once in this VS Code window, not again in every new chat.
+	const shownOnce = new Set<string>();
 	return sessionId => ({
 		createModel: inputs.createModel,
 		modelLabel: () => readModelConfig().model,
@@ -43,6 +45,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		recovery: readRecoverySettings,
 		toolModeMemory,
 		forcingMemory,
+		shownOnce,
 		systemPrompt: () =>
 			project.systemPrompt(
 				sessionId,

@@ -36,7 +36,7 @@ export function readShellSettings(dockerfileDir: string): {
 		limits,
 		tool: {
 			timeoutSeconds: Math.max(1, readSetting('shell.timeoutSeconds')),
-			outputLimitBytes: Math.max(1024, readSetting('shell.outputLimitBytes')),
+			outputLimitBytes: Math.min(4 * 1024 * 1024, Math.max(1024, readSetting('shell.outputLimitBytes'))),
 			memoryMb: limits.memoryMb,
 			pids: limits.pids,
 		},

@@ -34,6 +34,11 @@ export function DiffView({ call }: { call: ToolCallView }) {
 								Open diff
 							</button>
 						</summary>
+						{diff.notice ? (
+							<p class="diff-notice" data-testid="diff-too-large">
+								{diff.notice}
+							</p>
+						) : null}
 						<pre class="diff">
 							{lines.map(line => (
 								<div

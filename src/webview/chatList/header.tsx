@@ -37,12 +37,14 @@ function ContextMeter({ usage }: { usage: UsageView }) {
 	const percent = window > 0 ? Math.round((100 * usage.contextTokens) / window) : 0;
 	const estimated = usage.estimated ? ' (estimated)' : '';
 	const speed = meterSpeed(usage);
-	const label = `Context: ${compactTokens(usage.contextTokens)} of ${compactTokens(window)} tokens${estimated}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${compactTokens(usage.turnTokens)} tokens${speed.long ? `; last request: ${speed.long}` : ''}`;
+	const why = usage.windowNote ? ` (${usage.windowNote})` : '';
+	const label = `Context: ${compactTokens(usage.contextTokens)} of ${compactTokens(window)} tokens${estimated}${why}; this turn: ${usage.turnRequests} request${usage.turnRequests === 1 ? '' : 's'}, ${compactTokens(usage.turnTokens)} tokens${speed.long ? `; last request: ${speed.long}` : ''}`;
 	return (
 		<span
 			class={`context-meter${percent >= 90 ? ' full' : percent >= 70 ? ' high' : ''}`}
 			data-testid="context-meter"
 			data-percent={percent}
+			data-window={window}
 			title={label}
 		>
 			<meter min={0} max={window || 1} value={used} aria-label={label} />

@@ -168,7 +168,13 @@ export function Context({ report }: { report: Report }) {
 			testId="context"
 			rows={[
 				['Configured (keel.model.contextWindow)', tokens(context.configured)],
-				['The server says', tokens(context.advertised)],
+				['The model was trained for', tokens(context.advertised)],
+				[
+					'The server runs',
+					context.running === undefined
+						? tokens(undefined)
+						: `${tokens(context.running)}${context.runningSource ? ` (${context.runningSource})` : ''}`,
+				],
 				['Largest prompt Keel sent (estimate)', tokens(context.largestPromptSent)],
 				['Largest prompt the server read', tokens(context.largestPromptRead)],
 				['Prompts the server cut', `${context.truncatedRequests} of ${context.requests}`],

@@ -19,6 +19,8 @@ export class ChatStore {
 	version = -1;
 	/** Bumped when items are added, prepended or a card's status changes (grouping depends on it). */
 	structure = 0;
+	/** When (this page's clock) the request that waits for its first token was sent: `header.waiting` plus the time since. */
+	waitingSince: number | undefined;
 	private readonly _index = new Map<string, number>();
 	private readonly _listeners = new Set<() => void>();
 
@@ -107,17 +109,11 @@ export class ChatStore {
 				return;
 			}
 			case 'didSetStatus':
-				this.header = { ...header, busy: message.busy, error: message.error };
-				return;
 			case 'didSetUsage':
-				this.header = { ...header, usage: message.usage };
-				return;
+			case 'didSetWaiting':
 			case 'didSetModel':
-				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
-				return;
 			case 'didSetRestricted':
-				this.header = { ...header, restricted: message.restricted };
-				return;
+				return this._applyHeader(message, header);
 			case 'didFocusComposer':
 				return everydayState.focusComposer();
 			case 'didRawOutput':
@@ -143,6 +139,34 @@ export class ChatStore {
 		}
 	}
 
+	/** The header's fields: status, usage, the wait for a first token, the model, Restricted Mode. */
+	private _applyHeader(
+		message: Extract<
+			HostToWebview,
+			{ type: 'didSetStatus' | 'didSetUsage' | 'didSetWaiting' | 'didSetModel' | 'didSetRestricted' }
+		>,
+		header: Header,
+	): void {
+		switch (message.type) {
+			case 'didSetStatus':
+				this.header = { ...header, busy: message.busy, error: message.error };
+				return;
+			case 'didSetUsage':
+				this.header = { ...header, usage: message.usage };
+				return;
+			case 'didSetWaiting':
+				this.header = { ...header, waiting: message.waiting };
+				this._noteWaiting();
+				return;
+			case 'didSetModel':
+				this.header = { ...header, modelLabel: message.modelLabel, endpoint: message.endpoint };
+				return;
+			case 'didSetRestricted':
+				this.header = { ...header, restricted: message.restricted };
+				return;
+		}
+	}
+
 	private _update(id: string, change: (item: ChatItem) => ChatItem): void {
 		const index = this._index.get(id);
 		if (index !== undefined) {
@@ -157,8 +181,15 @@ export class ChatStore {
 		this.items = [...items];
 		this.olderCount = olderCount;
 		this.header = header;
+		this._noteWaiting();
 		this._reindex();
 		this.structure++;
+	}
+
+	private _noteWaiting(): void {
+		const waiting = this.header?.waiting;
+		// The host's elapsed time was true when it was sent; from here on this page's clock counts.
+		this.waitingSince = waiting ? Date.now() - waiting.elapsedMs : undefined;
 	}
 
 	private _reindex(): void {

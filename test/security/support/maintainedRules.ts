@@ -26,7 +26,7 @@ export function secretlintFindings(text: string): Finding[] {
 	}));
 }
 
-export function gitleaksFindings(text: string): Finding[] {
+export function gitleaksFindings(text: string, timeoutMs = 120_000): Finding[] {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-gitleaks-'));
 	try {
 		fs.writeFileSync(path.join(dir, 'notes.txt'), text);
@@ -46,7 +46,7 @@ export function gitleaksFindings(text: string): Finding[] {
 				'--exit-code',
 				'0',
 			],
-			{ stdio: 'ignore', timeout: 120_000 },
+			{ stdio: 'ignore', timeout: timeoutMs },
 		);
 		const found = JSON.parse(fs.readFileSync(report, 'utf8')) as Array<{ RuleID: string; Secret: string }>;
 		return found.map(f => ({ tool: 'gitleaks', rule: f.RuleID, secret: f.Secret }));
@@ -57,6 +57,11 @@ export function gitleaksFindings(text: string): Finding[] {
 
 /** The part of a finding that identifies the secret: the value of `KEY=value`, at most 24 characters. */
 export function distinctive(secret: string): string {
+	// A URL with a password (`scheme://user:password@host`): the password is the secret, not the host.
+	const userinfo = /^[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:([^\s/@]{3,})@/i.exec(secret);
+	if (userinfo) {
+		return userinfo[1].slice(0, 24);
+	}
 	// A URL's secret part is its end (a webhook's path, a password before "@"), not its scheme and host.
 	const url = /^[a-z]+:\/\/\S+$/i.test(secret)
 		? secret

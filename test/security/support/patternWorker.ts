@@ -41,7 +41,7 @@ function filterEngine(rule: object): { engine: FilterEngine; warnings: string[] 
 	return { engine: new FilterEngine([parsed.entries]), warnings: parsed.warnings };
 }
 
-function run(job: PatternJob): string | undefined {
+async function run(job: PatternJob): Promise<string | undefined> {
 	const { pattern, input } = job;
 	switch (job.surface) {
 		case 'filter match': {
@@ -66,7 +66,7 @@ function run(job: PatternJob): string | undefined {
 			return warnings[0];
 		}
 		case 'security pattern':
-			scanForCredentials(input, [pattern]);
+			await scanForCredentials(input, [pattern]);
 			return undefined;
 		case 'path rule':
 			for (const action of ['ask', 'allow'] as const) {
@@ -97,10 +97,12 @@ function run(job: PatternJob): string | undefined {
 	}
 }
 
-parentPort?.on('message', (job: PatternJob) => {
+parentPort?.on('message', (job: PatternJob) => void answer(job));
+
+async function answer(job: PatternJob): Promise<void> {
 	const started = process.hrtime.bigint();
 	try {
-		const refused = run(job);
+		const refused = await run(job);
 		parentPort!.postMessage({ ms: Number(process.hrtime.bigint() - started) / 1e6, refused });
 	} catch (error) {
 		parentPort!.postMessage({
@@ -108,4 +110,4 @@ parentPort?.on('message', (job: PatternJob) => {
 			refused: `threw ${(error as Error).name}: ${(error as Error).message}`,
 		});
 	}
-});
+}

@@ -48,6 +48,12 @@ function tokens(): Array<[string, string, string?]> {
 		['Hugging Face token', `hf_${body(ALNUM, 34)}`],
 		['Slack bot token', `xoxb-${slackTeam}-${body('0123456789', 13)}-${body(ALNUM, 24)}`],
 		['Slack app token', `xapp-1-A${body(UPPER_NUM, 10)}-${body('0123456789', 13)}-${body(HEX, 64)}`],
+		// The family, not its listed members: a session token or cookie of any letter (xoxc-, xoxd- …).
+		[
+			'Slack token of any type letter',
+			`xox${rnd.pick('abcdefghijklmnopqrstuvwxyz'.split(''))}-${body('0123456789', 12)}-${body('0123456789', 13)}-${body(HEX, 32)}`,
+		],
+		['Slack cookie (URL-encoded)', `xoxd-${body(ALNUM, 20)}%2B${body(ALNUM, 30)}%2F${body(ALNUM, 16)}%3D`],
 		[
 			'Slack webhook',
 			`https://hooks.slack.com/services/T${body(UPPER_NUM, 8)}/B${body(UPPER_NUM, 8)}/${body(ALNUM, 24)}`,
@@ -107,6 +113,24 @@ export function generatedSecrets(): GeneratedSecret[] {
 			probe: b64.slice(8, 32),
 		},
 		{ kind: 'URL password', text: `postgres://app:${password}@db.example.com:5432/app`, probe: password },
+		// Any scheme, with a user or without one (`redis://:pw@host`), a password of any length.
+		...[
+			'redis',
+			'rediss',
+			'mongodb+srv',
+			'amqps',
+			'mysql',
+			'sqlserver',
+			`x${body('abcdefghijklmnopqrstuvwxyz', 6)}`,
+		].map(scheme => {
+			const secret = body(ALNUM, 2 + rnd.int(16));
+			const user = rnd.pick(['', 'default', 'svc']);
+			return {
+				kind: `URL password (${scheme}, user "${user}")`,
+				text: `${scheme}://${user}:${secret}@cache.internal:6379/0`,
+				probe: `:${secret}@`,
+			};
+		}),
 		{ kind: 'password assignment', text: `DB_PASSWORD=${password}`, probe: password },
 		{ kind: 'config password', text: `database:\n  password: ${password}`, probe: password },
 		{

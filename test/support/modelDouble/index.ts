@@ -12,10 +12,13 @@ export type { CallInput, ReplyOptions, TextOptions, ToolOptions } from './builde
 export { presets, type PresetName } from './presets';
 export { EMPTY_SCRIPT_MESSAGE } from './render';
 export { DoubleControl } from './control';
-export type { ServerBehaviour, GrammarFlavour, ToolChoiceBehaviour } from './servers';
+export type { ServerBehaviour, GrammarFlavour, ToolChoiceBehaviour } from './behaviour';
+export { REFERENCES as SERVER_REFERENCES, renderedTokens } from './servers';
+export type { LlamaCppPersona, LmStudioPersona, ServerPersona, VllmPersona } from './servers';
 export type {
 	DataStep,
 	Faults,
+	HealthState,
 	HttpErrorStep,
 	ModelDouble,
 	ModelDoubleOptions,

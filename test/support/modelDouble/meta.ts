@@ -3,6 +3,7 @@
 // without consuming a scripted step.
 
 import type { ModelDoubleOptions, RecordedRequest } from './types';
+import { personaRoute, type ServerState } from './servers';
 import { jsonRendering, type Rendering } from './wire/shared';
 import { openaiModels } from './wire/openai';
 import { anthropicModels } from './wire/anthropic';
@@ -10,9 +11,11 @@ import { ollamaShow, ollamaTags } from './wire/ollama';
 
 const DEFAULT_MODELS = ['qwen3:8b'];
 
-export function metaRoute(rec: RecordedRequest, opts: ModelDoubleOptions): Rendering {
+export function metaRoute(rec: RecordedRequest, opts: ModelDoubleOptions, state: ServerState): Rendering {
 	const models = opts.models ?? DEFAULT_MODELS;
 	const route = `${rec.method} ${rec.path}`;
+	const persona = personaRoute(rec, opts, models, state);
+	if (persona) return persona;
 	switch (route) {
 		case 'GET /v1/models':
 			// Anthropic's SDK lists models on the same path; its version header tells them apart.

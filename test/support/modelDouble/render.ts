@@ -1,7 +1,8 @@
 // Turns one step into one HTTP response in the wire format of the endpoint that was hit.
 // This is the only place that knows a step is wire-independent.
 
-import type { DataStep, RecordedRequest, Wire } from './types';
+import type { DataStep, ModelDoubleOptions, RecordedRequest, Wire } from './types';
+import { applyReasoningControls } from './servers';
 import { fillTemplate } from './template';
 import { jsonRendering, resolve, type Rendering } from './wire/shared';
 import { openaiErrorBody, renderOpenAI } from './wire/openai';
@@ -10,10 +11,15 @@ import { anthropicErrorBody, anthropicErrorType, renderAnthropic } from './wire/
 
 export const EMPTY_SCRIPT_MESSAGE = 'model double: no scripted response left';
 
-export function render(step: DataStep, req: RecordedRequest, wire: Wire): Rendering {
+export function render(step: DataStep, req: RecordedRequest, wire: Wire, opts: ModelDoubleOptions = {}): Rendering {
 	switch (step.kind) {
 		case 'reply': {
-			const resolved = resolve(step, req, wire, fillTemplate(step.text ?? '', req.body));
+			const resolved = applyReasoningControls(
+				resolve(step, req, wire, fillTemplate(step.text ?? '', req.body)),
+				(req.body ?? {}) as Record<string, any>,
+				wire,
+				opts,
+			);
 			if (wire === 'openai') return renderOpenAI(resolved);
 			if (wire === 'ollama') return renderOllama(resolved);
 			return renderAnthropic(resolved);

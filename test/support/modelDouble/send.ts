@@ -18,9 +18,12 @@ export async function send(res: ServerResponse, r: Rendering, faults: Faults, re
 	// JSON bodies get a length, as real servers send them; streams stay chunked.
 	if (!/event-stream|ndjson/.test(r.headers['content-type'] ?? ''))
 		headers['content-length'] = Buffer.byteLength(r.frames.join(''));
-	res.writeHead(r.status, headers);
-	record.status = r.status;
-	res.flushHeaders();
+	// A prefill may already have sent the status line (llama.cpp does when a slot starts).
+	if (!res.headersSent) {
+		res.writeHead(r.status, headers);
+		res.flushHeaders();
+	}
+	record.status = res.statusCode;
 
 	for (let i = 0; i <= r.frames.length; i++) {
 		if (faults.dropAfter === i) {

@@ -10,7 +10,10 @@ import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
-import { serverConstraint, serverRefusal, serverShaped } from './servers';
+import { serverConstraint, serverRefusal, serverShaped } from './behaviour';
+import type { HealthState } from './types';
+import { noteOllamaLoad, personaRefusal, type ServerState } from './servers';
+import { holdPrefill, prefillLeft } from './prefill';
 
 const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/chat/completions': 'openai',
@@ -19,11 +22,14 @@ const CHAT_ROUTES: Record<string, Wire> = {
 	'POST /v1/messages': 'anthropic',
 };
 
-export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<ModelDouble> {
+export async function startModelDouble(options: ModelDoubleOptions = {}): Promise<ModelDouble> {
+	let opts = options;
 	const steps: Step[] = [];
 	const requests: RecordedRequest[] = [];
 	// Open chat responses, so reset() and close() can cut stalled streams instead of leaking them.
 	const live = new Set<ServerResponse>();
+	const state: ServerState = { ollamaLoaded: new Map() };
+	let health: HealthState = 'ok';
 
 	const server = createServer((req, res) => {
 		handle(req, res).catch(err => {
@@ -54,17 +60,26 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		requests.push(rec);
 		const wire = CHAT_ROUTES[`${rec.method} ${path}`];
 		if (!wire) {
-			const meta = metaRoute(rec, opts);
+			if (health !== 'ok') {
+				// Hung: the socket stays open and silent (cut by close()); gone: the connection drops.
+				rec.response = { status: 0, frames: 0, fault: health === 'hang' ? 'stalled' : 'dropped' };
+				if (health === 'down') res.socket?.destroy();
+				else live.add(res);
+				return;
+			}
+			const meta = metaRoute(rec, opts, state);
 			rec.response = { status: meta.status, frames: 0 };
 			return send(res, meta, {}, rec.response);
 		}
 
 		rec.wire = wire;
+		if (wire === 'ollama') noteOllamaLoad(rec, opts, state);
 		return answerChat(rec, wire, steps, res, live, opts);
 	}
 
 	function reset(): void {
 		steps.length = 0;
+		health = 'ok';
 		requests.length = 0;
 		for (const res of live) res.destroy();
 		live.clear();
@@ -91,6 +106,12 @@ export async function startModelDouble(opts: ModelDoubleOptions = {}): Promise<M
 		script(...more: Step[]) {
 			validateSteps(more.filter(s => typeof s !== 'function'));
 			steps.push(...more);
+		},
+		setHealth(next: HealthState) {
+			health = next;
+		},
+		setServer(next) {
+			opts = { ...opts, server: next };
 		},
 		reset,
 		close() {
@@ -164,13 +185,30 @@ async function answerChat(
 			const refusal = jsonRendering(400, errorEnvelope(wire, 400, badId, 'invalid_request_error'));
 			return send(res, refusal, {}, rec.response);
 		}
-		rendering = step ? render(step, rec, wire) : emptyScriptRendering(wire);
+		// A prompt longer than the server runs is refused before any work (llama.cpp's exceed_context_size_error).
+		const refusal = personaRefusal(rec, wire, opts);
+		if (refusal) {
+			if (next) steps.unshift(next);
+			rec.response.status = refusal.status;
+			return send(res, refusal, {}, rec.response);
+		}
+		rendering = step ? render(step, rec, wire, opts) : emptyScriptRendering(wire);
 	} catch (err) {
 		step = undefined;
 		rendering = jsonRendering(500, errorEnvelope(wire, 500, `model double: bad step: ${(err as Error).message}`));
 	}
 	live.add(res);
 	res.once('close', () => live.delete(res));
+	const held = Date.now();
+	if (step?.kind === 'reply' && step.prefillMs && !(await holdPrefill(res, rec, step, wire, opts))) {
+		// The client hung up mid-prefill: the server dropped the request, and a re-send reads the prompt again.
+		rec.response.fault = 'clientAborted';
+		if (next)
+			steps.unshift(
+				typeof next === 'function' ? next : { ...step, prefillMs: prefillLeft(step, Date.now() - held, opts) },
+			);
+		return;
+	}
 	await send(res, rendering, step ?? {}, rec.response);
 }
 

@@ -1,4 +1,5 @@
-import type { ServerBehaviour } from './servers';
+import type { ServerBehaviour } from './behaviour';
+import type { ServerPersona } from './servers';
 
 // The vocabulary of the model double. Steps are plain JSON on purpose: a test in another
 // process (e.g. Playwright driving VS Code) must be able to POST them to /__double/script.
@@ -97,6 +98,13 @@ export interface ReplyStep extends Faults {
 	omitFinish?: boolean;
 	/** Text sent after the tool calls in the same response (a model inventing the call's output). */
 	textAfter?: string;
+	/**
+	 * The server reads the prompt this long before its first token (prefill.ts): silent, or with
+	 * llama.cpp's status line, `prompt_progress` frames or pings when the double is a llama.cpp
+	 * server. A client that hangs up meanwhile cancels the work: the step waits for the request
+	 * sent again, which is read from the start (as llama.cpp, from what the slot had processed).
+	 */
+	prefillMs?: number;
 	/** Ids the request carries must follow this server's rule, else HTTP 400 in its words:
 	 *  `mistral` (9 characters a-z, A-Z, 0-9). OpenAI's 40-character limit and Anthropic's
 	 *  `^[a-zA-Z0-9_-]+$` are always checked on their wires. */
@@ -154,6 +162,9 @@ export interface RecordedRequest {
 	response?: ResponseRecord;
 }
 
+/** A real server the double plays: a persona (kind), tool behaviours, or both. */
+export type ServerDescription = (ServerPersona | { kind?: undefined }) & ServerBehaviour;
+
 export interface ModelDoubleOptions {
 	/** 0 (default) picks a free port. */
 	port?: number;
@@ -164,9 +175,16 @@ export interface ModelDoubleOptions {
 	/** Reported by /api/show; drop "tools" to test capability filtering. */
 	capabilities?: string[];
 	ollamaVersion?: string;
-	/** A real server's behaviours around the model: the grammar it builds, what it does with a forced call (servers/). */
-	server?: ServerBehaviour;
+	/**
+	 * Which real server it is beyond the chat wires (servers.ts: its window endpoints and what it
+	 * does because of them), and what it does with tools around the model (behaviour/: the
+	 * grammar it builds, what it does with a forced call). Either part alone is fine.
+	 */
+	server?: ServerDescription;
 }
+
+/** How the server answers everything but chat requests: normally, not at all (hung), or by dropping the connection. */
+export type HealthState = 'ok' | 'hang' | 'down';
 
 export interface ModelDouble {
 	readonly url: string;
@@ -178,6 +196,10 @@ export interface ModelDouble {
 	/** How many steps are still queued. */
 	readonly pending: number;
 	script(...steps: Step[]): void;
+	/** A server that stops answering its health and model endpoints while chat requests stay open (hung or gone). */
+	setHealth(state: HealthState): void;
+	/** The server restarted as another (or with other flags): what its endpoints say from now on. */
+	setServer(server: ServerDescription | undefined): void;
 	reset(): void;
 	close(): Promise<void>;
 }

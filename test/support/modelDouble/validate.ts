@@ -1,7 +1,7 @@
 // Steps sent over HTTP come from another process; a typo there should fail loudly at
 // script time with the step's index, not as a confusing response three turns later.
 
-const FAULT_NUMBERS = ['dropAfter', 'stallAfter', 'errorAfter', 'delayMs', 'headerDelayMs'] as const;
+const FAULT_NUMBERS = ['dropAfter', 'stallAfter', 'errorAfter', 'delayMs', 'headerDelayMs', 'prefillMs'] as const;
 
 export function validateSteps(list: unknown[]): void {
 	list.forEach((s, i) => {

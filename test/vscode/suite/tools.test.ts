@@ -142,7 +142,8 @@ describe('every tool through Keel in the extension host', function () {
 		await keel.set('approval.autoApproveNetwork', true);
 		keel.double.script(
 			toolCalls([
-				{ name: 'fetch', arguments: { url: `https://127.0.0.1:${keel.double.port}/v1/models` } },
+				// A path of its own: Keel's model client asks the double about itself (/v1/models) every turn.
+				{ name: 'fetch', arguments: { url: `https://127.0.0.1:${keel.double.port}/keel-fetch-target` } },
 				{
 					name: 'web_scrape',
 					arguments: { url: 'https://169.254.169.254/latest/meta-data', selector: 'body' },
@@ -162,7 +163,7 @@ describe('every tool through Keel in the extension host', function () {
 			JSON.stringify(results.map(r => r.content)),
 		);
 		assert.strictEqual(
-			keel.double.requests.filter(r => r.path === '/v1/models').length,
+			keel.double.requests.filter(r => r.path === '/keel-fetch-target').length,
 			0,
 			'the guard refused before connecting',
 		);

@@ -1,5 +1,10 @@
 import type { Preparation, ToolDefinition, ToolEffect } from '../../tools/defineTool';
-import { evaluatePermissions, toolOffered, type PermissionRule, type PermissionVerdict } from '../../gate/rules/permissions';
+import {
+	evaluatePermissions,
+	toolOffered,
+	type PermissionRule,
+	type PermissionVerdict,
+} from '../../gate/rules/permissions';
 
 /** Which effects run without asking, the user's rules, and whether the workspace is trusted. */
 export interface ApprovalSettings {

@@ -36,6 +36,8 @@ export interface AgentOptions {
 	random?: () => number;
 	/** The caller already emitted `turnStarted` (it waited for something the turn needs, and said so under the prompt). */
 	announced?: boolean;
+	/** Warnings said once across chats (a server's smaller window), by key; absent: once per chat. */
+	shownOnce?: Set<string>;
 }
 
 export interface TurnOutcome {
@@ -44,4 +46,9 @@ export interface TurnOutcome {
 	/** The messages this turn added to the history, in order. */
 	messages: CanonicalMessage[];
 	error?: AgentError;
+	/**
+	 * Settles once the tool calls a Stop left running have finished touching the files: whoever
+	 * removes the workspace after a stopped turn waits for it, or a late write brings it back.
+	 */
+	settled?: Promise<void>;
 }

@@ -3,6 +3,7 @@ import { toolCallMessage, toolResultMessage, type ToolResultData } from '../../l
 import type { StepCall, StepOutput } from './modelStep';
 import type { ToolRetrySettings } from '../recovery/toolRetry';
 import { defaultToolPolicySettings } from '../toolPolicy/toolPolicy';
+import { boundedCall, cardArguments } from './callBounds';
 import { runToolCall } from './toolExecution';
 import { appendMessage, type TurnContext, type TurnState } from './turnState';
 
@@ -13,7 +14,9 @@ import { appendMessage, type TurnContext, type TurnState } from './turnState';
  * seen by the guards first, joins the history.
  */
 export async function runCalls(state: TurnState, ctx: TurnContext, output: StepOutput): Promise<void> {
-	output.calls.forEach((call, i) => {
+	// A call past the argument bound is recorded with a stand-in and answered with its size (callBounds.ts).
+	const calls = output.calls.map(boundedCall);
+	calls.forEach((call, i) => {
 		// The model's reasoning rides on the first call, where a server that wants it back looks for it.
 		const reasoning =
 			i === 0 && output.reasoningField && output.reasoning
@@ -31,7 +34,7 @@ export async function runCalls(state: TurnState, ctx: TurnContext, output: StepO
 			}),
 		);
 	});
-	for (const call of output.calls) {
+	for (const call of calls) {
 		const result = await runCall(state, ctx, call);
 		appendMessage(state, ctx, toolResultMessage(state.guards.afterTool(call, result, state.offered)));
 	}
@@ -48,14 +51,21 @@ async function runCall(state: TurnState, ctx: TurnContext, call: StepCall): Prom
 				id: call.id,
 				name: call.name,
 				title: call.name,
-				argumentsText: call.rawArguments,
+				argumentsText: cardArguments(call.rawArguments),
 				status: 'failed',
 				output: refused.output,
 			},
 		});
 		return refused;
 	}
-	return runToolCall(call, { ...options, turnId, signal, clock: ctx.clock, retry: toolRetry(ctx) });
+	return runToolCall(call, {
+		...options,
+		turnId,
+		signal,
+		clock: ctx.clock,
+		retry: toolRetry(ctx),
+		abandoned: ctx.abandoned,
+	});
 }
 
 /**

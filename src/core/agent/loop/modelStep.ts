@@ -1,9 +1,11 @@
 import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningSplitter';
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
+import { boundedCall, CARD_ARGUMENT_CHARS } from './callBounds';
 
 export interface StepCall {
 	id: string;
@@ -28,6 +30,8 @@ export interface StepOutput {
 	textBeforeCalls?: number;
 	/** Milliseconds from sending the request to its first streamed token (text, reasoning or a call). */
 	ttftMs?: number;
+	/** The stream was stopped because the reasoning ran past this many tokens with no answer or call yet. */
+	reasoningOverBudget?: number;
 }
 
 export interface StepContext {
@@ -48,6 +52,8 @@ export interface StepContext {
 	stopDegenerate?: boolean;
 	/** The forced call this request asks the server for (the last recovery rung), with strict schemas. */
 	toolChoice?: ToolChoice;
+	/** Reasoning past this many tokens (Keel's estimate) with no answer or call yet is stopped. */
+	reasoningBound?: number;
 }
 
 /**
@@ -72,7 +78,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 			...(ctx.toolChoice ? { toolChoice: ctx.toolChoice, strictTools: true } : {}),
 		})) {
 			response.take(event);
-			if (response.repeating()) {
+			if (response.repeating() || response.reasoningRanAway()) {
 				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
 				requestAbort.abort();
 				break;
@@ -94,20 +100,37 @@ class StreamedResponse {
 	private _checkedAt = 0;
 	private readonly _splitter = new ReasoningSplitter();
 	private readonly _cards = new Map<number, ToolCallState>();
+	/** Per streamed call, the argument characters that arrived, and the start a card shows once they are many. */
+	private readonly _argumentChars = new Map<number, number>();
+	private readonly _cardHead = new Map<number, string>();
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
 	private _textBeforeCalls: number | undefined;
 	private readonly _sentAt = performance.now();
 	private _ttftMs: number | undefined;
+	private _overBudget: number | undefined;
 
-	constructor(private readonly _ctx: StepContext) {}
+	constructor(private readonly _ctx: StepContext) {
+		// Until the first token the chat shows the wait: the server's progress where it sends some, else the time.
+		this._ctx.emit({ type: 'prefill', turnId: this._ctx.turnId, elapsedMs: 0 });
+	}
 
 	take(event: ModelEvent): void {
-		if (this._ttftMs === undefined && event.type !== 'finish') {
+		if (this._ttftMs === undefined && event.type !== 'finish' && event.type !== 'waiting') {
 			this._ttftMs = Math.round(performance.now() - this._sentAt);
 		}
 		switch (event.type) {
+			case 'waiting':
+				if (this._ttftMs === undefined) {
+					this._ctx.emit({
+						type: 'prefill',
+						turnId: this._ctx.turnId,
+						elapsedMs: Math.round(performance.now() - this._sentAt),
+						...(event.progress ? { progress: event.progress } : {}),
+					});
+				}
+				break;
 			case 'text':
 				this._route(this._splitter.push(event.text));
 				break;
@@ -118,13 +141,15 @@ class StreamedResponse {
 			case 'toolCallDelta': {
 				this._textBeforeCalls ??= this._text.length;
 				const card = this._cardFor(event.index, event.id, event.name);
-				card.argumentsText += event.argumentsDelta;
-				this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
+				if (this._streamedArguments(event.index, card, event.argumentsDelta)) {
+					this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
+				}
 				break;
 			}
 			case 'toolCall': {
 				const card = this._cardFor(event.index, event.id, event.name);
-				this._calls.push({ id: card.id, name: event.name, rawArguments: event.rawArguments });
+				// Past the argument bound, the call goes on (to review, history and the card) as a stand-in.
+				this._calls.push(boundedCall({ id: card.id, name: event.name, rawArguments: event.rawArguments }));
 				break;
 			}
 			case 'finish':
@@ -150,6 +175,20 @@ class StreamedResponse {
 		return this._degenerate;
 	}
 
+	/**
+	 * Reasoning past the bound with nothing to show for it (no answer, no call) is stopped; the
+	 * review asks again for the answer without more thinking. Reasoning that already led to an
+	 * answer or a call streams on.
+	 */
+	reasoningRanAway(): boolean {
+		const bound = this._ctx.reasoningBound;
+		if (!bound || this._text || this._cards.size > 0 || tokensForChars(this._reasoning.length) <= bound) {
+			return false;
+		}
+		this._overBudget = bound;
+		return true;
+	}
+
 	output(): StepOutput {
 		return {
 			text: this._text,
@@ -162,7 +201,30 @@ class StreamedResponse {
 			degenerate: this._degenerate || undefined,
 			...(this._textBeforeCalls !== undefined ? { textBeforeCalls: this._textBeforeCalls } : {}),
 			ttftMs: this._ttftMs,
+			...(this._overBudget !== undefined ? { reasoningOverBudget: this._overBudget } : {}),
 		};
+	}
+
+	/**
+	 * Adds streamed argument text to the card, up to what a card shows: past it the card says how
+	 * much has arrived, updated every 64 KiB, so a runaway call costs each fragment a constant.
+	 * Whether the card changed (and is worth an update).
+	 */
+	private _streamedArguments(index: number, card: ToolCallState, delta: string): boolean {
+		const total = (this._argumentChars.get(index) ?? 0) + delta.length;
+		this._argumentChars.set(index, total);
+		if (total <= CARD_ARGUMENT_CHARS) {
+			card.argumentsText += delta;
+			return true;
+		}
+		const before = total - delta.length;
+		if (before <= CARD_ARGUMENT_CHARS) {
+			this._cardHead.set(index, (card.argumentsText + delta).slice(0, CARD_ARGUMENT_CHARS));
+		} else if (Math.floor(before / 65536) === Math.floor(total / 65536)) {
+			return false;
+		}
+		card.argumentsText = `${this._cardHead.get(index)}\n… ${(total - CARD_ARGUMENT_CHARS).toLocaleString('en-US')} more characters so far`;
+		return true;
 	}
 
 	private _cardFor(index: number, id?: string, name?: string): ToolCallState {

@@ -76,7 +76,15 @@ export function planMessages(
  */
 export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
 	const force = state.nudge?.force;
-	const result = await sendRequest(state, ctx, state.step, plan, state.nudge?.avoidRepetition, force);
+	const result = await sendRequest(
+		state,
+		ctx,
+		state.step,
+		plan,
+		state.nudge?.avoidRepetition,
+		state.nudge?.noThinking,
+		force,
+	);
 	state.nudge = undefined;
 	if (result.ok) {
 		return force ? afterForcedRequest(state, ctx, force, result.output) : result.output;
@@ -99,8 +107,12 @@ export function sendRequest(
 	step: number,
 	plan: Planner,
 	avoidRepetition?: boolean,
+	noThinking?: boolean,
 	toolChoice?: ToolChoice,
 ): Promise<RequestResult> {
+	const budget = ctx.settings.reasoningBudget;
+	// A server that takes the budget ends the reasoning itself; Keel's own stop is then only a net far above it.
+	const takesBudget = ctx.server.kind === 'llamacpp';
 	return requestWithRecovery({
 		turnId: ctx.turnId,
 		step,
@@ -118,6 +130,12 @@ export function sendRequest(
 		onNativeFailure: () => state.mode.nativeFailure(),
 		onToolsUnsupported: why => switchToTextMode(state, ctx, why),
 		avoidRepetition,
+		request: {
+			contextWindow: ctx.settings.contextWindow,
+			keepReasoning: state.sendReasoning && ctx.memory.keepReasoning === true,
+			reasoning: noThinking ? 'off' : budget > 0 ? { budget } : undefined,
+		},
+		reasoningBound: ctx.settings.enabled && budget > 0 ? (takesBudget ? budget * 2 : budget) : undefined,
 		toolChoice,
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
@@ -188,6 +206,7 @@ export function accountUsage(state: TurnState, ctx: TurnContext, output: StepOut
 		turnTokens: state.usage.tokens,
 		...cacheFigures(usage),
 		...(output.ttftMs !== undefined ? { ttftMs: output.ttftMs } : {}),
+		...(ctx.window.note ? { windowNote: ctx.window.note } : {}),
 	});
 }
 

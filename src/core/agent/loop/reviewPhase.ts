@@ -75,22 +75,30 @@ function shortfallStep(
 		ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'retry' });
 	}
 	const repetition = shortfall === 'degenerate';
+	const runaway = shortfall === 'reasoningRunaway';
 	const label = shortfallLabel(shortfall, detail);
 	const attempt = state.shortfalls++;
 	if (attempt === 0) {
-		ctx.notice(
-			'warning',
-			'reask',
-			`${label}; asked it again with a correction${repetition ? ' and sampling that discourages repetition' : ''}.`,
-		);
-		state.nudge = { text: nudgeText(shortfall, detail), avoidRepetition: repetition };
+		const how = repetition
+			? ' with a correction and sampling that discourages repetition'
+			: runaway
+				? ' for the answer or the call without more thinking'
+				: ' with a correction';
+		ctx.notice('warning', 'reask', `${label}; asked it again${how}.`);
+		state.nudge = {
+			text: nudgeText(shortfall, detail),
+			avoidRepetition: repetition,
+			...(runaway ? { noThinking: true } : {}),
+		};
 		return REASK;
 	}
 	if (attempt === 1) {
 		const remedy = escalation(shortfall, detail, state.offered);
 		const how = remedy.textMode
 			? 'the exact form expected, with an example, as a text call this once'
-			: 'a shorter answer and stronger sampling against repetition';
+			: runaway
+				? 'the answer or a call written as text, without thinking'
+				: 'a shorter answer and stronger sampling against repetition';
 		ctx.notice('warning', 'reask', `${label}, again after a correction; asked once more differently: ${how}.`);
 		state.nudge = remedy;
 		return REASK;

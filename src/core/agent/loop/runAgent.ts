@@ -5,6 +5,7 @@ import { runCalls } from './callsPhase';
 import { accountUsage, planRequest, requestModel } from './requestPhase';
 import { appendAnswer, REASK, reviewStep } from './reviewPhase';
 import { stopAfterCalls, stopWhenAnswered } from './stopPhase';
+import { askServer } from './serverWindow';
 import {
 	finishTurn,
 	isTurnEnd,
@@ -31,9 +32,11 @@ export async function runTurn(
 	signal: AbortSignal,
 	images?: ImagePart[],
 ): Promise<TurnOutcome> {
-	const ctx = turnContext(options, turnId, signal);
+	// What the server runs (its window, how it treats reasoning), asked before anything is planned.
+	const ctx = turnContext(options, turnId, signal, await askServer(options.model, signal));
 	const state = startTurn(ctx, history, prompt, images);
-	return finishTurn(state, ctx, await runSteps(state, ctx));
+	const outcome = finishTurn(state, ctx, await runSteps(state, ctx));
+	return { ...outcome, settled: Promise.allSettled([...ctx.abandoned]).then(() => undefined) };
 }
 
 async function runSteps(state: TurnState, ctx: TurnContext): Promise<TurnEnd> {

@@ -25,6 +25,16 @@ export class SessionMemory {
 	sendReasoning = true;
 	/** The last request, to tell a prompt the server read from its cache from one it cut short. */
 	lastRequest: { messages: readonly CanonicalMessage[]; estimate: number } | undefined;
+	/** The window the last turn planned for (Ollama was asked for it as num_ctx). */
+	askedWindow: number | undefined;
+	/**
+	 * The server's template renders reasoning in every earlier message (llama.cpp's
+	 * `supports_preserve_reasoning`): reasoning goes back in every request. Decided the first
+	 * time the server says, then kept, so the requests of the session keep extending each other.
+	 */
+	keepReasoning: boolean | undefined;
+	/** Warnings already given in this chat (a server's smaller window), when the caller keeps none across chats. */
+	readonly shown = new Set<string>();
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import { retriedBySystem } from '../recovery/toolRetry';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import type { StepCall } from './modelStep';
+import { cardArguments } from './callBounds';
 
 /** How a call ended, as the card and the model will know it. */
 export interface CallEnd {
@@ -41,7 +42,7 @@ export class ToolCard {
 			id: _call.id,
 			name: _call.name,
 			title: _call.name,
-			argumentsText: _call.rawArguments,
+			argumentsText: cardArguments(_call.rawArguments),
 			status: 'running',
 		};
 	}
@@ -54,8 +55,9 @@ export class ToolCard {
 	finish(end: CallEnd): ToolResultData {
 		const { ok, status, errorKind, fields } = end;
 		const name = this._call.name;
-		// Every output the card shows is redacted, whichever tool (or tool source) produced it.
-		let output = redactSecrets(end.output).text;
+		// Every output the card shows is redacted, whichever tool (or tool source) produced it. A
+		// result is bounded by its shaping; a failure's own words (a server's message) are bounded here.
+		let output = redactSecrets(ok ? end.output : boundedText(end.output)).text;
 		// The card says the failure once, in the user's words; the model reads the [tool_error] block.
 		const shown = output;
 		let category: ToolErrorCategory | undefined;
@@ -99,4 +101,13 @@ export class ToolCard {
 	fail(output: string, errorKind: string, fields?: Record<string, unknown>): ToolResultData {
 		return this.finish({ ok: false, output, status: 'failed', errorKind, fields });
 	}
+}
+
+/** An error message a server can make megabytes long: its start and its end. */
+const MAX_CARD_OUTPUT = 256 * 1024;
+
+function boundedText(text: string): string {
+	if (text.length <= MAX_CARD_OUTPUT) return text;
+	const half = MAX_CARD_OUTPUT / 2;
+	return `${text.slice(0, half)}\n[… ${text.length - 2 * half} characters omitted …]\n${text.slice(-half)}`;
 }

@@ -12,6 +12,7 @@ import type { AgentEvent, ToolCallState } from '../events';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
+import { cardArguments, droppedArgumentChars, oversizedMessage } from './callBounds';
 import { onAbort } from '../../util/abort';
 
 export interface ToolRunContext {
@@ -27,6 +28,8 @@ export interface ToolRunContext {
 	/** Retries of reads and fetches after a passing failure (toolRetry.ts); none when left out. */
 	retry?: ToolRetrySettings;
 	clock?: Clock;
+	/** Where a call a Stop left running is recorded (the turn's list); none when nobody waits for it. */
+	abandoned?: Set<Promise<unknown>>;
 }
 
 /**
@@ -39,6 +42,10 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
 	if (refusal) {
 		return card.fail(refusal, 'blocked');
+	}
+	const oversized = droppedArgumentChars(call.rawArguments);
+	if (oversized !== undefined) {
+		return card.fail(oversizedMessage(oversized), 'invalidArguments');
 	}
 	const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
 	const parsed = ctx.registry.parse(call.name, rawArguments);
@@ -76,7 +83,7 @@ interface ParsedCall {
 
 function parsedCall(tool: ToolDefinition, input: unknown, ctx: ToolRunContext, card: ToolCard): ParsedCall {
 	card.state.effect = tool.effect;
-	card.state.argumentsText = JSON.stringify(input, null, 2);
+	card.state.argumentsText = cardArguments(JSON.stringify(input, null, 2));
 	try {
 		card.state.title = tool.describe(input);
 	} catch {
@@ -118,14 +125,20 @@ async function prepareCall(
 	}
 	card.state.title = prepared.title ?? card.state.title;
 	card.state.caution = prepared.caution;
-	// The card shows the change redacted; execute still writes exactly what prepare computed.
-	card.state.diffs = prepared.diffs?.map(d =>
-		redactPreview({
-			path: d.path,
-			unified: d.unified,
-			...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
-		}),
-	);
+	// The card shows the change redacted; execute still writes exactly what prepare computed. Both
+	// sides go along for "Open diff" (up to what an editor tab holds), redacted a slice at a time.
+	card.state.diffs = prepared.diffs
+		? await Promise.all(
+				prepared.diffs.map(d =>
+					redactPreview({
+						path: d.path,
+						unified: d.unified,
+						...(d.tooLarge ? { tooLarge: d.tooLarge } : {}),
+						...(small(d.before) && small(d.after) ? { before: d.before, after: d.after } : {}),
+					}),
+				),
+			)
+		: undefined;
 	return { prepared };
 }
 
@@ -135,7 +148,7 @@ async function executeCall(run: ParsedCall, prepared: Preparation | undefined): 
 	card.update({ status: 'running' });
 	try {
 		const result = await executeWithRetry(
-			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal),
+			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
 			{
 				name: tool.name,
 				effect: tool.effect,
@@ -201,18 +214,27 @@ function failedWith(run: ParsedCall, error: unknown): ToolResultData {
 	return run.card.fail(message, 'error', { refused });
 }
 
-/** A tool that ignores its signal must still not hold the turn once the user pressed Stop. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * A tool that ignores its signal must still not hold the turn once the user pressed Stop; its
+ * work goes on the turn's abandoned list so whoever cleans up after the turn can wait for it.
+ */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
 	if (signal.aborted) {
 		return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
 	}
 	return new Promise<T>((resolve, reject) => {
-		const stopped = onAbort(signal, () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+		const stopped = onAbort(signal, () => {
+			abandoned?.add(promise.catch(() => undefined));
+			reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+		});
 		promise.then(resolve, reject).finally(() => stopped.dispose());
 	});
 }
 
 /** Diff sides travel to the host's diff editor only when they are small enough to post. */
+/** Sides up to this size go to the diff editor; a larger file is past what "Open diff" is for. */
+const SIDE_LIMIT = 16 * 1024 * 1024;
+
 function small(text: string | undefined): boolean {
-	return text === undefined || text.length <= 200_000;
+	return text === undefined || text.length <= SIDE_LIMIT;
 }

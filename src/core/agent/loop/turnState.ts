@@ -1,13 +1,14 @@
 import { AgentError, type ErrorCode } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ServerFacts, ToolChoice, ToolSpec } from '../../llm/chatModel';
 import type { ImagePart } from '../../llm/imageParts';
 import { systemClock, type Clock } from '../../ports';
 import { isToolOffered } from '../approval/approvalPolicy';
 import type { AgentEvent, NoticeLevel, TurnEndReason } from '../events';
 import type { NoticeCode } from '../noticeCodes';
 import { defaultRecoverySettings, type RecoverySettings } from '../recovery/recoverySettings';
-import { RetryBudget, withIdleTimeout } from '../recovery/failures/retryBudget';
+import { RetryBudget } from '../recovery/failures/retryBudget';
+import { watchStream } from '../recovery/failures/streamWatch';
 import { ToolModeState } from '../recovery/review/textMode';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import { selectTools } from '../toolPolicy/toolSelection';
@@ -15,6 +16,7 @@ import { SessionMemory } from './sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
+import { windowInForce, type WindowInForce } from './serverWindow';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
 export interface TurnEnd {
@@ -42,6 +44,8 @@ export interface Nudge {
 	textMode?: boolean;
 	/** This one request asks the server to hold the model to a call (the last rung). */
 	force?: ToolChoice;
+	/** This one request asks for the answer without thinking, where the server has a switch (reasoning ran away). */
+	noThinking?: boolean;
 }
 
 /**
@@ -89,7 +93,7 @@ export interface TurnContext {
 	readonly turnId: string;
 	readonly signal: AbortSignal;
 	readonly settings: RecoverySettings;
-	/** The model, behind the stream idle timeout when recovery is on. */
+	/** The model, its stream watched when recovery is on (a long prefill waits, a stalled stream is cut). */
 	readonly model: ChatModel;
 	readonly clock: Clock;
 	readonly random: () => number;
@@ -98,21 +102,46 @@ export interface TurnContext {
 	/** What the session decided once so its requests extend each other (tools, system prompt, compaction). */
 	readonly memory: SessionMemory;
 	readonly notice: Notice;
+	/** Tool work a Stop let the turn leave behind (a tool that ignores its signal), still settling. */
+	readonly abandoned: Set<Promise<unknown>>;
+	/** What the server said about itself this turn (its window, its kind, how it treats reasoning). */
+	readonly server: ServerFacts;
+	/** The window this turn plans for (`settings.contextWindow`), and why when it is not the setting. */
+	readonly window: WindowInForce;
 }
 
-export function turnContext(options: AgentOptions, turnId: string, signal: AbortSignal): TurnContext {
-	const settings: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
+export function turnContext(
+	options: AgentOptions,
+	turnId: string,
+	signal: AbortSignal,
+	server: ServerFacts = {},
+): TurnContext {
+	const configured: RecoverySettings = { ...defaultRecoverySettings, ...options.recovery };
+	const memory = options.memory ?? new SessionMemory();
+	// keel.model.contextWindow, unless the server runs less: every budget of the turn follows from it.
+	const window = windowInForce(configured.contextWindow, server, memory.askedWindow);
+	memory.askedWindow = window.window;
+	memory.keepReasoning ??= server.keepsReasoning;
+	const settings: RecoverySettings = { ...configured, contextWindow: window.window };
 	return {
 		options,
 		turnId,
 		signal,
 		settings,
-		model: settings.enabled ? withIdleTimeout(options.model, settings.streamIdleTimeoutMs) : options.model,
+		server,
+		window,
+		model: settings.enabled
+			? watchStream(options.model, {
+					idleMs: settings.streamIdleTimeoutMs,
+					firstTokenMs: settings.firstTokenTimeoutMs,
+				})
+			: options.model,
 		clock: options.clock ?? systemClock,
 		random: options.random ?? Math.random,
 		toolState: options.registry.policy?.session(options.sessionId ?? ''),
-		memory: options.memory ?? new SessionMemory(),
+		memory,
 		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
+		abandoned: new Set(),
 	};
 }
 
@@ -181,6 +210,7 @@ export function startTurn(
 		budget: new RetryBudget(settings.maxRetriesPerTurn),
 	};
 	noteInstructionChange(state, ctx);
+	noteServerWindow(ctx);
 	appendMessage(
 		state,
 		ctx,
@@ -201,6 +231,16 @@ function noteInstructionChange(state: TurnState, ctx: TurnContext): void {
 	memory.instructions = now;
 	if (last !== undefined && last !== now) {
 		appendMessage(state, ctx, { kind: 'system', content: instructionsChangedNote(last, now) });
+	}
+}
+
+/** A server that runs a smaller window than the setting is said once, with what to change. */
+function noteServerWindow(ctx: TurnContext): void {
+	const warning = ctx.window.warning;
+	const shown = ctx.options.shownOnce ?? ctx.memory.shown;
+	if (warning && !shown.has(warning.key)) {
+		shown.add(warning.key);
+		ctx.notice('warning', 'serverWindow', warning.text, true);
 	}
 }
 

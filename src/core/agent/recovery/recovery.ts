@@ -1,7 +1,7 @@
 import type { NoticeCode } from '../noticeCodes';
 import { AgentError, toAgentError } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ChatRequest, ToolChoice, ToolSpec } from '../../llm/chatModel';
 import { forcedTools } from './review/forcedCall';
 import type { Clock } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
@@ -37,6 +37,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	avoidRepetition?: boolean;
 	/** The server is asked to hold the model to a call (the last rung after the re-asks). */
 	toolChoice?: ToolChoice;
+	/** What every request of this step carries besides its messages: the window, the reasoning budget or switch. */
+	request?: Pick<ChatRequest, 'contextWindow' | 'reasoning' | 'keepReasoning'>;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
 	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
@@ -72,7 +74,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 		try {
 			const output = await runModelStep({
 				...ctx,
-				model: maxTokens === undefined ? ctx.model : withMaxTokens(ctx.model, maxTokens),
+				model: withRequest(ctx.model, { ...ctx.request, ...(maxTokens === undefined ? {} : { maxTokens }) }),
 				messages: [...plan.messages, ...attempt.extra],
 				tools: ctx.toolChoice ? forcedTools(plan.tools, ctx.toolChoice) : plan.tools,
 				onPartialText: text => (partial = text),
@@ -112,7 +114,12 @@ export function tokensLeft(settings: RecoverySettings, plan: RequestPlan, cap?: 
 	return cap === undefined ? left : Math.min(left, cap);
 }
 
-/** The model with an output budget on every request it is sent. */
-function withMaxTokens(model: ChatModel, maxTokens: number): ChatModel {
-	return { id: model.id, forcing: model.forcing, stream: request => model.stream({ ...request, maxTokens }) };
+/** The model with these fields (an output budget, the window, the reasoning budget) on every request it is sent. */
+function withRequest(model: ChatModel, extra: Partial<ChatRequest>): ChatModel {
+	return {
+		id: model.id,
+		server: model.server,
+		forcing: model.forcing,
+		stream: request => model.stream({ ...request, ...extra }),
+	};
 }

@@ -11,8 +11,10 @@ export interface RecoverySettings {
 	backoffMaxMs: number;
 	/** A server asking for a longer wait than this is told no: we wait this long at most. */
 	retryAfterCapMs: number;
-	/** Longest silence inside a streaming response before it is treated as broken (slow local models). */
+	/** Longest silence inside a streaming response, once it has begun, before it is treated as broken. */
 	streamIdleTimeoutMs: number;
+	/** Longest wait for the first token while the server is alive (keel.model.requestTimeoutSeconds): then the turn stops. */
+	firstTokenTimeoutMs: number;
 	/** Corrections sent back after a server-side parse failure, per model request. */
 	reflectionsPerRequest: number;
 	reflectionDelayMs: number;
@@ -25,6 +27,12 @@ export interface RecoverySettings {
 	/** Same call with the same output this many times in a row is a loop. */
 	loopRepeats: number;
 	contextWindow: number;
+	/**
+	 * Tokens of reasoning one response may spend before it answers or calls (keel.model.reasoningBudget;
+	 * 0: no bound). Sent to servers that take a budget (llama.cpp); elsewhere Keel stops the
+	 * reasoning there and asks for the answer without more thinking.
+	 */
+	reasoningBudget: number;
 	/** How the model server's context is raised (its preset's contextHint); cloud servers have none. */
 	serverContextHint?: string;
 	/** Share of the window at which old tool outputs are compacted. */
@@ -40,6 +48,7 @@ export const defaultRecoverySettings: RecoverySettings = {
 	backoffMaxMs: 30_000,
 	retryAfterCapMs: 60_000,
 	streamIdleTimeoutMs: 120_000,
+	firstTokenTimeoutMs: 600_000,
 	reflectionsPerRequest: 2,
 	reflectionDelayMs: 500,
 	readToolRetries: 3,
@@ -48,6 +57,7 @@ export const defaultRecoverySettings: RecoverySettings = {
 	textModeAfterFailures: 2,
 	loopRepeats: 3,
 	contextWindow: 32_768,
+	reasoningBudget: 0,
 	compactAt: 0.8,
 };
 

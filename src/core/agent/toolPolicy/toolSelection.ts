@@ -294,7 +294,7 @@ function firstSelection(all: readonly ToolSpec[], registry: ToolRegistry, contex
 	const names = chosen.map(s => s.name);
 	context.notice(
 		`Tools offered: ${offered.length} of ${rest.length + (request ? 1 : 0)} — ${core.length} built-in${names.length ? ` + ${names.length} by relevance (${names.join(', ')})` : ''}${request && withheld.size ? ` + ${REQUEST_TOOLS}` : ''}. ` +
-			`${withheld.size} more ${request ? `listed by name for ${REQUEST_TOOLS}` : 'not offered'}. Budget: ${maxOffered} tools, ${tokenBudget.toLocaleString('en-US')} tokens (a quarter of keel.model.contextWindow ${context.contextWindow.toLocaleString('en-US')}).`,
+			`${withheld.size} more ${request ? `listed by name for ${REQUEST_TOOLS}` : 'not offered'}. Budget: ${maxOffered} tools, ${tokenBudget.toLocaleString('en-US')} tokens (a quarter of the ${context.contextWindow.toLocaleString('en-US')}-token context window).`,
 	);
 	return new ToolSelection(offered, withheld, context.notice);
 }

@@ -1,53 +1,62 @@
 /**
  * The one redactor, as a machine fed line by line: the same code redacts a whole output
  * (redact.ts) and a live stream as it arrives (StreamRedactor), so both cut the same things.
- * Per line it finds every rule's matches (redactRules.ts) on the original text, joins the
- * spans that overlap (so `GITHUB_TOKEN=ghp_…` is one secret, not two), leaves earlier
- * `[REDACTED …]` markers alone (redacting twice changes nothing), and works on windows of a
- * very long line, so its cost grows linearly with the output whatever the output is.
- * Across lines it tracks key blocks (BEGIN … END, PuTTY files) and runs of key-body lines
- * whose BEGIN line is missing (a read from an offset, a grep hit), decided by entropy or by
- * the END line that closes them.
+ * Lines are batched and the rules (ruleEngine.ts) run over each batch once, with the secrets
+ * Keel holds (heldSecrets.ts); the spans that overlap are joined (so `GITHUB_TOKEN=ghp_…` is
+ * one secret, not two), and earlier `[REDACTED …]` markers are left alone (redacting twice
+ * changes nothing). Across lines it tracks key blocks (BEGIN … END, PuTTY files) and runs of
+ * key-body lines whose BEGIN line is missing (a read from an offset, a grep hit), decided by
+ * entropy or by the END line that closes them. Every step reads a character a bounded number
+ * of times and nothing recurses, so the cost grows linearly with the text, whatever it is.
  */
-import { REDACT_RULES } from './redactRules';
+import { heldSecretSpans } from './heldSecrets';
+import {
+	decodedLine,
+	findKeyEnd,
+	hasKeyEnd,
+	hasUpperLowerDigit,
+	isBase64Line,
+	isBase64Piece,
+	isBase64Tail,
+	KeyBegins,
+	lineViews,
+	linePrefixLength,
+	looksLikeKeyBody,
+	markerRanges,
+	trailingBody,
+	withoutInvisible,
+} from './lineShapes';
+import { RuleEngine, type Span } from './ruleEngine';
 
-export const MARKER = /\[REDACTED [^\]\n]{1,40}\]/g;
-const BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:/;
-const END_OF = (begin: string) =>
-	begin.startsWith('PuTTY') ? /Private-MAC:[^\n]*/ : /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
-const ANY_END = /-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----/;
-/** The prefix read_file ("  12  "), grep ("path:12:" / "path-12-") or a unified diff (" ", "+", "-") puts before a line. */
-// The path must look like one ("keys/k.pem:9:"), or a token such as "xapp-1-…" would pass for a prefix.
-const PREFIX = /^(?:\s*\d+(?:[:-]\s*|\s+)|[^\s:]*[./][^\s:]*[:-]\d+[:-]\s*|[ +-])?/;
-/** A long base64 run ending a line after other text (`key: …`, `"…"`): key material when it looks random. */
-const TRAILING_BODY = /(?<=^|[\s:|>"'=])[A-Za-z0-9+/]{40,}={0,2}(?=["',]?\s*$)/;
-const BASE64_LINE = /^[A-Za-z0-9+/]{16,}={0,2}$/;
-/** The short last line of a key body: base64 that does not read as a word. */
-const BASE64_TAIL = /^(?=[A-Za-z0-9+/]*(?:[\d+/=]|[a-z][A-Z]|[A-Z][a-z]))[A-Za-z0-9+/]{4,}={0,2}$/;
-/**
- * What a reader does not see between the characters of a token: terminal escape sequences
- * (grep --color cuts a match out of the token around it), zero-width and bidi format
- * characters, soft hyphens, and a carriage return inside a line.
- */
-const INVISIBLE =
-	// eslint-disable-next-line no-control-regex
-	/\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\r(?!$)/g;
+export { entropy } from './ruleEngine';
+
+let engine: RuleEngine | undefined;
+/** The rules, compiled on first use (each pattern on its first keyword). */
+function rules(): RuleEngine {
+	return (engine ??= new RuleEngine());
+}
+
+/** Labels that rank above every rule: a secret Keel holds, then key material. */
+const HELD_RANK = -1;
+const KEY_RANK = 1_000_000;
+
+/** Lines are batched up to this many characters before the rules run over them. */
+const BATCH = 8192;
+const MAX_RUN = 64;
 
 /**
  * The line as the redactor judges it: unchanged, or with what a reader does not see taken
- * out when only that hides a secret (so colours stay where no secret is).
+ * out (terminal colours, zero-width characters) or its escapes decoded, when only that view
+ * shows a secret (so colours stay where no secret is).
  */
 export function visibleLine(text: string): string {
-	INVISIBLE.lastIndex = 0;
-	ESCAPED.lastIndex = 0;
-	HEX_RUN.lastIndex = 0;
-	const hidden = INVISIBLE.test(text);
-	if (!hidden && !ESCAPED.test(text) && !HEX_RUN.test(text)) {
+	const views = lineViews(text);
+	if (!views.invisible && !views.escaped && !views.hex) {
 		return text;
 	}
-	const visible = hidden ? text.replace(INVISIBLE, '') : text;
+	const visible = views.invisible ? withoutInvisible(text) : text;
 	let found: number | undefined;
-	for (const view of new Set([visible, decodedLine(visible)])) {
+	for (const view of new Set([visible, views.escaped || views.hex ? decodedLine(visible) : visible])) {
 		if (view === text) continue;
 		// Most lines hold no secret in any view: one scan of the view decides, the raw line is scanned only if it does.
 		const covered = secretCoverage(view);
@@ -63,89 +72,18 @@ export function secretCoverage(line: string): number {
 	return secretSpans(line).reduce((sum, span) => sum + span.end - span.start, 0);
 }
 
-/** JSON/JS `\\u…`/`\\x…` escapes, URL `%xx` and HTML character references: a secret written in them is still that secret. */
-const ESCAPED = /\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|%([0-9a-fA-F]{2})|&#[xX]([0-9a-fA-F]{1,6});|&#(\d{1,7});/g;
-/** A run of hex bytes long enough to hold a token (`xxd -p`, a hex dump of a file). */
-const HEX_RUN = /(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){16,}(?![0-9a-fA-F])/g;
-
-/** The line with its escapes decoded and its hex runs turned back into the text they hold, when that is printable. */
-function decodedLine(text: string): string {
-	const unescaped = text.replace(ESCAPED, (all, u?: string, x?: string, pct?: string, hx?: string, dec?: string) => {
-		const code = parseInt(u ?? x ?? pct ?? hx ?? '', 16) || parseInt(dec ?? '', 10);
-		return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-	});
-	return unescaped.replace(HEX_RUN, run => {
-		const bytes = Buffer.from(run, 'hex').toString('latin1');
-		return /^[\x20-\x7e]+$/.test(bytes) ? bytes : run;
-	});
-}
-
-const WINDOW = 4096;
-const OVERLAP = 512;
-const MAX_RUN = 64;
-
-interface Span {
-	start: number;
-	end: number;
-	label: string;
-	rank: number;
-}
-
-/** Shannon entropy in bits per character. */
-export function entropy(text: string): number {
-	const counts = new Map<string, number>();
-	for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
-	let bits = 0;
-	for (const n of counts.values()) {
-		const p = n / text.length;
-		bits -= p * Math.log2(p);
-	}
-	return bits;
-}
-
-/**
- * How a key's first body line starts, whatever the key: the DER header of an RSA key (PKCS#8
- * or PKCS#1), an EC key (SEC1 or PKCS#8) and OpenSSH's "openssh-key-v1". That line is half
- * fixed bytes, so its entropy alone would not give it away.
- */
-const KEY_SIGNATURE = /^(?:MII[A-Za-z0-9+/]{2}[A-Za-z]IBA(?:DAN|AK)|MHcCAQEE|MIGHAgEA|MIG2AgEA|b3BlbnNzaC1rZXktdjE)/;
-
-/** A PEM or OpenSSH key body line: base64 with the spread of random bytes, not a hex hash or a word. */
-function looksLikeKeyBody(run: string): boolean {
-	return (
-		KEY_SIGNATURE.test(run) ||
-		(run.length >= 40 && /[A-Z]/.test(run) && /[a-z]/.test(run) && /\d/.test(run) && entropy(run) >= 4.5)
-	);
-}
-
-/** Every rule's matches in one line, joined where they overlap, none inside an earlier marker. */
-export function secretSpans(line: string): Span[] {
-	const found: Span[] = [];
-	const kept: Array<[number, number]> = [...line.matchAll(MARKER)].map(m => [m.index, m.index + m[0].length]);
-	for (let from = 0; from < line.length; from += WINDOW - OVERLAP) {
-		const window = line.slice(from, from + WINDOW);
-		REDACT_RULES.forEach(({ label, re }, rank) => {
-			for (const match of window.matchAll(re)) {
-				if (match[0].length > 0) {
-					found.push({ start: from + match.index, end: from + match.index + match[0].length, label, rank });
-				}
-			}
-		});
-		if (from + WINDOW >= line.length) break;
-	}
-	const body = TRAILING_BODY.exec(line);
-	if (body && looksLikeKeyBody(body[0])) {
-		found.push({
-			start: body.index,
-			end: body.index + body[0].length,
-			label: 'key material',
-			rank: REDACT_RULES.length,
-		});
-	}
-	const clean = found.filter(s => !kept.some(([a, b]) => s.start < b && a < s.end));
-	clean.sort((a, b) => a.start - b.start || a.rank - b.rank);
+/** Every rule's matches and every held secret in a text, joined where they overlap, none inside an earlier marker. */
+export function secretSpans(text: string, extra: readonly Span[] = []): Span[] {
+	const found = [...rules().find(text), ...heldSecretSpans(text, HELD_RANK), ...extra];
+	if (!found.length) return [];
+	found.sort((a, b) => a.start - b.start || a.rank - b.rank);
+	const kept = markerRanges(text);
 	const merged: Span[] = [];
-	for (const span of clean) {
+	let k = 0;
+	for (const span of found) {
+		// Markers and spans both in order: one pass drops the spans inside a marker.
+		while (k < kept.length && kept[k][1] <= span.start) k++;
+		if (k < kept.length && kept[k][0] < span.end) continue;
 		const last = merged[merged.length - 1];
 		if (last && span.start < last.end) {
 			last.end = Math.max(last.end, span.end);
@@ -161,12 +99,15 @@ export function secretSpans(line: string): Span[] {
 }
 
 export class LineRedactor {
-	private _out = '';
-	/** Plain lines waiting to be scanned together: one pass of the rules per window, not per line. */
-	private _batch = '';
+	private _out: string[] = [];
+	/** Plain lines waiting to be scanned together: one pass of the rules per batch, not per line. */
+	private _batch: string[] = [];
+	private _batchLength = 0;
+	/** Key material found line by line (a trailing key body), as spans of the batch. */
+	private _batchSpans: Span[] = [];
 	readonly hits: string[] = [];
 	/** Inside a key block: everything up to its end is swallowed. */
-	private _block: RegExp | undefined;
+	private _block: { putty: boolean } | undefined;
 	/** Base64 lines held until it is known whether they are a key body. */
 	private _run: Array<{ prefix: string; raw: string; nl: string }> = [];
 	private _inKey = false;
@@ -175,20 +116,20 @@ export class LineRedactor {
 	line(raw: string, nl: string): void {
 		let text = visibleLine(raw);
 		if (this._block) {
-			const end = this._block.exec(text);
+			const end = findKeyEnd(text, this._block.putty);
 			if (!end) {
 				return;
 			}
 			this._block = undefined;
-			text = text.slice(end.index + end[0].length);
+			text = text.slice(end.index + end.text.length);
 			if (text === '') {
 				this._emit(nl);
 				return;
 			}
 		}
-		const prefix = PREFIX.exec(text)![0];
+		const prefix = text.slice(0, linePrefixLength(text));
 		const body = text.slice(prefix.length);
-		const candidate = BASE64_LINE.test(body) || ((this._run.length > 0 || this._inKey) && BASE64_TAIL.test(body));
+		const candidate = isBase64Line(body) || ((this._run.length > 0 || this._inKey) && isBase64Tail(body));
 		if (candidate) {
 			if (this._inKey) {
 				this._emit(`${prefix}[REDACTED key material]${nl}`);
@@ -204,7 +145,7 @@ export class LineRedactor {
 			return;
 		}
 		// An END line closes a body whose BEGIN was not read: what came before it was key material.
-		this._flushRun(this._run.length > 0 && ANY_END.test(text));
+		this._flushRun(this._run.length > 0 && hasKeyEnd(text));
 		this._inKey = false;
 		this._plain(text, nl);
 	}
@@ -212,8 +153,8 @@ export class LineRedactor {
 	/** Redacted text produced so far; resets the buffer. */
 	take(): string {
 		this._drain();
-		const out = this._out;
-		this._out = '';
+		const out = this._out.join('');
+		this._out = [];
 		return out;
 	}
 
@@ -229,17 +170,15 @@ export class LineRedactor {
 	 */
 	preview(raw: string): string {
 		const tail = visibleLine(raw);
-		if (this._block && !this._block.test(tail)) {
+		if (this._block && !findKeyEnd(tail, this._block.putty)) {
 			return '';
 		}
-		const prefix = PREFIX.exec(tail)![0];
+		const prefix = tail.slice(0, linePrefixLength(tail));
 		const body = tail.slice(prefix.length);
 		// Half a key-body line: after a key body, or random-looking enough to be one.
 		const partialKey =
-			/^[A-Za-z0-9+/]+={0,2}$/.test(body) &&
-			(this._inKey ||
-				this._run.length > 0 ||
-				(body.length >= 16 && /[A-Z]/.test(body) && /[a-z]/.test(body) && /\d/.test(body)));
+			isBase64Piece(body) &&
+			(this._inKey || this._run.length > 0 || (body.length >= 16 && hasUpperLowerDigit(body)));
 		if (!this._block && partialKey) {
 			const held = this._run.map(l => `${l.prefix}[REDACTED key material]${l.nl}`).join('');
 			return `${held}${prefix}[REDACTED key material]`;
@@ -264,46 +203,61 @@ export class LineRedactor {
 		for (const l of run) this._plain(l.raw, l.nl);
 	}
 
-	/** A line without a pending run: key blocks, then the single-line rules. */
+	/** A line without a pending run: key blocks (any number in one line, in a loop), then the single-line rules. */
 	private _plain(text: string, nl: string): void {
-		const begin = BEGIN.exec(text);
-		if (begin) {
-			this._rules(text.slice(0, begin.index), '');
-			this.hits.push(begin[0].startsWith('PuTTY') ? 'PuTTY private key' : 'private key');
-			this._emit(`[REDACTED ${begin[0].startsWith('PuTTY') ? 'PuTTY private key' : 'private key'}]`);
-			const rest = text.slice(begin.index + begin[0].length);
-			const end = END_OF(begin[0]).exec(rest);
+		const begins = new KeyBegins(text);
+		let at = 0;
+		for (let begin = begins.next(at); begin; begin = begins.next(at)) {
+			this._rules(text.slice(at, begin.index), '');
+			const label = begin.putty ? 'PuTTY private key' : 'private key';
+			this.hits.push(label);
+			this._emit(`[REDACTED ${label}]`);
+			const end = findKeyEnd(text, begin.putty, begin.index + begin.text.length);
 			if (!end) {
-				this._block = END_OF(begin[0]);
+				this._block = { putty: begin.putty };
 				return;
 			}
-			this._plain(rest.slice(end.index + end[0].length), nl);
-			return;
+			at = end.index + end.text.length;
 		}
-		this._rules(text, nl);
+		this._rules(at === 0 ? text : text.slice(at), nl);
 	}
 
 	private _rules(text: string, nl: string): void {
-		this._batch += text + nl;
-		if (this._batch.length >= WINDOW) {
+		const body = trailingBody(text);
+		if (body && looksLikeKeyBody(text.slice(body.start, body.end))) {
+			const at = this._batchLength;
+			this._batchSpans.push({
+				start: at + body.start,
+				end: at + body.end,
+				label: 'key material',
+				rank: KEY_RANK,
+			});
+		}
+		this._batch.push(text, nl);
+		this._batchLength += text.length + nl.length;
+		if (this._batchLength >= BATCH) {
 			this._drain();
 		}
 	}
 
 	private _emit(text: string): void {
 		this._drain();
-		this._out += text;
+		this._out.push(text);
 	}
 
 	private _drain(): void {
-		const text = this._batch;
-		this._batch = '';
+		if (!this._batchLength) return;
+		const text = this._batch.join('');
+		const spans = secretSpans(text, this._batchSpans);
+		this._batch = [];
+		this._batchLength = 0;
+		this._batchSpans = [];
 		let last = 0;
-		for (const span of secretSpans(text)) {
-			this._out += `${text.slice(last, span.start)}[REDACTED ${span.label}]`;
+		for (const span of spans) {
+			this._out.push(text.slice(last, span.start), `[REDACTED ${span.label}]`);
 			this.hits.push(span.label);
 			last = span.end;
 		}
-		this._out += text.slice(last);
+		this._out.push(last === 0 ? text : text.slice(last));
 	}
 }

@@ -1,17 +1,30 @@
 /**
- * Credential shapes cut out of every output. The kinds follow the maintained public rule
- * sets (gitleaks' rules, secretlint's recommended preset) and the providers' documented
- * token formats; each entry names its kind, which the model and the card are told. These are
- * single-line shapes, applied to one line (or one window of a very long line) at a time;
- * key blocks and key bodies without their BEGIN line are found by redactLines.ts.
+ * The rules the redactor runs, as data: the maintained public rule sets (gitleaks' default
+ * rules and secretlint's recommended preset, generated into maintainedRules.json with their
+ * source and version) and, first, Keel's own: the shapes Keel meets that no rule set names
+ * (a password in any URL, `*_TOKEN=` assignments, config settings, a token cut short by a cut
+ * Keel made) and the token families the rule sets' prefixes form. Every pattern is RE2
+ * syntax, compiled with re2js: matching time is linear in the text whatever the pattern.
+ * The secret is the group named by `group` (else the first group that took part, else the
+ * whole match); a rule runs only where one of its keywords occurs (ruleEngine.ts).
  */
-export interface RedactRule {
+import maintained from './maintainedRules.json';
+import type { MaintainedAllowlist, MaintainedRule, MaintainedRules } from './maintainedTypes';
+
+export interface RedactRule extends Omit<MaintainedRule, 'from'> {
+	from: MaintainedRule['from'] | 'keel';
+	/** What the card and the model are told was cut. */
 	label: string;
-	re: RegExp;
+	/** Without a keyword: tried on each run of token characters (`[A-Za-z0-9_.-]`) of a length in this range. */
+	token?: [number, number];
+	/** The label comes from which of these groups took part (the n-th from `from` names `labels[n]`). */
+	labelGroups?: { from: number; labels: string[] };
 }
 
-// Values end at whitespace or a quote; used where a prefix makes the kind certain.
-const V = '[A-Za-z0-9_\\-]';
+export const MAINTAINED = maintained as MaintainedRules;
+
+/** Token characters: what follows a vendor prefix. */
+const T = '[A-Za-z0-9_\\-]';
 
 /**
  * Prefixes that make a token's kind certain. A token running into a cut Keel made (a long
@@ -19,13 +32,13 @@ const V = '[A-Za-z0-9_\\-]';
  * cuts with "…") is redacted however short the part left is: half a key is still a secret.
  */
 export const CUT_PREFIXES: Array<[string, string]> = [
-	['GitHub token', 'gh[pousr]_|github_pat_'],
-	['GitLab token', 'glpat-|glptt-|gldt-|glrt-|glcbt-|gloas-|glft-|glimt-|glagent-|glsoat-'],
+	['GitHub token', 'gh[a-z]_|github_pat_'],
+	['GitLab token', 'gl(?:pat|ptt|dt|rt|cbt|oas|ft|imt|agent|soat|ffct)-'],
 	['Anthropic key', 'sk-ant-'],
 	['OpenAI key', 'sk-(?:proj|svcacct|admin)-'],
 	['AWS access key', '(?:AKIA|ASIA)[0-9A-Z]'],
 	['Hugging Face token', 'hf_'],
-	['Slack token', 'xox[abposre]-|xapp-'],
+	['Slack token', 'xox[a-z]-|xapp-'],
 	['Google API key', 'AIza'],
 	['Google OAuth secret', 'GOCSPX-'],
 	['Google OAuth token', 'ya29\\.'],
@@ -37,7 +50,7 @@ export const CUT_PREFIXES: Array<[string, string]> = [
 	['Shopify token', 'shp(?:at|ca|pa|ss)_'],
 	['Linear key', 'lin_(?:api|oauth)_'],
 	['1Password token', 'ops_ey'],
-	['DigitalOcean token', 'do[por]_v1_'],
+	['DigitalOcean token', 'do[a-z]_v1_'],
 	['Doppler token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.'],
 	['JWT', 'eyJ[A-Za-z0-9_-]{4,}\\.'],
 	['Twilio key', 'SK[0-9a-fA-F]{8}'],
@@ -47,89 +60,370 @@ export const CUT_PREFIXES: Array<[string, string]> = [
 	['Discord bot token', '[MN][A-Za-z\\d]{23,25}\\.'],
 ];
 
-export const REDACT_RULES: RedactRule[] = [
-	// First: the kinds whose prefix is certain, cut short by "…" (see CUT_PREFIXES).
-	...CUT_PREFIXES.map(([label, prefix]) => ({
-		label,
-		re: new RegExp(`(?<![A-Za-z0-9_])(?:${prefix})[A-Za-z0-9_\\-.]{2,}(?=…)`, 'g'),
-	})),
-	{ label: 'AWS access key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+/** Names under which a value is a secret, in settings files, env files, code and connection strings. */
+const SECRET_NAMES = [
+	'password',
+	'passwd',
+	'passphrase',
+	'secret',
+	'api_key',
+	'api-key',
+	'apikey',
+	'access_key',
+	'access-key',
+	'private_key',
+	'private-key',
+	'auth_token',
+	'auth-token',
+	'access_token',
+	'access-token',
+	'refresh_token',
+	'refresh-token',
+];
+const ENV_NAMES = [
+	'SECRET',
+	'TOKEN',
+	'PASSWORD',
+	'PASSWD',
+	'PASSPHRASE',
+	'APIKEY',
+	'API_KEY',
+	'PRIVATE_KEY',
+	'ACCESS_KEY',
+	'AUTH',
+	'CREDENTIAL',
+];
+/** Query and connection-string parameters that carry a credential (`?password=`, `;Password=`, `&sig=`). */
+const PARAM_NAMES = [
+	'password',
+	'passwd',
+	'pwd',
+	'pass',
+	'secret',
+	'token',
+	'access_token',
+	'api_key',
+	'apikey',
+	'sig',
+	'signature',
+	'auth',
+];
+/** A value that names a type or a constant, not a secret (`password: string`). */
+const TYPE_WORDS: MaintainedAllowlist = {
+	target: 'secret',
+	regexes: ['^(?:string|number|boolean|null|true|false|undefined|any|none|nil|str|int|bool)$'],
+	stopwords: [],
+};
+
+function keel(rule: Omit<RedactRule, 'from' | 'id'> & { id?: string }): RedactRule {
+	return { from: 'keel', id: rule.id ?? rule.label.toLowerCase().replace(/\W+/g, '-'), ...rule };
+}
+
+const lower = (names: readonly string[]) => names.map(n => n.toLowerCase());
+/** A stem, any one letter, then `rest`: the keywords of a token family (`gh?_`). */
+const letters = (stem: string, rest: string) => [...'abcdefghijklmnopqrstuvwxyz'].map(c => `${stem}${c}${rest}`);
+
+/** Keel's own rules, tried first: their labels win where a maintained rule finds the same secret. */
+export const KEEL_RULES: RedactRule[] = [
+	keel({
+		id: 'cut-token',
+		label: 'cut token',
+		// Which prefix matched names the kind: one group per prefix, in CUT_PREFIXES' order.
+		regex: `(?:^|[^A-Za-z0-9_])((${CUT_PREFIXES.map(([, p]) => `(${p})`).join('|')})[A-Za-z0-9_\\-.]{2,})…`,
+		keywords: ['…'],
+		anchored: false,
+		group: 1,
+		labelGroups: { from: 3, labels: CUT_PREFIXES.map(([label]) => label) },
+	}),
+	keel({
+		label: 'AWS access key',
+		regex: '\\b((?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[0-9A-Z]{16})\\b',
+		keywords: lower(['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ABIA', 'ACCA']),
+		anchored: true,
+		boundary: true,
+		cased: ['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ABIA', 'ACCA'],
+	}),
 	// ~/.aws/credentials and config: the secret and session token lines (any case, = or :).
-	{
+	keel({
 		label: 'AWS secret',
-		re: /(?<=\baws_(?:secret_access_key|session_token|security_token)["']?\s*[=:]\s*["']?)(?:[A-Za-z0-9/+=]{16,}|[A-Za-z0-9/+=]{2,}(?=…|$))/gi,
-	},
-	{ label: 'GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{50,})\b/g },
-	{
+		regex: '(?i)aws_(?:secret_access_key|session_token|security_token)["\']?[ \\t]*[=:][ \\t]*["\']?([A-Za-z0-9/+=]{16,}|[A-Za-z0-9/+=]{2,}(?:…|$|\\n))',
+		keywords: ['aws_secret_access_key', 'aws_session_token', 'aws_security_token'],
+		anchored: true,
+		operator: true,
+	}),
+	keel({
+		label: 'GitHub token',
+		regex: `\\b(gh[a-z]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{50,})\\b`,
+		keywords: [...letters('gh', '_'), 'github_pat_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
 		label: 'GitLab token',
-		re: /\b(?:glpat|glptt|gldt|glrt|glcbt|gloas|glft|glimt|glagent|glsoat|GR1348941)-?[A-Za-z0-9_-]{20,}\b/g,
-	},
-	{ label: 'Anthropic key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-	{ label: 'OpenAI key', re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-	{ label: 'Hugging Face token', re: /\bhf_[A-Za-z0-9]{30,}\b/g },
-	{ label: 'Slack token', re: /\b(?:xox[abposre]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]{10,}/g },
-	{
+		regex: `\\b((?:glpat|glptt|gldt|glrt|glcbt|gloas|glft|glimt|glagent|glsoat|glffct|GR1348941)-?${T}{20,})\\b`,
+		keywords: [
+			...['glpat', 'glptt', 'gldt', 'glrt', 'glcbt', 'gloas', 'glft', 'glimt', 'glagent', 'glsoat', 'glffct'],
+			'gr1348941',
+		],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Anthropic key',
+		regex: `\\b(sk-ant-${T}{20,})`,
+		keywords: ['sk-ant-'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'OpenAI key',
+		regex: `\\b(sk-(?:proj-|svcacct-|admin-)?${T}{20,})`,
+		keywords: ['sk-'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Hugging Face token',
+		regex: '\\b(hf_[A-Za-z0-9]{30,})\\b',
+		keywords: ['hf_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
 		label: 'Slack webhook',
-		re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(?:[A-Za-z0-9+/_-]{20,}|[A-Za-z0-9+/_-]{2,}(?=…))/g,
-	},
-	{ label: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-	{ label: 'Google OAuth secret', re: /\bGOCSPX-[A-Za-z0-9_-]{20,}/g },
-	{ label: 'Google OAuth token', re: /\bya29\.[A-Za-z0-9_-]{20,}/g },
-	{ label: 'Stripe key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}\b/g },
-	{ label: 'webhook secret', re: /\bwhsec_[A-Za-z0-9+/=]{20,}/g },
-	{ label: 'npm token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+		regex: 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{20,}|[A-Za-z0-9+/_-]{2,}…)',
+		keywords: ['https://hooks.slack.com/'],
+		anchored: true,
+	}),
+	keel({
+		label: 'Google API key',
+		regex: '\\b(AIza[0-9A-Za-z_-]{35})\\b',
+		keywords: ['aiza'],
+		anchored: true,
+		boundary: true,
+		cased: ['AIza'],
+	}),
+	keel({
+		label: 'Google OAuth secret',
+		regex: `\\b(GOCSPX-${T}{20,})`,
+		keywords: ['gocspx-'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Google OAuth token',
+		regex: `\\b(ya29\\.${T}{20,})`,
+		keywords: ['ya29.'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Stripe key',
+		regex: '\\b((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,})\\b',
+		keywords: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'webhook secret',
+		regex: '\\b(whsec_[A-Za-z0-9+/=]{20,})',
+		keywords: ['whsec_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'npm token',
+		regex: '\\b(npm_[A-Za-z0-9]{36})\\b',
+		keywords: ['npm_'],
+		anchored: true,
+		boundary: true,
+	}),
 	// .npmrc / .yarnrc: //registry/:_authToken=…, _auth=…, _password=…
-	{
+	keel({
 		label: 'npm auth',
-		re: /(?<=(?:^|[\s:;])(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["']?\s*[=:]\s*["']?)[^\s"'$]+/gim,
-	},
-	{ label: 'PyPI token', re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
-	{ label: 'SendGrid key', re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g },
-	{ label: 'Twilio key', re: /\bSK[0-9a-fA-F]{32}\b/g },
-	{ label: 'Mailgun key', re: /\bkey-[0-9a-zA-Z]{32}\b/g },
-	{ label: 'Shopify token', re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-	{ label: 'Linear key', re: /\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b/g },
-	{ label: '1Password token', re: /\bops_ey[A-Za-z0-9+/=_-]{50,}/g },
-	{ label: 'DigitalOcean token', re: /\bdo[por]_v1_[a-f0-9]{64}\b/g },
-	{ label: 'Doppler token', re: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}/g },
-	{ label: 'Databricks token', re: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
-	{ label: 'Telegram bot token', re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
-	{ label: 'Discord bot token', re: /\b[MN][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b/g },
-	{
+		regex: '(?i)(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["\']?[ \\t]*[=:][ \\t]*["\']?([^\\s"\'$]+)',
+		keywords: ['_authtoken', '_auth', '_password', 'npmauthtoken', 'npmauthident'],
+		anchored: true,
+		operator: true,
+	}),
+	keel({
+		label: 'PyPI token',
+		regex: `\\b(pypi-AgE${T}{50,})`,
+		keywords: ['pypi-age'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'SendGrid key',
+		regex: `\\b(SG\\.${T}{16,32}\\.${T}{16,64})`,
+		keywords: ['sg.'],
+		anchored: true,
+		boundary: true,
+		cased: ['SG.'],
+	}),
+	keel({
+		label: 'Twilio key',
+		regex: '\\b(SK[0-9a-fA-F]{32})\\b',
+		keywords: ['sk'],
+		anchored: true,
+		boundary: true,
+		cased: ['SK'],
+	}),
+	keel({
+		label: 'Mailgun key',
+		regex: '\\b(key-[0-9a-zA-Z]{32})\\b',
+		keywords: ['key-'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Shopify token',
+		regex: '\\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})\\b',
+		keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Linear key',
+		regex: '\\b(lin_(?:api|oauth)_[A-Za-z0-9]{40})\\b',
+		keywords: ['lin_api_', 'lin_oauth_'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: '1Password token',
+		regex: '\\b(ops_ey[A-Za-z0-9+/=_-]{50,})',
+		keywords: ['ops_ey'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'DigitalOcean token',
+		regex: '\\b(do[a-z]_v1_[a-f0-9]{64})\\b',
+		keywords: letters('do', '_v1_'),
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Doppler token',
+		regex: '\\b(dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{40,})',
+		keywords: ['dp.'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Databricks token',
+		regex: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)\\b',
+		keywords: ['dapi'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'Telegram bot token',
+		regex: '\\b(\\d{8,10}:AA[A-Za-z0-9_-]{33})\\b',
+		keywords: [':aa'],
+		anchored: false,
+	}),
+	keel({
+		label: 'Discord bot token',
+		regex: '\\b([MN][A-Za-z\\d]{23,25}\\.[\\w-]{6}\\.[\\w-]{27,38})\\b',
+		keywords: [],
+		anchored: false,
+		// No keyword: tried on each run of token characters as long as one (24–26, 6 and 27–38 characters, two dots).
+		token: [59, 73],
+	}),
+	keel({
 		label: 'Azure storage key',
-		re: /(?<=\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)\s*=\s*)(?:[A-Za-z0-9+/=%]{16,}|[A-Za-z0-9+/=%]{2,}(?=…|$))/gi,
-	},
-	{ label: 'Azure SAS signature', re: /(?<=[?&]sig=)[A-Za-z0-9%+/=]{20,}/g },
-	{ label: 'JWT', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-	{
+		regex: '(?i)\\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \\t]*=[ \\t]*([A-Za-z0-9+/=%]{16,}|[A-Za-z0-9+/=%]{2,}(?:…|$|\\n|;))',
+		keywords: ['accountkey', 'sharedaccesskey', 'sharedaccesssignature'],
+		anchored: true,
+		boundary: true,
+	}),
+	keel({
+		label: 'JWT',
+		regex: '\\b(eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,})',
+		keywords: ['eyj'],
+		anchored: true,
+		boundary: true,
+		cased: ['eyJ'],
+	}),
+	keel({
 		label: 'authorization header',
-		re: /(?<=\b(?:Bearer|Basic|Token|Digest)\s+)(?:[A-Za-z0-9._~+/=-]{12,}|[A-Za-z0-9._~+/=-]{2,}(?=…))/g,
-	},
+		regex: '\\b(?:Bearer|Basic|Token|Digest)[ \\t]+([A-Za-z0-9._~+/=-]{12,}|[A-Za-z0-9._~+/=-]{2,}…)',
+		keywords: ['bearer', 'basic', 'token', 'digest'],
+		anchored: true,
+		boundary: true,
+		cased: ['Bearer', 'Basic', 'Token', 'Digest', 'bearer'],
+	}),
 	// Docker's config.json and similar: "auth": "base64(user:pass)", identity and registry tokens.
-	{
+	keel({
 		label: 'registry auth',
-		re: /(?<="(?:auth|identitytoken|registrytoken|password|secret|token)"\s*:\s*")[^"\n]{4,}?(?="|…|$)/gi,
-	},
-	{ label: 'URL credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)(?:[^\s@/]{3,}(?=@)|[^\s@/…]{1,}(?=…))/gi },
+		regex: '(?i)"(?:auth|identitytoken|registrytoken|password|secret|token)"[ \\t]*:[ \\t]*"((?:\\\\.|[^"\\\\\\n…]){4,})(?:"|…|$|\\n)',
+		keywords: ['"auth"', '"identitytoken"', '"registrytoken"', '"password"', '"secret"', '"token"'],
+		anchored: true,
+		operator: true,
+	}),
+	// Any scheme, any user (none: `redis://:pw@host`): the password before "@", or up to a cut.
+	keel({
+		label: 'URL credentials',
+		regex: '://[^\\s:/@]*:(?:([^\\s@/…]+)@|([^\\s@/…]+)…)',
+		keywords: ['://'],
+		anchored: true,
+	}),
+	// JDBC/ODBC/ADO.NET and query strings: `?password=…`, `&access_token=…`, `;Password=…`.
+	keel({
+		label: 'credential parameter',
+		regex: `(?i)[?&;](?:${PARAM_NAMES.join('|')})=([^&;#\\s"'<>]{1,})`,
+		keywords: PARAM_NAMES.flatMap(n => ['?', '&', ';'].map(c => `${c}${n}=`)),
+		anchored: true,
+	}),
 	// ENV-style names (DB_PASSWORD=…, export API_TOKEN="…"): any non-empty value, quoted (spaces allowed) or bare.
-	{
+	keel({
 		label: 'secret assignment',
-		re: /(?<=\b[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CLIENT_SECRET|AUTH|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*)(?:"[^"\n$]+"|'[^'\n]+'|[^\s"'$][^\s"']*)/g,
-	},
-	// Config-style settings (password: x, client_secret = "…"), at a line's start (behind a read_file line number, a grep
-	// "file:line:" or a diff's +/-) or after a space (a passage joins lines): a value that is not code.
-	{
+		regex: `(?:${ENV_NAMES.join('|')})[A-Z0-9_]{0,40}[ \\t]*[=:][ \\t]*("[^"\\n$]+"|'[^'\\n]+'|[^\\s"'$][^\\s"']*)`,
+		keywords: lower(ENV_NAMES),
+		anchored: true,
+		operator: true,
+		cased: ENV_NAMES,
+		allow: [{ target: 'secret', regexes: ['^"?\\$'], stopwords: [] }],
+	}),
+	// Config-style settings (password: x, client_secret = "…"): a value that is not code.
+	keel({
 		label: 'secret setting',
-		re: new RegExp(
-			`(?<=(?:^(?:\\s*\\d+(?:\\s+|[:-])|[^\\s:]+:\\d+[:-]|[+-])?|\\s)\\s*[\\w.-]*(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token)["']?\\s*[=:]\\s*)(?:"[^"\\n]{3,}"|'[^'\\n]{3,}'|(?!(?:string|number|boolean|null|true|false|undefined|any)\\b)[^\\s"'$({\\[;,][^\\s;,()]{2,}(?=\\s|$))`,
-			'gim',
-		),
-	},
-	{
+		regex: `(?i)(?:${SECRET_NAMES.join('|')})["']?[ \\t]*[=:][ \\t]*(?:"([^"\\n]{3,})"|'([^'\\n]{3,})'|([^\\s"'$({\\[;,][^\\s;,()]{2,})(?:[ \\t\\r\\n]|$))`,
+		keywords: SECRET_NAMES,
+		anchored: true,
+		operator: true,
+		allow: [TYPE_WORDS],
+	}),
+	keel({
 		label: 'secret literal',
-		re: new RegExp(
-			`(?<=\\b${V}*(?:secret|token|password|passwd|apiKey|api_key)${V}*["']?\\s*[=:]\\s*["'])[^"'\\s]{12,}(?=["'])`,
-			'gi',
-		),
-	},
+		regex: `(?i)(?:secret|token|password|passwd|apikey|api_key)${T}{0,40}["']?[ \\t]*[=:][ \\t]*["']([^"'\\s]{12,})["']`,
+		keywords: ['secret', 'token', 'password', 'passwd', 'apikey', 'api_key'],
+		anchored: true,
+		operator: true,
+	}),
+];
+
+/** The token families the maintained prefixes form (`gh?_`, `xox?-`): the stem and any letter. */
+export function familyRules(families: MaintainedRules['families']): RedactRule[] {
+	return families.map(family => {
+		const sep = family.separator === '.' ? '\\.' : family.separator;
+		return keel({
+			id: `family-${family.stem}`,
+			label: `${family.vendor} token`,
+			// Any letter after the stem; the body may hold "." and URL escapes (Slack's xoxd- cookies are %-encoded).
+			regex: `\\b(${family.stem}[a-z]${sep}[A-Za-z0-9](?:[A-Za-z0-9_-]|[.%][A-Za-z0-9]){9,})`,
+			keywords: letters(family.stem, family.separator),
+			anchored: true,
+			boundary: true,
+		});
+	});
+}
+
+/** Every rule, Keel's first. */
+export const ALL_RULES: RedactRule[] = [
+	...KEEL_RULES,
+	...familyRules(MAINTAINED.families),
+	...MAINTAINED.rules.map(rule => ({ ...rule, label: rule.id })),
 ];

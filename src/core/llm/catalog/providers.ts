@@ -2,6 +2,7 @@ import { AnthropicChatModel } from '../wires/anthropic/anthropicChatModel';
 import type { ChatModel } from '../chatModel';
 import { OllamaChatModel } from '../wires/ollama/ollamaChatModel';
 import { OpenAIChatModel } from '../wires/openai/openaiChatModel';
+import { HttpModelServer } from './modelServer';
 
 export type ProviderKind = 'ollama' | 'llamacpp' | 'lmstudio' | 'zai' | 'openai' | 'anthropic' | 'custom';
 export type WireKind = 'openai' | 'ollama' | 'anthropic';
@@ -133,6 +134,15 @@ export function createChatModel(
 	apiKey: string | undefined,
 	fetchImpl?: typeof fetch,
 ): ChatModel {
+	const server = new HttpModelServer(
+		{
+			provider: resolved.preset.kind,
+			wire: resolved.preset.wire,
+			baseUrl: resolved.baseUrl,
+			model: resolved.model,
+		},
+		{ fetch: fetchImpl, apiKey },
+	);
 	const common = {
 		provider: resolved.preset.kind,
 		baseUrl: resolved.baseUrl,
@@ -140,6 +150,7 @@ export function createChatModel(
 		timeoutMs: resolved.timeoutMs,
 		maxOutputTokens: resolved.maxOutputTokens,
 		fetch: fetchImpl,
+		server,
 	};
 	switch (resolved.preset.wire) {
 		case 'ollama':

@@ -9,7 +9,8 @@ export interface StreamReader extends Completion {
 }
 
 /**
- * Reads an SSE response with one protocol's reader until the response is complete. Whatever
+ * Reads an SSE response with one protocol's reader until the response is complete. A comment
+ * line (a server's ping) becomes a `waiting` event: proof of life while the server reads the prompt. Whatever
  * is not SSE (a whole JSON body, an error line) reaches the reader as raw lines, so a server
  * that ignored `stream: true` or answered an error with status 200 is read all the same.
  */
@@ -20,7 +21,12 @@ export async function* readStream(
 ): AsyncGenerator<ModelEvent> {
 	if (response.body) {
 		try {
-			for await (const frame of sseFrames(bodyText(response.body, reader))) {
+			for await (const frame of sseFrames(bodyText(response.body, reader), true)) {
+				if (frame.kind === 'comment') {
+					// A ping: the server is alive and still working (on the prompt, before the first token).
+					yield { type: 'waiting' };
+					continue;
+				}
 				yield* reader.frame(frame);
 				if (reader.ended()) {
 					break;

@@ -3,6 +3,11 @@ import { createParser } from 'eventsource-parser';
 /** One unit of a streamed response: an SSE event, or a line that was not SSE at all (a raw JSON error, a proxy's text). */
 export type WireFrame = { kind: 'event'; event?: string; data: string } | { kind: 'raw'; line: string };
 
+/** An SSE comment line (`:` …): servers send them as pings while they work (llama.cpp every `--sse-ping-interval` s). */
+export interface CommentFrame {
+	kind: 'comment';
+}
+
 /** Tells the reader when the response is complete in substance, so a socket left open after it does not hold the turn. */
 export interface Completion {
 	/** The protocol's own end was seen (`[DONE]`, `message_stop`, `done: true`): stop reading now. */
@@ -67,10 +72,16 @@ async function readOrQuiet(
  * without a space, CRLF or LF, data over several lines, a last event without its blank line.
  * Lines that are not SSE (a JSON error body sent as is) come out as raw frames.
  */
-export async function* sseFrames(text: AsyncIterable<string>): AsyncGenerator<WireFrame> {
-	const pending: WireFrame[] = [];
+export function sseFrames(text: AsyncIterable<string>): AsyncGenerator<WireFrame>;
+export function sseFrames(text: AsyncIterable<string>, comments: true): AsyncGenerator<WireFrame | CommentFrame>;
+export async function* sseFrames(
+	text: AsyncIterable<string>,
+	comments = false,
+): AsyncGenerator<WireFrame | CommentFrame> {
+	const pending: Array<WireFrame | CommentFrame> = [];
 	const parser = createParser({
 		onEvent: event => pending.push({ kind: 'event', event: event.event, data: event.data }),
+		onComment: comments ? () => pending.push({ kind: 'comment' }) : undefined,
 		onError: error => {
 			if (error.type === 'unknown-field' && error.line !== undefined) {
 				pending.push({ kind: 'raw', line: error.line });

@@ -13,19 +13,37 @@ export interface AssembledCall {
 
 type Delta = { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null };
 
+/**
+ * What is known of a call's arguments so far without reading them again: a long call arrives in
+ * thousands of fragments, and reading the whole text on each one would cost its square. Whether
+ * the text is one JSON object is parsed at most when it could be (starts with "{", ends with "}"),
+ * cached until the next fragment, and within a budget of a few times the text's length.
+ */
+interface CallShape {
+	first: string;
+	last: string;
+	object: boolean | undefined;
+	parsed: number;
+}
+
+/** Parsing done for one call's checks, as a multiple of its length: past it, fragments are appended. */
+const PARSE_BUDGET = 4;
+
 export class ToolCallAssembler {
 	private readonly _calls = new Map<number, AssembledCall>();
 	/** Wire index → our index: Ollama streams every parallel call with index 0, each with its own id. */
 	private readonly _slots = new Map<number, number>();
+	private readonly _shapes = new Map<AssembledCall, CallShape>();
 
 	/** Adds one delta; returns the call it belongs to and the argument text it added (none for a re-send). */
 	add(delta: Delta, fallbackIndex: number): { call: AssembledCall; appended: string } {
 		const wireIndex = typeof delta.index === 'number' ? delta.index : fallbackIndex;
 		const args = argumentsText(delta.function?.arguments);
+		const argsObject = isObjectJson(args);
 		const byId = delta.id ? [...this._calls.values()].find(call => call.id === delta.id) : undefined;
 		const slot = this._slots.get(wireIndex) ?? wireIndex;
 		let call = byId ?? this._calls.get(slot);
-		if (call && !byId && startsAnotherCall(call, delta, args)) {
+		if (call && !byId && this._startsAnotherCall(call, delta, args, argsObject)) {
 			call = undefined;
 		}
 		if (!call) {
@@ -41,10 +59,10 @@ export class ToolCallAssembler {
 			call.name = delta.function.name;
 		}
 		let appended = '';
-		if (args && !isResent(call.rawArguments, args)) {
-			const replaces = isObjectJson(call.rawArguments) && isObjectJson(args);
+		if (args && !(argsObject && this._isResent(call, args))) {
+			const replaces = argsObject && this._isObject(call);
 			appended = replaces ? '' : args;
-			call.rawArguments = replaces ? args : call.rawArguments + args;
+			this._append(call, args, replaces);
 		}
 		return { call, appended };
 	}
@@ -55,6 +73,70 @@ export class ToolCallAssembler {
 			.sort((a, b) => a.index - b.index)
 			.map(call => ({ ...call, id: call.id || makeId(call.index) }));
 	}
+
+	private _shape(call: AssembledCall): CallShape {
+		let shape = this._shapes.get(call);
+		if (!shape) this._shapes.set(call, (shape = { first: '', last: '', object: false, parsed: 0 }));
+		return shape;
+	}
+
+	private _append(call: AssembledCall, args: string, replaces: boolean): void {
+		const shape = this._shape(call);
+		call.rawArguments = replaces ? args : call.rawArguments + args;
+		const trimmed = args.trim();
+		if (replaces) {
+			shape.first = trimmed[0] ?? '';
+			shape.last = trimmed[trimmed.length - 1] ?? '';
+		} else if (trimmed) {
+			shape.first ||= trimmed[0];
+			shape.last = trimmed[trimmed.length - 1];
+		}
+		shape.object = replaces ? true : undefined;
+	}
+
+	/** Whether the call's text so far is one JSON object (cached; parsed only when it could be, within the budget). */
+	private _isObject(call: AssembledCall): boolean {
+		const shape = this._shape(call);
+		if (shape.object === undefined) {
+			const could = shape.first === '{' && shape.last === '}';
+			const affordable =
+				shape.parsed + call.rawArguments.length <= PARSE_BUDGET * call.rawArguments.length + 4096;
+			if (could && affordable) shape.parsed += call.rawArguments.length;
+			shape.object = could && affordable && isObjectJson(call.rawArguments);
+		}
+		return shape.object;
+	}
+
+	/** The complete arguments sent again (the same object, or the whole text repeated). */
+	private _isResent(call: AssembledCall, incoming: string): boolean {
+		if (!this._isObject(call)) {
+			return false;
+		}
+		const current = call.rawArguments;
+		if (current.length === incoming.length && current === incoming) {
+			return true;
+		}
+		try {
+			return JSON.stringify(JSON.parse(current)) === JSON.stringify(JSON.parse(incoming));
+		} catch {
+			return false;
+		}
+	}
+
+	/** A new id, or a new name or other complete arguments after complete ones, on an index in use: a second call. */
+	private _startsAnotherCall(call: AssembledCall, delta: Delta, args: string, argsObject: boolean): boolean {
+		if (delta.id && call.id && delta.id !== call.id) {
+			return true;
+		}
+		const renamed = !!delta.function?.name && delta.function.name !== call.name;
+		if (!renamed && !argsObject) {
+			return false;
+		}
+		if (!this._isObject(call)) {
+			return false;
+		}
+		return renamed || (argsObject && !this._isResent(call, args));
+	}
 }
 
 /** Arguments as text; some servers send them as an object, not as JSON text. */
@@ -63,33 +145,6 @@ function argumentsText(args: unknown): string {
 		return '';
 	}
 	return typeof args === 'string' ? args : JSON.stringify(args);
-}
-
-/** A new id, or a new name or other complete arguments after complete ones, on an index in use: a second call. */
-function startsAnotherCall(call: AssembledCall, delta: Delta, args: string): boolean {
-	if (delta.id && call.id && delta.id !== call.id) {
-		return true;
-	}
-	if (!isObjectJson(call.rawArguments)) {
-		return false;
-	}
-	const renamed = !!delta.function?.name && delta.function.name !== call.name;
-	return renamed || (isObjectJson(args) && !isResent(call.rawArguments, args));
-}
-
-/** The complete arguments sent again (the same object, or the whole text repeated). */
-function isResent(current: string, incoming: string): boolean {
-	if (!isObjectJson(current)) {
-		return false;
-	}
-	if (current === incoming) {
-		return true;
-	}
-	try {
-		return JSON.stringify(JSON.parse(current)) === JSON.stringify(JSON.parse(incoming));
-	} catch {
-		return false;
-	}
 }
 
 function isObjectJson(text: string): boolean {

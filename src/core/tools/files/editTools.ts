@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { defineTool, fail, ok, type Preparation, type ToolContext, type ToolDefinition } from '../defineTool';
-import { fileDiff, diffStat } from './fileDiff';
+import { fileDiff, fileDiffAsync, diffStat } from './fileDiff';
 import { CallMismatch, displayPath, type ResolvedPath } from '../../gate/paths/paths';
 import { guardFor, type ToolDeps } from '../toolDeps';
 
@@ -15,6 +15,8 @@ interface PlannedWrite {
 	resolved: ResolvedPath;
 	before: string | undefined;
 	after: string;
+	/** Lines added and removed, from the diff the card showed (computed once, within its bounds). */
+	stat?: { added: number; removed: number };
 }
 
 async function currentText(context: ToolContext, path: string): Promise<string | undefined> {
@@ -32,9 +34,11 @@ async function currentText(context: ToolContext, path: string): Promise<string |
 	return Buffer.from(bytes).toString('utf8');
 }
 
-function preparation(plan: PlannedWrite, protectedReason: string | undefined): Preparation {
+async function preparation(plan: PlannedWrite, protectedReason: string | undefined): Promise<Preparation> {
+	const diff = await fileDiffAsync(plan.path, plan.before, plan.after);
+	plan.stat = diffStat(diff);
 	return {
-		diffs: [fileDiff(plan.path, plan.before, plan.after)],
+		diffs: [diff],
 		protectedReasons: protectedReason ? [`${plan.path}: ${protectedReason}`] : [],
 		canonicalPaths: [plan.resolved.canonical],
 		data: plan,
@@ -106,7 +110,7 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
-			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));
+			const stat = plan.stat ?? diffStat(fileDiff(plan.path, plan.before, plan.after));
 			return ok(
 				`${plan.before === undefined ? 'Created' : 'Wrote'} ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`,
 				{ count: 1 },
@@ -162,7 +166,7 @@ export function createEditTools(deps: ToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			await context.workspace.writeText(plan.path, plan.after);
-			const stat = diffStat(fileDiff(plan.path, plan.before, plan.after));
+			const stat = plan.stat ?? diffStat(fileDiff(plan.path, plan.before, plan.after));
 			return ok(`Edited ${displayPath(plan.path)} (+${stat.added} −${stat.removed} lines).`, { count: 1 });
 		},
 	});

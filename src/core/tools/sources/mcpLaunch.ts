@@ -14,6 +14,7 @@ import * as path from 'path';
 import type { McpServerConfig } from './mcpConfig';
 import { parseEnvFile, resolveServer, type VariableContext } from './mcpVariables';
 import { resolveExecutable } from '../../gate/programs';
+import { holdIfCredential, holdSecret } from '../../gate/redact/heldSecrets';
 
 // The program a start runs is the gate's decision (gate/programs.ts); kept here under its old name too.
 export { resolveExecutable };
@@ -63,6 +64,11 @@ export async function planLaunch(server: McpServerConfig, context: LaunchContext
 	if (inputs.size) {
 		lines.push(`asks you for: ${[...inputs].join(', ')}`);
 	}
+	holdServerSecrets(
+		config,
+		env,
+		envRead.map(name => [name, context.env[name]]),
+	);
 	const fingerprint = createHash('sha256')
 		.update(
 			JSON.stringify([
@@ -170,10 +176,36 @@ function remoteLines(server: McpServerConfig, config: McpServerConfig): string[]
 	return lines;
 }
 
+const LABEL = 'MCP server secret';
+
+/**
+ * What Keel hands a server that is a credential, held so it is cut wherever it comes back (the
+ * server's results, its errors, the log): `${env:…}` values, env and envFile entries, header
+ * values, a URL's password. Judged by name and shape (heldSecrets.ts `credentialLike`).
+ */
+function holdServerSecrets(
+	config: McpServerConfig,
+	env: Record<string, string>,
+	fromYourEnv: Array<[string, string | undefined]>,
+): void {
+	for (const [name, value] of fromYourEnv) holdIfCredential(name, value, LABEL);
+	for (const [name, value] of Object.entries(env)) holdIfCredential(name, value, LABEL);
+	for (const [name, value] of Object.entries(config.headers ?? {})) holdIfCredential(name, value, LABEL);
+	if (config.url) {
+		try {
+			holdSecret(decodeURIComponent(new URL(config.url).password), LABEL);
+		} catch {
+			// Not a URL yet (an input still in it): judged again once the inputs are in.
+		}
+	}
+}
+
 /** Inputs answered by the user, put in after consent (never into the program, folder or envFile). */
 export async function withInputs(
 	plan: McpLaunchPlan,
 	answer: (id: string) => Promise<string | undefined>,
+	/** Inputs declared `"password": true`: their answers are held whatever their name. */
+	passwords: ReadonlySet<string> = new Set(),
 ): Promise<{ config: McpServerConfig; env: Record<string, string> }> {
 	const answers = new Map<string, string>();
 	for (const id of plan.inputs) {
@@ -182,19 +214,21 @@ export async function withInputs(
 			throw new LaunchRefused(`the input "${id}" was not given (declare it in "inputs" and answer the prompt)`);
 		}
 		answers.set(id, value);
+		if (passwords.has(id)) holdSecret(value, LABEL);
+		else holdIfCredential(id, value, LABEL);
 	}
 	const fill = (text: string) => text.replace(INPUT, (_, id: string) => answers.get(id) ?? '');
 	const record = (value: Record<string, string> | undefined) =>
 		value && Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
-	return {
-		config: {
-			...plan.config,
-			args: plan.config.args?.map(fill),
-			url: plan.config.url && fill(plan.config.url),
-			headers: record(plan.config.headers),
-		},
-		env: record(plan.env) ?? {},
+	const config = {
+		...plan.config,
+		args: plan.config.args?.map(fill),
+		url: plan.config.url && fill(plan.config.url),
+		headers: record(plan.config.headers),
 	};
+	const env = record(plan.env) ?? {};
+	holdServerSecrets(config, env, []);
+	return { config, env };
 }
 
 function realOr(file: string): string {

@@ -21,8 +21,8 @@ export const ADVANCED = category(
 			{ trust: 'restricted' },
 		),
 		'shell.outputLimitBytes': setting(
-			num(1048576, 1024),
-			'Output kept per stream (stdout, stderr) of one command, in bytes; beyond it the middle is dropped and the result is marked truncated.',
+			num(1048576, 1024, 4194304),
+			'Output kept per stream (stdout, stderr) of one command, in bytes (at most 4 MiB); beyond it the middle is dropped and the result is marked truncated.',
 			{ trust: 'restricted' },
 		),
 		'recovery.reflectionsPerRequest': setting(

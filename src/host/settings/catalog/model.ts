@@ -29,7 +29,11 @@ export const MODEL = category('Model', {
 	),
 	'model.contextWindow': setting(
 		num(32768, 1024),
-		'Context window of the model in tokens. Keel keeps requests inside it (compacting old tool outputs first) and sends it to Ollama as `num_ctx`.',
+		"Context window of the model in tokens. Keel keeps requests inside it (compacting old tool outputs first) and sends it to Ollama as `num_ctx`. When the server runs a smaller window (llama.cpp's `--ctx-size` per slot, the Context Length LM Studio loaded the model with, vLLM's `--max-model-len`, a model trained for less), Keel plans for the server's and says so once; the context meter's tooltip names it.",
+	),
+	'model.reasoningBudget': setting(
+		num(8192, 0),
+		'The most tokens a reasoning model may think before it answers or calls a tool; `0` sets no bound. llama.cpp is sent it as its reasoning budget and ends the thinking there itself; with other servers Keel stops reasoning that runs past it with nothing to show, says so in the chat, and asks the model for its answer or its call without more thinking (Ollama `think: false`, vLLM `enable_thinking: false`).',
 	),
 	'model.maxOutputTokens': setting(
 		num(0, 0),
@@ -54,6 +58,6 @@ export const MODEL = category('Model', {
 	),
 	'model.requestTimeoutSeconds': setting(
 		num(600, 5),
-		'Longest a single model request may take, in seconds. Local models can be slow on first load.',
+		'Longest a single model request may take, in seconds. Local models can be slow on first load. It is also the longest Keel waits for the first token while the server reads a long prompt (and keeps answering): past it the turn stops with a message instead of sending the request again.',
 	),
 });

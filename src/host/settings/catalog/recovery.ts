@@ -20,7 +20,7 @@ export const RECOVERY = category('Recovery', {
 	),
 	'recovery.streamIdleTimeoutSeconds': setting(
 		num(120, 5),
-		'A streaming answer silent for this many seconds is treated as broken and asked again. Generous by default: local models can take a while to load.',
+		"A streaming answer silent for this many seconds after its first token is treated as broken and asked again. Before the first token the server may read a long prompt for minutes: Keel waits as long as the server shows it is alive (llama.cpp's progress, pings, or its health check answering every quarter of this time, at most 15 s), shows the progress in the chat, and never sends the request again meanwhile; a server that stops answering fails at once.",
 	),
 	'agent.loopRepeats': setting(
 		num(3, 2),

@@ -98,9 +98,9 @@ describe('filter engine', () => {
 		assert.match(result.text, /Cannot find module/);
 	});
 
-	it('the security scan reads the raw output, extra patterns included', () => {
+	it('the security scan reads the raw output, extra patterns included', async () => {
 		const raw = 'ok\nAWS_SECRET_ACCESS_KEY=abcdefghijklmnop1234\nINTERNAL-TOKEN-42424242';
-		assert.ok(scanForCredentials(raw).length >= 1);
-		assert.ok(scanForCredentials(raw, ['INTERNAL-TOKEN-\\d{8}']).includes('custom pattern'));
+		assert.ok((await scanForCredentials(raw)).length >= 1);
+		assert.ok((await scanForCredentials(raw, ['INTERNAL-TOKEN-\\d{8}'])).includes('custom pattern'));
 	});
 });

@@ -7,7 +7,7 @@ import * as fc from 'fast-check';
 import { Ajv } from 'ajv';
 import { simplestSchema, wireSchema } from '../../../../src/core/tools/schemaForms';
 import { fromStrictArguments, strictSchema } from '../../../../src/core/tools/strictSchemas';
-import { grammarRefusal } from '../../../support/modelDouble/servers/grammar';
+import { grammarRefusal } from '../../../support/modelDouble/behaviour/grammar';
 import { toolSchema, validValue, type Schema } from '../../../support/toolSchemas';
 
 const asTool = (name: string, parameters: Schema) => ({

@@ -123,6 +123,9 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 			return { ...base, failureClass: 'cancelled', action: 'stop', label: 'Stopped' };
 		case 'modelUnreachable':
 			return { ...base, failureClass: 'transient', action: 'retry', label: 'Model server unreachable' };
+		case 'modelTimeout':
+			// Sent again it would be read from the start again: the user decides (a longer timeout, a shorter chat).
+			return { ...base, failureClass: 'permanent', action: 'stop', label: 'No first token in time' };
 		case 'modelAuth':
 		case 'modelNotFound':
 		case 'stepLimit':

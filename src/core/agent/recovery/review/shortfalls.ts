@@ -5,6 +5,8 @@ import { exampleArguments } from './textMode';
 export type Shortfall =
 	| 'empty'
 	| 'reasoningOnly'
+	/** The reasoning ran past keel.model.reasoningBudget with no answer or call, and was stopped (detail: the bound). */
+	| 'reasoningRunaway'
 	| 'callInReasoning'
 	| 'toolCallsWithoutCalls'
 	| 'truncatedCall'
@@ -24,6 +26,8 @@ export function nudgeText(shortfall: Shortfall, detail = ''): string {
 			return 'Your last reply was empty: no text and no tool call, so nothing happened. Continue the task now: call one of the offered tools, or write your answer for the user.';
 		case 'reasoningOnly':
 			return 'Your last reply contained only reasoning and no answer or tool call, so the user saw nothing. Do not stop after thinking: call a tool as a real tool call, or write the answer for the user.';
+		case 'reasoningRunaway':
+			return 'Your reasoning ran past its budget without an answer or a tool call, so it was stopped. Do not think any further: write your answer for the user now, or make the one tool call that comes next.';
 		case 'callInReasoning':
 			return 'You wrote a tool call inside your reasoning. Calls there are never run. Issue it now as a real tool call (the tool-calling format, with its arguments as a JSON object).';
 		case 'toolCallsWithoutCalls':
@@ -50,6 +54,8 @@ export function shortfallLabel(shortfall: Shortfall, detail = ''): string {
 			return 'The model sent an empty answer (no text, no tool call)';
 		case 'reasoningOnly':
 			return 'The model only reasoned and gave no answer or tool call';
+		case 'reasoningRunaway':
+			return `The model reasoned past ${detail ? `${Number(detail).toLocaleString('en-US')} tokens` : 'its budget'} (keel.model.reasoningBudget) without answering or calling a tool; the reasoning was stopped`;
 		case 'callInReasoning':
 			return 'The model wrote its tool call inside its reasoning, where it cannot run';
 		case 'toolCallsWithoutCalls':
@@ -75,6 +81,8 @@ export interface Escalation {
 	/** Ask for the call as text this once: a server that drops or cuts native calls cannot touch it. */
 	textMode: boolean;
 	avoidRepetition: boolean;
+	/** Ask for the answer without thinking, where the server has a switch for it. */
+	noThinking?: boolean;
 }
 
 /**
@@ -95,10 +103,14 @@ export function escalation(shortfall: Shortfall, detail: string, offered: readon
 	const example = tool
 		? `<tool_call>${JSON.stringify({ name: tool.name, arguments: exampleArguments(tool.parameters) })}</tool_call>`
 		: '';
-	const answerOrCall = shortfall === 'empty' || shortfall === 'reasoningOnly' || shortfall === 'announcedAction';
+	const runaway = shortfall === 'reasoningRunaway';
+	const answerOrCall =
+		shortfall === 'empty' || shortfall === 'reasoningOnly' || shortfall === 'announcedAction' || runaway;
 	return {
+		...(runaway ? { noThinking: true } : {}),
 		text: [
 			`${shortfallLabel(shortfall, detail)}, again after a correction, so nothing ran.`,
+			runaway ? 'Do not think before replying.' : '',
 			answerOrCall
 				? 'Reply now with either your final answer as plain text, or exactly one tool call written as text in this form and nothing after it:'
 				: 'Reply now with exactly one tool call written as text in this form, with every required argument filled in, and nothing after it:',

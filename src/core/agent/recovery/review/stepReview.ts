@@ -99,6 +99,9 @@ export function postReview(
 				note: `Recovered the ${call.name} call the model wrote in its reasoning`,
 			};
 		}
+		if (output.reasoningOverBudget !== undefined) {
+			return { output, shortfall: 'reasoningRunaway', detail: String(output.reasoningOverBudget) };
+		}
 		if (!announced) {
 			const mentions = names.some(name =>
 				new RegExp(`${name}\\s*\\(|"name"\\s*:\\s*"${name}"|<tool_call>|to=functions\\.`, 'i').test(

@@ -1,13 +1,14 @@
 import { networkFetch } from '../../../gate/network/network';
 import type Anthropic from '@anthropic-ai/sdk';
 import { type AgentError } from '../../../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ModelServer } from '../../chatModel';
 import { AnthropicStreamReader } from './anthropicStream';
 import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../../../util/lazyRequire';
 import { anthropicForcing, type ForcingPrior } from '../../forcing';
+import { holdSecret } from '../../../gate/redact/heldSecrets';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,6 +20,7 @@ export interface AnthropicChatModelOptions extends EndpointInfo {
 	maxRetries?: number;
 	timeoutMs?: number;
 	fetch?: typeof fetch;
+	server?: ModelServer;
 }
 
 /**
@@ -34,6 +36,8 @@ export class AnthropicChatModel implements ChatModel {
 	constructor(private readonly _options: AnthropicChatModelOptions) {
 		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
 		this.forcing = anthropicForcing(_options.baseUrl);
+		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
+		holdSecret(_options.apiKey, 'API key', 4);
 		this._client = new (loadSdk())({
 			baseURL: _options.baseUrl,
 			apiKey: _options.apiKey || 'no-key',
@@ -41,6 +45,10 @@ export class AnthropicChatModel implements ChatModel {
 			timeout: _options.timeoutMs ?? 10 * 60_000,
 			fetch: _options.fetch ?? networkFetch,
 		});
+	}
+
+	get server(): ModelServer | undefined {
+		return this._options.server;
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
@@ -78,6 +86,7 @@ export class AnthropicChatModel implements ChatModel {
 		} catch (error) {
 			throw this._mapError(error);
 		}
+		yield { type: 'waiting' };
 		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
 	}
 

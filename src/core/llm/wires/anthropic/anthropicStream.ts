@@ -111,13 +111,17 @@ export class AnthropicStreamReader implements Completion {
 				this._done = true;
 				this._stopReason ??= null;
 				break;
+			case 'ping':
+				// Anthropic pings while it works: a sign of life before the first token, nothing more.
+				yield { type: 'waiting' };
+				break;
 			case 'message':
 				// A whole message where a stream was asked for.
 				yield* this._message(event as WireEvent & { content?: Block[]; stop_reason?: string });
 				break;
 			case undefined:
 				// A frame with no type (a proxy's keep-alive) says nothing about the reply; so do the
-				// types not named here (`ping`, `content_block_stop`, ones added later).
+				// types not named here (`content_block_stop`, ones added later).
 				break;
 		}
 	}

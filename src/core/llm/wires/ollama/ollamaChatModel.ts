@@ -1,6 +1,6 @@
 import { networkFetch } from '../../../gate/network/network';
 import { AgentError } from '../../../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ModelServer } from '../../chatModel';
 import { describeModelFailure, mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OllamaStreamReader } from './ollamaStream';
 import { toOllamaMessages, toOllamaTools } from './ollamaWire';
@@ -17,6 +17,7 @@ export interface OllamaChatModelOptions extends EndpointInfo {
 	/** The most output tokens to ask for (keel.model.maxOutputTokens), as num_predict; less when less is left of the window. */
 	maxOutputTokens?: number;
 	fetch?: typeof fetch;
+	server?: ModelServer;
 }
 
 /** Strips what users paste after the host: `/v1` (the OpenAI path) or `/api`. */
@@ -38,6 +39,10 @@ export class OllamaChatModel implements ChatModel {
 		this.id = `ollama:${this._root}#${_options.model}`;
 	}
 
+	get server(): ModelServer | undefined {
+		return this._options.server;
+	}
+
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
 		const endpoint = { baseUrl: this._root, model: this._options.model, provider: 'ollama' };
 		const timeout = AbortSignal.timeout(this._options.timeoutMs ?? 10 * 60_000);
@@ -53,8 +58,14 @@ export class OllamaChatModel implements ChatModel {
 					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
 					tools: tools.length > 0 ? tools : undefined,
 					stream: true,
-					options: ollamaOptions(this._options.contextWindow, request, this._options.maxOutputTokens),
+					options: ollamaOptions(
+						numCtx(request.contextWindow, this._options.contextWindow),
+						request,
+						this._options.maxOutputTokens,
+					),
 					keep_alive: this._options.keepAlive,
+					// A re-ask after reasoning ran away: the answer without thinking (Ollama's `think`).
+					...(request.reasoning === 'off' ? { think: false } : {}),
 				}),
 				signal,
 			});
@@ -69,6 +80,7 @@ export class OllamaChatModel implements ChatModel {
 			);
 		}
 
+		yield { type: 'waiting' };
 		const reader = new OllamaStreamReader();
 		try {
 			for await (const line of jsonLines(bodyText(response.body as ReadableStream<Uint8Array>, reader))) {
@@ -84,6 +96,11 @@ export class OllamaChatModel implements ChatModel {
 		}
 		yield* reader.finish();
 	}
+}
+
+/** The window the loop plans for (the server's, when smaller), never more than the one this model was made with. */
+function numCtx(planned: number | undefined, configured: number | undefined): number | undefined {
+	return planned !== undefined && configured !== undefined ? Math.min(planned, configured) : (planned ?? configured);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { type AgentError } from '../../../errors';
-import type { ChatModel, ChatRequest, ModelEvent } from '../../chatModel';
+import type { ChatModel, ChatRequest, ModelEvent, ModelServer, ServerKind } from '../../chatModel';
 import { withOpenAIErrorEnvelope } from '../../stream/errorEnvelope';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
@@ -10,6 +10,7 @@ import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWir
 import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { holdSecret } from '../../../gate/redact/heldSecrets';
 
 // Built into dist/vendor/openai-sdk.js: a user of Ollama's native API or Anthropic never loads it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,6 +24,8 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 	/** The most output tokens to ask for (keel.model.maxOutputTokens); less when less is left of the window. */
 	maxOutputTokens?: number;
 	fetch?: typeof fetch;
+	/** The server behind the endpoint, asked what it is before the first request (its own parameters go only to it). */
+	server?: ModelServer;
 }
 
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
@@ -37,6 +40,12 @@ export class OpenAIChatModel implements ChatModel {
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
 		this.forcing = openaiForcing(_options.provider);
+		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
+		holdSecret(_options.apiKey, 'API key', 4);
+	}
+
+	get server(): ModelServer | undefined {
+		return this._options.server;
 	}
 
 	/** The SDK's client, made on the first request. */
@@ -54,9 +63,19 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const response = await this._open(request);
+		const kind = await this._serverKind(request.signal);
+		const response = await this._open(request, kind);
+		// The status line: the server has the request (llama.cpp sends it when a slot starts on it).
+		yield { type: 'waiting' };
 		const reader = new OpenAIStreamReader();
 		yield* readStream(response, reader, error => this._mapError(error, true));
+	}
+
+	/** Which server this is, where it says: its own parameters are sent to it alone (api.openai.com refuses unknown ones). */
+	private async _serverKind(signal: AbortSignal | undefined): Promise<ServerKind | undefined> {
+		const said = (await this._options.server?.describe(signal).catch(() => undefined))?.kind;
+		// What the server says it is wins (a vLLM on llama.cpp's port 8080); the preset speaks when it says nothing.
+		return said ?? (this._options.provider === 'llamacpp' ? 'llamacpp' : undefined);
 	}
 
 	/**
@@ -64,11 +83,11 @@ export class OpenAIChatModel implements ChatModel {
 	 * alphanumerics) or about `max_tokens` (OpenAI's reasoning models want
 	 * `max_completion_tokens`) is fixed and sent once more, and remembered for this model.
 	 */
-	private async _open(request: ChatRequest): Promise<Response> {
+	private async _open(request: ChatRequest, kind: ServerKind | undefined): Promise<Response> {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				return await this._client.chat.completions
-					.create(this._params(request), { signal: request.signal })
+					.create(this._params(request, kind), { signal: request.signal })
 					.asResponse();
 			} catch (error) {
 				const mapped = this._mapError(error);
@@ -97,15 +116,19 @@ export class OpenAIChatModel implements ChatModel {
 		return false;
 	}
 
-	private _params(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+	private _params(
+		request: ChatRequest,
+		kind: ServerKind | undefined,
+	): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
 		const tools = toOpenAITools(request.tools, request.strictTools === true && request.toolChoice !== undefined);
 		const toolChoice = tools.length > 0 ? toOpenAIToolChoice(request.toolChoice) : undefined;
 		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
+		const replay = replaysReasoning(this._options.model) || request.keepReasoning === true;
 		return {
 			model: this._options.model,
 			messages: toOpenAIMessages(
 				request.messages,
-				replaysReasoning(this._options.model),
+				replay,
 				this._idRule,
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
@@ -115,6 +138,7 @@ export class OpenAIChatModel implements ChatModel {
 			...(budget !== undefined ? { [this._budgetField]: budget } : {}),
 			// Standard penalties only: api.openai.com rejects unknown parameters with a 400.
 			...(request.avoidRepetition ? { frequency_penalty: 0.6, presence_penalty: 0.4 } : {}),
+			...serverParams(kind, request),
 		};
 	}
 
@@ -139,6 +163,34 @@ export class OpenAIChatModel implements ChatModel {
 		);
 	}
 }
+
+/**
+ * What only some servers take. llama.cpp: `return_progress` streams `prompt_progress` frames
+ * while it reads the prompt, and `reasoning_budget_tokens` ends the thinking after that many
+ * tokens (0: at once) where the template has thinking tags. vLLM: `chat_template_kwargs`
+ * `enable_thinking: false` for an answer without thinking.
+ * https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md (return_progress, --reasoning-budget)
+ */
+export function serverParams(kind: ServerKind | undefined, request: ChatRequest): Record<string, unknown> {
+	const reasoning = request.reasoning;
+	if (kind === 'llamacpp') {
+		return {
+			return_progress: true,
+			...(reasoning === 'off'
+				? { reasoning_budget_tokens: 0 }
+				: reasoning
+					? { reasoning_budget_tokens: reasoning.budget, reasoning_budget_message: BUDGET_MESSAGE }
+					: {}),
+		};
+	}
+	if (kind === 'vllm' && reasoning === 'off') {
+		return { chat_template_kwargs: { enable_thinking: false } };
+	}
+	return {};
+}
+
+/** Written into the reasoning where a server's budget ends it, so the model goes on to act rather than trail off. */
+const BUDGET_MESSAGE = '\n\nEnough thinking: now answer, or make the tool call.\n';
 
 /** What is left of the window, never more than the configured most; undefined when neither is known. */
 export function askedOutputTokens(left: number | undefined, most: number | undefined): number | undefined {

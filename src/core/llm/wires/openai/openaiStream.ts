@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import type { ModelEvent, ServerTimings, TokenUsage } from '../../chatModel';
+import type { ModelEvent, PrefillProgress, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import { inStreamError, payloadError } from '../../stream/payloadError';
 import { tryParseJson } from '../../../util/json';
@@ -22,6 +22,8 @@ interface WireDelta {
 }
 
 interface WireChunk {
+	/** llama.cpp, with `return_progress: true`: how far it is through the prompt, before the first token. */
+	prompt_progress?: { total?: number; cache?: number; processed?: number; time_ms?: number };
 	choices?: Array<{ delta?: WireDelta; message?: WireDelta; finish_reason?: string | null }>;
 	usage?: {
 		prompt_tokens?: number;
@@ -105,6 +107,10 @@ export class OpenAIStreamReader implements Completion {
 			inStreamError(error.message, text);
 		}
 		const chunk = value as WireChunk;
+		const progress = prefillProgress(chunk.prompt_progress);
+		if (progress) {
+			yield { type: 'waiting', progress };
+		}
 		if (chunk.usage) {
 			this._usage = usageOf(chunk);
 		}
@@ -152,6 +158,23 @@ export class OpenAIStreamReader implements Completion {
 			};
 		}
 	}
+}
+
+/**
+ * llama.cpp's `prompt_progress` frame: `total` prompt tokens, `cache` of them reused,
+ * `processed` so far (the cached ones included), `time_ms` since it started on the prompt.
+ * https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md (return_progress)
+ */
+function prefillProgress(raw: WireChunk['prompt_progress']): PrefillProgress | undefined {
+	if (!raw || typeof raw !== 'object' || typeof raw.total !== 'number' || typeof raw.processed !== 'number') {
+		return undefined;
+	}
+	return {
+		total: raw.total,
+		cached: typeof raw.cache === 'number' ? raw.cache : 0,
+		processed: raw.processed,
+		...(typeof raw.time_ms === 'number' ? { elapsedMs: raw.time_ms } : {}),
+	};
 }
 
 /** The last chunk's counts as servers send them: OpenAI's `prompt_tokens_details`, llama.cpp's `timings`. */

@@ -172,6 +172,42 @@ describe('runTurn', () => {
 		assert.ok(result && result.kind === 'tool_result' && result.data.errorKind === 'cancelled');
 	});
 
+	it('a Stop ends the turn at once, and the turn says when the call it left running has finished writing', async () => {
+		// Delays of many lengths: the turn must never claim the work settled before the write landed.
+		for (const delayMs of [0, 1, 5, 20, 60]) {
+			let release!: () => void;
+			const started = new Promise<void>(resolve => (release = resolve));
+			const slowWrite = defineTool({
+				name: 'slow_write',
+				description: 'ignores its signal',
+				input: z.object({}),
+				effect: 'read',
+				describe: () => 'Write late',
+				async execute(_input, { workspace }) {
+					release();
+					await new Promise(resolve => setTimeout(resolve, delayMs));
+					await workspace.writeFile('late.txt', Buffer.from('late'));
+					return ok('written');
+				},
+			});
+			const { options, workspace } = setup([callStep({ name: 'slow_write', args: {} })], {
+				registry: new ToolRegistry([slowWrite]),
+			});
+			const abort = new AbortController();
+			const turn = runTurn(options, [], 'write', 't1', abort.signal);
+			await started;
+			abort.abort();
+			const outcome = await turn;
+			assert.strictEqual(outcome.reason, 'cancelled');
+			await outcome.settled;
+			assert.strictEqual(
+				Buffer.from(await workspace.readFile('late.txt')).toString(),
+				'late',
+				`after ${delayMs} ms the write had landed`,
+			);
+		}
+	});
+
 	it('keeps the partial answer and reports the error when the model fails mid-stream', async () => {
 		// With no retries left (keel.recovery.maxRetriesPerTurn = 0) a broken stream ends the turn.
 		const { options, events } = setup(

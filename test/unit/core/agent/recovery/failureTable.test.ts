@@ -93,6 +93,12 @@ describe('failure classification table', () => {
 		['connection refused', describeModelFailure({ connection: true }, endpoint), 'transient', 'retry'],
 		['stream broke', new AgentError('modelStream', 'The model stream broke: terminated'), 'stream', 'retryStream'],
 		[
+			'no first token within the request timeout, the server alive: not sent again',
+			new AgentError('modelTimeout', 'No first token after 600 s (keel.model.requestTimeoutSeconds)'),
+			'permanent',
+			'stop',
+		],
+		[
 			'error event inside a 200 stream',
 			new AgentError('modelHttp', 'x', { status: undefined }),
 			'stream',

@@ -112,7 +112,7 @@ describe('tool selection (the per-request tool budget)', () => {
 			notices[0],
 			/Tools offered: \d+ of 75 — 14 built-in \+ \d+ by relevance \(mcp_big_flight_status_3/,
 		);
-		assert.match(notices[0], /keel\.model\.contextWindow 8,192/);
+		assert.match(notices[0], /the 8,192-token context window/);
 	});
 
 	it('the catalog names what was held back, and request_tools offers it from the next step on', async () => {
