@@ -79,7 +79,9 @@ async function main(): Promise<number> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-vscode-'));
 	const configFile = path.join(tmp, 'config.json');
 	const resultFile = path.join(tmp, 'result.json');
+	// Present from the start, as on a machine where Copilot CLI or VS Code 1.140 made it: a watcher needs the folder.
 	const copilotHome = path.join(tmp, 'copilot');
+	fs.mkdirSync(copilotHome);
 	let server: CodeServer | undefined;
 	let browser: Browser | undefined;
 	const t0 = Date.now();

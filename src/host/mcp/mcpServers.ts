@@ -143,6 +143,16 @@ export function consentSource(entry: McpServerEntry): string {
 	return vscode.workspace.asRelativePath(entry.file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
 
+/** The file that declares a server, short, for lists: `.mcp.json`, `.vscode/mcp.json`, `mcp-config.json`… */
+export function declaredIn(entry: McpServerEntry): string {
+	if (!entry.file) {
+		return 'user settings';
+	}
+	return entry.config.scope === 'user'
+		? path.posix.basename(entry.file.path)
+		: vscode.workspace.asRelativePath(entry.file, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
 /** The connection's limits from settings, read at each start. */
 export function connectionOptions(clientVersion: string): McpConnectionOptions {
 	return {
