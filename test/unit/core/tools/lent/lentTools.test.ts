@@ -25,11 +25,7 @@ describe('tools lent to VS Code (package.json languageModelTools)', () => {
 			assert.strictEqual(registry.get(name)!.effect, 'read');
 			// Declared whole for other agents: what Keel validates with, not the form its own requests carry.
 			const { $schema: _, ...declared } = z.toJSONSchema(registry.get(name)!.input, { io: 'input' });
-			assert.deepStrictEqual(
-				tool.inputSchema,
-				declared,
-				`${tool.name}: regenerate the schema in package.json`,
-			);
+			assert.deepStrictEqual(tool.inputSchema, declared, `${tool.name}: regenerate the schema in package.json`);
 			assert.strictEqual(tool.modelDescription, spec.description);
 		}
 	});
