@@ -39,8 +39,13 @@ export async function probeForcing(
 			detail: "This server's API has no way to force a tool call (Ollama's /api/chat, VS Code's models).",
 		};
 	}
-	const required = await ask(model, signal, { kind: 'required' }, 'Say hello in five words. Do not call any tool.');
-	const named = await ask(model, signal, { kind: 'named', name: TIME.name }, 'What is the weather in Paris?');
+	const required = await askForced(
+		model,
+		signal,
+		{ kind: 'required' },
+		'Say hello in five words. Do not call any tool.',
+	);
+	const named = await askForced(model, signal, { kind: 'named', name: TIME.name }, 'What is the weather in Paris?');
 	for (const [kind, verdict] of [
 		['required', required],
 		['named', named],
@@ -54,11 +59,11 @@ export async function probeForcing(
 			detail: 'The forced-call probe did not get an answer from the server; what it does with a forced call is learned in use.',
 		};
 	}
-	return { required, named, detail: describe(required, named) };
+	return { required, named, detail: describeForcing(required, named) };
 }
 
 /** The verdict for one forced request; undefined when the server failed in a way that says nothing about forcing. */
-async function ask(
+async function askForced(
 	model: ChatModel,
 	signal: AbortSignal,
 	choice: ToolChoice,
@@ -92,7 +97,7 @@ async function ask(
 	}
 }
 
-function describe(required: ForcingVerdict, named: ForcingVerdict): string {
+function describeForcing(required: ForcingVerdict, named: ForcingVerdict): string {
 	const word = { honoured: 'enforced', ignored: 'accepted and ignored', refused: 'refused' } as const;
 	const both =
 		required === named

@@ -8,6 +8,7 @@
  * nesting and huge enums are told instead of spelled out. Every form is a relaxation of the
  * schema it came from: a call valid under the original is valid under what was sent.
  */
+import { isRecord } from '../util/json';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -117,7 +118,7 @@ function shape(node: unknown, walk: Walk): JsonSchema {
 		out.allOf = walk.limits.maxBranches > 0 ? out.allOf.map(b => shape(b, walk)) : undefined;
 		if (out.allOf === undefined) delete out.allOf;
 	}
-	if (Array.isArray(out.enum) && tooLong(out.enum, walk.limits.maxEnum)) {
+	if (Array.isArray(out.enum) && pastLimit(out.enum, walk.limits.maxEnum)) {
 		const values = out.enum;
 		delete out.enum;
 		out.type ??= enumType(values);
@@ -249,7 +250,7 @@ function typeOf(node: JsonSchema): string | undefined {
 	return undefined;
 }
 
-function tooLong(values: unknown[], most: number): boolean {
+function pastLimit(values: unknown[], most: number): boolean {
 	return values.length > most || JSON.stringify(values).length > 40 * Math.max(1, most);
 }
 
@@ -264,10 +265,6 @@ function enumType(values: unknown[]): string | undefined {
 /** `anyOf: [X, {type: null}]`: how zod writes an optional nullable field; never "one of 2 shapes". */
 function isNullable(branches: unknown[]): boolean {
 	return branches.length === 2 && branches.some(b => isRecord(b) && b.type === 'null');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -7,6 +7,7 @@
  * (no fields listed) cannot be strict: its tool goes without `strict`.
  */
 import type { JsonSchema } from './schemaForms';
+import { isRecord } from '../util/json';
 
 /** The strict form of a schema (from wireSchema), or undefined when it has a free-form object. */
 export function strictSchema(schema: JsonSchema): JsonSchema | undefined {
@@ -103,8 +104,4 @@ function dropNulls(value: unknown, schema: unknown): unknown {
 		out[key] = dropNulls(item, properties[key]);
 	}
 	return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
