@@ -41,6 +41,7 @@ export function reportMarkdown(report: CheckReport): string {
 		'## Context window',
 		contextTable(report),
 		`Probe: ${report.probe}`,
+		...(report.forcing ? [`Forced calls: ${report.forcing.detail}`] : []),
 	].join('\n\n');
 }
 
