@@ -34,7 +34,8 @@ function buildRepository(root: string): void {
 		lines.push('commit refs/heads/main', `committer b <b@b> ${when++} +0000`, blob(message), ...changes, '');
 	};
 	const first: string[] = [];
-	for (let i = 0; i < FILES; i++) first.push(`M 100644 inline dir${i % 100}/file${i}.ts`, blob(`export const v${i} = ${i};\n`));
+	for (let i = 0; i < FILES; i++)
+		first.push(`M 100644 inline dir${i % 100}/file${i}.ts`, blob(`export const v${i} = ${i};\n`));
 	commit('initial', first);
 	for (let c = 1; c < COMMITS; c++) {
 		const changes: string[] = [];
@@ -85,14 +86,32 @@ export async function run(): Promise<void> {
 			const without: number[] = [];
 			let reasons: string[] = [];
 			for (let i = 0; i < RUNS; i++) {
-				asked.push(await timeIt(async () => (reasons = await wordReasons(line, '', { guard, workspace, gate, git }, 'terminal'))));
-				without.push(await timeIt(() => wordReasons(line, '', { guard, workspace, gate, git: silentGit }, 'terminal')));
+				asked.push(
+					await timeIt(
+						async () =>
+							(reasons = await wordReasons(line, '', { guard, workspace, gate, git }, 'terminal')),
+					),
+				);
+				without.push(
+					await timeIt(() => wordReasons(line, '', { guard, workspace, gate, git: silentGit }, 'terminal')),
+				);
 			}
 			const p50 = percentile(asked, 0.5);
-			rows.push([line, p50 - percentile(without, 0.5), p50, percentile(asked, 0.95), reasons.length ? 'asks' : 'runs']);
+			rows.push([
+				line,
+				p50 - percentile(without, 0.5),
+				p50,
+				percentile(asked, 0.95),
+				reasons.length ? 'asks' : 'runs',
+			]);
 		}
-		printTable(['command', 'git p50 (ms)', 'total p50', 'total p95', 'verdict'], [...rows, ['budget (per git command)', BUDGET_MS, '', '', '']]);
-		console.log(`\nn=${RUNS} each; the whole analysis also runs once more when an approved command starts (the re-check).`);
+		printTable(
+			['command', 'git p50 (ms)', 'total p50', 'total p95', 'verdict'],
+			[...rows, ['budget (per git command)', BUDGET_MS, '', '', '']],
+		);
+		console.log(
+			`\nn=${RUNS} each; the whole analysis also runs once more when an approved command starts (the re-check).`,
+		);
 	} finally {
 		fs.rmSync(base, { recursive: true, force: true });
 	}

@@ -13,8 +13,24 @@ import { shellFixture, type ShellFixture } from './support/shellFixture';
 const SEED = Number(process.env.KEEL_SEED ?? 20_261_128);
 const RAN = ['succeeded', 'failed'];
 
-const READERS = ['cat {}', 'head -n 5 {}', 'tail -n 5 {}', 'sort {}', 'grep -h a {}', 'wc -l {}', "awk '{print}' {}", "sed -n '1p' {}"];
-const WRITERS = ['echo ok > {}', 'touch {}', 'cp src/a.txt {}', 'tee {} < src/a.txt', 'printf x >> {}', 'sort -o {} src/a.txt'];
+const READERS = [
+	'cat {}',
+	'head -n 5 {}',
+	'tail -n 5 {}',
+	'sort {}',
+	'grep -h a {}',
+	'wc -l {}',
+	"awk '{print}' {}",
+	"sed -n '1p' {}",
+];
+const WRITERS = [
+	'echo ok > {}',
+	'touch {}',
+	'cp src/a.txt {}',
+	'tee {} < src/a.txt',
+	'printf x >> {}',
+	'sort -o {} src/a.txt',
+];
 const INLINE_WRITERS = [
 	`awk '{print > "{}"}' src/a.txt`,
 	`awk 'BEGIN{print "x" >> "{}"}'`,
@@ -23,9 +39,25 @@ const INLINE_WRITERS = [
 ];
 // Brace lists, `$(…)` and `git grep` are left out: the approval policy asks for them before any path is judged.
 const CONTEXTS = ['X', 'true && X', '(X)', 'X | cat', '{ X; }'];
-const READ_TARGETS = ['src/a.txt', 'sub/../x', 'sub/deep/../../src/b.txt', "'a b/../x'", '"sub/deep/file.txt"', "$'src/a.txt'"];
+const READ_TARGETS = [
+	'src/a.txt',
+	'sub/../x',
+	'sub/deep/../../src/b.txt',
+	"'a b/../x'",
+	'"sub/deep/file.txt"',
+	"$'src/a.txt'",
+];
 const WRITE_TARGETS = ['out.txt', 'sub/../made.txt', 'sub/deep/new.txt', "'a b/new.txt'", 'src/../made2.txt'];
-const GIT = ['git status', 'git log --oneline', 'git log -p -- src', 'git show HEAD:src/a.txt', 'git diff HEAD -- src', 'git blame src/a.txt', 'git cat-file -p HEAD:src/b.txt', 'git ls-files'];
+const GIT = [
+	'git status',
+	'git log --oneline',
+	'git log -p -- src',
+	'git show HEAD:src/a.txt',
+	'git diff HEAD -- src',
+	'git blame src/a.txt',
+	'git cat-file -p HEAD:src/b.txt',
+	'git ls-files',
+];
 /** Ask by design: what such a program touches cannot be read from the line. */
 const INTERPRETERS = ["python3 -c 'print(1)'", "node -e 'console.log(1)'", "perl -e 'print 1'"];
 
@@ -47,11 +79,19 @@ function everydayLines(): string[] {
 			.forEach(line => lines.add(line));
 	mix(READERS, READ_TARGETS, 1, 60);
 	mix(WRITERS, WRITE_TARGETS, 2, 40);
-	mix(INLINE_WRITERS, WRITE_TARGETS.filter(t => !t.startsWith("'")), 3, 30);
-	fc.sample(fc.tuple(fc.constantFrom(...GIT), fc.constantFrom(...CONTEXTS)).map(([g, c]) => c.replace('X', () => g)), {
-		seed: SEED + 4,
-		numRuns: 20,
-	}).forEach(line => lines.add(line));
+	mix(
+		INLINE_WRITERS,
+		WRITE_TARGETS.filter(t => !t.startsWith("'")),
+		3,
+		30,
+	);
+	fc.sample(
+		fc.tuple(fc.constantFrom(...GIT), fc.constantFrom(...CONTEXTS)).map(([g, c]) => c.replace('X', () => g)),
+		{
+			seed: SEED + 4,
+			numRuns: 20,
+		},
+	).forEach(line => lines.add(line));
 	return [...lines];
 }
 

@@ -24,7 +24,11 @@ const TRAPS = "git: judging a command runs none of the repository's programs";
 function harnessFor(ws: string, home: string, settings = EVERYTHING_AUTO): Harness {
 	const runner = new LocalBashRunner(ws, home);
 	const tools = createShellTools({
-		selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
+		selector: new ShellBackendSelector(
+			() => 'terminal',
+			Object.assign(runner, { available: async () => false }),
+			runner,
+		),
 		settings: () => ({ timeoutSeconds: 10, outputLimitBytes: 500_000, memoryMb: 512, pids: 256 }),
 	});
 	return toolHarness(ws, { settings, extra: tools });
@@ -129,7 +133,8 @@ describe('security: git is asked what it will print', function () {
 
 	const objectsNamed = (o: string) => o.replace('{blobshort}', () => blob.slice(0, 10)).replace('{blob}', () => blob);
 	const lines = new Set<string>();
-	for (const printer of OBJECT_PRINTERS.slice(0, 2)) for (const object of OBJECTS) lines.add(printer.replace('{}', () => object));
+	for (const printer of OBJECT_PRINTERS.slice(0, 2))
+		for (const object of OBJECTS) lines.add(printer.replace('{}', () => object));
 	for (const printer of HISTORY_PRINTERS) lines.add(printer);
 	fc.sample(
 		fc
@@ -138,7 +143,9 @@ describe('security: git is asked what it will print', function () {
 		{ seed: SEED + 1, numRuns: 60 },
 	).forEach(line => lines.add(line));
 	fc.sample(
-		fc.tuple(fc.constantFrom(...HISTORY_PRINTERS), fc.constantFrom(...CONTEXTS)).map(([p, c]) => c.replace('X', () => p)),
+		fc
+			.tuple(fc.constantFrom(...HISTORY_PRINTERS), fc.constantFrom(...CONTEXTS))
+			.map(([p, c]) => c.replace('X', () => p)),
 		{ seed: SEED + 2, numRuns: 40 },
 	).forEach(line => lines.add(line));
 
@@ -156,9 +163,16 @@ describe('security: git is asked what it will print', function () {
 	}
 
 	it('everyday git still runs without a card', async () => {
-		for (const line of ['git status', 'git log --oneline', 'git log -3 --format=%s', 'git branch', 'git diff --stat src']) {
+		for (const line of [
+			'git status',
+			'git log --oneline',
+			'git log -3 --format=%s',
+			'git branch',
+			'git diff --stat src',
+		]) {
 			const result = await h.run('run_command', { command: line });
-			if (!['succeeded', 'failed'].includes(result.card.status)) throw new Error(`${line}: ${result.card.status} ${result.card.policyReason}`);
+			if (!['succeeded', 'failed'].includes(result.card.status))
+				throw new Error(`${line}: ${result.card.status} ${result.card.policyReason}`);
 		}
 	});
 });
@@ -204,7 +218,9 @@ describe('security: a workspace inside a larger repository', function () {
 	];
 	const lines = new Set<string>(OUTER_LINES);
 	fc.sample(
-		fc.tuple(fc.constantFrom(...OUTER_LINES), fc.constantFrom(...CONTEXTS)).map(([l, c]) => c.replace('X', () => l)),
+		fc
+			.tuple(fc.constantFrom(...OUTER_LINES), fc.constantFrom(...CONTEXTS))
+			.map(([l, c]) => c.replace('X', () => l)),
 		{ seed: SEED + 3, numRuns: 25 },
 	).forEach(line => lines.add(line));
 	for (const line of lines) {
@@ -232,7 +248,9 @@ describe("security: judging a git command runs none of the repository's programs
 		ran = trapped.ran;
 		fs.mkdirSync(path.join(tree.base, 'home'));
 		// Every command asks and every card is refused: nothing the model wrote runs, only Keel's analysis.
-		h = harnessFor(trapped.ws, path.join(tree.base, 'home'), { autoApprove: { read: true, write: false, exec: false } });
+		h = harnessFor(trapped.ws, path.join(tree.base, 'home'), {
+			autoApprove: { read: true, write: false, exec: false },
+		});
 	});
 	after(() => tree.cleanup());
 

@@ -77,7 +77,12 @@ function wordLines(): string[] {
 	const mix = (programs: string[], targets: string[], offset: number, count: number) =>
 		sample(
 			fc
-				.tuple(fc.constantFrom(...programs), fc.constantFrom(...targets), fc.nat(40), fc.constantFrom(...CONTEXTS))
+				.tuple(
+					fc.constantFrom(...programs),
+					fc.constantFrom(...targets),
+					fc.nat(40),
+					fc.constantFrom(...CONTEXTS),
+				)
 				.map(([program, target, pick, context]) => {
 					const words = spellingsOf(target);
 					return context.replace('X', () => fill(program, words[pick % words.length]));
@@ -119,11 +124,19 @@ describe('security: paths as the kernel resolves them (run_command)', function (
 
 	for (const line of wordLines()) {
 		it(`asks before ${JSON.stringify(line).slice(0, 90)}`, () =>
-			attack(`words ${JSON.stringify(line).slice(0, 90)}`, () => throughOf(f, () => f.h.run('run_command', { command: line })), WORDS));
+			attack(
+				`words ${JSON.stringify(line).slice(0, 90)}`,
+				() => throughOf(f, () => f.h.run('run_command', { command: line })),
+				WORDS,
+			));
 	}
 	for (const line of dotdotLines()) {
 		it(`asks before ${JSON.stringify(line).slice(0, 90)}`, () =>
-			attack(`dotdot ${JSON.stringify(line).slice(0, 90)}`, () => throughOf(f, () => f.h.run('run_command', { command: line })), DOTDOT));
+			attack(
+				`dotdot ${JSON.stringify(line).slice(0, 90)}`,
+				() => throughOf(f, () => f.h.run('run_command', { command: line })),
+				DOTDOT,
+			));
 	}
 });
 
@@ -135,9 +148,15 @@ describe('security: paths as the kernel resolves them (file tools)', function ()
 	const unquote = (t: string) => t.replace(/^'|'$/g, '');
 	const calls: Array<[string, Record<string, string>]> = [
 		...DOTDOT_READS.map(t => ['read_file', { path: unquote(t) }] as [string, Record<string, string>]),
-		...DOTDOT_READS.map(t => ['list_directory', { path: path.posix.dirname(unquote(t)) }] as [string, Record<string, string>]),
-		...DOTDOT_WRITES.map(t => ['write_file', { path: unquote(t), content: 'CANARY_PLANT_9999' }] as [string, Record<string, string>]),
-		...DOTDOT_READS.map(t => ['copy_path', { from: unquote(t), to: 'copied.txt' }] as [string, Record<string, string>]),
+		...DOTDOT_READS.map(
+			t => ['list_directory', { path: path.posix.dirname(unquote(t)) }] as [string, Record<string, string>],
+		),
+		...DOTDOT_WRITES.map(
+			t => ['write_file', { path: unquote(t), content: 'CANARY_PLANT_9999' }] as [string, Record<string, string>],
+		),
+		...DOTDOT_READS.map(
+			t => ['copy_path', { from: unquote(t), to: 'copied.txt' }] as [string, Record<string, string>],
+		),
 	];
 	for (const [tool, input] of calls) {
 		it(`${tool} ${JSON.stringify(input)}`, () =>
@@ -195,7 +214,9 @@ describe('security: a folder swapped for a link while the card waits', function 
 				attack(
 					`race ${tool} ${JSON.stringify(input)} → ${swap.label}`,
 					async () => {
-						const f = shellFixture({ settings: { autoApprove: { read: false, write: false, exec: false } } });
+						const f = shellFixture({
+							settings: { autoApprove: { read: false, write: false, exec: false } },
+						});
 						try {
 							fs.mkdirSync(path.join(f.ws, 'race/er'), { recursive: true });
 							fs.writeFileSync(path.join(f.ws, 'secret'), 'plain secret-named file\n');
@@ -211,8 +232,12 @@ describe('security: a folder swapped for a link while the card waits', function 
 							const planted = ['outside/deep/pwned', 'outside/pwned', 'ws/.git/hooks/pwned'].filter(p =>
 								fs.existsSync(path.join(f.tree.base, p)),
 							);
-							const what = [leak?.[0], copiedLeak ? 'a canary copied in' : '', ...planted].filter(Boolean);
-							return what.length ? `${what.join(', ')} after the swap (${result.card.status})` : undefined;
+							const what = [leak?.[0], copiedLeak ? 'a canary copied in' : '', ...planted].filter(
+								Boolean,
+							);
+							return what.length
+								? `${what.join(', ')} after the swap (${result.card.status})`
+								: undefined;
 						} finally {
 							f.tree.cleanup();
 						}

@@ -17,7 +17,7 @@ const LINES: Array<[string, string]> = [
 	["cat $'.env\\x00'", 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
 	["head $'.env\\0junk'", 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
 	["sort $'\\x2e\\x65\\x6e\\x76'", 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
-	["cat \".e\"$'nv\\c@x'", 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
+	['cat ".e"$\'nv\\c@x\'', 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
 	['cat {.env,nothing}', 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
 	['grep -h CANARY .e{n,}v', 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
 	["cat /workspace/$'.env\\x00'", 'kernel paths: words as bash hands them (quotes, NUL, braces)'],
@@ -72,16 +72,24 @@ describe('security: what the sandbox really reads', function () {
 				async () => {
 					const result = await h.run('run_command', { command: line });
 					const leak = /CANARY_SBX\w+/.exec(`${result.output}`);
-					return leak ? `printed ${leak[0]} in the sandbox without a card (${result.card.status})` : undefined;
+					return leak
+						? `printed ${leak[0]} in the sandbox without a card (${result.card.status})`
+						: undefined;
 				},
 				klass,
 			));
 	}
 
 	it('the same programs on ordinary files still run unasked in the sandbox', async () => {
-		for (const line of ["awk '{print $1}' src/a.txt", "sed -n '1p' src/a.txt", 'cat sub/deep/x', "grep -h a src/a.txt"]) {
+		for (const line of [
+			"awk '{print $1}' src/a.txt",
+			"sed -n '1p' src/a.txt",
+			'cat sub/deep/x',
+			'grep -h a src/a.txt',
+		]) {
 			const result = await h.run('run_command', { command: line });
-			if (result.card.status !== 'succeeded') throw new Error(`${line}: ${result.card.status} ${result.card.policyReason ?? ''}`);
+			if (result.card.status !== 'succeeded')
+				throw new Error(`${line}: ${result.card.status} ${result.card.policyReason ?? ''}`);
 		}
 	});
 });

@@ -17,13 +17,24 @@ const ARGS = 'writers: arguments that become file names';
 const INLINE = 'writers: inline programs (awk, sed, interpreters)';
 
 /** Files a writer may create or replace that must make the line ask. */
-const FILE_TARGETS = ['../pwned', '.git/hooks/pre-commit', '.vscode/tasks.json', 'hk/pre-commit', 'vs/tasks.json', '.envrc', '.env'];
+const FILE_TARGETS = [
+	'../pwned',
+	'.git/hooks/pre-commit',
+	'.vscode/tasks.json',
+	'hk/pre-commit',
+	'vs/tasks.json',
+	'.envrc',
+	'.env',
+];
 /** Folders a writer may put files in (cp -t, git init, format-patch -o). */
 const DIR_TARGETS = ['..', '.git/hooks', '.vscode', 'hk', 'vs', '../pwnrepo', '.github/workflows'];
 const CONTEXTS = ['X', 'true && X', '(X)', 'X | cat', 'env X', 'nice X', 'timeout 5 X'];
 
 const withOption = (program: string, short: string | undefined, long: string | undefined, rest: string, bundle = '') =>
-	optionSpellings(short, long, bundle).flatMap(spelling => [`${program} ${spelling} ${rest}`, `${program} ${rest} ${spelling}`]);
+	optionSpellings(short, long, bundle).flatMap(spelling => [
+		`${program} ${spelling} ${rest}`,
+		`${program} ${rest} ${spelling}`,
+	]);
 
 /** `{}` is a file, `{dir}` a folder. */
 const ARGUMENT_WRITERS = [
@@ -205,7 +216,11 @@ describe('security: writers the analysis does not know ask', function () {
 
 	const run = (klass: string, line: string) =>
 		it(`asks before ${JSON.stringify(line).slice(0, 100)}`, () =>
-			attack(`writer ${JSON.stringify(line).slice(0, 100)}`, () => throughOf(f, () => f.h.run('run_command', { command: line })), klass));
+			attack(
+				`writer ${JSON.stringify(line).slice(0, 100)}`,
+				() => throughOf(f, () => f.h.run('run_command', { command: line })),
+				klass,
+			));
 
 	for (const line of lines(ARGUMENT_WRITERS, FILE_TARGETS, DIR_TARGETS, 1, 200)) run(ARGS, line);
 	for (const line of lines([...AWK, ...SED, ...INTERPRETERS], FILE_TARGETS, DIR_TARGETS, 2, 150)) run(INLINE, line);

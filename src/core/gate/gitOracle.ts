@@ -77,7 +77,8 @@ const FIXED_OFF = [
 	'core.quotePath=false',
 ];
 /** Per-driver keys: `diff.<d>.textconv`, `filter.<f>.clean`, `merge.<m>.driver`, `pager.<cmd>`, `alias.<x>`, `tar.<fmt>.command`. */
-const DRIVER_KEY = /^(?:(?:diff|filter|merge|difftool|mergetool|tar|credential|remote|url|hook)\..+\.(?:textconv|command|clean|smudge|process|driver|cmd|path|helper|uploadpack|receivepack|proxy|vcs)|pager\..+|alias\..+)$/i;
+const DRIVER_KEY =
+	/^(?:(?:diff|filter|merge|difftool|mergetool|tar|credential|remote|url|hook)\..+\.(?:textconv|command|clean|smudge|process|driver|cmd|path|helper|uploadpack|receivepack|proxy|vcs)|pager\..+|alias\..+)$/i;
 const TIMEOUT_MS = 10_000;
 const DRIVERS_KEPT_MS = 2000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -104,7 +105,11 @@ function run(
 			[...args],
 			{ cwd, env, encoding: 'buffer', timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, windowsHide: true },
 			(error, stdout, stderr) => {
-				const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
+				const code = error
+					? typeof (error as { code?: unknown }).code === 'number'
+						? (error as { code: number }).code
+						: -1
+					: 0;
 				// Killed for time or size: no answer, so the caller asks the user.
 				if (error && (error as { killed?: boolean }).killed) return resolve(undefined);
 				if (error && code === -1) return resolve(undefined);
@@ -127,7 +132,10 @@ export class GitOracle implements GitQuestions {
 	private _binary(): string | undefined {
 		if (this._git === undefined) {
 			// Only absolute PATH entries: a relative one would find a `git` the workspace put there.
-			const absolute = this._searchPath.split(path.delimiter).filter(entry => path.isAbsolute(entry)).join(path.delimiter);
+			const absolute = this._searchPath
+				.split(path.delimiter)
+				.filter(entry => path.isAbsolute(entry))
+				.join(path.delimiter);
 			try {
 				this._git = resolveExecutable('git', path.parse(process.cwd()).root, absolute).found;
 			} catch {
@@ -158,7 +166,12 @@ export class GitOracle implements GitQuestions {
 	}
 
 	/** `-c key=` for every program-valued key the repository's configuration (and its includes) defines. */
-	private async _driversOff(git: string, cwd: string, env: Record<string, string>, base: string[]): Promise<string[] | undefined> {
+	private async _driversOff(
+		git: string,
+		cwd: string,
+		env: Record<string, string>,
+		base: string[],
+	): Promise<string[] | undefined> {
 		const key = JSON.stringify([cwd, base, env]);
 		const cached = this._drivers.get(key);
 		if (cached && Date.now() - cached.at < DRIVERS_KEPT_MS) return cached.off;

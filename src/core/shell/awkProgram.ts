@@ -20,7 +20,18 @@ interface Token {
 	value: string;
 }
 
-const AWK_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', '/': '/', a: '\x07', b: '\b', f: '\f', v: '\v' };
+const AWK_ESCAPES: Record<string, string> = {
+	n: '\n',
+	t: '\t',
+	r: '\r',
+	'\\': '\\',
+	'"': '"',
+	'/': '/',
+	a: '\x07',
+	b: '\b',
+	f: '\f',
+	v: '\v',
+};
 
 function decode(body: string): string {
 	return body.replace(/\\([0-7]{1,3}|.)/gs, (all, esc: string) =>
@@ -37,7 +48,7 @@ function regexMayStart(previous: Token | undefined): boolean {
 
 function tokenize(text: string): Token[] | undefined {
 	const tokens: Token[] = [];
-	for (let i = 0; i < text.length; ) {
+	for (let i = 0; i < text.length;) {
 		const c = text[i];
 		if (c === '#') {
 			while (i < text.length && text[i] !== '\n') i++;
@@ -102,14 +113,16 @@ export function awkEffects(program: string): ProgramEffects {
 		}
 		if (token.kind === 'word' && (token.value === 'print' || token.value === 'printf')) printDepth = depth;
 		if (token.kind === 'word' && token.value === 'system') {
-			const literal = tokens[i + 1]?.kind === 'op' && tokens[i + 1].value === '(' ? literalAt(tokens, i + 2) : undefined;
+			const literal =
+				tokens[i + 1]?.kind === 'op' && tokens[i + 1].value === '(' ? literalAt(tokens, i + 2) : undefined;
 			if (literal === undefined) computed('runs (system) a command with');
 			else effects.commands.push(literal);
 		}
 		if (token.kind === 'word' && token.value === 'getline') {
 			// `getline < f`, `getline var < f`
 			let j = i + 1;
-			if (tokens[j]?.kind === 'word' || (tokens[j]?.kind === 'op' && tokens[j].value === '$')) j += tokens[j].kind === 'op' ? 2 : 1;
+			if (tokens[j]?.kind === 'word' || (tokens[j]?.kind === 'op' && tokens[j].value === '$'))
+				j += tokens[j].kind === 'op' ? 2 : 1;
 			if (tokens[j]?.kind === 'op' && tokens[j].value === '<') {
 				const literal = literalAt(tokens, j + 1);
 				if (literal === undefined) computed('reads (getline <) a file with');
@@ -126,7 +139,8 @@ export function awkEffects(program: string): ProgramEffects {
 			if (next?.kind === 'word' && next.value === 'getline') {
 				// `"cmd" | getline`: the command is the expression before the pipe.
 				const before = tokens[i - 1];
-				const starts = i < 2 || (tokens[i - 2].kind === 'op' && /^[;{}(,=!&|]$|^&&$|^\|\|$/.test(tokens[i - 2].value));
+				const starts =
+					i < 2 || (tokens[i - 2].kind === 'op' && /^[;{}(,=!&|]$|^&&$|^\|\|$/.test(tokens[i - 2].value));
 				if (before?.kind === 'string' && starts) effects.commands.push(before.value);
 				else computed('runs (| getline) a command with');
 			} else if (printDepth === depth) {

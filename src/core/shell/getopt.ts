@@ -51,7 +51,9 @@ export function parseArgs(args: readonly WordValue[], grammar: OptionGrammar): P
 		// `tar cvzf out.tar src`: each letter an option; the valued ones take the next words in order.
 		i = 1;
 		for (const letter of args[0].text) {
-			out.options.push(valued.includes(letter) ? { name: `-${letter}`, value: args[i++] ?? UNKNOWN } : { name: `-${letter}` });
+			out.options.push(
+				valued.includes(letter) ? { name: `-${letter}`, value: args[i++] ?? UNKNOWN } : { name: `-${letter}` },
+			);
 		}
 	}
 	let optionsOver = false;
@@ -91,7 +93,10 @@ export function parseArgs(args: readonly WordValue[], grammar: OptionGrammar): P
 				continue;
 			}
 			const attached = text.slice(j + 1);
-			out.options.push({ name: `-${letter}`, value: attached ? { text: attached, known: true } : (args[++i] ?? UNKNOWN) });
+			out.options.push({
+				name: `-${letter}`,
+				value: attached ? { text: attached, known: true } : (args[++i] ?? UNKNOWN),
+			});
 			break;
 		}
 	}

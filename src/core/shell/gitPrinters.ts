@@ -76,12 +76,18 @@ export async function classify(a: Asker, words: readonly string[]): Promise<Clas
 	const lines = out.toString('utf8').split('\n');
 	const classified = words.map((word, i): Classified => {
 		const [type, oid] = (lines[i] ?? '').split(' ');
-		return /^(?:blob|tree|commit|tag)$/.test(type) ? { type: type as Classified['type'], oid, word } : { type: 'missing', word };
+		return /^(?:blob|tree|commit|tag)$/.test(type)
+			? { type: type as Classified['type'], oid, word }
+			: { type: 'missing', word };
 	});
 	// An annotated tag prints what it points at: a tag of a blob is that blob.
 	const tags = classified.filter(c => c.type === 'tag');
 	if (tags.length) {
-		const peeled = await ask(a, ['cat-file', '--batch-check=%(objecttype) %(objectname)'], tags.map(t => `${t.oid}^{}\n`).join(''));
+		const peeled = await ask(
+			a,
+			['cat-file', '--batch-check=%(objecttype) %(objectname)'],
+			tags.map(t => `${t.oid}^{}\n`).join(''),
+		);
 		const kinds = peeled?.toString('utf8').split('\n') ?? [];
 		tags.forEach((tag, i) => {
 			const [type, oid] = (kinds[i] ?? '').split(' ');
@@ -102,14 +108,25 @@ async function blobPaths(a: Asker, object: Classified): Promise<Printed> {
 		return { paths: [], unknown: `${object.word}: git and Keel read its path differently` };
 	}
 	// An object id or a tag of a blob: where does history (or the index) hold it?
-	const history = await ask(a, ['log', '--all', '--reflog', '--format=', '-z', '--name-only', '--no-renames', `--find-object=${object.oid}`]);
+	const history = await ask(a, [
+		'log',
+		'--all',
+		'--reflog',
+		'--format=',
+		'-z',
+		'--name-only',
+		'--no-renames',
+		`--find-object=${object.oid}`,
+	]);
 	const index = await ask(a, ['ls-files', '-s', '-z']);
 	if (!history || !index) return { paths: [], unknown: `${object.word}: git could not say which file it is` };
 	const staged = nul(index)
 		.filter(entry => entry.split(' ')[1] === object.oid)
 		.map(entry => entry.slice(entry.indexOf('\t') + 1));
 	const paths = [...new Set([...nul(history), ...staged])];
-	return paths.length ? { paths } : { paths: [], unknown: `${object.word} is an object no file of the repository's history holds` };
+	return paths.length
+		? { paths }
+		: { paths: [], unknown: `${object.word} is an object no file of the repository's history holds` };
 }
 
 /** Every file under a tree named by `word`. */
@@ -117,7 +134,8 @@ async function treePaths(a: Asker, object: Classified): Promise<Printed> {
 	const split = splitObjectPath(object.word);
 	const base = split ? fromTop(split.path, a.repo.prefix) : /\^\{tree\}$|^[^:]*$/.test(object.word) ? '' : undefined;
 	const listed = await ask(a, ['ls-tree', '-r', '-z', '--name-only', object.oid!]);
-	if (base === undefined || !listed) return { paths: [], unknown: `${object.word}: Keel cannot tell where this tree is` };
+	if (base === undefined || !listed)
+		return { paths: [], unknown: `${object.word}: Keel cannot tell where this tree is` };
 	return { paths: nul(listed).map(p => (base ? `${base}/${p}` : p)) };
 }
 
@@ -125,7 +143,12 @@ async function treePaths(a: Asker, object: Classified): Promise<Printed> {
 async function objectPaths(a: Asker, objects: readonly Classified[], trees: boolean): Promise<Printed> {
 	const out: Printed = { paths: [] };
 	for (const object of objects) {
-		const found = object.type === 'blob' ? await blobPaths(a, object) : object.type === 'tree' && trees ? await treePaths(a, object) : undefined;
+		const found =
+			object.type === 'blob'
+				? await blobPaths(a, object)
+				: object.type === 'tree' && trees
+					? await treePaths(a, object)
+					: undefined;
 		if (!found) continue;
 		out.paths.push(...found.paths);
 		out.unknown ??= found.unknown;
@@ -134,7 +157,13 @@ async function objectPaths(a: Asker, objects: readonly Classified[], trees: bool
 }
 
 /** The names-only question: `git <sub> <names options> <kept options> <revisions> -- <pathspecs>`. */
-async function namesOf(a: Asker, sub: string[], parsed: ReadArgs, revisions: string[], pathspecs: string[]): Promise<Printed> {
+async function namesOf(
+	a: Asker,
+	sub: string[],
+	parsed: ReadArgs,
+	revisions: string[],
+	pathspecs: string[],
+): Promise<Printed> {
 	const out = await ask(a, [...sub, ...parsed.keep, ...revisions, '--', ...pathspecs]);
 	return out ? { paths: nul(out) } : { paths: [], unknown: `git could not list what \`git ${sub[0]}\` prints here` };
 }
@@ -154,7 +183,10 @@ export async function printedByHistory(a: Asker, sub: string, args: readonly Wor
 	if (parsed.keep.includes('--no-index')) return { paths: [] };
 	const words = parsed.words.map(w => w.text);
 	const revisionLike = (w: string) => /\.\.|^\^|\^[!@-]\d*$/.test(w);
-	const classified = await classify(a, words.filter(w => !revisionLike(w)));
+	const classified = await classify(
+		a,
+		words.filter(w => !revisionLike(w)),
+	);
 	if (!classified) return { paths: [], unknown: 'git could not read its revisions' };
 	const out: Printed = { paths: [] };
 	const diffLike = /^diff/.test(sub) || sub === 'difftool';
@@ -165,7 +197,10 @@ export async function printedByHistory(a: Asker, sub: string, args: readonly Wor
 	const missing = classified.filter(c => c.type === 'missing');
 	const objectLike = missing.find(c => splitObjectPath(c.word) || /^[0-9a-f]{7,}$/i.test(c.word));
 	if (objectLike) out.unknown ??= `${objectLike.word} names no object yet`;
-	const revisions = [...words.filter(revisionLike), ...classified.filter(c => c.type === 'commit' || (c.type === 'tag' && sub !== 'cat-file')).map(c => c.word)];
+	const revisions = [
+		...words.filter(revisionLike),
+		...classified.filter(c => c.type === 'commit' || (c.type === 'tag' && sub !== 'cat-file')).map(c => c.word),
+	];
 	const pathspecs = [...missing.map(c => c.word), ...parsed.pathspecs.map(w => w.text)];
 	for (const range of parsed.lineRanges) {
 		const file = range.slice(range.lastIndexOf(':') + 1);
@@ -174,6 +209,34 @@ export async function printedByHistory(a: Asker, sub: string, args: readonly Wor
 	}
 	const onlyObjects = classified.length > 0 && classified.every(c => c.type === 'blob' || c.type === 'tree');
 	if (onlyObjects && !missing.length && !parsed.pathspecs.length) return out;
+	const question = historyQuestion(sub, args, parsed, revisions, onlyObjects);
+	const names =
+		sub === 'stash'
+			? await namesOf(
+					a,
+					question,
+					{ ...parsed, keep: parsed.keep.filter(k => /untracked|^-u$/.test(k)) },
+					revisions,
+					[],
+				)
+			: await namesOf(a, question, parsed, revisions, pathspecs);
+	out.paths.push(...names.paths);
+	out.unknown ??= names.unknown;
+	return out;
+}
+
+/**
+ * The names-only form of a history command that git is asked; fills in the revisions git would
+ * assume (HEAD for show, `rev..HEAD` for format-patch, both ranges of range-diff).
+ */
+function historyQuestion(
+	sub: string,
+	args: readonly WordValue[],
+	parsed: ReturnType<typeof readGitArgs>,
+	revisions: string[],
+	onlyObjects: boolean,
+): string[] {
+	const diffLike = /^diff/.test(sub) || sub === 'difftool';
 	let question: string[];
 	if (diffLike) {
 		const real = sub === 'difftool' ? 'diff' : sub;
@@ -182,22 +245,35 @@ export async function printedByHistory(a: Asker, sub: string, args: readonly Wor
 		question = ['show', ...NAMES, '--format=', '--no-renames'];
 		if (!revisions.length && !onlyObjects) revisions.push('HEAD');
 	} else if (sub === 'stash') {
-		question = ['stash', args[0]?.text === 'list' ? 'list' : 'show', ...NAMES, ...(args[0]?.text === 'list' ? ['--format='] : [])];
+		question = [
+			'stash',
+			args[0]?.text === 'list' ? 'list' : 'show',
+			...NAMES,
+			...(args[0]?.text === 'list' ? ['--format='] : []),
+		];
 	} else {
 		const follow = parsed.keep.includes('--follow');
-		question = ['log', ...NAMES, '--format=', ...(follow ? [] : ['--no-renames']), ...(sub === 'log' || sub === 'whatchanged' || sub === 'reflog' ? [] : ['-m', '--root'])];
+		question = [
+			'log',
+			...NAMES,
+			'--format=',
+			...(follow ? [] : ['--no-renames']),
+			...(sub === 'log' || sub === 'whatchanged' || sub === 'reflog' ? [] : ['-m', '--root']),
+		];
 		if (sub === 'reflog') question.push('-g');
-		if (sub === 'format-patch' && revisions.length === 1 && !/\.\./.test(revisions[0]) && !parsed.keep.some(k => /^-\d|^-n|^--max-count|^--root/.test(k))) {
+		if (
+			sub === 'format-patch' &&
+			revisions.length === 1 &&
+			!/\.\./.test(revisions[0]) &&
+			!parsed.keep.some(k => /^-\d|^-n|^--max-count|^--root/.test(k))
+		) {
 			revisions[0] = `${revisions[0]}..HEAD`;
 		}
 		if (sub === 'range-diff' && revisions.length === 3 && !revisions.some(r => r.includes('..'))) {
 			revisions.splice(0, 3, `${revisions[0]}..${revisions[1]}`, `${revisions[0]}..${revisions[2]}`);
 		}
 	}
-	const names = sub === 'stash' ? await namesOf(a, question, { ...parsed, keep: parsed.keep.filter(k => /untracked|^-u$/.test(k)) }, revisions, []) : await namesOf(a, question, parsed, revisions, pathspecs);
-	out.paths.push(...names.paths);
-	out.unknown ??= names.unknown;
-	return out;
+	return question;
 }
 
 /** `git cat-file`: content only with -p, a type, --textconv or --filters; `--batch` reads names from its input. */
@@ -206,7 +282,10 @@ export async function printedByCatFile(a: Asker, args: readonly WordValue[]): Pr
 	const texts = args.map(w => w.text);
 	if (texts.some(t => /^--batch(?:-command)?(?:=|$)|^--batch-all-objects$/.test(t) && !/^--batch-check/.test(t))) {
 		if (texts.some(t => /^--batch(?:-command)?(?:=|$)/.test(t))) {
-			return { paths: [], unknown: 'git cat-file --batch prints objects named on its input, which Keel cannot see' };
+			return {
+				paths: [],
+				unknown: 'git cat-file --batch prints objects named on its input, which Keel cannot see',
+			};
 		}
 	}
 	const content = texts.some(t => /^(?:-p|--textconv|--filters|blob|tree|commit|tag)$/.test(t));

@@ -9,15 +9,31 @@ import type { WordValue } from './shellWords';
 const nul = (out: Buffer) => out.toString('utf8').split('\0').filter(Boolean);
 
 /** git grep's options: which take a value, which are passed on, which only shape the output. */
-const GREP_VALUED = new Set(['-e', '-f', '--max-depth', '--threads', '-A', '-B', '-C', '-m', '--max-count', '--after-context', '--before-context', '--context']);
-const GREP_KEPT = /^(?:-[EGFPiwvIar]|--(?:extended-regexp|basic-regexp|fixed-strings|perl-regexp|ignore-case|word-regexp|invert-match|text|recursive|no-recursive|cached|untracked|no-exclude-standard|exclude-standard|all-match|and|or|not|max-depth|textconv|no-textconv)|\(|\))$/;
-const GREP_OUTPUT = /^(?:-[nlLhHcoqzpW]|-\d+|--(?:line-number|column|files-with-matches|name-only|files-without-match|full-name|count|only-matching|no-color|break|heading|show-function|function-context|quiet|null|color(?:=.*)?|open-files-in-pager(?:=.*)?)|-O.*)$/;
+const GREP_VALUED = new Set([
+	'-e',
+	'-f',
+	'--max-depth',
+	'--threads',
+	'-A',
+	'-B',
+	'-C',
+	'-m',
+	'--max-count',
+	'--after-context',
+	'--before-context',
+	'--context',
+]);
+const GREP_KEPT =
+	/^(?:-[EGFPiwvIar]|--(?:extended-regexp|basic-regexp|fixed-strings|perl-regexp|ignore-case|word-regexp|invert-match|text|recursive|no-recursive|cached|untracked|no-exclude-standard|exclude-standard|all-match|and|or|not|max-depth|textconv|no-textconv)|\(|\))$/;
+const GREP_OUTPUT =
+	/^(?:-[nlLhHcoqzpW]|-\d+|--(?:line-number|column|files-with-matches|name-only|files-without-match|full-name|count|only-matching|no-color|break|heading|show-function|function-context|quiet|null|color(?:=.*)?|open-files-in-pager(?:=.*)?)|-O.*)$/;
 
 export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promise<Printed> {
 	if (args.some(w => !w.known)) return { paths: [], unknown: 'a word only known when it runs' };
 	const texts = args.map(w => w.text);
 	if (texts.includes('--no-index')) return { paths: [] };
-	if (texts.includes('--recurse-submodules')) return { paths: [], unknown: 'git grep --recurse-submodules reads other repositories' };
+	if (texts.includes('--recurse-submodules'))
+		return { paths: [], unknown: 'git grep --recurse-submodules reads other repositories' };
 	const keep: string[] = [];
 	const patterns: string[] = [];
 	const words: string[] = [];
@@ -28,9 +44,15 @@ export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promi
 			pathspecs.push(...texts.slice(i + 1));
 			break;
 		}
-		const [name, attached] = text.startsWith('--') ? [text.split('=')[0], text.includes('=')] : [text.slice(0, 2), text.length > 2];
+		const [name, attached] = text.startsWith('--')
+			? [text.split('=')[0], text.includes('=')]
+			: [text.slice(0, 2), text.length > 2];
 		if (GREP_VALUED.has(name)) {
-			const value = attached ? (text.startsWith('--') ? text.slice(text.indexOf('=') + 1) : text.slice(2)) : texts[++i];
+			const value = attached
+				? text.startsWith('--')
+					? text.slice(text.indexOf('=') + 1)
+					: text.slice(2)
+				: texts[++i];
 			if (value === undefined) return { paths: [], unknown: `the value of ${name} is missing` };
 			if (name === '-e' || name === '-f') patterns.push(name, value);
 			else if (name === '--max-depth') keep.push(`--max-depth=${value}`);
@@ -38,7 +60,8 @@ export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promi
 		}
 		if (text.startsWith('-') && text !== '-' && !/^[()]$/.test(text)) {
 			if (GREP_KEPT.test(text)) keep.push(text);
-			else if (!GREP_OUTPUT.test(text)) return { paths: [], unknown: `git grep option ${text}, which Keel cannot read` };
+			else if (!GREP_OUTPUT.test(text))
+				return { paths: [], unknown: `git grep option ${text}, which Keel cannot read` };
 			continue;
 		}
 		if (/^[()]$/.test(text)) keep.push(text);
@@ -53,7 +76,11 @@ export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promi
 	if (!classified) return { paths: [], unknown: 'git could not read its revisions' };
 	const trees = classified.filter(c => c.type !== 'missing' && c.type !== 'blob').map(c => c.word);
 	pathspecs.unshift(...classified.filter(c => c.type === 'missing').map(c => c.word));
-	const answer = await a.git.ask(a.cwd, ['grep', '-l', '-z', '--full-name', '--no-color', ...keep, ...patterns, ...trees, '--', ...pathspecs], a.options);
+	const answer = await a.git.ask(
+		a.cwd,
+		['grep', '-l', '-z', '--full-name', '--no-color', ...keep, ...patterns, ...trees, '--', ...pathspecs],
+		a.options,
+	);
 	// 1: nothing matched.
 	if (answer?.code === 1) return { paths: [] };
 	if (!answer || answer.code !== 0) return { paths: [], unknown: 'git could not say which files git grep searches' };
@@ -72,7 +99,17 @@ export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promi
 }
 
 /** git archive's options that take a value in the next word. */
-const ARCHIVE_VALUED = new Set(['--format', '--prefix', '-o', '--output', '--remote', '--exec', '--add-file', '--add-virtual-file', '--mtime']);
+const ARCHIVE_VALUED = new Set([
+	'--format',
+	'--prefix',
+	'-o',
+	'--output',
+	'--remote',
+	'--exec',
+	'--add-file',
+	'--add-virtual-file',
+	'--mtime',
+]);
 
 export async function printedByArchive(a: Asker, args: readonly WordValue[]): Promise<Printed> {
 	if (args.some(w => !w.known)) return { paths: [], unknown: 'a word only known when it runs' };
@@ -89,23 +126,35 @@ export async function printedByArchive(a: Asker, args: readonly WordValue[]): Pr
 			i++;
 			continue;
 		}
-		if (text.startsWith('-') && !/^-[0-9]$|^--(?:format|prefix|output|exec|add-file|add-virtual-file|mtime)=|^-o.+|^--worktree-attributes$|^-v$|^--verbose$/.test(text)) {
+		if (
+			text.startsWith('-') &&
+			!/^-[0-9]$|^--(?:format|prefix|output|exec|add-file|add-virtual-file|mtime)=|^-o.+|^--worktree-attributes$|^-v$|^--verbose$/.test(
+				text,
+			)
+		) {
 			return { paths: [], unknown: `git archive option ${text}, which Keel cannot read` };
 		}
 		if (!text.startsWith('-')) words.push(text);
 	}
 	const [treeish, ...paths] = words;
 	if (treeish === undefined) return { paths: [] };
-	if (paths.some(p => /^:|[*?[]/.test(p))) return { paths: [], unknown: 'git archive with a pathspec Keel does not expand' };
+	if (paths.some(p => /^:|[*?[]/.test(p)))
+		return { paths: [], unknown: 'git archive with a pathspec Keel does not expand' };
 	const [object] = (await classify(a, [treeish])) ?? [];
-	if (!object || object.type === 'missing' || object.type === 'blob') return { paths: [], unknown: `${treeish}: not a tree Keel can list` };
+	if (!object || object.type === 'missing' || object.type === 'blob')
+		return { paths: [], unknown: `${treeish}: not a tree Keel can list` };
 	const split = splitObjectPath(treeish);
 	const listed =
 		object.type === 'tree' && split
 			? await a.git.ask(a.cwd, ['ls-tree', '-r', '-z', '--name-only', object.oid!, '--', ...paths], a.options)
-			: await a.git.ask(a.cwd, ['ls-tree', '-r', '-z', '--name-only', '--full-name', treeish, '--', ...paths], a.options);
+			: await a.git.ask(
+					a.cwd,
+					['ls-tree', '-r', '-z', '--name-only', '--full-name', treeish, '--', ...paths],
+					a.options,
+				);
 	if (!listed || listed.code !== 0) return { paths: [], unknown: 'git could not list the archive' };
-	const base = object.type === 'tree' && split ? split.path.replace(/^\.\//, `${a.repo.prefix}`).replace(/\/$/, '') : '';
+	const base =
+		object.type === 'tree' && split ? split.path.replace(/^\.\//, `${a.repo.prefix}`).replace(/\/$/, '') : '';
 	return { paths: nul(listed.stdout).map(p => (base ? `${base}/${p}` : p)) };
 }
 
@@ -119,7 +168,12 @@ export function printedByBlame(a: Asker, args: readonly WordValue[]): Printed {
 	else {
 		const operands: string[] = [];
 		for (let i = 0; i < texts.length; i++) {
-			if (/^(?:-[LSM]|-C|--contents|--ignore-rev|--ignore-revs-file|--since|--until|--date|--encoding)$/.test(texts[i])) i++;
+			if (
+				/^(?:-[LSM]|-C|--contents|--ignore-rev|--ignore-revs-file|--since|--until|--date|--encoding)$/.test(
+					texts[i],
+				)
+			)
+				i++;
 			else if (!texts[i].startsWith('-')) operands.push(texts[i]);
 		}
 		file = operands.at(-1);

@@ -31,14 +31,25 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 	python: PYTHON,
 	perl: { valued: 'eEIMm', inline: ['e', 'E', 'M', 'm'], stdin: true },
 	ruby: { valued: 'eIrCEKTWx', inline: ['e'], stdin: true },
-	node: { valued: 'epr', longValued: ['eval', 'print', 'require', 'import', 'input-type', 'loader', 'env-file', 'conditions', 'title'], inline: ['e', 'p', 'eval', 'print'], stdin: true },
+	node: {
+		valued: 'epr',
+		longValued: ['eval', 'print', 'require', 'import', 'input-type', 'loader', 'env-file', 'conditions', 'title'],
+		inline: ['e', 'p', 'eval', 'print'],
+		stdin: true,
+	},
 	bun: { valued: 'epr', longValued: ['eval', 'print'], inline: ['e', 'p', 'eval', 'print'], stdin: false },
 	php: { valued: 'rRBEFcdfz', inline: ['r', 'R', 'B', 'E'], runsNamed: ['F', 'f'], stdin: true },
 	lua: { valued: 'el', inline: ['e'], stdin: true },
 	Rscript: { valued: 'e', inline: ['e'], stdin: false },
 	R: { valued: 'e', longValued: ['file'], inline: ['e'], runsNamed: ['file'], stdin: true },
 	osascript: { valued: 'el', inline: ['e'], stdin: true },
-	pwsh: { valued: 'ceCEf', longValued: ['command', 'encodedcommand', 'file'], inline: ['c', 'e', 'C', 'E', 'command', 'encodedcommand'], runsNamed: ['f', 'file'], stdin: true },
+	pwsh: {
+		valued: 'ceCEf',
+		longValued: ['command', 'encodedcommand', 'file'],
+		inline: ['c', 'e', 'C', 'E', 'command', 'encodedcommand'],
+		runsNamed: ['f', 'file'],
+		stdin: true,
+	},
 	tclsh: { inline: [], stdin: true },
 	expect: { valued: 'cfD', inline: ['c'], runsNamed: ['f'], stdin: true },
 	julia: { valued: 'eEpLJC', inline: ['e', 'E', 'L'], stdin: true },
@@ -46,10 +57,38 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 	racket: { valued: 'efrtlp', inline: ['e', 'f', 'r', 'l'], stdin: true },
 	sbcl: { longValued: ['eval', 'load', 'script'], inline: ['eval', 'load'], stdin: true },
 	ghci: { valued: 'e', inline: ['e'], stdin: true },
-	gdb: { longValued: ['eval-command', 'init-eval-command', 'command'], valued: 'x', inline: ['ex', 'iex', 'eval-command', 'init-eval-command', 'x', 'command'], stdin: true },
+	gdb: {
+		longValued: ['eval-command', 'init-eval-command', 'command'],
+		valued: 'x',
+		inline: ['ex', 'iex', 'eval-command', 'init-eval-command', 'x', 'command'],
+		stdin: true,
+	},
 };
 /** Every use may write or run anything the rules do not see (commands on stdin or in their own language). */
-const ALWAYS_OPAQUE = new Set(['m4', 'ed', 'red', 'ex', 'vi', 'vim', 'nvim', 'view', 'vimdiff', 'emacs', 'sqlite3', 'duckdb', 'psql', 'mysql', 'mariadb', 'dc', 'tmux', 'screen', 'at', 'batch', 'crontab', 'deno']);
+const ALWAYS_OPAQUE = new Set([
+	'm4',
+	'ed',
+	'red',
+	'ex',
+	'vi',
+	'vim',
+	'nvim',
+	'view',
+	'vimdiff',
+	'emacs',
+	'sqlite3',
+	'duckdb',
+	'psql',
+	'mysql',
+	'mariadb',
+	'dc',
+	'tmux',
+	'screen',
+	'at',
+	'batch',
+	'crontab',
+	'deno',
+]);
 
 function interpreterOf(name: string): Interpreter | undefined {
 	if (/^python[\d.]*$/.test(name)) return PYTHON;
@@ -64,7 +103,8 @@ function interpreterOf(name: string): Interpreter | undefined {
 /** Why running `name` with `args` runs a program text the rules cannot see, or undefined. */
 export function programTextConcern(name: string, args: readonly WordValue[]): string | undefined {
 	if (args.length > 0 && args.every(a => a.known && INFO.test(a.text))) return undefined;
-	if (ALWAYS_OPAQUE.has(name)) return `"${name}" runs commands of its own language (on its input or its arguments) that the rules do not see`;
+	if (ALWAYS_OPAQUE.has(name))
+		return `"${name}" runs commands of its own language (on its input or its arguments) that the rules do not see`;
 	const interpreter = interpreterOf(name);
 	if (!interpreter) return undefined;
 	const inline = `"${name}" runs an inline program whose effects the rules do not see`;
@@ -73,7 +113,10 @@ export function programTextConcern(name: string, args: readonly WordValue[]): st
 		if (!word.known) return `"${name}" runs a program only known when it runs`;
 		const text = word.text;
 		if (text === '-') return `"${name}" runs the program on its input, which the rules do not see`;
-		if (text === '--') return args[i + 1] === undefined && interpreter.stdin ? `"${name}" runs the program on its input, which the rules do not see` : undefined;
+		if (text === '--')
+			return args[i + 1] === undefined && interpreter.stdin
+				? `"${name}" runs the program on its input, which the rules do not see`
+				: undefined;
 		if (!text.startsWith('-')) return undefined; // the script: a file the rules can allow by name
 		if (text.startsWith('--')) {
 			const long = text.slice(2).split('=')[0];
@@ -97,19 +140,43 @@ export function programTextConcern(name: string, args: readonly WordValue[]): st
 	return interpreter.stdin ? `"${name}" runs the program on its input, which the rules do not see` : undefined;
 }
 
-const AWK_GRAMMAR = { valued: 'fvFWeEil', longValued: ['file', 'assign', 'field-separator', 'source', 'exec', 'include', 'load'], posix: true };
+const AWK_GRAMMAR = {
+	valued: 'fvFWeEil',
+	longValued: ['file', 'assign', 'field-separator', 'source', 'exec', 'include', 'load'],
+	posix: true,
+};
 const SED_GRAMMAR = {
 	valued: 'efl',
 	longValued: ['expression', 'file', 'line-length'],
-	longFlags: ['quiet', 'silent', 'in-place', 'regexp-extended', 'separate', 'null-data', 'unbuffered', 'posix', 'sandbox', 'debug', 'follow-symlinks'],
+	longFlags: [
+		'quiet',
+		'silent',
+		'in-place',
+		'regexp-extended',
+		'separate',
+		'null-data',
+		'unbuffered',
+		'posix',
+		'sandbox',
+		'debug',
+		'follow-symlinks',
+	],
 };
 
 /** The files an awk or sed program writes and reads, and the command lines it runs. */
-export function inlineEffects(name: string, args: readonly WordValue[]): (ProgramEffects & { inPlace?: WordValue[] }) | undefined {
+export function inlineEffects(
+	name: string,
+	args: readonly WordValue[],
+): (ProgramEffects & { inPlace?: WordValue[] }) | undefined {
 	if (/^(?:awk|gawk|mawk|nawk)$/.test(name)) {
 		const parsed = parseArgs(args, AWK_GRAMMAR);
 		if (hasOption(parsed, '-f', '--file', '-E', '--exec', '-i', '--include', '-l', '--load')) {
-			return { writes: [], reads: [], commands: [], opaque: `"${name}" runs a program from a file the rules do not read` };
+			return {
+				writes: [],
+				reads: [],
+				commands: [],
+				opaque: `"${name}" runs a program from a file the rules do not read`,
+			};
 		}
 		const sources = optionValues(parsed, '-e', '--source');
 		const texts = sources.length ? sources : parsed.operands.slice(0, 1);
@@ -118,20 +185,31 @@ export function inlineEffects(name: string, args: readonly WordValue[]): (Progra
 	if (name === 'sed') {
 		const parsed = parseArgs(args, SED_GRAMMAR);
 		if (hasOption(parsed, '-f', '--file')) {
-			return { writes: [], reads: [], commands: [], opaque: '"sed" runs a script from a file the rules do not read' };
+			return {
+				writes: [],
+				reads: [],
+				commands: [],
+				opaque: '"sed" runs a script from a file the rules do not read',
+			};
 		}
 		const expressions = optionValues(parsed, '-e', '--expression');
 		const files = expressions.length ? parsed.operands : parsed.operands.slice(1);
 		const inPlace = args.some(a => a.known && /^-[a-zA-Z]*i|^--in-place/.test(a.text)) ? files : undefined;
 		if (hasOption(parsed, '--sandbox')) return { writes: [], reads: [], commands: [], inPlace };
-		const effects = programs(expressions.length ? [joined(expressions)] : parsed.operands.slice(0, 1), sedEffects, name);
+		const effects = programs(
+			expressions.length ? [joined(expressions)] : parsed.operands.slice(0, 1),
+			sedEffects,
+			name,
+		);
 		return { ...effects, inPlace };
 	}
 	return undefined;
 }
 
 function joined(words: WordValue[]): WordValue {
-	return words.every(w => w.known) ? { text: words.map(w => w.text).join('\n'), known: true } : { text: '', known: false };
+	return words.every(w => w.known)
+		? { text: words.map(w => w.text).join('\n'), known: true }
+		: { text: '', known: false };
 }
 
 function programs(texts: readonly WordValue[], read: (text: string) => ProgramEffects, name: string): ProgramEffects {

@@ -129,12 +129,19 @@ function oneCommand(command: string, at: Cursor, effects: ProgramEffects): strin
 		case 'y':
 		case 's': {
 			const delimiter = at.script[at.i++];
-			if (!delimiter || delimiter === '\n' || delimiter === '\\' || !at.delimited(delimiter) || !at.delimited(delimiter)) {
+			if (
+				!delimiter ||
+				delimiter === '\n' ||
+				delimiter === '\\' ||
+				!at.delimited(delimiter) ||
+				!at.delimited(delimiter)
+			) {
 				return 'a sed substitution Keel cannot read';
 			}
 			if (command === 'y') return undefined;
 			while (at.i < at.script.length && /[gpiImMe0-9]/.test(at.script[at.i])) {
-				if (at.script[at.i] === 'e') effects.opaque ??= 'the sed script runs what it substitutes as commands (s///e)';
+				if (at.script[at.i] === 'e')
+					effects.opaque ??= 'the sed script runs what it substitutes as commands (s///e)';
 				at.i++;
 			}
 			if (at.char === 'w') {

@@ -38,9 +38,7 @@ export function missedSubstitution(source: string, root: BashNode): boolean {
 	const literal = root
 		.descendantsOfType(['raw_string', 'comment', 'ansi_c_string'])
 		.map(n => [n!.startIndex, n!.endIndex] as const);
-	const quoted = root
-		.descendantsOfType(['string', 'heredoc_body'])
-		.map(n => [n!.startIndex, n!.endIndex] as const);
+	const quoted = root.descendantsOfType(['string', 'heredoc_body']).map(n => [n!.startIndex, n!.endIndex] as const);
 	const marker = /\$\(|`|[<>]\(/g;
 	for (let m = marker.exec(source); m; m = marker.exec(source)) {
 		const at = m.index;
@@ -60,4 +58,3 @@ export function missedSubstitution(source: string, root: BashNode): boolean {
 	}
 	return false;
 }
-

@@ -211,7 +211,12 @@ async function operandConcern(
 		return `${written}: a value only bash knows ($VAR, $(…), ~, a brace list), which may name any file`;
 	}
 	for (const folder of folders) {
-		const base = operand.from === undefined || operand.from === '.' ? folder : operand.from.startsWith('/') ? operand.from : [folder, operand.from].filter(Boolean).join('/');
+		const base =
+			operand.from === undefined || operand.from === '.'
+				? folder
+				: operand.from.startsWith('/')
+					? operand.from
+					: [folder, operand.from].filter(Boolean).join('/');
 		if (base.startsWith('/')) {
 			if (!context.sandbox) return `${written}: a link made in a folder outside the workspace (${operand.from})`;
 			continue;

@@ -280,11 +280,16 @@ class Analysis implements ParsedCommandLine {
 			const env = [
 				...assignments.map(a => ({
 					name: a.childForFieldName('name')?.text ?? '',
-					value: a.childForFieldName('value') ? wordValue(a.childForFieldName('value')!) : { text: '', known: true },
+					value: a.childForFieldName('value')
+						? wordValue(a.childForFieldName('value')!)
+						: { text: '', known: true },
 				})),
 				...words
 					.filter(w => w.known && /^GIT_\w+=/.test(w.text))
-					.map(w => ({ name: w.text.slice(0, w.text.indexOf('=')), value: { text: w.text.slice(w.text.indexOf('=') + 1), known: true } })),
+					.map(w => ({
+						name: w.text.slice(0, w.text.indexOf('=')),
+						value: { text: w.text.slice(w.text.indexOf('=') + 1), known: true },
+					})),
 			].filter(e => /^GIT_/.test(e.name));
 			for (const args of unwrapped.gits) this.gits.push({ args, env });
 		}
@@ -328,10 +333,13 @@ class Analysis implements ParsedCommandLine {
 		const effects = inlineEffects(name, argv.slice(1));
 		if (effects) {
 			const files = (paths: string[]): RedirectTarget[] =>
-				paths.filter(p => p !== '-' && !HARMLESS_DEVICES.has(p)).map(path => ({ path, written: `${path} (in the ${name} program)` }));
+				paths
+					.filter(p => p !== '-' && !HARMLESS_DEVICES.has(p))
+					.map(path => ({ path, written: `${path} (in the ${name} program)` }));
 			this.writes.push(...files(effects.writes));
 			this.reads.push(...files(effects.reads));
-			for (const file of effects.inPlace ?? []) this.writes.push({ path: file.known ? file.text : undefined, written: file.text });
+			for (const file of effects.inPlace ?? [])
+				this.writes.push({ path: file.known ? file.text : undefined, written: file.text });
 			for (const command of effects.commands) this._nested(command);
 			this.opaque ??= effects.opaque;
 		}

@@ -61,7 +61,13 @@ function named(value: WordValue, role: WriteRole, name: string, parsed: ParsedAr
 			const last = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(text)?.[1]?.replace(/[?#].*$/, '') ?? '';
 			const file = basename(last) || 'index.html';
 			const folder = optionValues(parsed, '-P', '--directory-prefix', '--output-dir').at(-1);
-			return [folder === undefined ? target(value, file) : folder.known ? target(value, `${folder.text}/${file}`) : target(folder)];
+			return [
+				folder === undefined
+					? target(value, file)
+					: folder.known
+						? target(value, `${folder.text}/${file}`)
+						: target(folder),
+			];
 		}
 		case 'compressed': {
 			const suffix = optionValues(parsed, '-S', '--suffix').at(-1);
@@ -80,18 +86,25 @@ function fromTable(entry: WriterEntry, name: string, args: WordValue[]): Redirec
 	const out: RedirectTarget[] = [];
 	for (const option of parsed.options) {
 		// An abbreviation the grammar finds ambiguous (`--outp` for --output and --output-dir) may still be a written one.
-		const prefixOf = option.name.startsWith('--') ? Object.keys(entry.writes ?? {}).find(name => name.startsWith(option.name)) : undefined;
+		const prefixOf = option.name.startsWith('--')
+			? Object.keys(entry.writes ?? {}).find(name => name.startsWith(option.name))
+			: undefined;
 		const role = entry.writes?.[option.name] ?? (prefixOf ? entry.writes![prefixOf] : undefined);
 		if (role && option.value) out.push(...named(option.value, role, name, parsed));
 		if (entry.unknownWith?.includes(option.name)) {
-			out.push({ path: undefined, written: `${name} ${option.name} (the names it writes are only known when it runs)` });
+			out.push({
+				path: undefined,
+				written: `${name} ${option.name} (the names it writes are only known when it runs)`,
+			});
 		}
 	}
 	const operands = parsed.operands;
 	const positions =
 		entry.operands === 'all'
 			? operands.map((_w, i) => i)
-			: (entry.operands ?? []).map(i => (i < 0 ? operands.length + i : i)).filter(i => i >= 0 && i < operands.length);
+			: (entry.operands ?? [])
+					.map(i => (i < 0 ? operands.length + i : i))
+					.filter(i => i >= 0 && i < operands.length);
 	for (const i of positions) {
 		const word = operands[i];
 		if (word.known && (word.text === '' || word.text === '-')) continue;
@@ -152,14 +165,24 @@ export function writtenByArguments(argv: WordValue[]): RedirectTarget[] {
 export function linkTargets(argv: WordValue[]): Array<{ target: WordValue; folder: string | undefined }> {
 	const { name, args } = writerKey(argv);
 	if (name !== 'ln') return [];
-	const parsed = parseArgs(args, { valued: 'St', longValued: WRITES_LAST_LONG, longFlags: ['symbolic', 'relative', 'force'] });
+	const parsed = parseArgs(args, {
+		valued: 'St',
+		longValued: WRITES_LAST_LONG,
+		longFlags: ['symbolic', 'relative', 'force'],
+	});
 	if (!hasOption(parsed, '-s', '--symbolic')) return [];
 	const folderOption = optionValues(parsed, '-t', '--target-directory').at(-1);
 	const operands = parsed.operands;
 	const link = folderOption ?? (operands.length > 1 ? operands.at(-1) : undefined);
 	const targets = folderOption || operands.length > 1 ? operands.slice(0, folderOption ? undefined : -1) : operands;
 	// The link lands in the folder given, or beside the name given (a folder operand puts it inside: both are tried).
-	const folders = !link ? ['.'] : !link.known ? [undefined] : folderOption ? [link.text] : [link.text, dirname(link.text)];
+	const folders = !link
+		? ['.']
+		: !link.known
+			? [undefined]
+			: folderOption
+				? [link.text]
+				: [link.text, dirname(link.text)];
 	return targets.flatMap(t => folders.map(folder => ({ target: t, folder })));
 }
 

@@ -8,6 +8,7 @@
  */
 import type { OptionGrammar, ParsedArgs } from './getopt';
 import { hasOption } from './getopt';
+import { FETCHERS_AND_TOOLS } from './writerTableTools';
 
 /**
  * How a written value names files: `file` exactly; `folder` a folder the program fills; `prefix`
@@ -34,7 +35,11 @@ export interface WriterEntry {
 }
 
 const GZIP: WriterEntry = {
-	grammar: { valued: 'S', longValued: ['suffix'], longFlags: ['stdout', 'decompress', 'test', 'list', 'keep', 'force'] },
+	grammar: {
+		valued: 'S',
+		longValued: ['suffix'],
+		longFlags: ['stdout', 'decompress', 'test', 'list', 'keep', 'force'],
+	},
 	operands: 'all',
 	operandRole: 'compressed',
 	when: p => !hasOption(p, '-c', '--stdout', '-t', '--test', '-l', '--list'),
@@ -44,22 +49,46 @@ export const WRITERS: Readonly<Record<string, WriterEntry>> = {
 	sort: {
 		grammar: {
 			valued: 'kostST',
-			longValued: ['key', 'output', 'field-separator', 'buffer-size', 'temporary-directory', 'files0-from', 'parallel', 'batch-size', 'compress-program', 'random-source', 'sort'],
+			longValued: [
+				'key',
+				'output',
+				'field-separator',
+				'buffer-size',
+				'temporary-directory',
+				'files0-from',
+				'parallel',
+				'batch-size',
+				'compress-program',
+				'random-source',
+				'sort',
+			],
 			longFlags: ['reverse', 'unique', 'numeric-sort', 'check', 'merge', 'stable', 'zero-terminated', 'debug'],
 		},
 		writes: { '-o': 'file', '--output': 'file', '-T': 'folder', '--temporary-directory': 'folder' },
 		runs: ['--compress-program'],
 	},
 	shuf: {
-		grammar: { valued: 'inio', longValued: ['input-range', 'head-count', 'output', 'random-source'], longFlags: ['echo', 'repeat', 'zero-terminated'] },
+		grammar: {
+			valued: 'inio',
+			longValued: ['input-range', 'head-count', 'output', 'random-source'],
+			longFlags: ['echo', 'repeat', 'zero-terminated'],
+		},
 		writes: { '-o': 'file', '--output': 'file' },
 	},
 	iconv: {
-		grammar: { valued: 'fto', longValued: ['from-code', 'to-code', 'output'], longFlags: ['list', 'silent', 'verbose'] },
+		grammar: {
+			valued: 'fto',
+			longValued: ['from-code', 'to-code', 'output'],
+			longFlags: ['list', 'silent', 'verbose'],
+		},
 		writes: { '-o': 'file', '--output': 'file' },
 	},
 	uniq: {
-		grammar: { valued: 'fsw', longValued: ['skip-fields', 'skip-chars', 'check-chars'], longFlags: ['count', 'repeated', 'unique', 'ignore-case', 'zero-terminated', 'all-repeated', 'group'] },
+		grammar: {
+			valued: 'fsw',
+			longValued: ['skip-fields', 'skip-chars', 'check-chars'],
+			longFlags: ['count', 'repeated', 'unique', 'ignore-case', 'zero-terminated', 'all-repeated', 'group'],
+		},
 		operands: [1],
 	},
 	tee: { grammar: { longFlags: ['append', 'ignore-interrupts', 'output-error'] }, operands: 'all' },
@@ -76,7 +105,16 @@ export const WRITERS: Readonly<Record<string, WriterEntry>> = {
 	split: {
 		grammar: {
 			valued: 'abClnt',
-			longValued: ['suffix-length', 'additional-suffix', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'filter'],
+			longValued: [
+				'suffix-length',
+				'additional-suffix',
+				'bytes',
+				'line-bytes',
+				'lines',
+				'number',
+				'separator',
+				'filter',
+			],
 			longFlags: ['numeric-suffixes', 'hex-suffixes', 'elide-empty-files', 'unbuffered', 'verbose'],
 		},
 		operands: [1],
@@ -85,7 +123,11 @@ export const WRITERS: Readonly<Record<string, WriterEntry>> = {
 		unknownWith: ['--additional-suffix'],
 	},
 	csplit: {
-		grammar: { valued: 'bfn', longValued: ['suffix-format', 'prefix', 'digits'], longFlags: ['keep-files', 'suppress-matched', 'quiet', 'silent', 'elide-empty-files'] },
+		grammar: {
+			valued: 'bfn',
+			longValued: ['suffix-format', 'prefix', 'digits'],
+			longFlags: ['keep-files', 'suppress-matched', 'quiet', 'silent', 'elide-empty-files'],
+		},
 		writes: { '-f': 'prefix', '--prefix': 'prefix' },
 		unknownWith: ['-b', '--suffix-format'],
 	},
@@ -93,15 +135,87 @@ export const WRITERS: Readonly<Record<string, WriterEntry>> = {
 		grammar: {
 			valued: 'fCTXbgFIKLNVH',
 			oldStyleBundle: true,
-			longValued: ['file', 'directory', 'files-from', 'exclude-from', 'blocking-factor', 'listed-incremental', 'info-script', 'new-volume-script', 'use-compress-program', 'to-command', 'rsh-command', 'checkpoint-action', 'transform', 'exclude', 'format', 'owner', 'group', 'mode', 'mtime', 'newer', 'label', 'index-file', 'suffix'],
-			longFlags: ['create', 'append', 'update', 'catenate', 'concatenate', 'extract', 'get', 'list', 'diff', 'compare', 'delete', 'verbose', 'gzip', 'bzip2', 'xz', 'zstd', 'auto-compress'],
+			longValued: [
+				'file',
+				'directory',
+				'files-from',
+				'exclude-from',
+				'blocking-factor',
+				'listed-incremental',
+				'info-script',
+				'new-volume-script',
+				'use-compress-program',
+				'to-command',
+				'rsh-command',
+				'checkpoint-action',
+				'transform',
+				'exclude',
+				'format',
+				'owner',
+				'group',
+				'mode',
+				'mtime',
+				'newer',
+				'label',
+				'index-file',
+				'suffix',
+			],
+			longFlags: [
+				'create',
+				'append',
+				'update',
+				'catenate',
+				'concatenate',
+				'extract',
+				'get',
+				'list',
+				'diff',
+				'compare',
+				'delete',
+				'verbose',
+				'gzip',
+				'bzip2',
+				'xz',
+				'zstd',
+				'auto-compress',
+			],
 		},
-		writes: { '-f': 'file', '--file': 'file', '-g': 'file', '--listed-incremental': 'file', '--index-file': 'file' },
-		runs: ['-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--to-command', '--rsh-command'],
-		when: p => hasOption(p, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate', '--delete'),
+		writes: {
+			'-f': 'file',
+			'--file': 'file',
+			'-g': 'file',
+			'--listed-incremental': 'file',
+			'--index-file': 'file',
+		},
+		runs: [
+			'-I',
+			'--use-compress-program',
+			'-F',
+			'--info-script',
+			'--new-volume-script',
+			'--to-command',
+			'--rsh-command',
+		],
+		when: p =>
+			hasOption(
+				p,
+				'-c',
+				'--create',
+				'-r',
+				'--append',
+				'-u',
+				'--update',
+				'-A',
+				'--catenate',
+				'--concatenate',
+				'--delete',
+			),
 	},
 	zip: {
-		grammar: { valued: 'bnPtxiO', longValued: ['out', 'unzip-command', 'temp-path', 'suffixes', 'password', 'exclude', 'include'] },
+		grammar: {
+			valued: 'bnPtxiO',
+			longValued: ['out', 'unzip-command', 'temp-path', 'suffixes', 'password', 'exclude', 'include'],
+		},
 		writes: { '-O': 'zip', '--out': 'zip' },
 		runs: ['--unzip-command'],
 		operands: [0],
@@ -110,72 +224,7 @@ export const WRITERS: Readonly<Record<string, WriterEntry>> = {
 	dd: { grammar: {}, keys: { of: 'file' } },
 	xxd: { grammar: { valued: 'cglosn', longValued: [] }, operands: [1] },
 	gcc: { grammar: { valued: 'oIDLlUxeuT' }, writes: { '-o': 'file' } },
-	curl: {
-		grammar: {
-			valued: 'AbcCdDeEFHKmoPQrTtuUwxXyYz',
-			longValued: ['output', 'output-dir', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'etag-save', 'data', 'header', 'user', 'request', 'config', 'upload-file', 'url'],
-			longFlags: ['remote-name', 'remote-name-all', 'remote-header-name', 'silent', 'location', 'create-dirs', 'fail', 'insecure', 'include', 'head'],
-		},
-		writes: {
-			'-o': 'file',
-			'--output': 'file',
-			'-c': 'file',
-			'--cookie-jar': 'file',
-			'-D': 'file',
-			'--dump-header': 'file',
-			'--trace': 'file',
-			'--trace-ascii': 'file',
-			'--stderr': 'file',
-			'--etag-save': 'file',
-			'--output-dir': 'folder',
-		},
-		unknownWith: ['-J', '--remote-header-name'],
-	},
-	wget: {
-		grammar: {
-			valued: 'oaOPiBeDlRAUTtwQ',
-			longValued: ['output-file', 'append-output', 'output-document', 'directory-prefix', 'input-file', 'execute', 'level', 'user-agent'],
-			longFlags: ['recursive', 'mirror', 'page-requisites', 'force-directories', 'quiet', 'no-verbose'],
-		},
-		writes: { '-O': 'file', '--output-document': 'file', '-o': 'file', '--output-file': 'file', '-a': 'file', '--append-output': 'file', '-P': 'folder', '--directory-prefix': 'folder' },
-		operands: 'all',
-		operandRole: 'urlName',
-		unknownWith: ['-r', '--recursive', '-m', '--mirror', '-x', '--force-directories', '-e', '--execute', '-p', '--page-requisites'],
-	},
-	openssl: { grammar: { dashLong: ['out', 'keyout', 'in', 'inkey', 'config', 'passin', 'passout', 'engine', 'writerand', 'rand', 'subj', 'days', 'newkey', 'CAfile', 'cert', 'key'] }, writes: { '-out': 'file', '-keyout': 'file', '-writerand': 'file' } },
-	find: {
-		grammar: { dashLong: ['fprint', 'fprint0', 'fls', 'name', 'iname', 'path', 'ipath', 'type', 'newer', 'maxdepth', 'mindepth', 'regex', 'size', 'mtime', 'perm', 'user', 'group'] },
-		writes: { '-fprint': 'file', '-fprint0': 'file', '-fls': 'file' },
-	},
-	'ssh-keygen': { grammar: { valued: 'fCNtbmZaIOnVzw' }, writes: { '-f': 'file' } },
-	'git init': {
-		grammar: { valued: 'b', longValued: ['template', 'separate-git-dir', 'object-format', 'initial-branch', 'shared'], longFlags: ['bare', 'quiet'] },
-		writes: { '--separate-git-dir': 'folder' },
-		operands: [0],
-		operandRole: 'folder',
-	},
-	'git clone': {
-		grammar: {
-			valued: 'obucj',
-			longValued: ['origin', 'branch', 'upload-pack', 'reference', 'separate-git-dir', 'depth', 'config', 'template', 'jobs', 'filter', 'server-option', 'shallow-since', 'shallow-exclude'],
-			longFlags: ['bare', 'mirror', 'quiet', 'no-checkout', 'recurse-submodules', 'single-branch'],
-		},
-		writes: { '--separate-git-dir': 'folder' },
-		operands: [1],
-		operandRole: 'folder',
-	},
-	'git worktree': {
-		grammar: { valued: 'bB', longValued: ['reason'] },
-		operands: [1],
-		operandRole: 'folder',
-		when: p => p.operands[0]?.text === 'add',
-	},
-	'git format-patch': { grammar: { valued: 'ov', longValued: ['output-directory', 'subject-prefix', 'in-reply-to', 'to', 'cc'] }, writes: { '-o': 'folder', '--output-directory': 'folder' } },
-	'git archive': { grammar: { valued: 'o', longValued: ['output', 'format', 'prefix', 'remote', 'exec', 'add-file'] }, writes: { '-o': 'file', '--output': 'file' } },
-	'git bundle': { grammar: {}, operands: [1], when: p => p.operands[0]?.text === 'create' },
-	'git diff': { grammar: { longValued: ['output'] }, writes: { '--output': 'file' } },
-	'git log': { grammar: { longValued: ['output'] }, writes: { '--output': 'file' } },
-	'git show': { grammar: { longValued: ['output'] }, writes: { '--output': 'file' } },
+	...FETCHERS_AND_TOOLS,
 	gzip: GZIP,
 	bzip2: GZIP,
 	xz: GZIP,
@@ -200,5 +249,11 @@ for (const [alias, name] of [
 }
 
 /** Suffixes the compressors add (`-S` overrides), and the decompressors take away. */
-export const COMPRESSED_SUFFIX: Readonly<Record<string, string>> = { gzip: '.gz', bzip2: '.bz2', xz: '.xz', zstd: '.zst', lz4: '.lz4' };
+export const COMPRESSED_SUFFIX: Readonly<Record<string, string>> = {
+	gzip: '.gz',
+	bzip2: '.bz2',
+	xz: '.xz',
+	zstd: '.zst',
+	lz4: '.lz4',
+};
 export const DECOMPRESSORS = new Set(['gunzip', 'bunzip2', 'unxz', 'unzstd']);

@@ -59,7 +59,11 @@ export function outerRepo(base: string): string {
 	const outer = path.join(base, 'big');
 	fs.mkdirSync(outer, { recursive: true });
 	git(outer, 'init', '-q', '-b', 'main');
-	write(outer, { 'secrets.txt': 'CANARY_GROOT_2001\n', 'app/src/a.txt': 'a\n', 'ops/deploy.key': 'CANARY_GOPS_2002\n' });
+	write(outer, {
+		'secrets.txt': 'CANARY_GROOT_2001\n',
+		'app/src/a.txt': 'a\n',
+		'ops/deploy.key': 'CANARY_GOPS_2002\n',
+	});
 	git(outer, 'add', '-A');
 	git(outer, 'commit', '-qm', 'root');
 	write(outer, { 'secrets.txt': 'CANARY_GROOT2_2003\n', 'app/src/a.txt': 'a2\n' });
@@ -96,7 +100,13 @@ export function trappedRepo(base: string): { ws: string; ran(): string[] } {
 	write(ws, { 'a.txt': 'a3 changed in the work tree\n' });
 	fs.writeFileSync(path.join(ws, '.git/hooks/x'), '');
 	const hooks = path.join(ws, '.git/hooks');
-	for (const hook of ['pre-commit', 'post-checkout', 'reference-transaction', 'post-index-change', 'fsmonitor-watchman']) {
+	for (const hook of [
+		'pre-commit',
+		'post-checkout',
+		'reference-transaction',
+		'post-index-change',
+		'fsmonitor-watchman',
+	]) {
 		fs.writeFileSync(path.join(hooks, hook), `#!/bin/sh\n${marker(`hook-${hook}`)}\n`, { mode: 0o755 });
 	}
 	fs.writeFileSync(path.join(base, 'outside.cfg'), `[core]\n\tpager = ${marker('include-pager')}\n`);

@@ -54,7 +54,10 @@ function watched(base: string): Map<string, string> {
 			return;
 		}
 		if (stat.isDirectory() && !stat.isSymbolicLink()) {
-			if (relative && (!inWs || relative === 'ws' || WATCHED_IN_WS.test(relative) || /^ws\/\.git$/.test(relative))) {
+			if (
+				relative &&
+				(!inWs || relative === 'ws' || WATCHED_IN_WS.test(relative) || /^ws\/\.git$/.test(relative))
+			) {
 				out.set(`${relative}/`, '');
 			}
 			for (const name of fs.readdirSync(abs)) walk(relative ? `${relative}/${name}` : name);
@@ -79,7 +82,11 @@ const SECRETS: Record<string, string> = {
 };
 
 export function shellFixture(
-	options: { settings?: ApprovalSettings; policy?: PathPolicy; runner?: (ws: string, home: string) => CommandRunner } = {},
+	options: {
+		settings?: ApprovalSettings;
+		policy?: PathPolicy;
+		runner?: (ws: string, home: string) => CommandRunner;
+	} = {},
 ): ShellFixture {
 	const tree = tempTree('keel-guard-');
 	tree.add({
@@ -109,7 +116,11 @@ export function shellFixture(
 	const selector =
 		runner.backend === 'sandbox'
 			? new ShellBackendSelector(() => 'docker', runner as SandboxRunner, undefined)
-			: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner);
+			: new ShellBackendSelector(
+					() => 'terminal',
+					Object.assign(runner, { available: async () => false }),
+					runner,
+				);
 	const tools = createShellTools({
 		selector,
 		settings: () => ({ timeoutSeconds: 10, outputLimitBytes: 200_000, memoryMb: 512, pids: 256 }),
@@ -117,9 +128,13 @@ export function shellFixture(
 	});
 	// A commit, so git commands that need one run.
 	execFileSync('git', ['-C', ws, 'add', 'src'], { stdio: 'ignore' });
-	execFileSync('git', ['-C', ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init', '--no-verify'], {
-		stdio: 'ignore',
-	});
+	execFileSync(
+		'git',
+		['-C', ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init', '--no-verify'],
+		{
+			stdio: 'ignore',
+		},
+	);
 	const initial = watched(tree.base);
 	const h = toolHarness(ws, {
 		settings: options.settings ?? EVERYTHING_AUTO,
@@ -137,7 +152,10 @@ export function shellFixture(
 		},
 		reset() {
 			const now = watched(tree.base);
-			for (const file of [...now.keys()].filter(file => !initial.has(file)).sort().reverse()) {
+			for (const file of [...now.keys()]
+				.filter(file => !initial.has(file))
+				.sort()
+				.reverse()) {
 				fs.rmSync(path.join(tree.base, file), { force: true, recursive: true });
 			}
 			for (const [file, content] of initial) {
@@ -150,13 +168,17 @@ export function shellFixture(
 }
 
 /** What got through: a canary printed or a file planted while the card never asked. */
-export async function throughOf(fixture: ShellFixture, call: () => Promise<{ output: unknown; card: { status: string } }>): Promise<string | undefined> {
+export async function throughOf(
+	fixture: ShellFixture,
+	call: () => Promise<{ output: unknown; card: { status: string } }>,
+): Promise<string | undefined> {
 	fixture.reset();
 	const result = await call();
 	const leak = CANARY.exec(`${result.output}`);
 	const planted = fixture.planted();
-	const what = [leak ? `printed ${leak[0]}` : '', planted.length ? `wrote ${planted.slice(0, 3).join(', ')}` : ''].filter(
-		Boolean,
-	);
+	const what = [
+		leak ? `printed ${leak[0]}` : '',
+		planted.length ? `wrote ${planted.slice(0, 3).join(', ')}` : '',
+	].filter(Boolean);
 	return what.length ? `${what.join('; ')} (card ${result.card.status})` : undefined;
 }

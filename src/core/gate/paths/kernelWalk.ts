@@ -24,7 +24,12 @@ function under(root: string, child: string): boolean {
 }
 
 function relativeTo(root: string, real: string): string {
-	return real === root ? '' : real.slice(root.length).replace(/^[\\/]+/, '').replace(/\\/g, '/');
+	return real === root
+		? ''
+		: real
+				.slice(root.length)
+				.replace(/^[\\/]+/, '')
+				.replace(/\\/g, '/');
 }
 
 /**

@@ -149,7 +149,9 @@ export class WorkspaceGuard {
 			const root = multiRootFolders(this._workspace) ? undefined : await this._workspace.rootRealPath();
 			const walk = root === undefined ? undefined : await kernelWalk(this._workspace, root, segments);
 			const where = walk?.kind === 'outside' ? ` (it opens ${walk.opens})` : '';
-			throw new PathRefused(`"${word}" leaves the workspace${where}. Only paths inside the workspace are allowed.`);
+			throw new PathRefused(
+				`"${word}" leaves the workspace${where}. Only paths inside the workspace are allowed.`,
+			);
 		}
 		return { ...(await this._resolveChecked(lexical.join('/'), segments, word, intent)), asked: word, word: true };
 	}
@@ -185,10 +187,19 @@ export class WorkspaceGuard {
 		// The kernel walks from the folder the first segment names; a `..` may not climb out of it.
 		const named = segments.filter(s => s !== '' && s !== '.');
 		if (climbsAfterName(segments) && named[0]?.toLowerCase() !== hit.folder.name.toLowerCase()) {
-			throw new PathRefused(`"${input}" climbs from one workspace folder into another with "..": name the path inside its folder.`);
+			throw new PathRefused(
+				`"${input}" climbs from one workspace folder into another with "..": name the path inside its folder.`,
+			);
 		}
 		const rest = climbsAfterName(segments) ? named.slice(1) : hit.rest.split('/');
-		const resolved = await this._resolveIn(hit.folder.workspace, hit.rest, rest, input, intent, `${hit.folder.name}/`);
+		const resolved = await this._resolveIn(
+			hit.folder.workspace,
+			hit.rest,
+			rest,
+			input,
+			intent,
+			`${hit.folder.name}/`,
+		);
 		// Deny and protected globs also see the folder's name, so a rule written for "api/**" holds.
 		const full = `${hit.folder.name}${hit.rest ? `/${hit.rest}` : ''}`;
 		if ((intent === 'read' || intent === 'write') && isDeniedRead(full, this._policy)) {

@@ -217,7 +217,9 @@ function matchesOrThrow(rule: PermissionRule, candidate: Candidate, forAllow: bo
 			// slip past); allow is exact.
 			return forAllow
 				? linearGlob(pattern)(candidate.value.replace(/^\.\//, ''))
-				: linearGlob(pattern.normalize('NFC'), { nocase: true })(candidate.value.replace(/^\.\//, '').normalize('NFC'));
+				: linearGlob(pattern.normalize('NFC'), { nocase: true })(
+						candidate.value.replace(/^\.\//, '').normalize('NFC'),
+					);
 	}
 }
 

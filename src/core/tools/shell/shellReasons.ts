@@ -104,7 +104,12 @@ async function gitContext(
  * The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`), searches walk
  * folders, and git prints from a repository: one reason per concern, or [].
  */
-export async function wordReasons(command: string, cwd: string, judge: WordJudge, backend: CommandBackend): Promise<string[]> {
+export async function wordReasons(
+	command: string,
+	cwd: string,
+	judge: WordJudge,
+	backend: CommandBackend,
+): Promise<string[]> {
 	const parsed = splitCommandLine(command);
 	const context = {
 		guard: judge.guard,
@@ -115,12 +120,22 @@ export async function wordReasons(command: string, cwd: string, judge: WordJudge
 		dotglob: /dotglob|GLOBIGNORE/.test(command),
 		sandbox: backend === 'sandbox',
 	};
-	const reasons = [...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context))];
+	const reasons = [
+		...(await operandConcerns(parsed.operands, context)),
+		...(await walkConcerns(parsed.walks, context)),
+	];
 	if (parsed.gits.length) {
 		const git = await gitContext(judge, cwd, parsed.directories, backend);
 		if (git) {
-			const writesGitFolder = parsed.writes.some(w => w.path === undefined || /(?:^|\/)\.git(?:\/|$)/.test(w.path));
-			reasons.push(...(await gitReadConcerns(parsed.gits, git, { environmentSet: parsed.gitEnvironment, writesGitFolder })));
+			const writesGitFolder = parsed.writes.some(
+				w => w.path === undefined || /(?:^|\/)\.git(?:\/|$)/.test(w.path),
+			);
+			reasons.push(
+				...(await gitReadConcerns(parsed.gits, git, {
+					environmentSet: parsed.gitEnvironment,
+					writesGitFolder,
+				})),
+			);
 		}
 	}
 	return reasons;

@@ -23,9 +23,22 @@ describe('inline programs', () => {
 	});
 
 	it('awk: comparisons, regexes and everyday programs touch nothing', () => {
-		for (const program of ['{print $1}', '$3 > 100', 'NR>1{print $2}', '{ if ($1 > 2) print }', '/a|b/ {n++} END{print n}', '{print ($1 > $2)}', '{ x = a / b / c }', "-F: '{print $1}'"]) {
+		for (const program of [
+			'{print $1}',
+			'$3 > 100',
+			'NR>1{print $2}',
+			'{ if ($1 > 2) print }',
+			'/a|b/ {n++} END{print n}',
+			'{print ($1 > $2)}',
+			'{ x = a / b / c }',
+			"-F: '{print $1}'",
+		]) {
 			const effects = awkEffects(program);
-			assert.deepStrictEqual([effects.writes, effects.reads, effects.commands, effects.opaque], [[], [], [], undefined], program);
+			assert.deepStrictEqual(
+				[effects.writes, effects.reads, effects.commands, effects.opaque],
+				[[], [], [], undefined],
+				program,
+			);
 		}
 	});
 
@@ -58,9 +71,24 @@ describe('inline programs', () => {
 	});
 
 	it('sed: everyday scripts touch nothing', () => {
-		for (const script of ['s/a/b/g', '1,5p', '/^#/d', 's/\\//|/g', 'y/abc/xyz/', '$!N;s/\\n/ /', ':a;N;$!ba;s/\\n/,/g', '1i\\\nheader', 's#w#r#g', '/start/,/end/{/x/d}']) {
+		for (const script of [
+			's/a/b/g',
+			'1,5p',
+			'/^#/d',
+			's/\\//|/g',
+			'y/abc/xyz/',
+			'$!N;s/\\n/ /',
+			':a;N;$!ba;s/\\n/,/g',
+			'1i\\\nheader',
+			's#w#r#g',
+			'/start/,/end/{/x/d}',
+		]) {
 			const effects = sedEffects(script);
-			assert.deepStrictEqual([effects.writes, effects.reads, effects.commands, effects.opaque], [[], [], [], undefined], script);
+			assert.deepStrictEqual(
+				[effects.writes, effects.reads, effects.commands, effects.opaque],
+				[[], [], [], undefined],
+				script,
+			);
 		}
 	});
 
@@ -90,17 +118,34 @@ describe('inline programs', () => {
 		]) {
 			assert.ok(splitCommandLine(line).opaque, line);
 		}
-		for (const line of ['python3 x.py -c y', 'python3 -m pytest -q', 'node build.js', 'perl script.pl', 'python3 --version', 'node -v', 'jq .a f.json']) {
+		for (const line of [
+			'python3 x.py -c y',
+			'python3 -m pytest -q',
+			'node build.js',
+			'perl script.pl',
+			'python3 --version',
+			'node -v',
+			'jq .a f.json',
+		]) {
 			assert.strictEqual(splitCommandLine(line).opaque, undefined, line);
 		}
 	});
 
 	it('awk and sed programs are judged like the rest of the line', () => {
 		const awk = splitCommandLine(`awk '{print > ".git/hooks/x"} BEGIN{system("rm -f y")}' f`);
-		assert.deepStrictEqual(awk.writes.map(w => w.path), ['.git/hooks/x', 'y']);
+		assert.deepStrictEqual(
+			awk.writes.map(w => w.path),
+			['.git/hooks/x', 'y'],
+		);
 		assert.ok(awk.commands.some(c => c.text === 'rm -f y'));
 		const sed = splitCommandLine(`sed -i -e 's/a/b/' -e 'r .env' f g`);
-		assert.deepStrictEqual(sed.reads.map(r => r.path), ['.env']);
-		assert.deepStrictEqual(sed.writes.map(w => w.path), ['f', 'g']);
+		assert.deepStrictEqual(
+			sed.reads.map(r => r.path),
+			['.env'],
+		);
+		assert.deepStrictEqual(
+			sed.writes.map(w => w.path),
+			['f', 'g'],
+		);
 	});
 });

