@@ -23,6 +23,15 @@ export function historyRuleIn(words: string): HistoryRule | undefined {
 	if (/\btext\b/i.test(text) && /\b(?:non-?empty|empty|whitespace|blank)\b/i.test(text)) {
 		return 'emptyText';
 	}
+	// A result with no call before it: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'".
+	if (
+		/\btool\b/i.test(text) &&
+		/\b(?:(?:a )?response to|respond\w* to|preced\w*|preceed\w*|without (?:a |an )?(?:matching |corresponding )?(?:call|tool_use))\b/i.test(
+			text,
+		)
+	) {
+		return 'idMatch';
+	}
 	if (
 		ID.test(text) &&
 		/\b(?:match(?:es|ing)?|correspond\w*|unknown|not found|no (?:such|matching|corresponding)|does not exist|without)\b/i.test(

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { type AgentError } from '../../../errors';
+import { AgentError } from '../../../errors';
 import type { ChatModel, ChatRequest, ModelEvent, ModelServer, ServerKind } from '../../chatModel';
 import { withOpenAIErrorEnvelope } from '../../stream/errorEnvelope';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
@@ -96,7 +96,11 @@ export class OpenAIChatModel implements ChatModel {
 				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				throw mapped;
+				const rule = mapped.details.status === 400 ? historyRuleIn(words) : undefined;
+				// Refused again in the strict form: the same request cannot pass, the chat shows the server's words.
+				throw rule && this._historyRules.size > 0
+					? new AgentError(mapped.code, mapped.message, { ...mapped.details, historyRule: rule })
+					: mapped;
 			}
 		}
 	}
