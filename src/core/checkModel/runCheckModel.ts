@@ -8,7 +8,7 @@ import { askForToolCall } from '../llm/catalog/toolProbe';
 import { MeteredChatModel } from './meter';
 import { buildReport } from './report';
 import { startSandbox, type CheckSandbox, type SandboxOptions } from './sandbox';
-import { ScratchFolder } from './scratch';
+import { reapScratchFolders, ScratchFolder } from './scratch';
 import { CHECK_TASKS, type CheckTask } from './suite';
 import { runTrial } from './trial';
 import type { CheckReport, CurrentSettings, ToolCallMode, TrialResult } from './types';
@@ -42,6 +42,12 @@ export interface CheckModelOptions {
 	/** What the server says of the model's window: trained for, and running now. */
 	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
+	/**
+	 * Hears each clean-up as soon as there is something to clean (the scratch folder, the
+	 * container), so a caller stopping at once (a second Ctrl+C) can run them without waiting
+	 * for the suite to unwind. They are safe to run twice.
+	 */
+	onCleanup?(dispose: () => Promise<void>): void;
 	onProgress?(progress: CheckProgress): void;
 	onTrial?(result: TrialResult): void;
 	/** Parent of the scratch folder; default the system's temporary folder. */
@@ -65,7 +71,10 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 	options.onProgress?.({ message: `Asking ${options.endpoint.model} for one tool call…`, done: 0, total: 0 });
 	const probe = await probeNative(options.model, signal);
 	const modes = options.modes ?? (probe.nativeOffered ? ['native', 'text'] : ['text']);
+	// What a killed run left (its owner gone): scratch folders here, containers when the sandbox starts.
+	await reapScratchFolders(options.tmpDir);
 	const scratch = await ScratchFolder.create(options.tmpDir);
+	options.onCleanup?.(() => scratch.dispose());
 	let sandbox: CheckSandbox | undefined;
 	try {
 		const skipped: CheckReport['skipped'] = [];
@@ -163,7 +172,7 @@ async function prepareSandbox(
 	}
 	options.onProgress?.({ message: 'Starting the Docker sandbox for the shell task…', done: 0, total: 0 });
 	try {
-		const sandbox = await startSandbox(options.sandbox, scratch, signal);
+		const sandbox = await startSandbox(options.sandbox, scratch, signal, options.onCleanup);
 		if (!sandbox) {
 			skip('Docker is not available: commands run only in its sandbox, never in your terminal');
 		}

@@ -112,10 +112,15 @@ function matcher(glob: string, unrunnable: boolean): (path: string) => boolean {
 	}
 }
 
-/** Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. */
+/**
+ * Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. Both sides
+ * are compared in one Unicode normal form (NFC): a name stored decomposed (NFD, as macOS file
+ * systems may hand it back) is the same name as the composed one a glob was typed with.
+ */
 function globMatches(glob: string, path: string, unrunnable = true): boolean {
-	const match = matcher(glob, unrunnable);
-	return path !== '' && (match(path) || match(`x/${path}`));
+	const match = matcher(glob.normalize('NFC'), unrunnable);
+	const name = path.normalize('NFC');
+	return name !== '' && (match(name) || match(`x/${name}`));
 }
 
 export function isDeniedRead(path: string, policy: PathPolicy): boolean {
