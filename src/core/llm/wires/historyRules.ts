@@ -11,7 +11,8 @@ const ID = /\b(?:tool[_ ]?call[_ ]?ids?|tool_use_ids?|call[_ ]ids?|ids?)\b|\.id\
 const ROLE = /\b(?:user|tool|assistant|function)\b/gi;
 
 export function historyRuleIn(words: string): HistoryRule | undefined {
-	const text = words.replace(/[\u2018\u2019"`]/g, "'");
+	// A gateway's request id names no part of the history.
+	const text = words.replace(/[\u2018\u2019"`]/g, "'").replace(/\brequest[ _-]?id\b[:=]?\s*[\w-]*/gi, '');
 	// Python's json error names no field at all ("Expecting ',' delimiter: line 1 column 54"): vLLM passes it on as is.
 	if (
 		(/\b(?:json|arguments?)\b/i.test(text) &&
@@ -22,6 +23,10 @@ export function historyRuleIn(words: string): HistoryRule | undefined {
 	}
 	if (/\btext\b/i.test(text) && /\b(?:non-?empty|empty|whitespace|blank)\b/i.test(text)) {
 		return 'emptyText';
+	}
+	// An id's shape first: "should match pattern" speaks of its form, not of a call it answers.
+	if (ID.test(text) && /\b(?:pattern|length|too long|too short|characters|alphanumeric|a-z)\b/i.test(text)) {
+		return 'idForm';
 	}
 	// A result with no call before it: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'".
 	if (
