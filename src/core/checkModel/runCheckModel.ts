@@ -11,6 +11,8 @@ import { startSandbox, type CheckSandbox, type SandboxOptions } from './sandbox'
 import { reapScratchFolders, ScratchFolder } from './scratch';
 import { CHECK_TASKS, type CheckTask } from './suite';
 import { runTrial } from './trial';
+import { probeForcing } from './forcingProbe';
+import type { ForcingMemory } from '../agent/recovery/forcingMemory';
 import type { CheckReport, CurrentSettings, ToolCallMode, TrialResult } from './types';
 
 export interface CheckProgress {
@@ -39,6 +41,8 @@ export interface CheckModelOptions {
 	sandbox?: SandboxOptions;
 	/** The user's recovery settings (the tool mode is set per trial). */
 	recovery?: Partial<RecoverySettings>;
+	/** Where what the server does with a forced call is kept (the loop reads it); the probe writes it. */
+	forcingMemory?: ForcingMemory;
 	/** What the server says of the model's window: trained for, and running now. */
 	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
@@ -73,6 +77,10 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 	const modes = options.modes ?? (probe.nativeOffered ? ['native', 'text'] : ['text']);
 	// What a killed run left (its owner gone): scratch folders here, containers when the sandbox starts.
 	await reapScratchFolders(options.tmpDir);
+	if (probe.nativeOffered) {
+		options.onProgress?.({ message: 'Asking the server to force a tool call…', done: 0, total: 0 });
+	}
+	const forcing = probe.nativeOffered ? await probeForcing(options.model, signal, options.forcingMemory) : undefined;
 	const scratch = await ScratchFolder.create(options.tmpDir);
 	options.onCleanup?.(() => scratch.dispose());
 	let sandbox: CheckSandbox | undefined;
@@ -94,6 +102,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			skipped,
 			sandbox: sandbox !== undefined,
 			probe: probe.detail,
+			...(forcing ? { forcing } : {}),
 			nativeOffered: probe.nativeOffered,
 			modes,
 			results,
@@ -146,6 +155,7 @@ async function runTrials(
 					shellTools: state.sandbox?.tools,
 					recovery: options.recovery ?? {},
 					contextWindow: options.current.contextWindow,
+					forcingMemory: options.forcingMemory,
 					signal: state.signal,
 					trialTimeoutMs: options.trialTimeoutMs ?? 5 * 60_000,
 					now: () => performance.now(),

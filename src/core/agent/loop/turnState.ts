@@ -1,6 +1,6 @@
 import { AgentError, type ErrorCode } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ServerFacts, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ServerFacts, ToolChoice, ToolSpec } from '../../llm/chatModel';
 import type { ImagePart } from '../../llm/imageParts';
 import { systemClock, type Clock } from '../../ports';
 import { isToolOffered } from '../approval/approvalPolicy';
@@ -43,6 +43,8 @@ export interface Nudge {
 	avoidRepetition?: boolean;
 	/** This one request goes without native tools, the calls asked for as text (the second re-ask). */
 	textMode?: boolean;
+	/** This one request asks the server to hold the model to a call (the last rung). */
+	force?: ToolChoice;
 	/** This one request asks for the answer without thinking, where the server has a switch (reasoning ran away). */
 	noThinking?: boolean;
 }
@@ -72,6 +74,8 @@ export interface TurnState {
 	sendReasoning: boolean;
 	/** Responses in a row that gave the loop nothing to do. */
 	shortfalls: number;
+	/** The forced-call rung was used this turn (it is tried once). */
+	forced?: boolean;
 	/** Requests and tokens so far, for the context meter. */
 	readonly usage: { requests: number; tokens: number };
 	/** Native or text-mode tool calls, and the failures that switch between them. */

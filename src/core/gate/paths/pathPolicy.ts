@@ -69,6 +69,7 @@ export const PROTECTED_PATHS: Array<{ glob: string; reason: string }> = [
 	{ glob: '**/mcp.json', reason: 'MCP server config starts programs' },
 	{ glob: '**/.cursor/**', reason: 'agent config' },
 	{ glob: '**/.claude/**', reason: 'agent config' },
+	{ glob: '**/.copilot/**', reason: 'agent config (Copilot and VS Code read MCP servers from it)' },
 	{ glob: '**/.devcontainer/**', reason: 'dev container config runs on open' },
 	{ glob: '**/.github/workflows/**', reason: 'CI workflows run with repository secrets' },
 	{ glob: '**/.husky/**', reason: 'git hooks run on every commit' },

@@ -18,6 +18,7 @@ export type FailureClass =
 	| 'contextOverflow'
 	| 'outputBudget'
 	| 'toolsUnsupported'
+	| 'toolSchema'
 	| 'billing'
 	| 'outOfMemory'
 	| 'waitTooLong'
@@ -40,6 +41,8 @@ export type RecoveryAction =
 	| 'lowerMaxTokens'
 	/** The server takes no native tools for this model: go on with calls written as text. */
 	| 'textMode'
+	/** The server could not compile the tool schemas (its grammar): fewer tools in their simplest form, once, then stop. */
+	| 'simplifyTools'
 	/** The server refused the reasoning Keel sent back with earlier calls: send the request without it. */
 	| 'dropReasoning'
 	| 'stop';
@@ -168,6 +171,13 @@ function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefine
 				failureClass: 'toolsUnsupported',
 				action: 'textMode',
 				label: meaning.vllm ? 'vllm' : 'Server takes no native tool calls',
+			};
+		case 'toolSchema':
+			return {
+				...base,
+				failureClass: 'toolSchema',
+				action: 'simplifyTools',
+				label: `The server could not compile the tool schemas${code}`,
 			};
 		case 'reasoningRefused':
 			return {

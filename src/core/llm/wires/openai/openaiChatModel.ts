@@ -6,7 +6,8 @@ import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from '../../stream/readStream';
 import { historyRuleIn, type HistoryRule } from '../historyRules';
-import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWire';
+import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
 import { lazyRequire } from '../../../util/lazyRequire';
 import { holdSecret } from '../../../gate/redact/heldSecrets';
@@ -30,6 +31,7 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
+	readonly forcing: ForcingPrior;
 	private _sdkClient: OpenAI | undefined;
 	/**
 	 * Learned from the server's own 400s, once per model: the history rules it named (which
@@ -41,6 +43,7 @@ export class OpenAIChatModel implements ChatModel {
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
+		this.forcing = openaiForcing(_options.provider);
 		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
 		holdSecret(_options.apiKey, 'API key', 4);
 	}
@@ -128,7 +131,8 @@ export class OpenAIChatModel implements ChatModel {
 		request: ChatRequest,
 		kind: ServerKind | undefined,
 	): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
-		const tools = toOpenAITools(request.tools);
+		const tools = toOpenAITools(request.tools, request.strictTools === true && request.toolChoice !== undefined);
+		const toolChoice = tools.length > 0 ? toOpenAIToolChoice(request.toolChoice) : undefined;
 		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
 		const replay = replaysReasoning(this._options.model) || request.keepReasoning === true;
 		return {
@@ -139,6 +143,7 @@ export class OpenAIChatModel implements ChatModel {
 				this._historyRules.size > 0 ? 'nine' : 'openai',
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
+			...(toolChoice ? { tool_choice: toolChoice } : {}),
 			stream: true,
 			stream_options: { include_usage: true },
 			...(budget !== undefined ? { [this._budgetField]: budget } : {}),

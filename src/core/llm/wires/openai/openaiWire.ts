@@ -1,6 +1,7 @@
 import { asObject } from '../anthropic/anthropicWire';
 import type { CanonicalMessage } from '../../canonical';
-import type { ToolSpec } from '../../chatModel';
+import type { ToolChoice, ToolSpec } from '../../chatModel';
+import { strictSchema } from '../../../tools/strictSchemas';
 import { openaiUserContent } from '../../imageParts';
 import { wireId, type IdRule } from '../wireIds';
 
@@ -109,11 +110,27 @@ export function toOpenAIMessages(
 	return out;
 }
 
-export function toOpenAITools(tools: readonly ToolSpec[]) {
-	return tools.map(tool => ({
-		type: 'function' as const,
-		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-	}));
+/** `strict`: each schema in its strict form where it has one (strictSchemas.ts), marked so. */
+export function toOpenAITools(tools: readonly ToolSpec[], strict = false) {
+	return tools.map(tool => {
+		const strictForm = strict ? strictSchema(tool.parameters) : undefined;
+		return {
+			type: 'function' as const,
+			function: {
+				name: tool.name,
+				description: tool.description,
+				parameters: strictForm ?? tool.parameters,
+				...(strictForm ? { strict: true } : {}),
+			},
+		};
+	});
+}
+
+export function toOpenAIToolChoice(choice: ToolChoice | undefined) {
+	if (!choice) return undefined;
+	return choice.kind === 'required'
+		? ('required' as const)
+		: { type: 'function' as const, function: { name: choice.name } };
 }
 
 /** The user's side, as its own message, or after the tool result it would otherwise follow. */
