@@ -10,6 +10,7 @@ import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
+import { historyViolation } from './wire/history';
 import { serverConstraint, serverRefusal, serverShaped } from './behaviour';
 import type { HealthState } from './types';
 import { noteOllamaLoad, personaRefusal, type ServerState } from './servers';
@@ -178,7 +179,10 @@ async function answerChat(
 		if (step) step = serverShaped(opts.server, wire, rec.body, step);
 		if (step) validateSteps([step]);
 		// A request whose ids break the server's rule is refused before it reaches the model: the step waits.
-		const badId = idViolation(wire, rec.body, step?.kind === 'reply' ? step.idRule : undefined);
+		const reply = step?.kind === 'reply' ? step : undefined;
+		const badId =
+			idViolation(wire, rec.body, reply?.idRule) ??
+			historyViolation(wire, rec.body, reply?.historyRules, reply?.historyWording);
 		if (badId) {
 			if (next) steps.unshift(next);
 			rec.response.status = 400;

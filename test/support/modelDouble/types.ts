@@ -1,3 +1,4 @@
+import type { HistoryRuleName } from './wire/history';
 import type { ServerBehaviour } from './behaviour';
 import type { ServerPersona } from './servers';
 
@@ -109,6 +110,10 @@ export interface ReplyStep extends Faults {
 	 *  `mistral` (9 characters a-z, A-Z, 0-9). OpenAI's 40-character limit and Anthropic's
 	 *  `^[a-zA-Z0-9_-]+$` are always checked on their wires. */
 	idRule?: 'mistral';
+	/** History rules real servers enforce (wire/history.ts, each with its reference), refused with
+	 *  HTTP 400 in the server's words; `historyWording` picks among each rule's real wordings. */
+	historyRules?: HistoryRuleName[];
+	historyWording?: number;
 }
 
 /** A literal HTTP error: exactly this status, body and headers, whatever the wire. */

@@ -17,6 +17,7 @@ import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
 import { windowInForce, type WindowInForce } from './serverWindow';
+import { nineCharId } from '../../llm/wires/wireIds';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
 export interface TurnEnd {
@@ -252,10 +253,12 @@ export function appendMessage(state: TurnState, ctx: TurnContext, message: Canon
 
 /** `preferred` when free in the session, else `fallback`, suffixed until it is. */
 export function uniqueId(state: TurnState, preferred: string | undefined, fallback: string): string {
-	const base = preferred || fallback;
+	// An id Keel makes up is nine letters or digits, the form every known server takes (wireIds.ts);
+	// a server's own id is kept as it came, so the server recognises its call.
+	const base = preferred || nineCharId(fallback);
 	let id = base;
 	for (let n = 2; state.usedIds.has(id); n++) {
-		id = `${base}-${n}`;
+		id = preferred ? `${base}-${n}` : nineCharId(`${fallback}#${n}`);
 	}
 	state.usedIds.add(id);
 	return id;

@@ -144,10 +144,13 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 				label: 'Malformed tool call',
 				raw: extractProviderRaw(base.words),
 			};
-		// What an HTTP error or a broken stream means is in its status and words, read after this.
+		// What an HTTP error or a broken stream means is in its status and words, read after this;
+		// a history refused again after it was re-formed for the rule the server named cannot pass as sent.
 		case 'modelHttp':
 		case 'modelStream':
-			return undefined;
+			return error.details.historyRule
+				? { ...base, failureClass: 'permanent', action: 'stop', label: 'Server refused the history' }
+				: undefined;
 	}
 }
 

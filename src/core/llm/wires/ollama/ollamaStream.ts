@@ -1,4 +1,4 @@
-import { randomUUID } from 'crypto';
+import { newCallId } from '../../../util/ids';
 import type { ModelEvent, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import type { OllamaChunk } from './ollamaWire';
@@ -94,7 +94,7 @@ export class OllamaStreamReader implements Completion {
 			}
 			const call = {
 				index: this._calls.length,
-				id: wire.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+				id: wire.id || newCallId(),
 				name,
 				rawArguments,
 			};

@@ -1,11 +1,11 @@
 import type OpenAI from 'openai';
-import { type AgentError } from '../../../errors';
+import { AgentError } from '../../../errors';
 import type { ChatModel, ChatRequest, ModelEvent, ModelServer, ServerKind } from '../../chatModel';
 import { withOpenAIErrorEnvelope } from '../../stream/errorEnvelope';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from '../../stream/readStream';
-import { isIdRuleError, type IdRule } from '../wireIds';
+import { historyRuleIn, type HistoryRule } from '../historyRules';
 import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWire';
 import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
@@ -33,8 +33,12 @@ export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
 	readonly forcing: ForcingPrior;
 	private _sdkClient: OpenAI | undefined;
-	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
-	private _idRule: IdRule = 'openai';
+	/**
+	 * Learned from the server's own 400s, once per model: the history rules it named (which
+	 * turn on the strict form: nine-character ids, every result answering a call in the request),
+	 * the name of the output budget.
+	 */
+	private readonly _historyRules = new Set<HistoryRule>();
 	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
@@ -79,8 +83,8 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	/**
-	 * Sends the request. A 400 about the form of the ids sent back (Mistral wants nine
-	 * alphanumerics) or about `max_tokens` (OpenAI's reasoning models want
+	 * Sends the request. A 400 that names a rule of the history sent back (an id's form, an id
+	 * that answers no call, the order of roles, a missing field; historyRules.ts) or about `max_tokens` (OpenAI's reasoning models want
 	 * `max_completion_tokens`) is fixed and sent once more, and remembered for this model.
 	 */
 	private async _open(request: ChatRequest, kind: ServerKind | undefined): Promise<Response> {
@@ -95,15 +99,22 @@ export class OpenAIChatModel implements ChatModel {
 				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				throw mapped;
+				const rule = mapped.details.status === 400 ? historyRuleIn(words) : undefined;
+				// Refused again in the strict form: the same request cannot pass, the chat shows the server's words.
+				throw rule && this._historyRules.size > 0
+					? new AgentError(mapped.code, mapped.message, { ...mapped.details, historyRule: rule })
+					: mapped;
 			}
 		}
 	}
 
 	private _learn(words: string, request: ChatRequest): boolean {
-		if (this._idRule !== 'nine' && isIdRuleError(words)) {
-			this._idRule = 'nine';
-			return true;
+		const rule = historyRuleIn(words);
+		if (rule) {
+			// Re-formed once: a server that refuses the strict form too has its words shown.
+			const reform = this._historyRules.size === 0;
+			this._historyRules.add(rule);
+			return reform;
 		}
 		if (
 			askedOutputTokens(request.maxTokens, this._options.maxOutputTokens) !== undefined &&
@@ -129,7 +140,7 @@ export class OpenAIChatModel implements ChatModel {
 			messages: toOpenAIMessages(
 				request.messages,
 				replay,
-				this._idRule,
+				this._historyRules.size > 0 ? 'nine' : 'openai',
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
 			...(toolChoice ? { tool_choice: toolChoice } : {}),

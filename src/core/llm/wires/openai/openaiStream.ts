@@ -1,4 +1,4 @@
-import { randomUUID } from 'crypto';
+import { newCallId } from '../../../util/ids';
 import type { ModelEvent, PrefillProgress, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import { inStreamError, payloadError } from '../../stream/payloadError';
@@ -87,7 +87,7 @@ export class OpenAIStreamReader implements Completion {
 		if (leftover && this._events === 0) {
 			inStreamError(payloadError(tryParseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
 		}
-		const calls = this._assembler.finish(() => `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`);
+		const calls = this._assembler.finish(() => newCallId());
 		for (const call of calls) {
 			yield {
 				type: 'toolCall',

@@ -21,12 +21,18 @@ export type WireMessage =
 			reasoning_content?: string;
 			reasoning?: string;
 	  }
-	| { role: 'tool'; tool_call_id: string; content: string };
+	| { role: 'tool'; tool_call_id: string; name: string; content: string };
 
 /**
  * Canonical → OpenAI chat messages. Consecutive tool calls belong to one assistant message
  * (the text that preceded them, if any), and each result answers its call by `tool_call_id`,
  * in the form the server takes (wireIds.ts).
+ *
+ * Written for the strictest known server, in a form that stays the same from request to request:
+ * every result carries its tool's `name` (some servers require it), and text that would follow a
+ * tool result as a `user` message (a correction, a nudge, the user's next words) travels at the
+ * end of that result instead: Mistral refuses `user` directly after `tool`
+ * (https://github.com/zed-industries/zed/issues/37021).
  */
 export function toOpenAIMessages(
 	messages: readonly CanonicalMessage[],
@@ -34,23 +40,29 @@ export function toOpenAIMessages(
 	idRule: IdRule = 'openai',
 ): WireMessage[] {
 	const out: WireMessage[] = [];
+	const called = new Set<string>();
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
 				// A note later in the history is read as the user's side: many templates allow a system message only first.
-				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
+				if (index === 0) {
+					out.push({ role: 'system', content: message.content });
+				} else {
+					pushUserText(out, message.content);
+				}
 				break;
 			case 'user':
-				out.push(
-					message.images?.length
-						? { role: 'user', content: openaiUserContent(message.content, message.images) }
-						: { role: 'user', content: message.content },
-				);
+				if (message.images?.length) {
+					out.push({ role: 'user', content: openaiUserContent(message.content, message.images) });
+				} else {
+					pushUserText(out, message.content);
+				}
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });
 				break;
 			case 'tool_call': {
+				called.add(message.data.id);
 				const call: WireToolCall = {
 					id: wireId(message.data.id, idRule),
 					type: 'function',
@@ -81,9 +93,15 @@ export function toOpenAIMessages(
 				break;
 			}
 			case 'tool_result':
+				// In the strict form a result whose call is not in the request (compacted away) is told as text.
+				if (idRule === 'nine' && !called.has(message.data.toolCallId)) {
+					pushUserText(out, `Result of ${message.data.name}:\n${message.content}`);
+					break;
+				}
 				out.push({
 					role: 'tool',
 					tool_call_id: wireId(message.data.toolCallId, idRule),
+					name: message.data.name,
 					content: message.content,
 				});
 				break;
@@ -113,6 +131,16 @@ export function toOpenAIToolChoice(choice: ToolChoice | undefined) {
 	return choice.kind === 'required'
 		? ('required' as const)
 		: { type: 'function' as const, function: { name: choice.name } };
+}
+
+/** The user's side, as its own message, or after the tool result it would otherwise follow. */
+function pushUserText(out: WireMessage[], text: string): void {
+	const last = out[out.length - 1];
+	if (last?.role === 'tool') {
+		last.content = last.content ? `${last.content}\n\n${text}` : text;
+	} else {
+		out.push({ role: 'user', content: text });
+	}
 }
 
 function validJson(parsed: unknown, raw: string): string {
