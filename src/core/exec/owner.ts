@@ -13,7 +13,8 @@ export interface Owner {
 	start: string;
 }
 
-export function processStart(pid: number): string {
+/** When a process started, to tell it from a later one given the same pid; '' where unknown. */
+export function processStart(pid: number | 'self'): string {
 	try {
 		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
 		// The command name (field 2) may hold spaces and parentheses: count from the last ')'.

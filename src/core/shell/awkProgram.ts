@@ -33,7 +33,7 @@ const AWK_ESCAPES: Record<string, string> = {
 	v: '\v',
 };
 
-function decode(body: string): string {
+function awkUnescape(body: string): string {
 	return body.replace(/\\([0-7]{1,3}|.)/gs, (all, esc: string) =>
 		/^[0-7]/.test(esc) ? String.fromCharCode(parseInt(esc, 8)) : (AWK_ESCAPES[esc] ?? esc),
 	);
@@ -60,7 +60,7 @@ function tokenize(text: string): Token[] | undefined {
 			let j = i + 1;
 			while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
 			if (j >= text.length) return undefined;
-			tokens.push({ kind: 'string', value: decode(text.slice(i + 1, j)) });
+			tokens.push({ kind: 'string', value: awkUnescape(text.slice(i + 1, j)) });
 			i = j + 1;
 		} else if (c === '/' && regexMayStart(tokens.at(-1))) {
 			let j = i + 1;

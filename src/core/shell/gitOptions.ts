@@ -18,7 +18,7 @@ interface GitOption {
 }
 
 const opt = (takes: Takes, flags: { keep?: boolean; prints?: boolean } = {}): GitOption => ({ takes, ...flags });
-const table = (names: string, option: GitOption) =>
+const optionTable = (names: string, option: GitOption) =>
 	Object.fromEntries(
 		names
 			.trim()
@@ -28,35 +28,35 @@ const table = (names: string, option: GitOption) =>
 
 /** Long options of log, show, diff, whatchanged, format-patch, stash show, range-diff, blame. */
 const LONG: Readonly<Record<string, GitOption>> = {
-	...table(
+	...optionTable(
 		'all reflog walk-reflogs indexed-objects alternate-refs not do-walk reverse topo-order date-order author-date-order',
 		opt('none', { keep: true }),
 	),
-	...table('branches tags remotes no-walk ancestry-path ignore-submodules', opt('opt', { keep: true })),
-	...table(
+	...optionTable('branches tags remotes no-walk ancestry-path ignore-submodules', opt('opt', { keep: true })),
+	...optionTable(
 		'glob exclude exclude-hidden max-count skip since after until before since-as-filter author committer grep grep-reflog min-parents max-parents diff-filter find-object',
 		opt('req', { keep: true }),
 	),
-	...table(
+	...optionTable(
 		'all-match invert-grep regexp-ignore-case basic-regexp extended-regexp fixed-strings perl-regexp merges no-merges no-min-parents no-max-parents first-parent exclude-first-parent-only simplify-by-decoration simplify-merges full-history dense sparse show-pulls left-only right-only cherry cherry-mark cherry-pick boundary follow cached staged merge-base pickaxe-all pickaxe-regex remerge-diff combined-all-paths full-diff root ignore-missing single-worktree include-untracked only-untracked no-index',
 		opt('none', { keep: true }),
 	),
-	...table('cc', opt('none', { keep: true, prints: true })),
-	...table('diff-merges', opt('opt', { keep: true })),
-	...table(
+	...optionTable('cc', opt('none', { keep: true, prints: true })),
+	...optionTable('diff-merges', opt('opt', { keep: true })),
+	...optionTable(
 		'patch patch-with-stat patch-with-raw numstat shortstat cumulative summary name-only name-status raw compact-summary binary check full-index',
 		opt('none', { prints: true }),
 	),
-	...table('stat dirstat dirstat-by-file word-diff color-words unified', opt('opt', { prints: true })),
-	...table(
+	...optionTable('stat dirstat dirstat-by-file word-diff color-words unified', opt('opt', { prints: true })),
+	...optionTable(
 		'no-patch oneline graph no-decorate clear-decorations no-abbrev abbrev-commit no-abbrev-commit no-color no-color-moved function-context ext-diff no-ext-diff textconv no-textconv no-prefix default-prefix no-relative text ignore-space-at-eol ignore-cr-at-eol ignore-space-change ignore-all-space ignore-blank-lines indent-heuristic no-indent-heuristic minimal patience histogram exit-code quiet find-copies-harder no-renames rename-empty no-rename-empty irreversible-delete relative-date parents children left-right log-size source use-mailmap mailmap no-mailmap no-expand-tabs no-notes standard-notes no-standard-notes show-signature z null show-linear-break stdout numbered no-numbered numbered-files keep-subject signoff cover-letter no-cover-letter rfc no-thread zero-commit progress ignore-if-in-upstream no-binary incremental porcelain line-porcelain show-stats show-email show-name show-number score-debug',
 		opt('none'),
 	),
-	...table(
+	...optionTable(
 		'stat-width stat-name-width stat-graph-width stat-count format pretty decorate abbrev color color-moved color-moved-ws submodule relative date encoding expand-tabs notes show-notes find-renames find-copies break-rewrites from thread attach inline',
 		opt('opt'),
 	),
-	...table(
+	...optionTable(
 		'decorate-refs decorate-refs-exclude word-diff-regex inter-hunk-context src-prefix dst-prefix line-prefix ignore-matching-lines anchored diff-algorithm ws-error-highlight output output-indicator-new output-indicator-old output-indicator-context rotate-to skip-to start-number suffix output-directory subject-prefix in-reply-to to add-header base interdiff range-diff creation-factor filename-max-length reroll-count contents ignore-rev ignore-revs-file orderfile',
 		opt('req'),
 	),

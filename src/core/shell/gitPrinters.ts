@@ -10,6 +10,7 @@
  */
 import type { GitAskOptions, GitQuestions, GitRepository } from '../gate/gitOracle';
 import { readGitArgs, type ReadArgs } from './gitOptions';
+import { splitNul } from '../util/splitNul';
 import type { WordValue } from './shellWords';
 
 export interface Printed {
@@ -25,9 +26,7 @@ export interface Asker {
 	repo: GitRepository;
 }
 
-const nul = (out: Buffer) => out.toString('utf8').split('\0').filter(Boolean);
-
-async function ask(a: Asker, args: string[], input?: string): Promise<Buffer | undefined> {
+async function askGit(a: Asker, args: string[], input?: string): Promise<Buffer | undefined> {
 	const answer = await a.git.ask(a.cwd, args, { ...a.options, input });
 	return answer && answer.code === 0 ? answer.stdout : undefined;
 }
@@ -71,7 +70,7 @@ export interface Classified {
 export async function classify(a: Asker, words: readonly string[]): Promise<Classified[] | undefined> {
 	if (!words.length) return [];
 	if (words.some(w => /[\n\r]/.test(w))) return undefined;
-	const out = await ask(a, ['cat-file', '--batch-check=%(objecttype) %(objectname)'], `${words.join('\n')}\n`);
+	const out = await askGit(a, ['cat-file', '--batch-check=%(objecttype) %(objectname)'], `${words.join('\n')}\n`);
 	if (!out) return undefined;
 	const lines = out.toString('utf8').split('\n');
 	const classified = words.map((word, i): Classified => {
@@ -83,7 +82,7 @@ export async function classify(a: Asker, words: readonly string[]): Promise<Clas
 	// An annotated tag prints what it points at: a tag of a blob is that blob.
 	const tags = classified.filter(c => c.type === 'tag');
 	if (tags.length) {
-		const peeled = await ask(
+		const peeled = await askGit(
 			a,
 			['cat-file', '--batch-check=%(objecttype) %(objectname)'],
 			tags.map(t => `${t.oid}^{}\n`).join(''),
@@ -108,7 +107,7 @@ async function blobPaths(a: Asker, object: Classified): Promise<Printed> {
 		return { paths: [], unknown: `${object.word}: git and Keel read its path differently` };
 	}
 	// An object id or a tag of a blob: where does history (or the index) hold it?
-	const history = await ask(a, [
+	const history = await askGit(a, [
 		'log',
 		'--all',
 		'--reflog',
@@ -118,12 +117,12 @@ async function blobPaths(a: Asker, object: Classified): Promise<Printed> {
 		'--no-renames',
 		`--find-object=${object.oid}`,
 	]);
-	const index = await ask(a, ['ls-files', '-s', '-z']);
+	const index = await askGit(a, ['ls-files', '-s', '-z']);
 	if (!history || !index) return { paths: [], unknown: `${object.word}: git could not say which file it is` };
-	const staged = nul(index)
+	const staged = splitNul(index.toString('utf8'))
 		.filter(entry => entry.split(' ')[1] === object.oid)
 		.map(entry => entry.slice(entry.indexOf('\t') + 1));
-	const paths = [...new Set([...nul(history), ...staged])];
+	const paths = [...new Set([...splitNul(history.toString('utf8')), ...staged])];
 	return paths.length
 		? { paths }
 		: { paths: [], unknown: `${object.word} is an object no file of the repository's history holds` };
@@ -133,10 +132,10 @@ async function blobPaths(a: Asker, object: Classified): Promise<Printed> {
 async function treePaths(a: Asker, object: Classified): Promise<Printed> {
 	const split = splitObjectPath(object.word);
 	const base = split ? fromTop(split.path, a.repo.prefix) : /\^\{tree\}$|^[^:]*$/.test(object.word) ? '' : undefined;
-	const listed = await ask(a, ['ls-tree', '-r', '-z', '--name-only', object.oid!]);
+	const listed = await askGit(a, ['ls-tree', '-r', '-z', '--name-only', object.oid!]);
 	if (base === undefined || !listed)
 		return { paths: [], unknown: `${object.word}: Keel cannot tell where this tree is` };
-	return { paths: nul(listed).map(p => (base ? `${base}/${p}` : p)) };
+	return { paths: splitNul(listed.toString('utf8')).map(p => (base ? `${base}/${p}` : p)) };
 }
 
 /** Paths of the blobs (and, when `trees` print content, the trees) among `objects`. */
@@ -164,8 +163,10 @@ async function namesOf(
 	revisions: string[],
 	pathspecs: string[],
 ): Promise<Printed> {
-	const out = await ask(a, [...sub, ...parsed.keep, ...revisions, '--', ...pathspecs]);
-	return out ? { paths: nul(out) } : { paths: [], unknown: `git could not list what \`git ${sub[0]}\` prints here` };
+	const out = await askGit(a, [...sub, ...parsed.keep, ...revisions, '--', ...pathspecs]);
+	return out
+		? { paths: splitNul(out.toString('utf8')) }
+		: { paths: [], unknown: `git could not list what \`git ${sub[0]}\` prints here` };
 }
 
 const NAMES = ['--name-only', '-z', '--no-ext-diff', '--no-textconv', '--no-relative'];

@@ -3,10 +3,9 @@
  * `-l`), `git archive` (every file of the tree-ish under its paths, listed with `ls-tree -r`),
  * `git blame` (the one file it names).
  */
+import { splitNul } from '../util/splitNul';
 import { classify, splitObjectPath, type Asker, type Printed } from './gitPrinters';
 import type { WordValue } from './shellWords';
-
-const nul = (out: Buffer) => out.toString('utf8').split('\0').filter(Boolean);
 
 /** git grep's options: which take a value, which are passed on, which only shape the output. */
 const GREP_VALUED = new Set([
@@ -85,7 +84,7 @@ export async function printedByGrep(a: Asker, args: readonly WordValue[]): Promi
 	if (answer?.code === 1) return { paths: [] };
 	if (!answer || answer.code !== 0) return { paths: [], unknown: 'git could not say which files git grep searches' };
 	const paths: string[] = [];
-	for (const entry of nul(answer.stdout)) {
+	for (const entry of splitNul(answer.stdout.toString('utf8'))) {
 		const tree = trees.filter(t => entry.startsWith(`${t}:`)).sort((x, y) => y.length - x.length)[0];
 		if (tree === undefined) {
 			paths.push(entry);
@@ -155,7 +154,7 @@ export async function printedByArchive(a: Asker, args: readonly WordValue[]): Pr
 	if (!listed || listed.code !== 0) return { paths: [], unknown: 'git could not list the archive' };
 	const base =
 		object.type === 'tree' && split ? split.path.replace(/^\.\//, `${a.repo.prefix}`).replace(/\/$/, '') : '';
-	return { paths: nul(listed.stdout).map(p => (base ? `${base}/${p}` : p)) };
+	return { paths: splitNul(listed.stdout.toString('utf8')).map(p => (base ? `${base}/${p}` : p)) };
 }
 
 /** `git blame [rev] [--] file`: the file, from the cwd. */

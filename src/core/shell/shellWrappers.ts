@@ -100,7 +100,8 @@ function everySuffix(argv: WordValue[], args: WordValue[], out: Unwrapped, depth
 	return out;
 }
 
-const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
+/** A program's name without its folder (`/usr/bin/env` → `env`). */
+export const programName = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 
 function skipOptions(args: WordValue[], tool: string, from = 0): number {
 	let i = from;
@@ -141,7 +142,7 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		out.argvs.push({ argv, needsAllow: true });
 		return out;
 	}
-	const w: Wrapped = { argv, args: argv.slice(1), name: basename(head.text), out, depth };
+	const w: Wrapped = { argv, args: argv.slice(1), name: programName(head.text), out, depth };
 	const result = WRAPPERS.get(w.name)?.(w) ?? unwrapByKind(w);
 	// A wrapper that also runs a program text of its own (gdb -ex) is opaque whatever it wraps.
 	result.opaque ??= programTextConcern(w.name, w.args);

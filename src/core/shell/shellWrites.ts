@@ -4,6 +4,7 @@
  */
 import { hasOption, optionValues, parseArgs, type ParsedArgs } from './getopt';
 import type { WordValue } from './shellWords';
+import { programName } from './shellWrappers';
 import { COMPRESSED_SUFFIX, DECOMPRESSORS, WRITERS, type WriteRole, type WriterEntry } from './writerTable';
 
 export interface RedirectTarget {
@@ -30,11 +31,9 @@ const WRITES_ALL = new Set(['rm', 'rmdir', 'chmod', 'chown', 'chgrp', 'unlink', 
 const WRITES_LAST: Readonly<Record<string, string>> = { cp: 'St', mv: 'St', install: 'gmoSt', ln: 'St', rsync: 'eBfT' };
 const WRITES_LAST_LONG = ['target-directory', 'suffix', 'backup', 'mode', 'owner', 'group', 'rsh', 'filter'];
 
-const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
-
 /** The program's name, and the table's key (`git init` for git's subcommands). */
 function writerKey(argv: WordValue[]): { name: string; key: string; args: WordValue[] } {
-	const name = argv[0]?.known ? basename(argv[0].text) : '';
+	const name = argv[0]?.known ? programName(argv[0].text) : '';
 	if (name === 'git' && argv[1]?.known) {
 		return { name, key: `git ${argv[1].text}`, args: argv.slice(2) };
 	}
@@ -56,10 +55,10 @@ function named(value: WordValue, role: WriteRole, name: string, parsed: ParsedAr
 		case 'prefix':
 			return [target(value)];
 		case 'zip':
-			return /\.[^/]*$/.test(basename(text)) ? [target(value)] : [target(value), target(value, `${text}.zip`)];
+			return /\.[^/]*$/.test(programName(text)) ? [target(value)] : [target(value), target(value, `${text}.zip`)];
 		case 'urlName': {
 			const last = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(text)?.[1]?.replace(/[?#].*$/, '') ?? '';
-			const file = basename(last) || 'index.html';
+			const file = programName(last) || 'index.html';
 			const folder = optionValues(parsed, '-P', '--directory-prefix', '--output-dir').at(-1);
 			return [
 				folder === undefined
