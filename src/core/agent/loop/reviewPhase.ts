@@ -118,7 +118,7 @@ function shortfallStep(
 			return REASK;
 		}
 	}
-	const tried = state.forced ? ', two different corrections and a forced call' : ' two different corrections';
+	const tried = state.forced ? ' two different corrections and a forced call' : ' two different corrections';
 	return failTurn(
 		ctx,
 		'noAnswer',
