@@ -99,7 +99,7 @@ export class OpenAIChatModel implements ChatModel {
 				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				const rule = mapped.details.status === 400 ? historyRuleIn(words) : undefined;
+				const rule = mapped.details.status === 400 ? ruleOfOurHistory(words) : undefined;
 				// Refused again in the strict form: the same request cannot pass, the chat shows the server's words.
 				throw rule && this._historyRules.size > 0
 					? new AgentError(mapped.code, mapped.message, { ...mapped.details, historyRule: rule })
@@ -109,7 +109,7 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	private _learn(words: string, request: ChatRequest): boolean {
-		const rule = historyRuleIn(words);
+		const rule = ruleOfOurHistory(words);
 		if (rule) {
 			// Re-formed once: a server that refuses the strict form too has its words shown.
 			const reform = this._historyRules.size === 0;
@@ -216,4 +216,15 @@ function headerRecord(headers: unknown): Record<string, string> | undefined {
 	const out: Record<string, string> = {};
 	(headers as Headers).forEach((value, key) => (out[key.toLowerCase()] = value));
 	return out;
+}
+
+/**
+ * A rule the history Keel wrote can break. Replayed arguments are always valid JSON objects
+ * (openaiWire.ts), so words about arguments that do not parse speak of the model's own call the
+ * server could not read: that is the failure table's to recover (ask the model again), not a
+ * history to re-form.
+ */
+function ruleOfOurHistory(words: string): HistoryRule | undefined {
+	const rule = historyRuleIn(words);
+	return rule === 'jsonArguments' ? undefined : rule;
 }

@@ -28,10 +28,11 @@ export type WireMessage =
  * (the text that preceded them, if any), and each result answers its call by `tool_call_id`,
  * in the form the server takes (wireIds.ts).
  *
- * Written for the strictest known server, in a form that stays the same from request to request:
- * every result carries its tool's `name` (some servers require it), and text that would follow a
- * tool result as a `user` message (a correction, a nudge, the user's next words) travels at the
- * end of that result instead: Mistral refuses `user` directly after `tool`
+ * Written in a form that stays the same from request to request and that the strict servers take:
+ * every result carries its tool's `name` (some servers require it). Text that follows a tool
+ * result (a correction, a nudge, the user's next words) is a `user` message, which keeps the
+ * cached prefix; once a server has named a history rule (the strict form, `idRule` 'nine') it
+ * travels at the end of that result instead, since Mistral refuses `user` directly after `tool`
  * (https://github.com/zed-industries/zed/issues/37021).
  */
 export function toOpenAIMessages(
@@ -48,14 +49,14 @@ export function toOpenAIMessages(
 				if (index === 0) {
 					out.push({ role: 'system', content: message.content });
 				} else {
-					pushUserText(out, message.content);
+					pushUserText(out, message.content, idRule);
 				}
 				break;
 			case 'user':
 				if (message.images?.length) {
 					out.push({ role: 'user', content: openaiUserContent(message.content, message.images) });
 				} else {
-					pushUserText(out, message.content);
+					pushUserText(out, message.content, idRule);
 				}
 				break;
 			case 'assistant':
@@ -95,7 +96,7 @@ export function toOpenAIMessages(
 			case 'tool_result':
 				// In the strict form a result whose call is not in the request (compacted away) is told as text.
 				if (idRule === 'nine' && !called.has(message.data.toolCallId)) {
-					pushUserText(out, `Result of ${message.data.name}:\n${message.content}`);
+					pushUserText(out, `Result of ${message.data.name}:\n${message.content}`, idRule);
 					break;
 				}
 				out.push({
@@ -133,10 +134,14 @@ export function toOpenAIToolChoice(choice: ToolChoice | undefined) {
 		: { type: 'function' as const, function: { name: choice.name } };
 }
 
-/** The user's side, as its own message, or after the tool result it would otherwise follow. */
-function pushUserText(out: WireMessage[], text: string): void {
+/**
+ * The user's side, as its own message; in the strict form (a server named a history rule) after
+ * the tool result it would otherwise follow. Only there: folding text into a result already sent
+ * changes a message the server has cached, and every later request re-prefills from it.
+ */
+function pushUserText(out: WireMessage[], text: string, idRule: IdRule): void {
 	const last = out[out.length - 1];
-	if (last?.role === 'tool') {
+	if (idRule === 'nine' && last?.role === 'tool') {
 		last.content = last.content ? `${last.content}\n\n${text}` : text;
 	} else {
 		out.push({ role: 'user', content: text });

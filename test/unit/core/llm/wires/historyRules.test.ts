@@ -64,7 +64,7 @@ describe('history rules read by meaning', () => {
 		}
 	});
 
-	it('writes no user message directly after a tool result, and names the tool on every result', () => {
+	it('names the tool on every result, and writes no user message directly after one once a server named a rule', () => {
 		const messages: CanonicalMessage[] = [
 			{ kind: 'system', content: 'sys' },
 			{ kind: 'user', content: 'go' },
@@ -73,12 +73,17 @@ describe('history rules read by meaning', () => {
 			{ kind: 'system', content: 'Try again.' },
 			{ kind: 'user', content: 'and?' },
 		];
-		const out = toOpenAIMessages(messages);
-		assert.deepEqual(out.at(-1), {
-			role: 'tool',
-			tool_call_id: 'a',
-			name: 'read_file',
-			content: 'X\n\nTry again.\n\nand?',
-		});
+		// By default the user's side stays a message of its own, so the request extends the last one.
+		const usual = toOpenAIMessages(messages);
+		assert.deepEqual(usual.slice(-3), [
+			{ role: 'tool', tool_call_id: 'a', name: 'read_file', content: 'X' },
+			{ role: 'user', content: 'Try again.' },
+			{ role: 'user', content: 'and?' },
+		]);
+		// In the strict form, after a server named a rule, nothing follows the result as a user message.
+		const strict = toOpenAIMessages(messages, undefined, 'nine');
+		assert.equal(strict.at(-1)?.role, 'tool');
+		assert.equal(strict.at(-1)?.content, 'X\n\nTry again.\n\nand?');
+		assert.equal((strict.at(-1) as { name?: string }).name, 'read_file');
 	});
 });
