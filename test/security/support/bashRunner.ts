@@ -19,7 +19,8 @@ export class LocalBashRunner implements CommandRunner {
 		return new Promise(resolve => {
 			const child = spawn('bash', ['-c', request.command], {
 				cwd: path.join(this._root, request.cwd),
-				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this._home, LANG: 'C.UTF-8' },
+				// The environment a command asks for is the Keel terminal's own (terminalRunner.ts).
+				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this._home, LANG: 'C.UTF-8', ...request.env },
 				stdio: ['ignore', 'pipe', 'pipe'],
 				timeout: 5000,
 			});
