@@ -60,8 +60,8 @@ const PLANTS: Plant[] = [
 	{
 		kind: 'hook',
 		config: () => '',
-		files: { '.git/hooks/pre-commit': 'HOOK', '.git/hooks/post-checkout': 'HOOK', '.git/hooks/pre-auto-gc': 'HOOK' },
-		triggers: ['git commit -qm x --allow-empty', 'git checkout -q -b other', 'git -c gc.auto=1 gc --auto -q'],
+		files: { '.git/hooks/pre-commit': 'HOOK', '.git/hooks/post-checkout': 'HOOK', '.git/hooks/commit-msg': 'HOOK' },
+		triggers: ['git commit -qm x --allow-empty', 'git checkout -q -b other', 'git commit -qam y'],
 	},
 	{
 		kind: 'textconv',
@@ -244,7 +244,7 @@ async function oneAttack(
 	owner?: { uid: number; gid: number },
 ): Promise<void> {
 	const trigger = c.plant.triggers[c.trigger % c.plant.triggers.length];
-	const cwd = c.sub && !trigger.includes('checkout') && !trigger.includes('stash') ? 'src' : '';
+	const cwd = c.sub && !/checkout|stash|a\.txt/.test(trigger) ? 'src' : '';
 	const label = `${backend}: ${c.plant.kind} in ${c.place}${c.upper ? ' (Capitalised)' : ''}, \`${trigger}\`${cwd ? ' in src' : ''}`;
 	safeReset(ws, baseConfig);
 	plant(ws, seenRoot, c.plant, c.place, c.upper, owner);
@@ -265,7 +265,11 @@ async function oneAttack(
 			if (process.env.KEEL_DEBUG) console.log(`    > ${label} (off)`);
 			const output = await run(trigger, cwd, false);
 			const marks = marked(ws);
-			return marks.length ? `${marks.join(', ')} written (${output.slice(0, 200)})` : undefined;
+			if (marks.length) return `${marks.join(', ')} written (${output.slice(0, 200)})`;
+			// Switched off, not broken: the change still shows.
+			return trigger === 'git diff' && !output.includes('three x')
+				? `git diff no longer shows the change: ${output.slice(0, 300)}`
+				: undefined;
 		},
 		KLASS,
 	);

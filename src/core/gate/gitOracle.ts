@@ -172,9 +172,21 @@ export class GitOracle implements GitQuestions {
 		const keys = new Set<string>();
 		for (const entry of listed.stdout.toString('utf8').split('\0')) {
 			const key = entry.split('\n')[0];
-			if (key && OFF_KEY.test(key)) keys.add(key);
+			if (key && (OFF_KEY.test(key) || key.toLowerCase() === 'diff.external')) keys.add(key.toLowerCase() === 'diff.external' ? 'diff.external' : key);
 		}
-		const off = [...keys].flatMap(key => ['-c', `${key}=`]);
+		// An empty diff.external is run as a program (and fails): `:` prints nothing, which a question never needs.
+		if (keys.delete('diff.external')) keys.add('diff.external=:');
+		const off = [...keys].flatMap(key => [
+			'-c',
+			// Empty, a textconv or a per-driver diff command is run as a program and fails the question.
+			key.includes('=')
+				? key
+				: /^diff\..+\.textconv$/i.test(key)
+					? `${key}=cat`
+					: /^diff\..+\.command$/i.test(key)
+						? `${key}=:`
+						: `${key}=`,
+		]);
 		if (this._drivers.size > 100) this._drivers.clear();
 		this._drivers.set(key, { at: Date.now(), off });
 		return off;

@@ -41,7 +41,6 @@ export const PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
 	['core.gitProxy', ''],
 	['core.virtualFilesystem', ''],
 	['sequence.editor', ':'],
-	['diff.external', ''],
 	['gpg.program', 'gpg'],
 	['gpg.ssh.program', 'ssh-keygen'],
 	['gpg.x509.program', 'gpgsm'],
@@ -49,9 +48,32 @@ export const PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
 	['uploadpack.packObjectsHook', ''],
 ];
 
+/**
+ * `diff.external`, when anything sets it: git has no value that means "none" (an empty one is run
+ * as a program and fails every diff), so it gets a diff that runs nothing of the repository's:
+ * git's own, between the two files git hands an external diff ($2 and $5), its exit code 1
+ * ("they differ") not taken for a failure. Its own git sees the same overrides.
+ */
+export const EXTERNAL_DIFF_OFF = `sh -c 'git diff --no-index --no-ext-diff -- "$2" "$5"; [ $? -le 1 ]' keel-diff`;
+
 /** Per-name keys whose value is a program: `diff.<d>.textconv`, `filter.<f>.clean`, `merge.<m>.driver`, `pager.<cmd>`, `credential.<url>.helper`… */
 export const DRIVER_KEY =
 	/^(?:(?:diff|filter|merge|difftool|mergetool|tar|credential|remote|url|hook)\..+\.(?:textconv|command|clean|smudge|process|driver|cmd|path|helper|uploadpack|receivepack|proxy|vcs)|pager\..+)$/i;
+
+/**
+ * The value that runs nothing of the repository's for a per-name key. git runs an empty value as
+ * a program (and fails) for a textconv or a per-driver diff command, so those get `cat` (the
+ * file as it is, what git shows without a textconv) and git's own diff; an empty difftool or
+ * mergetool command makes git fall back to a tool of its choosing, so `:`; `pager.<cmd>` takes
+ * `false`. An empty filter, helper or hook is none.
+ */
+function driverOff(key: string): string {
+	if (key.startsWith('pager.')) return 'false';
+	if (/^diff\..+\.textconv$/.test(key)) return 'cat';
+	if (/^diff\..+\.command$/.test(key)) return EXTERNAL_DIFF_OFF;
+	if (/^(?:diff|merge)tool\..+\.cmd$/.test(key)) return ':';
+	return '';
+}
 
 /** One line of `git config --list --show-origin --show-scope -z`. */
 export interface ConfigEntry {
@@ -135,10 +157,10 @@ export function neutralConfig(
 		for (const value of key.endsWith('.helper') ? userValues : userValues.slice(-1)) overrides.push([key, value]);
 	};
 	for (const [key, neutral] of PROGRAM_KEYS) set(key.toLowerCase(), neutral);
+	if (users.has('diff.external') || repository.has('diff.external')) set('diff.external', EXTERNAL_DIFF_OFF);
 	for (const key of [...driverKeys].sort()) {
 		if (PROGRAM_KEYS.some(([fixed]) => fixed.toLowerCase() === key)) continue;
-		// An empty difftool/mergetool command makes git fall back to a tool of its own choosing: `:` runs nothing.
-		set(key, key.startsWith('pager.') ? 'false' : /^(?:diff|merge)tool\..+\.cmd$/.test(key) ? ':' : '');
+		set(key, driverOff(key));
 	}
 	return { overrides, includedOutside: [...includedOutside].sort(), switchedOff: [...new Set(switchedOff)] };
 }

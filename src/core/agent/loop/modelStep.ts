@@ -5,7 +5,7 @@ import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningS
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
-import { boundedCall, CARD_ARGUMENT_CHARS } from './callBounds';
+import { boundedCall, CARD_ARGUMENT_CHARS, MAX_ANSWER_CHARS, oversizedAnswerNotice } from './callBounds';
 
 export interface StepCall {
 	id: string;
@@ -78,7 +78,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 			...(ctx.toolChoice ? { toolChoice: ctx.toolChoice, strictTools: true } : {}),
 		})) {
 			response.take(event);
-			if (response.repeating() || response.reasoningRanAway()) {
+			if (response.repeating() || response.reasoningRanAway() || response.answerRanAway()) {
 				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
 				requestAbort.abort();
 				break;
@@ -97,6 +97,7 @@ class StreamedResponse {
 	private _reasoning = '';
 	private _reasoningField: ReasoningField | undefined;
 	private _degenerate = false;
+	private _answerStopped = false;
 	private _checkedAt = 0;
 	private readonly _splitter = new ReasoningSplitter();
 	private readonly _cards = new Map<number, ToolCallState>();
@@ -162,6 +163,7 @@ class StreamedResponse {
 	/** What the splitter still holds (an unclosed <think>, a partial tag) once the stream ends. */
 	end(): void {
 		this._route(this._splitter.end());
+		if (this._answerStopped) this._addText(oversizedAnswerNotice());
 	}
 
 	/** Checked every 64 new characters, so a long answer costs little. */
@@ -173,6 +175,15 @@ class StreamedResponse {
 		this._checkedAt = size;
 		this._degenerate = looksDegenerate(this._text) || looksDegenerate(this._reasoning);
 		return this._degenerate;
+	}
+
+	/** Text and reasoning past MAX_ANSWER_CHARS: the answer ends there, with the notice that says so. */
+	answerRanAway(): boolean {
+		if (this._text.length + this._reasoning.length <= MAX_ANSWER_CHARS) {
+			return false;
+		}
+		this._answerStopped = true;
+		return true;
 	}
 
 	/**
