@@ -332,6 +332,8 @@ describe('security: git runs none of the repository’s own programs', function 
 			for (const [i, command] of ['git config --list', 'git config --get default.key', 'cd src && git config -l'].entries()) {
 				safeReset(ws, baseConfig);
 				fs.appendFileSync(path.join(ws, '.git/config'), `[include]\n\tpath = ${path.join(outside, 'credentials')}\n`);
+				counts.total++;
+				if (/CANARY_OUTSIDE/.test(await run(command, '', true))) counts.live++;
 				await attack(
 					`terminal: include from outside, \`${command}\` (${i})`,
 					async () => {
