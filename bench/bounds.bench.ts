@@ -188,7 +188,14 @@ export async function hugeArgument(root: string): Promise<Array<Array<string | n
 		});
 		return [
 			['a call with a 50 MB argument (model double → agent loop)', m.ms, m.longestMs, BUDGET_MS, '—', m.note],
-			['a 50 MB text answer (model double → agent loop)', answer.ms, answer.longestMs, BUDGET_MS, '—', answer.note],
+			[
+				'a 50 MB text answer (model double → agent loop)',
+				answer.ms,
+				answer.longestMs,
+				BUDGET_MS,
+				'—',
+				answer.note,
+			],
 		];
 	} finally {
 		child.kill();

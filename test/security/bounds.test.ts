@@ -184,12 +184,12 @@ describe(`security: ${KLASS}`, function () {
 					);
 					const said = JSON.stringify(outcome.messages);
 					return shownChars > MAX_ANSWER_CHARS + 4096
-							? `the chat was sent ${shownChars} characters`
-							: said.length > MAX_ANSWER_CHARS * 1.2
-								? `the history holds ${said.length} characters`
-								: !said.includes('Keel stopped this answer')
-									? 'no notice says the answer was stopped'
-									: undefined;
+						? `the chat was sent ${shownChars} characters`
+						: said.length > MAX_ANSWER_CHARS * 1.2
+							? `the history holds ${said.length} characters`
+							: !said.includes('Keel stopped this answer')
+								? 'no notice says the answer was stopped'
+								: undefined;
 				},
 				KLASS,
 			));
@@ -200,13 +200,13 @@ describe(`security: ${KLASS}`, function () {
 				async () => {
 					const content = 'x'.repeat(50 * 1024 * 1024);
 					const { longestMs, cardChars } = await turn([
-						toolCalls([{ name: 'write_file', arguments: { path: 'huge2.txt', content } }], { split: 12_800 }),
+						toolCalls([{ name: 'write_file', arguments: { path: 'huge2.txt', content } }], {
+							split: 12_800,
+						}),
 						text('done'),
 					]);
 					console.log(`    50 MB argument: longest task ${longestMs} ms (budget ${LONGEST_TASK_MS} ms)`);
-					return cardChars > 64 * 1024
-							? `a card carried ${cardChars} characters`
-							: undefined;
+					return cardChars > 64 * 1024 ? `a card carried ${cardChars} characters` : undefined;
 				},
 				KLASS,
 			));

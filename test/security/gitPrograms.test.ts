@@ -105,7 +105,8 @@ const PLANTS: Plant[] = [
 	},
 	{
 		kind: 'alias',
-		config: (p, k) => `[${k('alias')}]\n\tst = !${p}\n\tlg = -c core.pager=${p} log\n\tdf = -c diff.external=${p} diff\n`,
+		config: (p, k) =>
+			`[${k('alias')}]\n\tst = !${p}\n\tlg = -c core.pager=${p} log\n\tdf = -c diff.external=${p} diff\n`,
 		triggers: ['git st', "script -qec 'git lg' /dev/null", 'git df'],
 	},
 	{
@@ -120,7 +121,8 @@ const PLANTS: Plant[] = [
 	},
 	{
 		kind: 'credential',
-		config: (p, k) => `[${k('credential')}]\n\thelper = ${p}\n[credential "https://example.com"]\n\thelper = ${p}\n`,
+		config: (p, k) =>
+			`[${k('credential')}]\n\thelper = ${p}\n[credential "https://example.com"]\n\thelper = ${p}\n`,
 		triggers: [`printf 'protocol=https\\nhost=example.com\\n\\n' | git credential fill`],
 	},
 	{
@@ -139,7 +141,10 @@ function plantConfig(ws: string, place: Place, text: string): void {
 	const base = fs.readFileSync(config, 'utf8');
 	if (place === 'config') return fs.writeFileSync(config, `${base}${text}`);
 	if (place === 'worktree') {
-		fs.writeFileSync(config, `${base}[extensions]\n\tworktreeConfig = true\n[core]\n\trepositoryformatversion = 1\n`);
+		fs.writeFileSync(
+			config,
+			`${base}[extensions]\n\tworktreeConfig = true\n[core]\n\trepositoryformatversion = 1\n`,
+		);
 		return fs.writeFileSync(path.join(ws, '.git/config.worktree'), text);
 	}
 	fs.mkdirSync(path.join(ws, 'cfg'), { recursive: true });
@@ -153,12 +158,19 @@ function plantConfig(ws: string, place: Place, text: string): void {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-	execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, stdio: 'ignore', env: { ...process.env, HOME: os.tmpdir() } });
+	execFileSync('git', ['-c', 'safe.directory=*', ...args], {
+		cwd,
+		stdio: 'ignore',
+		env: { ...process.env, HOME: os.tmpdir() },
+	});
 
 /** A repository with two commits, `a.txt` changed in the work tree, and the planted programs. */
 function repository(ws: string, owner?: { uid: number; gid: number }): void {
 	git(ws, 'init', '-q');
-	fs.writeFileSync(path.join(ws, '.git/config'), fs.readFileSync(path.join(ws, '.git/config'), 'utf8') + '[user]\n\tname = t\n\temail = t@t\n');
+	fs.writeFileSync(
+		path.join(ws, '.git/config'),
+		fs.readFileSync(path.join(ws, '.git/config'), 'utf8') + '[user]\n\tname = t\n\temail = t@t\n',
+	);
 	fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
 	fs.writeFileSync(path.join(ws, 'a.txt'), 'one\n');
 	fs.writeFileSync(path.join(ws, 'src/b.txt'), 'b\n');
@@ -173,7 +185,8 @@ function repository(ws: string, owner?: { uid: number; gid: number }): void {
 
 /** Sets the repository back: the base configuration, the work tree, no planted files or markers. */
 function reset(ws: string, baseConfig: string): void {
-	for (const state of ['rebase-merge', 'rebase-apply']) fs.rmSync(path.join(ws, '.git', state), { recursive: true, force: true });
+	for (const state of ['rebase-merge', 'rebase-apply'])
+		fs.rmSync(path.join(ws, '.git', state), { recursive: true, force: true });
 	fs.writeFileSync(path.join(ws, '.git/config'), baseConfig);
 	for (const rel of ['.git/config.worktree', '.git/info/attributes', '.gitattributes', 'cfg/inc']) {
 		fs.rmSync(path.join(ws, rel), { force: true });
@@ -199,13 +212,22 @@ function safeReset(ws: string, baseConfig: string): void {
 }
 
 /** Writes one plant into the workspace; the program is `.evil/<kind>`, seen by the backend at `seenRoot`. */
-function plant(ws: string, seenRoot: string, p: Plant, place: Place, upper: boolean, owner?: { uid: number; gid: number }): void {
+function plant(
+	ws: string,
+	seenRoot: string,
+	p: Plant,
+	place: Place,
+	upper: boolean,
+	owner?: { uid: number; gid: number },
+): void {
 	const program = `${seenRoot}/.evil/${p.kind}`;
 	fs.mkdirSync(path.join(ws, '.evil'), { recursive: true });
 	fs.writeFileSync(path.join(ws, '.evil', p.kind), `${SCRIPT}\n`, { mode: 0o755 });
 	for (const [rel, content] of Object.entries(p.files ?? {})) {
 		fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-		fs.writeFileSync(path.join(ws, rel), content === 'HOOK' ? `#!/bin/sh\nexec ${program} hook\n` : content, { mode: 0o755 });
+		fs.writeFileSync(path.join(ws, rel), content === 'HOOK' ? `#!/bin/sh\nexec ${program} hook\n` : content, {
+			mode: 0o755,
+		});
 	}
 	plantConfig(ws, place, p.config(program, spell(upper)));
 	if (owner) execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, ws]);
@@ -294,16 +316,31 @@ describe('security: git runs none of the repository’s own programs', function 
 			for (const allowed of [true, false]) {
 				const runner = new LocalBashRunner(ws, home);
 				const tools = createShellTools({
-					selector: new ShellBackendSelector(() => 'terminal', Object.assign(runner, { available: async () => false }), runner),
-					settings: () => ({ timeoutSeconds: 10, outputLimitBytes: 200_000, memoryMb: 512, pids: 256, gitRepositoryPrograms: allowed }),
+					selector: new ShellBackendSelector(
+						() => 'terminal',
+						Object.assign(runner, { available: async () => false }),
+						runner,
+					),
+					settings: () => ({
+						timeoutSeconds: 10,
+						outputLimitBytes: 200_000,
+						memoryMb: 512,
+						pids: 256,
+						gitRepositoryPrograms: allowed,
+					}),
 				});
-				const h = toolHarness(ws, { settings: { autoApprove: { read: true, write: true, exec: true, network: true } }, extra: tools });
+				const h = toolHarness(ws, {
+					settings: { autoApprove: { read: true, write: true, exec: true, network: true } },
+					extra: tools,
+				});
 				h.approver.answer = { approved: true };
 				harness.set(allowed, h);
 			}
 		});
 		after(() => {
-			console.log(`    terminal: ${counts.live} of ${counts.total} attacks ran their program with the setting on`);
+			console.log(
+				`    terminal: ${counts.live} of ${counts.total} attacks ran their program with the setting on`,
+			);
 			fs.rmSync(ws, { recursive: true, force: true });
 			fs.rmSync(home, { recursive: true, force: true });
 		});
@@ -321,7 +358,15 @@ describe('security: git runs none of the repository’s own programs', function 
 		it('every plant, in the repository’s own file, with each of its triggers', async () => {
 			for (const p of PLANTS) {
 				for (let t = 0; t < p.triggers.length; t++) {
-					await oneAttack(ws, ws, run, { plant: p, place: 'config', upper: false, trigger: t, sub: false }, baseConfig, counts, 'terminal');
+					await oneAttack(
+						ws,
+						ws,
+						run,
+						{ plant: p, place: 'config', upper: false, trigger: t, sub: false },
+						baseConfig,
+						counts,
+						'terminal',
+					);
 				}
 			}
 		});
@@ -329,9 +374,16 @@ describe('security: git runs none of the repository’s own programs', function 
 		it('a configuration that includes a file from outside the workspace stops git, and the file is not printed', async () => {
 			const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-outside-'));
 			fs.writeFileSync(path.join(outside, 'credentials'), '[default]\n\tkey = CANARY_OUTSIDE_1\n');
-			for (const [i, command] of ['git config --list', 'git config --get default.key', 'cd src && git config -l'].entries()) {
+			for (const [i, command] of [
+				'git config --list',
+				'git config --get default.key',
+				'cd src && git config -l',
+			].entries()) {
 				safeReset(ws, baseConfig);
-				fs.appendFileSync(path.join(ws, '.git/config'), `[include]\n\tpath = ${path.join(outside, 'credentials')}\n`);
+				fs.appendFileSync(
+					path.join(ws, '.git/config'),
+					`[include]\n\tpath = ${path.join(outside, 'credentials')}\n`,
+				);
 				counts.total++;
 				if (/CANARY_OUTSIDE/.test(await run(command, '', true))) counts.live++;
 				await attack(
@@ -365,7 +417,8 @@ describe('security: git runs none of the repository’s own programs', function 
 			baseConfig = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
 			runner = wallRunner(ws, { image });
 			await runner.run({ command: 'true', cwd: '', timeoutMs: 120_000, outputLimitBytes: 1000 });
-			for (const allowed of [true, false]) harness.set(allowed, approvedShell(ws, runner, { gitRepositoryPrograms: allowed }));
+			for (const allowed of [true, false])
+				harness.set(allowed, approvedShell(ws, runner, { gitRepositoryPrograms: allowed }));
 		});
 		after(async () => {
 			console.log(`    sandbox: ${counts.live} of ${counts.total} attacks ran their program with the setting on`);
@@ -378,7 +431,9 @@ describe('security: git runs none of the repository’s own programs', function 
 
 		it('generated plants × places × triggers leave no marker', async () => {
 			await fc.assert(
-				fc.asyncProperty(cases, async c => oneAttack(ws, '/workspace', run, c, baseConfig, counts, 'sandbox', owner)),
+				fc.asyncProperty(cases, async c =>
+					oneAttack(ws, '/workspace', run, c, baseConfig, counts, 'sandbox', owner),
+				),
 				{ numRuns: Math.ceil(runs / 2), seed: SEED + 1 },
 			);
 		});

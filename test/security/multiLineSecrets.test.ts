@@ -79,8 +79,28 @@ const VIEWS: Array<[string, (text: string) => string]> = [
 	['CRLF', t => t.replace(/\n/g, '\r\n')],
 	['in YAML', t => `service:\n  key: |\n${t.replace(/^/gm, '    ')}\n  name: x`],
 	['a diff adds it', t => `diff --git a/k b/k\n--- /dev/null\n+++ b/k\n@@ -0,0 +1,30 @@\n${t.replace(/^/gm, '+')}`],
-	['grep -n', t => t.replace(/^/gm, (() => { let n = 10; return () => `conf/key.pem:${n++}:`; })())],
-	['cat -n', t => t.replace(/^/gm, (() => { let n = 1; return () => `${String(n++).padStart(6)}\t`; })())],
+	[
+		'grep -n',
+		t =>
+			t.replace(
+				/^/gm,
+				(() => {
+					let n = 10;
+					return () => `conf/key.pem:${n++}:`;
+				})(),
+			),
+	],
+	[
+		'cat -n',
+		t =>
+			t.replace(
+				/^/gm,
+				(() => {
+					let n = 1;
+					return () => `${String(n++).padStart(6)}\t`;
+				})(),
+			),
+	],
 	['a Markdown quote', t => t.replace(/^/gm, '> ')],
 	['cut before its end', t => t.split('\n').slice(0, -2).join('\n')],
 	['between other output', t => `building…\nok 12 tests\n${t}\ndone in 3.2 s`],
@@ -130,7 +150,9 @@ describe(`security: ${KLASS}`, function () {
 							{ numRuns: 60, seed: SEED },
 						);
 						const cuts = run.counterexample?.[0];
-						return cuts ? `seen in ${seenIn(text, block.probe, cuts)} (cut at ${cuts.length} places)` : undefined;
+						return cuts
+							? `seen in ${seenIn(text, block.probe, cuts)} (cut at ${cuts.length} places)`
+							: undefined;
 					},
 					KLASS,
 				).catch(error => failed.push((error as Error).message.split('\n')[0]));

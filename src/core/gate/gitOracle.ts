@@ -172,7 +172,8 @@ export class GitOracle implements GitQuestions {
 		const keys = new Set<string>();
 		for (const entry of listed.stdout.toString('utf8').split('\0')) {
 			const key = entry.split('\n')[0];
-			if (key && (OFF_KEY.test(key) || key.toLowerCase() === 'diff.external')) keys.add(key.toLowerCase() === 'diff.external' ? 'diff.external' : key);
+			if (key && (OFF_KEY.test(key) || key.toLowerCase() === 'diff.external'))
+				keys.add(key.toLowerCase() === 'diff.external' ? 'diff.external' : key);
 		}
 		// An empty diff.external is run as a program (and fails): `:` prints nothing, which a question never needs.
 		if (keys.delete('diff.external')) keys.add('diff.external=:');
@@ -220,7 +221,18 @@ export class GitOracle implements GitQuestions {
 						.filter(Boolean)
 						.map(dir => path.resolve(cwd, dir))
 				: [];
-		return { entries: parseConfigListing(listed.stdout.toString('utf8'), cwd), gitDirs };
+		// Real paths: a file included through a link is the file it leads to.
+		const real = (file: string) => {
+			try {
+				return fs.realpathSync.native(file);
+			} catch {
+				return file;
+			}
+		};
+		const entries = parseConfigListing(listed.stdout.toString('utf8'), cwd).map(entry =>
+			entry.file ? { ...entry, file: real(entry.file) } : entry,
+		);
+		return { entries, gitDirs: gitDirs.map(real) };
 	}
 
 	async repository(cwd: string, options: GitAskOptions = {}): Promise<GitRepository | undefined> {

@@ -12,17 +12,6 @@
  */
 import * as os from 'os';
 import * as path from 'path';
-import * as fs from 'fs';
-
-/** The path as the kernel resolves it (a link to a file elsewhere is that file), or as given when it does not exist. */
-function real(file: string): string {
-	try {
-		return fs.realpathSync.native(file);
-	} catch {
-		return path.resolve(file);
-	}
-}
-
 /** `file` is `folder` or below it. */
 function inside(folder: string, file: string): boolean {
 	const relative = path.relative(folder, file);
@@ -78,7 +67,7 @@ function driverOff(key: string): string {
 /** One line of `git config --list --show-origin --show-scope -z`. */
 export interface ConfigEntry {
 	scope: string;
-	/** The file it came from, absolute; undefined for the command line or a blob. */
+	/** The file it came from, absolute (the oracle gives its real path); undefined for the command line or a blob. */
 	file?: string;
 	key: string;
 	/** undefined for a key written without `=` (a boolean true). */
@@ -118,7 +107,8 @@ export interface NeutralConfig {
  * repository can replace the user's pager or credential helper with nothing but never with its
  * own. An alias the repository defines is emptied (git then refuses to run it): one that starts with `!`
  * runs a shell, and any other can carry its own `-c core.pager=…`, which beats the environment. A file
- * the repository's configuration reads from outside `roots` is reported, not overridden: its
+ * the repository's configuration reads from outside `roots` (real paths, as are the entries'
+ * files and `gitDirs`) is reported, not overridden: its
  * keys can be printed by `git config`, which no override prevents.
  */
 export function neutralConfig(
@@ -129,17 +119,13 @@ export function neutralConfig(
 	const repository = new Set<string>();
 	const driverKeys = new Set<string>();
 	const includedOutside = new Set<string>();
-	const own = [...(options.gitDirs ?? []), ...options.roots].map(real);
+	const own = [...(options.gitDirs ?? []), ...options.roots].map(folder => path.resolve(folder));
 	for (const entry of entries) {
 		const byRepository = REPOSITORY_SCOPES.has(entry.scope);
 		if (byRepository) repository.add(entry.key);
 		else users.set(entry.key, [...(users.get(entry.key) ?? []), entry.value ?? 'true']);
 		if (DRIVER_KEY.test(entry.key) || (entry.key.startsWith('alias.') && byRepository)) driverKeys.add(entry.key);
-		if (
-			byRepository &&
-			entry.file &&
-			!own.some(folder => inside(folder, real(entry.file!)))
-		) {
+		if (byRepository && entry.file && !own.some(folder => inside(folder, entry.file!))) {
 			includedOutside.add(entry.file);
 		}
 	}

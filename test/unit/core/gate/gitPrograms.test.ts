@@ -1,6 +1,12 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { configEnv, neutralConfig, parseConfigListing, PROGRAM_KEYS, type ConfigEntry } from '../../../../src/core/gate/gitPrograms';
+import {
+	configEnv,
+	neutralConfig,
+	parseConfigListing,
+	PROGRAM_KEYS,
+	type ConfigEntry,
+} from '../../../../src/core/gate/gitPrograms';
 
 const DRIVERS = [
 	'diff.x.textconv',
@@ -18,7 +24,10 @@ const KEYS = [...PROGRAM_KEYS.map(([key]) => key.toLowerCase()), 'diff.external'
 
 /** The value git ends with: the last of the files, then the overrides in order (the environment beats every file). */
 function effective(entries: ConfigEntry[], overrides: Array<[string, string]>, key: string): string | undefined {
-	const values = [...entries.filter(e => e.key === key).map(e => e.value ?? 'true'), ...overrides.filter(([k]) => k === key).map(([, v]) => v)];
+	const values = [
+		...entries.filter(e => e.key === key).map(e => e.value ?? 'true'),
+		...overrides.filter(([k]) => k === key).map(([, v]) => v),
+	];
 	return values.at(-1);
 }
 
@@ -44,12 +53,20 @@ describe('gitPrograms: what git is told so the repository runs nothing', () => {
 				const env = configEnv(overrides);
 				assert.strictEqual(env.GIT_CONFIG_COUNT, String(overrides.length));
 				for (const key of new Set(entries.map(e => e.key))) {
-					const repositoryValues = entries.filter(e => e.key === key && /local|worktree/.test(e.scope)).map(e => e.value);
-					const userValues = entries.filter(e => e.key === key && /global|system/.test(e.scope)).map(e => e.value);
+					const repositoryValues = entries
+						.filter(e => e.key === key && /local|worktree/.test(e.scope))
+						.map(e => e.value);
+					const userValues = entries
+						.filter(e => e.key === key && /global|system/.test(e.scope))
+						.map(e => e.value);
 					const ends = effective(entries, overrides, key);
 					if (key.startsWith('alias.') && !repositoryValues.length) continue;
 					// What git ends with is never a value only the repository gave.
-					if (ends !== undefined && repositoryValues.includes(ends) && !(keepUsers && userValues.includes(ends))) {
+					if (
+						ends !== undefined &&
+						repositoryValues.includes(ends) &&
+						!(keepUsers && userValues.includes(ends))
+					) {
 						assert.fail(`${key} ends as the repository's ${ends}`);
 					}
 				}
