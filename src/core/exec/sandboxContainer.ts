@@ -10,6 +10,7 @@ import { END_ALL, readCounters, type CgroupCounters } from './sandboxShell';
 import { containerSpec, mountRoots, realFolders, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
 import { containerProcesses, strayProcesses, type ContainerProcesses } from './sandboxProcesses';
 import { parseSandboxUser, verifyRunningUser } from './sandboxUser';
+import { ensureWorkspaceShared } from './sandboxPreflight';
 
 /** A started container with what was hidden and pinned in it, and whether that is still true. */
 export interface Warm {
@@ -51,6 +52,8 @@ export async function startContainer(
 	const socketPath = (docker.modem as { socketPath?: unknown }).socketPath;
 	const socket = typeof socketPath === 'string' ? socketPath : undefined;
 	const { plan, rules } = await planSandbox(request.root, request.policy, socket);
+	// Before anything mounts it: does that engine see these folders at all (a remote engine, a VM)?
+	await ensureWorkspaceShared(docker, plan.roots, request.image, logger);
 	const spec = containerSpec(plan, request.image, request.limits);
 	const user = parseSandboxUser(request.limits.user).docker;
 	const container = await docker.createContainer(spec);
