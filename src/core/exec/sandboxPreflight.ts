@@ -5,9 +5,12 @@
  * path is there — often nothing, or a folder created empty. Only the engine can say, so Keel
  * asks it: a marker file with a random token is written in each folder, a container is created
  * (never started: nothing runs) with the folders bind-mounted, the engine reads each marker
- * back through the mount (the archive API, `docker cp`), and the markers are removed. The
- * answer is remembered per engine and set of folders while it is "shared"; a "no" is asked
- * again at the next command, so fixing the sharing needs no restart.
+ * back through the mount (the archive API, `docker cp`), and the markers are removed. When the
+ * engine does not see a folder at its path and Keel runs in one of that engine's containers,
+ * the folder's path on the engine's machine comes from the container's own mounts
+ * (sandboxMapping.ts) and is asked about the same way. The answer is remembered per engine and
+ * set of folders while it is "yes"; a "no" is asked again at the next command, so fixing the
+ * sharing needs no restart.
  */
 import type Docker from 'dockerode';
 import { randomBytes } from 'crypto';
@@ -15,19 +18,31 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Logger } from '../ports';
 import { ExecError } from './execError';
+import { engineSources } from './sandboxMapping';
 import { sandboxLabels } from './sandboxSpec';
 
 /** A folder as the sandbox mounts it: its real path here and its place in the container. */
 export interface PreflightFolder {
 	host: string;
 	target: string;
+	/** Its path on the engine's machine, when that is not `host` (mapped). */
+	source?: string;
 }
 
 export type PreflightVerdict =
 	| { shared: true; unverified: string[] }
 	| { shared: false; folder: string; engine: string; why: string };
 
-const confirmed = new Map<string, Promise<PreflightVerdict>>();
+/** How the engine sees the workspace: at the same paths, or each folder at another path (mapped). */
+export interface WorkspaceOnEngine {
+	engine: string;
+	/** Each folder's real path here → its path on the engine's machine; absent when they are the same. */
+	mapped?: ReadonlyArray<{ local: string; engine: string }>;
+}
+
+type Answer = { verdict: PreflightVerdict; mapped?: WorkspaceOnEngine['mapped'] };
+
+const confirmed = new Map<string, Promise<Answer>>();
 
 /** Where dockerode dials: DOCKER_HOST as it resolved it, or the local socket. */
 export async function engineEndpoint(docker: Docker): Promise<string> {
@@ -53,37 +68,60 @@ export function forgetPreflights(): void {
 }
 
 /**
- * Throws ExecError `workspaceNotShared` with what to do when the engine does not see a folder.
- * `image` must exist on the engine (the sandbox's, already ensured).
+ * How the engine sees the folders; throws ExecError `workspaceNotShared` with what to do when
+ * it does not see one. `image` must exist on the engine (the sandbox's, already ensured).
  */
 export async function ensureWorkspaceShared(
 	docker: Docker,
 	folders: readonly PreflightFolder[],
 	image: string,
 	logger: Logger,
-): Promise<void> {
+): Promise<WorkspaceOnEngine> {
 	const engine = await engineEndpoint(docker);
 	const key = JSON.stringify([engine, folders.map(f => [f.host, f.target])]);
-	let verdict = confirmed.get(key);
-	if (!verdict) {
+	let answer = confirmed.get(key);
+	if (!answer) {
 		const started = Date.now();
-		verdict = preflight(docker, engine, folders, image);
-		confirmed.set(key, verdict);
-		const settled = await verdict.catch(() => undefined);
-		if (!settled?.shared) {
+		answer = ask(docker, engine, folders, image);
+		confirmed.set(key, answer);
+		const settled = await answer.catch(() => undefined);
+		if (!settled?.verdict.shared) {
 			confirmed.delete(key);
 		} else {
+			const how = settled.mapped ? `at ${settled.mapped.map(m => m.engine).join(', ')} (mapped)` : 'at its path';
+			const unverified = settled.verdict.unverified;
 			logger.info(
-				`sandbox: the engine at ${engine} sees the workspace (preflight ${Date.now() - started} ms${
-					settled.unverified.length ? `; no marker could be written in ${settled.unverified.join(', ')}` : ''
+				`sandbox: the engine at ${engine} sees the workspace ${how} (preflight ${Date.now() - started} ms${
+					unverified.length ? `; no marker could be written in ${unverified.join(', ')}` : ''
 				})`,
 			);
 		}
 	}
-	const answer = await verdict;
-	if (!answer.shared) {
-		throw notShared(answer);
+	const { verdict, mapped } = await answer;
+	if (!verdict.shared) {
+		throw notShared(verdict);
 	}
+	return { engine, mapped };
+}
+
+/** At the same paths first; when not, at the paths this container's own mounts name on the engine. */
+async function ask(docker: Docker, engine: string, folders: readonly PreflightFolder[], image: string): Promise<Answer> {
+	const verdict = await preflight(docker, engine, folders, image);
+	if (verdict.shared) {
+		return { verdict };
+	}
+	const sources = await engineSources(
+		docker,
+		folders.map(f => f.host),
+	).catch(() => undefined);
+	if (!sources || sources.every((source, i) => source === folders[i].host)) {
+		return { verdict };
+	}
+	const mappedFolders = folders.map((f, i) => ({ ...f, source: sources[i] }));
+	const mappedVerdict = await preflight(docker, engine, mappedFolders, image);
+	return mappedVerdict.shared
+		? { verdict: mappedVerdict, mapped: folders.map((f, i) => ({ local: f.host, engine: sources[i] })) }
+		: { verdict };
 }
 
 function notShared(verdict: Extract<PreflightVerdict, { shared: false }>): ExecError {
@@ -146,12 +184,12 @@ async function readBack(
 			HostConfig: {
 				NetworkMode: 'none',
 				// `Mounts`, not `Binds`: a missing source is an error instead of a folder the engine creates.
-				Mounts: folders.map(f => ({ Type: 'bind', Source: f.host, Target: f.target, ReadOnly: true })),
+				Mounts: folders.map(f => ({ Type: 'bind', Source: f.source ?? f.host, Target: f.target, ReadOnly: true })),
 			},
 		});
 	} catch (error) {
 		const message = (error as Error).message;
-		const missing = folders.find(f => message.includes(f.host));
+		const missing = folders.find(f => message.includes(f.source ?? f.host));
 		if (/bind source path does not exist|no such file or directory/i.test(message)) {
 			return { shared: false, folder: (missing ?? folders[0]).host, engine, why: 'that path does not exist on the engine\'s machine' };
 		}
