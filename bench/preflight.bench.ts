@@ -36,7 +36,12 @@ export async function run(): Promise<void> {
 		printTable(
 			['preflight (ms)', 'p50', 'p95', 'budget'],
 			[
-				['first ask (marker, create, read back, remove)', percentile(first, 0.5), percentile(first, 0.95), BUDGET_FIRST_MS],
+				[
+					'first ask (marker, create, read back, remove)',
+					percentile(first, 0.5),
+					percentile(first, 0.95),
+					BUDGET_FIRST_MS,
+				],
 				['remembered answer', percentile(cached, 0.5), percentile(cached, 0.95), '—'],
 			],
 		);

@@ -71,7 +71,10 @@ describe('sandbox from inside a container: the workspace mapped to the engine ho
 		// A container of ours left by a failed run (the runner removes its own on dispose).
 		const docker = new Docker();
 		for (const info of await docker.listContainers({ all: true, filters: { label: [TEST_LABEL] } })) {
-			await docker.getContainer(info.Id).remove({ force: true }).catch(() => undefined);
+			await docker
+				.getContainer(info.Id)
+				.remove({ force: true })
+				.catch(() => undefined);
 		}
 	});
 
@@ -90,7 +93,10 @@ describe('sandbox from inside a container: the workspace mapped to the engine ho
 			outcome.display?.includes(`ran in the sandbox (workspace mounted from ${host} on the engine's machine)`),
 			outcome.display,
 		);
-		assert.ok(outcome.log.some(line => line.includes(`sees the workspace at ${host} (mapped)`)), outcome.log.join('\n'));
+		assert.ok(
+			outcome.log.some(line => line.includes(`sees the workspace at ${host} (mapped)`)),
+			outcome.log.join('\n'),
+		);
 		assert.deepStrictEqual(
 			fs.readdirSync(host).filter(name => name.startsWith('.keel-preflight-')),
 			[],

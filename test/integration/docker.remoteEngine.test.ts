@@ -88,17 +88,37 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 		await local.disposeAsync();
 		const again = runner(root, undefined, undefined, logger);
 		const listed = (await again.run(request('ls -A'))).stdout.split('\n');
-		assert.ok(listed.includes('README.md') && !listed.some(name => name.startsWith('.keel-preflight')), listed.join(' '));
-		assert.strictEqual(logger.lines.filter(line => /sees the workspace/.test(line)).length, 1, logger.lines.join('\n'));
-		assert.match(logger.lines.find(line => /sees the workspace/.test(line))!, /at unix:\/\/.*docker\.sock/);
+		assert.ok(
+			listed.includes('README.md') && !listed.some(name => name.startsWith('.keel-preflight')),
+			listed.join(' '),
+		);
+		assert.strictEqual(
+			logger.lines.filter(line => /sees the workspace/.test(line)).length,
+			1,
+			logger.lines.join('\n'),
+		);
+		assert.match(
+			logger.lines.find(line => /sees the workspace/.test(line))!,
+			/at unix:\/\/.*docker\.sock/,
+		);
 		assert.deepStrictEqual(markers(root), []);
 	});
 
 	it('the local engine sees a folder that the second engine does not', async () => {
 		const root = hiddenWorkspace('copy');
-		await ensureWorkspaceShared(new Docker(), [{ host: root, target: '/workspace' }], 'debian:bookworm-slim', recordingLogger());
+		await ensureWorkspaceShared(
+			new Docker(),
+			[{ host: root, target: '/workspace' }],
+			'debian:bookworm-slim',
+			recordingLogger(),
+		);
 		const error = await refusal(
-			ensureWorkspaceShared(engine.docker(), [{ host: root, target: '/workspace' }], engine.image, recordingLogger()),
+			ensureWorkspaceShared(
+				engine.docker(),
+				[{ host: root, target: '/workspace' }],
+				engine.image,
+				recordingLogger(),
+			),
 		);
 		assert.strictEqual(error.code, 'workspaceNotShared');
 		assert.deepStrictEqual(markers(root), []);
@@ -108,7 +128,10 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 		const root = hiddenWorkspace('copy');
 		const error = await refusal(runner(root, engine.docker(), engine.image).run(request('echo never')));
 		assert.strictEqual(error.code, 'workspaceNotShared');
-		assert.ok(error.message.includes(`The Docker engine at ${engine.dockerHost} does not see this folder (${root})`), error.message);
+		assert.ok(
+			error.message.includes(`The Docker engine at ${engine.dockerHost} does not see this folder (${root})`),
+			error.message,
+		);
 		assert.match(error.message, /a marker file Keel wrote there was not in the folder the engine mounted/);
 		assert.match(error.message, /run Docker where the files are/);
 		assert.match(error.message, /set keel\.shell\.backend to "terminal"/);
@@ -123,7 +146,10 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 		for (let attempt = 0; attempt < 2; attempt++) {
 			const error = await refusal(remote.run(request('echo never')));
 			assert.strictEqual(error.code, 'workspaceNotShared');
-			assert.match(error.message, /does not see this folder .*: that path does not exist on the engine's machine/);
+			assert.match(
+				error.message,
+				/does not see this folder .*: that path does not exist on the engine's machine/,
+			);
 		}
 		assert.deepStrictEqual(markers(root), []);
 	});

@@ -52,7 +52,10 @@ describe('a model server on loopback, seen from a remote window', function () {
 			assert.match(message, /Keel runs in an SSH remote, so 127\.0\.0\.1 is that remote machine, not your own/);
 			const port = new URL(downUrl).port;
 			assert.ok(message.includes(`ssh -R ${port}:127.0.0.1:${port} <host>`), message);
-			assert.match(message, /set keel\.model\.baseUrl to an address the remote machine can reach, or run the model server there/);
+			assert.match(
+				message,
+				/set keel\.model\.baseUrl to an address the remote machine can reach, or run the model server there/,
+			);
 		});
 	}
 

@@ -31,7 +31,12 @@ async function main(): Promise<void> {
 		});
 		console.log(JSON.stringify({ result, display: shown.display, log: lines }));
 	} catch (error) {
-		console.log(JSON.stringify({ error: { code: (error as { code?: string }).code, message: (error as Error).message }, log: lines }));
+		console.log(
+			JSON.stringify({
+				error: { code: (error as { code?: string }).code, message: (error as Error).message },
+				log: lines,
+			}),
+		);
 	} finally {
 		await runner.disposeAsync();
 	}

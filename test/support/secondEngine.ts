@@ -110,7 +110,13 @@ async function answered(docker: Docker, child: ChildProcess, base: string): Prom
 	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null) break;
-		if (await docker.ping().then(() => true, () => false)) return;
+		if (
+			await docker.ping().then(
+				() => true,
+				() => false,
+			)
+		)
+			return;
 		await new Promise(resolve => setTimeout(resolve, 200));
 	}
 	const tail = fs.readFileSync(path.join(base, 'dockerd.log'), 'utf8').split('\n').slice(-15).join('\n');

@@ -48,7 +48,9 @@ export function mapThroughMounts(local: string, mounts: readonly EngineMount[]):
 	const holding = mounts
 		.filter(m => m.Source && (local === m.Destination || local.startsWith(`${m.Destination.replace(/\/+$/, '')}/`)))
 		.sort((a, b) => b.Destination.length - a.Destination.length)[0];
-	return holding && `${holding.Source.replace(/\/+$/, '')}${local.slice(holding.Destination.replace(/\/+$/, '').length)}`;
+	return (
+		holding && `${holding.Source.replace(/\/+$/, '')}${local.slice(holding.Destination.replace(/\/+$/, '').length)}`
+	);
 }
 
 /**

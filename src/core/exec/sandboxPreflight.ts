@@ -30,8 +30,7 @@ export interface PreflightFolder {
 }
 
 export type PreflightVerdict =
-	| { shared: true; unverified: string[] }
-	| { shared: false; folder: string; engine: string; why: string };
+	{ shared: true; unverified: string[] } | { shared: false; folder: string; engine: string; why: string };
 
 /** How the engine sees the workspace: at the same paths, or each folder at another path (mapped). */
 export interface WorkspaceOnEngine {
@@ -105,7 +104,12 @@ export async function ensureWorkspaceShared(
 }
 
 /** At the same paths first; when not, at the paths this container's own mounts name on the engine. */
-async function ask(docker: Docker, engine: string, folders: readonly PreflightFolder[], image: string): Promise<Answer> {
+async function ask(
+	docker: Docker,
+	engine: string,
+	folders: readonly PreflightFolder[],
+	image: string,
+): Promise<Answer> {
 	const verdict = await preflight(docker, engine, folders, image);
 	if (verdict.shared) {
 		return { verdict };
@@ -161,7 +165,9 @@ async function preflight(
 		}
 		return await readBack(docker, engine, written, name, token, image, unverified);
 	} finally {
-		await Promise.all(written.map(f => fs.promises.rm(path.join(f.host, name), { force: true }).catch(() => undefined)));
+		await Promise.all(
+			written.map(f => fs.promises.rm(path.join(f.host, name), { force: true }).catch(() => undefined)),
+		);
 	}
 }
 
@@ -184,14 +190,24 @@ async function readBack(
 			HostConfig: {
 				NetworkMode: 'none',
 				// `Mounts`, not `Binds`: a missing source is an error instead of a folder the engine creates.
-				Mounts: folders.map(f => ({ Type: 'bind', Source: f.source ?? f.host, Target: f.target, ReadOnly: true })),
+				Mounts: folders.map(f => ({
+					Type: 'bind',
+					Source: f.source ?? f.host,
+					Target: f.target,
+					ReadOnly: true,
+				})),
 			},
 		});
 	} catch (error) {
 		const message = (error as Error).message;
 		const missing = folders.find(f => message.includes(f.source ?? f.host));
 		if (/bind source path does not exist|no such file or directory/i.test(message)) {
-			return { shared: false, folder: (missing ?? folders[0]).host, engine, why: 'that path does not exist on the engine\'s machine' };
+			return {
+				shared: false,
+				folder: (missing ?? folders[0]).host,
+				engine,
+				why: "that path does not exist on the engine's machine",
+			};
 		}
 		throw new ExecError('containerFailed', `The sandbox could not check the workspace mount: ${message}`, {
 			cause: error,

@@ -26,15 +26,22 @@ describe('the workspace mapped through the container Keel runs in', () => {
 
 	it('maps a folder through the deepest mount that holds it, keeping the rest of its path', () => {
 		fc.assert(
-			fc.property(absolute, absolute, absolute, absolute, fc.array(segment, { maxLength: 3 }), (outer, inner, a, b, rest) => {
-				const mounts = [
-					{ Source: a, Destination: outer },
-					{ Source: b, Destination: `${outer}${inner}` },
-				];
-				const tail = rest.map(part => `/${part}`).join('');
-				assert.strictEqual(mapThroughMounts(`${outer}${inner}${tail}`, mounts), `${b}${tail}`);
-				assert.strictEqual(mapThroughMounts(`${outer}${tail}`, mounts.slice(0, 1)), `${a}${tail}`);
-			}),
+			fc.property(
+				absolute,
+				absolute,
+				absolute,
+				absolute,
+				fc.array(segment, { maxLength: 3 }),
+				(outer, inner, a, b, rest) => {
+					const mounts = [
+						{ Source: a, Destination: outer },
+						{ Source: b, Destination: `${outer}${inner}` },
+					];
+					const tail = rest.map(part => `/${part}`).join('');
+					assert.strictEqual(mapThroughMounts(`${outer}${inner}${tail}`, mounts), `${b}${tail}`);
+					assert.strictEqual(mapThroughMounts(`${outer}${tail}`, mounts.slice(0, 1)), `${a}${tail}`);
+				},
+			),
 		);
 	});
 

@@ -16,16 +16,34 @@ const otherHost = fc.oneof(
 		.tuple(fc.integer({ min: 1, max: 223 }), octet, octet, octet)
 		.filter(([a]) => a !== 127)
 		.map(([a, b, c, d]) => `${a}.${b}.${c}.${d}`),
-	fc.constantFrom('host.docker.internal', 'gpu-box.lan', 'api.openai.com', '[fe80::1]', '[2001:db8::1]', 'localhost.example.com'),
+	fc.constantFrom(
+		'host.docker.internal',
+		'gpu-box.lan',
+		'api.openai.com',
+		'[fe80::1]',
+		'[2001:db8::1]',
+		'localhost.example.com',
+	),
 );
-const remote = fc.constantFrom('ssh-remote', 'wsl', 'dev-container', 'attached-container', 'codespaces', 'tunnel', '127.0.0.1:8080');
+const remote = fc.constantFrom(
+	'ssh-remote',
+	'wsl',
+	'dev-container',
+	'attached-container',
+	'codespaces',
+	'tunnel',
+	'127.0.0.1:8080',
+);
 const url = (host: string, p: number) => `http://${host}:${p}/v1`;
 
 describe('a loopback model address in a remote window', () => {
 	it('says the address is the remote machine, with the ways out, for every loopback spelling and remote', () => {
 		fc.assert(
 			fc.property(loopbackHost, port, remote, (host, p, where) => {
-				const error = describeModelFailure({ connection: true }, { baseUrl: url(host, p), model: 'm', remote: where });
+				const error = describeModelFailure(
+					{ connection: true },
+					{ baseUrl: url(host, p), model: 'm', remote: where },
+				);
 				assert.strictEqual(error.code, 'modelUnreachable');
 				assert.match(error.message, /^No model server answered at /);
 				assert.match(error.message, /is that remote machine, not your own/);
@@ -53,8 +71,10 @@ describe('a loopback model address in a remote window', () => {
 		assert.match(hint('127.0.0.1:8080'), /the remote "127\.0\.0\.1:8080".*forward your machine's port/);
 		// Not an answer for every other failure: a server that answered is not a place problem.
 		assert.doesNotMatch(
-			describeModelFailure({ status: 500, body: 'x' }, { baseUrl: 'http://127.0.0.1:1', model: 'm', remote: 'wsl' })
-				.message,
+			describeModelFailure(
+				{ status: 500, body: 'x' },
+				{ baseUrl: 'http://127.0.0.1:1', model: 'm', remote: 'wsl' },
+			).message,
 			/remote/,
 		);
 	});
