@@ -29,14 +29,20 @@ export interface Warm {
 	mappedTo?: string;
 }
 
-/** What the container will mount, hide and pin for `root`: refused placements throw ExecError. */
+/**
+ * What the container will mount, hide and pin for `root`: refused placements throw ExecError.
+ * `beforeScan` sees the folders first (the preflight: its marker comes and goes before the walk
+ * records each folder's change time, so it does not read as a change later).
+ */
 export async function planSandbox(
 	root: SandboxWorkspace,
 	policy: PathPolicy,
 	engineSocket?: string,
+	beforeScan?: (roots: SandboxPlan['roots']) => Promise<void>,
 ): Promise<{ plan: SandboxPlan; rules: ScanRules }> {
 	const engines = realFolders(engineFolders(process.env, os.homedir(), engineSocket));
 	const roots = mountRoots(root, engines);
+	await beforeScan?.(roots);
 	const rules = scanRules(policy, engines);
 	return { plan: await scanWorkspace(roots, rules), rules };
 }
@@ -53,10 +59,12 @@ export async function startContainer(
 	// docker-modem holds the socket path once resolved (a function that finds it before that).
 	const socketPath = (docker.modem as { socketPath?: unknown }).socketPath;
 	const socket = typeof socketPath === 'string' ? socketPath : undefined;
-	const { plan, rules } = await planSandbox(request.root, request.policy, socket);
 	// Before anything mounts it: does that engine see these folders at all (a remote engine, a VM),
 	// and at which paths (Keel in a container of that engine)?
-	const seen = await ensureWorkspaceShared(docker, plan.roots, request.image, logger);
+	let seen: WorkspaceOnEngine | undefined;
+	const { plan, rules } = await planSandbox(request.root, request.policy, socket, async roots => {
+		seen = await ensureWorkspaceShared(docker, roots, request.image, logger);
+	});
 	const spec = onEngine(containerSpec(plan, request.image, request.limits), seen);
 	const user = parseSandboxUser(request.limits.user).docker;
 	const container = await docker.createContainer(spec);
@@ -84,13 +92,16 @@ export async function startContainer(
 		stale: false,
 		processes: containerProcesses(init),
 		user,
-		mappedTo: seen.mapped?.map(m => m.engine).join(', '),
+		mappedTo: seen?.mapped?.map(m => m.engine).join(', '),
 	};
 }
 
 /** Every bind of a path under a mapped folder names that path on the engine's machine instead. */
-function onEngine(spec: Docker.ContainerCreateOptions, seen: WorkspaceOnEngine): Docker.ContainerCreateOptions {
-	const mapped = seen.mapped;
+function onEngine(
+	spec: Docker.ContainerCreateOptions,
+	seen: WorkspaceOnEngine | undefined,
+): Docker.ContainerCreateOptions {
+	const mapped = seen?.mapped;
 	if (!mapped || !spec.HostConfig?.Mounts) {
 		return spec;
 	}

@@ -28,7 +28,7 @@ export function isLoopbackUrl(baseUrl: string): boolean {
 	return address.range() === 'loopback' || address.range() === 'unspecified';
 }
 
-/** What VS Code's `env.remoteName` says, as the user knows it; an unknown name (code-server's host:port) is quoted. */
+/** What VS Code's `env.remoteName` says, as the user knows it; an unknown name is quoted. */
 function remoteLabel(remote: string): string {
 	switch (remote) {
 		case 'ssh-remote':
@@ -43,7 +43,8 @@ function remoteLabel(remote: string): string {
 		case 'tunnel':
 			return 'a remote tunnel';
 		default:
-			return `the remote "${remote}"`;
+			// A web workbench (code-server, a VS Code server) names the remote by the server's host:port.
+			return /^[^+\s]+:\d+$/.test(remote) ? `a browser window served by ${remote}` : `the remote "${remote}"`;
 	}
 }
 

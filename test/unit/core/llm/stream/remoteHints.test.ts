@@ -68,7 +68,11 @@ describe('a loopback model address in a remote window', () => {
 		assert.match(hint('ssh-remote'), /an SSH remote.*`ssh -R 11434:127\.0\.0\.1:11434 <host>`/);
 		assert.match(hint('wsl'), /WSL.*networkingMode=mirrored/);
 		assert.match(hint('dev-container'), /a dev container.*http:\/\/host\.docker\.internal:11434/);
-		assert.match(hint('127.0.0.1:8080'), /the remote "127\.0\.0\.1:8080".*forward your machine's port/);
+		assert.match(
+			hint('127.0.0.1:8080'),
+			/a browser window served by 127\.0\.0\.1:8080.*forward your machine's port/,
+		);
+		assert.match(hint('k8s-pod'), /the remote "k8s-pod"/);
 		// Not an answer for every other failure: a server that answered is not a place problem.
 		assert.doesNotMatch(
 			describeModelFailure(
