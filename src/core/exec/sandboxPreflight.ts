@@ -81,7 +81,7 @@ export async function ensureWorkspaceShared(
 	let answer = confirmed.get(key);
 	if (!answer) {
 		const started = Date.now();
-		answer = ask(docker, engine, folders, image);
+		answer = askEngine(docker, engine, folders, image);
 		confirmed.set(key, answer);
 		const settled = await answer.catch(() => undefined);
 		if (!settled?.verdict.shared) {
