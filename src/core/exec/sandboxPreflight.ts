@@ -104,7 +104,7 @@ export async function ensureWorkspaceShared(
 }
 
 /** At the same paths first; when not, at the paths this container's own mounts name on the engine. */
-async function ask(
+async function askEngine(
 	docker: Docker,
 	engine: string,
 	folders: readonly PreflightFolder[],
