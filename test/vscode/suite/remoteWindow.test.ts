@@ -16,7 +16,8 @@ describe('Keel in a remote window (extension host)', function () {
 		assert.deepStrictEqual(extension.packageJSON.extensionKind, ['workspace']);
 	});
 
-	it('says a loopback model address is the remote machine when nothing answers there', async () => {
+	// The one turn of this tier against a dead endpoint (retries make it slow): the general advice and the remote one.
+	it('explains what to do when no model server answers, and that a loopback address is the remote machine', async () => {
 		const remote = vscode.env.remoteName;
 		// A web workbench with a Node extension host (code-server) is a remote window by construction.
 		if (vscode.env.uiKind === vscode.UIKind.Web) {
