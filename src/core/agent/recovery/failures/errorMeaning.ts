@@ -10,6 +10,7 @@ export type Meaning =
 	| { kind: 'reasoningRefused' }
 	| { kind: 'outputBudget'; cap?: number }
 	| { kind: 'contextOverflow' }
+	| { kind: 'requestOverLimit'; limit: number; requested: number }
 	| { kind: 'outOfMemory' }
 	| { kind: 'quota'; waitMs?: number }
 	| { kind: 'rateLimited'; waitMs?: number }
@@ -52,6 +53,8 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if (budget) return budget;
 	const perWindow = RATE.test(text.replace(/request too large/i, '')) || SHORT_WINDOW.test(text);
 	if (CONTEXT.test(text) && !RATE.test(text.replace(/request too large/i, ''))) return { kind: 'contextOverflow' };
+	const over = requestOverLimit(text);
+	if (over) return over;
 	const told = toldAbout(text);
 	if (!perWindow && told.promptTooLong) return { kind: 'contextOverflow' };
 	if (!perWindow && told.outputTooLong) return { kind: 'outputBudget', cap: budgetCap(text, asked) };
@@ -65,6 +68,26 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if (status === 401 || status === 403 || AUTH.test(text)) return { kind: 'auth' };
 	if (MODEL_MISSING.test(text)) return { kind: 'modelMissing' };
 	return undefined;
+}
+
+/** A number named as a limit, and one named as what was asked for. */
+const LIMIT_NUMBER = /\b(?:limit|max(?:imum)?|allowed|capacity)\w*(?:\s+(?:is|of|=|at))?\s*[:=]?\s*(\d[\d,]*)/gi;
+const REQUESTED_NUMBER =
+	/\b(?:request(?:ed|s)?|asked|need(?:ed|s)?|requires?|given)\w*(?:\s+(?:is|of|=|for))?\s*[:=]?\s*(\d[\d,]*)/gi;
+
+/**
+ * A limit the request alone exceeds ("Limit 6000, Requested 7000", "requested 9,000 tokens, max
+ * 8,000"): waiting never makes it fit, whatever the status or the window the limit is counted
+ * over, so it is read before any rate or busy meaning. Only the request shrinking helps.
+ */
+function requestOverLimit(text: string): Meaning | undefined {
+	const num = (s: string) => Number(s.replace(/,/g, ''));
+	const limits = [...text.matchAll(LIMIT_NUMBER)].map(m => num(m[1])).filter(n => n > 0);
+	const asked = [...text.matchAll(REQUESTED_NUMBER)].map(m => num(m[1])).filter(n => n > 0);
+	if (limits.length === 0 || asked.length === 0) return undefined;
+	const limit = Math.min(...limits);
+	const requested = Math.max(...asked);
+	return requested > limit ? { kind: 'requestOverLimit', limit, requested } : undefined;
 }
 
 /**

@@ -153,6 +153,12 @@ function compact(f: Failure): RequestResult | undefined {
 	const { ctx, attempt } = f;
 	if (attempt.squeeze) {
 		const sent = estimateTokens(f.plan.messages, f.plan.tools);
+		if (f.c.cap !== undefined) {
+			return giveUp(
+				f,
+				`The server allows ${f.c.cap} tokens and Keel sent about ${sent} after compacting old tool outputs; waiting does not change that. Choose a smaller keel.model.contextWindow, a plan or tier with a higher limit, or another model.`,
+			);
+		}
 		return giveUp(
 			f,
 			`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or ${ctx.settings.serverContextHint ?? serverHints('custom').context}.`,

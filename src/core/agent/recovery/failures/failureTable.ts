@@ -183,6 +183,15 @@ function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefine
 			};
 		case 'contextOverflow':
 			return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
+		case 'requestOverLimit':
+			// Shrunk once like a context overflow; the limit is kept to say what to change if it still does not fit.
+			return {
+				...base,
+				failureClass: 'contextOverflow',
+				action: 'compact',
+				label: `Request larger than the server's limit${code}`,
+				cap: meaning.limit,
+			};
 		case 'outOfMemory':
 			return { ...base, failureClass: 'outOfMemory', action: 'stop', label: `Out of memory${code}` };
 		case 'quota':
