@@ -29,6 +29,7 @@ export const NOTICE_CODES = [
 	'reask',
 	'noAnswer',
 	'degenerate',
+	'stopReason',
 	// Tool calls (toolExecution.ts).
 	'toolBlocked',
 	'toolRetry',
