@@ -58,6 +58,8 @@ const gateAdapters = {
 		'src/core/gate/programs.ts',
 		'src/core/gate/network/network.ts',
 		'src/core/gate/network/urls.ts',
+		// git asked what a git command will print, with the repository's own programs switched off.
+		'src/core/gate/gitOracle.ts',
 	],
 	// The Workspace port: every path it is handed was resolved and decided by the gate.
 	workspace: ['src/core/tools/files/nodeWorkspace.ts', 'src/host/tools/vscodeWorkspace.ts'],
@@ -66,7 +68,7 @@ const gateAdapters = {
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
-	// mounts) and the terminal.
+	// mounts, the walk that decides what the container may not see, and who owns a leftover) and the terminal.
 	processes: [
 		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
@@ -75,6 +77,10 @@ const gateAdapters = {
 		'src/core/exec/dockerRunner.ts',
 		'src/core/exec/sandboxImage.ts',
 		'src/core/exec/sandboxSpec.ts',
+		'src/core/exec/sandboxScan.ts',
+		'src/core/exec/sandboxContainer.ts',
+		'src/core/exec/owner.ts',
+		'src/core/exec/sandboxProcesses.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal

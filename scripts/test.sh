@@ -50,7 +50,7 @@ tier vscode-multiroot node out/test/vscode/run.js --multi-root
 tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
 # The tiers above run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
 KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
-KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp}.test.js' 180000
+KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"

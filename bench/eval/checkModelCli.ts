@@ -47,6 +47,35 @@ const integer = (args: Args, name: string, fallback: number) => {
 	return value;
 };
 
+/** The shell's exit code for a run a signal stopped: 128 + the signal's number. */
+export const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Ctrl+C, SIGTERM or SIGHUP (the terminal closed; Node's default would exit without cleaning
+ * up) stops the check: the suite unwinds and removes its scratch folder and container. A
+ * second signal stops at once, after running those clean-ups directly (a few seconds at most).
+ * SIGKILL runs nothing: the next run reaps what this one left (owner.ts).
+ */
+function stopOnSignals(abort: AbortController, cleanups: Array<() => Promise<void>>): void {
+	let stopping = false;
+	const stop = (signal: NodeJS.Signals) => {
+		const code = SIGNAL_EXIT[signal] ?? 130;
+		if (!stopping) {
+			stopping = true;
+			process.exitCode = code;
+			console.error('\nStopping: removing the scratch folder and the sandbox… (again to stop at once)');
+			abort.abort();
+			return;
+		}
+		console.error('Stopping now.');
+		const deadline = new Promise(resolve => setTimeout(resolve, 5000).unref());
+		void Promise.race([Promise.allSettled(cleanups.map(dispose => dispose())), deadline]).then(() =>
+			process.exit(code),
+		);
+	};
+	for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) process.on(signal, stop);
+}
+
 export async function checkModelMain(argv: readonly string[]): Promise<number> {
 	const args = parseArgs(argv);
 	const baseUrl = text(args, 'base-url');
@@ -70,10 +99,8 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 	const say = (line: string) => console.error(redactSecrets(line).text);
 	const wanted = text(args, 'tasks')?.split(',');
 	const abort = new AbortController();
-	process.once('SIGINT', () => {
-		console.error('\nStopping: removing the scratch folder and the sandbox…');
-		abort.abort();
-	});
+	const cleanups: Array<() => Promise<void>> = [];
+	stopOnSignals(abort, cleanups);
 	const chatModel = createChatModel(resolved, apiKey);
 	const report = await runCheckModel({
 		model: chatModel,
@@ -94,6 +121,7 @@ export async function checkModelMain(argv: readonly string[]): Promise<number> {
 				},
 		serverWindow: () => serverWindowOf(chatModel),
 		signal: abort.signal,
+		onCleanup: dispose => cleanups.push(dispose),
 		onProgress: progress => say(progress.message),
 		onTrial: r =>
 			say(

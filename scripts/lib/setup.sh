@@ -8,10 +8,6 @@ KEEL_CACHE="${KEEL_CACHE:-$KEEL_ROOT/.vscode-test}"
 # The versions live in one file that test/support/codeServer.ts reads too.
 # shellcheck source=code-server-versions.env
 source "$KEEL_ROOT/scripts/lib/code-server-versions.env"
-# The current code-server and the Node it runs on (scripts/start.sh); not exported.
-KEEL_CODE_SERVER_DIR="$KEEL_CACHE/code-server-$KEEL_CODE_SERVER_VERSION"
-KEEL_CODE_SERVER_ENTRY="$KEEL_CODE_SERVER_DIR/node_modules/code-server/out/node/entry.js"
-KEEL_CODE_SERVER_NODE="$KEEL_CACHE/node-$KEEL_CODE_SERVER_NODE_VERSION/bin/node"
 KEEL_BASE_IMAGE="debian:bookworm-slim"
 
 _keel_log() { echo "[keel-setup] $*" >&2; }
@@ -86,6 +82,45 @@ keel_setup_code_server() {
   }
   touch "$marker"
   _keel_log "code-server $version installed in $(_keel_since "$t0")"
+}
+
+# Sets KEEL_CODE_SERVER_ENTRY and KEEL_CODE_SERVER_NODE (not exported) to the code-server of
+# current|oldest and the Node it runs on: the current one needs the Node 24 in the cache, the
+# oldest runs on the Node on PATH, as the tiers run it (test/support/codeServer.ts).
+keel_code_server_paths() {
+  case "${1:-current}" in
+    current)
+      KEEL_CODE_SERVER_ENTRY="$(keel_code_server_dir "$KEEL_CODE_SERVER_VERSION")/node_modules/code-server/out/node/entry.js"
+      KEEL_CODE_SERVER_NODE="$KEEL_CACHE/node-$KEEL_CODE_SERVER_NODE_VERSION/bin/node" ;;
+    oldest)
+      KEEL_CODE_SERVER_ENTRY="$(keel_code_server_dir "$KEEL_CODE_SERVER_OLDEST_VERSION")/node_modules/code-server/out/node/entry.js"
+      KEEL_CODE_SERVER_NODE="$(command -v node)" ;;
+    *) _keel_log "keel_code_server_paths: say current or oldest, not '$1'"; return 1 ;;
+  esac
+}
+
+# The per-user folder `npm start` keeps its code-server profile and the sample project in:
+# $XDG_CACHE_HOME/keel, or ~/.cache/keel (a relative XDG_CACHE_HOME is ignored, as the XDG
+# spec says). Outside the repository on purpose: VS Code does not run an extension installed
+# inside a folder it has not been told to trust, and the repository is a folder people open.
+keel_user_cache() {
+  local base="${XDG_CACHE_HOME:-}"
+  if [[ "$base" != /* ]]; then
+    [ -n "${HOME:-}" ] || { _keel_log "HOME is not set: set HOME or XDG_CACHE_HOME"; return 1; }
+    base="$HOME/.cache"
+  fi
+  echo "$base/keel"
+}
+
+# Fails when folder $1 holds path $2 (or is it), both taken as they really are (links
+# resolved; both must exist). VS Code disables an extension installed inside a folder it has
+# not been told to trust, so `npm start` never opens a folder that holds its profile.
+keel_folder_holds() {
+  local folder path
+  folder=$(cd "$1" && pwd -P) && path=$(cd "$2" && pwd -P) || return 2
+  folder="${folder%/}/"   # "/" for the root folder too
+  case "$path/" in "$folder"*) return 0 ;; esac
+  return 1
 }
 
 # Both code-servers the tiers use: the current one (main target) and the oldest VS Code that

@@ -41,6 +41,8 @@ export class AgentError extends Error {
 			cause?: unknown;
 			/** The server reported it inside a response that had started as HTTP 200. */
 			inStream?: boolean;
+			/** The rule of the history the server named and still refused after the history was re-formed for it. */
+			historyRule?: string;
 		} = {},
 	) {
 		super(message);

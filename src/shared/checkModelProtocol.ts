@@ -58,6 +58,7 @@ export const CheckReportView = z.object({
 	skipped: z.array(z.object({ taskId: z.string(), why: z.string() })),
 	sandbox: z.boolean(),
 	probe: z.string(),
+	forcing: z.object({ required: z.string(), named: z.string(), detail: z.string() }).optional(),
 	nativeOffered: z.boolean(),
 	modes: z.array(ModeSummary),
 	recoveries: z.array(z.object({ key: z.string(), label: z.string(), byMode: z.record(z.string(), z.number()) })),

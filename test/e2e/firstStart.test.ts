@@ -1,86 +1,64 @@
-// `npm start` on a bare machine: the VS Code it sets up must start clean. Runs scripts/start.sh
-// itself (a fresh profile, the built VSIX, from what looks like a VS Code terminal), opens the
-// printed workbench in Chromium, answers the trust prompt as a user would, lets Git activate
-// on a repository, and then expects no error or warning notification and no extension that
+// `npm start -- PATH` on a bare machine: the VS Code it sets up must start clean. Runs the
+// command as README writes it, from what looks like a VS Code terminal (start.sh must serve its
+// own VS Code, not hand the folder to the enclosing one), on a project that is a repository,
+// with a fresh HOME (test/support/npmStart.ts); opens the printed URL in Chromium, expects Keel
+// in the activity bar before anything is clicked, answers the trust prompt as a user would,
+// lets Git activate, and then expects no error or warning notification and no extension that
 // failed to activate.
 import * as assert from 'assert';
-import { type ChildProcess, execFileSync, spawn } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openWorkbench, runCommand } from '../support/browser';
-import { FIXTURE_WORKSPACE, REPO_ROOT, ensureTools, keelVsixPath } from '../support/codeServer';
-import { freePort, stopGroup, waitForHttp } from '../support/processes';
+import { FIXTURE_WORKSPACE, ensureTools } from '../support/codeServer';
+import { npmStart, type NpmStart } from '../support/npmStart';
 
-describe('npm start: a clean first start (e2e)', function () {
-	this.timeout(300_000);
+describe('npm start -- PATH: a clean first start (e2e)', function () {
+	this.timeout(420_000);
 	let root: string;
-	let data: string;
-	let server: ChildProcess | undefined;
+	let start: NpmStart | undefined;
 	let browser: Browser | undefined;
 	let page: Page;
 
-	before(async () => {
-		const vsix = keelVsixPath();
-		if (!vsix)
-			throw new Error('dist/keel.vsix not found: run `npm run build:prod && npm run package` (or set KEEL_VSIX)');
+	before(async function () {
+		this.timeout(420_000);
 		ensureTools();
 		root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-first-start-'));
-		data = path.join(root, 'profile');
 		const workspace = path.join(root, 'project');
 		fs.cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
 		// A repository, so the built-in Git extensions have something to open.
 		execFileSync('git', ['init', '-q', workspace]);
-		const port = await freePort();
-		// As if typed in a VS Code terminal: start.sh must serve its own VS Code, not hand the
-		// folder to the enclosing one (which VSCODE_IPC_HOOK_CLI would make code-server do).
-		const env = { ...process.env, VSCODE_IPC_HOOK_CLI: path.join(root, 'enclosing-vscode.sock') };
-		const log = fs.openSync(path.join(root, 'start.log'), 'a');
-		server = spawn('bash', [path.join(REPO_ROOT, 'scripts/start.sh'), workspace], {
-			cwd: REPO_ROOT,
-			detached: true,
-			stdio: ['ignore', log, log],
-			env: { ...env, KEEL_VSIX: vsix, KEEL_PORT: String(port), KEEL_START_DATA: data },
-		});
-		fs.closeSync(log);
-		await waitForHttp(`http://127.0.0.1:${port}/healthz`, server, 180_000);
+		// As if typed in a VS Code terminal: the enclosing instance's socket is in the environment.
+		start = await npmStart([workspace], { VSCODE_IPC_HOOK_CLI: path.join(root, 'enclosing-vscode.sock') });
+		assert.strictEqual(new URL(start.url).searchParams.get('folder'), fs.realpathSync(workspace));
 		browser = await launchBrowser();
-		page = await openWorkbench(
-			browser,
-			`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`,
-			120_000,
-		);
+		page = await openWorkbench(browser, start.url, 120_000);
 	});
 
 	after(async () => {
 		await browser?.close();
-		if (server) await stopGroup(server);
+		await start?.stop();
 		if (root && process.env.KEEL_KEEP_TMP !== '1') fs.rmSync(root, { recursive: true, force: true });
 	});
 
-	it('shows Keel, activates Git after the folder is trusted, and raises no error or warning notification', async () => {
+	it('shows Keel before anything is clicked, activates Git after the folder is trusted, and raises no error or warning notification', async () => {
 		const keelIcon = page.locator('.part.activitybar a.action-label[aria-label^="Keel"]').first();
+		await keelIcon.waitFor({ state: 'visible', timeout: 90_000 });
+		// VS Code's own Chat panel is not open beside it.
+		assert.strictEqual(await page.locator('.part.auxiliarybar').isVisible(), false, "VS Code's Chat panel is open");
 		const trust = page.getByRole('button', { name: 'Yes, I trust the authors' });
-		if (
-			await trust.waitFor({ timeout: 30_000 }).then(
-				() => true,
-				() => false,
-			)
-		) {
+		const restricted = page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first();
+		await trust.or(restricted).first().waitFor({ timeout: 60_000 });
+		if (await trust.isVisible()) {
+			// An older VS Code asks at once.
 			await trust.focus();
 			await page.keyboard.press('Enter');
 		} else {
-			// Newer VS Code opens an untrusted folder in Restricted Mode without asking. Keel is there
-			// already, and VS Code's own Chat panel is not open beside it.
-			await keelIcon.waitFor({ state: 'visible', timeout: 60_000 });
-			assert.strictEqual(
-				await page.locator('.part.auxiliarybar').isVisible(),
-				false,
-				"VS Code's Chat panel is open",
-			);
-			// Then trust it in the Workspace Trust editor, as a user following the banner would.
-			await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().click();
+			// A newer one opens the folder in Restricted Mode without asking: trust it in the
+			// Workspace Trust editor, as a user following the banner would.
+			await restricted.click();
 			await page
 				.locator('.workspace-trust-editor')
 				.getByRole('button', { name: 'Trust', exact: true })
@@ -122,7 +100,7 @@ describe('npm start: a clean first start (e2e)', function () {
 	});
 
 	function extensionHostLogs(): string {
-		const logs = path.join(data, 'user', 'logs');
+		const logs = path.join(start!.home, '.cache', 'keel', 'code-server', 'user', 'logs');
 		if (!fs.existsSync(logs)) return '';
 		return (fs.readdirSync(logs, { recursive: true, encoding: 'utf8' }) as string[])
 			.filter(file => /exthost\d*[\\/]remoteexthost\.log$/.test(file))

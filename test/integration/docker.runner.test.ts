@@ -126,9 +126,14 @@ describe('docker sandbox runner (real engine)', function () {
 				caps: ['ALL'],
 				ro: true,
 				sec: ['no-new-privileges'],
-				user: defaultLimits.user,
+				// PID 1's own user; commands run as keel.shell.user (below), so none can signal or trace PID 1.
+				user: '65534:65534',
 			},
 		);
+		const ids = await runner.run(
+			request('echo "$(id -u):$(id -g)"; ps -o user= -p 1 2>/dev/null || stat -c %u /proc/1'),
+		);
+		assert.strictEqual(ids.stdout.split('\n')[0], defaultLimits.user);
 		const before = await runner.containerId();
 		limits = { ...limits, pids: 128 };
 		await runner.run(request('true'));

@@ -160,7 +160,8 @@ describe('compaction in one step, remembered; options that reload a model stay p
 			const { requests, events } = await runPrefillSession(double, wire, {
 				registry: new ToolRegistry(fileTools),
 				files: bigFiles,
-				recovery: { contextWindow: 8192 },
+				// Ten reads pass the threshold (80 % of 7,680) by a few hundred tokens, whatever the tools' schemas weigh.
+				recovery: { contextWindow: 7680 },
 				turns: [
 					{ prompt: 'Read them all.', steps: [...reads(0, 10), text('Read.')] },
 					{ prompt: 'And two more.', steps: [...reads(10, 2), text('Done.')] },

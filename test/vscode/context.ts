@@ -19,6 +19,8 @@ export interface VscodeTestConfig {
 	codeServerVersion?: string;
 	/** code-server's --user-data-dir (User/settings.json, User/mcp.json live there). */
 	userDataDir?: string;
+	/** COPILOT_HOME of the extension host: its mcp-config.json is the Copilot user MCP file (VS Code 1.140). */
+	copilotHome?: string;
 	/** Extension ids installed from VSIX for this run, e.g. ["keel-test.keel-test-runner", "keel.keel"]. */
 	installed: string[];
 }

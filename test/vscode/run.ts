@@ -79,13 +79,21 @@ async function main(): Promise<number> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-vscode-'));
 	const configFile = path.join(tmp, 'config.json');
 	const resultFile = path.join(tmp, 'result.json');
+	// Present from the start, as on a machine where Copilot CLI or VS Code 1.140 made it: a watcher needs the folder.
+	const copilotHome = path.join(tmp, 'copilot');
+	fs.mkdirSync(copilotHome);
 	let server: CodeServer | undefined;
 	let browser: Browser | undefined;
 	const t0 = Date.now();
 	try {
 		server = await startCodeServer({
 			vsix,
-			env: { KEEL_VSCODE_TEST_CONFIG: configFile, KEEL_VSCODE_TEST_ENV_PROBE: 'inherited' },
+			// COPILOT_HOME: the Copilot user folder Keel reads MCP servers from, a temporary one (never the machine's ~/.copilot).
+			env: {
+				KEEL_VSCODE_TEST_CONFIG: configFile,
+				KEEL_VSCODE_TEST_ENV_PROBE: 'inherited',
+				COPILOT_HOME: copilotHome,
+			},
 			...(multiRoot ? { workspace: multiRootWorkspace(tmp) } : {}),
 			settings: { 'keelTestRunner.configFile': configFile },
 		});
@@ -98,6 +106,7 @@ async function main(): Promise<number> {
 			repoRoot: REPO_ROOT,
 			workspace: server.workspace,
 			userDataDir: server.userDataDir,
+			copilotHome,
 			codeServerVersion: process.env.KEEL_CODE_SERVER_ENTRY ? undefined : CODE_SERVER_VERSION,
 			installed: ['keel-test.keel-test-runner', ...(keel ? ['keel.keel'] : [])],
 		};

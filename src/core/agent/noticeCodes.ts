@@ -12,6 +12,8 @@ export const NOTICE_CODES = [
 	'reasoningDropped',
 	'contextOverflow',
 	'outputBudget',
+	'toolSchema',
+	'forcedCall',
 	// What the server said about itself (serverWindow.ts).
 	'serverWindow',
 	// The loop and its guards (runAgent.ts, turnGuards.ts, responseReview.ts).

@@ -41,6 +41,7 @@ export function reportMarkdown(report: CheckReport): string {
 		'## Context window',
 		contextTable(report),
 		`Probe: ${report.probe}`,
+		...(report.forcing ? [`Forced calls: ${report.forcing.detail}`] : []),
 	].join('\n\n');
 }
 
@@ -69,9 +70,10 @@ function tasksTable(report: CheckReport): string {
 }
 
 function recoveriesSection(report: CheckReport): string {
-	const broken = report.modes.map(m => `${m.mode}: the model broke ${brokenShare(m)}`).join('; ');
+	const broken = report.modes.map(m => `${m.mode}: ${callsLine(m)}`).join('; ');
 	if (!report.recoveries.length) {
-		return `Nothing: every call was well formed and every answer usable. ${broken}.`;
+		// Only what was seen: no recovery step says nothing about the answers being right.
+		return `Nothing: Keel repaired no call and asked for no answer again. ${broken}.`;
 	}
 	return [
 		table(
@@ -80,6 +82,11 @@ function recoveriesSection(report: CheckReport): string {
 		),
 		`${broken}.`,
 	].join('\n\n');
+}
+
+/** "the model broke 6 of 18 calls (1 in 3)"; "the model made no tool calls". */
+function callsLine(m: ModeSummary): string {
+	return m.toolCalls === 0 ? 'the model made no tool calls' : `the model broke ${brokenShare(m)}`;
 }
 
 /** "6 of 18 calls (1 in 3)"; "all 18 calls"; "none of its 18 calls". */

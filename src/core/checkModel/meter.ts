@@ -27,6 +27,10 @@ export class MeteredChatModel implements ChatModel {
 		return this._model.id;
 	}
 
+	get forcing() {
+		return this._model.forcing;
+	}
+
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
 		const started = this._now();
 		const estimate = estimateTokens(request.messages, request.tools);

@@ -52,7 +52,11 @@ export function advise(input: RecommendInput): Advice {
 	if (best.passAt1 < USABLE_PASS_AT_1) {
 		verdict = 'notUsable';
 		warnings.unshift(
-			`${input.model} is not usable for agent work as it is: only ${passed} with ${best.mode} tool calls; Keel repaired ${best.brokenCalls} of its ${best.toolCalls} calls.`,
+			`${input.model} is not usable for agent work as it is: only ${passed} with ${best.mode} tool calls; ${
+				best.toolCalls === 0
+					? 'it made no tool calls at all.'
+					: `Keel repaired ${best.brokenCalls} of its ${best.toolCalls} calls.`
+			}`,
 		);
 	}
 	if (context.blocking) {
@@ -158,7 +162,8 @@ function maxTokensAdvice(
 	contextWindow: number,
 ): Recommendation {
 	const current_ = current.maxOutputTokens;
-	const cut = speed.cutAtLimit + modes.reduce((n, m) => n + (m.recoveries.cutCall ?? 0), 0);
+	const cutCalls = modes.reduce((n, m) => n + (m.recoveries.cutCall ?? 0), 0);
+	const cut = speed.cutAtLimit + cutCalls;
 	const degenerate = modes.reduce((n, m) => n + (m.recoveries.degenerate ?? 0), 0);
 	const ceiling = Math.max(1024, Math.floor(contextWindow / 2));
 	const longest = speed.longestAnswerTokens;
@@ -167,7 +172,10 @@ function maxTokensAdvice(
 		return recTokens(
 			current_,
 			raised,
-			`${cut} answer(s) were cut off at the output limit (the longest was ${tokens(longest)} tokens): a call cut short cannot run.`,
+			// Say what was cut: a call only where one was, not every answer cut off.
+			`${cut} answer(s) were cut off at the output limit (the longest was ${tokens(longest)} tokens)${
+				cutCalls > 0 ? `, ${cutCalls} of them in the middle of a tool call, which cannot run` : ''
+			}.`,
 		);
 	}
 	if (degenerate > 0 && current_ === 0) {

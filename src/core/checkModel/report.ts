@@ -1,4 +1,5 @@
 import { advise } from './recommend';
+import type { ForcingReport } from './forcingProbe';
 import { RECOVERY_LABELS } from './recoveries';
 import { betterMode, contextFigures, speedFigures, summarizeMode, type ServerWindowFigures } from './score';
 import type { CheckTask } from './suite';
@@ -19,6 +20,7 @@ export interface ReportInput {
 	skipped: CheckReport['skipped'];
 	sandbox: boolean;
 	probe: string;
+	forcing?: ForcingReport;
 	nativeOffered: boolean;
 	modes: readonly ToolCallMode[];
 	results: readonly TrialResult[];
@@ -58,6 +60,7 @@ export function buildReport(input: ReportInput): CheckReport {
 		skipped: input.skipped,
 		sandbox: input.sandbox,
 		probe: input.probe,
+		...(input.forcing ? { forcing: input.forcing } : {}),
 		nativeOffered: input.nativeOffered,
 		modes,
 		recoveries: (Object.keys(RECOVERY_LABELS) as RecoveryClass[])

@@ -8,9 +8,11 @@ import { askForToolCall } from '../llm/catalog/toolProbe';
 import { MeteredChatModel } from './meter';
 import { buildReport } from './report';
 import { startSandbox, type CheckSandbox, type SandboxOptions } from './sandbox';
-import { ScratchFolder } from './scratch';
+import { reapScratchFolders, ScratchFolder } from './scratch';
 import { CHECK_TASKS, type CheckTask } from './suite';
 import { runTrial } from './trial';
+import { probeForcing } from './forcingProbe';
+import type { ForcingMemory } from '../agent/recovery/forcingMemory';
 import type { CheckReport, CurrentSettings, ToolCallMode, TrialResult } from './types';
 
 export interface CheckProgress {
@@ -39,9 +41,17 @@ export interface CheckModelOptions {
 	sandbox?: SandboxOptions;
 	/** The user's recovery settings (the tool mode is set per trial). */
 	recovery?: Partial<RecoverySettings>;
+	/** Where what the server does with a forced call is kept (the loop reads it); the probe writes it. */
+	forcingMemory?: ForcingMemory;
 	/** What the server says of the model's window: trained for, and running now. */
 	serverWindow?(): Promise<ServerWindowFigures>;
 	signal?: AbortSignal;
+	/**
+	 * Hears each clean-up as soon as there is something to clean (the scratch folder, the
+	 * container), so a caller stopping at once (a second Ctrl+C) can run them without waiting
+	 * for the suite to unwind. They are safe to run twice.
+	 */
+	onCleanup?(dispose: () => Promise<void>): void;
 	onProgress?(progress: CheckProgress): void;
 	onTrial?(result: TrialResult): void;
 	/** Parent of the scratch folder; default the system's temporary folder. */
@@ -65,7 +75,14 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 	options.onProgress?.({ message: `Asking ${options.endpoint.model} for one tool call…`, done: 0, total: 0 });
 	const probe = await probeNative(options.model, signal);
 	const modes = options.modes ?? (probe.nativeOffered ? ['native', 'text'] : ['text']);
+	// What a killed run left (its owner gone): scratch folders here, containers when the sandbox starts.
+	await reapScratchFolders(options.tmpDir);
+	if (probe.nativeOffered) {
+		options.onProgress?.({ message: 'Asking the server to force a tool call…', done: 0, total: 0 });
+	}
+	const forcing = probe.nativeOffered ? await probeForcing(options.model, signal, options.forcingMemory) : undefined;
 	const scratch = await ScratchFolder.create(options.tmpDir);
+	options.onCleanup?.(() => scratch.dispose());
 	let sandbox: CheckSandbox | undefined;
 	try {
 		const skipped: CheckReport['skipped'] = [];
@@ -85,6 +102,7 @@ export async function runCheckModel(options: CheckModelOptions): Promise<CheckRe
 			skipped,
 			sandbox: sandbox !== undefined,
 			probe: probe.detail,
+			...(forcing ? { forcing } : {}),
 			nativeOffered: probe.nativeOffered,
 			modes,
 			results,
@@ -137,6 +155,7 @@ async function runTrials(
 					shellTools: state.sandbox?.tools,
 					recovery: options.recovery ?? {},
 					contextWindow: options.current.contextWindow,
+					forcingMemory: options.forcingMemory,
 					signal: state.signal,
 					trialTimeoutMs: options.trialTimeoutMs ?? 5 * 60_000,
 					now: () => performance.now(),
@@ -163,7 +182,7 @@ async function prepareSandbox(
 	}
 	options.onProgress?.({ message: 'Starting the Docker sandbox for the shell task…', done: 0, total: 0 });
 	try {
-		const sandbox = await startSandbox(options.sandbox, scratch, signal);
+		const sandbox = await startSandbox(options.sandbox, scratch, signal, options.onCleanup);
 		if (!sandbox) {
 			skip('Docker is not available: commands run only in its sandbox, never in your terminal');
 		}

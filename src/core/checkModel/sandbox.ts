@@ -16,6 +16,9 @@ export interface CheckSandbox {
 	dispose(): Promise<void>;
 }
 
+/** How long the check's container outlives its last command when the run that made it is gone. */
+const CHECK_IDLE_SECONDS = 5 * 60;
+
 /** The first command may build the sandbox image: minutes on a slow machine, once. */
 const WARM_UP_MS = 10 * 60_000;
 
@@ -28,8 +31,13 @@ export async function startSandbox(
 	options: SandboxOptions,
 	scratch: ScratchFolder,
 	signal: AbortSignal,
+	onCleanup?: (dispose: () => Promise<void>) => void,
 ): Promise<CheckSandbox | undefined> {
-	const runner = new DockerRunner({ workspaceRoot: scratch.workspace, settings: () => options });
+	// A container nobody uses for a few minutes (its run was killed) removes itself; a slow model's
+	// pause longer than that only means the next command starts a new one.
+	const limits = { ...options.limits, idleSeconds: options.limits.idleSeconds ?? CHECK_IDLE_SECONDS };
+	const runner = new DockerRunner({ workspaceRoot: scratch.workspace, settings: () => ({ ...options, limits }) });
+	onCleanup?.(() => runner.disposeAsync());
 	if (!(await runner.available())) {
 		await runner.disposeAsync();
 		return undefined;

@@ -1,9 +1,12 @@
 import * as fs from 'fs/promises';
 import * as os from 'os';
 import * as path from 'path';
+import { ownerGone, ownerText, parseOwner } from '../exec/owner';
 
 /** Names the folder so a leftover (a killed process) says whose it is. */
 export const SCRATCH_PREFIX = 'keel-check-model-';
+/** Inside each scratch folder, beside workspace/: who made it (host/pid/start, owner.ts). */
+export const OWNER_FILE = 'owner';
 
 /**
  * The temporary folder a check runs in, never the user's files: `workspace/` is what the
@@ -18,6 +21,8 @@ export class ScratchFolder {
 
 	static async create(parent = os.tmpdir()): Promise<ScratchFolder> {
 		const root = await fs.realpath(await fs.mkdtemp(path.join(parent, SCRATCH_PREFIX)));
+		// The label first: a run killed from here on leaves a folder the next run can reap.
+		await fs.writeFile(path.join(root, OWNER_FILE), ownerText());
 		const scratch = new ScratchFolder(root);
 		await fs.mkdir(scratch.workspace);
 		return scratch;
@@ -47,6 +52,24 @@ export class ScratchFolder {
 	async dispose(): Promise<void> {
 		await fs.rm(this.root, { recursive: true, force: true, maxRetries: 3 });
 	}
+}
+
+/**
+ * Removes scratch folders a killed run left in `parent`: Keel's by name and owner file, their
+ * owner verifiably gone (another host's, a live run's, or one without an owner file stay).
+ */
+export async function reapScratchFolders(parent = os.tmpdir()): Promise<string[]> {
+	const names = await fs.readdir(parent).catch(() => [] as string[]);
+	const reaped: string[] = [];
+	for (const name of names.filter(n => n.startsWith(SCRATCH_PREFIX))) {
+		const root = path.join(parent, name);
+		const owner = parseOwner(await fs.readFile(path.join(root, OWNER_FILE), 'utf8').catch(() => undefined));
+		if (ownerGone(owner)) {
+			await fs.rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+			reaped.push(root);
+		}
+	}
+	return reaped;
 }
 
 async function writeAll(base: string, files: Record<string, string>): Promise<void> {

@@ -14,6 +14,7 @@ import { defaultToolDeps } from '../tools/toolDeps';
 import { createToolset } from '../tools/toolset';
 import { defaultToolSystemConfig, overflowThreshold } from '../tools/toolSystemConfig';
 import type { MeteredChatModel } from './meter';
+import type { ForcingMemory } from '../agent/recovery/forcingMemory';
 import { brokenCalls, classifyRecoveries } from './recoveries';
 import type { ScratchFolder } from './scratch';
 import type { CheckTask, TrialView } from './suite';
@@ -27,6 +28,8 @@ export interface TrialEnv {
 	recovery: Partial<RecoverySettings>;
 	/** keel.model.contextWindow: plans the requests and sizes tool output, as in the chat. */
 	contextWindow: number;
+	/** What the server does with a forced call, as the probe measured it: trials recover as the chat would. */
+	forcingMemory?: ForcingMemory;
 	signal: AbortSignal;
 	/** A trial with no answer after this long fails as a timeout. */
 	trialTimeoutMs: number;
@@ -87,6 +90,7 @@ export async function runTrial(
 			recovery: { ...env.recovery, contextWindow: env.contextWindow, toolMode: mode },
 			// Fresh per trial: one trial's switch to text must not decide the next one's mode.
 			toolModeMemory: new InMemoryToolModeMemory(),
+			forcingMemory: env.forcingMemory,
 		},
 		[],
 		task.prompt,

@@ -167,6 +167,8 @@ export interface CheckReport {
 	sandbox: boolean;
 	/** What the one-call probe found before the suite. */
 	probe: string;
+	/** What the server does with a forced call ("required", named), measured before the suite. */
+	forcing?: { required: string; named: string; detail: string };
 	nativeOffered: boolean;
 	modes: ModeSummary[];
 	/** What Keel stepped in for, by class, with how often in each mode: the classes that happened. */

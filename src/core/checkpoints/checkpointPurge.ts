@@ -1,4 +1,5 @@
-import { type ShadowGit, splitNul } from './shadowGit';
+import { splitNul } from '../util/splitNul';
+import type { ShadowGit } from './shadowGit';
 
 /** Beside the repository: the fingerprint of the rules it was last purged for. */
 const MARKER = 'keel-kept-out';

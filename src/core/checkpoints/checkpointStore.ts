@@ -2,7 +2,8 @@ import { Gate } from '../gate/gate';
 import { defaultPathPolicy } from '../gate/paths/pathPolicy';
 import { PathRefused } from '../gate/paths/paths';
 import { purgeKeptOut } from './checkpointPurge';
-import { ShadowGit, splitNul } from './shadowGit';
+import { splitNul } from '../util/splitNul';
+import { ShadowGit } from './shadowGit';
 
 export interface ChangedFile {
 	path: string;

@@ -158,8 +158,3 @@ export class ShadowGit {
 		return new Promise(resolve => execFile(gitPath, ['--version'], error => resolve(!error)));
 	}
 }
-
-/** NUL-separated git output as a list, without the empty tail. */
-export function splitNul(output: string): string[] {
-	return output.split('\0').filter(Boolean);
-}

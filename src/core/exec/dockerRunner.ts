@@ -9,14 +9,10 @@ import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
-import {
-	containerSpec,
-	removeLeftovers,
-	WORKSPACE_MOUNT,
-	type SandboxLimits,
-	type SandboxWorkspace,
-} from './sandboxSpec';
-import { LIMIT_HINT, readCounters, WRAPPER, type CgroupCounters } from './sandboxShell';
+import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
+import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandboxContainer';
+import { removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
+import { LIMIT_HINT, readCounters, WRAPPER } from './sandboxShell';
 
 export interface DockerRunnerOptions {
 	/**
@@ -26,15 +22,11 @@ export interface DockerRunnerOptions {
 	workspaceRoot: SandboxWorkspace | (() => SandboxWorkspace | undefined);
 	/** Read on every command so a settings change applies to the next one. */
 	settings(): { image: ImageSource; limits: SandboxLimits };
+	/** Deny-read files are hidden inside the container (keel.permissions.*); default: the built-in lists. */
+	pathPolicy?(): PathPolicy;
 	/** Defaults to `new Docker()`, which honours DOCKER_HOST (and DOCKER_TLS_VERIFY/CERT_PATH). */
 	docker?: Docker;
 	logger?: Logger;
-}
-
-interface Warm {
-	container: Docker.Container;
-	specKey: string;
-	counters: CgroupCounters;
 }
 
 // A string literal inside a function, so esbuild maps it to dist/vendor/dockerode.js, loaded on first use.
@@ -59,6 +51,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	private _queue: Promise<unknown> = Promise.resolve();
 	private _leftoversChecked = false;
 	private _disposed = false;
+	private _disposing: Promise<void> | undefined;
 	private readonly _logger: Logger;
 
 	constructor(private readonly _options: DockerRunnerOptions) {
@@ -123,7 +116,9 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const { exec, stream } = await this._startExec(warm, request, { stdout, stderr, progress });
 		let killedBy = await this._awaitEnd(warm, stream, request);
 		const durationMs = Date.now() - started;
+		// The exit code first: once the engine says the command's process ended, what is left is strays.
 		const exitCode = await this._exitCode(exec);
+		const notice = await this._after(warm);
 		// 124: `timeout` ended it with TERM; 137: with KILL after the grace. Only at the deadline,
 		// so a command's own 124 or SIGKILL is not mistaken for ours.
 		const atDeadline = durationMs >= request.timeoutMs - 50;
@@ -138,7 +133,9 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		return {
 			backend: 'sandbox',
 			stdout: stdout.text(),
-			stderr: stderr.text(),
+			stderr: notice
+				? `${stderr.text()}${stderr.text() && !stderr.text().endsWith('\n') ? '\n' : ''}${notice}\n`
+				: stderr.text(),
 			exitCode,
 			durationMs,
 			truncated: stdout.truncated || stderr.truncated,
@@ -157,6 +154,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		const exec = await warm.container
 			.exec({
 				Cmd: ['/bin/sh', '-c', WRAPPER],
+				User: warm.user,
 				Env: [
 					`KEEL_CMD=${request.command}`,
 					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
@@ -230,6 +228,23 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		return undefined;
 	}
 
+	/**
+	 * Every process the command left ends now (sandboxContainer.ts: afterCommand); a container
+	 * where even that cannot start is removed.
+	 */
+	private async _after(warm: Warm): Promise<string | undefined> {
+		try {
+			return await afterCommand(warm, this._logger);
+		} catch (error) {
+			this._logger.warn(
+				`sandbox: ending the command's processes failed (${(error as Error).message}); removing the container`,
+			);
+			if ((await this._warm?.catch(() => undefined)) === warm) this._warm = undefined;
+			await warm.container.remove({ force: true }).catch(() => undefined);
+			return undefined;
+		}
+	}
+
 	/** OOM kills and pids-limit hits show only in the container's cgroup counters. */
 	private async _diagnose(warm: Warm): Promise<CommandResult['limitHit']> {
 		const now = await readCounters(this.docker, warm.container).catch(() => undefined);
@@ -248,12 +263,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	 */
 	private async _killAll(warm: Warm, stream: NodeJS.ReadableStream | undefined): Promise<void> {
 		try {
-			const exec = await warm.container.exec({
-				Cmd: ['/bin/sh', '-c', 'kill -9 -1'],
-				AttachStdout: false,
-				AttachStderr: false,
-			});
-			await exec.start({ Detach: true });
+			await endAll(warm.container, warm.user);
 			return;
 		} catch (error) {
 			this._logger.warn(`sandbox: kill exec failed (${(error as Error).message}); removing the container`);
@@ -265,6 +275,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 
 	private _ensureWarm(progress: (text: string) => void): Promise<Warm> {
 		const { image, limits } = this._options.settings();
+		const policy = this._options.pathPolicy?.() ?? defaultPathPolicy;
 		const root =
 			typeof this._options.workspaceRoot === 'function'
 				? this._options.workspaceRoot()
@@ -279,17 +290,24 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		}
 		// The managed image's tag is its content hash: an edited Dockerfile means a new container.
 		const tag = image.kind === 'managed' ? managedImageTag(image.dockerfileDir) : image.name;
-		const specKey = JSON.stringify({ root, tag, limits });
+		const specKey = JSON.stringify({ root, tag, limits, policy });
 		const current = this._warm;
 		const next = (async () => {
 			const existing = await current?.catch(() => undefined);
-			if (existing && existing.specKey === specKey && (await this._running(existing.container))) {
+			// Reused while it runs and its mounts still cover what the host has (a file the host
+			// replaced, a deny-read file or a socket that appeared since: a new container covers them).
+			if (
+				existing &&
+				existing.specKey === specKey &&
+				(await this._running(existing.container)) &&
+				!(await needsNewContainer(existing))
+			) {
 				return existing;
 			}
 			if (existing) {
 				await existing.container.remove({ force: true }).catch(() => undefined);
 			}
-			return this._create(root, image, limits, specKey, progress);
+			return this._create(root, image, limits, policy, specKey, progress);
 		})();
 		this._warm = next;
 		next.catch(() => {
@@ -309,6 +327,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		root: SandboxWorkspace,
 		image: ImageSource,
 		limits: SandboxLimits,
+		policy: PathPolicy,
 		specKey: string,
 		progress: (text: string) => void,
 	): Promise<Warm> {
@@ -326,11 +345,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		}
 		const imageName = await ensureImage(this.docker, image, progress);
 		try {
-			const container = await this.docker.createContainer(containerSpec(root, imageName, limits));
-			await container.start();
-			const counters = await readCounters(this.docker, container).catch(() => ({ oomKills: 0, pidsMax: 0 }));
-			this._logger.info(`sandbox: container ${container.id.slice(0, 12)} started from ${imageName}`);
-			return { container, specKey, counters };
+			return await startContainer(this.docker, { root, image: imageName, limits, policy, specKey }, this._logger);
 		} catch (error) {
 			throw error instanceof ExecError
 				? error
@@ -353,9 +368,13 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	 * removed by the next window's first command (removeLeftovers). */
 	async disposeAsync(): Promise<void> {
 		this._disposed = true;
-		const warm = await this._warm?.catch(() => undefined);
-		this._warm = undefined;
-		await warm?.container.remove({ force: true }).catch(() => undefined);
+		// A second call (a second Ctrl+C) waits for the same removal instead of returning early.
+		this._disposing ??= (async () => {
+			const warm = await this._warm?.catch(() => undefined);
+			this._warm = undefined;
+			await warm?.container.remove({ force: true }).catch(() => undefined);
+		})();
+		return this._disposing;
 	}
 
 	dispose(): void {

@@ -5,20 +5,25 @@ import { Writable } from 'stream';
  * What every exec runs. The command comes in through $KEEL_CMD (no quoting to get wrong);
  * bash when the image has it, else sh. GNU `timeout` puts the command in its own process
  * group and at the deadline signals the whole group (TERM, then KILL 2 s later); exit 124
- * means it fired. When the command ends, whatever it left running in its group (`x &`, a
- * fork bomb's children) is killed too: a command's processes end with the command, and the
- * kill is a shell builtin, so it works even when every pid is taken.
+ * means it fired. When the command ends, every other process of the sandbox user is killed
+ * (`kill -9 -1` spares only the caller and PID 1, in one system call, so nothing forks away
+ * from it), and the stream ends even when a background job held it. Commands run one at a
+ * time, so this kills nothing but what the command left. A command can kill this wrapper
+ * first; the runner then does the same from a fresh exec (END_ALL), which it always runs.
  */
 export const WRAPPER = [
-	': > /tmp/.keel-alive 2>/dev/null',
+	': > /tmp/.keel/alive 2>/dev/null',
 	'KEEL_SH=/bin/sh; [ -x /bin/bash ] && KEEL_SH=/bin/bash',
 	'command -v timeout >/dev/null 2>&1 || exec "$KEEL_SH" -c "$KEEL_CMD"',
 	'timeout -k 2 "$KEEL_TIMEOUT" "$KEEL_SH" -c "$KEEL_CMD" &',
 	'keel_pid=$!',
 	'wait "$keel_pid"; keel_rc=$?',
-	'kill -9 -"$keel_pid" 2>/dev/null',
+	'kill -9 -1 2>/dev/null',
 	'exit "$keel_rc"',
 ].join('\n');
+
+/** Kills every process of the sandbox user but PID 1: what the runner runs after every command. */
+export const END_ALL = ['/bin/sh', '-c', 'kill -9 -1 2>/dev/null; exit 0'];
 
 /** Output that suggests a limit was hit even though the command itself exited 0. */
 export const LIMIT_HINT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|Cannot allocate memory|Killed/;

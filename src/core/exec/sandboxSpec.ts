@@ -1,9 +1,12 @@
 import { createHash } from 'crypto';
-import * as os from 'os';
 import * as path from 'path';
 import * as fs from 'fs';
 import type Docker from 'dockerode';
 import { ExecError } from './execError';
+import { currentOwner, ownerGone, parseOwner, type Owner } from './owner';
+import { refusePlacement } from './sandboxRules';
+import type { MountRoot, SandboxPlan } from './sandboxScan';
+import { parseSandboxUser, type SandboxUser } from './sandboxUser';
 
 /** Every limit of the sandbox; each one is a keel.shell.* setting. */
 export interface SandboxLimits {
@@ -76,12 +79,17 @@ export function workspaceKey(root: string): string {
 	return createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16);
 }
 
-/** Labels find our containers again: ours now, or leftovers of a crashed window. */
+/**
+ * Labels find our containers again: ours now, or leftovers of a killed window or Check Model
+ * run. The owner's start time tells a reused pid apart (owner.ts).
+ */
 export function sandboxLabels(root: string): Record<string, string> {
+	const owner = currentOwner();
 	return {
 		[LABEL]: 'container',
 		'keel.workspace': workspaceKey(root),
-		'keel.owner': `${os.hostname()}/${process.pid}`,
+		'keel.owner': `${owner.host}/${owner.pid}`,
+		'keel.owner.start': owner.start,
 	};
 }
 
@@ -91,122 +99,108 @@ export const DEFAULT_IDLE_SECONDS = 30 * 60;
 /**
  * PID 1 keeps the container alive and reaps orphans: a killed fork bomb leaves hundreds of
  * zombies re-parented to PID 1, and `sleep infinity` would never reap them, so their pids
- * stay taken. A shell does (its SIGCHLD handler waits for any child), and `kill -1` from a
- * timeout spares it because it is PID 1. It exits after `idleSeconds` without a command
- * (every exec touches /tmp/.keel-alive) and with no process running, so a window killed
- * before it could remove its container leaves nothing behind for long. Only builtins run
- * between sleeps: a `kill -1` landing at that moment cannot make it misjudge.
+ * stay taken. A shell does (its SIGCHLD handler waits for any child). It runs as a user of
+ * its own (keeperUser), not the one commands run as, so no command can signal it, trace it
+ * or take it over to keep something running after the command ends, and `kill -9 -1` as
+ * the sandbox user leaves it alone. It exits after `idleSeconds` without a command (every
+ * exec touches /tmp/.keel/alive, which it makes writable for them) and with no process
+ * running, so a window killed before it could remove its container leaves nothing behind for
+ * long. Only builtins run between sleeps.
  */
 export function keeperScript(idleSeconds: number): string {
 	const step = Math.max(1, Math.min(60, Math.floor(idleSeconds / 4)));
 	const rounds = Math.max(1, Math.ceil(idleSeconds / step));
 	return [
 		'trap "exit 0" TERM',
-		': > /tmp/.keel-alive',
+		'umask 0; mkdir -p /tmp/.keel; : > /tmp/.keel/alive; umask 022',
 		'while :; do',
 		'  : > /tmp/.keel-mark; i=0',
 		`  while [ $i -lt ${rounds} ]; do sleep ${step} & wait $!; i=$((i+1)); done`,
 		'  n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
-		'  [ "$n" -gt 1 ] || [ /tmp/.keel-alive -nt /tmp/.keel-mark ] || exit 0',
+		'  [ "$n" -gt 1 ] || [ /tmp/.keel/alive -nt /tmp/.keel-mark ] || exit 0',
 		'done',
 	].join('\n');
 }
 
-const SOCKETS = ['/var/run/docker.sock', '/run/docker.sock'];
+/** The keeper's own uid:gid: nobody's, or the one below it when commands run as nobody. */
+export function keeperUser(commands: SandboxUser): string {
+	const id = commands.uid === KEEPER_ID || commands.gid === KEEPER_ID ? KEEPER_ID - 1 : KEEPER_ID;
+	return `${id}:${id}`;
+}
+const KEEPER_ID = 65534;
 
-/**
- * Paths that make the host run code later (git hooks and config, editor tasks, CI, dev
- * containers, package-manager and agent config): mounted read-only (A27), so a command in
- * the sandbox cannot plant what the host runs next. Keep in step with pathPolicy.ts.
- */
-export const SANDBOX_PROTECTED = [
-	'.git/hooks',
-	'.git/config',
-	'.vscode',
-	'.github',
-	'.gitlab',
-	'.gitlab-ci.yml',
-	'.husky',
-	'.devcontainer',
-	'.devcontainer.json',
-	'.pre-commit-config.yaml',
-	'.yarnrc.yml',
-	'.yarnrc',
-	'.npmrc',
-	'.envrc',
-	'.keel',
-	'.mcp.json',
-	'.cursor',
-	'.claude',
-	'.gitmodules',
-];
+/** The engine folders as named and as they really are (a link to /var/run is /run). */
+export function realFolders(folders: readonly string[]): string[] {
+	const real = folders.map(folder => {
+		try {
+			return fs.realpathSync.native(folder);
+		} catch {
+			return folder;
+		}
+	});
+	return [...new Set([...folders, ...real])];
+}
+
 /** Created (empty) when missing, so the sandbox cannot create them: VS Code would run what lands there. */
 const CREATE_WHEN_MISSING = ['.vscode'];
 
-/** Each submodule's own config and hooks (.git/modules/<name>/…, nested), which git runs like the top-level ones. */
-function submoduleGitPaths(workspace: string): string[] {
-	const out: string[] = [];
-	const walk = (rel: string, depth: number) => {
-		let names: string[];
+/**
+ * Each folder to mount, at its real path (what the engine will mount, links resolved), refused
+ * when it is or is inside an engine's socket folder or is the whole file system; `.vscode` is
+ * created in each so a command cannot create it.
+ */
+export function mountRoots(root: SandboxWorkspace, engines: readonly string[]): MountRoot[] {
+	return sandboxMountPoints(root).map(({ source, target }) => {
+		let real: string;
 		try {
-			names = fs.readdirSync(path.join(workspace, rel));
-		} catch {
-			return;
+			real = fs.realpathSync.native(source);
+		} catch (error) {
+			throw new ExecError(
+				'containerFailed',
+				`The workspace folder ${source} cannot be mounted: ${(error as Error).message}`,
+			);
 		}
-		for (const name of names) {
-			const sub = `${rel}/${name}`;
-			out.push(`${sub}/config`, `${sub}/hooks`);
-			if (depth < 4) walk(`${sub}/modules`, depth + 1);
+		refusePlacement(real, engines);
+		for (const rel of CREATE_WHEN_MISSING) {
+			try {
+				fs.mkdirSync(path.join(real, rel));
+			} catch {
+				// Exists already (or cannot be made: then the guard's name checks remain).
+			}
 		}
-	};
-	walk('.git/modules', 0);
-	return out;
+		return { host: real, target };
+	});
 }
 
-/** The read-only mounts over the workspace, for what exists (and .vscode, created empty when missing). */
-export function protectedMounts(workspace: string, target = WORKSPACE_MOUNT): Docker.MountSettings[] {
-	const mounts: Docker.MountSettings[] = [];
-	for (const rel of CREATE_WHEN_MISSING) {
-		try {
-			fs.mkdirSync(path.join(workspace, rel));
-		} catch {
-			// Exists already (or cannot be made: then it is not mounted and the guard's name checks remain).
-		}
-	}
-	for (const rel of [...SANDBOX_PROTECTED, ...submoduleGitPaths(workspace)]) {
-		const source = path.join(workspace, rel);
-		// lstat: a protected name that is a symlink is mounted as what it points to only if that stays inside.
-		const real = fs.existsSync(source) ? fs.realpathSync(source) : undefined;
-		if (
-			real !== undefined &&
-			(real === workspace ||
-				real.startsWith(`${workspace}${path.sep}`) ||
-				real.startsWith(`${fs.realpathSync(workspace)}${path.sep}`))
-		) {
-			mounts.push({ Type: 'bind', Source: source, Target: `${target}/${rel}`, ReadOnly: true });
-		}
-	}
-	return mounts;
+/** The masks as mounts: /dev/null over files, an empty read-only folder over folders, the rest bound read-only. */
+export function maskMounts(plan: SandboxPlan): Docker.MountSettings[] {
+	return [...plan.masks.values()]
+		.filter(mask => mask.id !== undefined && !mask.watchOnly)
+		.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0))
+		.map((mask): Docker.MountSettings => {
+			if (mask.kind === 'special' || mask.kind === 'denied') {
+				return { Type: 'bind', Source: '/dev/null', Target: mask.target, ReadOnly: true };
+			}
+			if (mask.kind === 'engine' || mask.kind === 'deniedFolder') {
+				return {
+					Type: 'tmpfs',
+					Source: '',
+					Target: mask.target,
+					ReadOnly: true,
+					TmpfsOptions: { SizeBytes: 4096, Mode: 0o555 },
+				};
+			}
+			return { Type: 'bind', Source: mask.host, Target: mask.target, ReadOnly: true };
+		});
 }
 
 /**
  * The hardened container: non-root, no network, capped memory/CPU/pids, no capabilities,
- * no-new-privileges, read-only root with a tmpfs /tmp, the workspace at /workspace, and
- * never the Docker socket.
+ * no-new-privileges, read-only root with a tmpfs /tmp, the workspace at /workspace with what
+ * the plan hides or pins mounted over it, and never an engine's socket.
  */
-export function containerSpec(
-	root: SandboxWorkspace,
-	image: string,
-	limits: SandboxLimits,
-): Docker.ContainerCreateOptions {
-	const points = sandboxMountPoints(root);
-	const workspace = points.map(p => p.source).join('\n');
-	if (limits.user.split(':')[0] === '0' || limits.user.startsWith('root')) {
-		throw new ExecError(
-			'containerFailed',
-			'keel.shell.user must not be root: the sandbox only runs commands as a non-root user.',
-		);
-	}
+export function containerSpec(plan: SandboxPlan, image: string, limits: SandboxLimits): Docker.ContainerCreateOptions {
+	const user = parseSandboxUser(limits.user);
 	if (limits.network === 'host' || limits.network.startsWith('container:')) {
 		// The host's network namespace reaches every local service (Ollama, a Docker TCP port).
 		throw new ExecError(
@@ -214,35 +208,25 @@ export function containerSpec(
 			`keel.shell.network "${limits.network}" would share a network namespace with the host or another container; use "none" or a Docker network such as "bridge".`,
 		);
 	}
-	for (const { source } of points) {
-		for (const socket of SOCKETS) {
-			const rel = path.relative(source, socket);
-			if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
-				throw new ExecError(
-					'containerFailed',
-					`The workspace ${source} contains the Docker socket; Keel will not mount it into the sandbox. Open a project folder instead.`,
-				);
-			}
-		}
-	}
-	// Every folder read-write at its place, then each one's protected paths read-only over it.
+	// Every folder read-write at its place, then what the plan hides or pins over it.
 	const mounts: Docker.MountSettings[] = [
-		...points.map(({ source, target }): Docker.MountSettings => ({
+		...plan.roots.map(({ host, target }): Docker.MountSettings => ({
 			Type: 'bind',
-			Source: source,
+			Source: host,
 			Target: target,
 			ReadOnly: false,
 		})),
-		...points.flatMap(({ source, target }) => protectedMounts(source, target)),
+		...maskMounts(plan),
 	];
 	const memory = Math.round(limits.memoryMb * 1024 * 1024);
 	return {
 		Image: image,
 		Cmd: ['/bin/sh', '-c', keeperScript(limits.idleSeconds ?? DEFAULT_IDLE_SECONDS)],
-		User: limits.user,
+		// PID 1's user; every command runs as `user` (the exec's User, sandboxContainer.ts).
+		User: keeperUser(user),
 		WorkingDir: WORKSPACE_MOUNT,
 		Env: ['HOME=/tmp', 'LANG=C.UTF-8'],
-		Labels: sandboxLabels(workspace),
+		Labels: sandboxLabels(plan.roots.map(r => r.host).join('\n')),
 		NetworkDisabled: limits.network === 'none',
 		HostConfig: {
 			NetworkMode: limits.network,
@@ -263,15 +247,18 @@ export function containerSpec(
 }
 
 /**
- * Removes containers a crashed or killed window left behind: same host, owner process gone.
- * Containers of live windows (other workspaces) are left alone.
+ * Removes containers a killed window or Check Model run left behind: ours by label, on this
+ * host, their owner verifiably gone (owner.ts). Containers of live windows are left alone.
  */
-export async function removeLeftovers(docker: Docker, isAlive: (pid: number) => boolean = pidAlive): Promise<string[]> {
+export async function removeLeftovers(
+	docker: Docker,
+	gone: (owner: Owner | undefined) => boolean = ownerGone,
+): Promise<string[]> {
 	const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL}=container`] } });
 	const removed: string[] = [];
 	for (const info of found) {
-		const [host, pid] = (info.Labels['keel.owner'] ?? '').split('/');
-		if (host === os.hostname() && !isAlive(Number(pid))) {
+		const owner = parseOwner(`${info.Labels['keel.owner'] ?? ''}/${info.Labels['keel.owner.start'] ?? ''}`);
+		if (gone(owner)) {
 			await docker
 				.getContainer(info.Id)
 				.remove({ force: true })
@@ -280,16 +267,4 @@ export async function removeLeftovers(docker: Docker, isAlive: (pid: number) => 
 		}
 	}
 	return removed;
-}
-
-function pidAlive(pid: number): boolean {
-	if (!Number.isInteger(pid) || pid <= 0) {
-		return false;
-	}
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }

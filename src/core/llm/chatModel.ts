@@ -1,5 +1,6 @@
 import type { AgentError } from '../errors';
 import type { CanonicalMessage } from './canonical';
+import type { ForcingPrior } from './forcing';
 
 /** A tool as offered to the model: name, description and JSON Schema generated from zod. */
 export interface ToolSpec {
@@ -8,9 +9,16 @@ export interface ToolSpec {
 	parameters: Record<string, unknown>;
 }
 
+/** A forced call: some call of the offered tools, or a call of the one named. */
+export type ToolChoice = { kind: 'required' } | { kind: 'named'; name: string };
+
 export interface ChatRequest {
 	messages: readonly CanonicalMessage[];
 	tools: readonly ToolSpec[];
+	/** Asks the server to hold the model to a call (OpenAI `tool_choice`, Anthropic `tool_choice`); only where `forcing` allows. */
+	toolChoice?: ToolChoice;
+	/** With a forced call: the tools' schemas marked strict (OpenAI `strict: true`), so the arguments are held to them too. */
+	strictTools?: boolean;
 	signal?: AbortSignal;
 	/** Asks for sampling that breaks a repetition loop, where the provider accepts it (a re-ask after degenerate output). */
 	avoidRepetition?: boolean;
@@ -88,6 +96,11 @@ export interface PrefillProgress {
 /** The model port. One call = one request; retries and recovery live above it. */
 export interface ChatModel {
 	readonly id: string;
+	/**
+	 * What this server is known to do with a forced call before Keel has seen it (llm/forcing.ts);
+	 * absent when the wire has no way to ask (Ollama's /api/chat, VS Code's models).
+	 */
+	readonly forcing?: ForcingPrior;
 	stream(request: ChatRequest): AsyncIterable<ModelEvent>;
 	/** The server behind the model, where Keel can ask it about itself; absent for VS Code's models. */
 	readonly server?: ModelServer;

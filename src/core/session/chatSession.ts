@@ -2,6 +2,7 @@ import { ApprovalGate } from '../agent/approval/approvalGate';
 import type { ImagePart } from '../llm/imageParts';
 import { ContinueGate } from '../agent/guards/continueGate';
 import type { RecoverySettings, ToolModeMemory } from '../agent/recovery/recoverySettings';
+import type { ForcingMemory } from '../agent/recovery/forcingMemory';
 import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
@@ -42,6 +43,8 @@ export interface ChatSessionDeps {
 	recovery?(): Partial<RecoverySettings>;
 	/** Per-model memory of the tool-call dialect that works (host: globalState). */
 	toolModeMemory?: ToolModeMemory;
+	/** Per server and model: what a forced call did (host: globalState). */
+	forcingMemory?: ForcingMemory;
 	/** Warnings said once across chats (a server's smaller window); the host keeps one for the window's life. */
 	shownOnce?: Set<string>;
 }
@@ -169,6 +172,7 @@ export class ChatSession extends Disposable {
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,
 				toolModeMemory: this._deps.toolModeMemory,
+				forcingMemory: this._deps.forcingMemory,
 				shownOnce: this._deps.shownOnce,
 				announced: true,
 				memory: this._memory,

@@ -5,8 +5,17 @@
 import type { Unwrapped } from './shellWrappers';
 import type { WordValue } from './shellWords';
 
+/** One git command of a line, for asking git what it will print (gitReads.ts). */
+export interface GitCall {
+	/** The words after `git`: global options, the subcommand, its arguments. */
+	args: WordValue[];
+	/** GIT_* variables the command sets for itself (`GIT_DIR=x git …`, `env GIT_DIR=x git …`). */
+	env: Array<{ name: string; value: WordValue }>;
+}
+
 /** git's global options before the subcommand; -c, --exec-path, --git-dir and --config-env can run programs, so they keep the whole line under the rules. */
 export function unwrapGit(argv: WordValue[], args: WordValue[], out: Unwrapped): Unwrapped {
+	(out.gits ??= []).push(args);
 	let i = 0;
 	let risky = false;
 	while (i < args.length && args[i].known && args[i].text.startsWith('-')) {

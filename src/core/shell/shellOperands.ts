@@ -13,15 +13,13 @@ import { WORKSPACE_MOUNT } from '../exec/sandboxSpec';
 import type { Workspace } from '../ports';
 import { linearRegex } from '../patterns/linearRegex';
 import { isDeniedRead, type PathPolicy } from '../gate/paths/pathPolicy';
-import { normalizeWorkspacePath, PathRefused, type WorkspaceGuard } from '../gate/paths/paths';
+import { PathRefused, type WorkspaceGuard } from '../gate/paths/paths';
+import { lexicalSegments } from '../gate/paths/kernelWalk';
 import { multiRootFolders, splitFolderPath } from '../gate/paths/workspaceFolders';
 import type { Operand } from './shellWords';
 
 /** Devices every command may name: reading or writing them touches no file of the user's. */
 const HARMLESS = /^\/dev\/(?:null|zero|u?random|std(?:in|out|err)|tty|fd\/[0-2])$/;
-/** Words that are not file names whatever they look like: URLs, `%` encodings, `${…}` text in quotes. */
-// eslint-disable-next-line no-control-regex
-const NOT_A_PATH = /^[a-z][a-z0-9+.-]*:|%[0-9a-f]{2}|\$\{|\$HOME|[\u0000-\u001f\u007f]/i;
 /** A glob lists at most this many entries before the line asks instead. */
 const GLOB_BUDGET = 2000;
 /** A walked folder is checked up to this many entries; a larger one asks (it cannot be shown free of secrets). */
@@ -49,9 +47,12 @@ function pathsInWord(word: string): string[] {
 	const out = [word];
 	const eq = /^-{0,2}[A-Za-z0-9_.-]+=(.+)$/s.exec(word);
 	if (eq) out.push(eq[1]);
-	// `-o.git/x` (sort, gcc); a one-character rest is a separator (`cut -d/`, `awk -F:`).
-	const short = /^-[A-Za-z0-9](.{2,})$/s.exec(word);
-	if (short && !word.startsWith('--')) out.push(short[1]);
+	// `-o.git/x` (sort, gcc), bundled after other flags (`-ro.git/x`, `-cvf.envrc`): the value may
+	// start after any of the first letters. A one-character rest is a separator (`cut -d/`, `awk -F:`).
+	const letters = /^-([A-Za-z0-9]+)/.exec(word)?.[1] ?? '';
+	if (!word.startsWith('--')) {
+		for (let i = 2; i <= Math.min(letters.length, 6) + 1 && i <= word.length - 2; i++) out.push(word.slice(i));
+	}
 	// git's `HEAD:.env` and `:0:.env`, scp's `host:file`: the file after the colon (not a URL's `//…`).
 	const colon = /^[^:/]*:(?!\/\/)(?:\d:)?(.+)$/s.exec(word);
 	if (colon) out.push(colon[1]);
@@ -95,19 +96,17 @@ async function pathConcern(path: string, base: string, context: OperandContext):
 	if (path.startsWith('/') || path.startsWith('~')) {
 		return context.sandbox ? undefined : 'outside the workspace';
 	}
-	// On POSIX a backslash is part of a name (`\.env` is not `.env`) and mostly a regex (`grep '\bx\b'`); on Windows it separates.
-	if (NOT_A_PATH.test(path) || (path.includes('\\') && process.platform !== 'win32')) {
-		return undefined;
-	}
+	// Every other word is judged as the name the kernel would open: no word is "not a path" for
+	// its looks (a URL, `%20`, a backslash, `${x}` in quotes are names of folders that may exist).
 	const full = base ? `${base}/${path}` : path;
 	const folders = multiRootFolders(context.workspace);
-	const normalized = normalizeWorkspacePath(full);
-	if (folders && normalized.ok && normalized.path !== '' && !splitFolderPath(folders, normalized.path)) {
+	const lexical = lexicalSegments(full.split('/'));
+	if (folders && lexical && lexical.length > 0 && !splitFolderPath(folders, lexical.join('/'))) {
 		// At the root of several folders only the folders exist (the sandbox's /workspace): any other name is nothing.
 		return undefined;
 	}
 	try {
-		const resolved = await context.guard.resolve(full, 'read');
+		const resolved = await context.guard.resolveWord(full, 'read');
 		// A folder whose every file is deny-read (.ssh, .aws): a command given it reads them all.
 		const folderOfSecrets = [resolved.path, resolved.canonical].find(
 			p => p && isDeniedRead(`${p}/x`, context.policy),
@@ -211,7 +210,17 @@ async function operandConcern(
 	if (operand.path === undefined && operand.glob === undefined) {
 		return `${written}: a value only bash knows ($VAR, $(…), ~, a brace list), which may name any file`;
 	}
-	for (const base of folders) {
+	for (const folder of folders) {
+		const base =
+			operand.from === undefined || operand.from === '.'
+				? folder
+				: operand.from.startsWith('/')
+					? operand.from
+					: [folder, operand.from].filter(Boolean).join('/');
+		if (base.startsWith('/')) {
+			if (!context.sandbox) return `${written}: a link made in a folder outside the workspace (${operand.from})`;
+			continue;
+		}
 		if (operand.path !== undefined) {
 			for (const candidate of pathsInWord(operand.path)) {
 				const concern = await pathConcern(candidate, base, context);

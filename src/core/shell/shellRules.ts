@@ -15,9 +15,12 @@
  */
 import { bashParser, type BashNode } from './bashParser';
 import { unwrap } from './shellWrappers';
+import type { GitCall } from './shellGit';
 import { wordGlob, wordValue, type Operand, type WordValue } from './shellWords';
-import { writtenByArguments, type RedirectTarget } from './shellWrites';
+import { commandsRunByOptions, linkTargets, writtenByArguments, type RedirectTarget } from './shellWrites';
+import { inlineEffects } from './programTexts';
 import { directoryOf, walkedFolders } from './shellWalks';
+import { hasVariable, isArithmetic, missedSubstitution } from './shellCrossCheck';
 
 export interface CommandForm {
 	/** The words after quote removal; when incomplete, the part before the unknown. */
@@ -46,6 +49,10 @@ export interface ParsedCommandLine {
 	directories: Array<string | undefined>;
 	/** Something we cannot judge statically: never auto-allowed. */
 	opaque: string | undefined;
+	/** Every git command, for asking git what it will print (gitReads.ts). */
+	gits: GitCall[];
+	/** A GIT_* variable is set for the rest of the line (`export GIT_DIR=…`): which repository git reads is not the command's own. */
+	gitEnvironment: boolean;
 }
 
 /** Environment variables that change which program runs or what it loads. */
@@ -56,20 +63,6 @@ const COMMAND_VARIABLE =
 	/^(?:\w*_COMMAND|\w*_PROGRAM|(?:GIT_|SUDO_|SSH_)?(?:EDITOR|PAGER|SSH|ASKPASS|EXTERNAL_DIFF|PROXY_COMMAND)|GIT_SEQUENCE_EDITOR|VISUAL|BROWSER|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER)$/;
 const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 const UNKNOWN_COMMAND: CommandForm = { text: '', complete: false, needsAllow: true };
-
-function isArithmetic(node: BashNode): boolean {
-	if (node.type === 'compound_statement') {
-		return node.children[0]?.type === '((';
-	}
-	if (node.type === 'test_command') {
-		return node.descendantsOfType('test_operator').some(op => /^-(?:eq|ne|lt|le|gt|ge)$/.test(op?.text ?? ''));
-	}
-	return true;
-}
-
-function hasVariable(node: BashNode): boolean {
-	return node.descendantsOfType(['variable_name', 'word', 'simple_expansion', 'expansion']).length > 0;
-}
 
 function formOf(words: WordValue[], needsAllow: boolean): CommandForm {
 	const parts: string[] = [];
@@ -91,6 +84,8 @@ class Analysis implements ParsedCommandLine {
 	changesDirectory = false;
 	directories: Array<string | undefined> = [];
 	opaque: string | undefined;
+	gits: GitCall[] = [];
+	gitEnvironment = false;
 
 	constructor(private readonly _depth: number) {}
 
@@ -118,7 +113,10 @@ class Analysis implements ParsedCommandLine {
 				this.opaque ??= 'it is not valid bash (unbalanced quotes or brackets)';
 			}
 			this._walk(tree.rootNode);
-			this._crossCheck(source, tree.rootNode);
+			if (missedSubstitution(source, tree.rootNode)) {
+				this.commands.push(UNKNOWN_COMMAND);
+				this.opaque ??= 'a substitution the parser did not read as bash would';
+			}
 		} finally {
 			tree.delete();
 		}
@@ -185,50 +183,6 @@ class Analysis implements ParsedCommandLine {
 		}
 	}
 
-	/**
-	 * Every `$(`, backtick, `<(` and `>(` bash would act on must be one the grammar parsed as a
-	 * substitution: the grammar leaves backticks inside `${…}` as plain text, for one. One it
-	 * missed is a command we cannot see, so the line is treated as running an unknown command.
-	 */
-	private _crossCheck(source: string, root: BashNode): void {
-		const starts = new Set(
-			root
-				.descendantsOfType(['command_substitution', 'process_substitution', 'arithmetic_expansion'])
-				.map(n => n!.startIndex),
-		);
-		const ends = new Set(
-			root
-				.descendantsOfType('command_substitution')
-				.filter(n => n!.text.startsWith('`'))
-				.map(n => n!.endIndex - 1),
-		);
-		const literal = root
-			.descendantsOfType(['raw_string', 'comment', 'ansi_c_string'])
-			.map(n => [n!.startIndex, n!.endIndex] as const);
-		const quoted = root
-			.descendantsOfType(['string', 'heredoc_body'])
-			.map(n => [n!.startIndex, n!.endIndex] as const);
-		const marker = /\$\(|`|[<>]\(/g;
-		for (let m = marker.exec(source); m; m = marker.exec(source)) {
-			const at = m.index;
-			const escaped = /(\\+)$/.exec(source.slice(0, at))?.[1].length ?? 0;
-			if (
-				escaped % 2 === 1 ||
-				starts.has(at) ||
-				ends.has(at) ||
-				literal.some(([from, to]) => at >= from && at < to)
-			) {
-				continue;
-			}
-			if (/^[<>]/.test(m[0]) && quoted.some(([from, to]) => at >= from && at < to)) {
-				continue; // "<(" inside double quotes is text; "$(" and backticks there are not
-			}
-			this.commands.push(UNKNOWN_COMMAND);
-			this.opaque ??= 'a substitution the parser did not read as bash would';
-			return;
-		}
-	}
-
 	/** `GIT_SSH_COMMAND="rm x" git fetch`: the value is a command line too. */
 	private _commandValues(assignments: BashNode[]): void {
 		for (const assignment of assignments) {
@@ -260,6 +214,8 @@ class Analysis implements ParsedCommandLine {
 		this.directories.push(...inner.directories);
 		this.changesDirectory ||= inner.changesDirectory;
 		this.opaque ??= inner.opaque;
+		this.gits.push(...inner.gits);
+		this.gitEnvironment ||= inner.gitEnvironment;
 	}
 
 	/** An argument or assigned value: what it says, or that only bash knows it. */
@@ -276,6 +232,7 @@ class Analysis implements ParsedCommandLine {
 		this._commandValues(assignments);
 		this._assignedValues(assignments);
 		const names = assignments.map(a => a.childForFieldName('name')?.text ?? '');
+		this.gitEnvironment ||= names.some(name => /^GIT_/.test(name));
 		if (names.some(name => DANGEROUS_VARIABLE.test(name))) {
 			this.commands.push({ text: node.text.replace(/\s+/g, ' '), complete: true, needsAllow: true });
 		}
@@ -318,6 +275,24 @@ class Analysis implements ParsedCommandLine {
 		}
 		const unwrapped = unwrap(words);
 		this.opaque ??= unwrapped.opaque;
+		if (unwrapped.gits) {
+			// GIT_DIR=… before the command, or as `env GIT_DIR=… git`: the repository git reads.
+			const env = [
+				...assignments.map(a => ({
+					name: a.childForFieldName('name')?.text ?? '',
+					value: a.childForFieldName('value')
+						? wordValue(a.childForFieldName('value')!)
+						: { text: '', known: true },
+				})),
+				...words
+					.filter(w => w.known && /^GIT_\w+=/.test(w.text))
+					.map(w => ({
+						name: w.text.slice(0, w.text.indexOf('=')),
+						value: { text: w.text.slice(w.text.indexOf('=') + 1), known: true },
+					})),
+			].filter(e => /^GIT_/.test(e.name));
+			for (const args of unwrapped.gits) this.gits.push({ args, env });
+		}
 		if (unwrapped.argvs.some(({ argv }) => !argv[0]?.known)) {
 			this.opaque ??= 'a command name only known when it runs';
 		}
@@ -325,6 +300,7 @@ class Analysis implements ParsedCommandLine {
 			const head = argv[0];
 			if (needsAllow) {
 				this.writes.push(...writtenByArguments(argv));
+				this._programEffects(argv);
 			}
 			this.walks.push(...walkedFolders(argv));
 			if (head?.known && head.text.includes('/')) {
@@ -344,6 +320,33 @@ class Analysis implements ParsedCommandLine {
 		this._commandValues(assignments);
 		for (const nested of unwrapped.nested) {
 			this._nested(nested);
+		}
+	}
+
+	/**
+	 * What a program does beyond its words: files an awk or sed program writes and reads and the
+	 * lines it runs, command lines given as option values (`sort --compress-program`), and the
+	 * targets of `ln -s`, which are read from the link's folder.
+	 */
+	private _programEffects(argv: WordValue[]): void {
+		const name = argv[0]?.known ? argv[0].text.slice(argv[0].text.lastIndexOf('/') + 1) : '';
+		const effects = inlineEffects(name, argv.slice(1));
+		if (effects) {
+			const files = (paths: string[]): RedirectTarget[] =>
+				paths
+					.filter(p => p !== '-' && !HARMLESS_DEVICES.has(p))
+					.map(path => ({ path, written: `${path} (in the ${name} program)` }));
+			this.writes.push(...files(effects.writes));
+			this.reads.push(...files(effects.reads));
+			for (const file of effects.inPlace ?? [])
+				this.writes.push({ path: file.known ? file.text : undefined, written: file.text });
+			for (const command of effects.commands) this._nested(command);
+			this.opaque ??= effects.opaque;
+		}
+		for (const command of commandsRunByOptions(argv)) this._nested(command);
+		for (const { target, folder } of linkTargets(argv)) {
+			const known = target.known && folder !== undefined;
+			this.operands.push({ path: known ? target.text : undefined, written: target.text, from: folder });
 		}
 	}
 

@@ -13,6 +13,8 @@ export interface Operand {
 	written: string;
 	/** When only a glob is left to resolve: the pattern, literal characters escaped with `\\`. */
 	glob?: string;
+	/** Resolved from this folder (relative to the cwd) instead of the cwd: a symlink's target is read from the link's folder. */
+	from?: string;
 }
 
 export interface WordValue {
@@ -108,8 +110,11 @@ export function wordValue(node: BashNode, first = true): WordValue {
 			return unquoted(node.text, first);
 		case 'raw_string':
 			return { text: node.text.slice(1, -1), known: true };
-		case 'ansi_c_string':
-			return { text: decodeAnsiC(node.text.slice(2, -1)), known: true };
+		case 'ansi_c_string': {
+			// A program gets a C string: a NUL (`\x00`, `\0`, `\c@`) ends what bash passes of this quote.
+			const text = decodeAnsiC(node.text.slice(2, -1));
+			return { text: text.includes('\0') ? text.slice(0, text.indexOf('\0')) : text, known: true };
+		}
 		case 'string':
 		case 'translated_string': {
 			let text = '';

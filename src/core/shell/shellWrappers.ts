@@ -5,6 +5,7 @@
  * `trap`, `watch`, `su -c`, `env -S`) and whether the wrapper itself must also be allowed.
  */
 import { unwrapGit } from './shellGit';
+import { programTextConcern } from './programTexts';
 import type { WordValue } from './shellWords';
 
 export interface Unwrapped {
@@ -14,12 +15,11 @@ export interface Unwrapped {
 	nested: Array<string | undefined>;
 	/** Why the line cannot be judged (a script or inline program whose content rules do not see). */
 	opaque?: string;
+	/** git's words (after `git`, global options included), for asking git what they will print. */
+	gits?: WordValue[][];
 }
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'busybox']);
-const INTERPRETERS =
-	/^(?:python[\d.]*|node|nodejs|deno|bun|perl\d*|ruby|php|lua|Rscript|osascript|pwsh|powershell|tclsh|expect|awk|gawk|mawk|nawk)$/;
-const INLINE_FLAGS = /^(?:-[a-zA-Z]*[ceEr]|--eval|--exec|--command|--print|-p)$/;
 
 /** Options of a wrapper that take the next word as their value. */
 const OPTION_ARGS: Record<string, RegExp> = {
@@ -94,12 +94,14 @@ function everySuffix(argv: WordValue[], args: WordValue[], out: Unwrapped, depth
 			const rest = unwrap(args.slice(i), depth + 1);
 			out.argvs.push(...rest.argvs.map(a => ({ ...a, needsAllow: false })));
 			out.nested.push(...rest.nested);
+			if (rest.gits) (out.gits ??= []).push(...rest.gits);
 		}
 	}
 	return out;
 }
 
-const basename = (name: string) => name.slice(name.lastIndexOf('/') + 1);
+/** A program's name without its folder (`/usr/bin/env` → `env`). */
+export const programName = (name: string) => name.slice(name.lastIndexOf('/') + 1);
 
 function skipOptions(args: WordValue[], tool: string, from = 0): number {
 	let i = from;
@@ -140,8 +142,11 @@ export function unwrap(argv: WordValue[], depth = 0): Unwrapped {
 		out.argvs.push({ argv, needsAllow: true });
 		return out;
 	}
-	const w: Wrapped = { argv, args: argv.slice(1), name: basename(head.text), out, depth };
-	return WRAPPERS.get(w.name)?.(w) ?? unwrapByKind(w);
+	const w: Wrapped = { argv, args: argv.slice(1), name: programName(head.text), out, depth };
+	const result = WRAPPERS.get(w.name)?.(w) ?? unwrapByKind(w);
+	// A wrapper that also runs a program text of its own (gdb -ex) is opaque whatever it wraps.
+	result.opaque ??= programTextConcern(w.name, w.args);
+	return result;
 }
 
 /** The wrapper line itself, then what runs from `args[from]` on (with `extra` words appended). */
@@ -153,6 +158,7 @@ function runsRest(w: Wrapped, from: number, needsAllow: boolean, extra: WordValu
 		out.argvs.push(...rest.argvs);
 		out.nested.push(...rest.nested);
 		out.opaque ??= rest.opaque;
+		if (rest.gits) (out.gits ??= []).push(...rest.gits);
 	}
 	return out;
 }
@@ -216,6 +222,7 @@ function unwrapFind(w: Wrapped): Unwrapped {
 			out.argvs.push(...rest.argvs);
 			out.nested.push(...rest.nested);
 			out.opaque ??= rest.opaque;
+			if (rest.gits) (out.gits ??= []).push(...rest.gits);
 			i = end;
 		}
 	}
@@ -322,9 +329,10 @@ function unwrapByKind(w: Wrapped): Unwrapped {
 	if (GENERIC_WRAPPERS.has(name)) {
 		return everySuffix(argv, args, out, w.depth);
 	}
-	if (INTERPRETERS.test(name) && args.some(a => !a.known || INLINE_FLAGS.test(a.text))) {
+	const programText = programTextConcern(name, args);
+	if (programText) {
 		out.argvs.push({ argv, needsAllow: true });
-		out.opaque = `"${name}" runs an inline program whose effects the rules do not see`;
+		out.opaque = programText;
 		return out;
 	}
 	out.argvs.push({ argv, needsAllow: true });

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as os from 'os';
+import { processStart } from '../exec/owner';
 
 /**
  * Who holds a store lock: written into the lock directory by the process that made it, so any
@@ -23,7 +24,7 @@ export interface LockHolder {
 /** alive: wait for it; dead: take the lock over; unknown: cannot be checked from here (another host, another container). */
 export type HolderState = 'alive' | 'dead' | 'unknown';
 
-const self = { host: os.hostname(), start: processStart('self'), ns: pidNamespace('self') };
+const self = { host: os.hostname(), start: processStart('self') || undefined, ns: pidNamespace('self') };
 
 export function holderRecord(token: string, now = Date.now()): LockHolder {
 	return { pid: process.pid, ...self, token, at: now };
@@ -63,7 +64,7 @@ export function holderState(
 		return 'dead';
 	}
 	// The pid runs; it is the holder unless it started later than the holder did (a reused pid).
-	const start = holder.start === undefined ? undefined : processStart(String(holder.pid));
+	const start = holder.start === undefined ? undefined : processStart(holder.pid) || undefined;
 	return start !== undefined && start !== holder.start ? 'dead' : 'alive';
 }
 
@@ -88,16 +89,6 @@ function pidExists(pid: number): boolean {
 		return true;
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
-
-/** Field 22 of /proc/<pid>/stat, read after the command name (which may hold spaces and parentheses). */
-function processStart(pid: string): string | undefined {
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-	} catch {
-		return undefined;
 	}
 }
 

@@ -53,6 +53,8 @@ export interface Preparation {
 	protectedReasons?: string[];
 	/** Where the call's paths (and a command's redirect targets) really land, canonical and workspace-relative: permission rules match these as well as the names asked for. */
 	canonicalPaths?: string[];
+	/** Of canonicalPaths, those deny and ask rules see but an allow need not cover (a file `sort -o` writes under `allow sort *`). */
+	coveredByCommand?: string[];
 	/** Tool-private payload handed to execute (e.g. the exact new content). */
 	data?: unknown;
 	/** What the user must know before approving, and the setting that changes it (a command that would run unsandboxed). */

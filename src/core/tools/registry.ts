@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { ToolSpec } from '../llm/chatModel';
 import type { ToolDefinition } from './defineTool';
 import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
+import { wireSchema } from './schemaForms';
 
 export type ParsedCall =
 	| { ok: true; tool: ToolDefinition; input: unknown }
@@ -96,12 +97,11 @@ export class ToolRegistry {
 	}
 }
 
+/**
+ * What a request carries for a tool: its schema in the form every server can compile
+ * (schemaForms.ts). Calls are still validated against the whole schema, here, on Keel's side.
+ */
 export function toolSpec(tool: ToolDefinition): ToolSpec {
-	if (tool.parameters) {
-		return { name: tool.name, description: tool.description, parameters: tool.parameters };
-	}
-	const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
-	// The $schema key costs tokens and no server uses it.
-	delete schema.$schema;
-	return { name: tool.name, description: tool.description, parameters: schema };
+	const schema = tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>);
+	return { name: tool.name, description: tool.description, parameters: wireSchema(schema) };
 }

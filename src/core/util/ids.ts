@@ -17,3 +17,13 @@ export function newSessionId(): string {
 export function shortId(prefix: string): string {
 	return prefix + randomBytes(9).toString('base64url');
 }
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The id of a tool call a server sent without one: nine letters or digits (about 53 random
+ * bits), the strictest form a known server checks (Mistral's), so every server takes it back.
+ */
+export function newCallId(): string {
+	return Array.from(randomBytes(9), byte => ALNUM[byte % ALNUM.length]).join('');
+}

@@ -8,7 +8,7 @@ import { redactSecrets } from '../../core/gate/redact/redact';
 import type { Logger } from '../../core/ports';
 import { createConfiguredModel } from '../models/chatModels';
 import { isLmProviderSelected } from '../models/lmChatModel';
-import { readRecoverySettings } from '../models/recoveryConfig';
+import { GlobalStateForcingMemory, readRecoverySettings } from '../models/recoveryConfig';
 import { readResolvedProvider } from '../models/providerConfig';
 import { readSetting } from '../settings/settings';
 import { readShellSettings } from '../tools/shellHost';
@@ -48,6 +48,7 @@ export async function runConfiguredCheck(
 					},
 					trials: readSetting('checkModel.trials'),
 					recovery: readRecoverySettings(),
+					forcingMemory: new GlobalStateForcingMemory(context.globalState),
 					sandbox: { image: shell.image, limits: shell.limits },
 					serverWindow: () => serverWindowOf(model, abort.signal),
 					signal: abort.signal,

@@ -16,7 +16,8 @@ import {
 	definition,
 	launchContext,
 	loadServers,
-	vscodeUserMcpFile,
+	mcpConfigPatterns,
+	userMcpFiles,
 	type McpServerEntry,
 } from './mcpServers';
 import { reviewTools } from './mcpToolReview';
@@ -76,11 +77,7 @@ export class McpManager extends Disposable {
 		this._inputs = new McpInputs(_context.secrets);
 		// ready() follows the latest reload, so a turn right after a config change sees its servers.
 		const reload = () => void (this._ready = this.reload());
-		const userFile = vscodeUserMcpFile(_context.globalStorageUri);
-		for (const pattern of [
-			'**/.vscode/mcp.json',
-			new vscode.RelativePattern(vscode.Uri.joinPath(userFile, '..'), 'mcp.json'),
-		]) {
+		for (const pattern of mcpConfigPatterns(userMcpFiles(_context.globalStorageUri))) {
 			const watcher = this._register(vscode.workspace.createFileSystemWatcher(pattern));
 			[watcher.onDidChange, watcher.onDidCreate, watcher.onDidDelete].forEach(event =>
 				this._register(event(reload)),
@@ -116,7 +113,7 @@ export class McpManager extends Disposable {
 	}
 
 	async reload(): Promise<void> {
-		const loaded = await loadServers(vscodeUserMcpFile(this._context.globalStorageUri));
+		const loaded = await loadServers(userMcpFiles(this._context.globalStorageUri));
 		this._configErrors = loaded.errors;
 		for (const error of loaded.errors) {
 			this._logger.warn(`MCP configuration: ${error}`);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { exists, writeText } from '../tools/hostFiles';
 import type { McpManager, ServerInfo } from './mcpManager';
+import { declaredIn } from './mcpServers';
 
 type Item = vscode.QuickPickItem & { run?: () => Promise<unknown> | void };
 
@@ -23,7 +24,7 @@ export async function showMcpServers(manager: McpManager): Promise<void> {
 	const servers = manager.list();
 	const items: Item[] = servers.map(server => ({
 		label: `${ICONS[server.status] ?? ''} ${server.entry.config.name}`,
-		description: `${server.status}${server.transport ? ` · ${server.transport}` : ''} · ${server.tools.length} tools · ${server.entry.config.scope === 'user' ? 'user settings' : '.vscode/mcp.json'}`,
+		description: `${server.status}${server.transport ? ` · ${server.transport}` : ''} · ${server.tools.length} tools · ${declaredIn(server.entry)}`,
 		detail: server.error,
 		run: () => serverActions(manager, server),
 	}));

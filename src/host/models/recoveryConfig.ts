@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { RecoverySettings, ToolModeMemory } from '../../core/agent/recovery/recoverySettings';
+import type { ForcingMemory } from '../../core/agent/recovery/forcingMemory';
+import type { ForceKind, ForcingVerdict } from '../../core/llm/forcing';
 import { readSetting } from '../settings/settings';
 import { serverHints } from '../../core/llm/stream/serverHints';
 import { readResolvedProvider } from './providerConfig';
@@ -29,6 +31,25 @@ export function readRecoverySettings(): Partial<RecoverySettings> {
 		// Advice about a server's context names that server only (no Ollama advice for llama.cpp).
 		serverContextHint: serverHints(readResolvedProvider().preset.kind).context,
 	};
+}
+
+/** What each server and model did with a forced call (Check Model's probe, the loop's last rung), kept across sessions. */
+export class GlobalStateForcingMemory implements ForcingMemory {
+	private static readonly KEY = 'keel.forcingByModel';
+
+	constructor(private readonly _state: vscode.Memento) {}
+
+	get(modelId: string, kind: ForceKind): ForcingVerdict | undefined {
+		return this._state.get<Record<string, ForcingVerdict>>(GlobalStateForcingMemory.KEY, {})[`${kind} ${modelId}`];
+	}
+
+	set(modelId: string, kind: ForceKind, verdict: ForcingVerdict): void {
+		const all = {
+			...this._state.get<Record<string, ForcingVerdict>>(GlobalStateForcingMemory.KEY, {}),
+			[`${kind} ${modelId}`]: verdict,
+		};
+		void this._state.update(GlobalStateForcingMemory.KEY, all);
+	}
 }
 
 /** Per-model tool-call dialect, kept across sessions in the extension's global state. */

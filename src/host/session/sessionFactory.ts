@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../../core/tools/registry';
 import type { ProjectContext } from '../projectContext/projectContext';
 import { readResolvedProvider } from '../models/providerConfig';
 import { readApprovalSettings, readMaxSteps, readModelConfig } from '../settings/config';
-import { GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
+import { GlobalStateForcingMemory, GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
 import type { VscodeWorkspace } from '../tools/vscodeWorkspace';
 import type { SessionFactory } from './sessionController';
 
@@ -29,6 +29,7 @@ export interface TurnInputs {
 export function sessionFactory(inputs: TurnInputs): SessionFactory {
 	const { workspace, project } = inputs;
 	const toolModeMemory = new GlobalStateToolModeMemory(inputs.globalState);
+	const forcingMemory = new GlobalStateForcingMemory(inputs.globalState);
 	// A server's smaller window is said once in this VS Code window, not again in every new chat.
 	const shownOnce = new Set<string>();
 	return sessionId => ({
@@ -43,6 +44,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		maxSteps: readMaxSteps,
 		recovery: readRecoverySettings,
 		toolModeMemory,
+		forcingMemory,
 		shownOnce,
 		systemPrompt: () =>
 			project.systemPrompt(

@@ -80,7 +80,9 @@ export function createShellTooling(
 		return folder?.path ? path.join(folder.path, ...rest) : undefined;
 	};
 	const store = new DisposableStore();
-	const sandbox = store.add(new DockerRunner({ workspaceRoot: mounts, settings: () => settings(), logger }));
+	const sandbox = store.add(
+		new DockerRunner({ workspaceRoot: mounts, settings: () => settings(), pathPolicy: readPathPolicy, logger }),
+	);
 	const terminal = store.add(new TerminalRunner({ workspaceRoot: root, resolveCwd }));
 	const selector = new ShellBackendSelector(() => settings().backend, sandbox, terminal);
 	const tools = createShellTools({ selector, settings: () => settings().tool, pathPolicy: readPathPolicy, gate });

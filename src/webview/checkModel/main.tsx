@@ -87,6 +87,7 @@ function ReportApp() {
 				</section>
 			</div>
 			<p class="muted">Probe: {report.probe}</p>
+			{report.forcing ? <p class="muted">Forced calls: {report.forcing.detail}</p> : null}
 		</main>
 	);
 }

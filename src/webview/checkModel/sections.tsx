@@ -78,7 +78,12 @@ export function ChartBox({ report, kind, title }: { report: Report; kind: ChartK
 	);
 }
 
-/** "6 of 18 calls (1 in 3)"; "all 18 calls"; "none of its 18 calls": the Markdown export's words. */
+/** "the model broke 6 of 18 calls (1 in 3)"; "the model made no tool calls": the Markdown export's words. */
+function callsLine(m: { brokenCalls: number; toolCalls: number }): string {
+	return m.toolCalls === 0 ? 'the model made no tool calls' : `the model broke ${brokenShare(m)}`;
+}
+
+/** "6 of 18 calls (1 in 3)"; "all 18 calls"; "none of its 18 calls". */
 function brokenShare(m: { brokenCalls: number; toolCalls: number }): string {
 	if (m.brokenCalls === 0) {
 		return `none of its ${m.toolCalls} calls`;
@@ -92,13 +97,13 @@ function brokenShare(m: { brokenCalls: number; toolCalls: number }): string {
 export function Recoveries({ report }: { report: Report }) {
 	const broken = report.modes.map(m => (
 		<li key={m.mode}>
-			{m.mode}: the model broke {brokenShare(m)}
+			{m.mode}: {callsLine(m)}
 		</li>
 	));
 	return (
 		<div data-testid="recoveries">
 			{report.recoveries.length === 0 ? (
-				<p>Nothing: every call was well formed and every answer usable.</p>
+				<p>Nothing: Keel repaired no call and asked for no answer again.</p>
 			) : (
 				<table>
 					<thead>

@@ -12,6 +12,7 @@ export type { CallInput, ReplyOptions, TextOptions, ToolOptions } from './builde
 export { presets, type PresetName } from './presets';
 export { EMPTY_SCRIPT_MESSAGE } from './render';
 export { DoubleControl } from './control';
+export type { ServerBehaviour, GrammarFlavour, ToolChoiceBehaviour } from './behaviour';
 export { REFERENCES as SERVER_REFERENCES, renderedTokens } from './servers';
 export type { LlamaCppPersona, LmStudioPersona, ServerPersona, VllmPersona } from './servers';
 export type {

@@ -10,6 +10,8 @@ import { jsonRendering, type Rendering } from './wire/shared';
 import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
+import { historyViolation } from './wire/history';
+import { serverConstraint, serverRefusal, serverShaped } from './behaviour';
 import type { HealthState } from './types';
 import { noteOllamaLoad, personaRefusal, type ServerState } from './servers';
 import { holdPrefill, prefillLeft } from './prefill';
@@ -162,14 +164,25 @@ async function answerChat(
 	opts: ModelDoubleOptions,
 ): Promise<void> {
 	rec.response = { status: 0, frames: 0 };
+	// A request the server itself refuses (a grammar it cannot build, a forced choice it does not take) never reaches the model.
+	const refused = serverRefusal(opts.server, wire, rec.body);
+	if (refused) {
+		rec.response.status = refused.status;
+		return send(res, refused, {}, rec.response);
+	}
+	rec.constrained = serverConstraint(opts.server, wire, rec.body);
 	const next = steps.shift();
 	let step: DataStep | undefined;
 	let rendering: Rendering;
 	try {
 		step = typeof next === 'function' ? next(rec) : next;
+		if (step) step = serverShaped(opts.server, wire, rec.body, step);
 		if (step) validateSteps([step]);
 		// A request whose ids break the server's rule is refused before it reaches the model: the step waits.
-		const badId = idViolation(wire, rec.body, step?.kind === 'reply' ? step.idRule : undefined);
+		const reply = step?.kind === 'reply' ? step : undefined;
+		const badId =
+			idViolation(wire, rec.body, reply?.idRule) ??
+			historyViolation(wire, rec.body, reply?.historyRules, reply?.historyWording);
 		if (badId) {
 			if (next) steps.unshift(next);
 			rec.response.status = 400;

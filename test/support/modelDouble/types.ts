@@ -1,3 +1,5 @@
+import type { HistoryRuleName } from './wire/history';
+import type { ServerBehaviour } from './behaviour';
 import type { ServerPersona } from './servers';
 
 // The vocabulary of the model double. Steps are plain JSON on purpose: a test in another
@@ -108,6 +110,10 @@ export interface ReplyStep extends Faults {
 	 *  `mistral` (9 characters a-z, A-Z, 0-9). OpenAI's 40-character limit and Anthropic's
 	 *  `^[a-zA-Z0-9_-]+$` are always checked on their wires. */
 	idRule?: 'mistral';
+	/** History rules real servers enforce (wire/history.ts, each with its reference), refused with
+	 *  HTTP 400 in the server's words; `historyWording` picks among each rule's real wordings. */
+	historyRules?: HistoryRuleName[];
+	historyWording?: number;
 }
 
 /** A literal HTTP error: exactly this status, body and headers, whatever the wire. */
@@ -152,9 +158,17 @@ export interface RecordedRequest {
 	/** Epoch ms when the request body had been read. */
 	time: number;
 	wire?: Wire;
+	/**
+	 * The server holds the model to a call in this request (a forced tool_choice it enforces):
+	 * a step function answers as a model under that grammar does, with the call it means.
+	 */
+	constrained?: { kind: 'required' } | { kind: 'named'; name: string };
 	/** Filled in as the response is written, so it is final once the client saw the end. */
 	response?: ResponseRecord;
 }
+
+/** A real server the double plays: a persona (kind), tool behaviours, or both. */
+export type ServerDescription = (ServerPersona | { kind?: undefined }) & ServerBehaviour;
 
 export interface ModelDoubleOptions {
 	/** 0 (default) picks a free port. */
@@ -166,8 +180,12 @@ export interface ModelDoubleOptions {
 	/** Reported by /api/show; drop "tools" to test capability filtering. */
 	capabilities?: string[];
 	ollamaVersion?: string;
-	/** Which real server it is beyond the chat wires: its window endpoints and what it does because of them (servers.ts). */
-	server?: ServerPersona;
+	/**
+	 * Which real server it is beyond the chat wires (servers.ts: its window endpoints and what it
+	 * does because of them), and what it does with tools around the model (behaviour/: the
+	 * grammar it builds, what it does with a forced call). Either part alone is fine.
+	 */
+	server?: ServerDescription;
 }
 
 /** How the server answers everything but chat requests: normally, not at all (hung), or by dropping the connection. */
@@ -186,7 +204,7 @@ export interface ModelDouble {
 	/** A server that stops answering its health and model endpoints while chat requests stay open (hung or gone). */
 	setHealth(state: HealthState): void;
 	/** The server restarted as another (or with other flags): what its endpoints say from now on. */
-	setServer(server: ServerPersona | undefined): void;
+	setServer(server: ServerDescription | undefined): void;
 	reset(): void;
 	close(): Promise<void>;
 }

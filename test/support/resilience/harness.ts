@@ -42,6 +42,7 @@ export function harness(double: ModelDouble, wire: Wire = 'openai', overrides: P
 	return {
 		files,
 		events,
+		model: options.model,
 		notices: () => of('notice'),
 		reasoning: () =>
 			of('reasoningDelta')

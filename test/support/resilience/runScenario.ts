@@ -11,7 +11,14 @@ import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatMo
 import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { defaultToolPolicySettings, ToolPolicy } from '../../../src/core/agent/toolPolicy/toolPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { startModelDouble, type DataStep, type ModelDouble, type RecordedRequest } from '../modelDouble';
+import {
+	startModelDouble,
+	type DataStep,
+	type ModelDouble,
+	type RecordedRequest,
+	type ServerBehaviour,
+} from '../modelDouble';
+import { InMemoryForcingMemory, type ForcingMemory } from '../../../src/core/agent/recovery/forcingMemory';
 import { expectedOutput, initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
 import { TaskFiles } from './taskTools';
 
@@ -67,8 +74,17 @@ function replyChars(step: DataStep): number {
 /** 4 requests solve the task with no fault: list, read, write, answer. */
 export const BASELINE_REQUESTS = 4;
 
-export async function runScenario(scenario: Scenario, recovery: boolean): Promise<ScenarioResult> {
-	const double = await startModelDouble();
+/**
+ * The server the scenarios run against: its behaviours (what it does with a forced call), and
+ * what Keel remembers of it across the arm's tasks, as a user's VS Code would.
+ */
+export interface Arm {
+	server?: ServerBehaviour;
+	forcingMemory?: ForcingMemory;
+}
+
+export async function runScenario(scenario: Scenario, recovery: boolean, arm: Arm = {}): Promise<ScenarioResult> {
+	const double = await startModelDouble({ server: arm.server });
 	try {
 		const files = new TaskFiles(initialFiles(scenario));
 		const inner = scenarioBrain(scenario);
@@ -109,6 +125,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 				emit: event => events.push(event),
 				recovery: recovery ? fastRecovery : { enabled: false },
 				toolModeMemory: new InMemoryToolModeMemory(),
+				forcingMemory: oneServer(arm.forcingMemory ?? new InMemoryForcingMemory()),
 			},
 			scenario.fault === 'contextOverflow' || scenario.fault === 'contextAnyShape' ? bigHistory() : [],
 			scenarioPrompt(scenario),
@@ -151,6 +168,18 @@ export async function runScenario(scenario: Scenario, recovery: boolean): Promis
 	} finally {
 		await double.close();
 	}
+}
+
+/**
+ * Each scenario has a double of its own on its own port, but an arm is one server: what Keel
+ * learned of it in one task holds in the next, as it would for a user of that server.
+ */
+function oneServer(memory: ForcingMemory): ForcingMemory {
+	const server = (id: string) => id.replace(/127\.0\.0\.1:\d+/, '127.0.0.1');
+	return {
+		get: (id, kind) => memory.get(server(id), kind),
+		set: (id, kind, verdict) => memory.set(server(id), kind, verdict),
+	};
 }
 
 /** The real adapter for the scenario's wire; the naive loop keeps the SDKs' own 2 retries. */
@@ -203,13 +232,18 @@ function bigHistory(): CanonicalMessage[] {
 }
 
 /** Runs many scenarios with bounded concurrency (each has its own double on its own port). */
-export async function runAll(scenarios: Scenario[], recovery: boolean, concurrency = 12): Promise<ScenarioResult[]> {
+export async function runAll(
+	scenarios: Scenario[],
+	recovery: boolean,
+	arm: Arm = {},
+	concurrency = 12,
+): Promise<ScenarioResult[]> {
 	const results: ScenarioResult[] = new Array(scenarios.length);
 	let next = 0;
 	const worker = async () => {
 		while (next < scenarios.length) {
 			const index = next++;
-			results[index] = await runScenario(scenarios[index], recovery);
+			results[index] = await runScenario(scenarios[index], recovery, arm);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, scenarios.length) }, worker));

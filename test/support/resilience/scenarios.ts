@@ -11,6 +11,10 @@
 
 // - a *stubborn* model ignores each correction with probability ½ (a seeded coin per scenario
 //   and trial) and repeats its mistake.
+// - on a server that enforces a forced call (`constrained`), the model writes the call it means:
+//   its mistakes are of form, and the server's grammar admits no other form. A forced call does
+//   not make a cut call longer (Keel does not force one after a cut), nor stop repetition inside
+//   a free string such as the answer.
 
 import { text, toolCall, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
 import { isCorrection, readConversation, thinkingTools } from './conversation';
@@ -192,6 +196,18 @@ export function scenarioBrain(s: Scenario): StepFn {
 	function answer(req: RecordedRequest): DataStep {
 		const view = stepView(s, req, coin, () => sent++);
 		const { conv, phase, good } = view;
+		if (req.constrained) {
+			// A server that enforces the forced call admits only calls: the model writes the one it means,
+			// and a finished task's answer goes through final_answer where it is offered. Inside that free
+			// string nothing stops a model that repeats itself.
+			const repeats = s.fault === 'degenerate' || s.fault === 'stubbornDegenerate';
+			const answer = repeats
+				? 'I will now I will now continue the the task '.repeat(60)
+				: `Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`;
+			return phase === 3 && req.constrained.kind === 'required'
+				? toolCall('final_answer', { text: answer })
+				: good(phase);
+		}
 		if ((s.fault === 'contextOverflow' || s.fault === 'contextAnyShape') && conv.size > 60_000) {
 			return contextExceeded(s, Math.round(conv.size / 4));
 		}

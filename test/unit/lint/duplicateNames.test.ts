@@ -35,7 +35,7 @@ const NOT_FUNCTIONS: Array<(name: string) => string> = [
 // The same words in the engine and in a view: the layer rules keep src/webview from importing
 // src/core, so a formatter both need (the Check Model report's figures, drawn by the view and
 // written by the Markdown export) is written once on each side, under the one name.
-const ACROSS_LAYERS = new Set(['brokenShare', 'durationText', 'percent', 'tokens']);
+const ACROSS_LAYERS = new Set(['brokenShare', 'callsLine', 'durationText', 'percent', 'tokens']);
 const oneEachSide = (sites: Array<{ file: string }>) =>
 	sites.length === 2 && sites.some(s => s.file.startsWith('core/')) && sites.some(s => s.file.startsWith('webview/'));
 

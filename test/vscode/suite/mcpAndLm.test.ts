@@ -1,6 +1,6 @@
 // MCP servers and VS Code's language-model ecosystem inside the real extension host: a stdio
 // MCP server of our own from the user's keel.mcp.config, a workspace server from
-// .vscode/mcp.json that must not start without consent, the test extension's Language Model
+// .vscode/mcp.json or .mcp.json that must not start without consent, Copilot's user file, the test extension's Language Model
 // Tool offered to Keel's model, Keel's own read tool lent to VS Code, and (VS Code 1.104+) a
 // chat model another extension registers, driven through Keel.
 import * as assert from 'assert';
@@ -98,6 +98,100 @@ describe('MCP and vscode.lm in the extension host', function () {
 		} finally {
 			await vscode.workspace.fs.delete(file);
 		}
+	});
+
+	// VS Code 1.140 declares servers in a workspace-root .mcp.json (`mcpServers`, stdio also named
+	// `local`) and in $COPILOT_HOME/mcp-config.json, default ~/.copilot/mcp-config.json:
+	// https://code.visualstudio.com/docs/agents/reference/mcp-configuration
+	it("a workspace server from .mcp.json (mcpServers) waits for the user's permission like one from .vscode/mcp.json; a name declared in both starts once", async () => {
+		const root = vscode.workspace.workspaceFolders![0].uri;
+		const portable = vscode.Uri.joinPath(root, '.mcp.json');
+		const legacy = vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
+		const stdio = (name: string) => ({ command: process.execPath, args: [fixture(), '--name', name] });
+		await vscode.workspace.fs.writeFile(
+			portable,
+			Buffer.from(
+				JSON.stringify({
+					mcpServers: { portable: { type: 'local', ...stdio('portable') }, twice: stdio('twice') },
+				}),
+			),
+		);
+		await vscode.workspace.fs.writeFile(
+			legacy,
+			Buffer.from(JSON.stringify({ servers: { twice: stdio('twice-old') } })),
+		);
+		try {
+			const servers = await until(async () => {
+				const all = await keel.api.mcpServers();
+				return all.some(s => s.name === 'portable') && all.some(s => s.name === 'twice') ? all : undefined;
+			}, 'the servers of .mcp.json');
+			for (const name of ['portable', 'twice']) {
+				const server = servers.find(s => s.name === name)!;
+				assert.strictEqual(server.status, 'needsConsent', name);
+				assert.deepStrictEqual(server.tools, [], `${name} lists no tools before the user allows it`);
+			}
+			assert.strictEqual(
+				servers.filter(s => s.name === 'twice').length,
+				1,
+				'one server for a name declared twice',
+			);
+		} finally {
+			await vscode.workspace.fs.delete(portable);
+			await vscode.workspace.fs.delete(legacy);
+		}
+		await until(
+			async () => ((await keel.api.mcpServers()).some(s => s.name === 'portable') ? undefined : true),
+			'the servers to go with the files',
+		);
+	});
+
+	it("starts a server from Copilot's user file ($COPILOT_HOME/mcp-config.json) without asking, as a user server; its tool still asks before it runs", async function () {
+		const copilotHome = testConfig().copilotHome;
+		if (!copilotHome) {
+			this.skip();
+		}
+		const file = vscode.Uri.file(path.join(copilotHome!, 'mcp-config.json'));
+		await vscode.workspace.fs.writeFile(
+			file,
+			Buffer.from(
+				JSON.stringify({
+					mcpServers: {
+						copilotuser: {
+							type: 'local',
+							command: process.execPath,
+							args: [fixture(), '--name', 'copilotuser'],
+							tools: ['*'],
+						},
+					},
+				}),
+			),
+		);
+		try {
+			const server = await until(
+				async () => (await keel.api.mcpServers()).find(s => s.name === 'copilotuser' && s.status === 'running'),
+				"the server from Copilot's user file",
+				30_000,
+			);
+			assert.ok(server.tools.includes('mcp_copilotuser_lookup_order'), server.tools.join(', '));
+			keel.double.script(
+				toolCalls([{ name: 'mcp_copilotuser_lookup_order', arguments: { orderId: 'A-1001' } }]),
+				text('Answer: {{lastToolResult}}'),
+			);
+			const turn = keel.api.runTurn('Where is order A-1001?');
+			const pending = await keel.pendingApprovals();
+			assert.strictEqual(pending.length, 1, 'its tools go through the same gate');
+			assert.ok(keel.api.decideToolCall(pending[0], true));
+			const outcome = await turn;
+			assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+			assert.match(keel.last().content, /Order A-1001: shipped/);
+		} finally {
+			await vscode.workspace.fs.delete(file);
+		}
+		await until(
+			async () => ((await keel.api.mcpServers()).some(s => s.name === 'copilotuser') ? undefined : true),
+			'the server to go with the file',
+			30_000,
+		);
 	});
 
 	it("starts a server added the VS Code way to the user's mcp.json (MCP: Add Server → Global) without asking, and drops it when removed", async function () {

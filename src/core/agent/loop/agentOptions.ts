@@ -8,6 +8,7 @@ import type { ApprovalSettings } from '../approval/approvalPolicy';
 import type { AgentEvent, TurnEndReason } from '../events';
 import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
 import type { ContinueDecider } from '../guards/continueGate';
+import type { ForcingMemory } from '../recovery/forcingMemory';
 import type { SessionMemory } from './sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
@@ -27,6 +28,8 @@ export interface AgentOptions {
 	/** Asked "Continue / Stop" at the step cap; none means Stop. */
 	continueDecider?: ContinueDecider;
 	toolModeMemory?: ToolModeMemory;
+	/** What each server did with a forced call: never sent where it was ignored or refused. */
+	forcingMemory?: ForcingMemory;
 	/** The session's memory of what its requests already sent (tools, system prompt, compaction); one per session. */
 	memory?: SessionMemory;
 	clock?: Clock;

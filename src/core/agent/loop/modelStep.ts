@@ -1,4 +1,4 @@
-import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ModelEvent, ReasoningField, TokenUsage, ToolChoice, ToolSpec } from '../../llm/chatModel';
 import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningSplitter';
@@ -50,6 +50,8 @@ export interface StepContext {
 	avoidRepetition?: boolean;
 	/** Off (recovery disabled): degenerate output streams to its end as it did before. */
 	stopDegenerate?: boolean;
+	/** The forced call this request asks the server for (the last recovery rung), with strict schemas. */
+	toolChoice?: ToolChoice;
 	/** Reasoning past this many tokens (Keel's estimate) with no answer or call yet is stopped. */
 	reasoningBound?: number;
 }
@@ -73,6 +75,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 			tools: ctx.tools,
 			signal: requestAbort.signal,
 			avoidRepetition: ctx.avoidRepetition,
+			...(ctx.toolChoice ? { toolChoice: ctx.toolChoice, strictTools: true } : {}),
 		})) {
 			response.take(event);
 			if (response.repeating() || response.reasoningRanAway()) {

@@ -4,6 +4,9 @@ import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
 import type { StepOutput } from './modelStep';
+import { simplerTools } from '../toolPolicy/toolSelection';
+import type { ToolChoice } from '../../llm/chatModel';
+import { afterForcedRequest, forcingRefused } from './forcedPhase';
 import {
 	appendMessage,
 	endTurn,
@@ -54,10 +57,13 @@ export function planMessages(
 	textMode = state.mode.mode === 'text' || state.nudge?.textMode === true,
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
+	const offered = ctx.memory.simplerTools
+		? simplerTools(state.offered, ctx.options.registry, messages)
+		: state.offered;
 	return state.guards.plan(
 		ctx.memory.systemPrompt ?? ctx.options.systemPrompt,
 		state.sendReasoning ? messages : withoutReasoning(messages),
-		state.offered,
+		offered,
 		textMode,
 		squeeze,
 	);
@@ -69,6 +75,7 @@ export function planMessages(
  * user already saw.
  */
 export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
+	const force = state.nudge?.force;
 	const result = await sendRequest(
 		state,
 		ctx,
@@ -76,13 +83,17 @@ export async function requestModel(state: TurnState, ctx: TurnContext, plan: Pla
 		plan,
 		state.nudge?.avoidRepetition,
 		state.nudge?.noThinking,
+		force,
 	);
 	state.nudge = undefined;
 	if (result.ok) {
-		return result.output;
+		return force ? afterForcedRequest(state, ctx, force, result.output) : result.output;
 	}
 	if (result.partial) {
 		appendMessage(state, ctx, { kind: 'assistant', content: result.partial });
+	}
+	if (force && result.forceRefused) {
+		return forcingRefused(state, ctx, force, result.error);
 	}
 	return ctx.signal.aborted || result.error.code === 'cancelled'
 		? endTurn('cancelled')
@@ -97,6 +108,7 @@ export function sendRequest(
 	plan: Planner,
 	avoidRepetition?: boolean,
 	noThinking?: boolean,
+	toolChoice?: ToolChoice,
 ): Promise<RequestResult> {
 	const budget = ctx.settings.reasoningBudget;
 	// A server that takes the budget ends the reasoning itself; Keel's own stop is then only a net far above it.
@@ -124,6 +136,7 @@ export function sendRequest(
 			reasoning: noThinking ? 'off' : budget > 0 ? { budget } : undefined,
 		},
 		reasoningBound: ctx.settings.enabled && budget > 0 ? (takesBudget ? budget * 2 : budget) : undefined,
+		toolChoice,
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
 			state.sendReasoning = false;
@@ -131,6 +144,15 @@ export function sendRequest(
 			return was;
 		},
 		onCorrection: text => appendMessage(state, ctx, { kind: 'system', content: text }),
+		onToolSchemaRefused: () => {
+			if (ctx.memory.simplerTools) {
+				return undefined;
+			}
+			ctx.memory.simplerTools = true;
+			const messages = [...state.history, ...state.added];
+			const after = simplerTools(state.offered, ctx.options.registry, messages).length;
+			return { before: state.offered.length, after };
+		},
 	});
 }
 

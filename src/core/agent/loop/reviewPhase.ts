@@ -2,6 +2,7 @@ import { fencedShellCommands } from '../recovery/review/fencedShell';
 import { reviewResponse } from '../recovery/review/responseReview';
 import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/review/stepReview';
 import { looksDegenerate } from '../guards/guards';
+import { forcedStep } from '../recovery/review/forcedCall';
 import type { StepOutput } from './modelStep';
 import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
 
@@ -41,7 +42,14 @@ export function reviewStep(
 		}
 	}
 	if (shortfall) {
-		return shortfallStep(state, ctx, { shown: response.text, degenerate: output.degenerate }, shortfall, detail);
+		const cut = response.finishReason === 'length' || response.finishReason === 'max_tokens';
+		return shortfallStep(
+			state,
+			ctx,
+			{ shown: response.text, degenerate: output.degenerate, cut },
+			shortfall,
+			detail,
+		);
 	}
 	state.shortfalls = 0;
 	return fencedShellCalls(state, ctx, output);
@@ -58,7 +66,7 @@ const FOLDED: ReadonlySet<Shortfall> = new Set(['degenerate', 'unofferedCall', '
 function shortfallStep(
 	state: TurnState,
 	ctx: TurnContext,
-	response: { shown: string; degenerate?: boolean },
+	response: { shown: string; degenerate?: boolean; cut?: boolean },
 	shortfall: Shortfall,
 	detail: string,
 ): typeof REASK | TurnEnd {
@@ -95,11 +103,27 @@ function shortfallStep(
 		state.nudge = remedy;
 		return REASK;
 	}
+	// A forced call fixes the form of a call; it adds no output tokens to one the limit cut off.
+	if (attempt === 2 && !state.forced && !response.cut) {
+		const forced = forcedStep(shortfall, detail, state.offered, ctx.options.model, ctx.options.forcingMemory);
+		if (forced && state.mode.mode === 'native') {
+			const how = forced.force.kind === 'named' ? `a call of ${forced.force.name}` : 'a tool call';
+			ctx.notice(
+				'warning',
+				'forcedCall',
+				`${label}, again after two different corrections; asked once more with the server holding the model to ${how} (tool_choice, strict schemas).`,
+			);
+			state.forced = true;
+			state.nudge = { text: forced.text, force: forced.force, avoidRepetition: repetition };
+			return REASK;
+		}
+	}
+	const tried = state.forced ? ' two different corrections and a forced call' : ' two different corrections';
 	return failTurn(
 		ctx,
 		'noAnswer',
 		'modelFormat',
-		`${label}, again after two different corrections, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
+		`${label}, again after${tried}, so the turn ended with no answer. Rephrase the request, or try a larger model${repetition ? ' or a lower temperature' : ''}.`,
 	);
 }
 

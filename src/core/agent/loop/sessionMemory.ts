@@ -19,6 +19,8 @@ export class SessionMemory {
 	readonly stubbed = new Set<string>();
 	/** A size the server refused (its context overflowed): requests stay under it for the session. */
 	budgetCap: number | undefined;
+	/** On once the server could not compile the tool schemas: fewer tools, simplest schemas, for the session. */
+	simplerTools = false;
 	/** Off once the server refused the model's reasoning sent back: it stays off for the session. */
 	sendReasoning = true;
 	/** The last request, to tell a prompt the server read from its cache from one it cut short. */

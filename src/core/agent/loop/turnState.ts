@@ -1,6 +1,6 @@
 import { AgentError, type ErrorCode } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ServerFacts, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ServerFacts, ToolChoice, ToolSpec } from '../../llm/chatModel';
 import type { ImagePart } from '../../llm/imageParts';
 import { systemClock, type Clock } from '../../ports';
 import { isToolOffered } from '../approval/approvalPolicy';
@@ -17,6 +17,7 @@ import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
 import { windowInForce, type WindowInForce } from './serverWindow';
+import { nineCharId } from '../../llm/wires/wireIds';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
 export interface TurnEnd {
@@ -42,6 +43,8 @@ export interface Nudge {
 	avoidRepetition?: boolean;
 	/** This one request goes without native tools, the calls asked for as text (the second re-ask). */
 	textMode?: boolean;
+	/** This one request asks the server to hold the model to a call (the last rung). */
+	force?: ToolChoice;
 	/** This one request asks for the answer without thinking, where the server has a switch (reasoning ran away). */
 	noThinking?: boolean;
 }
@@ -71,6 +74,8 @@ export interface TurnState {
 	sendReasoning: boolean;
 	/** Responses in a row that gave the loop nothing to do. */
 	shortfalls: number;
+	/** The forced-call rung was used this turn (it is tried once). */
+	forced?: boolean;
 	/** Requests and tokens so far, for the context meter. */
 	readonly usage: { requests: number; tokens: number };
 	/** Native or text-mode tool calls, and the failures that switch between them. */
@@ -248,10 +253,12 @@ export function appendMessage(state: TurnState, ctx: TurnContext, message: Canon
 
 /** `preferred` when free in the session, else `fallback`, suffixed until it is. */
 export function uniqueId(state: TurnState, preferred: string | undefined, fallback: string): string {
-	const base = preferred || fallback;
+	// An id Keel makes up is nine letters or digits, the form every known server takes (wireIds.ts);
+	// a server's own id is kept as it came, so the server recognises its call.
+	const base = preferred || nineCharId(fallback);
 	let id = base;
 	for (let n = 2; state.usedIds.has(id); n++) {
-		id = `${base}-${n}`;
+		id = preferred ? `${base}-${n}` : nineCharId(`${fallback}#${n}`);
 	}
 	state.usedIds.add(id);
 	return id;

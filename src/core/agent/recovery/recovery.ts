@@ -1,7 +1,8 @@
 import type { NoticeCode } from '../noticeCodes';
 import { AgentError, toAgentError } from '../../errors';
 import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ChatRequest, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ChatRequest, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import { forcedTools } from './review/forcedCall';
 import type { Clock } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
 import { classifyFailure } from './failures/failureTable';
@@ -34,15 +35,23 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	onToolsUnsupported(why: string): boolean;
 	/** Sampling that breaks repetition (the re-ask after degenerate output). */
 	avoidRepetition?: boolean;
+	/** The server is asked to hold the model to a call (the last rung after the re-asks). */
+	toolChoice?: ToolChoice;
 	/** What every request of this step carries besides its messages: the window, the reasoning budget or switch. */
 	request?: Pick<ChatRequest, 'contextWindow' | 'reasoning' | 'keepReasoning'>;
 	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
 	onReasoningRefused?(): boolean;
 	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
 	onCorrection?(text: string): void;
+	/**
+	 * The server could not compile the tool schemas: later requests of the session carry fewer
+	 * tools in their simplest form. The counts before and after; undefined when they already did.
+	 */
+	onToolSchemaRefused?(): { before: number; after: number } | undefined;
 }
 
-export type RequestResult = { ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string };
+export type RequestResult =
+	{ ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string; forceRefused?: boolean };
 
 /**
  * One model request with layers R1–R3 around it: backoff on transient failures, replay of
@@ -67,7 +76,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 				...ctx,
 				model: withRequest(ctx.model, { ...ctx.request, ...(maxTokens === undefined ? {} : { maxTokens }) }),
 				messages: [...plan.messages, ...attempt.extra],
-				tools: plan.tools,
+				tools: ctx.toolChoice ? forcedTools(plan.tools, ctx.toolChoice) : plan.tools,
 				onPartialText: text => (partial = text),
 				stopDegenerate: ctx.settings.enabled,
 			});
@@ -107,5 +116,10 @@ export function tokensLeft(settings: RecoverySettings, plan: RequestPlan, cap?: 
 
 /** The model with these fields (an output budget, the window, the reasoning budget) on every request it is sent. */
 function withRequest(model: ChatModel, extra: Partial<ChatRequest>): ChatModel {
-	return { id: model.id, server: model.server, stream: request => model.stream({ ...request, ...extra }) };
+	return {
+		id: model.id,
+		server: model.server,
+		forcing: model.forcing,
+		stream: request => model.stream({ ...request, ...extra }),
+	};
 }

@@ -12,6 +12,7 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import type { ToolSpec } from '../../llm/chatModel';
 import { defineTool, ok, type ToolDefinition } from '../../tools/defineTool';
 import type { ToolRegistry } from '../../tools/registry';
+import { simplestSchema } from '../../tools/schemaForms';
 
 export const REQUEST_TOOLS = 'request_tools';
 export const DEFAULT_MAX_OFFERED = 40;
@@ -329,4 +330,20 @@ function rank(specs: ToolSpec[], query: string): { hits: ToolSpec[]; rest: ToolS
 	const hits = search.search(query).map(hit => hit.id as number);
 	const seen = new Set(hits);
 	return { hits: hits.map(id => specs[id]), rest: specs.filter((_, id) => !seen.has(id)) };
+}
+
+/**
+ * What a request carries once the server could not compile the usual tool schemas: the
+ * built-in tools, the sourced tools this conversation already called, and `request_tools`,
+ * every schema in its simplest form (one level, short enums, no alternatives).
+ */
+export function simplerTools(
+	offered: readonly ToolSpec[],
+	registry: ToolRegistry,
+	messages: readonly CanonicalMessage[],
+): ToolSpec[] {
+	const called = new Set(messages.flatMap(m => (m.kind === 'tool_call' ? [m.data.name] : [])));
+	return offered
+		.filter(spec => spec.name === REQUEST_TOOLS || !registry.get(spec.name)?.source || called.has(spec.name))
+		.map(spec => ({ ...spec, parameters: simplestSchema(spec.parameters) }));
 }

@@ -69,6 +69,7 @@ export const PROTECTED_PATHS: Array<{ glob: string; reason: string }> = [
 	{ glob: '**/mcp.json', reason: 'MCP server config starts programs' },
 	{ glob: '**/.cursor/**', reason: 'agent config' },
 	{ glob: '**/.claude/**', reason: 'agent config' },
+	{ glob: '**/.copilot/**', reason: 'agent config (Copilot and VS Code read MCP servers from it)' },
 	{ glob: '**/.devcontainer/**', reason: 'dev container config runs on open' },
 	{ glob: '**/.github/workflows/**', reason: 'CI workflows run with repository secrets' },
 	{ glob: '**/.husky/**', reason: 'git hooks run on every commit' },
@@ -112,10 +113,15 @@ function matcher(glob: string, unrunnable: boolean): (path: string) => boolean {
 	}
 }
 
-/** Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. */
+/**
+ * Also matches the bare top-level name: "**\/.env" must catch ".env" at the root. Both sides
+ * are compared in one Unicode normal form (NFC): a name stored decomposed (NFD, as macOS file
+ * systems may hand it back) is the same name as the composed one a glob was typed with.
+ */
 function globMatches(glob: string, path: string, unrunnable = true): boolean {
-	const match = matcher(glob, unrunnable);
-	return path !== '' && (match(path) || match(`x/${path}`));
+	const match = matcher(glob.normalize('NFC'), unrunnable);
+	const name = path.normalize('NFC');
+	return name !== '' && (match(name) || match(`x/${name}`));
 }
 
 export function isDeniedRead(path: string, policy: PathPolicy): boolean {

@@ -16,6 +16,7 @@
 import type { Workspace } from '../../ports';
 import { isDeniedRead, isProtectedPath, type PathPolicy, defaultPathPolicy } from './pathPolicy';
 import { multiRootFolders, splitFolderPath, unknownFolderMessage } from './workspaceFolders';
+import { climbsAfterName, kernelWalk, lexicalSegments } from './kernelWalk';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
 
@@ -100,6 +101,10 @@ export interface ResolvedPath {
 	exists: boolean;
 	/** Why a write here must always ask (editor/agent control files), or undefined. */
 	protectedReason?: string;
+	/** The path as it was asked for, `..` and all: what `confirm` walks again. */
+	asked?: string;
+	/** Asked as a shell word (split as the kernel splits, no model-input checks), not as a tool's path. */
+	word?: boolean;
 }
 
 /** `child` is `root` or strictly below it. Compares whole segments, so /ws-evil is not under /ws. */
@@ -126,11 +131,41 @@ export class WorkspaceGuard {
 		if (!checked.ok) {
 			throw new PathRefused(checked.message);
 		}
+		const segments = input.trim().replace(/\\/g, '/').split('/');
+		return { ...(await this._resolveChecked(checked.path, segments, input, intent)), asked: input };
+	}
+
+	/**
+	 * A word a command is given, as the kernel reads it: split at "/" only (and at "\\" on
+	 * Windows), every segment a plain name (`%20`, a backslash, `http:`, `${x}` are names), each
+	 * `..` taken after the real folder it follows. No model-input checks: the word is what the
+	 * program will open, whatever it looks like. Relative to the workspace root.
+	 */
+	async resolveWord(word: string, intent: PathIntent): Promise<ResolvedPath> {
+		const segments = word.split(process.platform === 'win32' ? /[\\/]/ : '/');
+		const lexical = lexicalSegments(segments);
+		if (lexical === undefined) {
+			// Say where the kernel lands, so a swap that makes it land elsewhere changes the reason.
+			const root = multiRootFolders(this._workspace) ? undefined : await this._workspace.rootRealPath();
+			const walk = root === undefined ? undefined : await kernelWalk(this._workspace, root, segments);
+			const where = walk?.kind === 'outside' ? ` (it opens ${walk.opens})` : '';
+			throw new PathRefused(
+				`"${word}" leaves the workspace${where}. Only paths inside the workspace are allowed.`,
+			);
+		}
+		return { ...(await this._resolveChecked(lexical.join('/'), segments, word, intent)), asked: word, word: true };
+	}
+
+	private async _resolveChecked(
+		path: string,
+		segments: string[],
+		input: string,
+		intent: PathIntent,
+	): Promise<ResolvedPath> {
 		const folders = multiRootFolders(this._workspace);
 		if (!folders) {
-			return this._resolveIn(this._workspace, checked.path, input, intent, '');
+			return this._resolveIn(this._workspace, path, segments, input, intent, '');
 		}
-		const path = checked.path;
 		if (path === '') {
 			// The virtual root: it can be listed (its entries are the folders) and is a command's default cwd, nothing else.
 			if (intent !== 'list') {
@@ -149,7 +184,22 @@ export class WorkspaceGuard {
 				`"${input}" is the workspace folder ${hit.folder.name} itself; ${intent === 'delete' ? 'deleting' : 'replacing'} it is not allowed.`,
 			);
 		}
-		const resolved = await this._resolveIn(hit.folder.workspace, hit.rest, input, intent, `${hit.folder.name}/`);
+		// The kernel walks from the folder the first segment names; a `..` may not climb out of it.
+		const named = segments.filter(s => s !== '' && s !== '.');
+		if (climbsAfterName(segments) && named[0]?.toLowerCase() !== hit.folder.name.toLowerCase()) {
+			throw new PathRefused(
+				`"${input}" climbs from one workspace folder into another with "..": name the path inside its folder.`,
+			);
+		}
+		const rest = climbsAfterName(segments) ? named.slice(1) : hit.rest.split('/');
+		const resolved = await this._resolveIn(
+			hit.folder.workspace,
+			hit.rest,
+			rest,
+			input,
+			intent,
+			`${hit.folder.name}/`,
+		);
 		// Deny and protected globs also see the folder's name, so a rule written for "api/**" holds.
 		const full = `${hit.folder.name}${hit.rest ? `/${hit.rest}` : ''}`;
 		if ((intent === 'read' || intent === 'write') && isDeniedRead(full, this._policy)) {
@@ -164,6 +214,7 @@ export class WorkspaceGuard {
 	private async _resolveIn(
 		workspace: Workspace,
 		path: string,
+		segments: string[],
 		input: string,
 		intent: PathIntent,
 		prefix: string,
@@ -181,6 +232,9 @@ export class WorkspaceGuard {
 			const walked = await this._canonical(workspace, path, root, input, prefix);
 			canonical = walked.relative;
 			exists = walked.exists;
+			if (climbsAfterName(segments)) {
+				await this._sameAsKernel(workspace, root, segments, canonical, input, prefix);
+			}
 			if (intent === 'delete' && canonical === '') {
 				throw new PathRefused(`"${input}" resolves to the workspace root; deleting it is not allowed.`);
 			}
@@ -205,11 +259,45 @@ export class WorkspaceGuard {
 	}
 
 	/**
+	 * `a/../b` names `b`, but the kernel opens the folder above wherever `a` really is: when `a`
+	 * is a link the two differ, and what the kernel opens is what counts. Refused when they
+	 * differ (the model is told the real path) or when the kernel's walk leaves the workspace.
+	 */
+	private async _sameAsKernel(
+		workspace: Workspace,
+		root: string,
+		segments: string[],
+		canonical: string,
+		input: string,
+		prefix: string,
+	): Promise<void> {
+		const walk = await kernelWalk(workspace, root, segments);
+		if (walk.kind === 'dangling') {
+			throw new PathRefused(
+				`"${input}" goes through a symlink that points nowhere (${prefix}${walk.via}); it could land outside the workspace, so it is refused.`,
+			);
+		}
+		if (walk.kind === 'outside') {
+			throw new PathRefused(
+				`"${input}" leads outside the workspace: "${walk.via}" is ${walk.where} on disk, so it opens ${walk.opens} (a ".." after a symlink goes above the link's target, not back to where the link is). Only files inside the workspace are allowed.`,
+			);
+		}
+		if (walk.relative !== canonical) {
+			throw new PathRefused(
+				`"${input}" opens ${prefix}${displayPath(walk.relative)}, not ${prefix}${displayPath(canonical)}: a ".." after a symlink goes above the link's target. Name ${prefix}${displayPath(walk.relative)} without "..".`,
+			);
+		}
+	}
+
+	/**
 	 * Execution applies what was approved: resolve again right before acting and refuse when
 	 * the path now lands somewhere else (a folder swapped for a symlink while the card waited).
+	 * The path is walked again as it was asked, `..` and all, so a folder that became a link
+	 * under `race/../x` is seen.
 	 */
 	async confirm(approved: ResolvedPath, intent: PathIntent): Promise<ResolvedPath> {
-		const now = await this.resolve(approved.path, intent);
+		const asked = approved.asked ?? approved.path;
+		const now = approved.word ? await this.resolveWord(asked, intent) : await this.resolve(asked, intent);
 		if (now.canonical !== approved.canonical) {
 			throw new PathRefused(
 				`${displayPath(approved.path)} changed since it was approved: it led to ${displayPath(approved.canonical)} and now leads to ${displayPath(now.canonical)} (a symlink was created or swapped). Nothing was done; call again so the user sees where it really goes.`,

@@ -89,7 +89,11 @@ function candidates(subjects: Subject[], prepared: Preparation | undefined): Can
 				for (const target of parsed.writes) {
 					if (target.path !== undefined) {
 						const checked = normalizeWorkspacePath(target.path);
-						out.list.push({ kind: 'path', value: checked.ok ? checked.path : target.path });
+						out.list.push({
+							kind: 'path',
+							value: checked.ok ? checked.path : target.path,
+							...(target.byArgument ? { needsAllow: false } : {}),
+						});
 					}
 					out.opaque ??= redirectConcern(target.path, target.written, parsed.changesDirectory, 'write');
 				}
@@ -106,8 +110,9 @@ function candidates(subjects: Subject[], prepared: Preparation | undefined): Can
 		}
 	}
 	// Where each path really lands (realpath through symlinks), from prepare: rules see both names.
+	const covered = new Set(prepared?.coveredByCommand ?? []);
 	for (const path of prepared?.canonicalPaths ?? []) {
-		out.list.push({ kind: 'path', value: path });
+		out.list.push({ kind: 'path', value: path, ...(covered.has(path) ? { needsAllow: false } : {}) });
 	}
 	if (commandForms !== 1) {
 		out.commandRule = undefined;
@@ -208,8 +213,13 @@ function matchesOrThrow(rule: PermissionRule, candidate: Candidate, forAllow: bo
 		case 'url':
 			return matchUrlRule(pattern, candidate.value);
 		case 'path':
-			// Deny and ask ignore case (a different case must not slip past); allow is exact.
-			return linearGlob(pattern, { nocase: !forAllow })(candidate.value.replace(/^\.\//, ''));
+			// Deny and ask ignore case and Unicode normal form (a different case or an NFD name must not
+			// slip past); allow is exact.
+			return forAllow
+				? linearGlob(pattern)(candidate.value.replace(/^\.\//, ''))
+				: linearGlob(pattern.normalize('NFC'), { nocase: true })(
+						candidate.value.replace(/^\.\//, '').normalize('NFC'),
+					);
 	}
 }
 

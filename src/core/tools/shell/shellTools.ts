@@ -9,7 +9,8 @@ import { defaultPathPolicy, type PathPolicy } from '../../gate/paths/pathPolicy'
 import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../../gate/paths/paths';
 import { splitCommandLine } from '../../shell/shellRules';
 import { landingName } from '../../shell/shellWrites';
-import { operandConcerns, walkConcerns } from '../../shell/shellOperands';
+import { defaultGit, wordReasons } from './shellReasons';
+import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';
 import { durationText } from '../../util/duration';
 
@@ -28,6 +29,8 @@ export interface ShellToolDeps {
 	pathPolicy?(): PathPolicy;
 	/** The one gate; without it, a gate over pathPolicy(). */
 	gate?: Gate;
+	/** git, asked what a git command will print; the gate's neutralised git by default. */
+	git?: GitQuestions;
 }
 
 function gateOfShell(deps: ShellToolDeps): Gate {
@@ -38,7 +41,7 @@ function gateOfShell(deps: ShellToolDeps): Gate {
 interface ShellPlan {
 	choice: BackendChoice;
 	cwd: ResolvedPath;
-	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write' }>;
+	targets: Array<{ resolved: ResolvedPath; intent: 'read' | 'write'; byArgument?: true }>;
 	/** Why the card asked: a reason that appears only after approval (a word now names a link out) stops the run. */
 	reasons: string[];
 }
@@ -141,7 +144,7 @@ async function plan(
 	const parsed = splitCommandLine(command);
 	const targets: ShellPlan['targets'] = [];
 	const reasons: string[] = [];
-	const check = async (written: string, path: string | undefined, intent: 'read' | 'write') => {
+	const check = async (written: string, path: string | undefined, intent: 'read' | 'write', byArgument?: true) => {
 		if (path === undefined) {
 			reasons.push(`${written}: the file it writes is only known when bash runs it`);
 			return undefined;
@@ -151,8 +154,9 @@ async function plan(
 			return undefined;
 		}
 		try {
-			const resolved = await guard.resolve(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
-			targets.push({ resolved, intent });
+			// As the kernel will open it: every segment a name, each `..` after the real folder it follows.
+			const resolved = await guard.resolveWord(cwd.canonical ? `${cwd.canonical}/${path}` : path, intent);
+			targets.push({ resolved, intent, ...(byArgument ? { byArgument } : {}) });
 			if (intent === 'write' && resolved.protectedReason) {
 				reasons.push(`${written}: ${resolved.protectedReason}`);
 			}
@@ -164,7 +168,7 @@ async function plan(
 		}
 	};
 	for (const target of parsed.writes) {
-		const resolved = await check(target.written, target.path, 'write');
+		const resolved = await check(target.written, target.path, 'write', target.byArgument);
 		if (!resolved || !target.into || (await workspace.stat(resolved.path))?.type !== 'directory') {
 			continue;
 		}
@@ -179,27 +183,6 @@ async function plan(
 	}
 	for (const target of parsed.reads) await check(target.written, target.path, 'read');
 	return { cwd, targets, reasons };
-}
-
-/**
- * The words commands are given name files too (`cat .env`, `sort -o .git/hooks/x`): judged like
- * paths, where the backend will see them (in the sandbox `/workspace/…` is the workspace).
- */
-async function wordReasons(
-	command: string,
-	cwd: string,
-	files: { guard: WorkspaceGuard; workspace: Workspace; policy: PathPolicy },
-	backend: CommandBackend,
-): Promise<string[]> {
-	const parsed = splitCommandLine(command);
-	const context = {
-		...files,
-		cwd,
-		directories: parsed.directories,
-		dotglob: /dotglob|GLOBIGNORE/.test(command),
-		sandbox: backend === 'sandbox',
-	};
-	return [...(await operandConcerns(parsed.operands, context)), ...(await walkConcerns(parsed.walks, context))];
 }
 
 export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
@@ -236,8 +219,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				);
 			}
 			const choice = await deps.selector.choose();
-			const files = { guard, workspace, policy: gate.policy };
-			reasons.push(...(await wordReasons(input.command, cwd.canonical, files, choice.backend)));
+			const judge = { guard, workspace, gate, git: deps.git ?? defaultGit() };
+			reasons.push(...(await wordReasons(input.command, cwd.canonical, judge, choice.backend)));
 			const folders = multiRootFolders(workspace);
 			// The sandbox has every folder under /workspace; a terminal has no such place, only the folders themselves.
 			if (folders && cwd.canonical === '' && choice.backend === 'terminal') {
@@ -259,6 +242,7 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				data,
 				protectedReasons: reasons,
 				canonicalPaths: targets.map(t => t.resolved.canonical),
+				coveredByCommand: targets.filter(t => t.byArgument).map(t => t.resolved.canonical),
 			};
 		},
 		async execute(input, context): Promise<ToolResult> {
@@ -274,10 +258,10 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				await guard.confirm(target.resolved, target.intent);
 			}
 			// ...and every word still names what it named then (a file swapped for a link to .env while the card waited).
-			const files = { guard, workspace: context.workspace, policy: gate.policy };
+			const judge = { guard, workspace: context.workspace, gate, git: deps.git ?? defaultGit() };
 			const now = [
 				...(await plan(input.command, input.cwd, guard, context.workspace)).reasons,
-				...(await wordReasons(input.command, cwd, files, approved.choice.backend)),
+				...(await wordReasons(input.command, cwd, judge, approved.choice.backend)),
 			];
 			const changed = now.filter(reason => !approved.reasons.includes(reason));
 			if (changed.length > 0) {

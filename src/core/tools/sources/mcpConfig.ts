@@ -4,11 +4,19 @@
  * `envFile`, `cwd`) or remote (`url`, `headers`; type `http` = Streamable HTTP with the SSE
  * fallback, `sse` = the old transport only), plus `inputs` that `${input:id}` refers to.
  * Parsing never throws: every entry that is wrong becomes an error line saying what to fix.
+ *
+ * The portable format (a workspace's `.mcp.json`, Copilot's `~/.copilot/mcp-config.json`, the
+ * shape Claude Code and Copilot CLI read too) keys the same entries under `mcpServers` and names
+ * stdio `local` as well: https://code.visualstudio.com/docs/agents/reference/mcp-configuration.
+ * Its `tools` filter is not read: every tool a server lists is reviewed and pinned as usual.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isRecord } from '../../util/json';
 
 export type McpScope = 'workspace' | 'user';
+
+/** VS Code's own files and settings (`servers`), or the portable files (`mcpServers`). */
+export type McpFileFormat = 'vscode' | 'portable';
 
 export interface McpServerConfig {
 	name: string;
@@ -38,7 +46,12 @@ export interface McpConfig {
 	errors: string[];
 }
 
-export function parseMcpConfigText(text: string, scope: McpScope, origin: string): McpConfig {
+export function parseMcpConfigText(
+	text: string,
+	scope: McpScope,
+	origin: string,
+	format: McpFileFormat = 'vscode',
+): McpConfig {
 	const errors: ParseError[] = [];
 	const value = parseJsonc(text, errors, { allowTrailingComma: true });
 	if (errors.length > 0) {
@@ -51,21 +64,27 @@ export function parseMcpConfigText(text: string, scope: McpScope, origin: string
 			],
 		};
 	}
-	return parseMcpConfig(value, scope, origin);
+	return parseMcpConfig(value, scope, origin, format);
 }
 
-export function parseMcpConfig(value: unknown, scope: McpScope, origin: string): McpConfig {
+export function parseMcpConfig(
+	value: unknown,
+	scope: McpScope,
+	origin: string,
+	format: McpFileFormat = 'vscode',
+): McpConfig {
+	const serversKey = format === 'portable' ? 'mcpServers' : 'servers';
 	const out: McpConfig = { servers: [], inputs: [], errors: [] };
 	if (value === undefined || value === null) {
 		return out;
 	}
 	if (!isRecord(value)) {
-		out.errors.push(`${origin}: expected an object with "servers" (and optionally "inputs").`);
+		out.errors.push(`${origin}: expected an object with "${serversKey}" (and optionally "inputs").`);
 		return out;
 	}
-	const servers = value.servers ?? {};
+	const servers = value[serversKey] ?? {};
 	if (!isRecord(servers)) {
-		out.errors.push(`${origin}: "servers" must be an object keyed by server name.`);
+		out.errors.push(`${origin}: "${serversKey}" must be an object keyed by server name.`);
 	} else {
 		for (const [name, raw] of Object.entries(servers)) {
 			const server = parseServer(name, raw, scope);
@@ -111,8 +130,10 @@ function parseServer(name: string, raw: unknown, scope: McpScope): McpServerConf
 	if (!isRecord(raw)) {
 		return 'expected an object with "command" or "url".';
 	}
+	// `local` is the portable format's other name for stdio.
+	const declared = raw.type === 'local' ? 'stdio' : raw.type;
 	const type =
-		raw.type ?? (typeof raw.command === 'string' ? 'stdio' : typeof raw.url === 'string' ? 'http' : undefined);
+		declared ?? (typeof raw.command === 'string' ? 'stdio' : typeof raw.url === 'string' ? 'http' : undefined);
 	if (type === 'stdio') {
 		if (typeof raw.command !== 'string' || raw.command.trim() === '') {
 			return 'a stdio server needs "command" (the program to run).';

@@ -7,6 +7,7 @@
 export type Meaning =
 	| { kind: 'toolFormat' }
 	| { kind: 'toolsUnsupported'; vllm: boolean }
+	| { kind: 'toolSchema' }
 	| { kind: 'reasoningRefused' }
 	| { kind: 'outputBudget'; cap?: number }
 	| { kind: 'contextOverflow' }
@@ -22,6 +23,15 @@ const TOOL_FORMAT =
 	/error parsing tool call|failed to parse (?:the )?(?:input|tool|function)|tool[ _-]?call (?:pars|format)|tool_use_failed|failed_generation|invalid tool call|(?:could not|cannot|unable to) parse (?:the )?(?:tool|function)|failed to call a function|malformed (?:tool|function) call/i;
 const NO_TOOLS =
 	/does not support (?:tools|function calling|tool calling)|tool choice requires --enable-auto-tool-choice|--tool-call-parser|tools? (?:are|is) not supported|tool_choice.*not supported|--jinja/i;
+/**
+ * The server could not turn the tool schemas into what constrains its sampling (llama.cpp and
+ * LM Studio compile them into one GBNF grammar; vLLM and SGLang into xgrammar or outlines): a
+ * clause naming that machinery and saying it failed, whatever the status and the envelope.
+ */
+const SCHEMA_SUBJECT =
+	/\b(?:grammars?|gbnf|e?bnf|samplers?|sampling subsystem|json[ -]?schemas?|schema conversion|invalid schema for (?:function|tool)|(?:tool[- ]call |automatic )?parser (?:generation|for (?:this|the) template)|structured outputs?|(?:constrained|guided) decoding|xgrammar|outlines|llguidance|repetitions?|rules? (?:that|which) (?:are|is) going to be repeated)\b/i;
+const SCHEMA_FAILED =
+	/\b(?:fail\w*|could not|couldn't|cannot|can't|unable|invalid|unsupported|not supported|exceeds?|too (?:large|complex|many|deep|long)|unresolved|unexpected empty|please reduce|not (?:valid|allowed))\b/i;
 const REASONING_REFUSED = /reasoning_content|\bthinking\b.*(?:not (?:allowed|permitted|supported)|unexpected|extra)/i;
 /** An output budget: the parameter, then what is wrong with it. */
 const BUDGET_NAME =
@@ -48,6 +58,7 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if (TOOL_FORMAT.test(text)) return { kind: 'toolFormat' };
 	if (NO_TOOLS.test(text))
 		return { kind: 'toolsUnsupported', vllm: /enable-auto-tool-choice|tool-call-parser/i.test(text) };
+	if (toldSchemaFailed(text)) return { kind: 'toolSchema' };
 	if ((status === 400 || status === 422) && REASONING_REFUSED.test(text)) return { kind: 'reasoningRefused' };
 	const budget = budgetMeaning(text, asked);
 	if (budget) return budget;
@@ -108,6 +119,15 @@ const SPENT =
 	/\b(?:exceed\w*|insufficient|run out|ran out|out of|exhausted|reached|too low|cap|upgrade|recharge|top[- ]?up|depleted|used up|limit)\b/i;
 const BUSY =
 	/\b(?:too busy|is busy|congested|high (?:load|demand|traffic)|try (?:again )?later|warming up|please wait)\b/i;
+
+/** One clause names the grammar (or schema, or sampler) and says it failed: "Failed to initialize samplers: failed to parse grammar". */
+function toldSchemaFailed(text: string): boolean {
+	const clauses = text
+		.replace(/\\n/g, '\n')
+		.replace(/"[\w$.-]+"\s*:/g, ' ')
+		.split(/(?<=[.!?;])\s+|\n+/);
+	return clauses.some(c => SCHEMA_SUBJECT.test(c) && SCHEMA_FAILED.test(c));
+}
 
 function toldAbout(text: string): {
 	promptTooLong: boolean;

@@ -1,5 +1,5 @@
-import type { NoticeCode } from '../../noticeCodes';
 import { AgentError } from '../../../errors';
+import type { NoticeCode } from '../../noticeCodes';
 import type { CanonicalMessage } from '../../../llm/canonical';
 import type { ToolSpec } from '../../../llm/chatModel';
 import { estimateTokens } from '../../guards/guards';
@@ -10,6 +10,8 @@ import { stopAdvice } from './failureAdvice';
 import type { RecoveryContext, RequestPlan, RequestResult } from '../recovery';
 import { retryDelayMs, type RetryBudget } from './retryBudget';
 import { exampleArguments } from '../review/textMode';
+import { simplifyTools } from './schemaRefusal';
+import { giveUp, retract } from './giveUp';
 
 const MAX_UNREACHABLE_RETRIES = 3;
 /** An error nobody recognises is sent again at most this often, then shown as it came. */
@@ -50,6 +52,9 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 	if (!ctx.settings.enabled) {
 		return giveUp(f);
 	}
+	if (ctx.toolChoice && refusesForcing(f)) {
+		return { ...giveUp(f), forceRefused: true };
+	}
 	switch (c.action) {
 		case 'stop':
 			return giveUp(f, stopAdvice(c, ctx.settings, ctx.clock.now()));
@@ -73,6 +78,8 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 			}
 			retract(ctx, f.partial, 'retry');
 			return undefined;
+		case 'simplifyTools':
+			return simplifyTools(f);
 		case 'compact':
 			return compact(f);
 		case 'lowerMaxTokens':
@@ -84,16 +91,24 @@ export async function handleFailure(f: Failure): Promise<RequestResult | undefin
 	}
 }
 
-/** Ends the request: the error as it came, the server's own words in it, and what to do. */
-function giveUp(f: Failure, why?: string): RequestResult {
-	const words = f.c.words.trim();
-	const said =
-		words && !f.error.message.includes(words.slice(0, 200)) ? ` The server said: "${words.slice(0, 500)}".` : '';
-	const error =
-		why || said
-			? new AgentError(f.error.code, joinSentences(`${f.error.message}${said}`, why ?? ''), f.error.details)
-			: f.error;
-	return { ok: false, error, partial: f.partial };
+/**
+ * A forced request the server turned down as a request (a 4xx, or 501), for what it asked rather
+ * than for its size, its account or a passing fault: the forced call is what it refused.
+ */
+function refusesForcing(f: Failure): boolean {
+	const status = f.c.status;
+	const clientError =
+		status !== undefined &&
+		((status >= 400 && status < 500 && ![408, 425, 429].includes(status)) || status === 501);
+	const notAboutForcing = new Set([
+		'contextOverflow',
+		'outputBudget',
+		'billing',
+		'outOfMemory',
+		'format',
+		'cancelled',
+	]);
+	return clientError && !notAboutForcing.has(f.c.failureClass) && status !== 401 && status !== 403 && status !== 404;
 }
 
 /** R3: a call recovered from the server's parse error runs; otherwise the model is told what was wrong. */
@@ -263,21 +278,6 @@ function gaveUp(budget: RetryBudget, because: string): string {
 	return count === 0
 		? `No retry was left: ${because}.`
 		: `Gave up after ${count} ${count === 1 ? 'retry' : 'retries'} this turn: ${because}.`;
-}
-
-/** An error's sentence and what recovery adds to it, as two sentences. */
-export function joinSentences(first: string, second: string): string {
-	const head = first.trim();
-	if (!second) {
-		return head;
-	}
-	return head && !/[.!?:]$/.test(head) ? `${head}. ${second}` : `${head} ${second}`.trim();
-}
-
-function retract(ctx: RecoveryContext, partial: string, reason: 'retry' | 'recovered'): void {
-	if (partial) {
-		ctx.emit({ type: 'textRetracted', turnId: ctx.turnId, reason });
-	}
 }
 
 async function pause(ctx: RecoveryContext, ms: number): Promise<void> {

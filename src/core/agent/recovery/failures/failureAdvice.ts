@@ -21,6 +21,7 @@ export function stopAdvice(c: Classification, settings: RecoverySettings, now: n
 		case 'contextOverflow':
 		case 'outputBudget':
 		case 'toolsUnsupported':
+		case 'toolSchema':
 		case 'reasoningRefused':
 		case 'unknown':
 		case 'cancelled':

@@ -18,6 +18,7 @@ export type FailureClass =
 	| 'contextOverflow'
 	| 'outputBudget'
 	| 'toolsUnsupported'
+	| 'toolSchema'
 	| 'billing'
 	| 'outOfMemory'
 	| 'waitTooLong'
@@ -40,6 +41,8 @@ export type RecoveryAction =
 	| 'lowerMaxTokens'
 	/** The server takes no native tools for this model: go on with calls written as text. */
 	| 'textMode'
+	/** The server could not compile the tool schemas (its grammar): fewer tools in their simplest form, once, then stop. */
+	| 'simplifyTools'
 	/** The server refused the reasoning Keel sent back with earlier calls: send the request without it. */
 	| 'dropReasoning'
 	| 'stop';
@@ -141,10 +144,13 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 				label: 'Malformed tool call',
 				raw: extractProviderRaw(base.words),
 			};
-		// What an HTTP error or a broken stream means is in its status and words, read after this.
+		// What an HTTP error or a broken stream means is in its status and words, read after this;
+		// a history refused again after it was re-formed for the rule the server named cannot pass as sent.
 		case 'modelHttp':
 		case 'modelStream':
-			return undefined;
+			return error.details.historyRule
+				? { ...base, failureClass: 'permanent', action: 'stop', label: 'Server refused the history' }
+				: undefined;
 	}
 }
 
@@ -165,6 +171,13 @@ function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefine
 				failureClass: 'toolsUnsupported',
 				action: 'textMode',
 				label: meaning.vllm ? 'vllm' : 'Server takes no native tool calls',
+			};
+		case 'toolSchema':
+			return {
+				...base,
+				failureClass: 'toolSchema',
+				action: 'simplifyTools',
+				label: `The server could not compile the tool schemas${code}`,
 			};
 		case 'reasoningRefused':
 			return {

@@ -57,6 +57,7 @@ export function watchStream(model: ChatModel, watch: StreamWatch): ChatModel {
 	return {
 		id: model.id,
 		server,
+		forcing: model.forcing,
 		async *stream(request) {
 			const silence = new AbortController();
 			const outer = request.signal;

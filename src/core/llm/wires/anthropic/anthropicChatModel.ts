@@ -7,6 +7,7 @@ import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { anthropicForcing, type ForcingPrior } from '../../forcing';
 import { holdSecret } from '../../../gate/redact/heldSecrets';
 
 // Built into dist/vendor/anthropic-sdk.js and loaded only when an Anthropic model is used.
@@ -29,10 +30,12 @@ export interface AnthropicChatModelOptions extends EndpointInfo {
  */
 export class AnthropicChatModel implements ChatModel {
 	readonly id: string;
+	readonly forcing: ForcingPrior;
 	private readonly _client: Anthropic;
 
 	constructor(private readonly _options: AnthropicChatModelOptions) {
 		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
+		this.forcing = anthropicForcing(_options.baseUrl);
 		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
 		holdSecret(_options.apiKey, 'API key', 4);
 		this._client = new (loadSdk())({
@@ -67,6 +70,14 @@ export class AnthropicChatModel implements ChatModel {
 						system,
 						messages: messages as Anthropic.MessageParam[],
 						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
+						...(tools.length > 0 && request.toolChoice
+							? {
+									tool_choice:
+										request.toolChoice.kind === 'required'
+											? { type: 'any' as const }
+											: { type: 'tool' as const, name: request.toolChoice.name },
+								}
+							: {}),
 						stream: true,
 					},
 					{ signal: request.signal },

@@ -1,5 +1,5 @@
 import { finishReason } from '../../stream/stopReasons';
-import { randomUUID } from 'crypto';
+import { newCallId } from '../../../util/ids';
 import type { ModelEvent, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import type { OllamaChunk } from './ollamaWire';
@@ -96,7 +96,7 @@ export class OllamaStreamReader implements Completion {
 			}
 			const call = {
 				index: this._calls.length,
-				id: wire.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+				id: wire.id || newCallId(),
 				name,
 				rawArguments,
 			};

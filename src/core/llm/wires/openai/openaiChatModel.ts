@@ -1,12 +1,13 @@
 import type OpenAI from 'openai';
-import { type AgentError } from '../../../errors';
+import { AgentError } from '../../../errors';
 import type { ChatModel, ChatRequest, ModelEvent, ModelServer, ServerKind } from '../../chatModel';
 import { withOpenAIErrorEnvelope } from '../../stream/errorEnvelope';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from '../../stream/readStream';
-import { isIdRuleError, type IdRule } from '../wireIds';
-import { toOpenAIMessages, toOpenAITools } from './openaiWire';
+import { historyRuleIn, type HistoryRule } from '../historyRules';
+import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWire';
+import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
 import { lazyRequire } from '../../../util/lazyRequire';
 import { holdSecret } from '../../../gate/redact/heldSecrets';
@@ -30,13 +31,19 @@ export interface OpenAIChatModelOptions extends EndpointInfo {
 /** Chat completions over any OpenAI-compatible endpoint (Ollama /v1, llama.cpp, LM Studio, Z.AI, OpenAI). */
 export class OpenAIChatModel implements ChatModel {
 	readonly id: string;
+	readonly forcing: ForcingPrior;
 	private _sdkClient: OpenAI | undefined;
-	/** Learned from the server's own 400s, once per model: the id form it takes, the name of the output budget. */
-	private _idRule: IdRule = 'openai';
+	/**
+	 * Learned from the server's own 400s, once per model: the history rules it named (which
+	 * turn on the strict form: nine-character ids, every result answering a call in the request),
+	 * the name of the output budget.
+	 */
+	private readonly _historyRules = new Set<HistoryRule>();
 	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
 		this.id = `openai:${_options.baseUrl}#${_options.model}`;
+		this.forcing = openaiForcing(_options.provider);
 		// The key this model sends is cut wherever a server echoes it (errors, reports, the log).
 		holdSecret(_options.apiKey, 'API key', 4);
 	}
@@ -76,8 +83,8 @@ export class OpenAIChatModel implements ChatModel {
 	}
 
 	/**
-	 * Sends the request. A 400 about the form of the ids sent back (Mistral wants nine
-	 * alphanumerics) or about `max_tokens` (OpenAI's reasoning models want
+	 * Sends the request. A 400 that names a rule of the history sent back (an id's form, an id
+	 * that answers no call, the order of roles, a missing field; historyRules.ts) or about `max_tokens` (OpenAI's reasoning models want
 	 * `max_completion_tokens`) is fixed and sent once more, and remembered for this model.
 	 */
 	private async _open(request: ChatRequest, kind: ServerKind | undefined): Promise<Response> {
@@ -92,15 +99,22 @@ export class OpenAIChatModel implements ChatModel {
 				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				throw mapped;
+				const rule = mapped.details.status === 400 ? ruleOfOurHistory(words) : undefined;
+				// Refused again in the strict form: the same request cannot pass, the chat shows the server's words.
+				throw rule && this._historyRules.size > 0
+					? new AgentError(mapped.code, mapped.message, { ...mapped.details, historyRule: rule })
+					: mapped;
 			}
 		}
 	}
 
 	private _learn(words: string, request: ChatRequest): boolean {
-		if (this._idRule !== 'nine' && isIdRuleError(words)) {
-			this._idRule = 'nine';
-			return true;
+		const rule = ruleOfOurHistory(words);
+		if (rule) {
+			// Re-formed once: a server that refuses the strict form too has its words shown.
+			const reform = this._historyRules.size === 0;
+			this._historyRules.add(rule);
+			return reform;
 		}
 		if (
 			askedOutputTokens(request.maxTokens, this._options.maxOutputTokens) !== undefined &&
@@ -117,7 +131,8 @@ export class OpenAIChatModel implements ChatModel {
 		request: ChatRequest,
 		kind: ServerKind | undefined,
 	): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
-		const tools = toOpenAITools(request.tools);
+		const tools = toOpenAITools(request.tools, request.strictTools === true && request.toolChoice !== undefined);
+		const toolChoice = tools.length > 0 ? toOpenAIToolChoice(request.toolChoice) : undefined;
 		const budget = askedOutputTokens(request.maxTokens, this._options.maxOutputTokens);
 		const replay = replaysReasoning(this._options.model) || request.keepReasoning === true;
 		return {
@@ -125,9 +140,10 @@ export class OpenAIChatModel implements ChatModel {
 			messages: toOpenAIMessages(
 				request.messages,
 				replay,
-				this._idRule,
+				this._historyRules.size > 0 ? 'nine' : 'openai',
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
+			...(toolChoice ? { tool_choice: toolChoice } : {}),
 			stream: true,
 			stream_options: { include_usage: true },
 			...(budget !== undefined ? { [this._budgetField]: budget } : {}),
@@ -200,4 +216,15 @@ function headerRecord(headers: unknown): Record<string, string> | undefined {
 	const out: Record<string, string> = {};
 	(headers as Headers).forEach((value, key) => (out[key.toLowerCase()] = value));
 	return out;
+}
+
+/**
+ * A rule the history Keel wrote can break. Replayed arguments are always valid JSON objects
+ * (openaiWire.ts), so words about arguments that do not parse speak of the model's own call the
+ * server could not read: that is the failure table's to recover (ask the model again), not a
+ * history to re-form.
+ */
+function ruleOfOurHistory(words: string): HistoryRule | undefined {
+	const rule = historyRuleIn(words);
+	return rule === 'jsonArguments' ? undefined : rule;
 }

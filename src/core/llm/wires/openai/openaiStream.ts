@@ -1,5 +1,5 @@
 import { finishReason } from '../../stream/stopReasons';
-import { randomUUID } from 'crypto';
+import { newCallId } from '../../../util/ids';
 import type { ModelEvent, PrefillProgress, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import { inStreamError, payloadError } from '../../stream/payloadError';
@@ -89,7 +89,7 @@ export class OpenAIStreamReader implements Completion {
 			inStreamError(payloadError(tryParseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
 		}
 		const reason = finishReason(this._finishReason ?? 'stop');
-		const calls = this._assembler.finish(() => `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`);
+		const calls = this._assembler.finish(() => newCallId());
 		for (const call of calls) {
 			yield {
 				type: 'toolCall',

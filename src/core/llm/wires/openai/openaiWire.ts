@@ -1,6 +1,7 @@
 import { asObject } from '../anthropic/anthropicWire';
 import type { CanonicalMessage } from '../../canonical';
-import type { ToolSpec } from '../../chatModel';
+import type { ToolChoice, ToolSpec } from '../../chatModel';
+import { strictSchema } from '../../../tools/strictSchemas';
 import { openaiUserContent } from '../../imageParts';
 import { wireId, type IdRule } from '../wireIds';
 
@@ -20,12 +21,19 @@ export type WireMessage =
 			reasoning_content?: string;
 			reasoning?: string;
 	  }
-	| { role: 'tool'; tool_call_id: string; content: string };
+	| { role: 'tool'; tool_call_id: string; name: string; content: string };
 
 /**
  * Canonical → OpenAI chat messages. Consecutive tool calls belong to one assistant message
  * (the text that preceded them, if any), and each result answers its call by `tool_call_id`,
  * in the form the server takes (wireIds.ts).
+ *
+ * Written in a form that stays the same from request to request and that the strict servers take:
+ * every result carries its tool's `name` (some servers require it). Text that follows a tool
+ * result (a correction, a nudge, the user's next words) is a `user` message, which keeps the
+ * cached prefix; once a server has named a history rule (the strict form, `idRule` 'nine') it
+ * travels at the end of that result instead, since Mistral refuses `user` directly after `tool`
+ * (https://github.com/zed-industries/zed/issues/37021).
  */
 export function toOpenAIMessages(
 	messages: readonly CanonicalMessage[],
@@ -33,23 +41,29 @@ export function toOpenAIMessages(
 	idRule: IdRule = 'openai',
 ): WireMessage[] {
 	const out: WireMessage[] = [];
+	const called = new Set<string>();
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
 				// A note later in the history is read as the user's side: many templates allow a system message only first.
-				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
+				if (index === 0) {
+					out.push({ role: 'system', content: message.content });
+				} else {
+					pushUserText(out, message.content, idRule);
+				}
 				break;
 			case 'user':
-				out.push(
-					message.images?.length
-						? { role: 'user', content: openaiUserContent(message.content, message.images) }
-						: { role: 'user', content: message.content },
-				);
+				if (message.images?.length) {
+					out.push({ role: 'user', content: openaiUserContent(message.content, message.images) });
+				} else {
+					pushUserText(out, message.content, idRule);
+				}
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });
 				break;
 			case 'tool_call': {
+				called.add(message.data.id);
 				const call: WireToolCall = {
 					id: wireId(message.data.id, idRule),
 					type: 'function',
@@ -80,9 +94,15 @@ export function toOpenAIMessages(
 				break;
 			}
 			case 'tool_result':
+				// In the strict form a result whose call is not in the request (compacted away) is told as text.
+				if (idRule === 'nine' && !called.has(message.data.toolCallId)) {
+					pushUserText(out, `Result of ${message.data.name}:\n${message.content}`, idRule);
+					break;
+				}
 				out.push({
 					role: 'tool',
 					tool_call_id: wireId(message.data.toolCallId, idRule),
+					name: message.data.name,
 					content: message.content,
 				});
 				break;
@@ -91,11 +111,41 @@ export function toOpenAIMessages(
 	return out;
 }
 
-export function toOpenAITools(tools: readonly ToolSpec[]) {
-	return tools.map(tool => ({
-		type: 'function' as const,
-		function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-	}));
+/** `strict`: each schema in its strict form where it has one (strictSchemas.ts), marked so. */
+export function toOpenAITools(tools: readonly ToolSpec[], strict = false) {
+	return tools.map(tool => {
+		const strictForm = strict ? strictSchema(tool.parameters) : undefined;
+		return {
+			type: 'function' as const,
+			function: {
+				name: tool.name,
+				description: tool.description,
+				parameters: strictForm ?? tool.parameters,
+				...(strictForm ? { strict: true } : {}),
+			},
+		};
+	});
+}
+
+export function toOpenAIToolChoice(choice: ToolChoice | undefined) {
+	if (!choice) return undefined;
+	return choice.kind === 'required'
+		? ('required' as const)
+		: { type: 'function' as const, function: { name: choice.name } };
+}
+
+/**
+ * The user's side, as its own message; in the strict form (a server named a history rule) after
+ * the tool result it would otherwise follow. Only there: folding text into a result already sent
+ * changes a message the server has cached, and every later request re-prefills from it.
+ */
+function pushUserText(out: WireMessage[], text: string, idRule: IdRule): void {
+	const last = out[out.length - 1];
+	if (idRule === 'nine' && last?.role === 'tool') {
+		last.content = last.content ? `${last.content}\n\n${text}` : text;
+	} else {
+		out.push({ role: 'user', content: text });
+	}
 }
 
 function validJson(parsed: unknown, raw: string): string {

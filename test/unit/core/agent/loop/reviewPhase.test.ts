@@ -102,9 +102,11 @@ describe('turn phases: fenced shell blocks in text mode', () => {
 		state.step = 2;
 		const output = fencedShellCalls(state, ctx, response({ text: 'Let me look.\n```bash\nls -la\n```' }));
 		assert.deepStrictEqual(
-			output.calls.map(c => [c.id, c.name, c.rawArguments]),
-			[['t1-s2-b0', 'run_command', '{"command":"ls -la"}']],
+			output.calls.map(c => [c.name, c.rawArguments]),
+			[['run_command', '{"command":"ls -la"}']],
 		);
+		// An id Keel makes up passes every known server's rule (Mistral's nine letters or digits).
+		assert.match(output.calls[0].id, /^[A-Za-z0-9]{9}$/);
 		assert.strictEqual(output.text, 'Let me look.');
 		assert.deepStrictEqual(
 			of('textRetracted').map(e => e.reason),

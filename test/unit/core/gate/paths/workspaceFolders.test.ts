@@ -4,7 +4,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { containerSpec, defaultLimits, sandboxMountPoints } from '../../../../../src/core/exec/sandboxSpec';
+import { sandboxMountPoints } from '../../../../../src/core/exec/sandboxSpec';
+import { specFor } from '../../../../support/sandboxPlan';
 import { buildSystemPrompt } from '../../../../../src/core/agent/loop/systemPrompt';
 import { NodeWorkspace } from '../../../../../src/core/tools/files/nodeWorkspace';
 import { normalizeWorkspacePath, WorkspaceGuard } from '../../../../../src/core/gate/paths/paths';
@@ -114,15 +115,11 @@ describe('multi-root workspace folders', () => {
 		await assert.rejects(guard.resolve('api/../../x', 'read'), /leaves the workspace/);
 	});
 
-	it("the sandbox mounts each folder at /workspace/<name>, with each folder's protected paths read-only", () => {
-		const spec = containerSpec(
-			[
-				{ name: 'api', path: path.join(base, 'api') },
-				{ name: 'web', path: path.join(base, 'web') },
-			],
-			'img',
-			defaultLimits,
-		);
+	it("the sandbox mounts each folder at /workspace/<name>, with each folder's protected paths read-only", async () => {
+		const spec = await specFor([
+			{ name: 'api', path: path.join(base, 'api') },
+			{ name: 'web', path: path.join(base, 'web') },
+		]);
 		const mounts = spec.HostConfig!.Mounts!.map(
 			m => `${m.Target}${m.ReadOnly ? ' (ro)' : ''} ← ${path.relative(base, m.Source!)}`,
 		);
@@ -138,29 +135,19 @@ describe('multi-root workspace folders', () => {
 			[{ source: '/x/api', target: '/workspace' }],
 			'one folder: mounted as before',
 		);
-		assert.throws(
-			() =>
-				containerSpec(
-					[
-						{ name: 'a', path: base },
-						{ name: '..', path: '/srv' },
-					],
-					'img',
-					defaultLimits,
-				),
+		await assert.rejects(
+			specFor([
+				{ name: 'a', path: base },
+				{ name: '..', path: '/srv' },
+			]),
 			/cannot be a mount point/,
 		);
-		assert.throws(
-			() =>
-				containerSpec(
-					[
-						{ name: 'a', path: base },
-						{ name: 'b', path: '/var' },
-					],
-					'img',
-					defaultLimits,
-				),
-			/contains the Docker socket/,
+		await assert.rejects(
+			specFor([
+				{ name: 'a', path: base },
+				{ name: 'b', path: '/var/run' },
+			]),
+			/where container engines keep their sockets/,
 		);
 	});
 

@@ -39,12 +39,14 @@ describe('WorkspaceGuard', () => {
 			canonical: 'src/new/file.ts',
 			exists: false,
 			protectedReason: undefined,
+			asked: 'src/new/file.ts',
 		});
 		assert.deepStrictEqual(await guard.resolve('alias/x.ts', 'write'), {
 			path: 'alias/x.ts',
 			canonical: 'src/x.ts',
 			exists: false,
 			protectedReason: undefined,
+			asked: 'alias/x.ts',
 		});
 	});
 

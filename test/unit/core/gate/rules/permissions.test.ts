@@ -78,6 +78,33 @@ describe('permissions', () => {
 		);
 	});
 
+	it("a file an allowed program writes by its own option is covered by the command's allow; deny and ask rules still see it", () => {
+		const rules: PermissionRule[] = [
+			{ tool: 'run_command', match: 'sort *', action: 'allow' },
+			{ tool: 'run_command', match: 'echo *', action: 'allow' },
+			{ tool: '*', match: 'locked/**', action: 'deny' },
+			{ tool: '*', match: 'review/**', action: 'ask' },
+		];
+		for (const line of ['sort -o out.txt a.txt', 'sort --output=out.txt a.txt', 'sort -oout.txt a.txt']) {
+			assert.strictEqual(decide(run, line, rules).verdict, 'allow', line);
+		}
+		assert.strictEqual(decide(run, 'sort -o locked/x a.txt', rules).verdict, 'deny');
+		assert.strictEqual(decide(run, 'sort --output review/x a.txt', rules).verdict, 'ask');
+		// A redirection is the shell's write, not the program's: the allow on echo does not cover it.
+		assert.strictEqual(decide(run, 'echo x > out.txt', rules).verdict, 'ask');
+		// The canonical path prepare found is covered the same way, only when it was written by an argument.
+		assert.strictEqual(
+			decide(run, 'sort -o out.txt a.txt', rules, {
+				prepared: { canonicalPaths: ['out.txt'], coveredByCommand: ['out.txt'] },
+			}).verdict,
+			'allow',
+		);
+		assert.strictEqual(
+			decide(run, 'sort -o out.txt a.txt', rules, { prepared: { canonicalPaths: ['out.txt'] } }).verdict,
+			'ask',
+		);
+	});
+
 	it('"Always allow" suggests the exact subject, escaped', () => {
 		assert.deepStrictEqual(decide(write, 'src/[id].ts', []).suggestedRule, {
 			tool: 'write_file',

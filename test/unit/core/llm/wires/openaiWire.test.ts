@@ -39,8 +39,8 @@ describe('OpenAI wire translation', () => {
 			['a', 'b'],
 		);
 		assert.deepStrictEqual(wire.slice(3), [
-			{ role: 'tool', tool_call_id: 'a', content: 'X' },
-			{ role: 'tool', tool_call_id: 'b', content: 'Y' },
+			{ role: 'tool', tool_call_id: 'a', name: 'read_file', content: 'X' },
+			{ role: 'tool', tool_call_id: 'b', name: 'list_directory', content: 'Y' },
 		]);
 	});
 

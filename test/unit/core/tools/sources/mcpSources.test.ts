@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import * as fc from 'fast-check';
 import { parseMcpConfigText } from '../../../../../src/core/tools/sources/mcpConfig';
 import {
 	inputIds,
@@ -107,6 +108,82 @@ describe('MCP configuration (VS Code mcp.json format)', () => {
 	});
 });
 
+// VS Code 1.140's portable files (workspace .mcp.json, ~/.copilot/mcp-config.json) key the same
+// entries under "mcpServers" and also name stdio "local":
+// https://code.visualstudio.com/docs/agents/reference/mcp-configuration
+describe('MCP configuration (portable .mcp.json / mcp-config.json format)', () => {
+	const name = fc.stringMatching(/^[\w.-]{1,20}$/);
+	const text = fc.string({ maxLength: 12 });
+	const entry = fc.oneof(
+		fc.record(
+			{
+				type: fc.constantFrom('stdio', 'local', undefined),
+				command: text,
+				args: fc.array(text, { maxLength: 3 }),
+				env: fc.dictionary(name, text, { maxKeys: 2 }),
+				tools: fc.constant(['*']),
+			},
+			{ requiredKeys: ['command'] },
+		),
+		fc.record(
+			{
+				type: fc.constantFrom('http', 'sse', undefined),
+				url: fc.oneof(fc.webUrl(), text),
+				headers: fc.dictionary(name, text, { maxKeys: 2 }),
+			},
+			{ requiredKeys: ['url'] },
+		),
+		fc.anything(),
+	);
+	const servers = fc.dictionary(name, entry, { maxKeys: 5 });
+
+	it('reads every entry under mcpServers exactly as VS Code reads it under servers, with "local" as stdio', () => {
+		fc.assert(
+			fc.property(servers, map => {
+				const portable = parseMcpConfigText(
+					JSON.stringify({ mcpServers: map }),
+					'workspace',
+					'.mcp.json',
+					'portable',
+				);
+				const vscodeForm = Object.fromEntries(
+					Object.entries(map).map(([k, v]) => [
+						k,
+						v && typeof v === 'object' && (v as { type?: unknown }).type === 'local'
+							? { ...v, type: 'stdio' }
+							: v,
+					]),
+				);
+				const editor = parseMcpConfigText(JSON.stringify({ servers: vscodeForm }), 'workspace', '.mcp.json');
+				assert.deepStrictEqual(portable, editor);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	it('a portable file names the key it expects when it is wrong, and "servers" in it declares nothing', () => {
+		const wrong = parseMcpConfigText('{ "mcpServers": [] }', 'user', 'mcp-config.json', 'portable');
+		assert.deepStrictEqual(wrong.errors, ['mcp-config.json: "mcpServers" must be an object keyed by server name.']);
+		const other = parseMcpConfigText(
+			'{ "servers": { "a": { "command": "x" } } }',
+			'workspace',
+			'.mcp.json',
+			'portable',
+		);
+		assert.deepStrictEqual(other, { servers: [], inputs: [], errors: [] });
+		const local = parseMcpConfigText(
+			'{ "mcpServers": { "serena": { "type": "local", "command": "uvx", "args": ["serena"], "tools": ["*"] } } }',
+			'user',
+			'mcp-config.json',
+			'portable',
+		);
+		assert.deepStrictEqual(
+			local.servers.map(s => [s.name, s.scope, s.type, s.command, s.args]),
+			[['serena', 'user', 'stdio', 'uvx', ['serena']]],
+		);
+	});
+});
+
 describe('MCP tools as Keel tools', () => {
 	it('names are namespaced, provider-safe, at most 64 characters, and never shared by two servers or tools', () => {
 		assert.strictEqual(mcpToolName('git-hub', 'create_issue'), 'mcp_git-hub_create_issue');
@@ -121,7 +198,7 @@ describe('MCP tools as Keel tools', () => {
 		assert.notStrictEqual(mcpToolName('shop', 'x', 'folderA', false), mcpToolName('shop', 'x', 'folderB', false));
 	});
 
-	it('validates arguments against the server JSON Schema with Ajv and offers that schema as is', () => {
+	it('validates arguments against the server JSON Schema with Ajv and offers it with its limits in words', () => {
 		const tool = mcpToolDefinition(
 			'shop',
 			{
@@ -138,9 +215,13 @@ describe('MCP tools as Keel tools', () => {
 		);
 		const registry = new ToolRegistry([tool]);
 		assert.strictEqual(tool.effect, 'exec', 'asks by default, never offered in an untrusted workspace');
+		// What a grammar converter may choke on goes as words; the schema as declared still decides.
 		assert.deepStrictEqual(registry.specs()[0].parameters, {
 			type: 'object',
-			properties: { id: { type: 'string', pattern: '^A-' }, n: { type: 'integer', minimum: 1 } },
+			properties: {
+				id: { type: 'string', description: 'Matching ^A-' },
+				n: { type: 'integer', description: '≥ 1' },
+			},
 			required: ['id'],
 		});
 		assert.ok(registry.parse('mcp_shop_order', '{"id":"A-1","n":2}').ok);

@@ -1,0 +1,223 @@
+/**
+ * git, asked by the gate what a git command will read, without running any of the repository's
+ * own code. The repository's configuration can name programs git runs on its own: an fsmonitor
+ * on every index refresh, hooks, an external diff, textconv and filter drivers from attributes,
+ * a pager, gpg, ssh, credential helpers, and `include.path` can pull more of it from anywhere.
+ * Every question runs with all of them switched off: `-c` overrides for the fixed keys and for
+ * every driver the repository's configuration defines (read first with `git config --list`,
+ * which runs nothing), no system or global configuration, hooks pointed at an empty folder, no
+ * network, no lazy fetch, no optional locks (nothing is written), a bounded time and output.
+ * The git binary is found on PATH with relative entries left out, so a `git` inside the
+ * workspace is never the one asked.
+ */
+import { execFile } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { resolveExecutable } from './programs';
+
+export interface GitAnswer {
+	/** 0 when git succeeded. */
+	code: number;
+	stdout: Buffer;
+	stderr: string;
+}
+
+export interface GitQuestions {
+	/**
+	 * Runs git in `cwd` (absolute) with `args`. `globals` are the command's own options before its
+	 * subcommand (`-C`, `--git-dir`, `-c`…), placed before the neutralising ones so those win;
+	 * `env` adds the command's own GIT_DIR-like variables; `input` is its stdin. undefined when
+	 * git could not be run or did not answer in time.
+	 */
+	ask(cwd: string, args: readonly string[], options?: GitAskOptions): Promise<GitAnswer | undefined>;
+	/** The repository a command run in `cwd` with these options reads; undefined when there is none. */
+	repository(cwd: string, options?: GitAskOptions): Promise<GitRepository | undefined>;
+}
+
+/** Where a git command's repository is: its git folder, and its work tree's top (real path) with the cwd's place in it. */
+export interface GitRepository {
+	gitDir: string;
+	/** undefined for a repository without a work tree (bare, or `--git-dir` alone). */
+	toplevel?: string;
+	/** The cwd relative to the top, with a trailing "/" ('' at the top). */
+	prefix: string;
+}
+
+export interface GitAskOptions {
+	globals?: readonly string[];
+	env?: Record<string, string>;
+	input?: string;
+}
+
+/** Keys whose value git runs as a program (or that make it run one), switched off for every question. */
+const FIXED_OFF = [
+	'core.fsmonitor=',
+	'core.pager=cat',
+	'core.editor=:',
+	'core.sshCommand=',
+	'core.askPass=',
+	'core.alternateRefsCommand=',
+	'core.gitProxy=',
+	'core.virtualFilesystem=',
+	'sequence.editor=:',
+	'diff.external=',
+	'diff.submodule=short',
+	'submodule.recurse=false',
+	'status.submoduleSummary=false',
+	'log.showSignature=false',
+	'gpg.program=',
+	'gpg.ssh.program=',
+	'gpg.x509.program=',
+	'credential.helper=',
+	'uploadpack.packObjectsHook=',
+	'protocol.allow=never',
+	'fetch.recurseSubmodules=false',
+	'color.ui=never',
+	'core.quotePath=false',
+];
+/** Per-driver keys: `diff.<d>.textconv`, `filter.<f>.clean`, `merge.<m>.driver`, `pager.<cmd>`, `alias.<x>`, `tar.<fmt>.command`. */
+const DRIVER_KEY =
+	/^(?:(?:diff|filter|merge|difftool|mergetool|tar|credential|remote|url|hook)\..+\.(?:textconv|command|clean|smudge|process|driver|cmd|path|helper|uploadpack|receivepack|proxy|vcs)|pager\..+|alias\..+)$/i;
+const TIMEOUT_MS = 10_000;
+const DRIVERS_KEPT_MS = 2000;
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+let emptyFolder: string | undefined;
+/** An empty folder for HOME and hooks: nothing in it to read or run. */
+function empty(): string {
+	if (!emptyFolder || !fs.existsSync(emptyFolder)) {
+		emptyFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-'));
+	}
+	return emptyFolder;
+}
+
+function run(
+	git: string,
+	cwd: string,
+	args: readonly string[],
+	env: Record<string, string>,
+	input?: string,
+): Promise<GitAnswer | undefined> {
+	return new Promise(resolve => {
+		const child = execFile(
+			git,
+			[...args],
+			{ cwd, env, encoding: 'buffer', timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, windowsHide: true },
+			(error, stdout, stderr) => {
+				const code = error
+					? typeof (error as { code?: unknown }).code === 'number'
+						? (error as { code: number }).code
+						: -1
+					: 0;
+				// Killed for time or size: no answer, so the caller asks the user.
+				if (error && (error as { killed?: boolean }).killed) return resolve(undefined);
+				if (error && code === -1) return resolve(undefined);
+				resolve({ code, stdout: stdout as Buffer, stderr: (stderr as Buffer).toString('utf8') });
+			},
+		);
+		// git may exit before reading its input (a question that needs none): that is not an error.
+		child.stdin?.on('error', () => undefined);
+		child.stdin?.end(input ?? '');
+	});
+}
+
+export class GitOracle implements GitQuestions {
+	private _git: string | undefined;
+	/** The driver list per repository and options, kept for a moment: one judgement asks git several questions. */
+	private readonly _drivers = new Map<string, { at: number; off: string[] }>();
+
+	constructor(private readonly _searchPath: string = process.env.PATH ?? '') {}
+
+	private _binary(): string | undefined {
+		if (this._git === undefined) {
+			// Only absolute PATH entries: a relative one would find a `git` the workspace put there.
+			const absolute = this._searchPath
+				.split(path.delimiter)
+				.filter(entry => path.isAbsolute(entry))
+				.join(path.delimiter);
+			try {
+				this._git = resolveExecutable('git', path.parse(process.cwd()).root, absolute).found;
+			} catch {
+				return undefined;
+			}
+		}
+		return this._git;
+	}
+
+	private _env(extra: Record<string, string> | undefined): Record<string, string> {
+		const home = empty();
+		return {
+			PATH: this._searchPath,
+			HOME: home,
+			XDG_CONFIG_HOME: home,
+			GIT_CONFIG_NOSYSTEM: '1',
+			GIT_CONFIG_GLOBAL: os.devNull,
+			GIT_OPTIONAL_LOCKS: '0',
+			GIT_TERMINAL_PROMPT: '0',
+			GIT_NO_LAZY_FETCH: '1',
+			GIT_PAGER: 'cat',
+			PAGER: 'cat',
+			GIT_ATTR_NOSYSTEM: '1',
+			LC_ALL: 'C',
+			...(process.platform === 'win32' ? { SYSTEMROOT: process.env.SYSTEMROOT ?? '' } : {}),
+			...extra,
+		};
+	}
+
+	/** `-c key=` for every program-valued key the repository's configuration (and its includes) defines. */
+	private async _driversOff(
+		git: string,
+		cwd: string,
+		env: Record<string, string>,
+		base: string[],
+	): Promise<string[] | undefined> {
+		const key = JSON.stringify([cwd, base, env]);
+		const cached = this._drivers.get(key);
+		if (cached && Date.now() - cached.at < DRIVERS_KEPT_MS) return cached.off;
+		const listed = await run(git, cwd, [...base, 'config', '--list', '--null', '--includes'], env);
+		if (!listed) return undefined;
+		const keys = new Set<string>();
+		for (const entry of listed.stdout.toString('utf8').split('\0')) {
+			const key = entry.split('\n')[0];
+			if (key && DRIVER_KEY.test(key)) keys.add(key);
+		}
+		const off = [...keys].flatMap(key => ['-c', `${key}=`]);
+		if (this._drivers.size > 100) this._drivers.clear();
+		this._drivers.set(key, { at: Date.now(), off });
+		return off;
+	}
+
+	async repository(cwd: string, options: GitAskOptions = {}): Promise<GitRepository | undefined> {
+		const where = await this.ask(cwd, ['rev-parse', '--absolute-git-dir', '--is-inside-work-tree'], options);
+		if (!where || where.code !== 0) return undefined;
+		const [gitDir, inside] = where.stdout.toString('utf8').split('\n');
+		if (inside !== 'true') return { gitDir, prefix: '' };
+		const top = await this.ask(cwd, ['rev-parse', '--show-toplevel', '--show-prefix'], options);
+		if (!top || top.code !== 0) return undefined;
+		const [toplevel, prefix] = top.stdout.toString('utf8').split('\n');
+		let real: string;
+		try {
+			real = fs.realpathSync(toplevel);
+		} catch {
+			return undefined;
+		}
+		return { gitDir, toplevel: real, prefix: prefix ?? '' };
+	}
+
+	async ask(cwd: string, args: readonly string[], options: GitAskOptions = {}): Promise<GitAnswer | undefined> {
+		const git = this._binary();
+		if (!git) return undefined;
+		const env = this._env(options.env);
+		const fixed = [
+			...(options.globals ?? []),
+			...FIXED_OFF.flatMap(setting => ['-c', setting]),
+			'-c',
+			`core.hooksPath=${empty()}`,
+			'--no-pager',
+		];
+		const drivers = await this._driversOff(git, cwd, env, fixed);
+		if (!drivers) return undefined;
+		return run(git, cwd, [...fixed, ...drivers, ...args], env, options.input);
+	}
+}

@@ -1,0 +1,149 @@
+// Tool schemas a server compiles into its grammar, through the real loop, the real adapters and
+// HTTP to the model double taught llama.cpp's and LM Studio's converter rules (what they refuse,
+// and the words and statuses they refuse it with: modelDouble/behaviour/grammar.ts). Generated tool
+// sets carry every keyword those converters choke on; the turn must get through, with at most
+// one refused request, or end saying which setting changes it.
+
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import * as z from 'zod';
+import { runTurn } from '../../src/core/agent/loop/runAgent';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { createRequestToolsTool } from '../../src/core/agent/toolPolicy/toolSelection';
+import { AnthropicChatModel } from '../../src/core/llm/wires/anthropic/anthropicChatModel';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
+import { defineTool, ok } from '../../src/core/tools/defineTool';
+import { ToolRegistry } from '../../src/core/tools/registry';
+import type { Workspace } from '../../src/core/ports';
+import { startModelDouble, text, toolCall, type RecordedRequest, type ServerBehaviour } from '../support/modelDouble';
+import { fastRecovery } from '../support/resilience/runScenario';
+import { namedSchemas, sourcedTool, type Schema } from '../support/toolSchemas';
+
+const readNote = defineTool({
+	name: 'read_note',
+	description: 'Read a note by its name.',
+	input: z.object({ name: z.string().min(1).max(200).describe('The note') }),
+	effect: 'read',
+	describe: input => `Read ${input.name}`,
+	async execute(input) {
+		return ok(`note ${input.name}: harbor`);
+	},
+});
+
+interface Run {
+	outcome: Awaited<ReturnType<typeof runTurn>>;
+	events: AgentEvent[];
+	requests: RecordedRequest[];
+}
+
+async function turn(
+	server: ServerBehaviour,
+	schemas: Array<[string, Schema]>,
+	options: { wire?: 'openai' | 'anthropic'; maxOffered?: number; contextWindow?: number } = {},
+): Promise<Run> {
+	const double = await startModelDouble({ server });
+	try {
+		double.script(toolCall('read_note', { name: 'a' }), text('Done: the note says harbor.'));
+		const registry = new ToolRegistry([
+			readNote,
+			createRequestToolsTool(() => ({ maxOffered: options.maxOffered ?? 40 })),
+			...schemas.map(([name, schema]) => sourcedTool(`mcp_gen_${name}`, schema)),
+		]);
+		const model =
+			options.wire === 'anthropic'
+				? new AnthropicChatModel({ baseUrl: double.url, model: 'double' })
+				: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'double' });
+		const events: AgentEvent[] = [];
+		const outcome = await runTurn(
+			{
+				model,
+				registry,
+				approvals: undefined,
+				approvalSettings: { autoApprove: { read: true, write: true } },
+				workspace: { rootName: 'w' } as unknown as Workspace,
+				systemPrompt: 'Use the tools.',
+				maxSteps: 6,
+				emit: event => events.push(event),
+				recovery: { ...fastRecovery, contextWindow: options.contextWindow ?? 262_144 },
+			},
+			[],
+			'Read note a.',
+			'g1',
+			new AbortController().signal,
+		);
+		return { outcome, events, requests: [...double.modelRequests] };
+	} finally {
+		await double.close();
+	}
+}
+
+const toolsOf = (r: RecordedRequest): Array<Record<string, any>> => r.body?.tools ?? [];
+const refused = (run: Run) => run.requests.filter(r => (r.response?.status ?? 0) >= 400);
+
+describe('tool schemas a server compiles into a grammar', function () {
+	this.timeout(600_000);
+
+	it('generated tool sets on llama.cpp and LM Studio: the turn gets through, at most once refused, never with a keyword the converter chokes on', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				namedSchemas(1, 150),
+				fc.constantFrom<ServerBehaviour['grammar']>('llamacpp', 'lmstudio'),
+				fc.constantFrom<'openai' | 'anthropic'>('openai', 'anthropic'),
+				fc.integer({ min: 5, max: 200 }),
+				async (schemas, grammar, wire, maxOffered) => {
+					const run = await turn({ grammar }, schemas, { wire, maxOffered });
+					assert.equal(run.outcome.reason, 'completed', run.outcome.error?.message);
+					assert.ok(refused(run).length <= 1, `${refused(run).length} refusals`);
+					const sent = JSON.stringify(run.requests.map(toolsOf));
+					assert.doesNotMatch(sent, /"(?:maxLength|minLength|maxItems|pattern|format|\$ref)":/);
+					if (refused(run).length === 1) {
+						const [first, second] = run.requests;
+						assert.ok(toolsOf(second).length <= toolsOf(first).length);
+						const notice = run.events.find(e => e.type === 'notice' && e.code === 'toolSchema');
+						assert.ok(notice, 'the chat says the server could not compile the schemas');
+					}
+					assert.match(String(run.outcome.messages.at(-1)?.content), /Done: the note says harbor/);
+				},
+			),
+			{ numRuns: 30 },
+		);
+	});
+
+	it('a 120-tool turn past the grammar ceiling: one refused request, then fewer tools in their simplest form, and the chat says so', async () => {
+		const schemas = fc.sample(namedSchemas(120, 120), { numRuns: 1, seed: 11 })[0];
+		const run = await turn({ grammar: 'llamacpp' }, schemas, { maxOffered: 200 });
+		assert.equal(run.outcome.reason, 'completed', run.outcome.error?.message);
+		const [first, second] = run.requests;
+		assert.equal(first.response?.status, 400, 'the full set is past the ceiling (llama.cpp#25895)');
+		assert.ok(toolsOf(second).length < toolsOf(first).length);
+		const notice = run.events.find(e => e.type === 'notice' && e.code === 'toolSchema');
+		assert.match(
+			String(notice && 'text' in notice ? notice.text : ''),
+			/failed to parse grammar.*Sent again with \d+ of \d+ tools/s,
+		);
+	});
+
+	it('a server that compiles no grammar at all: two requests, then the turn ends naming the settings that change it', async () => {
+		const schemas = fc.sample(namedSchemas(3, 3), { numRuns: 1, seed: 5 })[0];
+		const run = await turn({ grammar: 'llamacpp', grammarCeilingBytes: 10 }, schemas);
+		assert.equal(run.outcome.reason, 'failed');
+		assert.equal(run.requests.length, 2);
+		const message = run.outcome.error!.message;
+		assert.match(message, /Failed to initialize samplers: failed to parse grammar/, "the server's own words");
+		assert.match(message, /keel\.recovery\.toolMode to "text"/);
+		assert.match(message, /keel\.tools\.maxOffered \(now 40\)/);
+	});
+
+	it("LM Studio's refusal on its Anthropic endpoint (HTTP 500, the engine's 400 inside) is read by its meaning, not retried blindly", async () => {
+		const run = await turn({ grammar: 'lmstudio', grammarCeilingBytes: 10 }, [], { wire: 'anthropic' });
+		assert.equal(run.outcome.reason, 'failed');
+		assert.deepEqual(
+			run.requests.map(r => r.response?.status),
+			[500, 500],
+		);
+		assert.match(
+			run.outcome.error!.message,
+			/Engine protocol predict request returned 400.*keel\.recovery\.toolMode/s,
+		);
+	});
+});
