@@ -154,6 +154,20 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 	}
 }
 
+/** Shrunk once like a context overflow; the limit is kept to say what to change if it still does not fit. */
+function overLimit(base: Base, meaning: Meaning, code: string): Classification {
+	if (meaning.kind !== 'requestOverLimit') {
+		return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
+	}
+	return {
+		...base,
+		failureClass: 'contextOverflow',
+		action: 'compact',
+		label: `Request larger than the server's limit${code}`,
+		cap: meaning.limit,
+	};
+}
+
 function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefined, capMs = 60_000): Classification {
 	const status = base.status;
 	const code = status ? ` (${status})` : '';
@@ -195,16 +209,8 @@ function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefine
 				cap: meaning.cap,
 			};
 		case 'contextOverflow':
-			return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
 		case 'requestOverLimit':
-			// Shrunk once like a context overflow; the limit is kept to say what to change if it still does not fit.
-			return {
-				...base,
-				failureClass: 'contextOverflow',
-				action: 'compact',
-				label: `Request larger than the server's limit${code}`,
-				cap: meaning.limit,
-			};
+			return overLimit(base, meaning, code);
 		case 'outOfMemory':
 			return { ...base, failureClass: 'outOfMemory', action: 'stop', label: `Out of memory${code}` };
 		case 'quota':
