@@ -6,7 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
+import { HttpModelServer } from '../../src/core/llm/catalog/modelServer';
+import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import {
+	httpError,
 	startModelDouble,
 	text,
 	toolCall,
@@ -14,6 +17,7 @@ import {
 	wireError,
 	type ArgDeltaShape,
 	type ModelDouble,
+	type RecordedRequest,
 	type Wire,
 } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
@@ -203,6 +207,68 @@ describe('resilience — what a server says, read wherever it says it (real loop
 			assert.equal(outcome.reason, 'completed');
 			assert.equal(double.modelRequests.length, 2);
 			assert.ok(size(double, 1) < size(double, 0) / 2);
+		});
+	});
+
+	describe('a context error after a large tool result (a 400 KB log on a 6k window)', () => {
+		const big = Array.from(
+			{ length: 8000 },
+			(_, i) => `2026-11-01T00:00:${i} worker ${i % 7} processed batch ${i}`,
+		).join('\n');
+		const tokens = (req: RecordedRequest) => Math.ceil(JSON.stringify(req.body).length / 4);
+		// llama-server's words and numbers (ggml-org/llama.cpp#15780) from a server that does not say its window beforehand.
+		const small = (req: RecordedRequest) =>
+			tokens(req) >= 6144
+				? httpError(400, {
+						error: {
+							code: 400,
+							message: `request (${tokens(req)} tokens) exceeds the available context size (6144 tokens), try increasing it`,
+							type: 'exceed_context_size_error',
+							n_prompt_tokens: tokens(req),
+							n_ctx: 6144,
+						},
+					})
+				: text('The log ends with batch 7999.');
+		const lastResult = (req: RecordedRequest) => JSON.stringify(req.body).slice(-3000);
+
+		it('the newest result is sent in part, with how to read the rest: the request is not sent the same again', async () => {
+			double.script(toolCall('read_file', { path: 'logs/big.log' }), small, small, small);
+			const h = harness(double, 'openai');
+			h.files.files.set('logs/big.log', big);
+			const outcome = await h.run('How does the log end?');
+			assert.equal(outcome.reason, 'completed');
+			assert.equal(double.modelRequests.length, 3, 'the call, the refused request, the one that fits');
+			assert.ok(tokens(double.modelRequests[2]) < 6144 * 0.8, `fits: ${tokens(double.modelRequests[2])}`);
+			const sent = JSON.stringify(double.modelRequests[2].body);
+			assert.match(sent, /left out so the request fits/);
+			assert.match(sent, /batch 7999/, 'the end of the output is kept');
+			assert.match(lastResult(double.modelRequests[2]), /processed batch|narrower part/);
+			// The chat keeps the output whole.
+			const result = outcome.messages.find(m => m.kind === 'tool_result');
+			assert.ok(result && result.content.length > big.length, 'whole in the history');
+		});
+
+		it('a server that says its window beforehand gets the cut request at once', async () => {
+			const persona = await startModelDouble({ server: { kind: 'llamacpp', nCtx: 6144 } });
+			try {
+				persona.script(toolCall('read_file', { path: 'logs/big.log' }), text('The log ends with batch 7999.'));
+				// A model that asks its server what it runs, as the extension's are made.
+				const server = new HttpModelServer({
+					provider: 'llamacpp',
+					wire: 'openai',
+					baseUrl: persona.openaiBaseUrl,
+					model: 'qwen3:8b',
+				});
+				const model = new OpenAIChatModel({ baseUrl: persona.openaiBaseUrl, model: 'qwen3:8b', server });
+				const h = harness(persona, 'openai', { model });
+				h.files.files.set('logs/big.log', big);
+				const outcome = await h.run('How does the log end?');
+				assert.equal(outcome.reason, 'completed');
+				assert.equal(persona.modelRequests.length, 2, 'nothing refused');
+				assert.match(JSON.stringify(persona.modelRequests[1].body), /left out so the request fits/);
+			} finally {
+				await persona.close();
+			}
 		});
 	});
 

@@ -23,6 +23,8 @@ const LONG_WAIT_MS = 10_000;
 export interface Attempt {
 	reflections: number;
 	squeeze: boolean;
+	/** The size the server named (its window, a limit the request exceeded): the squeezed request fits under it. */
+	squeezeTo?: number;
 	retries: number;
 	unreachable: number;
 	unknown: number;
@@ -180,6 +182,7 @@ function compact(f: Failure): RequestResult | undefined {
 		);
 	}
 	attempt.squeeze = true;
+	attempt.squeezeTo = f.c.serverWindow ?? f.c.cap;
 	f.notice(
 		'warning',
 		'contextOverflow',

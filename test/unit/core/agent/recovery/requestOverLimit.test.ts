@@ -60,3 +60,37 @@ describe('a limit the request alone exceeds', () => {
 		);
 	});
 });
+
+/** A context error in the plain OpenAI-compatible envelope llama.cpp and vLLM use. */
+function contextError(status: number, message: string): AgentError {
+	const body = JSON.stringify({ error: { code: status, message, type: 'invalid_request_error' } });
+	return new AgentError('modelHttp', `HTTP ${status}`, { status, body });
+}
+
+describe('a context error that names the window', () => {
+	it('gives the size the shrunk request must fit under, whatever the wording and status', () => {
+		const wordings = [
+			(n: number, w: number) =>
+				`request (${n} tokens) exceeds the available context size (${w} tokens), try increasing it`,
+			(n: number, w: number) =>
+				`This model's maximum context length is ${w} tokens. However, your messages resulted in ${n} tokens.`,
+			(n: number, w: number) =>
+				`the request exceeds the available context size; n_ctx: ${w}, n_prompt_tokens: ${n}`,
+			(n: number, w: number) => `Input is too long for requested model: context length ${w}, got ${n}`,
+		];
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...wordings),
+				fc.integer({ min: 512, max: 200_000 }),
+				fc.integer({ min: 1, max: 50_000 }),
+				fc.constantFrom(400, 413, 500),
+				(say, window, over, code) => {
+					const c = classifyFailure(contextError(code, say(window + over, window)));
+					assert.strictEqual(c.action, 'compact');
+					assert.strictEqual(c.serverWindow, window, say(window + over, window));
+				},
+			),
+			{ numRuns: 200 },
+		);
+	});
+});
