@@ -312,6 +312,27 @@ describe('resilience — what a server says, read wherever it says it (real loop
 			});
 		}
 
+		it('anthropic "pause_turn": the turn goes on from what was written, the model\'s message last', async () => {
+			double.script(text('Searching the first half.', { finishReason: 'pause_turn' }), text(' Done: 42.'));
+			const h = harness(double, 'anthropic');
+			const outcome = await h.run('go');
+			assert.equal(outcome.reason, 'completed');
+			assert.equal(double.modelRequests.length, 2);
+			const sent = double.modelRequests[1].body.messages as Array<{ role: string; content: unknown }>;
+			assert.equal(sent.at(-1)?.role, 'assistant');
+			assert.match(JSON.stringify(sent.at(-1)?.content), /Searching the first half\./);
+			assert.match(h.shown(), /Searching the first half\.[\s\S]*Done: 42\./);
+		});
+
+		it('a server that keeps pausing is sent back three times, then what was written is the answer', async () => {
+			const pause = text('More.', { finishReason: 'pause_turn' });
+			double.script(pause, pause, pause, pause, pause);
+			const h = harness(double, 'anthropic');
+			const outcome = await h.run('go');
+			assert.equal(outcome.reason, 'completed');
+			assert.equal(double.modelRequests.length, 4);
+		});
+
 		for (const wire of WIRES) {
 			const reason = wire === 'anthropic' ? 'end_turn' : 'stop';
 			it(`${wire} "${reason}" is an answer, not a stop-reason notice`, async () => {

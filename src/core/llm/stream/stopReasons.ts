@@ -55,7 +55,7 @@ export function stopReasonNotice(reason: string): string | undefined {
 		case 'content_filter':
 			return `The server's content filter stopped the answer (stop reason "${reason}"); what was written before it is shown.`;
 		case 'pause':
-			return `The server paused the turn (stop reason "${reason}"); send a message to let it continue.`;
+			return `The server paused the turn (stop reason "${reason}"); what was written was sent back so the model continues.`;
 		case 'unknown':
 			return `The model stopped for a reason Keel does not know ("${reason}"); what it wrote is shown as is.`;
 	}
