@@ -9,7 +9,9 @@ const registry = new ToolRegistry(recordingTools([]));
 const offered = registry.specs();
 const read = (text: string, prompt?: string) => findTextCalls(text, { registry, offered, prompt });
 
-describe('calls whose name is an attribute, arguments after a separator token', () => {
+describe('calls whose name is an attribute, arguments after a separator token', function () {
+	// The generated cases are drawn from the whole grammar and filtered to this encoding.
+	this.timeout(30_000);
 	it('the template no parser names runs once, and none of its markup is left for the user', () => {
 		for (const text of [
 			'<|open|>call name="read_file"<|sep|>{"path":"a"}<|close|>',
@@ -37,7 +39,7 @@ describe('calls whose name is an attribute, arguments after a separator token', 
 				);
 				assert.ok(!/=|<\||\|>|｜/.test(found.prose), `no head left: ${JSON.stringify(found.prose)}`);
 			}),
-			{ numRuns: 300, seed: 31 },
+			{ numRuns: 200, seed: 31 },
 		);
 	});
 
