@@ -19,7 +19,7 @@ import {
 } from './turnState';
 
 /** Builds a step's request; `squeeze` asks for a smaller one after the server said it was too long. */
-export type Planner = (squeeze: boolean) => RequestPlan;
+export type Planner = (squeeze: boolean, fitTo?: number) => RequestPlan;
 
 /**
  * Phase: a new step begins. What is offered is decided again (the tool policy may have blocked
@@ -36,7 +36,7 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 		appendMessage(state, ctx, { kind: 'system', content: state.nudge.text });
 	}
 	// Read when called, not now: recovery may re-plan after the reasoning was refused or to squeeze.
-	const plan: Planner = squeeze => planMessages(state, ctx, squeeze);
+	const plan: Planner = (squeeze, fitTo) => planMessages(state, ctx, squeeze, undefined, fitTo);
 	if (state.guards.overBudget(plan(false))) {
 		return failTurn(
 			ctx,
@@ -55,6 +55,7 @@ export function planMessages(
 	squeeze: boolean,
 	// The second re-ask asks for the call as text: that one request goes without native tools.
 	textMode = state.mode.mode === 'text' || state.nudge?.textMode === true,
+	fitTo?: number,
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
 	const offered = ctx.memory.simplerTools
@@ -66,6 +67,7 @@ export function planMessages(
 		offered,
 		textMode,
 		squeeze,
+		fitTo,
 	);
 }
 

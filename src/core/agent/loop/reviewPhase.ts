@@ -9,6 +9,9 @@ import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type
 /** The loop asks the model again at once, with the nudge the review left in the state. */
 export const REASK = 'reask';
 
+/** How often one turn is sent back after the server paused it. */
+const MAX_PAUSES = 3;
+
 /**
  * Phase: what a small model got wrong is repaired (calls written as text, near-valid JSON,
  * Harmony channels, cut-off calls). A response that still gives the loop nothing to do is
@@ -52,6 +55,15 @@ export function reviewStep(
 		);
 	}
 	state.shortfalls = 0;
+	// A server that paused a long turn (Anthropic's `pause_turn`) continues it from what was
+	// written: that goes back as it is, the model's own message last, a few times a turn.
+	if (ctx.settings.enabled && response.finishReason === 'pause' && output.calls.length === 0) {
+		if ((state.pauses ?? 0) < MAX_PAUSES) {
+			state.pauses = (state.pauses ?? 0) + 1;
+			appendAnswer(state, ctx, output);
+			return REASK;
+		}
+	}
 	return fencedShellCalls(state, ctx, output);
 }
 

@@ -76,6 +76,8 @@ export interface TurnState {
 	shortfalls: number;
 	/** The forced-call rung was used this turn (it is tried once). */
 	forced?: boolean;
+	/** Times the server paused this turn and it was sent back to continue. */
+	pauses?: number;
 	/** Requests and tokens so far, for the context meter. */
 	readonly usage: { requests: number; tokens: number };
 	/** Native or text-mode tool calls, and the failures that switch between them. */

@@ -27,8 +27,8 @@ export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' 
 	registry: ToolRegistry;
 	/** Tools offered this step (also in text mode, where none are sent natively). */
 	offered: readonly ToolSpec[];
-	/** Builds the request; `squeeze` asks for a smaller one after a context overflow. */
-	plan(squeeze: boolean): RequestPlan;
+	/** Builds the request; `squeeze` asks for a smaller one after a context overflow, under `fitTo` tokens when the server named a size. */
+	plan(squeeze: boolean, fitTo?: number): RequestPlan;
 	/** A native tool-calling failure the server reported (feeds the auto → text switch). */
 	onNativeFailure(): void;
 	/** The server takes no native tools for this model: switch to text mode; false when already there. */
@@ -69,7 +69,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 			return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial: '' };
 		}
 		let partial = '';
-		const plan = ctx.plan(attempt.squeeze);
+		const plan = ctx.plan(attempt.squeeze, attempt.squeezeTo);
 		const maxTokens = tokensLeft(ctx.settings, plan, attempt.outputCap);
 		try {
 			const output = await runModelStep({

@@ -23,6 +23,8 @@ const LONG_WAIT_MS = 10_000;
 export interface Attempt {
 	reflections: number;
 	squeeze: boolean;
+	/** The size the server named (its window, a limit the request exceeded): the squeezed request fits under it. */
+	squeezeTo?: number;
 	retries: number;
 	unreachable: number;
 	unknown: number;
@@ -168,12 +170,19 @@ function compact(f: Failure): RequestResult | undefined {
 	const { ctx, attempt } = f;
 	if (attempt.squeeze) {
 		const sent = estimateTokens(f.plan.messages, f.plan.tools);
+		if (f.c.cap !== undefined) {
+			return giveUp(
+				f,
+				`The server allows ${f.c.cap} tokens and Keel sent about ${sent} after compacting old tool outputs; waiting does not change that. Choose a smaller keel.model.contextWindow, a plan or tier with a higher limit, or another model.`,
+			);
+		}
 		return giveUp(
 			f,
 			`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or ${ctx.settings.serverContextHint ?? serverHints('custom').context}.`,
 		);
 	}
 	attempt.squeeze = true;
+	attempt.squeezeTo = f.c.serverWindow ?? f.c.cap;
 	f.notice(
 		'warning',
 		'contextOverflow',
