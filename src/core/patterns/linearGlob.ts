@@ -47,7 +47,7 @@ export function linearGlobUnion(globs: readonly string[], options: { nocase?: bo
 	const key = `${options.nocase ? 'i' : ''}\0${globs.join('\0')}`;
 	let union = unions.get(key);
 	if (union === undefined) {
-		union = joined(globs, options) ?? null;
+		union = unionOf(globs, options) ?? null;
 		if (unions.size >= 100) {
 			unions.delete(unions.keys().next().value!);
 		}
@@ -56,7 +56,7 @@ export function linearGlobUnion(globs: readonly string[], options: { nocase?: bo
 	return union ?? undefined;
 }
 
-function joined(globs: readonly string[], options: { nocase?: boolean }): GlobMatcher | undefined {
+function unionOf(globs: readonly string[], options: { nocase?: boolean }): GlobMatcher | undefined {
 	if (globs.length === 0 || globs.some(glob => /^!(?!\()/.test(glob))) {
 		return undefined;
 	}
