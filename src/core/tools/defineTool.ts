@@ -84,6 +84,12 @@ export interface ToolDefinition<I = unknown> {
 	/** Where a tool comes from when it is not built in, e.g. "mcp:github" or "vscode.lm"; used by tool selection. */
 	source?: string;
 	effect: ToolEffect;
+	/**
+	 * Optional, for a tool whose declared effect is not `read`: true when this call only reads
+	 * (nothing written, nothing run that could write), proven from the input or declared by the
+	 * tool's source. Such a call may run beside other reads; the approval still decides whether it runs.
+	 */
+	readsOnly?(input: I): boolean;
 	/** The card title: what this call will do, e.g. "Read src/app.ts (lines 1–200)". */
 	describe(input: I): string;
 	/** Optional: what permission rules match on (see Subject). Without it only tool-name rules apply. */
