@@ -15,10 +15,10 @@
  */
 import { bashParser, type BashNode } from './bashParser';
 import { unwrap } from './shellWrappers';
-import type { GitCall } from './shellGit';
+import type { GitCall } from './git/shellGit';
 import { wordGlob, wordValue, type Operand, type WordValue } from './shellWords';
-import { commandsRunByOptions, linkTargets, writtenByArguments, type RedirectTarget } from './shellWrites';
-import { inlineEffects } from './programTexts';
+import { commandsRunByOptions, linkTargets, writtenByArguments, type RedirectTarget } from './writers/shellWrites';
+import { inlineEffects } from './writers/programTexts';
 import { directoryOf, walkedFolders } from './shellWalks';
 import { hasVariable, isArithmetic, missedSubstitution } from './shellCrossCheck';
 
@@ -30,7 +30,7 @@ export interface CommandForm {
 	needsAllow: boolean;
 }
 
-export type { RedirectTarget } from './shellWrites';
+export type { RedirectTarget } from './writers/shellWrites';
 export type { Operand } from './shellWords';
 
 export interface ParsedCommandLine {

@@ -4,8 +4,8 @@
  * the inner command (argv), command strings that bash will parse again (`sh -c`, `eval`,
  * `trap`, `watch`, `su -c`, `env -S`) and whether the wrapper itself must also be allowed.
  */
-import { unwrapGit } from './shellGit';
-import { programTextConcern } from './programTexts';
+import { unwrapGit } from './git/shellGit';
+import { programTextConcern } from './writers/programTexts';
 import type { WordValue } from './shellWords';
 
 export interface Unwrapped {

@@ -23,7 +23,8 @@ function under(root: string, child: string): boolean {
 	return child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
-function relativeTo(root: string, real: string): string {
+/** `real` (a canonical path at or under `root`) relative to `root`, with forward slashes; '' for the root itself. */
+export function relativeUnder(root: string, real: string): string {
 	return real === root
 		? ''
 		: real
@@ -53,12 +54,12 @@ export async function kernelWalk(workspace: Workspace, root: string, segments: r
 			real = path.dirname(real);
 			continue;
 		}
-		const relative = [relativeTo(root, real), segment].filter(Boolean).join('/');
+		const relative = [relativeUnder(root, real), segment].filter(Boolean).join('/');
 		const found = await workspace.realPath(relative);
 		if (found === 'dangling') return { kind: 'dangling', via: segments.slice(0, i + 1).join('/') };
 		if (found === undefined) {
 			// Nothing here: the rest is names the kernel would create or fail on, never a link.
-			const parts = relativeTo(root, real).split('/').filter(Boolean);
+			const parts = relativeUnder(root, real).split('/').filter(Boolean);
 			for (let j = i; j < segments.length; j++) {
 				const rest = segments[j];
 				if (rest === '' || rest === '.') continue;
@@ -74,7 +75,7 @@ export async function kernelWalk(workspace: Workspace, root: string, segments: r
 		if (!under(root, found)) return out(found, i);
 		real = found;
 	}
-	return { kind: 'inside', relative: relativeTo(root, real), exists: true };
+	return { kind: 'inside', relative: relativeUnder(root, real), exists: true };
 }
 
 /** The segments lexically: `a/b/../c` is `a/c`; undefined when `..` climbs above the start. */

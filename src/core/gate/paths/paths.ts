@@ -16,7 +16,7 @@
 import type { Workspace } from '../../ports';
 import { isDeniedRead, isProtectedPath, type PathPolicy, defaultPathPolicy } from './pathPolicy';
 import { multiRootFolders, splitFolderPath, unknownFolderMessage } from './workspaceFolders';
-import { climbsAfterName, kernelWalk, lexicalSegments } from './kernelWalk';
+import { climbsAfterName, kernelWalk, lexicalSegments, relativeUnder } from './kernelWalk';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
 
@@ -368,14 +368,4 @@ export async function isForeignHardLink(
 		return false;
 	}
 	return intent === 'write' || !/(^|\/)node_modules\//.test(path);
-}
-
-/** `real` (a canonical path at or under `root`) relative to `root`, with forward slashes; '' for the root itself. */
-function relativeUnder(root: string, real: string): string {
-	return real === root
-		? ''
-		: real
-				.slice(root.length)
-				.replace(/^[\\/]+/, '')
-				.replace(/\\/g, '/');
 }

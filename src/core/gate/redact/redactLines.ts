@@ -11,7 +11,6 @@
  */
 import { heldSecretSpans } from './heldSecrets';
 import {
-	decodedLine,
 	findKeyEnd,
 	hasKeyEnd,
 	hasUpperLowerDigit,
@@ -19,13 +18,12 @@ import {
 	isBase64Piece,
 	isBase64Tail,
 	KeyBegins,
-	lineViews,
 	linePrefixLength,
 	looksLikeKeyBody,
 	markerRanges,
 	trailingBody,
-	withoutInvisible,
 } from './lineShapes';
+import { decodedLine, lineViews, withoutInvisible } from './lineViews';
 import { RuleEngine, type Span } from './ruleEngine';
 
 export { entropy } from './ruleEngine';

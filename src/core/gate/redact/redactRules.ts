@@ -9,7 +9,8 @@
  * whole match); a rule runs only where one of its keywords occurs (ruleEngine.ts).
  */
 import maintained from './maintainedRules.json';
-import type { MaintainedAllowlist, MaintainedRule, MaintainedRules } from './maintainedTypes';
+import type { MaintainedRule, MaintainedRules } from './maintainedTypes';
+import { CUT_PREFIXES, ENV_NAMES, PARAM_NAMES, SECRET_NAMES, T, TYPE_WORDS } from './secretNames';
 
 export interface RedactRule extends Omit<MaintainedRule, 'from'> {
 	from: MaintainedRule['from'] | 'keel';
@@ -22,98 +23,6 @@ export interface RedactRule extends Omit<MaintainedRule, 'from'> {
 }
 
 export const MAINTAINED = maintained as MaintainedRules;
-
-/** Token characters: what follows a vendor prefix. */
-const T = '[A-Za-z0-9_\\-]';
-
-/**
- * Prefixes that make a token's kind certain. A token running into a cut Keel made (a long
- * line cut by read_file, a search passage, the end of a live stream so far: Keel marks its
- * cuts with "…") is redacted however short the part left is: half a key is still a secret.
- */
-export const CUT_PREFIXES: Array<[string, string]> = [
-	['GitHub token', 'gh[a-z]_|github_pat_'],
-	['GitLab token', 'gl(?:pat|ptt|dt|rt|cbt|oas|ft|imt|agent|soat|ffct)-'],
-	['Anthropic key', 'sk-ant-'],
-	['OpenAI key', 'sk-(?:proj|svcacct|admin)-'],
-	['AWS access key', '(?:AKIA|ASIA)[0-9A-Z]'],
-	['Hugging Face token', 'hf_'],
-	['Slack token', 'xox[a-z]-|xapp-'],
-	['Google API key', 'AIza'],
-	['Google OAuth secret', 'GOCSPX-'],
-	['Google OAuth token', 'ya29\\.'],
-	['Stripe key', '(?:sk|rk)_(?:live|test)_'],
-	['webhook secret', 'whsec_'],
-	['npm token', 'npm_'],
-	['PyPI token', 'pypi-AgE'],
-	['SendGrid key', 'SG\\.'],
-	['Shopify token', 'shp(?:at|ca|pa|ss)_'],
-	['Linear key', 'lin_(?:api|oauth)_'],
-	['1Password token', 'ops_ey'],
-	['DigitalOcean token', 'do[a-z]_v1_'],
-	['Doppler token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.'],
-	['JWT', 'eyJ[A-Za-z0-9_-]{4,}\\.'],
-	['Twilio key', 'SK[0-9a-fA-F]{8}'],
-	['Mailgun key', 'key-[0-9a-zA-Z]{8}'],
-	['Databricks token', 'dapi[a-f0-9]{8}'],
-	['Telegram bot token', '\\d{8,10}:AA'],
-	['Discord bot token', '[MN][A-Za-z\\d]{23,25}\\.'],
-];
-
-/** Names under which a value is a secret, in settings files, env files, code and connection strings. */
-const SECRET_NAMES = [
-	'password',
-	'passwd',
-	'passphrase',
-	'secret',
-	'api_key',
-	'api-key',
-	'apikey',
-	'access_key',
-	'access-key',
-	'private_key',
-	'private-key',
-	'auth_token',
-	'auth-token',
-	'access_token',
-	'access-token',
-	'refresh_token',
-	'refresh-token',
-];
-const ENV_NAMES = [
-	'SECRET',
-	'TOKEN',
-	'PASSWORD',
-	'PASSWD',
-	'PASSPHRASE',
-	'APIKEY',
-	'API_KEY',
-	'PRIVATE_KEY',
-	'ACCESS_KEY',
-	'AUTH',
-	'CREDENTIAL',
-];
-/** Query and connection-string parameters that carry a credential (`?password=`, `;Password=`, `&sig=`). */
-const PARAM_NAMES = [
-	'password',
-	'passwd',
-	'pwd',
-	'pass',
-	'secret',
-	'token',
-	'access_token',
-	'api_key',
-	'apikey',
-	'sig',
-	'signature',
-	'auth',
-];
-/** A value that names a type or a constant, not a secret (`password: string`). */
-const TYPE_WORDS: MaintainedAllowlist = {
-	target: 'secret',
-	regexes: ['^(?:string|number|boolean|null|true|false|undefined|any|none|nil|str|int|bool)$'],
-	stopwords: [],
-};
 
 function keel(rule: Omit<RedactRule, 'from' | 'id'> & { id?: string }): RedactRule {
 	return { from: 'keel', id: rule.id ?? rule.label.toLowerCase().replace(/\W+/g, '-'), ...rule };

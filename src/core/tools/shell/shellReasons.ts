@@ -11,7 +11,7 @@ import type { Gate } from '../../gate/gate';
 import { GitOracle, type GitQuestions } from '../../gate/gitOracle';
 import type { WorkspaceGuard } from '../../gate/paths/paths';
 import { multiRootFolders, splitFolderPath } from '../../gate/paths/workspaceFolders';
-import { gitReadConcerns, type GitReadContext } from '../../shell/gitReads';
+import { gitReadConcerns, type GitReadContext } from '../../shell/git/gitReads';
 import { operandConcerns, walkConcerns } from '../../shell/shellOperands';
 import { splitCommandLine } from '../../shell/shellRules';
 

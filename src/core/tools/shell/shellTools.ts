@@ -8,7 +8,7 @@ import { loadBashParser } from '../../shell/bashParser';
 import { defaultPathPolicy, type PathPolicy } from '../../gate/paths/pathPolicy';
 import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../../gate/paths/paths';
 import { splitCommandLine } from '../../shell/shellRules';
-import { landingName } from '../../shell/shellWrites';
+import { landingName } from '../../shell/writers/shellWrites';
 import { defaultGit, wordReasons } from './shellReasons';
 import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';

@@ -2,9 +2,9 @@
 // interpreters' program texts in every spelling make the line opaque.
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { awkEffects } from '../../../../src/core/shell/awkProgram';
+import { awkEffects } from '../../../../src/core/shell/writers/awkProgram';
 import { loadBashParser } from '../../../../src/core/shell/bashParser';
-import { sedEffects } from '../../../../src/core/shell/sedScript';
+import { sedEffects } from '../../../../src/core/shell/writers/sedScript';
 import { splitCommandLine } from '../../../../src/core/shell/shellRules';
 
 describe('inline programs', () => {

@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { loadBashParser } from '../../../../src/core/shell/bashParser';
-import { parseArgs } from '../../../../src/core/shell/getopt';
+import { parseArgs } from '../../../../src/core/shell/writers/getopt';
 import { splitCommandLine } from '../../../../src/core/shell/shellRules';
 
 const words = (line: string) => line.split(' ').map(text => ({ text, known: true }));

@@ -5,15 +5,14 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import {
-	decodedLine,
 	findKeyBegin,
 	isBase64Line,
 	isBase64Tail,
 	linePrefixLength,
 	markerRanges,
 	trailingBody,
-	withoutInvisible,
 } from '../../../../../src/core/gate/redact/lineShapes';
+import { decodedLine, withoutInvisible } from '../../../../../src/core/gate/redact/lineViews';
 import { stripAnsi } from '../../../../../src/core/util/ansi';
 
 // What the line machine matched before, as regular expressions.

@@ -2,8 +2,8 @@
  * git as a wrapper: global options before the subcommand that can run programs, config values
  * git runs as commands, and subcommands that run a command line of their own.
  */
-import type { Unwrapped } from './shellWrappers';
-import type { WordValue } from './shellWords';
+import type { Unwrapped } from '../shellWrappers';
+import type { WordValue } from '../shellWords';
 
 /** One git command of a line, for asking git what it will print (gitReads.ts). */
 export interface GitCall {

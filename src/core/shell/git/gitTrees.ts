@@ -3,9 +3,9 @@
  * `-l`), `git archive` (every file of the tree-ish under its paths, listed with `ls-tree -r`),
  * `git blame` (the one file it names).
  */
-import { splitNul } from '../util/splitNul';
+import { splitNul } from '../../util/splitNul';
 import { classify, splitObjectPath, type Asker, type Printed } from './gitPrinters';
-import type { WordValue } from './shellWords';
+import type { WordValue } from '../shellWords';
 
 /** git grep's options: which take a value, which are passed on, which only shape the output. */
 const GREP_VALUED = new Set([

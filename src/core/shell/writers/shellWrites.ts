@@ -3,8 +3,8 @@
  * the way each program reads its options (writerTable.ts is the data, getopt.ts the reader).
  */
 import { hasOption, optionValues, parseArgs, type ParsedArgs } from './getopt';
-import type { WordValue } from './shellWords';
-import { programName } from './shellWrappers';
+import type { WordValue } from '../shellWords';
+import { programName } from '../shellWrappers';
 import { COMPRESSED_SUFFIX, DECOMPRESSORS, WRITERS, type WriteRole, type WriterEntry } from './writerTable';
 
 export interface RedirectTarget {

@@ -9,7 +9,7 @@
 import { awkEffects, type ProgramEffects } from './awkProgram';
 import { hasOption, optionValues, parseArgs } from './getopt';
 import { sedEffects } from './sedScript';
-import type { WordValue } from './shellWords';
+import type { WordValue } from '../shellWords';
 
 interface Interpreter {
 	/** Short option letters that take a value (`-W ignore`), so the script operand is found. */

@@ -5,7 +5,7 @@
  * prefix `--out=file`), options anywhere until `--` unless the program stops at its first
  * operand. What the program will treat as a value is then known however the line spells it.
  */
-import type { WordValue } from './shellWords';
+import type { WordValue } from '../shellWords';
 
 export interface OptionGrammar {
 	/** Short option letters that take a value. */

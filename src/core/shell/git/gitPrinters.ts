@@ -8,10 +8,10 @@
  * path (relative to the work tree's top) whose content or name the command prints, or why Keel
  * cannot tell.
  */
-import type { GitAskOptions, GitQuestions, GitRepository } from '../gate/gitOracle';
+import type { GitAskOptions, GitQuestions, GitRepository } from '../../gate/gitOracle';
 import { readGitArgs, type ReadArgs } from './gitOptions';
-import { splitNul } from '../util/splitNul';
-import type { WordValue } from './shellWords';
+import { splitNul } from '../../util/splitNul';
+import type { WordValue } from '../shellWords';
 
 export interface Printed {
 	paths: string[];

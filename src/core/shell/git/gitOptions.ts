@@ -5,7 +5,7 @@
  * file content or names at all. An option missing here is one Keel cannot read, so the
  * command asks.
  */
-import type { WordValue } from './shellWords';
+import type { WordValue } from '../shellWords';
 
 /** `req`: a value, attached with `=` or in the next word; `opt`: only an attached `=value`; `none`. */
 type Takes = 'req' | 'opt' | 'none';
