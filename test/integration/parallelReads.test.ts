@@ -189,6 +189,99 @@ describe('read-only calls of a step run together, results in call order (loop ov
 		assert.strictEqual(timeline.running, 0);
 	});
 
+	/** A read that ignores Stop: it runs its `ms` to the end, as a tool that never looks at its signal would. */
+	const deafRead = defineTool({
+		name: 'deaf_read',
+		description: 'deaf_read (takes ms milliseconds, whatever happens)',
+		input: z.object({ tag: z.string(), ms: z.number() }),
+		effect: 'read',
+		describe: input => `deaf_read ${input.tag}`,
+		execute: async input => {
+			timeline.start(input.tag);
+			await sleep(input.ms);
+			timeline.end(input.tag);
+			return ok('read');
+		},
+	});
+
+	/** A read that takes `ms` to look before it runs (prepare ignores Stop), and says when it ran. */
+	const lookingRead = defineTool({
+		name: 'looking_read',
+		description: 'looking_read (looks for ms milliseconds first)',
+		input: z.object({ tag: z.string(), ms: z.number() }),
+		effect: 'read',
+		describe: input => `looking_read ${input.tag}`,
+		prepare: async input => {
+			timeline.start(`look ${input.tag}`);
+			await sleep(input.ms);
+			timeline.end(`look ${input.tag}`);
+			return {};
+		},
+		execute: async input => {
+			timeline.start(input.tag);
+			timeline.end(input.tag);
+			return ok('read');
+		},
+	});
+
+	function stoppable(parallelReads: number, tool: ToolDefinition<any>): ChatSession {
+		return new ChatSession({
+			sessionId: `stop-${parallelReads}`,
+			createModel: async () => new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'glm-4.7-flash' }),
+			registry: new ToolRegistry([tool]),
+			workspace: new InMemoryWorkspace({}),
+			approvalSettings: () => settings,
+			maxSteps: () => 5,
+			parallelReads: () => parallelReads,
+			systemPrompt: () => 'You are Keel.',
+		});
+	}
+
+	it('after Stop the turn says when every read it left running has finished, however many ran at once', async () => {
+		for (const limit of [1, 8]) {
+			double.reset();
+			timeline = new Timeline();
+			const calls = Array.from({ length: 4 }, (_, i) => ({
+				name: 'deaf_read',
+				arguments: { tag: `c${i}`, ms: 150 + 40 * i },
+				id: `call_${i}`,
+			}));
+			double.script(toolCalls(calls), text('ok'));
+			const chat = stoppable(limit, deafRead);
+			const watch = setInterval(() => timeline.running === Math.min(limit, 4) && chat.cancel(), 5);
+			const outcome = await chat.send('read').finally(() => clearInterval(watch));
+			assert.strictEqual(outcome.reason, 'cancelled');
+			assert.ok(timeline.running > 0, 'the turn ended while reads still ran');
+			await outcome.settled;
+			assert.strictEqual(
+				timeline.running,
+				0,
+				`with ${limit} at once, settled waited for every read left running`,
+			);
+		}
+	});
+
+	it('a read still looking when Stop came never runs after it', async () => {
+		for (const limit of [1, 8]) {
+			double.reset();
+			timeline = new Timeline();
+			const calls = Array.from({ length: 3 }, (_, i) => ({
+				name: 'looking_read',
+				arguments: { tag: `c${i}`, ms: 80 },
+				id: `call_${i}`,
+			}));
+			double.script(toolCalls(calls), text('ok'));
+			const chat = stoppable(limit, lookingRead);
+			const watch = setInterval(() => timeline.running > 0 && chat.cancel(), 2);
+			const outcome = await chat.send('read').finally(() => clearInterval(watch));
+			assert.strictEqual(outcome.reason, 'cancelled');
+			await outcome.settled;
+			await sleep(200); // longer than any look: a run that starts late would show here
+			const ran = timeline.events.filter(e => e.at === 'start' && !e.id.startsWith('look'));
+			assert.deepStrictEqual(ran, [], `with ${limit} at once, nothing ran after Stop`);
+		}
+	});
+
 	it('for generated steps of reads, writes and asking reads: results in call order, no write or ask before the calls ahead finished', async () => {
 		const planned = fc.array(
 			fc.record({

@@ -208,7 +208,7 @@ async function executeCall(run: ParsedCall, prepared: Preparation | undefined): 
 	card.update({ status: 'running' });
 	try {
 		const result = await executeWithRetry(
-			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
+			() => raceAbort(() => tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
 			{
 				name: tool.name,
 				effect: tool.effect,
@@ -287,11 +287,14 @@ function failedWith(run: ParsedCall, error: unknown): ToolResultData {
 /**
  * A tool that ignores its signal must still not hold the turn once the user pressed Stop; its
  * work goes on the turn's abandoned list so whoever cleans up after the turn can wait for it.
+ * Nothing starts after Stop (a call started early may finish looking only then), so every
+ * execution that outlives the turn is on that list.
  */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
+function raceAbort<T>(start: () => Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
 	if (signal.aborted) {
 		return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
 	}
+	const promise = start();
 	return new Promise<T>((resolve, reject) => {
 		const stopped = onAbort(signal, () => {
 			abandoned?.add(promise.catch(() => undefined));
