@@ -85,9 +85,10 @@ export interface ToolDefinition<I = unknown> {
 	source?: string;
 	effect: ToolEffect;
 	/**
-	 * Optional, for a tool whose declared effect is not `read`: true when this call only reads
-	 * (nothing written, nothing run that could write), proven from the input or declared by the
-	 * tool's source. Such a call may run beside other reads; the approval still decides whether it runs.
+	 * Optional: whether this call only reads (nothing written, nothing run that could write, nothing
+	 * the loop relies on changed), proven from the input or declared by the tool's source. Such a
+	 * call may run beside other reads and before the model's reply has ended; the approval still
+	 * decides whether it runs. Without it, a `read` tool's calls only read.
 	 */
 	readsOnly?(input: I): boolean;
 	/** The card title: what this call will do, e.g. "Read src/app.ts (lines 1–200)". */
