@@ -6,6 +6,7 @@ import type { ToolRetrySettings } from '../recovery/toolRetry';
 import { defaultToolPolicySettings } from '../toolPolicy/toolPolicy';
 import { boundedCall, cardArguments } from './callBounds';
 import { runAhead, runToolCall, type AheadRun, type ToolRunContext } from './toolExecution';
+import { EarlyCalls } from './earlyCalls';
 import { appendMessage, type TurnContext, type TurnState } from './turnState';
 
 /**
@@ -14,7 +15,12 @@ import { appendMessage, type TurnContext, type TurnState } from './turnState';
  * call. Then each runs (validate → policy → approval → execute), reads that need no approval
  * beside each other, and its result, seen by the guards first, joins the history in call order.
  */
-export async function runCalls(state: TurnState, ctx: TurnContext, output: StepOutput): Promise<void> {
+export async function runCalls(
+	state: TurnState,
+	ctx: TurnContext,
+	output: StepOutput,
+	started: ReadonlyMap<number, AheadRun> = new Map(),
+): Promise<void> {
 	// A call past the argument bound is recorded with a stand-in and answered with its size (callBounds.ts).
 	const calls = output.calls.map(boundedCall);
 	calls.forEach((call, i) => {
@@ -37,8 +43,9 @@ export async function runCalls(state: TurnState, ctx: TurnContext, output: StepO
 	});
 	// Consecutive reads that need no approval run together, up to keel.agent.parallelReads at once;
 	// a call that is not one of them starts only when every call before it has its result.
-	const ahead = new Map<number, AheadRun | undefined>();
-	const limit = Math.max(1, Math.floor(ctx.options.parallelReads ?? DEFAULT_PARALLEL_READS));
+	// The calls that started while the response streamed (earlyCalls.ts) are the first of them.
+	const ahead = new Map<number, AheadRun | undefined>(started);
+	const limit = parallelLimit(ctx);
 	// Each running call listens for Stop (its race, its waits, its retry): a step's worth is no leak.
 	if (getMaxListeners(ctx.signal) < 10 + 4 * limit) {
 		setMaxListeners(10 + 4 * limit, ctx.signal);
@@ -61,6 +68,21 @@ export async function runCalls(state: TurnState, ctx: TurnContext, output: StepO
 
 /** keel.agent.parallelReads when the caller does not say. */
 export const DEFAULT_PARALLEL_READS = 8;
+
+function parallelLimit(ctx: TurnContext): number {
+	return Math.max(1, Math.floor(ctx.options.parallelReads ?? DEFAULT_PARALLEL_READS));
+}
+
+/**
+ * What starts this request's reads while it streams: native calls only (a call written as text
+ * is found once the text is complete), and not when the caller turned it off.
+ */
+export function earlyCalls(state: TurnState, ctx: TurnContext): EarlyCalls | undefined {
+	if (ctx.options.startCallsEarly === false || state.mode.mode !== 'native') {
+		return undefined;
+	}
+	return new EarlyCalls(runContext(ctx), parallelLimit(ctx), () => state.offered);
+}
 
 async function runCall(state: TurnState, ctx: TurnContext, call: StepCall, ahead?: AheadRun): Promise<ToolResultData> {
 	const { options, turnId } = ctx;

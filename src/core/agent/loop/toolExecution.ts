@@ -41,15 +41,17 @@ export interface ToolRunContext {
  */
 export async function runToolCall(call: StepCall, ctx: ToolRunContext, ahead?: AheadRun): Promise<ToolResultData> {
 	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
-	const card = ahead?.run.card ?? new ToolCard(call, ctx.turnId, ctx.emit, policy);
 	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
-	if (refusal) {
-		return card.fail(refusal, 'blocked');
-	}
 	const oversized = droppedArgumentChars(call.rawArguments);
-	if (oversized !== undefined) {
-		return card.fail(oversizedMessage(oversized), 'invalidArguments');
+	if (refusal !== undefined || oversized !== undefined) {
+		// What started early is not this call's outcome: it stops, and its card says only this.
+		ahead?.drop();
+		const card = new ToolCard(call, ctx.turnId, ctx.emit, policy);
+		return refusal !== undefined
+			? card.fail(refusal, 'blocked')
+			: card.fail(oversizedMessage(oversized!), 'invalidArguments');
 	}
+	const card = ahead?.run.card ?? new ToolCard(call, ctx.turnId, ctx.emit, policy);
 	let run = ahead?.run;
 	if (!run) {
 		const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
@@ -85,6 +87,8 @@ export interface AheadRun {
 	executed: Promise<Executed | undefined>;
 	/** Settles when nothing of the call is running any more. */
 	settled: Promise<unknown>;
+	/** The call is not run after all: it is stopped (recorded as abandoned if it goes on) and its card hears no more of it. */
+	drop(): void;
 }
 
 /**
@@ -107,7 +111,17 @@ export function runAhead(call: StepCall, ctx: ToolRunContext): AheadRun | undefi
 	if (!parsed.ok || !readsOnly(parsed.tool, parsed.input)) {
 		return undefined;
 	}
-	const run = parsedCall(parsed.tool, parsed.input, ctx, new ToolCard(call, ctx.turnId, ctx.emit, policy));
+	// Its own Stop (the turn's, or being dropped) and its own voice, which a drop silences.
+	const own = new AbortController();
+	const forwarding = onAbort(ctx.signal, () => own.abort());
+	let heard = true;
+	let spoke = false;
+	const emit = (event: AgentEvent) => {
+		spoke ||= event.type === 'toolCallUpdated';
+		if (heard) ctx.emit(event);
+	};
+	const runCtx: ToolRunContext = { ...ctx, signal: own.signal, emit };
+	const run = parsedCall(parsed.tool, parsed.input, runCtx, new ToolCard(call, ctx.turnId, emit, policy));
 	const looked = prepareCall(run);
 	const executed = looked.then(found =>
 		'prepared' in found &&
@@ -115,16 +129,34 @@ export function runAhead(call: StepCall, ctx: ToolRunContext): AheadRun | undefi
 			? executeCall(run, found.prepared)
 			: undefined,
 	);
-	return { run, looked, executed, settled: executed };
+	const settled = executed.finally(() => forwarding.dispose());
+	return {
+		run,
+		looked,
+		executed,
+		settled,
+		drop: () => {
+			if (heard && spoke) {
+				// The card said it was running: it now says why it stopped (the call's own turn may still run it).
+				const output = 'Stopped: the model changed its reply before this call took its turn.';
+				const state = { ...run.card.state, status: 'cancelled' as const, progress: undefined, output };
+				ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: state });
+			}
+			heard = false;
+			own.abort();
+		},
+	};
 }
 
-/** Whether this call of `tool` only reads: its declared effect, or what it proves of this input. */
+/** Whether a call started early is the call the step asks for: the same card, tool and arguments. */
+export function sameCall(a: StepCall, b: StepCall): boolean {
+	return a.id === b.id && a.name === b.name && a.rawArguments === b.rawArguments;
+}
+
+/** Whether this call of `tool` only reads: what it proves of this input, else its declared effect. */
 function readsOnly(tool: ToolDefinition, input: unknown): boolean {
-	if (tool.effect === 'read') {
-		return true;
-	}
 	try {
-		return tool.readsOnly?.(input) === true;
+		return tool.readsOnly?.(input) ?? tool.effect === 'read';
 	} catch {
 		return false;
 	}
