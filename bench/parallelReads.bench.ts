@@ -3,7 +3,8 @@
  * double: a step of five reads that take 200 ms each, and a step of reads around a write. The
  * reference is the same turn with keel.agent.parallelReads = 1 (every call in turn, as before).
  * Budget: five reads cost one read's wait (+ 100 ms); the requests that follow are byte for byte
- * the ones the sequential turn sends.
+ * the ones the sequential turn sends. Then a read whose arguments are complete while the stream
+ * goes on for another second: the reference starts it after the stream ends.
  */
 import * as z from 'zod';
 import { defaultApprovalSettings } from '../src/core/agent/approval/approvalPolicy';
@@ -41,11 +42,27 @@ const AROUND_A_WRITE: Step = [
 	...Array.from({ length: 2 }, () => ({ name: 'slow_read' as const, ms: 200 })),
 ];
 
+/** A read of 500 ms, then a stream that keeps sending the next call for 1 s (10 fragments, 100 ms apart). */
+const STILL_TALKING: Step = [
+	{ name: 'slow_read', ms: 500 },
+	{ name: 'slow_read', ms: 0 },
+];
+const TALKING_PACE = { split: 10, delayMs: 100 };
+
 /** One turn of `step` then an answer: its wall time and the follow-up request as sent. */
-async function turn(double: ModelDouble, step: Step, parallelReads: number): Promise<{ ms: number; sent: string }> {
+async function turn(
+	double: ModelDouble,
+	step: Step,
+	parallelReads: number,
+	early = true,
+	pace: { split?: number; delayMs?: number } = {},
+): Promise<{ ms: number; sent: string }> {
 	double.reset();
 	double.script(
-		toolCalls(step.map((c, i) => ({ name: c.name, arguments: { tag: `c${i}`, ms: c.ms }, id: `call_${i}` }))),
+		toolCalls(
+			step.map((c, i) => ({ name: c.name, arguments: { tag: `c${i}`, ms: c.ms }, id: `call_${i}` })),
+			pace,
+		),
 		text('done'),
 	);
 	const ms = await timeIt(async () => {
@@ -59,6 +76,7 @@ async function turn(double: ModelDouble, step: Step, parallelReads: number): Pro
 				systemPrompt: 'sys',
 				maxSteps: 10,
 				parallelReads,
+				startCallsEarly: early,
 				emit: () => {},
 			},
 			[],
@@ -96,6 +114,35 @@ export async function run(): Promise<void> {
 		printTable(
 			['turn (ms, median of 5)', 'one at a time (reference)', 'parallelReads 8', 'budget', 'next request'],
 			rows,
+		);
+		// The stream alone takes about 2.2 s (22 frames 100 ms apart); the read fits inside it.
+		const before: number[] = [];
+		const after: number[] = [];
+		let same = true;
+		for (let i = 0; i < 3; i++) {
+			const waited = await turn(double, STILL_TALKING, 8, false, TALKING_PACE);
+			const started = await turn(double, STILL_TALKING, 8, true, TALKING_PACE);
+			before.push(waited.ms);
+			after.push(started.ms);
+			same &&= waited.sent === started.sent;
+		}
+		printTable(
+			[
+				'turn (ms, median of 3)',
+				'calls after the stream (reference)',
+				'read starts in the stream',
+				'budget',
+				'next request',
+			],
+			[
+				[
+					'500 ms read, then 1 s more of stream',
+					percentile(before, 0.5),
+					percentile(after, 0.5),
+					'≤ reference − 400',
+					same ? 'identical' : 'DIFFERS',
+				],
+			],
 		);
 	} finally {
 		await double.close();

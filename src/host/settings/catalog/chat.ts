@@ -26,7 +26,7 @@ export const CHAT = category('Chat', {
 	),
 	'agent.parallelReads': setting(
 		num(8, 1, 32),
-		'Most read-only tool calls of one model step that run at the same time (reading files, searching, and commands or MCP tools that only read and need no approval). Results still go back to the model in the order it asked; a call that writes or asks waits for the ones before it. 1 runs every call in turn.',
+		'Most read-only tool calls of one model step that run at the same time (reading files, searching, and commands or MCP tools that only read and need no approval). Such a call starts as soon as its arguments are complete, while the model is still writing the rest of its reply. Results still go back to the model in the order it asked; a call that writes or asks waits for the ones before it. 1 runs every call in turn.',
 	),
 	modes: setting(
 		objects(),
