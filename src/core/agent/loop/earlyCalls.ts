@@ -1,5 +1,5 @@
 import type { StepCall } from './modelStep';
-import { runAhead, sameCall, type AheadRun, type ToolRunContext } from './toolExecution';
+import { runAhead, isTheStepsCall, type AheadRun, type ToolRunContext } from './toolExecution';
 
 /**
  * Reads that start while the model is still streaming: a call whose arguments are complete in
@@ -45,7 +45,7 @@ export class EarlyCalls {
 		while (
 			this._claimed < this._runs.length &&
 			this._claimed < calls.length &&
-			sameCall(this._runs[this._claimed].call, calls[this._claimed])
+			isTheStepsCall(this._runs[this._claimed].call, calls[this._claimed])
 		) {
 			claimed.set(this._claimed, this._runs[this._claimed].run);
 			this._claimed++;

@@ -149,7 +149,7 @@ export function runAhead(call: StepCall, ctx: ToolRunContext): AheadRun | undefi
 }
 
 /** Whether a call started early is the call the step asks for: the same card, tool and arguments. */
-export function sameCall(a: StepCall, b: StepCall): boolean {
+export function isTheStepsCall(a: StepCall, b: StepCall): boolean {
 	return a.id === b.id && a.name === b.name && a.rawArguments === b.rawArguments;
 }
 
