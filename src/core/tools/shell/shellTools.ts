@@ -10,6 +10,7 @@ import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../../gate/
 import { splitCommandLine } from '../../shell/shellRules';
 import { landingName } from '../../shell/writers/shellWrites';
 import { defaultGit, wordReasons } from './shellReasons';
+import { gitProgramsOff } from './gitProgramsOff';
 import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';
 import { provesReadOnly } from '../../shell/readOnlyLine';
@@ -21,6 +22,8 @@ export interface ShellToolSettings {
 	/** For messages only: the limits a command ran into. */
 	memoryMb: number;
 	pids: number;
+	/** keel.shell.gitRepositoryPrograms: git may run the programs the repository's configuration names. */
+	gitRepositoryPrograms?: boolean;
 }
 
 export interface ShellToolDeps {
@@ -72,7 +75,12 @@ export function commandToolResult(
 	settings: ShellToolSettings,
 	note?: string,
 ): ToolResult {
-	const where = result.backend === 'sandbox' ? 'in the sandbox' : 'in the terminal';
+	const where =
+		result.backend === 'terminal'
+			? 'in the terminal'
+			: result.mappedTo
+				? `in the sandbox (workspace mounted from ${result.mappedTo} on the engine's machine)`
+				: 'in the sandbox';
 	const fields = {
 		backend: result.backend,
 		exitCode: result.exitCode,
@@ -82,6 +90,7 @@ export function commandToolResult(
 		truncated: result.truncated,
 		timedOut: result.timedOut,
 		limitHit: result.limitHit,
+		mappedTo: result.mappedTo,
 	};
 	const noteLine = note ? `\n[${note}]` : '';
 	const cap = result.truncated ? ' (output truncated: the middle was dropped)' : '';
@@ -274,8 +283,17 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			}
 			const choice = approved.choice;
 			const settings = deps.settings();
+			const env = await gitProgramsOff(
+				input.command,
+				cwd,
+				context.workspace,
+				judge.git,
+				choice.backend,
+				settings.gitRepositoryPrograms === true,
+			);
 			try {
 				const result = await choice.runner.run({
+					env,
 					command: input.command,
 					cwd,
 					timeoutMs: (input.timeoutSeconds ?? settings.timeoutSeconds) * 1000,
