@@ -37,6 +37,8 @@ export interface ChatSessionDeps {
 	workspace: Workspace;
 	approvalSettings(): ApprovalSettings;
 	maxSteps(): number;
+	/** keel.agent.parallelReads: most read-only calls of a step that run at once; default 8. */
+	parallelReads?(): number;
 	systemPrompt(): string;
 	history?: CanonicalMessage[];
 	/** keel.recovery.* budgets, read per turn. */
@@ -168,6 +170,7 @@ export class ChatSession extends Disposable {
 				sessionId: this._deps.sessionId,
 				systemPrompt: this._deps.systemPrompt(),
 				maxSteps: this._deps.maxSteps(),
+				parallelReads: this._deps.parallelReads?.(),
 				emit,
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,

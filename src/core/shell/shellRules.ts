@@ -51,6 +51,8 @@ export interface ParsedCommandLine {
 	opaque: string | undefined;
 	/** Every git command, for asking git what it will print (gitReads.ts). */
 	gits: GitCall[];
+	/** The name of every program run, as written (wrappers and what they run); undefined when only bash knows it. */
+	programs: Array<string | undefined>;
 	/** A GIT_* variable is set for the rest of the line (`export GIT_DIR=…`): which repository git reads is not the command's own. */
 	gitEnvironment: boolean;
 }
@@ -85,6 +87,7 @@ class Analysis implements ParsedCommandLine {
 	directories: Array<string | undefined> = [];
 	opaque: string | undefined;
 	gits: GitCall[] = [];
+	programs: Array<string | undefined> = [];
 	gitEnvironment = false;
 
 	constructor(private readonly _depth: number) {}
@@ -215,6 +218,7 @@ class Analysis implements ParsedCommandLine {
 		this.changesDirectory ||= inner.changesDirectory;
 		this.opaque ??= inner.opaque;
 		this.gits.push(...inner.gits);
+		this.programs.push(...inner.programs);
 		this.gitEnvironment ||= inner.gitEnvironment;
 	}
 
@@ -298,6 +302,7 @@ class Analysis implements ParsedCommandLine {
 		}
 		for (const { argv, needsAllow } of unwrapped.argvs) {
 			const head = argv[0];
+			this.programs.push(head?.known ? head.text : undefined);
 			if (needsAllow) {
 				this.writes.push(...writtenByArguments(argv));
 				this._programEffects(argv);

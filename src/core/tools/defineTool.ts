@@ -84,6 +84,13 @@ export interface ToolDefinition<I = unknown> {
 	/** Where a tool comes from when it is not built in, e.g. "mcp:github" or "vscode.lm"; used by tool selection. */
 	source?: string;
 	effect: ToolEffect;
+	/**
+	 * Optional: whether this call only reads (nothing written, nothing run that could write, nothing
+	 * the loop relies on changed), proven from the input or declared by the tool's source. Such a
+	 * call may run beside other reads and before the model's reply has ended; the approval still
+	 * decides whether it runs. Without it, a `read` tool's calls only read.
+	 */
+	readsOnly?(input: I): boolean;
 	/** The card title: what this call will do, e.g. "Read src/app.ts (lines 1–200)". */
 	describe(input: I): string;
 	/** Optional: what permission rules match on (see Subject). Without it only tool-name rules apply. */

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { ProjectContext } from '../projectContext/projectContext';
 import { readResolvedProvider } from '../models/providerConfig';
-import { readApprovalSettings, readMaxSteps, readModelConfig } from '../settings/config';
+import { readApprovalSettings, readMaxSteps, readModelConfig, readParallelReads } from '../settings/config';
 import { GlobalStateForcingMemory, GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
 import type { VscodeWorkspace } from '../tools/vscodeWorkspace';
 import type { SessionFactory } from './sessionController';
@@ -42,6 +42,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		// The session's mode narrows the tools (Plan: read-only) through deny rules.
 		approvalSettings: () => project.approvalSettings(sessionId, readApprovalSettings(), inputs.registry().list()),
 		maxSteps: readMaxSteps,
+		parallelReads: readParallelReads,
 		recovery: readRecoverySettings,
 		toolModeMemory,
 		forcingMemory,

@@ -27,6 +27,10 @@ export function readMaxSteps(): number {
 	return Math.max(1, readSetting('agent.maxSteps'));
 }
 
+export function readParallelReads(): number {
+	return Math.max(1, readSetting('agent.parallelReads'));
+}
+
 /** keel.tools.maxOffered: the most tool schemas one request carries (toolSelection.ts). */
 export function readToolBudget(): { maxOffered: number } {
 	return { maxOffered: Math.max(5, readSetting('tools.maxOffered')) };

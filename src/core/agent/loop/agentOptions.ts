@@ -20,6 +20,10 @@ export interface AgentOptions {
 	workspace: Workspace;
 	systemPrompt: string;
 	maxSteps: number;
+	/** Most read-only calls of one step that run at once (keel.agent.parallelReads, default 8); 1 runs each in turn. */
+	parallelReads?: number;
+	/** Reads start as soon as their arguments are complete in the stream (default); false waits for the response's end, as the reference the bench measures against. */
+	startCallsEarly?: boolean;
 	emit(event: AgentEvent): void;
 	/** The conversation this turn belongs to; scopes stored tool outputs (read_output). */
 	sessionId?: string;

@@ -3,7 +3,8 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
-import type { StepOutput } from './modelStep';
+import type { StepContext, StepOutput } from './modelStep';
+import type { EarlyCalls } from './earlyCalls';
 import { simplerTools } from '../toolPolicy/toolSelection';
 import type { ToolChoice } from '../../llm/chatModel';
 import { afterForcedRequest, forcingRefused } from './forcedPhase';
@@ -76,7 +77,12 @@ export function planMessages(
  * goes with this request only. A request that fails for good ends the turn, keeping what the
  * user already saw.
  */
-export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
+export async function requestModel(
+	state: TurnState,
+	ctx: TurnContext,
+	plan: Planner,
+	early?: EarlyCalls,
+): Promise<StepOutput | TurnEnd> {
 	const force = state.nudge?.force;
 	const result = await sendRequest(
 		state,
@@ -86,6 +92,7 @@ export async function requestModel(state: TurnState, ctx: TurnContext, plan: Pla
 		state.nudge?.avoidRepetition,
 		state.nudge?.noThinking,
 		force,
+		early && ((call, index) => early.start(call, index)),
 	);
 	state.nudge = undefined;
 	if (result.ok) {
@@ -111,6 +118,7 @@ export function sendRequest(
 	avoidRepetition?: boolean,
 	noThinking?: boolean,
 	toolChoice?: ToolChoice,
+	onCallComplete?: StepContext['onCallComplete'],
 ): Promise<RequestResult> {
 	const budget = ctx.settings.reasoningBudget;
 	// A server that takes the budget ends the reasoning itself; Keel's own stop is then only a net far above it.
@@ -139,6 +147,7 @@ export function sendRequest(
 		},
 		reasoningBound: ctx.settings.enabled && budget > 0 ? (takesBudget ? budget * 2 : budget) : undefined,
 		toolChoice,
+		onCallComplete,
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
 			state.sendReasoning = false;

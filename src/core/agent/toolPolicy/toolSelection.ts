@@ -127,6 +127,8 @@ export function createRequestToolsTool(budget: () => ToolBudget): RequestToolsTo
 			})
 			.refine(input => (input.names?.length ?? 0) > 0 || !!input.search?.trim(), 'give "names" or "search"'),
 		effect: 'read',
+		// It changes what the loop offers, which the review of the reply that called it reads: in its turn, never early.
+		readsOnly: () => false,
 		describe: input =>
 			`Request tools: ${[...(input.names ?? []), ...(input.search ? [`"${input.search}"`] : [])].join(', ')}`,
 		async execute(input, context) {

@@ -13,6 +13,7 @@ import { defaultGit, wordReasons } from './shellReasons';
 import { gitProgramsOff } from './gitProgramsOff';
 import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';
+import { provesReadOnly } from '../../shell/readOnlyLine';
 import { durationText } from '../../util/duration';
 
 export interface ShellToolSettings {
@@ -213,6 +214,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				.describe("Kill the command after this many seconds (default from the user's settings, 30)"),
 		}),
 		effect: 'exec',
+		// Only what the shell analysis proves (readOnlyLine.ts) may run beside other reads.
+		readsOnly: input => provesReadOnly(input.command),
 		describe: input => title(input.command, deps.selector.expected()),
 		subjects: input => [{ kind: 'command', values: [input.command] }],
 		// Decides where it runs before the approval card is shown, so the card says the truth.
