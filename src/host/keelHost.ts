@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ExportGate } from '../core/gate/exports';
+import type { ExportGate } from '../core/session/exportGate';
 import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';

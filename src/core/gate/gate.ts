@@ -15,7 +15,7 @@ import { isDeniedRead, isProtectedPath, type PathPolicy } from './paths/pathPoli
 import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths/paths';
 import { admitAddress, type AddressConsent, type AddressOrigin } from './network/addresses';
 import type { CanonicalMessage } from '../llm/canonical';
-import { withoutKeptOut } from './exports';
+import { withoutKeptOut } from '../session/exportGate';
 import { endpointFetch } from './network/network';
 import { RestoreFiles } from './restoreFiles';
 
@@ -176,7 +176,7 @@ export class Gate {
 		}
 	}
 
-	/** A session's messages as an export may copy them: today's deny list applied again (gate/exports.ts). */
+	/** A session's messages as an export may copy them: today's deny list applied again (session/exportGate.ts). */
 	exportable(messages: readonly CanonicalMessage[]): CanonicalMessage[] {
 		return withoutKeptOut(messages, path => this.keptOutOfStores(path));
 	}

@@ -8,7 +8,7 @@ import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import { showHistory } from './sessionHistory';
 import type { SessionPersistence } from './sessionPersistence';
-import type { ExportGate } from '../../core/gate/exports';
+import type { ExportGate } from '../../core/session/exportGate';
 
 /** New Chat, Stop, the history, Compact, and rewinding the conversation; each also takes its argument directly. */
 export function sessionCommands(

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AddressConsent } from '../../core/gate/network/addresses';
-import type { ExportGate } from '../../core/gate/exports';
+import type { ExportGate } from '../../core/session/exportGate';
 import { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { relativeOfUri } from './workspaceFolderNames';

@@ -16,7 +16,7 @@ import { loadRules } from '../../../src/core/rules/projectRules';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/exportSession';
 import type { SessionStore } from '../../../src/core/store/sessionStore';
-import { filteredEvents } from '../../../src/core/gate/exports';
+import { filteredEvents } from '../../../src/core/session/exportGate';
 import { LentTools } from '../../../src/core/tools/lent/lentTools';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
