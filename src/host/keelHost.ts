@@ -4,7 +4,7 @@ import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
-import { WebviewChannel } from './chat/webviewChannel';
+import { WebviewChannel } from './view/webviewChannel';
 import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
-import { type WebviewChannel } from './webviewChannel';
+import { type WebviewChannel } from '../view/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { Event } from '../../core/util/emitter';
 import type { OutputStore } from '../../core/tools/outputStore';

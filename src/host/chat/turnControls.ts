@@ -8,7 +8,7 @@ import type { TurnControl } from '../../shared/protocol';
 import type { TurnChanges, TurnInfo } from '../checkpoints/turnChanges';
 import type { ConversationRewind } from '../session/conversationRewind';
 import type { SessionController } from '../session/sessionController';
-import type { WebviewChannel } from './webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 
 /**
  * Each turn's controls in the chat: "N files changed" (its diff), "Restore files to here" (and

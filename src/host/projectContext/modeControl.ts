@@ -1,7 +1,7 @@
 import { describeMode } from '../../core/modes/modes';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 import type { SessionController } from '../session/sessionController';
 import type { ModesHost } from './modesHost';
 

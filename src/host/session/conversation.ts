@@ -2,7 +2,7 @@ import type { ChatModel } from '../../core/llm/chatModel';
 import type { Logger, Workspace } from '../../core/ports';
 import type { Gate } from '../../core/gate/gate';
 import type { IDisposable } from '../../core/util/lifecycle';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 import type { CheckpointsHost } from '../checkpoints/checkpointsHost';
 import { TurnChanges } from '../checkpoints/turnChanges';
 import { createComposer } from '../composer/composerApi';

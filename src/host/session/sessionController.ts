@@ -9,10 +9,10 @@ import { newSessionId } from '../../core/util/ids';
 import { Disposable, DisposableStore, type IDisposable } from '../../core/util/lifecycle';
 import type { SessionView } from '../../shared/views';
 import type { Logger } from '../../core/ports';
-import { type ChatView } from '../chat/chatView';
-import { chatViewFromHistory } from '../chat/fromHistory';
-import { rawOutputPage } from '../chat/rawOutput';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import { type ChatView } from '../view/chatView';
+import { chatViewFromHistory } from '../view/fromHistory';
+import { rawOutputPage } from '../view/rawOutput';
+import type { WebviewChannel } from '../view/webviewChannel';
 
 export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'> & {
 	/** Where requests go, named in the chat's empty state. */

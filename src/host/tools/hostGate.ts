@@ -4,7 +4,7 @@ import type { ExportGate } from '../../core/session/exportGate';
 import { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { relativeOfUri } from './workspaceFolderNames';
-import { readPathPolicy, readPermissionRules } from './permissionsConfig';
+import { readPathPolicy, readPermissionRules } from '../settings/permissionsConfig';
 
 const ALLOWED = 'keel.addresses.allowed';
 

@@ -5,7 +5,7 @@ import type { RestoreOutcome } from '../../../../src/core/checkpoints/checkpoint
 import { Emitter } from '../../../../src/core/util/emitter';
 import type { TurnInfo } from '../../../../src/host/checkpoints/turnChanges';
 import { TurnControls, pairTurns, typedPrompt } from '../../../../src/host/chat/turnControls';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import { PROTOCOL_VERSION, type HostToWebview } from '../../../../src/shared/protocol';
 import type { ChatItem } from '../../../../src/shared/views';
 
