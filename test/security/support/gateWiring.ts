@@ -16,7 +16,7 @@ import { loadRules } from '../../../src/core/rules/projectRules';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/exportSession';
 import type { SessionStore } from '../../../src/core/store/sessionStore';
-import { filteredEvents } from '../../../src/core/session/exportGate';
+import { exportable, filteredEvents } from '../../../src/core/session/exportGate';
 import { LentTools } from '../../../src/core/tools/lent/lentTools';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
@@ -187,7 +187,7 @@ export function exportedText(
 	format: 'markdown' | 'json',
 ): string {
 	const gate = gateFor(policy, rules);
-	const filter = (messages: readonly CanonicalMessage[]) => gate.exportable(messages);
+	const filter = (messages: readonly CanonicalMessage[]) => exportable(gate, messages);
 	const meta = store.get(sessionId)!;
 	return format === 'json'
 		? sessionToJson(meta, filteredEvents(store.events(sessionId), filter))

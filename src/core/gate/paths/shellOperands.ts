@@ -9,13 +9,12 @@
  * listed on the disk and each file it can match is judged; a word only bash can resolve
  * (`$VAR`, `$(…)`, `~`, a brace list) may be any file, so it asks too.
  */
-import { WORKSPACE_MOUNT } from '../../exec/sandboxSpec';
 import type { Workspace } from '../../ports';
 import { linearRegex } from '../../patterns/linearRegex';
 import { isDeniedRead, type PathPolicy } from './pathPolicy';
 import { PathRefused, type WorkspaceGuard } from './paths';
 import { lexicalSegments } from './kernelWalk';
-import { multiRootFolders, splitFolderPath } from './workspaceFolders';
+import { multiRootFolders, splitFolderPath, WORKSPACE_MOUNT } from './workspaceFolders';
 import type { Operand } from '../../shell/shellWords';
 
 /** Devices every command may name: reading or writing them touches no file of the user's. */

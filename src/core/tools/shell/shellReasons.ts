@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import type { CommandBackend, Workspace } from '../../ports';
-import { WORKSPACE_MOUNT } from '../../exec/sandboxSpec';
+import { WORKSPACE_MOUNT } from '../../gate/paths/workspaceFolders';
 import type { Gate } from '../../gate/gate';
 import { GitOracle, type GitQuestions } from '../../gate/gitOracle';
 import type { WorkspaceGuard } from '../../gate/paths/paths';
