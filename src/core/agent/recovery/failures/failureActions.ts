@@ -7,7 +7,7 @@ import { serverHints } from '../../../llm/stream/serverHints';
 import { recoverFromRaw } from '../review/callRepair';
 import type { Classification } from './failureTable';
 import { stopAdvice } from './failureAdvice';
-import type { RecoveryContext, RequestPlan, RequestResult } from '../recovery';
+import type { RecoveryContext, RequestPlan, RequestResult } from '../recoveryContext';
 import { retryDelayMs, type RetryBudget } from './retryBudget';
 import { exampleArguments } from '../review/textMode';
 import { simplifyTools } from './schemaRefusal';

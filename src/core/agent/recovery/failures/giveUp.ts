@@ -1,5 +1,5 @@
 import { AgentError } from '../../../errors';
-import type { RecoveryContext, RequestResult } from '../recovery';
+import type { RecoveryContext, RequestResult } from '../recoveryContext';
 import type { Failure } from './failureActions';
 
 /** Ends the request: the error as it came, the server's own words in it, and what to do. */

@@ -3,7 +3,7 @@ import type { ToolRegistry } from '../../../tools/registry';
 import { DEFAULT_MAX_OFFERED, REQUEST_TOOLS, type ToolBudget } from '../../toolPolicy/toolSelection';
 import type { Failure } from './failureActions';
 import { giveUp, retract } from './giveUp';
-import type { RequestResult } from '../recovery';
+import type { RequestResult } from '../recoveryContext';
 
 /**
  * The server could not compile the tool schemas into its grammar (llama.cpp, LM Studio: "failed
