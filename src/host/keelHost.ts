@@ -96,6 +96,7 @@ export class KeelHost extends Disposable {
 			project,
 			globalState: context.globalState,
 			registry: () => tools().registry,
+			toolPolicy: toolSystem.policy,
 			createModel: wait => readyForTurn(wait).then(createModel),
 			isTrusted: () => vscode.workspace.isTrusted,
 		});
@@ -129,7 +130,7 @@ export class KeelHost extends Disposable {
 		const picker = this._register(new ModelPicker(context, logger, gate));
 		const checkModel = lazy('check model', () => this._register(new CheckModel(context, logger, gate)));
 		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
-		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings);
+		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings, toolSystem.policy);
 		const exports = exportGate(gate, workspace);
 		const surface = { ...conversation, persistence, exports, project, checkpoints, mentions, blocked, mcp, picker };
 		this.api = hostApi(surface);

@@ -1,6 +1,7 @@
 import type { ChatModel } from '../../core/llm/chatModel';
 import type { TurnWait } from '../../core/session/chatSession';
 import type * as vscode from 'vscode';
+import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { ToolRegistry } from '../../core/tools/registry';
 import type { ProjectContext } from '../projectContext/projectContext';
 import { readResolvedProvider } from '../models/providerConfig';
@@ -13,6 +14,8 @@ export interface TurnInputs {
 	workspace: VscodeWorkspace;
 	/** The tool registry, built the first time a session needs it. */
 	registry(): ToolRegistry;
+	/** The tool system's policy (anomaly blocks, dependencies, TAFC), kept per session. */
+	toolPolicy: ToolPolicy;
 	project: ProjectContext;
 	/** Waits for what a request must carry (rules being reloaded, MCP servers starting, a consent), then builds the model. */
 	createModel(wait?: TurnWait): Promise<ChatModel>;
@@ -38,6 +41,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		endpoint: () => readResolvedProvider().baseUrl,
 		restricted: () => !inputs.isTrusted(),
 		registry: inputs.registry(),
+		toolPolicy: inputs.toolPolicy,
 		workspace,
 		// The session's mode narrows the tools (Plan: read-only) through deny rules.
 		approvalSettings: () => project.approvalSettings(sessionId, readApprovalSettings(), inputs.registry().list()),

@@ -18,6 +18,7 @@ import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/export
 import type { SessionStore } from '../../../src/core/store/sessionStore';
 import { exportable, filteredEvents } from '../../../src/core/session/exportGate';
 import { LentTools } from '../../../src/core/tools/lent/lentTools';
+import { lentCallPipeline } from '../../../src/core/agent/loop/lentCalls';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
@@ -68,7 +69,11 @@ export async function lentCall(
 	confirmed = false,
 ): Promise<string> {
 	const registry = new ToolRegistry(createToolset(defaultToolDeps({ pathPolicy: () => policy })));
-	const lent = new LentTools(registry, workspace, () => settings);
+	const lent = new LentTools(
+		registry,
+		workspace,
+		lentCallPipeline({ registry, workspace, settings: () => settings }),
+	);
 	if (confirmed) {
 		await lent.prepare(name, input);
 	}

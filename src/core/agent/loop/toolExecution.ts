@@ -9,6 +9,7 @@ import type { Approver } from '../approval/approvalGate';
 import { decidePermission, type ApprovalSettings } from '../approval/approvalPolicy';
 import { approveCall } from '../approval/callApproval';
 import type { AgentEvent, ToolCallState } from '../events';
+import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
@@ -18,6 +19,8 @@ import { onAbort } from '../../util/abort';
 export interface ToolRunContext {
 	turnId: string;
 	registry: ToolRegistry;
+	/** The session's tool policy: refuses blocked calls, prepares arguments, counts failures. */
+	toolPolicy?: ToolPolicy;
 	approvals: Approver | undefined;
 	approvalSettings: ApprovalSettings;
 	workspace: Workspace;
@@ -37,7 +40,7 @@ export interface ToolRunContext {
  * denial or a crash included, becomes a result the model reads.
  */
 export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<ToolResultData> {
-	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
+	const policy = ctx.toolPolicy?.session(ctx.sessionId ?? '');
 	const card = new ToolCard(call, ctx.turnId, ctx.emit, policy);
 	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
 	if (refusal) {
