@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { NothingToDo } from '../../core/errors';
 import type { FeatureCommands } from '../common/commandIds';
+import type { TurnInfo } from '../common/keelApi';
 import { reportOutcome } from '../notifications/commandOutcome';
-import type { TurnChanges, TurnInfo } from './turnChanges';
+import type { TurnChanges } from './turnChanges';
 
 /**
  * The turn a palette command acts on: the one given as argument (keybindings, tests), or the
