@@ -3,8 +3,7 @@ import type { FeatureCommands } from '../common/commandIds';
 import type { KeelApi } from '../common/keelApi';
 import { setModelFromChat } from '../models/modelCommands';
 import type { ProjectContext } from '../projectContext/projectContext';
-import type { Compaction } from '../session/compaction';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import type { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { Composer, type MentionSource } from './composer';
@@ -16,8 +15,9 @@ export function createComposer(parts: {
 	workspace: Workspace;
 	gate: Gate;
 	mentions: MentionSource;
-	controller: SessionController;
-	compaction: Compaction;
+	controller: Pick<ActiveConversation, 'sessionId' | 'send' | 'showNotice' | 'newChat'>;
+	/** The session's compaction (session/compaction.ts). */
+	compaction: { compact(): Promise<string> };
 	project: ProjectContext;
 }): Composer {
 	const { controller, compaction, project } = parts;
@@ -55,7 +55,7 @@ export function composerApi(composer: Composer, mentions: MentionSource): Compos
 
 /** "Ask About Selection": the selected code and a question become a prompt; `question` lets keybindings and tests skip the input box. */
 export function composerCommands(
-	controller: SessionController,
+	controller: Pick<ActiveConversation, 'sendFromUser'>,
 ): FeatureCommands<'keel.askAboutSelection' | 'keel.askKeelAboutSelection'> {
 	const ask = async (question?: unknown) => {
 		const editor = vscode.window.activeTextEditor;
