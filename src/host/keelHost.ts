@@ -26,7 +26,7 @@ import { projectContextApi, projectContextCommands } from './projectContext/proj
 import { ProjectContextNotices } from './projectContext/projectContextNotices';
 import { RestrictedModeNotices } from './projectContext/restrictedMode';
 import { sessionApi } from './session/sessionApi';
-import { buildConversation, type ConversationFeatures } from './session/conversation';
+import { buildConversation, type ConversationFeatures } from './conversationRoot';
 import { sessionCommands } from './session/sessionCommands';
 import { sessionFactory } from './session/sessionFactory';
 import { SessionPersistence } from './session/sessionPersistence';

@@ -1,19 +1,19 @@
-import type { ChatModel } from '../../core/llm/chatModel';
-import type { Logger, Workspace } from '../../core/ports';
-import type { Gate } from '../../core/gate/gate';
-import type { IDisposable } from '../../core/util/lifecycle';
-import type { WebviewChannel } from '../view/webviewChannel';
-import type { CheckpointsHost } from '../checkpoints/checkpointsHost';
-import { TurnChanges } from '../checkpoints/turnChanges';
-import { createComposer } from '../composer/composerApi';
-import type { Composer } from '../composer/composer';
-import type { MentionsHost } from '../composer/mentionsHost';
-import type { ProjectContext } from '../projectContext/projectContext';
-import { Compaction } from './compaction';
-import { ConversationRewind } from './conversationRewind';
-import { SessionController, type SessionFactory } from './sessionController';
-import type { SessionPersistence } from './sessionPersistence';
-import { TurnRetry } from './turnRetry';
+import type { ChatModel } from '../core/llm/chatModel';
+import type { Logger, Workspace } from '../core/ports';
+import type { Gate } from '../core/gate/gate';
+import type { IDisposable } from '../core/util/lifecycle';
+import type { WebviewChannel } from './view/webviewChannel';
+import type { CheckpointsHost } from './checkpoints/checkpointsHost';
+import { TurnChanges } from './checkpoints/turnChanges';
+import { createComposer } from './composer/composerApi';
+import type { Composer } from './composer/composer';
+import type { MentionsHost } from './composer/mentionsHost';
+import type { ProjectContext } from './projectContext/projectContext';
+import { Compaction } from './session/compaction';
+import { ConversationRewind } from './session/conversationRewind';
+import { SessionController, type SessionFactory } from './session/sessionController';
+import type { SessionPersistence } from './session/sessionPersistence';
+import { TurnRetry } from './session/turnRetry';
 
 /** The conversation on screen and what acts on it. */
 export interface ConversationFeatures {
