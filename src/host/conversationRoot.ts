@@ -1,13 +1,21 @@
 import type { ChatModel } from '../core/llm/chatModel';
 import type { Logger, Workspace } from '../core/ports';
 import type { Gate } from '../core/gate/gate';
+import type { Event } from '../core/util/emitter';
 import type { IDisposable } from '../core/util/lifecycle';
+import type { OutputStore } from '../core/tools/outputStore';
+import type * as vscode from 'vscode';
+import { ChatViewProvider } from './chat/chatViewProvider';
+import { DiffEditor } from './chat/diffEditor';
 import type { WebviewChannel } from './view/webviewChannel';
 import type { CheckpointsHost } from './checkpoints/checkpointsHost';
 import { TurnChanges } from './checkpoints/turnChanges';
 import { createComposer } from './composer/composerApi';
 import type { Composer } from './composer/composer';
+import { ComposerChat } from './composer/composerChat';
 import type { MentionsHost } from './composer/mentionsHost';
+import type { McpConsentPrompts } from './mcp/mcpConsentPrompts';
+import { ModeControl } from './projectContext/modeControl';
 import type { ProjectContext } from './projectContext/projectContext';
 import { Compaction } from './session/compaction';
 import { ConversationRewind } from './session/conversationRewind';
@@ -53,4 +61,36 @@ export function buildConversation(
 	const retry = register(new TurnRetry(controller, rewind));
 	const composer = createComposer({ ...parts, controller, compaction });
 	return { controller, changes, rewind, compaction, retry, composer };
+}
+
+/**
+ * The chat view over the conversation: each of its messages goes to the feature it belongs to
+ * (the composer, the mode picker, the turn's files, the MCP servers' consent cards), handed to it
+ * here as the part it uses.
+ */
+export function buildChat(
+	conversation: ConversationFeatures,
+	parts: {
+		extensionUri: vscode.Uri;
+		channel: WebviewChannel;
+		logger: Logger;
+		mentions: MentionsHost;
+		project: ProjectContext;
+		checkpointsChanged: Event<void>;
+		outputs: OutputStore;
+		mcpConsents(): McpConsentPrompts;
+	},
+	register: <T extends IDisposable>(item: T) => T,
+): ChatViewProvider {
+	const { controller } = conversation;
+	const { channel, logger } = parts;
+	return register(
+		new ChatViewProvider({
+			...conversation,
+			...parts,
+			composer: new ComposerChat(conversation.composer, parts.mentions, controller, channel, logger),
+			modes: register(new ModeControl(parts.project.modes, controller, channel, logger)),
+			diffs: register(new DiffEditor(controller.onDidEvent)),
+		}),
+	);
 }

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { ExportGate } from '../core/session/exportGate';
 import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
-import { ChatViewProvider } from './chat/chatViewProvider';
-import { DiffEditor } from './chat/diffEditor';
+import type { ChatViewProvider } from './chat/chatViewProvider';
 import { WebviewChannel } from './view/webviewChannel';
 import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
@@ -26,7 +25,7 @@ import { projectContextApi, projectContextCommands } from './projectContext/proj
 import { ProjectContextNotices } from './projectContext/projectContextNotices';
 import { RestrictedModeNotices } from './projectContext/restrictedMode';
 import { sessionApi } from './session/sessionApi';
-import { buildConversation, type ConversationFeatures } from './conversationRoot';
+import { buildChat, buildConversation, type ConversationFeatures } from './conversationRoot';
 import { sessionCommands } from './session/sessionCommands';
 import { sessionFactory } from './session/sessionFactory';
 import { SessionPersistence } from './session/sessionPersistence';
@@ -106,19 +105,19 @@ export class KeelHost extends Disposable {
 		);
 		const { controller } = conversation;
 		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
-		this._chat = this._register(
-			new ChatViewProvider({
-				...conversation,
+		this._chat = buildChat(
+			conversation,
+			{
 				extensionUri: context.extensionUri,
 				channel,
 				logger,
 				mentions,
+				project,
 				checkpointsChanged: checkpoints.onDidChange,
-				modes: project.modes,
-				diffs: this._register(new DiffEditor(controller.onDidEvent)),
 				outputs: persistence.outputs,
 				mcpConsents: () => mcp().consentPrompts,
-			}),
+			},
+			item => this._register(item),
 		);
 		// The MCP servers start with the chat, where a workspace server asks for its consent.
 		this._register(channel.onDidReset(() => mcp()));

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { FeatureCommands } from '../common/commandIds';
 import type { KeelApi } from '../common/keelApi';
 import { setModelFromChat } from '../models/modelCommands';
-import type { ProjectContext } from '../projectContext/projectContext';
 import type { ActiveConversation } from '../common/conversation';
+import type { TurnOutcome } from '../../core/agent/loop/agentOptions';
 import type { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { Composer, type MentionSource } from './composer';
@@ -18,7 +18,11 @@ export function createComposer(parts: {
 	controller: Pick<ActiveConversation, 'sessionId' | 'send' | 'showNotice' | 'newChat'>;
 	/** The session's compaction (session/compaction.ts). */
 	compaction: { compact(): Promise<string> };
-	project: ProjectContext;
+	/** The project's modes and AGENTS.md (projectContext/projectContext.ts). */
+	project: {
+		switchMode(sessionId: string, name?: string): Promise<string>;
+		draftAgentsMd(conversation: Pick<ActiveConversation, 'send'>): Promise<TurnOutcome>;
+	};
 }): Composer {
 	const { controller, compaction, project } = parts;
 	return new Composer({

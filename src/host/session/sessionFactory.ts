@@ -3,7 +3,8 @@ import type { TurnWait } from '../../core/session/chatSession';
 import type * as vscode from 'vscode';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { ToolRegistry } from '../../core/tools/registry';
-import type { ProjectContext } from '../projectContext/projectContext';
+import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
+import type { ToolDefinition } from '../../core/tools/defineTool';
 import { readResolvedProvider } from '../models/providerConfig';
 import { readApprovalSettings, readMaxSteps, readModelConfig } from '../settings/config';
 import { GlobalStateForcingMemory, GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
@@ -16,7 +17,11 @@ export interface TurnInputs {
 	registry(): ToolRegistry;
 	/** The tool system's policy (anomaly blocks, dependencies, TAFC), kept per session. */
 	toolPolicy: ToolPolicy;
-	project: ProjectContext;
+	/** The project's rules and each session's mode (projectContext/projectContext.ts). */
+	project: {
+		systemPrompt(sessionId: string, workspaceName: string, folders?: string[]): string;
+		approvalSettings(sessionId: string, base: ApprovalSettings, tools: readonly ToolDefinition[]): ApprovalSettings;
+	};
 	/** Waits for what a request must carry (rules being reloaded, MCP servers starting, a consent), then builds the model. */
 	createModel(wait?: TurnWait): Promise<ChatModel>;
 	/** Where the tool-call dialect that works is remembered per model (the extension's global state). */
