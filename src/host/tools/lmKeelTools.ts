@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
-import { lentCallPipeline } from '../../core/agent/loop/lentCalls';
+import { lentCallPipeline } from '../../core/agent/approval/lentCalls';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { Workspace } from '../../core/ports';
 import { LentTools as LentCalls } from '../../core/tools/lent/lentTools';

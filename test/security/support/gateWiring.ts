@@ -18,7 +18,7 @@ import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/export
 import type { SessionStore } from '../../../src/core/store/sessionStore';
 import { exportable, filteredEvents } from '../../../src/core/session/exportGate';
 import { LentTools } from '../../../src/core/tools/lent/lentTools';
-import { lentCallPipeline } from '../../../src/core/agent/loop/lentCalls';
+import { lentCallPipeline } from '../../../src/core/agent/approval/lentCalls';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';

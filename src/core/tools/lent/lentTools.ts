@@ -10,7 +10,7 @@ export const KEEL_LM_PREFIX = 'keel_';
 const CONFIRMATION_MS = 10 * 60_000;
 
 /**
- * The loop's side of a lent call, passed in by the composition root (agent/loop/lentCalls.ts),
+ * The loop's side of a lent call, passed in by the composition root (agent/approval/lentCalls.ts),
  * so the tools need nothing from the loop: Keel's verdict on a call (its permission rules and
  * approval settings), and a run through the same pipeline as a call in Keel's chat.
  */

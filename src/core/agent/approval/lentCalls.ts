@@ -1,9 +1,9 @@
 import type { Workspace } from '../../ports';
 import type { LentCallPipeline } from '../../tools/lent/lentTools';
 import type { ToolRegistry } from '../../tools/registry';
-import { decidePermission, type ApprovalSettings } from '../approval/approvalPolicy';
+import { decidePermission, type ApprovalSettings } from './approvalPolicy';
 import type { ToolPolicy } from '../toolPolicy/toolPolicy';
-import { runToolCall } from './toolExecution';
+import { runToolCall } from '../loop/toolExecution';
 
 /**
  * The loop's side of the tools Keel lends to other agents (tools/lent/lentTools.ts), built by
