@@ -19,6 +19,12 @@ export interface GitQuestions {
 	ask(cwd: string, args: readonly string[], options?: GitAskOptions): Promise<GitAnswer | undefined>;
 	/** The repository a command run in `cwd` with these options reads; undefined when there is none. */
 	repository(cwd: string, options?: GitAskOptions): Promise<GitRepository | undefined>;
+	/**
+	 * The configuration a git command started in `cwd` would read, as git lists it with where
+	 * each value came from (the user's own files included), and the repository's git folders;
+	 * undefined outside a repository or when git could not be run.
+	 */
+	configuration?(cwd: string): Promise<{ entries: ConfigEntry[]; gitDirs: string[] } | undefined>;
 }
 
 /** Where a git command's repository is: its git folder, and its work tree's top (real path) with the cwd's place in it. */
@@ -34,4 +40,14 @@ export interface GitAskOptions {
 	globals?: readonly string[];
 	env?: Record<string, string>;
 	input?: string;
+}
+
+/** One line of `git config --list --show-origin --show-scope -z`. */
+export interface ConfigEntry {
+	scope: string;
+	/** The file it came from, absolute (the oracle gives its real path); undefined for the command line or a blob. */
+	file?: string;
+	key: string;
+	/** undefined for a key written without `=` (a boolean true). */
+	value?: string;
 }
