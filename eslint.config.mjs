@@ -132,7 +132,8 @@ const gateAdapters = {
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
-	// mounts, the walk that decides what the container may not see, and who owns a leftover) and the terminal.
+	// mounts, the walk that decides what the container may not see, who owns a leftover, the preflight's
+	// marker of its own in each folder and the mount table that says which container Keel runs in) and the terminal.
 	processes: [
 		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
@@ -145,6 +146,8 @@ const gateAdapters = {
 		'src/core/exec/sandboxContainer.ts',
 		'src/core/exec/owner.ts',
 		'src/core/exec/sandboxProcesses.ts',
+		'src/core/exec/sandboxPreflight.ts',
+		'src/core/exec/sandboxMapping.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal

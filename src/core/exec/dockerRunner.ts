@@ -143,6 +143,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			timedOut,
 			cancelled: killedBy === 'cancel',
 			limitHit,
+			...(warm.mappedTo ? { mappedTo: warm.mappedTo } : {}),
 		};
 	}
 

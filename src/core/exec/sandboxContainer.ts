@@ -10,6 +10,7 @@ import { END_ALL, readCounters, type CgroupCounters } from './sandboxShell';
 import { containerSpec, mountRoots, realFolders, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
 import { containerProcesses, strayProcesses, type ContainerProcesses } from './sandboxProcesses';
 import { parseSandboxUser, verifyRunningUser } from './sandboxUser';
+import { ensureWorkspaceShared, type WorkspaceOnEngine } from './sandboxPreflight';
 
 /** A started container with what was hidden and pinned in it, and whether that is still true. */
 export interface Warm {
@@ -24,16 +25,24 @@ export interface Warm {
 	processes: ContainerProcesses | undefined;
 	/** Who commands run as (every exec's User; PID 1 runs as another user). */
 	user: string;
+	/** Where the engine mounts the workspace from, when that is not the path Keel sees (mapped). */
+	mappedTo?: string;
 }
 
-/** What the container will mount, hide and pin for `root`: refused placements throw ExecError. */
+/**
+ * What the container will mount, hide and pin for `root`: refused placements throw ExecError.
+ * `beforeScan` sees the folders first (the preflight: its marker comes and goes before the walk
+ * records each folder's change time, so it does not read as a change later).
+ */
 export async function planSandbox(
 	root: SandboxWorkspace,
 	policy: PathPolicy,
 	engineSocket?: string,
+	beforeScan?: (roots: SandboxPlan['roots']) => Promise<void>,
 ): Promise<{ plan: SandboxPlan; rules: ScanRules }> {
 	const engines = realFolders(engineFolders(process.env, os.homedir(), engineSocket));
 	const roots = mountRoots(root, engines);
+	await beforeScan?.(roots);
 	const rules = scanRules(policy, engines);
 	return { plan: await scanWorkspace(roots, rules), rules };
 }
@@ -50,8 +59,13 @@ export async function startContainer(
 	// docker-modem holds the socket path once resolved (a function that finds it before that).
 	const socketPath = (docker.modem as { socketPath?: unknown }).socketPath;
 	const socket = typeof socketPath === 'string' ? socketPath : undefined;
-	const { plan, rules } = await planSandbox(request.root, request.policy, socket);
-	const spec = containerSpec(plan, request.image, request.limits);
+	// Before anything mounts it: does that engine see these folders at all (a remote engine, a VM),
+	// and at which paths (Keel in a container of that engine)?
+	let seen: WorkspaceOnEngine | undefined;
+	const { plan, rules } = await planSandbox(request.root, request.policy, socket, async roots => {
+		seen = await ensureWorkspaceShared(docker, roots, request.image, logger);
+	});
+	const spec = onEngine(containerSpec(plan, request.image, request.limits), seen);
 	const user = parseSandboxUser(request.limits.user).docker;
 	const container = await docker.createContainer(spec);
 	try {
@@ -78,7 +92,25 @@ export async function startContainer(
 		stale: false,
 		processes: containerProcesses(init),
 		user,
+		mappedTo: seen?.mapped?.map(m => m.engine).join(', '),
 	};
+}
+
+/** Every bind of a path under a mapped folder names that path on the engine's machine instead. */
+function onEngine(
+	spec: Docker.ContainerCreateOptions,
+	seen: WorkspaceOnEngine | undefined,
+): Docker.ContainerCreateOptions {
+	const mapped = seen?.mapped;
+	if (!mapped || !spec.HostConfig?.Mounts) {
+		return spec;
+	}
+	const toEngine = (source: string) => {
+		const hit = mapped.find(m => source === m.local || source.startsWith(`${m.local}/`));
+		return hit ? hit.engine + source.slice(hit.local.length) : source;
+	};
+	const mounts = spec.HostConfig.Mounts.map(m => (m.Type === 'bind' ? { ...m, Source: toEngine(m.Source) } : m));
+	return { ...spec, HostConfig: { ...spec.HostConfig, Mounts: mounts } };
 }
 
 /** Whether the host changed something the container's mounts no longer cover (checked before each command). */

@@ -130,10 +130,16 @@ export function inferProvider(baseUrl: string): ProviderKind {
 	return 'custom';
 }
 
+/** Where Keel itself runs, as the host knows it: the remote window's name, when there is one. */
+export interface KeelPlace {
+	remote?: string;
+}
+
 export function createChatModel(
 	resolved: ResolvedProvider,
 	apiKey: string | undefined,
 	fetchImpl?: typeof fetch,
+	place: KeelPlace = {},
 ): ChatModel {
 	const server = new HttpModelServer(
 		{
@@ -141,6 +147,7 @@ export function createChatModel(
 			wire: resolved.preset.wire,
 			baseUrl: resolved.baseUrl,
 			model: resolved.model,
+			remote: place.remote,
 		},
 		{ fetch: fetchImpl, apiKey },
 	);
@@ -148,6 +155,7 @@ export function createChatModel(
 		provider: resolved.preset.kind,
 		baseUrl: resolved.baseUrl,
 		model: resolved.model,
+		remote: place.remote,
 		timeoutMs: resolved.timeoutMs,
 		maxOutputTokens: resolved.maxOutputTokens,
 		fetch: fetchImpl,

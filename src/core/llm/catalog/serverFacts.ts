@@ -18,6 +18,8 @@ export interface ServerAddress {
 	wire: WireKind;
 	baseUrl: string;
 	model: string;
+	/** The remote window Keel runs in, if any (EndpointInfo.remote). */
+	remote?: string;
 }
 
 /** Cloud endpoints run the window they document; nothing to ask. */

@@ -74,7 +74,12 @@ export function commandToolResult(
 	settings: ShellToolSettings,
 	note?: string,
 ): ToolResult {
-	const where = result.backend === 'sandbox' ? 'in the sandbox' : 'in the terminal';
+	const where =
+		result.backend === 'terminal'
+			? 'in the terminal'
+			: result.mappedTo
+				? `in the sandbox (workspace mounted from ${result.mappedTo} on the engine's machine)`
+				: 'in the sandbox';
 	const fields = {
 		backend: result.backend,
 		exitCode: result.exitCode,
@@ -84,6 +89,7 @@ export function commandToolResult(
 		truncated: result.truncated,
 		timedOut: result.timedOut,
 		limitHit: result.limitHit,
+		mappedTo: result.mappedTo,
 	};
 	const noteLine = note ? `\n[${note}]` : '';
 	const cap = result.truncated ? ' (output truncated: the middle was dropped)' : '';
