@@ -27,7 +27,7 @@ import { ToolRegistry } from '../src/core/tools/registry';
 import { createShellTools } from '../src/core/tools/shell/shellTools';
 import { defaultToolDeps } from '../src/core/tools/toolDeps';
 import { createToolset } from '../src/core/tools/toolset';
-import { toToolCallView } from '../src/host/chat/toolCallView';
+import { toToolCallView } from '../src/host/view/toolCallView';
 import { DoubleControl } from '../test/support/modelDouble/control';
 import { toolCalls, text } from '../test/support/modelDouble/builders';
 import { printTable } from './table';

@@ -23,7 +23,7 @@ import { McpConnection } from '../../src/core/tools/sources/mcpConnection';
 import { mcpToolDefinition } from '../../src/core/tools/sources/mcpTools';
 import { defaultToolDeps } from '../../src/core/tools/toolDeps';
 import { createToolset, KEPT_OUTPUT_CHARS, shapeOutput } from '../../src/core/tools/toolset';
-import { toToolCallView } from '../../src/host/chat/toolCallView';
+import { toToolCallView } from '../../src/host/view/toolCallView';
 import { DOCKERFILE_DIR, requireDocker } from '../support/dockerEngine';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';

@@ -11,7 +11,8 @@ import { engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
 import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandboxContainer';
-import { removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
+import { removeLeftovers, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
+import { WORKSPACE_MOUNT } from '../gate/paths/workspaceFolders';
 import { LIMIT_HINT, readCounters, WRAPPER } from './sandboxShell';
 
 export interface DockerRunnerOptions {

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as path from 'path';
 import * as fs from 'fs';
 import type Docker from 'dockerode';
+import { WORKSPACE_MOUNT } from '../gate/paths/workspaceFolders';
 import { ExecError } from './execError';
 import { currentOwner, ownerGone, parseOwner, type Owner } from './owner';
 import { refusePlacement } from './sandboxRules';
@@ -32,7 +33,6 @@ export const defaultLimits: SandboxLimits = {
 };
 
 export const LABEL = 'keel.sandbox';
-export const WORKSPACE_MOUNT = '/workspace';
 
 /** A folder of a multi-root workspace: mounted at /workspace/<name>, the path the tools use for it. */
 export interface SandboxFolder {

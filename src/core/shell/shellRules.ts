@@ -21,14 +21,7 @@ import { commandsRunByOptions, linkTargets, writtenByArguments, type RedirectTar
 import { inlineEffects } from './writers/programTexts';
 import { directoryOf, walkedFolders } from './shellWalks';
 import { hasVariable, isArithmetic, missedSubstitution } from './shellCrossCheck';
-
-export interface CommandForm {
-	/** The words after quote removal; when incomplete, the part before the unknown. */
-	text: string;
-	complete: boolean;
-	/** false: this form only serves deny/ask (e.g. `rm x` for `/bin/rm x`); allow needs the other forms. */
-	needsAllow: boolean;
-}
+import type { CommandForm } from './commandForms';
 
 export type { RedirectTarget } from './writers/shellWrites';
 export type { Operand } from './shellWords';

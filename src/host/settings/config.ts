@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
-import { persistRule, readPermissionRules } from '../tools/permissionsConfig';
+import { persistRule, readPermissionRules } from './permissionsConfig';
 import { readSetting } from './settings';
 
 /** Typed settings (settingsSchema.ts). Keys never live here: they are in SecretStorage (see secrets.ts). */

@@ -9,7 +9,7 @@ import type { Logger } from '../../core/ports';
 import type { ToolDefinition } from '../../core/tools/defineTool';
 import { createShellTools, type ShellToolSettings } from '../../core/tools/shell/shellTools';
 import { DisposableStore } from '../../core/util/lifecycle';
-import { readPathPolicy } from './permissionsConfig';
+import { readPathPolicy } from '../settings/permissionsConfig';
 import { readSetting } from '../settings/settings';
 import { namedFolders } from './workspaceFolderNames';
 import { TerminalRunner } from './terminalRunner';

@@ -9,12 +9,15 @@ import type { AgentEvent, TurnEndReason } from '../events';
 import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
 import type { ContinueDecider } from '../guards/continueGate';
 import type { ForcingMemory } from '../recovery/forcingMemory';
+import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import type { SessionMemory } from './sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
 export interface AgentOptions {
 	model: ChatModel;
 	registry: ToolRegistry;
+	/** Per-session anomaly blocks, dependencies and TAFC (toolPolicy/); without it the loop behaves as before. */
+	toolPolicy?: ToolPolicy;
 	approvals: Approver | undefined;
 	approvalSettings: ApprovalSettings;
 	workspace: Workspace;

@@ -9,6 +9,7 @@ import type { Approver } from '../approval/approvalGate';
 import { decidePermission, type ApprovalSettings } from '../approval/approvalPolicy';
 import { approveCall } from '../approval/callApproval';
 import type { AgentEvent, ToolCallState } from '../events';
+import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
@@ -18,6 +19,8 @@ import { onAbort } from '../../util/abort';
 export interface ToolRunContext {
 	turnId: string;
 	registry: ToolRegistry;
+	/** The session's tool policy: refuses blocked calls, prepares arguments, counts failures. */
+	toolPolicy?: ToolPolicy;
 	approvals: Approver | undefined;
 	approvalSettings: ApprovalSettings;
 	workspace: Workspace;
@@ -40,7 +43,7 @@ export interface ToolRunContext {
  * result the card and the policy record) is decided here, in call order, as if it ran now.
  */
 export async function runToolCall(call: StepCall, ctx: ToolRunContext, ahead?: AheadRun): Promise<ToolResultData> {
-	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
+	const policy = ctx.toolPolicy?.session(ctx.sessionId ?? '');
 	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
 	const oversized = droppedArgumentChars(call.rawArguments);
 	if (refusal !== undefined || oversized !== undefined) {
@@ -98,7 +101,7 @@ export interface AheadRun {
  * Nothing here records an outcome: runToolCall does, in call order.
  */
 export function runAhead(call: StepCall, ctx: ToolRunContext): AheadRun | undefined {
-	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
+	const policy = ctx.toolPolicy?.session(ctx.sessionId ?? '');
 	if (
 		ctx.signal.aborted ||
 		policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name))) ||

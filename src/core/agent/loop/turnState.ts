@@ -100,7 +100,7 @@ export interface TurnContext {
 	readonly model: ChatModel;
 	readonly clock: Clock;
 	readonly random: () => number;
-	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the registry has one. */
+	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the caller gave one. */
 	readonly toolState: SessionToolState | undefined;
 	/** What the session decided once so its requests extend each other (tools, system prompt, compaction). */
 	readonly memory: SessionMemory;
@@ -141,7 +141,7 @@ export function turnContext(
 			: options.model,
 		clock: options.clock ?? systemClock,
 		random: options.random ?? Math.random,
-		toolState: options.registry.policy?.session(options.sessionId ?? ''),
+		toolState: options.toolPolicy?.session(options.sessionId ?? ''),
 		memory,
 		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
 		abandoned: new Set(),

@@ -4,8 +4,9 @@ import { OllamaChatModel } from '../wires/ollama/ollamaChatModel';
 import { OpenAIChatModel } from '../wires/openai/openaiChatModel';
 import { HttpModelServer } from './modelServer';
 
-export type ProviderKind = 'ollama' | 'llamacpp' | 'lmstudio' | 'zai' | 'openai' | 'anthropic' | 'custom';
-export type WireKind = 'openai' | 'ollama' | 'anthropic';
+import type { ProviderKind, WireKind } from './providerKinds';
+
+export type { ProviderKind, WireKind };
 
 export interface ProviderPreset {
 	kind: ProviderKind;

@@ -1,6 +1,6 @@
 import type { ServerFacts, ServerKind } from '../chatModel';
 import { ollamaRoot } from '../wires/ollama/ollamaChatModel';
-import type { ProviderKind, WireKind } from './providers';
+import type { ProviderKind, WireKind } from './providerKinds';
 
 /**
  * What a server says about the window it runs, read from its own endpoints. The window a model

@@ -1,3 +1,12 @@
+/**
+ * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
+ * a fence, an orphan closing tag, nothing) and however its arguments are written (a JSON object
+ * under any key, a JSON string of JSON, `{"tool": {…}}`, Python call syntax, `key=value`
+ * pairs, XML-ish elements, attributes), a call is found from its anchor: the name of an
+ * offered tool, followed or enclosed by arguments its schema can read. A name with no
+ * arguments readable after it is only a mention. Validation and intent (is it an example,
+ * a mention inside a sentence?) are decided by the caller (callJudge.ts).
+ */
 import {
 	readAttributes,
 	readJsonArgs,
@@ -8,41 +17,7 @@ import {
 } from './argumentReaders';
 import { jsonCallsAt } from './jsonCalls';
 import { escapeRegExp, jsonSpans, widenOverMarkup } from './textScan';
-
-/**
- * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
- * a fence, an orphan closing tag, nothing) and however its arguments are written (a JSON object
- * under any key, a JSON string of JSON, `{"tool": {…}}`, Python call syntax, `key=value`
- * pairs, XML-ish elements, attributes), a call is found from its anchor: the name of an
- * offered tool, followed or enclosed by arguments its schema can read. A name with no
- * arguments readable after it is only a mention. Validation and intent (is it an example,
- * a mention inside a sentence?) are decided by the caller (callJudge.ts).
- */
-export interface OfferedTool {
-	name: string;
-	parameters: Record<string, unknown>;
-}
-
-export interface Candidate {
-	name: string;
-	/** Parsed arguments (values from text encodings are strings until the schema coerces them). */
-	args?: Record<string, unknown>;
-	/** The arguments as text, when a dialect parser read them and they are not an object. */
-	raw?: string;
-	/** Why it cannot run as written: cut off, or named in a call position with nothing after it. */
-	problem?: { kind: 'incomplete' | 'empty'; detail: string };
-	/** The call's extent in the text, widened over the wrapper around it. */
-	start: number;
-	end: number;
-	/** The call itself, before widening: two calls whose wrappers touch share markup, not text. */
-	core?: [number, number];
-	/** The call stood in a wrapper (tag, token, bracket, fence) rather than bare in the prose. */
-	wrapped: boolean;
-	/** Calls found in one JSON value (a list of calls) share its extent. */
-	group?: number;
-	/** JSON whose arguments were its other scalar fields: a call only if they validate. */
-	loose?: boolean;
-}
+import type { Candidate, OfferedTool } from './candidate';
 
 interface Anchor {
 	tool: OfferedTool;

@@ -9,14 +9,13 @@
  * listed on the disk and each file it can match is judged; a word only bash can resolve
  * (`$VAR`, `$(…)`, `~`, a brace list) may be any file, so it asks too.
  */
-import { WORKSPACE_MOUNT } from '../exec/sandboxSpec';
-import type { Workspace } from '../ports';
-import { linearRegex } from '../patterns/linearRegex';
-import { isDeniedRead, type PathPolicy } from '../gate/paths/pathPolicy';
-import { PathRefused, type WorkspaceGuard } from '../gate/paths/paths';
-import { lexicalSegments } from '../gate/paths/kernelWalk';
-import { multiRootFolders, splitFolderPath } from '../gate/paths/workspaceFolders';
-import type { Operand } from './shellWords';
+import type { Workspace } from '../../ports';
+import { linearRegex } from '../../patterns/linearRegex';
+import { isDeniedRead, type PathPolicy } from './pathPolicy';
+import { PathRefused, type WorkspaceGuard } from './paths';
+import { lexicalSegments } from './kernelWalk';
+import { multiRootFolders, splitFolderPath, WORKSPACE_MOUNT } from './workspaceFolders';
+import type { Operand } from '../../shell/shellWords';
 
 /** Devices every command may name: reading or writing them touches no file of the user's. */
 const HARMLESS = /^\/dev\/(?:null|zero|u?random|std(?:in|out|err)|tty|fd\/[0-2])$/;

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { ChatView } from '../../../../src/host/chat/chatView';
+import { ChatView } from '../../../../src/host/view/chatView';
 
 describe('ChatView — the wait for a first token', () => {
 	it('shows the server’s progress while it reads the prompt, and clears it at the first token', () => {

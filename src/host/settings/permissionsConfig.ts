@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { checkRulePattern, type PermissionRule } from '../../core/gate/rules/permissions';
 import { DEFAULT_ALLOW_READ, DEFAULT_DENY_READ, type PathPolicy } from '../../core/gate/paths/pathPolicy';
-import { warnUnrunnablePatterns } from '../settings/patternWarnings';
+import { warnUnrunnablePatterns } from './patternWarnings';
 import { deniedPathGlobs, mergeGlobs, mergeRules, withRule } from '../../core/gate/rules/permissionsMerge';
 
 /** keel.permissions.rules merged across scopes (permissionsMerge.ts): a workspace never drops the user's deny rules. */

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { InMemoryOutputStore } from '../../../../src/core/tools/outputStore';
-import { ChatView } from '../../../../src/host/chat/chatView';
-import { RAW_PAGE_CHARS, rawOutputPage } from '../../../../src/host/chat/rawOutput';
+import { ChatView } from '../../../../src/host/view/chatView';
+import { RAW_PAGE_CHARS, rawOutputPage } from '../../../../src/host/view/rawOutput';
 import { parseHostMessage, parseWebviewMessage } from '../../../../src/shared/protocol';
 import type { ToolCallState } from '../../../../src/core/agent/events';
 

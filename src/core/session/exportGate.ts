@@ -1,3 +1,4 @@
+import type { Gate } from '../gate/gate';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { StoredEvent } from '../store/sessionStore';
 
@@ -49,6 +50,14 @@ export function withoutKeptOut(
 		}
 		return message;
 	});
+}
+
+/** A session's messages as an export may copy them: what the gate keeps out of stores today is left out. */
+export function exportable(
+	gate: Pick<Gate, 'keptOutOfStores'>,
+	messages: readonly CanonicalMessage[],
+): CanonicalMessage[] {
+	return withoutKeptOut(messages, path => gate.keptOutOfStores(path));
 }
 
 /** Stored events with their messages as an export may copy them. */

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { ChatView } from '../../../../src/host/chat/chatView';
+import { ChatView } from '../../../../src/host/view/chatView';
 
 describe('ChatView — recovery events', () => {
 	it("marks a failed attempt's text as retracted and starts a new bubble for the retry", () => {

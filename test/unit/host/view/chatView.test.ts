@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import type { ToolCallState } from '../../../../src/core/agent/events';
-import { ChatView, PAGE_SIZE } from '../../../../src/host/chat/chatView';
-import { diffPreview } from '../../../../src/host/chat/toolCallView';
+import { ChatView, PAGE_SIZE } from '../../../../src/host/view/chatView';
+import { diffPreview } from '../../../../src/host/view/toolCallView';
 
 const write = (status: ToolCallState['status']): ToolCallState => ({
 	id: 'w1',

@@ -6,8 +6,10 @@
  * the model gives for it is read back as the field left out. A schema with a free-form object
  * (no fields listed) cannot be strict: its tool goes without `strict`.
  */
-import type { JsonSchema } from './schemaForms';
-import { isRecord } from '../util/json';
+import { isRecord } from '../../util/json';
+
+/** A JSON schema as the wires send it (the shape tools/schemaForms.ts produces). */
+type JsonSchema = Record<string, unknown>;
 
 /** The strict form of a schema (from wireSchema), or undefined when it has a free-form object. */
 export function strictSchema(schema: JsonSchema): JsonSchema | undefined {

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { PROTOCOL_REFUSAL_TEXT, WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { PROTOCOL_REFUSAL_TEXT, WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import {
 	PROTOCOL_VERSION,
 	parseProtocolRefusal,
