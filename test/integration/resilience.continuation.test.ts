@@ -72,7 +72,10 @@ describe('a call cut off by the output limit is continued, not asked for again',
 						assert.equal(t.files.files.get(PATH), body, 'the whole content, exactly');
 						assert.equal(t.files.writeCount(PATH), 1);
 						assert.equal(double.modelRequests.length, 3, 'the cut reply, its rest, the answer');
-						assert.ok(double.modelRequests[1].continues !== undefined, 'the second request ends with the open call');
+						assert.ok(
+							double.modelRequests[1].continues !== undefined,
+							'the second request ends with the open call',
+						);
 						assert.ok(
 							t.notices().some(n => n.code === 'truncatedCall' && /continue/.test(n.text)),
 							'the chat says the call was cut and continued',
@@ -99,7 +102,10 @@ describe('a call cut off by the output limit is continued, not asked for again',
 					assert.equal(outcome.reason, 'completed', outcome.error?.message);
 					assert.equal(t.files.files.get(PATH), body);
 					assert.equal(t.files.writeCount(PATH), 1, 'never a half file, never twice');
-					assert.ok(t.notices().some(n => n.code === 'reask'), 'then corrected as before');
+					assert.ok(
+						t.notices().some(n => n.code === 'reask'),
+						'then corrected as before',
+					);
 				} finally {
 					await double.close();
 				}

@@ -302,9 +302,13 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.equal(t.files.writeCount('out/a.txt'), 1);
 		// The cut call goes back once, as the model's open text for the server to continue, never as a call's arguments.
 		assert.match(String(double.modelRequests[1].continues), /"arguments": \{"path":"out\/a.txt","content":"ALP$/);
-		const replayed = (double.modelRequests[1].body.messages as Array<{ tool_calls?: unknown }>).filter(m => m.tool_calls);
+		const replayed = (double.modelRequests[1].body.messages as Array<{ tool_calls?: unknown }>).filter(
+			m => m.tool_calls,
+		);
 		assert.equal(replayed.length, 0);
-		assert.ok(t.notices().some(n => n.code === 'truncatedCall' && /cut off by the output token limit/.test(n.text)));
+		assert.ok(
+			t.notices().some(n => n.code === 'truncatedCall' && /cut off by the output token limit/.test(n.text)),
+		);
 		assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /ALP\\"/);
 	});
 

@@ -212,12 +212,17 @@ describe('tool schemas a server compiles into a grammar', function () {
 					assert.equal(run.outcome.reason, 'completed', run.outcome.error?.message);
 					const [first, second] = run.requests;
 					assert.equal(first.response?.status, 400, 'every tool fits the budget, not the grammar');
-					assert.ok(namesOf(first).includes('mcp_flight_status') && !namesOf(first).includes('request_tools'));
+					assert.ok(
+						namesOf(first).includes('mcp_flight_status') && !namesOf(first).includes('request_tools'),
+					);
 					assert.ok(!namesOf(second).includes('mcp_flight_status'), 'the simpler retry drops the MCP tools');
 					assert.ok(namesOf(second).includes('request_tools'), 'and offers the way to ask for them');
 					assert.match(JSON.stringify(toolsOf(second)), /mcp_flight_status/, 'named in its catalog');
 					const ran = run.events.filter(
-						e => e.type === 'toolCallUpdated' && e.call.name === 'mcp_flight_status' && e.call.status === 'succeeded',
+						e =>
+							e.type === 'toolCallUpdated' &&
+							e.call.name === 'mcp_flight_status' &&
+							e.call.status === 'succeeded',
 					);
 					assert.equal(ran.length, 1, 'the tool the model asked for ran once');
 					assert.ok(refused(run).length === 1, `${refused(run).length} refusals`);

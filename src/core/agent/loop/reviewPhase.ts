@@ -44,7 +44,8 @@ export function reviewStep(
 	}
 	if (shortfall) {
 		const cut = response.finishReason === 'length' || response.finishReason === 'max_tokens';
-		const prefix = ctx.settings.enabled && !state.continued ? continuationPrefix(response, state.offered) : undefined;
+		const prefix =
+			ctx.settings.enabled && !state.continued ? continuationPrefix(response, state.offered) : undefined;
 		if (prefix && (shortfall === 'truncatedCall' || shortfall === 'textCallProblem')) {
 			// Not a rung: the model is not corrected, the server writes the rest of what it began.
 			state.continued = true;
@@ -52,7 +53,11 @@ export function reviewStep(
 				ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'retry' });
 			}
 			const tool = shortfall === 'truncatedCall' ? detail : detail.split(' ')[0];
-			ctx.notice('warning', 'truncatedCall', `${shortfallLabel('truncatedCall', tool)}; asked the server to continue it.`);
+			ctx.notice(
+				'warning',
+				'truncatedCall',
+				`${shortfallLabel('truncatedCall', tool)}; asked the server to continue it.`,
+			);
 			state.nudge = { text: '', continuation: prefix, textMode: true };
 			return REASK;
 		}

@@ -88,7 +88,10 @@ export class ToolSelection {
 		const added: string[] = [];
 		const unknown: string[] = [];
 		if (search) {
-			const hits = rank([...this.withheld.values(), ...this.heldBack.values()], search).hits.slice(0, SEARCH_HITS);
+			const hits = rank([...this.withheld.values(), ...this.heldBack.values()], search).hits.slice(
+				0,
+				SEARCH_HITS,
+			);
 			names = [...names, ...hits.map(spec => spec.name)];
 			if (hits.length === 0) {
 				unknown.push(`(nothing matches "${search}")`);
