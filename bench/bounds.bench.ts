@@ -165,8 +165,37 @@ export async function hugeArgument(root: string): Promise<Array<Array<string | n
 			const result = outcome.messages.find(message => message.kind === 'tool_result');
 			return result ? JSON.stringify(result).slice(0, 90) : outcome.reason;
 		});
+		// A 50 MB text answer: stopped at the answer bound with a notice.
+		await control.script(text(randomLines(50 * 1024 * 1024), { chunks: 12_800 }), text('again'));
+		const answer = await measured(async () => {
+			const outcome = await runTurn(
+				{
+					model: new OpenAIChatModel({ baseUrl: `${url}/v1`, model: 'm' }),
+					registry,
+					approvals: undefined,
+					approvalSettings: defaultApprovalSettings,
+					workspace: new NodeWorkspace(root),
+					systemPrompt: 'sys',
+					maxSteps: 2,
+					emit: () => undefined,
+				},
+				[],
+				'say it',
+				't2',
+				new AbortController().signal,
+			);
+			return `${JSON.stringify(outcome.messages).length} characters kept`;
+		});
 		return [
 			['a call with a 50 MB argument (model double → agent loop)', m.ms, m.longestMs, BUDGET_MS, '—', m.note],
+			[
+				'a 50 MB text answer (model double → agent loop)',
+				answer.ms,
+				answer.longestMs,
+				BUDGET_MS,
+				'—',
+				answer.note,
+			],
 		];
 	} finally {
 		child.kill();

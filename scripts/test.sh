@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test tier, on a bare Debian machine: installs what it needs (npm packages, Chromium,
 # code-server, a Docker engine and the offline sandbox base image), builds the extension and
-# its VSIX, runs lint → unit → integration → security → vscode → e2e, and ends with one line:
+# its VSIX, runs every tier (two lanes at once, see below), and ends with one line:
 # "N passed, N failed, N skipped". Exit status is non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,24 +33,46 @@ npx tsc -p . || fail_setup "tsc"
 npx tsc -p src/webview --noEmit || fail_setup "tsc webview"
 npm run --silent package >/dev/null || fail_setup "vsce package"
 
+# The tiers run in two lanes at once, one per core: the browser tiers (code-server and Chromium,
+# mostly waiting on a real VS Code) beside the Node tiers (lint, unit, the Docker-backed
+# integration and security tiers, the extension host). Each tier's output is kept apart and
+# printed whole when the tier ends, so the log reads tier by tier. KEEL_TEST_LANES=1 runs them
+# one after another.
+mkdir -p test-results/logs
 tier() {
   local name=$1; shift
-  step "tier: $name"
-  local t0; t0=$(date +%s)
-  "$@"
-  echo "[$name] took $(( $(date +%s) - t0 ))s"
+  local log="test-results/logs/$name.log" t0; t0=$(date +%s)
+  echo "[$name] started"
+  "$@" >"$log" 2>&1
+  local took=$(( $(date +%s) - t0 ))
+  { flock 9; step "tier: $name"; cat "$log"; echo "[$name] took ${took}s"; } 9>test-results/logs/.print
 }
 
-tier lint node scripts/lintTier.js
-tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
-tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
-[ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
-tier vscode node out/test/vscode/run.js
-tier vscode-multiroot node out/test/vscode/run.js --multi-root
-tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
-# The tiers above run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
-KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
-KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
+node_lane() {
+  tier lint node scripts/lintTier.js
+  tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
+  tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
+  [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
+  tier vscode node out/test/vscode/run.js
+  tier vscode-multiroot node out/test/vscode/run.js --multi-root
+  # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
+  KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
+}
+
+browser_lane() {
+  tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
+  KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
+}
+
+if [ "${KEEL_TEST_LANES:-2}" = 1 ]; then
+  node_lane
+  browser_lane
+else
+  browser_lane &
+  browser=$!
+  node_lane
+  wait "$browser"
+fi
 
 echo
 echo "whole run took $(( $(date +%s) - started ))s"

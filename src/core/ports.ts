@@ -82,6 +82,8 @@ export interface CommandRequest {
 	signal?: AbortSignal;
 	/** Live output for the card, already capped; stderr is not separable in a terminal. */
 	onOutput?(text: string): void;
+	/** Set for the command on top of the backend's own environment (git's configuration overrides). */
+	env?: Readonly<Record<string, string>>;
 }
 
 /** The result envelope every backend returns; exitCode is undefined only when it is unknowable. */

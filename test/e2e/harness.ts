@@ -34,11 +34,15 @@ export interface KeelE2E {
 
 export async function startKeel(opts: KeelE2EOptions = {}): Promise<KeelE2E> {
 	const vsix = opts.vsix ?? [requireKeelVsix()];
+	const started = Date.now();
 	const server = await startCodeServer({ ...opts, vsix });
 	let browser: Browser | undefined;
 	try {
 		browser = await launchBrowser();
 		const page = await openWorkbench(browser, server.url);
+		timing(
+			`started in ${Date.now() - started} ms (VSIX ${server.installMs} ms, server ${server.startupMs} ms, browser and workbench ${Date.now() - started - server.installMs - server.startupMs} ms)`,
+		);
 		const b = browser;
 		const webview = (selector = PROMPT_INPUT) => webviewFrame(page, selector);
 		return {
@@ -51,8 +55,10 @@ export async function startKeel(opts: KeelE2EOptions = {}): Promise<KeelE2E> {
 			},
 			screenshot: name => screenshot(page, name),
 			dispose: async () => {
+				const stopping = Date.now();
 				await b.close().catch(() => undefined);
 				await server.dispose();
+				timing(`stopped in ${Date.now() - stopping} ms`);
 			},
 		};
 	} catch (err) {
@@ -101,6 +107,11 @@ export function useKeel(opts: KeelE2EOptions | (() => KeelE2EOptions) = {}): Kee
 			session = undefined;
 		},
 	};
+}
+
+/** With KEEL_E2E_TIMING=1 each session says where its start and stop time went. */
+function timing(line: string): void {
+	if (process.env.KEEL_E2E_TIMING === '1') console.log(`      [session] ${line}`);
 }
 
 function requireKeelVsix(): string {

@@ -30,10 +30,22 @@ async function search(page: Page, query: string): Promise<void> {
 	}
 }
 
-/** The `keel.*` ids of the setting rows the editor has rendered, top to bottom. */
+/**
+ * The `keel.*` ids of the setting rows the editor has rendered, top to bottom. The tree is a
+ * virtual list that reuses row elements, so their order in the DOM is not their order on screen:
+ * each row's index in the list is.
+ */
 async function shownKeys(page: Page): Promise<string[]> {
-	const keys = await page.locator(SETTING_ROW).evaluateAll(rows => rows.map(row => row.getAttribute('data-key')));
-	return keys.filter((key): key is string => !!key);
+	const rows = await page.locator(SETTING_ROW).evaluateAll(items =>
+		items.map(item => ({
+			key: item.getAttribute('data-key'),
+			index: Number(item.closest('.monaco-list-row')?.getAttribute('data-index') ?? -1),
+		})),
+	);
+	return rows
+		.filter((row): row is { key: string; index: number } => !!row.key)
+		.sort((a, b) => a.index - b.index)
+		.map(row => row.key);
 }
 
 const plain = (markdown: string) => markdown.replace(/`#([^#`]+)#`/g, '$1').replace(/[`*]/g, '');
@@ -86,12 +98,18 @@ describe('Keel settings in the Settings editor (e2e)', function () {
 		await page.locator(TOC_ROW, { hasText: 'Model' }).first().click();
 		const spec = CATEGORIES[0].settings['model.provider'];
 		const select = page.locator(`${SETTING_ROW}[data-key="keel.model.provider"] select`);
-		await select.click();
-		const details = page.locator('.monaco-select-box-dropdown-container .select-box-details-pane');
+		await select.waitFor();
+		const dropdown = page.locator('.monaco-select-box-dropdown-container').filter({ visible: true });
+		// A click that lands while the tree is still scrolling to the category does not open the list: click again.
+		for (let attempt = 0; attempt < 3 && !(await dropdown.isVisible()); attempt++) {
+			await select.click();
+			await dropdown.waitFor({ timeout: 3_000 }).catch(() => undefined);
+		}
+		const details = dropdown.locator('.select-box-details-pane');
 		for (const [at, doc] of spec.valueDocs.entries()) {
 			if (at > 0) await page.keyboard.press('ArrowDown');
 			const words = plain(doc).split(' ').slice(0, 4).join(' ');
-			await details.filter({ hasText: words }).waitFor({ timeout: 5_000 });
+			await details.filter({ hasText: words }).waitFor({ timeout: 10_000 });
 		}
 		await keel.screenshot('settings-editor-provider-values');
 		await page.keyboard.press('Escape');

@@ -4,11 +4,12 @@
 // the model told why, the history and the next request stay small), commands that print one
 // 100 MB line or 200 MB (real Docker sandbox: the result is bounded and a secret at its end is
 // still cut), an MCP result of 9.5 MB (our own server), and lines that used to overflow the
-// redactor's stack. Times are figures in `npm run bench -- bounds`, never verdicts here.
+// redactor's stack, a 50 MB text answer (stopped at the bound, with a notice). The longest task
+// of the event loop is printed for each. Times are figures in `npm run bench -- bounds`, never verdicts here.
 import * as fs from 'fs';
 import * as path from 'path';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
-import { MAX_ARGUMENT_CHARS } from '../../src/core/agent/loop/callBounds';
+import { MAX_ANSWER_CHARS, MAX_ARGUMENT_CHARS } from '../../src/core/agent/loop/callBounds';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { defaultLimits } from '../../src/core/exec/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
@@ -27,6 +28,7 @@ import { DOCKERFILE_DIR, requireDocker } from '../support/dockerEngine';
 import { startModelDouble, text, toolCalls, type ModelDouble } from '../support/modelDouble';
 import { tempTree, type TempTree } from '../support/tempTree';
 import { toolHarness } from '../support/toolHarness';
+import { doubleProcess, longestTask, LONGEST_TASK_MS } from './support/loopWatch';
 import { attack } from './tally';
 
 const KLASS = 'bounds on what a model can make large';
@@ -133,6 +135,83 @@ describe(`security: ${KLASS}`, function () {
 			));
 	});
 
+	describe("a model that streams a lot (the model double in its own process, so the figures are the host's own)", () => {
+		/** One turn against a double serving `steps`: what the chat was sent, the history, and the longest task. */
+		async function turn(steps: unknown[]) {
+			const double = await doubleProcess(steps);
+			try {
+				let shownChars = 0;
+				let cardChars = 0;
+				const { result: outcome, longestMs } = await longestTask(() =>
+					runTurn(
+						{
+							model: new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'm' }),
+							registry: new ToolRegistry(createToolset(defaultToolDeps())),
+							approvals: undefined,
+							approvalSettings: { autoApprove: { read: true, write: true, exec: false, network: false } },
+							workspace: new NodeWorkspace(ws),
+							systemPrompt: 'sys',
+							maxSteps: 3,
+							emit: event => {
+								if (event.type === 'textDelta') shownChars += event.text.length;
+								if (event.type === 'toolCallUpdated')
+									cardChars = Math.max(cardChars, toToolCallView(event.call).argumentsText.length);
+							},
+						},
+						[],
+						'go',
+						't1',
+						new AbortController().signal,
+					),
+				);
+				return { outcome, longestMs, shownChars, cardChars };
+			} finally {
+				double.stop();
+			}
+		}
+
+		it('a 50 MB text answer: stopped at the bound with a plain notice', () =>
+			attack(
+				'bounds 50 MB text answer',
+				async () => {
+					const answer = randomLines(50 * 1024 * 1024);
+					const { outcome, longestMs, shownChars } = await turn([
+						text(answer, { chunks: Math.ceil(answer.length / 4096) }),
+						text('again'),
+					]);
+					console.log(
+						`    50 MB text answer: longest task ${longestMs} ms (budget ${LONGEST_TASK_MS} ms), ${shownChars} characters shown`,
+					);
+					const said = JSON.stringify(outcome.messages);
+					return shownChars > MAX_ANSWER_CHARS + 4096
+						? `the chat was sent ${shownChars} characters`
+						: said.length > MAX_ANSWER_CHARS * 1.2
+							? `the history holds ${said.length} characters`
+							: !said.includes('Keel stopped this answer')
+								? 'no notice says the answer was stopped'
+								: undefined;
+				},
+				KLASS,
+			));
+
+		it('a 50 MB tool argument: the card stays small', () =>
+			attack(
+				'bounds 50 MB argument, responsive',
+				async () => {
+					const content = 'x'.repeat(50 * 1024 * 1024);
+					const { longestMs, cardChars } = await turn([
+						toolCalls([{ name: 'write_file', arguments: { path: 'huge2.txt', content } }], {
+							split: 12_800,
+						}),
+						text('done'),
+					]);
+					console.log(`    50 MB argument: longest task ${longestMs} ms (budget ${LONGEST_TASK_MS} ms)`);
+					return cardChars > 64 * 1024 ? `a card carried ${cardChars} characters` : undefined;
+				},
+				KLASS,
+			));
+	});
+
 	describe('commands that print a lot (real Docker sandbox)', () => {
 		let runner: DockerRunner;
 		let shell: ToolDefinition<any>[];
@@ -158,7 +237,9 @@ describe(`security: ${KLASS}`, function () {
 					`bounds command ${label}`,
 					async () => {
 						const harness = toolHarness(ws, { extra: shell });
-						const result = await harness.run('run_command', { command });
+						const { result, longestMs } = await longestTask(() => harness.run('run_command', { command }));
+						// A figure, not a verdict (npm run bench -- bounds prints it beside the budget).
+						console.log(`    ${label}: longest task ${longestMs} ms (budget ${LONGEST_TASK_MS} ms)`);
 						const shown = [result.output, result.card.output ?? '', result.card.progress ?? ''].join('\n');
 						return shown.includes(TOKEN.slice(4))
 							? 'the token at the end is visible'

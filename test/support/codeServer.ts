@@ -56,6 +56,8 @@ export interface CodeServer {
 	userDataDir: string;
 	extensionsDir: string;
 	logFile: string;
+	/** Milliseconds spent putting the VSIX files in place (a copy after the first install). */
+	installMs: number;
 	/** Milliseconds from spawn until the server answered HTTP. */
 	startupMs: number;
 	dispose(): Promise<void>;
@@ -91,12 +93,9 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 	fs.writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify(settings, null, 2));
 	const base = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
-	if (opts.vsix?.length) {
-		const install = opts.vsix.flatMap(v => ['--install-extension', path.resolve(v)]);
-		await promisify(execFile)(CODE_SERVER_NODE, [CODE_SERVER_ENTRY, ...base, ...install, '--force'], {
-			env: serverEnv(),
-		});
-	}
+	const installStarted = Date.now();
+	if (opts.vsix?.length) await installExtensions(opts.vsix, extensionsDir);
+	const installMs = Date.now() - installStarted;
 
 	const port = await freePort();
 	const args = [
@@ -140,8 +139,56 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
 	}
 	// A .code-workspace file opens as a (multi-root) workspace, anything else as a folder.
 	const url = `http://127.0.0.1:${port}/?${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
-	return { port, url, workspace, userDataDir, extensionsDir, logFile, startupMs: Date.now() - t0, dispose };
+	return {
+		port,
+		url,
+		workspace,
+		userDataDir,
+		extensionsDir,
+		logFile,
+		installMs,
+		startupMs: Date.now() - t0,
+		dispose,
+	};
 }
+
+// Installing a VSIX through code-server's CLI costs seconds per launch, and every suite of a tier
+// installs the same files: install each set once per test process into a template, then give each
+// launch its own copy. code-server records installed extensions in extensions.json by absolute
+// path, so the copy's record is rewritten to point at the copy.
+const installed = new Map<string, Promise<string>>();
+
+async function installExtensions(vsix: string[], extensionsDir: string): Promise<void> {
+	const files = vsix.map(v => path.resolve(v));
+	const key = files.map(f => `${f}@${fs.statSync(f).mtimeMs}`).join('\n');
+	let template = installed.get(key);
+	if (!template) {
+		template = installTemplate(files);
+		installed.set(key, template);
+		template.catch(() => installed.delete(key));
+	}
+	const source = await template;
+	fs.cpSync(source, extensionsDir, { recursive: true });
+	const record = path.join(extensionsDir, 'extensions.json');
+	if (fs.existsSync(record))
+		fs.writeFileSync(record, fs.readFileSync(record, 'utf8').split(source).join(extensionsDir));
+}
+
+async function installTemplate(files: string[]): Promise<string> {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-cs-extensions-'));
+	templates.push(root);
+	const extensionsDir = path.join(root, 'extensions');
+	const configFile = path.join(root, 'config.yaml');
+	fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+	const install = files.flatMap(f => ['--install-extension', f]);
+	const args = [CODE_SERVER_ENTRY, '--config', configFile, '--user-data-dir', path.join(root, 'user-data')];
+	args.push('--extensions-dir', extensionsDir);
+	await promisify(execFile)(CODE_SERVER_NODE, [...args, ...install, '--force'], { env: serverEnv() });
+	return extensionsDir;
+}
+
+const templates: string[] = [];
+process.on('exit', () => templates.forEach(dir => fs.rmSync(dir, { recursive: true, force: true })));
 
 // The server runs in its own process group, so Ctrl-C on the test run does not reach it:
 // kill every live server when the test process ends for any reason.

@@ -158,6 +158,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 				Env: [
 					`KEEL_CMD=${request.command}`,
 					`KEEL_TIMEOUT=${Math.max(0.1, request.timeoutMs / 1000).toFixed(1)}`,
+					...Object.entries(request.env ?? {}).map(([key, value]) => `${key}=${value}`),
 				],
 				WorkingDir: request.cwd ? `${WORKSPACE_MOUNT}/${request.cwd}` : WORKSPACE_MOUNT,
 				AttachStdout: true,

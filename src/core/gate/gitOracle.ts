@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { resolveExecutable } from './programs';
+import { DRIVER_KEY, PROGRAM_KEYS, parseConfigListing, type ConfigEntry } from './gitPrograms';
 
 export interface GitAnswer {
 	/** 0 when git succeeded. */
@@ -33,6 +34,12 @@ export interface GitQuestions {
 	ask(cwd: string, args: readonly string[], options?: GitAskOptions): Promise<GitAnswer | undefined>;
 	/** The repository a command run in `cwd` with these options reads; undefined when there is none. */
 	repository(cwd: string, options?: GitAskOptions): Promise<GitRepository | undefined>;
+	/**
+	 * The configuration a git command started in `cwd` would read, as git lists it with where
+	 * each value came from (the user's own files included), and the repository's git folders;
+	 * undefined outside a repository or when git could not be run.
+	 */
+	configuration?(cwd: string): Promise<{ entries: ConfigEntry[]; gitDirs: string[] } | undefined>;
 }
 
 /** Where a git command's repository is: its git folder, and its work tree's top (real path) with the cwd's place in it. */
@@ -50,35 +57,20 @@ export interface GitAskOptions {
 	input?: string;
 }
 
-/** Keys whose value git runs as a program (or that make it run one), switched off for every question. */
+/** Every program key off, and what keeps a question from touching the network, submodules or colours. */
 const FIXED_OFF = [
-	'core.fsmonitor=',
-	'core.pager=cat',
-	'core.editor=:',
-	'core.sshCommand=',
-	'core.askPass=',
-	'core.alternateRefsCommand=',
-	'core.gitProxy=',
-	'core.virtualFilesystem=',
-	'sequence.editor=:',
-	'diff.external=',
+	...PROGRAM_KEYS.filter(([key]) => key !== 'core.hooksPath').map(([key, value]) => `${key}=${value}`),
 	'diff.submodule=short',
 	'submodule.recurse=false',
 	'status.submoduleSummary=false',
 	'log.showSignature=false',
-	'gpg.program=',
-	'gpg.ssh.program=',
-	'gpg.x509.program=',
-	'credential.helper=',
-	'uploadpack.packObjectsHook=',
 	'protocol.allow=never',
 	'fetch.recurseSubmodules=false',
 	'color.ui=never',
 	'core.quotePath=false',
 ];
-/** Per-driver keys: `diff.<d>.textconv`, `filter.<f>.clean`, `merge.<m>.driver`, `pager.<cmd>`, `alias.<x>`, `tar.<fmt>.command`. */
-const DRIVER_KEY =
-	/^(?:(?:diff|filter|merge|difftool|mergetool|tar|credential|remote|url|hook)\..+\.(?:textconv|command|clean|smudge|process|driver|cmd|path|helper|uploadpack|receivepack|proxy|vcs)|pager\..+|alias\..+)$/i;
+/** Per-driver keys, and every alias: a question never expands one. */
+const OFF_KEY = new RegExp(`${DRIVER_KEY.source}|^alias\\..+$`, 'i');
 const TIMEOUT_MS = 10_000;
 const DRIVERS_KEPT_MS = 2000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -180,12 +172,67 @@ export class GitOracle implements GitQuestions {
 		const keys = new Set<string>();
 		for (const entry of listed.stdout.toString('utf8').split('\0')) {
 			const key = entry.split('\n')[0];
-			if (key && DRIVER_KEY.test(key)) keys.add(key);
+			if (key && (OFF_KEY.test(key) || key.toLowerCase() === 'diff.external'))
+				keys.add(key.toLowerCase() === 'diff.external' ? 'diff.external' : key);
 		}
-		const off = [...keys].flatMap(key => ['-c', `${key}=`]);
+		// An empty diff.external is run as a program (and fails): `:` prints nothing, which a question never needs.
+		if (keys.delete('diff.external')) keys.add('diff.external=:');
+		const off = [...keys].flatMap(key => [
+			'-c',
+			// Empty, a textconv or a per-driver diff command is run as a program and fails the question.
+			key.includes('=')
+				? key
+				: /^diff\..+\.textconv$/i.test(key)
+					? `${key}=cat`
+					: /^diff\..+\.command$/i.test(key)
+						? `${key}=:`
+						: `${key}=`,
+		]);
 		if (this._drivers.size > 100) this._drivers.clear();
 		this._drivers.set(key, { at: Date.now(), off });
 		return off;
+	}
+
+	async configuration(cwd: string): Promise<{ entries: ConfigEntry[]; gitDirs: string[] } | undefined> {
+		const git = this._binary();
+		if (!git) return undefined;
+		// The user's own files count here (a terminal reads them), so HOME and the system file stay.
+		const env: Record<string, string> = {
+			...this._env(undefined),
+			HOME: process.env.HOME ?? os.homedir(),
+			...(process.env.XDG_CONFIG_HOME ? { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME } : {}),
+		};
+		delete env.GIT_CONFIG_NOSYSTEM;
+		delete env.GIT_CONFIG_GLOBAL;
+		// Listing the configuration and asking where the git folders are run no program of the
+		// repository's, so they may read a repository someone else owns (the sandbox user's files,
+		// seen from a host running as root): its git, in the container, will read that configuration.
+		const safe = ['-c', 'safe.directory=*'];
+		const [listed, dirs] = await Promise.all([
+			run(git, cwd, [...safe, 'config', '--list', '--show-origin', '--show-scope', '--includes', '-z'], env),
+			run(git, cwd, [...safe, 'rev-parse', '--absolute-git-dir', '--git-common-dir'], this._env(undefined)),
+		]);
+		if (!listed || listed.code !== 0) return undefined;
+		const gitDirs =
+			dirs?.code === 0
+				? dirs.stdout
+						.toString('utf8')
+						.split('\n')
+						.filter(Boolean)
+						.map(dir => path.resolve(cwd, dir))
+				: [];
+		// Real paths: a file included through a link is the file it leads to.
+		const real = (file: string) => {
+			try {
+				return fs.realpathSync.native(file);
+			} catch {
+				return file;
+			}
+		};
+		const entries = parseConfigListing(listed.stdout.toString('utf8'), cwd).map(entry =>
+			entry.file ? { ...entry, file: real(entry.file) } : entry,
+		);
+		return { entries, gitDirs: gitDirs.map(real) };
 	}
 
 	async repository(cwd: string, options: GitAskOptions = {}): Promise<GitRepository | undefined> {

@@ -39,6 +39,7 @@ export function readShellSettings(dockerfileDir: string): {
 			outputLimitBytes: Math.min(4 * 1024 * 1024, Math.max(1024, readSetting('shell.outputLimitBytes'))),
 			memoryMb: limits.memoryMb,
 			pids: limits.pids,
+			gitRepositoryPrograms: readSetting('shell.gitRepositoryPrograms'),
 		},
 	};
 }

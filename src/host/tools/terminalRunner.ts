@@ -34,6 +34,8 @@ function singleQuoted(value: string): string {
 export class TerminalRunner implements CommandRunner, vscode.Disposable {
 	readonly backend = 'terminal' as const;
 	private _terminal: vscode.Terminal | undefined;
+	/** The environment the terminal was made with: a command that needs another gets a new terminal. */
+	private _terminalEnv = '';
 	private _queue: Promise<unknown> = Promise.resolve();
 
 	constructor(private readonly _options: TerminalRunnerOptions) {}
@@ -44,13 +46,21 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 		return next;
 	}
 
-	private _ensureTerminal(cwd: string | undefined): vscode.Terminal {
+	private _ensureTerminal(cwd: string | undefined, env: Readonly<Record<string, string>> = {}): vscode.Terminal {
+		// The environment is the terminal's, set when it starts: a shell's rc files run before any command, and no prefix shows in the line.
+		const wanted = JSON.stringify(env);
+		if (this._terminal && this._terminal.exitStatus === undefined && wanted !== this._terminalEnv) {
+			this._terminal.dispose();
+			this._terminal = undefined;
+		}
 		if (!this._terminal || this._terminal.exitStatus !== undefined) {
+			this._terminalEnv = wanted;
 			this._terminal = vscode.window.createTerminal({
 				name: this._options.name ?? 'Keel',
 				cwd,
 				shellPath: this._options.shellPath,
 				isTransient: true,
+				env: { ...env },
 			});
 		}
 		return this._terminal;
@@ -83,7 +93,7 @@ export class TerminalRunner implements CommandRunner, vscode.Disposable {
 			: root
 				? path.join(root, request.cwd)
 				: undefined;
-		const terminal = this._ensureTerminal(root);
+		const terminal = this._ensureTerminal(root, request.env);
 		terminal.show(true);
 		const integration = await this._shellIntegration(terminal);
 		if (!integration) {

@@ -19,9 +19,23 @@ export class LocalBashRunner implements CommandRunner {
 		return new Promise(resolve => {
 			const child = spawn('bash', ['-c', request.command], {
 				cwd: path.join(this._root, request.cwd),
-				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this._home, LANG: 'C.UTF-8' },
+				// The environment a command asks for is the Keel terminal's own (terminalRunner.ts).
+				env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this._home, LANG: 'C.UTF-8', ...request.env },
 				stdio: ['ignore', 'pipe', 'pipe'],
-				timeout: 5000,
+				// Its own process group, ended whole at the deadline: a pager or editor it started would hold the pipes open.
+				detached: true,
+			});
+			const endGroup = () => {
+				try {
+					process.kill(-child.pid!, 'SIGKILL');
+				} catch {
+					// Already gone.
+				}
+			};
+			const deadline = setTimeout(endGroup, 5000);
+			child.on('exit', () => {
+				clearTimeout(deadline);
+				endGroup();
 			});
 			let stdout = '';
 			let stderr = '';

@@ -21,6 +21,8 @@ export interface WallOptions {
 	timeoutSeconds?: number;
 	/** An image by name instead of the managed one (e.g. gitImage()). */
 	image?: string;
+	/** keel.shell.gitRepositoryPrograms. */
+	gitRepositoryPrograms?: boolean;
 }
 
 /**
@@ -101,6 +103,7 @@ export function approvedShell(root: string, runner: DockerRunner, options: WallO
 			outputLimitBytes: 1 << 20,
 			memoryMb: 512,
 			pids: 256,
+			gitRepositoryPrograms: options.gitRepositoryPrograms,
 		}),
 		pathPolicy: () => policy,
 	});

@@ -11,6 +11,18 @@ export const MAX_ARGUMENT_CHARS = 8 * 1024 * 1024;
 /** What a card shows of a call's arguments. */
 export const CARD_ARGUMENT_CHARS = 16 * 1024;
 
+/**
+ * The most text one answer (and its reasoning) may carry. Past it the stream is closed and the
+ * answer ends with a notice: a runaway answer would otherwise grow the chat, the history and
+ * every later request by its whole size.
+ */
+export const MAX_ANSWER_CHARS = 2 * 1024 * 1024;
+
+/** What ends an answer stopped at the bound, in the chat and in the history. */
+export function oversizedAnswerNotice(): string {
+	return `\n\n[Keel stopped this answer at ${megabytes(MAX_ANSWER_CHARS)}, the most one answer may hold. Ask for the rest in parts, or have it written to a file.]`;
+}
+
 /** The stand-in an oversized call's arguments become: JSON that says how long they were, in the history too. */
 const STAND_IN = '{"keel_arguments_dropped_characters":';
 

@@ -5,7 +5,7 @@ import { ReasoningSplitter, type HarmonyCall } from '../../llm/stream/reasoningS
 import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
-import { boundedCall, CARD_ARGUMENT_CHARS } from './callBounds';
+import { boundedCall, CARD_ARGUMENT_CHARS, MAX_ANSWER_CHARS, oversizedAnswerNotice } from './callBounds';
 
 export interface StepCall {
 	id: string;
@@ -78,7 +78,7 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 			...(ctx.toolChoice ? { toolChoice: ctx.toolChoice, strictTools: true } : {}),
 		})) {
 			response.take(event);
-			if (response.repeating() || response.reasoningRanAway()) {
+			if (response.repeating() || response.reasoningRanAway() || response.answerRanAway()) {
 				// Leaving the loop closes the HTTP stream: nothing more is generated or shown.
 				requestAbort.abort();
 				break;
@@ -91,12 +91,26 @@ export async function runModelStep(ctx: StepContext): Promise<StepOutput> {
 	return response.output();
 }
 
+/** What the repetition check reads of a stream's end (guards.ts looks at its last 1,200 characters). */
+const TAIL = 1200;
+
+function tailOf(tail: string, piece: string): string {
+	return piece.length >= TAIL ? piece.slice(-TAIL) : (tail + piece).slice(-TAIL);
+}
+
 /** A response as it streams in: text and reasoning apart, calls assembled on their cards. */
 class StreamedResponse {
 	private _text = '';
 	private _reasoning = '';
 	private _reasoningField: ReasoningField | undefined;
 	private _degenerate = false;
+	/**
+	 * The ends the repetition check reads, kept apart: the whole text is a rope of the pieces that
+	 * came, and slicing its end flattens (copies) all of it, once per check on a long answer.
+	 */
+	private _textTail = '';
+	private _reasoningTail = '';
+	private _answerStopped = false;
 	private _checkedAt = 0;
 	private readonly _splitter = new ReasoningSplitter();
 	private readonly _cards = new Map<number, ToolCallState>();
@@ -162,6 +176,7 @@ class StreamedResponse {
 	/** What the splitter still holds (an unclosed <think>, a partial tag) once the stream ends. */
 	end(): void {
 		this._route(this._splitter.end());
+		if (this._answerStopped) this._addText(oversizedAnswerNotice());
 	}
 
 	/** Checked every 64 new characters, so a long answer costs little. */
@@ -171,8 +186,17 @@ class StreamedResponse {
 			return false;
 		}
 		this._checkedAt = size;
-		this._degenerate = looksDegenerate(this._text) || looksDegenerate(this._reasoning);
+		this._degenerate = looksDegenerate(this._textTail) || looksDegenerate(this._reasoningTail);
 		return this._degenerate;
+	}
+
+	/** Text and reasoning past MAX_ANSWER_CHARS: the answer ends there, with the notice that says so. */
+	answerRanAway(): boolean {
+		if (this._text.length + this._reasoning.length <= MAX_ANSWER_CHARS) {
+			return false;
+		}
+		this._answerStopped = true;
+		return true;
 	}
 
 	/**
@@ -248,12 +272,14 @@ class StreamedResponse {
 
 	private _addText(piece: string): void {
 		this._text += piece;
+		this._textTail = tailOf(this._textTail, piece);
 		this._ctx.onPartialText(this._text);
 		this._ctx.emit({ type: 'textDelta', turnId: this._ctx.turnId, text: piece });
 	}
 
 	private _addReasoning(piece: string): void {
 		this._reasoning += piece;
+		this._reasoningTail = tailOf(this._reasoningTail, piece);
 		this._ctx.emit({ type: 'reasoningDelta', turnId: this._ctx.turnId, text: piece });
 	}
 
@@ -267,6 +293,7 @@ class StreamedResponse {
 				// The answer streamed so far turned out to be reasoning: take it back, show it folded.
 				const was = this._text;
 				this._text = '';
+				this._textTail = '';
 				this._ctx.onPartialText('');
 				this._ctx.emit({ type: 'textRetracted', turnId: this._ctx.turnId, reason: 'recovered' });
 				this._addReasoning(was);

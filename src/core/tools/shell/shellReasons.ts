@@ -29,7 +29,7 @@ export interface WordJudge {
 }
 
 /** The roots the workspace's paths start from: one, or one per folder with its name. */
-async function roots(workspace: Workspace): Promise<Array<{ prefix: string; root: string }>> {
+export async function roots(workspace: Workspace): Promise<Array<{ prefix: string; root: string }>> {
 	const folders = multiRootFolders(workspace);
 	if (!folders) {
 		const root = await workspace.rootRealPath();

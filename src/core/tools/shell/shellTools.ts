@@ -10,6 +10,7 @@ import { PathRefused, type ResolvedPath, type WorkspaceGuard } from '../../gate/
 import { splitCommandLine } from '../../shell/shellRules';
 import { landingName } from '../../shell/writers/shellWrites';
 import { defaultGit, wordReasons } from './shellReasons';
+import { gitProgramsOff } from './gitProgramsOff';
 import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';
 import { durationText } from '../../util/duration';
@@ -20,6 +21,8 @@ export interface ShellToolSettings {
 	/** For messages only: the limits a command ran into. */
 	memoryMb: number;
 	pids: number;
+	/** keel.shell.gitRepositoryPrograms: git may run the programs the repository's configuration names. */
+	gitRepositoryPrograms?: boolean;
 }
 
 export interface ShellToolDeps {
@@ -271,8 +274,17 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 			}
 			const choice = approved.choice;
 			const settings = deps.settings();
+			const env = await gitProgramsOff(
+				input.command,
+				cwd,
+				context.workspace,
+				judge.git,
+				choice.backend,
+				settings.gitRepositoryPrograms === true,
+			);
 			try {
 				const result = await choice.runner.run({
+					env,
 					command: input.command,
 					cwd,
 					timeoutMs: (input.timeoutSeconds ?? settings.timeoutSeconds) * 1000,

@@ -1,4 +1,4 @@
-import { category, choice, num, setting, str } from '../settingSpec';
+import { bool, category, choice, num, setting, str } from '../settingSpec';
 
 // Every sandbox setting is restricted: a workspace that could set them could open the network or lift the limits.
 export const SHELL = category('Shell and sandbox', {
@@ -29,6 +29,11 @@ export const SHELL = category('Shell and sandbox', {
 		{ trust: 'restricted' },
 	),
 	'shell.cpus': setting(num(0.5, 0.1), 'CPUs the sandbox may use (`0.5` = half a core).', { trust: 'restricted' }),
+	'shell.gitRepositoryPrograms': setting(
+		bool(false),
+		"Let git commands that `run_command` runs start the programs the repository's own git configuration names: `core.fsmonitor`, hooks, `diff.external`, textconv and filter drivers, pagers, editors, the repository's aliases, `core.sshCommand`, credential helpers, and files it includes from outside the workspace. Off (default): they are switched off for every command (your own `~/.gitconfig` still applies in the terminal), as they always are for the git Keel runs itself. See docs/permissions.md.",
+		{ trust: 'restricted' },
+	),
 	'shell.image': setting(
 		str(''),
 		'Docker image for the sandbox. Empty: Keel builds its own from the Dockerfile it ships (`debian:bookworm-slim` and a non-root user), rebuilt when that Dockerfile changes.',
