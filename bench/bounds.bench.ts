@@ -18,7 +18,7 @@ import type { AgentEvent } from '../src/core/agent/events';
 import { runTurn } from '../src/core/agent/loop/runAgent';
 import { runToolCall } from '../src/core/agent/loop/toolExecution';
 import { DockerRunner } from '../src/core/exec/dockerRunner';
-import { defaultLimits } from '../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../src/core/exec/shellBackend';
 import { redactSecrets, redactSecretsAsync } from '../src/core/gate/redact/redact';
 import { OpenAIChatModel } from '../src/core/llm/wires/openai/openaiChatModel';

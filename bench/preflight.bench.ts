@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import Docker from 'dockerode';
-import { ensureWorkspaceShared, forgetPreflights } from '../src/core/exec/sandboxPreflight';
+import { ensureWorkspaceShared, forgetPreflights } from '../src/core/exec/sandbox/sandboxPreflight';
 import { nullLogger } from '../src/core/ports';
 import { percentile, printTable, timeIt } from './table';
 

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { runTurn } from '../../src/core/agent/loop/runAgent';
 import { MAX_ANSWER_CHARS, MAX_ARGUMENT_CHARS } from '../../src/core/agent/loop/callBounds';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { redactDeep, redactSecrets } from '../../src/core/gate/redact/redact';
 import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';

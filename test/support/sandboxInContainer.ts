@@ -7,7 +7,7 @@
  */
 import * as path from 'path';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { commandToolResult } from '../../src/core/tools/shell/shellTools';
 
 async function main(): Promise<void> {

@@ -8,12 +8,12 @@ import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
-import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
+import { ensureImage, managedImageTag, type ImageSource } from './sandbox/sandboxImage';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
-import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandboxContainer';
-import { removeLeftovers, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
+import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandbox/sandboxContainer';
+import { removeLeftovers, type SandboxLimits, type SandboxWorkspace } from './sandbox/sandboxSpec';
 import { WORKSPACE_MOUNT } from '../gate/paths/workspaceFolders';
-import { LIMIT_HINT, readCounters, WRAPPER } from './sandboxShell';
+import { LIMIT_HINT, readCounters, WRAPPER } from './sandbox/sandboxShell';
 
 export interface DockerRunnerOptions {
 	/**

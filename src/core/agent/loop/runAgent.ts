@@ -6,7 +6,7 @@ import type { EarlyCalls } from './earlyCalls';
 import { accountUsage, planRequest, requestModel, type Planner } from './requestPhase';
 import { appendAnswer, REASK, reviewStep } from './reviewPhase';
 import { stopAfterCalls, stopWhenAnswered } from './stopPhase';
-import { askServer } from './serverWindow';
+import { askServer } from '../guards/serverWindow';
 import {
 	finishTurn,
 	isTurnEnd,

@@ -16,7 +16,7 @@ import { SessionMemory } from './sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
-import { windowInForce, type WindowInForce } from './serverWindow';
+import { windowInForce, type WindowInForce } from '../guards/serverWindow';
 import { nineCharId } from '../../llm/wires/wireIds';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { mapThroughMounts, ownContainerIds } from '../../../../src/core/exec/sandboxMapping';
+import { mapThroughMounts, ownContainerIds } from '../../../../src/core/exec/sandbox/sandboxMapping';
 
 const ID = 'a'.repeat(20) + '0123456789abcdef'.repeat(2) + 'b'.repeat(12);
 // As the kernel writes it in a Docker container (Docker 20.10 on ext4, cgroup v2).

@@ -2,7 +2,7 @@
 // setting, never more than what the server runs, and a warning exactly when the server runs less.
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { windowInForce } from '../../../../../src/core/agent/loop/serverWindow';
+import { windowInForce } from '../../../../../src/core/agent/guards/serverWindow';
 import type { ServerFacts } from '../../../../../src/core/llm/chatModel';
 
 const size = fc.integer({ min: 1024, max: 1_048_576 });

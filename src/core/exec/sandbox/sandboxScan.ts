@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ExecError } from './execError';
+import { ExecError } from '../execError';
 import type { ScanRules } from './sandboxRules';
 
 /**

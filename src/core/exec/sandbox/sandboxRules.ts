@@ -1,9 +1,9 @@
 import * as os from 'os';
 import * as path from 'path';
-import { linearGlob, translate } from '../patterns/linearGlob';
-import { linearRegex, UnsupportedPattern } from '../patterns/linearRegex';
-import { PROTECTED_PATHS, type PathPolicy } from '../gate/paths/pathPolicy';
-import { ExecError } from './execError';
+import { linearGlob, translate } from '../../patterns/linearGlob';
+import { linearRegex, UnsupportedPattern } from '../../patterns/linearRegex';
+import { PROTECTED_PATHS, type PathPolicy } from '../../gate/paths/pathPolicy';
+import { ExecError } from '../execError';
 
 /**
  * What the sandbox's scan asks of every entry of the workspace: the path policy's deny-read

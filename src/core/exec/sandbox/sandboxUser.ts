@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import { Writable } from 'stream';
-import { ExecError } from './execError';
+import { ExecError } from '../execError';
 
 /**
  * keel.shell.user as Docker reads it (moby/sys/user GetExecUser): "user[:group]", each part a

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type Docker from 'dockerode';
-import { ExecError, tail } from './execError';
+import { ExecError, tail } from '../execError';
 
 export const IMAGE_REPOSITORY = 'keel-sandbox';
 

@@ -16,8 +16,8 @@ import type Docker from 'dockerode';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Logger } from '../ports';
-import { ExecError } from './execError';
+import type { Logger } from '../../ports';
+import { ExecError } from '../execError';
 import { engineSources } from './sandboxMapping';
 import { sandboxLabels } from './sandboxSpec';
 
