@@ -14,6 +14,40 @@ const vscodeOnlyInHost = {
 		'Only src/host, src/extension.ts and the extension-host tests may import vscode; pass what you need through a port in src/core/ports.ts.',
 };
 
+// The floors of the engine, bottom up: the utilities (util, patterns, ports.ts, errors.ts); the shell
+// analysis (shell: what a command line runs, writes, reads); the gate that judges by it (gate); the
+// wires and text calls (llm); the tools (tools, with exec and filters beneath them); the agent; the
+// session, stores, checkpoints and Check Model on top. A floor may import only the floors below it,
+// so the rooms it may import are listed (`except`) and a new room is above it until placed.
+const BOTTOM = ['./util', './patterns', './ports.ts', './errors.ts'];
+const belowOnly = (room, below, message) => ({
+	target: `src/core/${room}`,
+	from: 'src/core',
+	except: [`./${room}`, ...below, ...BOTTOM],
+	message,
+});
+// What sits above the tools in the engine.
+const aboveTools = ['agent', 'session', 'checkModel', 'checkpoints', 'store', 'mentions', 'modes', 'prompts'].map(
+	room => `src/core/${room}`,
+);
+// The host's features and its composition root, above what they share.
+const hostFeatures = [
+	'chat',
+	'checkModel',
+	'checkpoints',
+	'composer',
+	'mcp',
+	'models',
+	'notifications',
+	'projectContext',
+	'session',
+	'settings',
+	'tools',
+	'conversationRoot.ts',
+	'keelHost.ts',
+	'lazyFeatures.ts',
+].map(part => `src/host/${part}`);
+
 // The layers of src/ as zones: each target may not import from the folders listed. Paths are resolved
 // (relative imports, any depth), so the rule reads what is imported, not how the path is spelled.
 const layerZones = [
@@ -33,6 +67,36 @@ const layerZones = [
 		target: 'src/webview',
 		from: ['src/core', 'src/host', 'src/extension.ts'],
 		message: 'src/webview is a browser bundle: it may import only src/shared, its own files and npm packages.',
+	},
+	belowOnly(
+		'shell',
+		[],
+		'src/core/shell analyses a command line: it stands below the gate that judges by it and imports only the utilities.',
+	),
+	belowOnly(
+		'gate',
+		['./shell'],
+		'src/core/gate is the bottom of the engine: its policies (paths, rules, network, redaction) import only the shell analysis and the utilities. Move what both need down into the gate, or pass it in.',
+	),
+	belowOnly(
+		'llm',
+		['./gate', './shell'],
+		'src/core/llm (wires, streams, text calls) stands below the tools and the agent: it imports only the gate and the utilities.',
+	),
+	{
+		target: 'src/core/tools',
+		from: aboveTools,
+		message:
+			'src/core/tools stands below the agent: what a tool needs from the loop comes in through a port (LentCallPipeline in tools/lent/lentTools.ts).',
+	},
+	// The host's floors: what the features share (command ids, the API's types, the conversation's
+	// interface, the platform's helpers) and what the chat shows sit below every feature; a feature gets
+	// another's service from the composition root (keelHost.ts, conversationRoot.ts), not by importing it.
+	{
+		target: ['src/host/common', 'src/host/view', 'src/host/platform'],
+		from: hostFeatures,
+		message:
+			'src/host/common, view and platform sit below the features: move the shared type down here, or have the composition root hand the service over.',
 	},
 ];
 
@@ -68,19 +132,22 @@ const gateAdapters = {
 	// Processes: ripgrep over the workspace (results filtered by the gate), git on the shadow repository
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
-	// mounts, the walk that decides what the container may not see, and who owns a leftover) and the terminal.
+	// mounts, the walk that decides what the container may not see, who owns a leftover, the preflight's
+	// marker of its own in each folder and the mount table that says which container Keel runs in) and the terminal.
 	processes: [
 		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
 		'src/core/tools/sources/mcpSdk.ts',
 		'src/core/tools/sources/mcpLaunch.ts',
 		'src/core/exec/dockerRunner.ts',
-		'src/core/exec/sandboxImage.ts',
-		'src/core/exec/sandboxSpec.ts',
-		'src/core/exec/sandboxScan.ts',
-		'src/core/exec/sandboxContainer.ts',
+		'src/core/exec/sandbox/sandboxImage.ts',
+		'src/core/exec/sandbox/sandboxSpec.ts',
+		'src/core/exec/sandbox/sandboxScan.ts',
+		'src/core/exec/sandbox/sandboxContainer.ts',
 		'src/core/exec/owner.ts',
-		'src/core/exec/sandboxProcesses.ts',
+		'src/core/exec/sandbox/sandboxProcesses.ts',
+		'src/core/exec/sandbox/sandboxPreflight.ts',
+		'src/core/exec/sandbox/sandboxMapping.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal
@@ -225,8 +292,17 @@ export default defineConfig(
 	{
 		files: ['src/**/*.{ts,tsx}'],
 		plugins: { 'import-x': importX },
-		settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
-		rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }] },
+		settings: {
+			'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+			// The modules no-cycle reads to follow imports further (by default only .js files are read).
+			'import-x/extensions': ['.ts', '.tsx', '.js'],
+		},
+		rules: {
+			'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
+			// No file reaches itself through its imports: a circle means two concerns that should be one
+			// file, or a shared part that belongs below both. Type-only imports load nothing and are allowed.
+			'import-x/no-cycle': ['error', { ignoreExternal: true }],
+		},
 	},
 	{
 		// Sizes that say how much there is to read (scripts/eslint/sizeRules.mjs), and switches over a

@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
 import { DockerRunner } from '../src/core/exec/dockerRunner';
-import { defaultLimits } from '../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../src/core/exec/sandbox/sandboxSpec';
 import { percentile, printTable, timeIt } from './table';
 
 export const title = 'Shell sandbox: command latency (Keel warm exec vs docker exec CLI vs docker run --rm)';

@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { DockerRunner } from '../src/core/exec/dockerRunner';
-import { defaultLimits } from '../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../src/core/exec/sandbox/sandboxSpec';
 import { percentile, printTable, timeIt } from './table';
 
 export const title = 'Shell sandbox: the cost of the wall (per command, and the first command on a large workspace)';

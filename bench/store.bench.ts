@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { CanonicalMessage } from '../src/core/llm/canonical';
-import { chatViewFromHistory } from '../src/host/chat/fromHistory';
+import { chatViewFromHistory } from '../src/host/view/fromHistory';
 import { SessionStore } from '../src/core/store/sessionStore';
 import { percentile, printTable } from './table';
 

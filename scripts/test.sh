@@ -33,9 +33,9 @@ npx tsc -p . || fail_setup "tsc"
 npx tsc -p src/webview --noEmit || fail_setup "tsc webview"
 npm run --silent package >/dev/null || fail_setup "vsce package"
 
-# The tiers run in two lanes at once, one per core: the browser tiers (code-server and Chromium,
-# mostly waiting on a real VS Code) beside the Node tiers (lint, unit, the Docker-backed
-# integration and security tiers, the extension host). Each tier's output is kept apart and
+# The tiers run in two lanes at once, one per core: the tiers in a real VS Code (e2e in Chromium,
+# then the extension host) beside the plain Node tiers (lint, unit, the Docker-backed integration
+# and security tiers). Each tier's output is kept apart and
 # printed whole when the tier ends, so the log reads tier by tier. KEEL_TEST_LANES=1 runs them
 # one after another.
 mkdir -p test-results/logs
@@ -53,25 +53,26 @@ node_lane() {
   tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
   tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
   [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
-  tier vscode node out/test/vscode/run.js
-  tier vscode-multiroot node out/test/vscode/run.js --multi-root
-  # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
-  KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
 }
 
-browser_lane() {
+# The extension-host tiers follow the e2e tiers: the Node lane is the longer one.
+vscode_lane() {
   tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
+  # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
   KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
+  tier vscode node out/test/vscode/run.js
+  tier vscode-multiroot node out/test/vscode/run.js --multi-root
+  KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
 }
 
 if [ "${KEEL_TEST_LANES:-2}" = 1 ]; then
   node_lane
-  browser_lane
+  vscode_lane
 else
-  browser_lane &
-  browser=$!
+  vscode_lane &
+  vscode=$!
   node_lane
-  wait "$browser"
+  wait "$vscode"
 fi
 
 echo

@@ -12,7 +12,7 @@ import { reportMarkdown, VERDICT_LABELS } from '../../src/core/checkModel/markdo
 import { runCheckModel } from '../../src/core/checkModel/runCheckModel';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
 import type { ToolCallMode } from '../../src/core/checkModel/types';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { holdSecret, redactSecrets } from '../../src/core/gate/redact/redact';
 import { createChatModel, PROVIDERS, resolveProvider, type ProviderKind } from '../../src/core/llm/catalog/providers';
 

@@ -154,10 +154,10 @@ export const scenarios: Scenario[] = [
 		name: 'blocked tool (anomaly guard)',
 		session: () => {
 			const registry = new ToolRegistry([...fileTools, flakyTool]);
-			registry.policy = new ToolPolicy();
 			const lookup = (i: number) => toolCalls([{ name: 'lookup_symbol', arguments: { symbol: `sym${i}` } }]);
 			return {
 				registry,
+				toolPolicy: new ToolPolicy(),
 				files: files(6, 1200),
 				turns: [
 					{
@@ -182,7 +182,7 @@ export const scenarios: Scenario[] = [
 		name: 'tool gated by a dependency',
 		session: () => {
 			const registry = new ToolRegistry([...fileTools, summarizeTool]);
-			registry.policy = new ToolPolicy(() => ({
+			const toolPolicy = new ToolPolicy(() => ({
 				...defaultToolPolicySettings,
 				dependencies: {
 					...defaultToolPolicySettings.dependencies,
@@ -192,6 +192,7 @@ export const scenarios: Scenario[] = [
 			}));
 			return {
 				registry,
+				toolPolicy,
 				files: files(6, 1200),
 				turns: [
 					{

@@ -3,8 +3,8 @@
  * the messages the webview receives, exactly as in the extension.
  */
 import type { AgentEvent } from '../../src/core/agent/events';
-import { ChatView } from '../../src/host/chat/chatView';
-import { WebviewChannel } from '../../src/host/chat/webviewChannel';
+import { ChatView } from '../../src/host/view/chatView';
+import { WebviewChannel } from '../../src/host/view/webviewChannel';
 import { PROTOCOL_VERSION, type HostToWebview } from '../../src/shared/protocol';
 
 export interface BenchHost {

@@ -98,6 +98,8 @@ export interface CommandResult {
 	cancelled?: boolean;
 	/** A sandbox limit the command ran into: a process OOM-killed, or forks refused at the pids limit. */
 	limitHit?: 'memory' | 'pids';
+	/** The sandbox mounted the workspace from this path on the engine's machine (Keel runs in a container there). */
+	mappedTo?: string;
 }
 
 /**

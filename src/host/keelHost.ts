@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { ExportGate } from '../core/gate/exports';
+import type { ExportGate } from '../core/session/exportGate';
 import type { TurnWait } from '../core/session/chatSession';
 import { Disposable } from '../core/util/lifecycle';
-import { ChatViewProvider } from './chat/chatViewProvider';
-import { DiffEditor } from './chat/diffEditor';
-import { WebviewChannel } from './chat/webviewChannel';
+import type { ChatViewProvider } from './chat/chatViewProvider';
+import { WebviewChannel } from './view/webviewChannel';
 import { CheckModel, checkModelCommands } from './checkModel/checkModel';
 import { checkpointCommands } from './checkpoints/checkpointCommands';
 import { CheckpointsHost } from './checkpoints/checkpointsHost';
@@ -26,7 +25,7 @@ import { projectContextApi, projectContextCommands } from './projectContext/proj
 import { ProjectContextNotices } from './projectContext/projectContextNotices';
 import { RestrictedModeNotices } from './projectContext/restrictedMode';
 import { sessionApi } from './session/sessionApi';
-import { buildConversation, type ConversationFeatures } from './session/conversation';
+import { buildChat, buildConversation, type ConversationFeatures } from './conversationRoot';
 import { sessionCommands } from './session/sessionCommands';
 import { sessionFactory } from './session/sessionFactory';
 import { SessionPersistence } from './session/sessionPersistence';
@@ -96,6 +95,7 @@ export class KeelHost extends Disposable {
 			project,
 			globalState: context.globalState,
 			registry: () => tools().registry,
+			toolPolicy: toolSystem.policy,
 			createModel: wait => readyForTurn(wait).then(createModel),
 			isTrusted: () => vscode.workspace.isTrusted,
 		});
@@ -105,19 +105,19 @@ export class KeelHost extends Disposable {
 		);
 		const { controller } = conversation;
 		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
-		this._chat = this._register(
-			new ChatViewProvider({
-				...conversation,
+		this._chat = buildChat(
+			conversation,
+			{
 				extensionUri: context.extensionUri,
 				channel,
 				logger,
 				mentions,
+				project,
 				checkpointsChanged: checkpoints.onDidChange,
-				modes: project.modes,
-				diffs: this._register(new DiffEditor(controller.onDidEvent)),
 				outputs: persistence.outputs,
 				mcpConsents: () => mcp().consentPrompts,
-			}),
+			},
+			item => this._register(item),
 		);
 		// The MCP servers start with the chat, where a workspace server asks for its consent.
 		this._register(channel.onDidReset(() => mcp()));
@@ -129,7 +129,7 @@ export class KeelHost extends Disposable {
 		const picker = this._register(new ModelPicker(context, logger, gate));
 		const checkModel = lazy('check model', () => this._register(new CheckModel(context, logger, gate)));
 		// Lent calls pass the user's rules, path policy and approval, as calls in Keel's chat do.
-		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings);
+		this.lentTools = lentTools(() => tools().registry, workspace, readApprovalSettings, toolSystem.policy);
 		const exports = exportGate(gate, workspace);
 		const surface = { ...conversation, persistence, exports, project, checkpoints, mentions, blocked, mcp, picker };
 		this.api = hostApi(surface);

@@ -10,7 +10,7 @@ import * as path from 'path';
 import { parse } from 'jsonc-parser';
 import type { Frame } from 'playwright-core';
 import { SCRATCH_PREFIX } from '../../src/core/checkModel/scratch';
-import { LABEL } from '../../src/core/exec/sandboxSpec';
+import { LABEL } from '../../src/core/exec/sandbox/sandboxSpec';
 import { runCommand, webviewFrame } from '../support/browser';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { REPO_ROOT } from '../support/codeServer';

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
-import { PROTOCOL_REFUSAL_TEXT, WebviewChannel } from '../../src/host/chat/webviewChannel';
+import { PROTOCOL_REFUSAL_TEXT, WebviewChannel } from '../../src/host/view/webviewChannel';
 import { launchBrowser } from '../support/browser';
 import { REPO_ROOT } from '../support/codeServer';
 

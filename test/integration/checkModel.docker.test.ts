@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import Docker from 'dockerode';
 import { CHECK_TASKS } from '../../src/core/checkModel/suite';
-import { LABEL } from '../../src/core/exec/sandboxSpec';
+import { LABEL } from '../../src/core/exec/sandbox/sandboxSpec';
 import { nextAction, personality, scriptPersonality } from '../support/checkModel/personalities';
 import { checkAgainst, SANDBOX, scratchParent } from '../support/checkModel/runAgainst';
 import { requireDocker } from '../support/dockerEngine';

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import { ownerText } from '../../src/core/exec/owner';
-import { LABEL } from '../../src/core/exec/sandboxSpec';
+import { LABEL } from '../../src/core/exec/sandbox/sandboxSpec';
 import { OWNER_FILE, SCRATCH_PREFIX } from '../../src/core/checkModel/scratch';
 import { personality, scriptPersonality } from '../support/checkModel/personalities';
 import { scratchParent } from '../support/checkModel/runAgainst';

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { NodeWorkspace } from '../../src/core/tools/files/nodeWorkspace';
 import { createShellTools } from '../../src/core/tools/shell/shellTools';

@@ -7,8 +7,8 @@ import * as path from 'path';
 import Docker from 'dockerode';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
 import { ExecError } from '../../src/core/exec/execError';
-import { managedImageTag, type ImageSource } from '../../src/core/exec/sandboxImage';
-import { defaultLimits, LABEL, type SandboxLimits } from '../../src/core/exec/sandboxSpec';
+import { managedImageTag, type ImageSource } from '../../src/core/exec/sandbox/sandboxImage';
+import { defaultLimits, LABEL, type SandboxLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import type { CommandRequest } from '../../src/core/ports';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerEngine';
 

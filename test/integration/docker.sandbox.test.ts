@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import type { CommandRequest } from '../../src/core/ports';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker, snapshotTree } from '../support/dockerEngine';
 

@@ -12,7 +12,7 @@ import { ToolRegistry } from '../../src/core/tools/registry';
 import { fileTools } from '../fakes/readTools';
 import { startModelDouble, text, toolCalls, type ModelDouble, type Step } from '../support/modelDouble';
 import { renderPrompt } from '../support/prefill/render';
-import { runPrefillSession, WIRES, type PrefillTurn } from '../support/prefill/session';
+import { runPrefillSession, WIRES, type PrefillSession, type PrefillTurn } from '../support/prefill/session';
 
 function random(seed: number): () => number {
 	let x = seed;
@@ -49,12 +49,12 @@ const extras = Array.from({ length: 6 }, (_, i) =>
 );
 
 /** A random session: a random tool set, 1–3 turns of 1–6 steps, a mode change now and then. */
-function generate(seed: number): { registry: ToolRegistry; files: Record<string, string>; turns: PrefillTurn[] } {
+function generate(seed: number): PrefillSession {
 	const next = random(seed);
 	const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
 	const tools = [...fileTools, flaky, gated, ...extras.filter(() => next() < 0.5)];
 	const registry = new ToolRegistry(tools);
-	registry.policy = new ToolPolicy(() => ({
+	const toolPolicy = new ToolPolicy(() => ({
 		...defaultToolPolicySettings,
 		anomaly: { enabled: true, windowSize: 10, failureThreshold: 0.6, minCalls: 2 },
 		dependencies: {
@@ -104,7 +104,7 @@ function generate(seed: number): { registry: ToolRegistry; files: Record<string,
 		const mode = t > 0 && next() < 0.4 ? `Base instructions.\n\nMode: ${pick(['Plan', 'Act', 'Ask'])}.` : undefined;
 		return { prompt: `Question ${t + 1}: look at the files.`, steps, ...(mode ? { systemPrompt: mode } : {}) };
 	});
-	return { registry, files, turns };
+	return { registry, toolPolicy, files, turns };
 }
 
 /** The generation prompt ends every request; what follows a discarded reply need not be the assistant's. */

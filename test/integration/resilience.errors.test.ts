@@ -6,7 +6,7 @@ import { ContinueGate } from '../../src/core/agent/guards/continueGate';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { runTurn, type AgentOptions } from '../../src/core/agent/loop/runAgent';
 import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
-import { ChatView } from '../../src/host/chat/chatView';
+import { ChatView } from '../../src/host/view/chatView';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { presets, startModelDouble, text, toolCall, withFaults, type ModelDouble } from '../support/modelDouble';
 import { fastRecovery } from '../support/resilience/runScenario';

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
-import { chatViewFromHistory } from '../../src/host/chat/fromHistory';
+import { chatViewFromHistory } from '../../src/host/view/fromHistory';
 import { sessionToJson, sessionToMarkdown } from '../../src/core/store/exportSession';
 import { INTERRUPTED_OUTPUT, interruptedResults } from '../../src/core/store/interrupted';
 import { SCHEMA_VERSION } from '../../src/core/store/schema';

@@ -50,16 +50,17 @@ describe('one retry layer for tools: fetch against a real HTTPS server through t
 		await web.close();
 	});
 
-	/** The registry the host builds carries a tool policy; the eval bench and tests may not. */
+	/** The host gives each session its tool policy; the eval bench and tests may not. */
 	function fetchTurn(path: string, options: { policy?: boolean; overrides?: Partial<AgentOptions> } = {}) {
 		const registry = new ToolRegistry(createWebTools(deps));
-		if (options.policy) {
-			registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 5 }));
-		}
+		const toolPolicy = options.policy
+			? new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 5 }))
+			: undefined;
 		double.script(toolCall('fetch', { url: `https://docs.test${path}` }), text('Here is what I found.'));
 		const pauses: number[] = [];
 		const t = harness(double, 'openai', {
 			registry,
+			toolPolicy,
 			approvalSettings: { autoApprove: { network: true } },
 			// Pauses are recorded, not waited for, unless the test keeps the real clock.
 			clock: options.policy ? undefined : { now: () => Date.now(), sleep: async ms => void pauses.push(ms) },

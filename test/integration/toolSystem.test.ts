@@ -117,12 +117,13 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 	) {
 		const ws = path.join(tree.base, 'ws');
 		const registry = new ToolRegistry(createToolset(deps, [localShell(ws)]));
-		registry.policy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 1, ...policy }));
+		const toolPolicy = new ToolPolicy(() => ({ ...defaultToolPolicySettings, infraRetryDelayMs: 1, ...policy }));
 		const chat = new ChatSession({
 			sessionId: id,
 			createModel: async () => new OpenAIChatModel({ baseUrl: double.openaiBaseUrl, model: 'glm-4.7-flash' }),
 			modelLabel: () => 'glm-4.7-flash',
 			registry,
+			toolPolicy,
 			workspace: new NodeWorkspace(ws),
 			approvalSettings: () => ({
 				autoApprove: { read: true, write: true, exec: !extra.askCommands, network: true },
@@ -266,7 +267,7 @@ describe('tool system through the loop (filters, cache, taxonomy, anomaly guard)
 			notice && 'text' in notice ? notice.text : '',
 			/list_directory failed in 100% of its recent calls and is blocked for this chat/,
 		);
-		const policy = (chat as unknown as { _deps: { registry: ToolRegistry } })._deps.registry.policy!;
+		const policy = (chat as unknown as { _deps: { toolPolicy: ToolPolicy } })._deps.toolPolicy;
 		assert.deepStrictEqual(policy.session('anomaly').anomaly.unblock(), ['list_directory']);
 		double.script(text('ok'));
 		await chat.send('again');

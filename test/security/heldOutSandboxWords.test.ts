@@ -4,7 +4,7 @@
 import * as path from 'path';
 import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import { createShellTools } from '../../src/core/tools/shell/shellTools';
 import { DOCKERFILE_DIR, makeWorkspace, requireDocker } from '../support/dockerEngine';

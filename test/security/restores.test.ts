@@ -1,7 +1,8 @@
 // A restore is a write like any other. Real git behind the checkpoints, real symlinks on a real
 // disk: a folder becomes a link to somewhere the restore must never touch (outside the
 // workspace, or a protected folder inside it), either because the checkpoint itself holds the
-// link (restored before the files beneath it) or because it is swapped while a dialog waits.
+// link (restored before the files beneath it) or because it is swapped while a dialog waits;
+// or the restored file itself becomes a symlink or a hard link to a file there.
 // An attempt gets through when anything in the watched place changed.
 import * as fs from 'fs';
 import * as os from 'os';
@@ -55,13 +56,17 @@ type Shape =
 	| 'swap at the edit dialog'
 	| 'swap at the protected dialog (yes)'
 	| 'swap at the protected dialog (no)'
-	| 'swap before a write';
+	| 'swap before a write'
+	| 'the file becomes a link'
+	| 'the file becomes a hard link';
 const SHAPES: Shape[] = [
 	'link in the checkpoint',
 	'swap at the edit dialog',
 	'swap at the protected dialog (yes)',
 	'swap at the protected dialog (no)',
 	'swap before a write',
+	'the file becomes a link',
+	'the file becomes a hard link',
 ];
 
 describe('security (gate): a restore writes and deletes only what a write may', function () {
@@ -165,6 +170,24 @@ describe('security (gate): a restore writes and deletes only what a write may', 
 				});
 				write('conflict.txt', 'mine');
 				await checkpoints.restore('s', id, async () => (swapToLink(linkPath, target), 'overwrite'));
+				return;
+			case 'the file becomes a link':
+			case 'the file becomes a hard link':
+				// The restored file itself, while the edit dialog waits: a link to a file in the watched place.
+				write(linkPath, 'v1');
+				id = await recordTurn(() => {
+					write(linkPath, 'v2');
+					write('conflict.txt', 'v2');
+				});
+				write('conflict.txt', 'mine');
+				await checkpoints.restore('s', id, async () => {
+					const abs = path.join(ws, linkPath);
+					fs.rmSync(abs);
+					if (shape === 'the file becomes a link')
+						fs.symlinkSync(`${target.link(linkPath, tree.base)}/f`, abs);
+					else fs.linkSync(path.join(tree.base, target.watched, 'f'), abs);
+					return 'overwrite';
+				});
 				return;
 		}
 	}

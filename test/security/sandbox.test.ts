@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { DockerRunner } from '../../src/core/exec/dockerRunner';
-import { defaultLimits } from '../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../../src/core/exec/shellBackend';
 import type { PermissionRule } from '../../src/core/gate/rules/permissions';
 import { createShellTools } from '../../src/core/tools/shell/shellTools';

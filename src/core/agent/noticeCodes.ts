@@ -31,6 +31,7 @@ export const NOTICE_CODES = [
 	'reask',
 	'noAnswer',
 	'degenerate',
+	'stopReason',
 	// Tool calls (toolExecution.ts).
 	'toolBlocked',
 	'toolRetry',

@@ -1,6 +1,6 @@
 import { DockerRunner } from '../exec/dockerRunner';
-import type { ImageSource } from '../exec/sandboxImage';
-import type { SandboxLimits } from '../exec/sandboxSpec';
+import type { ImageSource } from '../exec/sandbox/sandboxImage';
+import type { SandboxLimits } from '../exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../exec/shellBackend';
 import type { ToolDefinition } from '../tools/defineTool';
 import { createShellTools } from '../tools/shell/shellTools';

@@ -194,9 +194,14 @@ export class CheckpointStore {
 			}
 			const written = files.filter(f => entries.has(f)).sort((a, b) => depth(a) - depth(b));
 			// Blobs in batches: one git process per hundred files, and never every blob in memory at once.
+			// The next batch is read while this one is written, so git and the writes overlap.
+			const read = (start: number) =>
+				this.git.blobs(written.slice(start, start + 100).map(file => entries.get(file)!.object));
+			let next = read(0);
 			for (let start = 0; start < written.length; start += 100) {
 				const batch = written.slice(start, start + 100);
-				const blobs = await this.git.blobs(batch.map(file => entries.get(file)!.object));
+				const blobs = await next;
+				next = start + 100 < written.length ? read(start + 100) : Promise.resolve([]);
 				batch.forEach((file, i) => {
 					const entry = entries.get(file)!;
 					attempt(file, () =>

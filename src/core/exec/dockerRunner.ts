@@ -8,11 +8,12 @@ import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
 import { engineUnavailable, ExecError } from './execError';
-import { ensureImage, managedImageTag, type ImageSource } from './sandboxImage';
+import { ensureImage, managedImageTag, type ImageSource } from './sandbox/sandboxImage';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
-import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandboxContainer';
-import { removeLeftovers, WORKSPACE_MOUNT, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
-import { LIMIT_HINT, readCounters, WRAPPER } from './sandboxShell';
+import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandbox/sandboxContainer';
+import { removeLeftovers, type SandboxLimits, type SandboxWorkspace } from './sandbox/sandboxSpec';
+import { WORKSPACE_MOUNT } from '../gate/paths/workspaceFolders';
+import { LIMIT_HINT, readCounters, WRAPPER } from './sandbox/sandboxShell';
 
 export interface DockerRunnerOptions {
 	/**
@@ -142,6 +143,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			timedOut,
 			cancelled: killedBy === 'cancel',
 			limitHit,
+			...(warm.mappedTo ? { mappedTo: warm.mappedTo } : {}),
 		};
 	}
 

@@ -7,6 +7,7 @@ export type ExecErrorCode =
 	| 'imageBuildFailed'
 	| 'imageMissing'
 	| 'containerFailed'
+	| 'workspaceNotShared'
 	| 'shellIntegrationUnavailable'
 	| 'cancelled';
 

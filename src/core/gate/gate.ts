@@ -9,13 +9,11 @@
  * touch the disk, processes and the network (listed in eslint.config.mjs) do only what it allowed.
  */
 import { evaluatePermissions, type PermissionRule } from './rules/permissions';
+import type { RuledTool } from './rules/subjects';
 import type { Workspace } from '../ports';
-import type { ToolDefinition } from '../tools/defineTool';
 import { isDeniedRead, isProtectedPath, type PathPolicy } from './paths/pathPolicy';
 import { PathRefused, WorkspaceGuard, type ResolvedPath } from './paths/paths';
 import { admitAddress, type AddressConsent, type AddressOrigin } from './network/addresses';
-import type { CanonicalMessage } from '../llm/canonical';
-import { withoutKeptOut } from './exports';
 import { endpointFetch } from './network/network';
 import { RestoreFiles } from './restoreFiles';
 
@@ -36,12 +34,8 @@ export interface ShippedFile extends ResolvedPath {
 }
 
 /** A stand-in tool whose one subject is the path, so the permission rules' own matching decides. */
-function pathProbe(tool: string): ToolDefinition<string> {
-	return {
-		name: tool,
-		effect: 'read',
-		subjects: (path: string) => [{ kind: 'path', values: [path] }],
-	} as unknown as ToolDefinition<string>;
+function pathProbe(tool: string, path: string): RuledTool {
+	return { name: tool, effect: 'read', subjects: () => [{ kind: 'path', values: [path] }] };
 }
 
 export class Gate {
@@ -65,7 +59,7 @@ export class Gate {
 		if (rules.length === 0 || path === '') {
 			return undefined;
 		}
-		const verdict = evaluatePermissions(pathProbe(tool), path, {
+		const verdict = evaluatePermissions(pathProbe(tool, path), path, {
 			rules: [...rules],
 			autoApprove: true,
 			trusted: true,
@@ -174,11 +168,6 @@ export class Gate {
 		if (target.protectedReason) {
 			throw new PathRefused(`${path} is protected (${target.protectedReason}); save the export somewhere else.`);
 		}
-	}
-
-	/** A session's messages as an export may copy them: today's deny list applied again (gate/exports.ts). */
-	exportable(messages: readonly CanonicalMessage[]): CanonicalMessage[] {
-		return withoutKeptOut(messages, path => this.keptOutOfStores(path));
 	}
 
 	/** The fetch a model client gets: it dials only the endpoint admitAddress admitted. */

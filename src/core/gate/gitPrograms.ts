@@ -12,6 +12,8 @@
  */
 import * as os from 'os';
 import * as path from 'path';
+import type { ConfigEntry } from '../shell/git/gitQuestions';
+
 /** `file` is `folder` or below it. */
 function inside(folder: string, file: string): boolean {
 	const relative = path.relative(folder, file);
@@ -64,15 +66,8 @@ function driverOff(key: string): string {
 	return '';
 }
 
-/** One line of `git config --list --show-origin --show-scope -z`. */
-export interface ConfigEntry {
-	scope: string;
-	/** The file it came from, absolute (the oracle gives its real path); undefined for the command line or a blob. */
-	file?: string;
-	key: string;
-	/** undefined for a key written without `=` (a boolean true). */
-	value?: string;
-}
+// One line of git's configuration listing, as shell analysis's question to git names it.
+export type { ConfigEntry };
 
 /** Parses git's `-z --show-origin --show-scope` listing; relative origins are from `cwd`. */
 export function parseConfigListing(text: string, cwd: string): ConfigEntry[] {

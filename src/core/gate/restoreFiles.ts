@@ -3,17 +3,20 @@ import * as path from 'path';
 import { isDeniedRead, isProtectedPath, type PathPolicy } from './paths/pathPolicy';
 import { normalizeWorkspacePath, PathRefused } from './paths/paths';
 
-let counter = 0;
+// Where the platform has it (not Windows), a file is rewritten in place only if its last entry is not a link.
+const NOFOLLOW = fs.constants.O_NOFOLLOW as number | undefined;
 
 /**
  * A restore's writes and deletes on the local disk, each decided when it is done. Every folder
  * on the way must be a real folder inside the root, not a symlink: a link, whether the
  * checkpoint put it back a moment ago or someone swapped it in while a dialog waited, may lead
  * outside the workspace or into a protected folder, and a restore puts entries back, it never
- * writes through one. The last entry is replaced (a temporary file renamed over it), never
- * followed or written through, so neither a symlink nor a hard link there sends the bytes
- * elsewhere. Node has no openat(), so a swap in the microseconds between the check and the call
- * stays possible; the check is made as late as Node allows.
+ * writes through one. The last entry is never followed or written through, so neither a
+ * symlink nor a hard link there sends the bytes elsewhere: a plain file with no other name is
+ * rewritten in place (opened without following a link, and checked on the open handle), anything
+ * else is removed and created anew, exclusively, as git's own checkout does. Node has no openat(),
+ * so a swap in the microseconds between a folder's check and the call stays possible; the check
+ * is made as late as Node allows.
  */
 export class RestoreFiles {
 	private _real: string | undefined;
@@ -29,17 +32,18 @@ export class RestoreFiles {
 	write(rel: string, bytes: Uint8Array, executable: boolean): void {
 		const { dir, base } = this._place(rel, 'write', true)!;
 		const target = path.join(dir, base);
-		if (lstat(target)?.isDirectory()) {
+		const stat = lstat(target);
+		if (stat?.isDirectory()) {
 			throw new PathRefused(`${rel} is a folder now; a restore does not replace a folder with a file.`);
 		}
-		const temp = path.join(dir, `.${base}.keel-restore-${process.pid}-${++counter}`);
-		fs.writeFileSync(temp, bytes, { flag: 'wx', mode: executable ? 0o755 : 0o644 });
-		try {
-			fs.renameSync(temp, target);
-		} catch (error) {
-			fs.rmSync(temp, { force: true });
-			throw error;
+		if (stat && overwrite(target, stat, bytes, executable)) {
+			return;
 		}
+		if (stat) {
+			fs.unlinkSync(target); // the entry itself: a link goes, what it points to stays
+		}
+		// Exclusive: whatever appeared there since (a link swapped in) is refused, never followed.
+		fs.writeFileSync(target, bytes, { flag: 'wx', mode: executable ? 0o755 : 0o644 });
 	}
 
 	/** Puts a symlink back; one that points outside the workspace is refused (nothing would guard what it opens). */
@@ -53,14 +57,10 @@ export class RestoreFiles {
 		if (lstat(target)?.isDirectory()) {
 			throw new PathRefused(`${rel} is a folder now; a restore does not replace a folder with a link.`);
 		}
-		const temp = path.join(dir, `.${base}.keel-restore-${process.pid}-${++counter}`);
-		fs.symlinkSync(linkText, temp);
-		try {
-			fs.renameSync(temp, target);
-		} catch (error) {
-			fs.rmSync(temp, { force: true });
-			throw error;
+		if (lstat(target)) {
+			fs.unlinkSync(target);
 		}
+		fs.symlinkSync(linkText, target); // fails, rather than follows, if something appeared there since
 	}
 
 	/** Deletes the entry at `rel` (a link itself, never what it points to); nothing there is fine. */
@@ -142,6 +142,38 @@ export class RestoreFiles {
 			dir = next;
 		}
 		return dir;
+	}
+}
+
+/**
+ * Rewrites the regular file at `target` in place when it is still the entry `seen` (same file,
+ * no other name, the same executable bit), checked on the opened handle; false when it is not,
+ * and then nothing was written. In place is about twice as fast as a new entry, and an editor
+ * watching the file sees it change rather than vanish and reappear.
+ */
+function overwrite(target: string, seen: fs.Stats, bytes: Uint8Array, executable: boolean): boolean {
+	if (NOFOLLOW === undefined || !seen.isFile() || seen.nlink !== 1 || ((seen.mode & 0o111) !== 0) !== executable) {
+		return false;
+	}
+	let fd: number;
+	try {
+		// Non-blocking: a FIFO swapped in since the lstat must not hang the restore.
+		fd = fs.openSync(target, fs.constants.O_WRONLY | NOFOLLOW | fs.constants.O_NONBLOCK);
+	} catch {
+		return false;
+	}
+	try {
+		const open = fs.fstatSync(fd);
+		if (!open.isFile() || open.nlink !== 1 || open.ino !== seen.ino || open.dev !== seen.dev) {
+			return false;
+		}
+		fs.ftruncateSync(fd, 0);
+		for (let at = 0; at < bytes.length;) {
+			at += fs.writeSync(fd, bytes, at, bytes.length - at, at);
+		}
+		return true;
+	} finally {
+		fs.closeSync(fd);
 	}
 }
 

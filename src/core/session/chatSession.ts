@@ -8,6 +8,7 @@ import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
 import { turnStartedEvent } from '../agent/loop/turnState';
 import { SessionMemory } from '../agent/loop/sessionMemory';
+import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';
@@ -34,9 +35,13 @@ export interface ChatSessionDeps {
 	/** The model's name for display; the host's view reads it, the loop does not. */
 	modelLabel?(): string;
 	registry: ToolRegistry;
+	/** Per-session anomaly blocks, dependencies and TAFC (agent/toolPolicy); the host's tool system keeps one. */
+	toolPolicy?: ToolPolicy;
 	workspace: Workspace;
 	approvalSettings(): ApprovalSettings;
 	maxSteps(): number;
+	/** keel.agent.parallelReads: most read-only calls of a step that run at once; default 8. */
+	parallelReads?(): number;
 	systemPrompt(): string;
 	history?: CanonicalMessage[];
 	/** keel.recovery.* budgets, read per turn. */
@@ -162,12 +167,14 @@ export class ChatSession extends Disposable {
 			{
 				model,
 				registry: this._deps.registry,
+				toolPolicy: this._deps.toolPolicy,
 				approvals: this._gate,
 				approvalSettings: this._deps.approvalSettings(),
 				workspace: this._deps.workspace,
 				sessionId: this._deps.sessionId,
 				systemPrompt: this._deps.systemPrompt(),
 				maxSteps: this._deps.maxSteps(),
+				parallelReads: this._deps.parallelReads?.(),
 				emit,
 				recovery: this._deps.recovery?.(),
 				continueDecider: this._continueGate,

@@ -3,7 +3,7 @@
  * one command form at a time (shellRules.ts), so a `*` never crosses a command boundary.
  */
 import { linearRegex, quoteLiteral, type LinearRegex } from '../patterns/linearRegex';
-import type { CommandForm } from './shellRules';
+import type { CommandForm } from './commandForms';
 
 /** A command rule: literal words with `*` wildcards; `\*` is a literal star. */
 function compileCommandPattern(pattern: string): { prefix: string; regex: LinearRegex; trailingStarOnly: boolean } {

@@ -21,14 +21,7 @@ import { commandsRunByOptions, linkTargets, writtenByArguments, type RedirectTar
 import { inlineEffects } from './writers/programTexts';
 import { directoryOf, walkedFolders } from './shellWalks';
 import { hasVariable, isArithmetic, missedSubstitution } from './shellCrossCheck';
-
-export interface CommandForm {
-	/** The words after quote removal; when incomplete, the part before the unknown. */
-	text: string;
-	complete: boolean;
-	/** false: this form only serves deny/ask (e.g. `rm x` for `/bin/rm x`); allow needs the other forms. */
-	needsAllow: boolean;
-}
+import type { CommandForm } from './commandForms';
 
 export type { RedirectTarget } from './writers/shellWrites';
 export type { Operand } from './shellWords';
@@ -51,6 +44,8 @@ export interface ParsedCommandLine {
 	opaque: string | undefined;
 	/** Every git command, for asking git what it will print (gitReads.ts). */
 	gits: GitCall[];
+	/** The name of every program run, as written (wrappers and what they run); undefined when only bash knows it. */
+	programs: Array<string | undefined>;
 	/** A GIT_* variable is set for the rest of the line (`export GIT_DIR=…`): which repository git reads is not the command's own. */
 	gitEnvironment: boolean;
 }
@@ -85,6 +80,7 @@ class Analysis implements ParsedCommandLine {
 	directories: Array<string | undefined> = [];
 	opaque: string | undefined;
 	gits: GitCall[] = [];
+	programs: Array<string | undefined> = [];
 	gitEnvironment = false;
 
 	constructor(private readonly _depth: number) {}
@@ -215,6 +211,7 @@ class Analysis implements ParsedCommandLine {
 		this.changesDirectory ||= inner.changesDirectory;
 		this.opaque ??= inner.opaque;
 		this.gits.push(...inner.gits);
+		this.programs.push(...inner.programs);
 		this.gitEnvironment ||= inner.gitEnvironment;
 	}
 
@@ -298,6 +295,7 @@ class Analysis implements ParsedCommandLine {
 		}
 		for (const { argv, needsAllow } of unwrapped.argvs) {
 			const head = argv[0];
+			this.programs.push(head?.known ? head.text : undefined);
 			if (needsAllow) {
 				this.writes.push(...writtenByArguments(argv));
 				this._programEffects(argv);

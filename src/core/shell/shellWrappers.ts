@@ -8,16 +8,7 @@ import { unwrapGit } from './git/shellGit';
 import { programTextConcern } from './writers/programTexts';
 import type { WordValue } from './shellWords';
 
-export interface Unwrapped {
-	/** Argument vectors to match, innermost last; each with whether it needs its own allow. */
-	argvs: Array<{ argv: WordValue[]; needsAllow: boolean }>;
-	/** Strings bash runs as command lines (parse them again); undefined text = not known statically. */
-	nested: Array<string | undefined>;
-	/** Why the line cannot be judged (a script or inline program whose content rules do not see). */
-	opaque?: string;
-	/** git's words (after `git`, global options included), for asking git what they will print. */
-	gits?: WordValue[][];
-}
+import type { Unwrapped } from './commandForms';
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'busybox']);
 

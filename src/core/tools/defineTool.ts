@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import type { PreparedSubjects, Subject, ToolEffect } from '../gate/rules/subjects';
 import type { Workspace } from '../ports';
 
-/** What a tool may do; the approval policy keys on this. */
-export type ToolEffect = 'read' | 'write' | 'exec' | 'network';
+// What permission rules judge of a tool is defined at the gate's floor; a tool's shape names it here.
+export type { Subject, ToolEffect };
 
 export interface ToolContext {
 	workspace: Workspace;
@@ -21,17 +22,6 @@ export interface ToolContext {
 	recheck?(subjects: Subject[], asTool?: string): 'allow' | 'ask' | 'deny';
 }
 
-/**
- * What permission rules match on. Path tools return `{kind:'path'}` with normalised
- * workspace-relative paths, network tools `{kind:'url'}`, and run_command returns
- * `{kind:'command', values:[commandLine]}`; the policy splits command lines into every
- * command of the chain itself (shellRules.ts), so tools hand over the raw line.
- */
-export interface Subject {
-	kind: 'path' | 'command' | 'url';
-	values: string[];
-}
-
 export interface FileDiff {
 	path: string;
 	/** undefined when the file does not exist yet. */
@@ -45,16 +35,10 @@ export interface FileDiff {
 }
 
 /** The outcome of looking before leaping: computed before approval, shown, then applied as is. */
-export interface Preparation {
+export interface Preparation extends PreparedSubjects {
 	diffs?: FileDiff[];
 	/** Replaces describe()'s card title once known, e.g. where run_command will really run. */
 	title?: string;
-	/** Non-empty when a path controls the editor or the agent: the call always asks. */
-	protectedReasons?: string[];
-	/** Where the call's paths (and a command's redirect targets) really land, canonical and workspace-relative: permission rules match these as well as the names asked for. */
-	canonicalPaths?: string[];
-	/** Of canonicalPaths, those deny and ask rules see but an allow need not cover (a file `sort -o` writes under `allow sort *`). */
-	coveredByCommand?: string[];
 	/** Tool-private payload handed to execute (e.g. the exact new content). */
 	data?: unknown;
 	/** What the user must know before approving, and the setting that changes it (a command that would run unsandboxed). */
@@ -84,9 +68,16 @@ export interface ToolDefinition<I = unknown> {
 	/** Where a tool comes from when it is not built in, e.g. "mcp:github" or "vscode.lm"; used by tool selection. */
 	source?: string;
 	effect: ToolEffect;
+	/**
+	 * Optional: whether this call only reads (nothing written, nothing run that could write, nothing
+	 * the loop relies on changed), proven from the input or declared by the tool's source. Such a
+	 * call may run beside other reads and before the model's reply has ended; the approval still
+	 * decides whether it runs. Without it, a `read` tool's calls only read.
+	 */
+	readsOnly?(input: I): boolean;
 	/** The card title: what this call will do, e.g. "Read src/app.ts (lines 1–200)". */
 	describe(input: I): string;
-	/** Optional: what permission rules match on (see Subject). Without it only tool-name rules apply. */
+	/** Optional: what permission rules match on (see Subject, gate/rules/subjects.ts). Without it only tool-name rules apply. */
 	subjects?(input: I): Subject[];
 	/** Optional: runs before approval (resolve paths, compute the diff). A throw refuses the call. */
 	prepare?(input: I, context: ToolContext): Promise<Preparation>;

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import type { ToolSpec } from '../llm/chatModel';
 import type { ToolDefinition } from './defineTool';
-import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 import { wireSchema } from './schemaForms';
 
 export type ParsedCall =
@@ -11,8 +10,6 @@ export type ParsedCall =
 /** Holds the tools offered to the model, their JSON Schemas, and validates every call. */
 export class ToolRegistry {
 	private readonly _tools = new Map<string, ToolDefinition>();
-	/** Per-session anomaly blocks, dependencies and TAFC (agent/toolPolicy.ts); set by the host. */
-	policy?: ToolPolicy;
 
 	constructor(tools: readonly ToolDefinition<any>[] = []) {
 		for (const tool of tools) {

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { WebviewToHost } from '../../shared/protocol';
-import type { TurnRetry } from '../session/turnRetry';
 
 type RunAction = Extract<WebviewToHost, { type: 'runAction' }>;
 
@@ -9,7 +8,7 @@ type RunAction = Extract<WebviewToHost, { type: 'runAction' }>;
  * each action is one the user could run from the palette anyway, and a setting is only ever one
  * of Keel's (the protocol's pattern); Retry sends again only a turn that really failed.
  */
-export function runChatAction(message: RunAction, retry: Pick<TurnRetry, 'retry'>): void {
+export function runChatAction(message: RunAction, retry: { retry(): void }): void {
 	switch (message.action) {
 		case 'retryTurn':
 			return retry.retry();

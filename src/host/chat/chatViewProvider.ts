@@ -2,44 +2,60 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
-import { type WebviewChannel } from './webviewChannel';
+import { type WebviewChannel } from '../view/webviewChannel';
 import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { Event } from '../../core/util/emitter';
 import type { OutputStore } from '../../core/tools/outputStore';
-import type { TurnChanges } from '../checkpoints/turnChanges';
-import type { MentionSource, Composer } from '../composer/composer';
-import { ComposerChat } from '../composer/composerChat';
-import type { McpConsentPrompts } from '../mcp/mcpConsentPrompts';
-import { ModeControl } from '../projectContext/modeControl';
-import type { ModesHost } from '../projectContext/modesHost';
-import type { ConversationRewind } from '../session/conversationRewind';
-import type { SessionController } from '../session/sessionController';
-import type { TurnRetry } from '../session/turnRetry';
+import type { ActiveConversation } from '../common/conversation';
 import { runChatAction } from './chatActionRunner';
 import type { DiffEditor } from './diffEditor';
-import { TurnControls } from './turnControls';
+import { TurnControls, type TurnFiles, type TurnRewind } from './turnControls';
 
-/** What the chat shows and acts on; each message is answered by the feature it belongs to. */
+/** The composer's messages (composer/composerChat.ts): each is answered in the chat, never thrown. */
+export interface ComposerMessages {
+	submit(text: string, images?: Array<{ name: string; data: string }>): Promise<void>;
+	complete(requestId: number, kind: 'slash' | 'mention', query: string): Promise<void>;
+	measure(value: string): Promise<void>;
+	drop(uris: readonly string[]): Promise<void>;
+}
+
+/**
+ * What the chat shows and acts on; each message is answered by the feature it belongs to, which
+ * the composition root hands over as the part the chat uses.
+ */
 export interface ChatViewDeps {
 	extensionUri: vscode.Uri;
-	controller: SessionController;
+	controller: Pick<
+		ActiveConversation,
+		| 'sendFromUser'
+		| 'decide'
+		| 'decideContinue'
+		| 'stop'
+		| 'newChat'
+		| 'loadOlder'
+		| 'sendRawOutput'
+		| 'page'
+		| 'snapshot'
+		| 'onDidEvent'
+		| 'showNotice'
+	>;
 	channel: WebviewChannel;
 	logger: Logger;
-	composer: Composer;
-	mentions: MentionSource;
-	/** Each turn's changed files, diff and restore, and rewinding the conversation. */
-	changes: TurnChanges;
-	rewind: ConversationRewind;
+	composer: ComposerMessages;
+	/** Each turn's changed files, diff and restore (checkpoints/turnChanges.ts), and rewinding the conversation. */
+	changes: TurnFiles;
+	rewind: TurnRewind;
 	checkpointsChanged: Event<void>;
-	modes: ModesHost;
+	/** The chat's mode picker (projectContext/modeControl.ts). */
+	modes: { set(name: string): void };
 	/** The diffs of write cards, for "Open diff". */
 	diffs: DiffEditor;
 	/** Full tool outputs, for "Show unfiltered". */
 	outputs: OutputStore;
 	/** The MCP servers' consent cards (built with the servers). */
-	mcpConsents(): McpConsentPrompts;
+	mcpConsents(): { decide(id: string, allow: boolean): void };
 	/** "Retry" on a failed turn. */
-	retry: Pick<TurnRetry, 'retry'>;
+	retry: { retry(): void };
 }
 
 /**
@@ -49,19 +65,15 @@ export interface ChatViewDeps {
 export class ChatViewProvider extends Disposable {
 	private _view: vscode.WebviewView | undefined;
 	private _viewDisposables: vscode.Disposable[] = [];
-	private readonly _composer: ComposerChat;
 	private readonly _turns: TurnControls;
-	private readonly _modes: ModeControl;
 	private _focusPending = false;
 
 	constructor(private readonly _deps: ChatViewDeps) {
 		super();
 		const { controller, channel, logger } = _deps;
-		this._composer = new ComposerChat(_deps.composer, _deps.mentions, controller, channel, logger);
 		this._turns = this._register(
 			new TurnControls(_deps.changes, _deps.rewind, controller, channel, logger, _deps.checkpointsChanged),
 		);
-		this._modes = this._register(new ModeControl(_deps.modes, controller, channel, logger));
 		this._register({ dispose: () => this._disposeView() });
 		// A focus asked for before the webview listened (the view was just opened) follows its snapshot.
 		this._register(channel.onDidReset(() => this._focusPending && this.focusComposer()));
@@ -116,7 +128,7 @@ export class ChatViewProvider extends Disposable {
 	/** Every message the webview may send is answered here, by the feature it belongs to. */
 	private _handle(message: WebviewToHost): void {
 		const { controller } = this._deps;
-		const [composer, turns] = [this._composer, this._turns];
+		const [composer, turns] = [this._deps.composer, this._turns];
 		switch (message.type) {
 			case 'ready':
 				return this._open(message.protocolVersion);
@@ -149,7 +161,7 @@ export class ChatViewProvider extends Disposable {
 			case 'loadOlder':
 				return controller.loadOlder(message.beforeId);
 			case 'setMode':
-				return this._modes.set(message.name);
+				return this._deps.modes.set(message.name);
 			case 'openTurnChanges':
 				return turns.openChanges(message.turnId);
 			case 'restoreCheckpoint':

@@ -5,10 +5,24 @@ import type { Logger } from '../../core/ports';
 import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 import type { TurnControl } from '../../shared/protocol';
-import type { TurnChanges, TurnInfo } from '../checkpoints/turnChanges';
-import type { ConversationRewind } from '../session/conversationRewind';
-import type { SessionController } from '../session/sessionController';
-import type { WebviewChannel } from './webviewChannel';
+import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
+import type { ActiveConversation } from '../common/conversation';
+import type { TurnInfo } from '../common/keelApi';
+import type { WebviewChannel } from '../view/webviewChannel';
+
+/** Each turn's changed files, its diff, and restoring them (checkpoints/turnChanges.ts). */
+export interface TurnFiles {
+	turns(): Promise<TurnInfo[]>;
+	/** Opens the turn's diff. */
+	diff(turnId: string): Promise<unknown>;
+	restore(turnId: string): Promise<RestoreOutcome>;
+	undoRestore(): Promise<RestoreOutcome>;
+}
+
+/** Rewinding the conversation to before a turn (session/conversationRewind.ts); it returns that turn's prompt. */
+export interface TurnRewind {
+	rewindTo(turnId: string): Promise<{ prompt: string; removedMessages: number }>;
+}
 
 /**
  * Each turn's controls in the chat: "N files changed" (its diff), "Restore files to here" (and
@@ -22,9 +36,9 @@ export class TurnControls extends Disposable {
 	private _stored: TurnInfo[] = [];
 
 	constructor(
-		private readonly _changes: Pick<TurnChanges, 'turns' | 'diff' | 'restore' | 'undoRestore'>,
-		private readonly _rewind: Pick<ConversationRewind, 'rewindTo'>,
-		private readonly _controller: Pick<SessionController, 'onDidEvent' | 'snapshot' | 'showNotice'>,
+		private readonly _changes: TurnFiles,
+		private readonly _rewind: TurnRewind,
+		private readonly _controller: Pick<ActiveConversation, 'onDidEvent' | 'snapshot' | 'showNotice'>,
 		private readonly _channel: WebviewChannel,
 		private readonly _logger: Logger,
 		checkpointsChanged: Event<void>,

@@ -1,15 +1,10 @@
 import * as vscode from 'vscode';
 import type { Checkpoints } from '../../core/checkpoints/checkpoints';
-import type { ChangedFile } from '../../core/checkpoints/checkpointStore';
 import type { TurnCheckpoint } from '../../core/checkpoints/turnCheckpoints';
 import { Disposable } from '../../core/util/lifecycle';
+import type { TurnDiff } from '../common/keelApi';
 
 export const CHECKPOINT_SCHEME = 'keel-checkpoint';
-
-export interface TurnDiff {
-	title: string;
-	files: Array<ChangedFile & { before: string; after: string }>;
-}
 
 /**
  * "N files changed" opened as VS Code's multi-file diff: each file as it was before the turn

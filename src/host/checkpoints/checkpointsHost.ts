@@ -15,11 +15,9 @@ import type { Gate } from '../../core/gate/gate';
 import { Emitter } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
 import { isProtectedPath } from '../../core/gate/paths/pathPolicy';
-import { readPathPolicy } from '../tools/permissionsConfig';
+import type { ConflictChoice } from '../common/keelApi';
+import { readPathPolicy } from '../settings/permissionsConfig';
 import { readSetting } from '../settings/settings';
-
-/** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
-export type ConflictChoice = 'ask' | 'overwrite' | 'skip' | 'cancel';
 
 export function readCheckpointSettings(): { enabled: boolean; maxFileBytes: number; maxFiles: number } {
 	return {

@@ -1,23 +1,12 @@
 import type { AgentEvent, NoticeLevel } from '../../core/agent/events';
 import type { NoticeCode } from '../../core/agent/noticeCodes';
 import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
-import type { ChangedFile } from '../../core/checkpoints/checkpointStore';
 import type { SessionStore } from '../../core/store/sessionStore';
 import type { Event } from '../../core/util/emitter';
 import { Disposable } from '../../core/util/lifecycle';
-import type { KeelApi } from '../common/keelApi';
-import { CheckpointDiff, type TurnDiff } from './checkpointDiff';
-import type { CheckpointsHost, ConflictChoice } from './checkpointsHost';
-
-/** One turn of the current conversation, as the chat's per-turn controls need it. */
-export interface TurnInfo {
-	turnId: string;
-	prompt: string;
-	/** Files the turn changed ("N files changed"); undefined when it took no checkpoint. */
-	changes?: ChangedFile[];
-	/** The session's last restore (not undone) went back to this turn: "Undo restore" is offered on it. */
-	restored?: boolean;
-}
+import type { ConflictChoice, KeelApi, TurnDiff, TurnInfo } from '../common/keelApi';
+import { CheckpointDiff } from './checkpointDiff';
+import type { CheckpointsHost } from './checkpointsHost';
 
 /** What the checkpoints follow of the conversation on screen (the session controller). */
 export interface CurrentConversation {

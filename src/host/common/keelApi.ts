@@ -2,15 +2,11 @@ import type * as vscode from 'vscode';
 import type { AgentEvent } from '../../core/agent/events';
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
+import type { ChangedFile } from '../../core/checkpoints/checkpointStore';
 import type { CanonicalMessage } from '../../core/llm/canonical';
-import type { Attachment } from '../../core/mentions/mentions';
+import type { Attachment, MentionKind } from '../../core/mentions/mentions';
 import type { CommandInfo } from '../../core/prompts/slashCommands';
 import type { SessionView } from '../../shared/views';
-import type { TurnDiff } from '../checkpoints/checkpointDiff';
-import type { ConflictChoice } from '../checkpoints/checkpointsHost';
-import type { TurnInfo } from '../checkpoints/turnChanges';
-import type { SubmitResult } from '../composer/composer';
-import type { MentionCandidate } from '../composer/mentionsHost';
 
 /**
  * What activate() returns: lets tests and other extensions drive a turn, the composer, the
@@ -122,6 +118,40 @@ export const KEEL_API_METHODS = [
 	'resolveMentions',
 	'mentionsForUris',
 ] as const satisfies ReadonlyArray<keyof KeelApi>;
+
+// What the methods carry, declared with the API so the features that produce them stand above it.
+
+/** One turn of the current conversation, as the chat's per-turn controls need it. */
+export interface TurnInfo {
+	turnId: string;
+	prompt: string;
+	/** Files the turn changed ("N files changed"); undefined when it took no checkpoint. */
+	changes?: ChangedFile[];
+	/** The session's last restore (not undone) went back to this turn: "Undo restore" is offered on it. */
+	restored?: boolean;
+}
+
+/** A turn's changes as before/after documents (checkpoints/checkpointDiff.ts). */
+export interface TurnDiff {
+	title: string;
+	files: Array<ChangedFile & { before: string; after: string }>;
+}
+
+/** How a restore answers "you edited these files since": ask in a dialog, or decided up front (API, webview). */
+export type ConflictChoice = 'ask' | 'overwrite' | 'skip' | 'cancel';
+
+/** What the composer's text turned into. */
+export type SubmitResult =
+	| { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string }
+	| { kind: 'command'; command: string; message: string };
+
+/** A completion of `@` in the composer. */
+export interface MentionCandidate {
+	kind: MentionKind;
+	/** What goes after `@` in the prompt. */
+	value: string;
+	label: string;
+}
 
 // A compile error here names a KeelApi method missing from the list above.
 type NoneMissing<T extends never> = T;

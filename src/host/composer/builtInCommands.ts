@@ -1,11 +1,6 @@
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
-import type { Attachment } from '../../core/mentions/mentions';
 import type { SlashCommand } from '../../core/prompts/slashCommands';
-
-/** What the composer's text turned into. */
-export type SubmitResult =
-	| { kind: 'prompt'; outcome: TurnOutcome; attachments: Attachment[]; command?: string }
-	| { kind: 'command'; command: string; message: string };
+import type { SubmitResult } from '../common/keelApi';
 
 /** What the built-in slash commands act on; each feature provides its part (keelHost.ts). */
 export interface CommandTargets {

@@ -13,10 +13,8 @@ import {
 	parseSlash,
 	type CommandInfo,
 } from '../../core/prompts/slashCommands';
-import { isBuiltIn, runBuiltIn, type CommandTargets, type SubmitResult } from './builtInCommands';
-import type { MentionCandidate } from './mentionsHost';
-
-export type { SubmitResult } from './builtInCommands';
+import type { MentionCandidate, SubmitResult } from '../common/keelApi';
+import { isBuiltIn, runBuiltIn, type CommandTargets } from './builtInCommands';
 
 /** The `@` mentions: resolved from VS Code (mentionsHost.ts) through the path and network guards. */
 export interface MentionSource {

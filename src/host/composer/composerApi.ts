@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import type { FeatureCommands } from '../common/commandIds';
 import type { KeelApi } from '../common/keelApi';
 import { setModelFromChat } from '../models/modelCommands';
-import type { ProjectContext } from '../projectContext/projectContext';
-import type { Compaction } from '../session/compaction';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
+import type { TurnOutcome } from '../../core/agent/loop/agentOptions';
 import type { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { Composer, type MentionSource } from './composer';
@@ -16,9 +15,14 @@ export function createComposer(parts: {
 	workspace: Workspace;
 	gate: Gate;
 	mentions: MentionSource;
-	controller: SessionController;
-	compaction: Compaction;
-	project: ProjectContext;
+	controller: Pick<ActiveConversation, 'sessionId' | 'send' | 'showNotice' | 'newChat'>;
+	/** The session's compaction (session/compaction.ts). */
+	compaction: { compact(): Promise<string> };
+	/** The project's modes and AGENTS.md (projectContext/projectContext.ts). */
+	project: {
+		switchMode(sessionId: string, name?: string): Promise<string>;
+		draftAgentsMd(conversation: Pick<ActiveConversation, 'send'>): Promise<TurnOutcome>;
+	};
 }): Composer {
 	const { controller, compaction, project } = parts;
 	return new Composer({
@@ -55,7 +59,7 @@ export function composerApi(composer: Composer, mentions: MentionSource): Compos
 
 /** "Ask About Selection": the selected code and a question become a prompt; `question` lets keybindings and tests skip the input box. */
 export function composerCommands(
-	controller: SessionController,
+	controller: Pick<ActiveConversation, 'sendFromUser'>,
 ): FeatureCommands<'keel.askAboutSelection' | 'keel.askKeelAboutSelection'> {
 	const ask = async (question?: unknown) => {
 		const editor = vscode.window.activeTextEditor;

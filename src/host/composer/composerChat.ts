@@ -2,7 +2,7 @@ import type { NoticeCode } from '../../core/agent/noticeCodes';
 import { ImagesRefused } from '../../core/llm/imageParts';
 import type { Logger } from '../../core/ports';
 import type { CompletionView } from '../../shared/protocol';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 import type { Composer, Conversation, MentionSource } from './composer';
 
 /** Commands whose own effect already shows in the chat (a mode notice, a new chat, a turn). */

@@ -14,18 +14,12 @@ import type { Workspace } from '../../core/ports';
 import { guardedFetch } from '../../core/gate/network/urls';
 import { htmlToText } from '../../core/tools/web/webTools';
 import { Disposable } from '../../core/util/lifecycle';
+import type { MentionCandidate } from '../common/keelApi';
 import { vscodeDiagnostics } from '../tools/hostToolDeps';
 import { relativeOfUri } from '../tools/workspaceFolderNames';
 
 const MAX_TOKENS_PER_MENTION = 8000;
 const TERMINAL_KEEP = 20_000;
-
-export interface MentionCandidate {
-	kind: MentionKind;
-	/** What goes after `@` in the prompt. */
-	value: string;
-	label: string;
-}
 
 /**
  * Turns `@…` in a prompt into attached content (mentions.ts) from VS Code: the workspace files

@@ -1,6 +1,6 @@
 import type { McpConsentView } from '../../shared/protocol';
 import type { IDisposable } from '../../core/util/lifecycle';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 
 /** What a card asks: `key` names exactly what a yes is for (a server's plan, a set of changed tools). */
 export interface ConsentRequest {

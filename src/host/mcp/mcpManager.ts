@@ -6,7 +6,7 @@ import { mcpToolName } from '../../core/tools/sources/mcpTools';
 import { Disposable } from '../../core/util/lifecycle';
 import { McpConsent } from './mcpConsent';
 import { McpConsentPrompts } from './mcpConsentPrompts';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { WebviewChannel } from '../view/webviewChannel';
 import { focusChat } from '../notifications/turnNotifications';
 import { McpInputs } from './mcpInputs';
 import { mcpStartNotices } from './mcpStartNotices';

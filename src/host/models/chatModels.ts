@@ -6,6 +6,7 @@ import { createLmChatModel, isLmProviderSelected } from './lmChatModel';
 import { modelEndpointOrigin, readResolvedProvider } from './providerConfig';
 import type { Gate } from '../../core/gate/gate';
 import { getApiKey } from './secrets';
+import { keelPlace } from '../platform/keelPlace';
 
 /**
  * The chat model the settings name now (read per turn, so a change applies to the next
@@ -19,5 +20,10 @@ export async function createConfiguredModel(secrets: vscode.SecretStorage, gate:
 	// A model URL the workspace's settings chose gets no prompt until the user saw and allowed it;
 	// the client then dials only that endpoint.
 	const endpoint = await gate.admitAddress(resolved.baseUrl, modelEndpointOrigin());
-	return createChatModel(resolved, await getApiKey(secrets, resolved.baseUrl), gate.modelFetch(endpoint));
+	return createChatModel(
+		resolved,
+		await getApiKey(secrets, resolved.baseUrl),
+		gate.modelFetch(endpoint),
+		keelPlace(),
+	);
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { FeatureCommands } from '../common/commandIds';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import { readModelConfig } from '../settings/config';
 import type { ModelPicker } from './modelPicker';
 import { readResolvedProvider } from './providerConfig';
@@ -29,7 +29,7 @@ export async function setModelFromChat(name?: string): Promise<string> {
 }
 
 /** The chat's header and empty state name the model the settings name, as they change. */
-export function followModelSetting(controller: SessionController): vscode.Disposable {
+export function followModelSetting(controller: Pick<ActiveConversation, 'setModel'>): vscode.Disposable {
 	return vscode.workspace.onDidChangeConfiguration(event => {
 		if (event.affectsConfiguration('keel.model')) {
 			controller.setModel(readModelConfig().model, readResolvedProvider().baseUrl);

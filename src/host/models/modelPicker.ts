@@ -3,6 +3,7 @@ import { plainText } from '../../shared/keelText';
 import type { Gate } from '../../core/gate/gate';
 import { listModels, type ModelInfo } from '../../core/llm/catalog/modelCatalog';
 import { createChatModel, PROVIDERS, type ProviderKind, type ResolvedProvider } from '../../core/llm/catalog/providers';
+import { keelPlace } from '../platform/keelPlace';
 import { probeToolCalling, type ProbeResult } from '../../core/llm/catalog/toolProbe';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
@@ -180,7 +181,7 @@ export class ModelPicker extends Disposable {
 				const cancel = signalFromToken(token);
 				try {
 					return await probeToolCalling(
-						createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint)),
+						createChatModel(resolved, apiKey, this._gate.modelFetch(endpoint), keelPlace()),
 						Date.now,
 						cancel.signal,
 					);

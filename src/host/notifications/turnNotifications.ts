@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/util/lifecycle';
 import type { FeatureCommands } from '../common/commandIds';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import { Notifier } from './notifier';
 import { RetryProgress } from './retryProgress';
 
@@ -14,7 +14,7 @@ export function focusChat(): void {
  * "Continue" from a notification's link: the question may have been answered in the chat in the
  * meantime, and then the click says so instead of doing nothing.
  */
-function continueFromNotification(controller: SessionController, id: unknown): void {
+function continueFromNotification(controller: Pick<ActiveConversation, 'decideContinue'>, id: unknown): void {
 	if (typeof id !== 'string' || !controller.decideContinue(id, true)) {
 		void vscode.window.showInformationMessage(
 			'Keel: that question was already answered in the chat, so this Continue does nothing.',
@@ -22,7 +22,9 @@ function continueFromNotification(controller: SessionController, id: unknown): v
 	}
 }
 
-export function notificationCommands(controller: SessionController): FeatureCommands<'keel.continueTurn'> {
+export function notificationCommands(
+	controller: Pick<ActiveConversation, 'decideContinue'>,
+): FeatureCommands<'keel.continueTurn'> {
 	return { 'keel.continueTurn': id => continueFromNotification(controller, id) };
 }
 
@@ -32,7 +34,10 @@ export function notificationCommands(controller: SessionController): FeatureComm
  * `keel.turnRunning` context key behind the title bar's Stop.
  */
 export class TurnNotifications extends Disposable {
-	constructor(controller: SessionController, chatVisible: () => boolean) {
+	constructor(
+		controller: Pick<ActiveConversation, 'decideContinue' | 'stop' | 'onDidEvent' | 'onDidChangeBusy'>,
+		chatVisible: () => boolean,
+	) {
 		super();
 		const notifier = this._register(
 			new Notifier(focusChat, chatVisible, (id, proceed) => controller.decideContinue(id, proceed)),

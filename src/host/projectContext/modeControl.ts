@@ -1,8 +1,8 @@
 import { describeMode } from '../../core/modes/modes';
 import type { Logger } from '../../core/ports';
 import { Disposable } from '../../core/util/lifecycle';
-import type { WebviewChannel } from '../chat/webviewChannel';
-import type { SessionController } from '../session/sessionController';
+import type { WebviewChannel } from '../view/webviewChannel';
+import type { ActiveConversation } from '../common/conversation';
 import type { ModesHost } from './modesHost';
 
 /**
@@ -13,7 +13,7 @@ import type { ModesHost } from './modesHost';
 export class ModeControl extends Disposable {
 	constructor(
 		private readonly _modes: ModesHost,
-		private readonly _controller: SessionController,
+		private readonly _controller: Pick<ActiveConversation, 'sessionId' | 'showNotice'>,
 		private readonly _channel: WebviewChannel,
 		private readonly _logger: Logger,
 	) {

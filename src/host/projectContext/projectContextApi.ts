@@ -4,7 +4,7 @@ import type { Event } from '../../core/util/emitter';
 import type { FeatureCommands } from '../common/commandIds';
 import type { KeelApi } from '../common/keelApi';
 import { reportOutcome } from '../notifications/commandOutcome';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import type { ProjectContext } from './projectContext';
 
 type ProjectContextApi = Pick<
@@ -15,7 +15,7 @@ type ProjectContextApi = Pick<
 /** Rules and modes as the extension's API offers them; `checkpointsChanged` joins the state the view follows. */
 export function projectContextApi(
 	context: ProjectContext,
-	controller: SessionController,
+	controller: Pick<ActiveConversation, 'sessionId' | 'send'>,
 	checkpointsChanged: Event<void>,
 ): ProjectContextApi {
 	const { rules, modes } = context;
@@ -50,7 +50,7 @@ export function projectContextApi(
 /** "Draft AGENTS.md" and the mode commands; "Switch Mode" also takes the mode's name (keybindings, tests). */
 export function projectContextCommands(
 	context: ProjectContext,
-	controller: SessionController,
+	controller: Pick<ActiveConversation, 'sessionId' | 'send'>,
 ): FeatureCommands<'keel.draftAgentsMd' | 'keel.switchMode' | 'keel.planMode' | 'keel.actMode'> {
 	const setMode = (name: string) => reportOutcome(async () => void context.modes.set(controller.sessionId, name));
 	return {

@@ -1,6 +1,6 @@
 import { describeMode } from '../../core/modes/modes';
 import { Disposable } from '../../core/util/lifecycle';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import type { ProjectContext } from './projectContext';
 
 /**
@@ -8,7 +8,10 @@ import type { ProjectContext } from './projectContext';
  * once per version of the rules) and the mode a chat switched to.
  */
 export class ProjectContextNotices extends Disposable {
-	constructor(context: ProjectContext, controller: SessionController) {
+	constructor(
+		context: ProjectContext,
+		controller: Pick<ActiveConversation, 'sessionId' | 'onDidEvent' | 'showNotice' | 'showNoticeIn'>,
+	) {
 		super();
 		this._register(
 			controller.onDidEvent(event => {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { UNTRUSTED_CARD_REASON, UNTRUSTED_REFUSAL } from '../../core/gate/rules/permissions';
 import { Disposable } from '../../core/util/lifecycle';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 
 /**
  * Restricted Mode is said, not discovered: the empty chat says only read tools run (the view's
@@ -11,7 +11,7 @@ import type { SessionController } from '../session/sessionController';
 export class RestrictedModeNotices extends Disposable {
 	private readonly _told = new Set<string>();
 
-	constructor(controller: SessionController) {
+	constructor(controller: Pick<ActiveConversation, 'sessionId' | 'onDidEvent' | 'showNotice' | 'setRestricted'>) {
 		super();
 		this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => controller.setRestricted(false)));
 		this._register(

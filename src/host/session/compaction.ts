@@ -1,6 +1,6 @@
 import type { ChatModel } from '../../core/llm/chatModel';
 import { summarise } from '../../core/prompts/compact';
-import type { ModesHost } from '../projectContext/modesHost';
+import type { Mode } from '../../core/modes/modes';
 import { readModelConfig } from '../settings/config';
 import { newSessionId } from '../../core/util/ids';
 import { approxTokens } from '../../core/util/tokens';
@@ -16,7 +16,8 @@ export class Compaction {
 	constructor(
 		private readonly _persistence: SessionPersistence,
 		private readonly _controller: SessionController,
-		private readonly _modes: ModesHost,
+		/** Each session's mode (projectContext/modesHost.ts): the new session keeps the old one's. */
+		private readonly _modes: { get(sessionId: string): Mode; set(sessionId: string, id: string): Mode },
 		private readonly _createModel: () => Promise<ChatModel>,
 	) {}
 

@@ -1,6 +1,6 @@
 import type { RestoreOutcome } from '../../core/checkpoints/checkpoints';
 import type { StoredEvent } from '../../core/store/sessionStore';
-import type { ConflictChoice } from '../checkpoints/checkpointsHost';
+import type { ConflictChoice } from '../common/keelApi';
 import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
 

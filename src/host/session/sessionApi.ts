@@ -5,7 +5,7 @@ import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import type { SessionPersistence } from './sessionPersistence';
 import { exportSource } from './sessionHistory';
-import type { ExportGate } from '../../core/gate/exports';
+import type { ExportGate } from '../../core/session/exportGate';
 
 type SessionApi = Pick<
 	KeelApi,

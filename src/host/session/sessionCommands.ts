@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { pickTurn } from '../checkpoints/checkpointCommands';
-import type { TurnChanges } from '../checkpoints/turnChanges';
 import type { FeatureCommands } from '../common/commandIds';
+import type { TurnInfo } from '../common/keelApi';
+import { pickTurn } from '../common/turnPicker';
 import { reportOutcome } from '../notifications/commandOutcome';
 import type { Compaction } from './compaction';
 import type { ConversationRewind } from './conversationRewind';
 import type { SessionController } from './sessionController';
 import { showHistory } from './sessionHistory';
 import type { SessionPersistence } from './sessionPersistence';
-import type { ExportGate } from '../../core/gate/exports';
+import type { ExportGate } from '../../core/session/exportGate';
 
 /** New Chat, Stop, the history, Compact, and rewinding the conversation; each also takes its argument directly. */
 export function sessionCommands(
@@ -16,7 +16,8 @@ export function sessionCommands(
 	persistence: SessionPersistence,
 	rewind: ConversationRewind,
 	compaction: Compaction,
-	changes: TurnChanges,
+	/** This chat's turns with their changed files (checkpoints/turnChanges.ts). */
+	changes: { turns(): Promise<TurnInfo[]> },
 	exports?: ExportGate<vscode.Uri>,
 ): FeatureCommands<
 	'keel.newChat' | 'keel.stop' | 'keel.showHistory' | 'keel.compact' | 'keel.rewindConversation' | 'keel.undoRewind'

@@ -9,10 +9,11 @@ import { newSessionId } from '../../core/util/ids';
 import { Disposable, DisposableStore, type IDisposable } from '../../core/util/lifecycle';
 import type { SessionView } from '../../shared/views';
 import type { Logger } from '../../core/ports';
-import { type ChatView } from '../chat/chatView';
-import { chatViewFromHistory } from '../chat/fromHistory';
-import { rawOutputPage } from '../chat/rawOutput';
-import type { WebviewChannel } from '../chat/webviewChannel';
+import type { ActiveConversation } from '../common/conversation';
+import { type ChatView } from '../view/chatView';
+import { chatViewFromHistory } from '../view/fromHistory';
+import { rawOutputPage } from '../view/rawOutput';
+import type { WebviewChannel } from '../view/webviewChannel';
 
 export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessionId'> & {
 	/** Where requests go, named in the chat's empty state. */
@@ -42,7 +43,7 @@ interface Current {
  * conversation (the last one stored) is started when something first needs it (the chat's
  * snapshot, a prompt, the API), so building the host opens no session store.
  */
-export class SessionController extends Disposable {
+export class SessionController extends Disposable implements ActiveConversation {
 	private _current: Current | undefined;
 	private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
 	readonly onDidEvent = this._onDidEvent.event;

@@ -1,10 +1,12 @@
 import type { ChatModel } from '../../core/llm/chatModel';
 import type { TurnWait } from '../../core/session/chatSession';
 import type * as vscode from 'vscode';
+import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { ToolRegistry } from '../../core/tools/registry';
-import type { ProjectContext } from '../projectContext/projectContext';
+import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
+import type { ToolDefinition } from '../../core/tools/defineTool';
 import { readResolvedProvider } from '../models/providerConfig';
-import { readApprovalSettings, readMaxSteps, readModelConfig } from '../settings/config';
+import { readApprovalSettings, readMaxSteps, readModelConfig, readParallelReads } from '../settings/config';
 import { GlobalStateForcingMemory, GlobalStateToolModeMemory, readRecoverySettings } from '../models/recoveryConfig';
 import type { VscodeWorkspace } from '../tools/vscodeWorkspace';
 import type { SessionFactory } from './sessionController';
@@ -13,7 +15,13 @@ export interface TurnInputs {
 	workspace: VscodeWorkspace;
 	/** The tool registry, built the first time a session needs it. */
 	registry(): ToolRegistry;
-	project: ProjectContext;
+	/** The tool system's policy (anomaly blocks, dependencies, TAFC), kept per session. */
+	toolPolicy: ToolPolicy;
+	/** The project's rules and each session's mode (projectContext/projectContext.ts). */
+	project: {
+		systemPrompt(sessionId: string, workspaceName: string, folders?: string[]): string;
+		approvalSettings(sessionId: string, base: ApprovalSettings, tools: readonly ToolDefinition[]): ApprovalSettings;
+	};
 	/** Waits for what a request must carry (rules being reloaded, MCP servers starting, a consent), then builds the model. */
 	createModel(wait?: TurnWait): Promise<ChatModel>;
 	/** Where the tool-call dialect that works is remembered per model (the extension's global state). */
@@ -38,10 +46,12 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		endpoint: () => readResolvedProvider().baseUrl,
 		restricted: () => !inputs.isTrusted(),
 		registry: inputs.registry(),
+		toolPolicy: inputs.toolPolicy,
 		workspace,
 		// The session's mode narrows the tools (Plan: read-only) through deny rules.
 		approvalSettings: () => project.approvalSettings(sessionId, readApprovalSettings(), inputs.registry().list()),
 		maxSteps: readMaxSteps,
+		parallelReads: readParallelReads,
 		recovery: readRecoverySettings,
 		toolModeMemory,
 		forcingMemory,

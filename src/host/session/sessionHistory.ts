@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { filteredEvents, type ExportGate } from '../../core/gate/exports';
+import { filteredEvents, type ExportGate } from '../../core/session/exportGate';
 import { sessionExportText, searchPassage } from '../../core/session/sessionExport';
 import type { SessionMeta, SessionStore } from '../../core/store/sessionStore';
 import { writeBytes } from '../tools/hostFiles';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
-import { persistRule, readPermissionRules } from '../tools/permissionsConfig';
+import { persistRule, readPermissionRules } from './permissionsConfig';
 import { readSetting } from './settings';
 
 /** Typed settings (settingsSchema.ts). Keys never live here: they are in SecretStorage (see secrets.ts). */
@@ -25,6 +25,10 @@ export function readApprovalSettings(): ApprovalSettings {
 
 export function readMaxSteps(): number {
 	return Math.max(1, readSetting('agent.maxSteps'));
+}
+
+export function readParallelReads(): number {
+	return Math.max(1, readSetting('agent.parallelReads'));
 }
 
 /** keel.tools.maxOffered: the most tool schemas one request carries (toolSelection.ts). */

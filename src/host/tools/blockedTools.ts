@@ -4,7 +4,7 @@ import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import { Disposable } from '../../core/util/lifecycle';
 import type { FeatureCommands } from '../common/commandIds';
 import type { KeelApi } from '../common/keelApi';
-import type { SessionController } from '../session/sessionController';
+import type { ActiveConversation } from '../common/conversation';
 import { unblockTools } from './toolSystemHost';
 
 /**
@@ -15,7 +15,7 @@ import { unblockTools } from './toolSystemHost';
 export class BlockedTools extends Disposable {
 	constructor(
 		private readonly _policy: ToolPolicy,
-		private readonly _controller: SessionController,
+		private readonly _controller: Pick<ActiveConversation, 'sessionId' | 'onDidEvent'>,
 	) {
 		super();
 		this._register(

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { AddressConsent } from '../../core/gate/network/addresses';
-import type { ExportGate } from '../../core/gate/exports';
+import { exportable, type ExportGate } from '../../core/session/exportGate';
 import { Gate } from '../../core/gate/gate';
 import type { Workspace } from '../../core/ports';
 import { relativeOfUri } from './workspaceFolderNames';
-import { readPathPolicy, readPermissionRules } from './permissionsConfig';
+import { readPathPolicy, readPermissionRules } from '../settings/permissionsConfig';
 
 const ALLOWED = 'keel.addresses.allowed';
 
@@ -32,7 +32,7 @@ export function exportGate(gate: Gate, workspace: Workspace): ExportGate<vscode.
 				await gate.admitExport(workspace, relative);
 			}
 		},
-		filter: messages => gate.exportable(messages),
+		filter: messages => exportable(gate, messages),
 	};
 }
 

@@ -6,7 +6,7 @@ import type { OutputStore } from '../../core/tools/outputStore';
 import { InMemoryOutputStore } from '../../core/tools/outputStore';
 import { bundledRgPath } from '../../core/tools/search/ripgrep';
 import type { DiagnosticEntry, DiagnosticsSource, ToolDeps } from '../../core/tools/toolDeps';
-import { readPathPolicy } from './permissionsConfig';
+import { readPathPolicy } from '../settings/permissionsConfig';
 import { relativeOfUri, uriOfRelative } from './workspaceFolderNames';
 
 /**

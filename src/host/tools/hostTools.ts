@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import { createRequestToolsTool } from '../../core/agent/toolPolicy/toolSelection';
 import { withCheckpoints } from '../../core/checkpoints/checkpointedTools';
 import type { Gate } from '../../core/gate/gate';
@@ -14,16 +13,6 @@ import { readToolBudget } from '../settings/config';
 import { hostToolDeps } from './hostToolDeps';
 import { createShellTooling } from './shellHost';
 import type { ToolSystemHost } from './toolSystemHost';
-
-/** A registry whose tool policy (anomaly blocks, dependencies, TAFC) is given when it is built; the loop reads `registry.policy`. */
-class PolicyRegistry extends ToolRegistry {
-	constructor(
-		tools: readonly ToolDefinition<any>[],
-		override readonly policy: ToolPolicy,
-	) {
-		super(tools);
-	}
-}
 
 /**
  * The tools of Keel's turns: the built-ins (files, search, web, run_command with its Docker
@@ -51,13 +40,10 @@ export class HostTools extends Disposable {
 		);
 		const shell = createShellTooling(context, logger, gate);
 		this._register(shell.disposable);
-		this.registry = new PolicyRegistry(
-			[
-				...withCheckpoints(createToolset(this.deps, shell.tools), beforeChange),
-				createRequestToolsTool(readToolBudget),
-			],
-			toolSystem.policy,
-		);
+		this.registry = new ToolRegistry([
+			...withCheckpoints(createToolset(this.deps, shell.tools), beforeChange),
+			createRequestToolsTool(readToolBudget),
+		]);
 	}
 
 	/** The same output shaping for a result from another source (an MCP server, VS Code's tools). */

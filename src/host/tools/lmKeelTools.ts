@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
+import { lentCallPipeline } from '../../core/agent/approval/lentCalls';
+import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { Workspace } from '../../core/ports';
 import { LentTools as LentCalls } from '../../core/tools/lent/lentTools';
 import { redactSecrets } from '../../core/gate/redact/redact';
@@ -18,14 +20,20 @@ export interface LentTools {
 	invoke(name: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 }
 
-/** Over the registry of Keel's own turns (built on first call) and the user's approval settings. */
+/** Over the registry of Keel's own turns (built on first call), its tool policy and the user's approval settings. */
 export function lentTools(
 	registry: () => ToolRegistry,
 	workspace: Workspace,
 	settings: () => ApprovalSettings,
+	toolPolicy: ToolPolicy,
 ): LentTools {
 	let calls: LentCalls | undefined;
-	const lent = () => (calls ??= new LentCalls(registry(), workspace, settings));
+	const lent = () =>
+		(calls ??= new LentCalls(
+			registry(),
+			workspace,
+			lentCallPipeline({ registry: registry(), workspace, settings, toolPolicy }),
+		));
 	return {
 		prepare: async (name, input) => {
 			const prepared = await lent().prepare(name, input);

@@ -16,8 +16,9 @@ import { loadRules } from '../../../src/core/rules/projectRules';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { sessionToJson, sessionToMarkdown } from '../../../src/core/store/exportSession';
 import type { SessionStore } from '../../../src/core/store/sessionStore';
-import { filteredEvents } from '../../../src/core/gate/exports';
+import { exportable, filteredEvents } from '../../../src/core/session/exportGate';
 import { LentTools } from '../../../src/core/tools/lent/lentTools';
+import { lentCallPipeline } from '../../../src/core/agent/approval/lentCalls';
 import { defaultPathPolicy, isProtectedPath, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { defaultToolDeps } from '../../../src/core/tools/toolDeps';
@@ -68,7 +69,11 @@ export async function lentCall(
 	confirmed = false,
 ): Promise<string> {
 	const registry = new ToolRegistry(createToolset(defaultToolDeps({ pathPolicy: () => policy })));
-	const lent = new LentTools(registry, workspace, () => settings);
+	const lent = new LentTools(
+		registry,
+		workspace,
+		lentCallPipeline({ registry, workspace, settings: () => settings }),
+	);
 	if (confirmed) {
 		await lent.prepare(name, input);
 	}
@@ -187,7 +192,7 @@ export function exportedText(
 	format: 'markdown' | 'json',
 ): string {
 	const gate = gateFor(policy, rules);
-	const filter = (messages: readonly CanonicalMessage[]) => gate.exportable(messages);
+	const filter = (messages: readonly CanonicalMessage[]) => exportable(gate, messages);
 	const meta = store.get(sessionId)!;
 	return format === 'json'
 		? sessionToJson(meta, filteredEvents(store.events(sessionId), filter))

@@ -1,7 +1,7 @@
 // The MCP surfaces the security tier attacks, named once: how a server's start is planned
 // (what the card shows, what consent is kept for), how tool lists are pinned, how tools are
 // named, how consent cards are asked. The attacks in mcp.test.ts only use these.
-import { WebviewChannel } from '../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../src/host/view/webviewChannel';
 import { McpConsentPrompts } from '../../../src/host/mcp/mcpConsentPrompts';
 import type { McpServerConfig } from '../../../src/core/tools/sources/mcpConfig';
 import { planLaunch, withInputs, type LaunchContext } from '../../../src/core/tools/sources/mcpLaunch';

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import Docker from 'dockerode';
 import { DockerRunner, type DockerRunnerOptions } from '../../../src/core/exec/dockerRunner';
-import { defaultLimits, type SandboxLimits, type SandboxWorkspace } from '../../../src/core/exec/sandboxSpec';
+import { defaultLimits, type SandboxLimits, type SandboxWorkspace } from '../../../src/core/exec/sandbox/sandboxSpec';
 import { ShellBackendSelector } from '../../../src/core/exec/shellBackend';
 import { defaultPathPolicy, type PathPolicy } from '../../../src/core/gate/paths/pathPolicy';
 import { createShellTools } from '../../../src/core/tools/shell/shellTools';

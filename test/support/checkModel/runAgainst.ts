@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { runCheckModel, type CheckModelOptions } from '../../../src/core/checkModel/runCheckModel';
 import type { CheckReport } from '../../../src/core/checkModel/types';
-import { defaultLimits } from '../../../src/core/exec/sandboxSpec';
+import { defaultLimits } from '../../../src/core/exec/sandbox/sandboxSpec';
 import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatModel';
 import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { DOCKERFILE_DIR } from '../dockerEngine';

@@ -16,6 +16,7 @@ export type { ServerBehaviour, GrammarFlavour, ToolChoiceBehaviour } from './beh
 export { REFERENCES as SERVER_REFERENCES, renderedTokens } from './servers';
 export type { LlamaCppPersona, LmStudioPersona, ServerPersona, VllmPersona } from './servers';
 export type {
+	ArgDeltaShape,
 	DataStep,
 	Faults,
 	HealthState,

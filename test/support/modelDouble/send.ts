@@ -57,12 +57,17 @@ export async function send(res: ServerResponse, r: Rendering, faults: Faults, re
 	res.end();
 }
 
-/** The in-stream error in the shape asked for: an SSE `event: error`, a `data:` line, or a raw JSON line. */
+/** The in-stream error in the shape asked for: an SSE `event: error`, a `data:` line, a raw JSON line, or an `error:` field. */
 function errorFrame(r: Rendering, faults: Faults): string {
 	const e = faults.streamError ?? { type: 'overloaded_error', message: 'Overloaded' };
 	const body = faults.streamErrorBody ?? r.errorBody!(e.type ?? 'server_error', e.message);
 	const shape = r.errorShape === 'ndjson' ? 'raw' : (faults.streamErrorShape ?? r.errorShape ?? 'data');
 	if (shape === 'raw') return JSON.stringify(body) + '\n';
+	if (shape === 'field') {
+		// llama-server's old frame: the error object itself (not under `error`) on an `error:` line.
+		const inner = (body as { error?: unknown }).error ?? body;
+		return `error: ${JSON.stringify(inner)}\n\n${sseEvent('[DONE]', r.sse ?? {})}`;
+	}
 	return sseEvent(body, r.sse ?? {}, shape === 'event' ? 'error' : undefined);
 }
 

@@ -27,8 +27,14 @@ export interface Faults {
 	closeBeforeHeaders?: boolean;
 	/** Keep the connection open and silent after the last frame, as some servers do after their final chunk. */
 	holdOpen?: boolean;
-	/** Shape of the `errorAfter` error: an SSE `event: error`, a plain `data:` line, or a raw JSON line with no SSE framing. */
-	streamErrorShape?: 'event' | 'data' | 'raw';
+	/**
+	 * Shape of the `errorAfter` error: an SSE `event: error`, a plain `data:` line, a raw JSON line
+	 * with no SSE framing, or `field`: the error object on a line whose SSE field is `error:`
+	 * (then `data: [DONE]`), as llama-server sent it in a 200 stream before
+	 * https://github.com/ggml-org/llama.cpp/pull/16109 (issue #16104); the frame is quoted in
+	 * https://github.com/coddy-project/coddy-agent/pull/106.
+	 */
+	streamErrorShape?: 'event' | 'data' | 'raw' | 'field';
 	/** The whole JSON the `errorAfter` error carries, instead of the wire's own envelope around `streamError`. */
 	streamErrorBody?: unknown;
 }
@@ -46,6 +52,9 @@ export interface SseStyle {
 	/** No `data: [DONE]` at the end (OpenAI). */
 	noDone?: boolean;
 }
+
+/** How argument deltas carry a call's arguments (see `ReplyStep.argDeltas`). */
+export type ArgDeltaShape = 'pieces' | 'accumulated' | 'repeatComplete' | 'objectPieces';
 
 export interface ToolCallSpec {
 	name: string;
@@ -88,6 +97,15 @@ export interface ReplyStep extends Faults {
 	 *  legacyFunctionCall: the old `function_call` delta; indexZero: every call with index 0 (Ollama /v1);
 	 *  objectArguments: `arguments` as a JSON object instead of a string. */
 	callShape?: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	/**
+	 * OpenAI wire, standard call shape: how each call's argument deltas carry the text, as servers
+	 * send them. `pieces`: string fragments to append (OpenAI); `accumulated`: every fragment
+	 * repeats the whole buffer so far; `repeatComplete`: the fragments, then the complete object
+	 * once more; `objectPieces`: each delta an object with some of the keys, a long string value
+	 * split over consecutive deltas of the same key, as MiniMax streams them
+	 * (https://github.com/can1357/oh-my-pi/pull/1779, https://github.com/can1357/oh-my-pi/pull/2082).
+	 */
+	argDeltas?: ArgDeltaShape;
 	/** SSE framing variants (OpenAI, Anthropic). */
 	sse?: SseStyle;
 	/** OpenAI wire: `content` (and reasoning) as a list of typed parts instead of a string. */
@@ -163,11 +181,6 @@ export interface RecordedRequest {
 	 * a step function answers as a model under that grammar does, with the call it means.
 	 */
 	constrained?: { kind: 'required' } | { kind: 'named'; name: string };
-	/**
-	 * The request ends with an assistant message the server continues (llama.cpp's assistant
-	 * prefill, Ollama, Anthropic's prefill): its text. A step function answers with the rest.
-	 */
-	continues?: string;
 	/** Filled in as the response is written, so it is final once the client saw the end. */
 	response?: ResponseRecord;
 }

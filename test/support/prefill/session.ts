@@ -8,6 +8,7 @@ import type { ChatModel } from '../../../src/core/llm/chatModel';
 import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatModel';
 import { OpenAIChatModel } from '../../../src/core/llm/wires/openai/openaiChatModel';
 import { ChatSession } from '../../../src/core/session/chatSession';
+import type { ToolPolicy } from '../../../src/core/agent/toolPolicy/toolPolicy';
 import type { ToolRegistry } from '../../../src/core/tools/registry';
 import { InMemoryWorkspace } from '../../fakes/inMemoryWorkspace';
 import type { ModelDouble, RecordedRequest, Step, Wire } from '../modelDouble';
@@ -23,6 +24,8 @@ export interface PrefillTurn {
 
 export interface PrefillSession {
 	registry: ToolRegistry;
+	/** The tool policy the host keeps per session (anomaly blocks, dependencies, TAFC). */
+	toolPolicy?: ToolPolicy;
 	files: Record<string, string>;
 	turns: PrefillTurn[];
 	recovery?: Partial<RecoverySettings>;
@@ -63,6 +66,7 @@ export async function runPrefillSession(
 		sessionId,
 		createModel: async () => modelFor(wire, double, spec.model ?? 'qwen3:8b', contextWindow),
 		registry: spec.registry,
+		toolPolicy: spec.toolPolicy,
 		workspace: new InMemoryWorkspace(spec.files),
 		approvalSettings: () => defaultApprovalSettings,
 		maxSteps: () => 60,

@@ -26,6 +26,7 @@ export const ENCODINGS = [
 	'keyValueTags',
 	'attributes',
 	'nameThenJson',
+	'nameAttribute',
 ] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 
@@ -122,6 +123,8 @@ export function encodeCall(tool: string, args: Args, c: EncodingChoice): Encoded
 			);
 		case 'attributes':
 			return attributes(tool, args, c);
+		case 'nameAttribute':
+			return nameAttribute(tool, args, nameKey, c);
 		case 'nameThenJson': {
 			const body = json(args);
 			const head = `${tool}${c.connector}`;
@@ -172,6 +175,21 @@ function attributes(tool: string, args: Args, c: EncodingChoice): Encoded {
 	const head = `<${tag} name="${tool}">`;
 	const body = JSON.stringify(args);
 	return { text: `${head}${body}</${tag}>`, delimited: [[head.length, head.length + body.length]] };
+}
+
+/**
+ * The name as an attribute value and the arguments after a separator token, as chat templates
+ * no parser names write it: `call name="read_file"<|sep|>{…}`, `[INVOKE tool=read_file] {…}`.
+ * The keyword, key, quoting and separator are drawn at random.
+ */
+function nameAttribute(tool: string, args: Args, nameKey: string, c: EncodingChoice): Encoded {
+	const keyword = c.keyTag === 'arg_key' ? 'call' : c.keyTag;
+	const quote = c.pretty ? '' : c.quote;
+	const attribute = `${nameKey}=${quote}${tool}${quote}`;
+	const head = c.extraFields ? `[${keyword.toUpperCase()} ${attribute}]` : `${keyword} ${attribute}`;
+	const lead = head + c.connector;
+	const body = JSON.stringify(args);
+	return { text: lead + body, delimited: [[lead.length, lead.length + body.length]] };
 }
 
 /** Spans of quoted values after `from`, each open until its closing quote. */

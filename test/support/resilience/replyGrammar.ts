@@ -19,7 +19,14 @@ export const WRAPPERS = [
 	'orphanOpen',
 ] as const;
 export const PLACEMENTS = ['content', 'afterProse', 'beforeProse', 'reasoning', 'think'] as const;
-export const NEGATIVES = ['proseMention', 'inlineMention', 'fencedExample', 'halfCall', 'unoffered'] as const;
+export const NEGATIVES = [
+	'proseMention',
+	'inlineMention',
+	'fencedExample',
+	'halfCall',
+	'unoffered',
+	'attributeMention',
+] as const;
 export type WrapperKind = (typeof WRAPPERS)[number];
 export type Placement = (typeof PLACEMENTS)[number];
 export type NegativeKind = (typeof NEGATIVES)[number];
@@ -133,6 +140,7 @@ export const negativeCase: fc.Arbitrary<GenCase> = fc.oneof(
 	fencedExample(),
 	halfCall(),
 	unoffered(),
+	attributeMention(),
 );
 
 function negative(kind: NegativeKind, encoding: string, w: WrapperKind, prompt: string, text: string) {
@@ -172,6 +180,33 @@ function inlineMention(): fc.Arbitrary<GenCase> {
 			`Earlier ${shown} returned an error, so I stopped there.`,
 		);
 	});
+}
+
+/**
+ * A tool named as a setting's value in a sentence (`name="read_file"`, `tool=read_file`), with
+ * or without what it would act on: an attribute is not a call unless arguments follow it and
+ * nothing but the call is on its line.
+ */
+function attributeMention(): fc.Arbitrary<GenCase> {
+	return fc
+		.tuple(
+			intendedCall,
+			fc.constantFrom('name', 'tool', 'function', 'tool_name', 'handler'),
+			fc.constantFrom('"', "'", ''),
+			fc.integer({ min: 0, max: 4 }),
+		)
+		.chain(([{ tool, args }, key, q, form]) => {
+			const attribute = `${key}=${q}${tool}${q}`;
+			const json = JSON.stringify(args);
+			const text = [
+				`The config sets ${attribute} for this step.`,
+				`Earlier ${attribute} ${json} failed, so I stopped there.`,
+				`I changed ${attribute} in the plugin manifest; nothing else.`,
+				`Set ${attribute} and pass ${json} when you run it yourself.`,
+				`In the log, call ${attribute} ${json} was refused by the server.`,
+			][form];
+			return negative('attributeMention', 'nameAttribute', 'none', 'What did you change?', text);
+		});
 }
 
 /** A JSON example the user asked for, fenced and explained. */

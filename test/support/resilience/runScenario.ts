@@ -96,14 +96,15 @@ export async function runScenario(scenario: Scenario, recovery: boolean, arm: Ar
 		};
 		double.script(...Array.from({ length: 40 }, () => brain));
 		const registry = new ToolRegistry(files.tools());
-		if (scenario.tafc !== undefined) {
-			// Both arms carry the same policy; only TAFC differs. Threshold 0: the task's tools are simple
-			// (complexity ≤ 0.25), so at the default 0.6 none of them would get the field at all.
-			registry.policy = new ToolPolicy(() => ({
-				...defaultToolPolicySettings,
-				tafc: { enabled: scenario.tafc === true, complexityThreshold: 0 },
-			}));
-		}
+		// Both arms carry the same policy; only TAFC differs. Threshold 0: the task's tools are simple
+		// (complexity ≤ 0.25), so at the default 0.6 none of them would get the field at all.
+		const toolPolicy =
+			scenario.tafc === undefined
+				? undefined
+				: new ToolPolicy(() => ({
+						...defaultToolPolicySettings,
+						tafc: { enabled: scenario.tafc === true, complexityThreshold: 0 },
+					}));
 		const model = modelFor(scenario, double, recovery);
 		const events: AgentEvent[] = [];
 		const abort = new AbortController();
@@ -117,6 +118,7 @@ export async function runScenario(scenario: Scenario, recovery: boolean, arm: Ar
 			{
 				model,
 				registry,
+				toolPolicy,
 				approvals: undefined,
 				approvalSettings: { autoApprove: { read: true, write: true } },
 				workspace: files.workspace,

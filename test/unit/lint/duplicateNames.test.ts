@@ -39,7 +39,8 @@ const ACROSS_LAYERS = new Set(['brokenShare', 'callsLine', 'durationText', 'perc
 const oneEachSide = (sites: Array<{ file: string }>) =>
 	sites.length === 2 && sites.some(s => s.file.startsWith('core/')) && sites.some(s => s.file.startsWith('webview/'));
 
-describe('lint: one name, one function', () => {
+describe('lint: one name, one function', function () {
+	this.timeout(120_000); // parsing every module of src is slow on a busy machine; no time is asserted
 	it('no two modules of src define a top-level function of the same name', () => {
 		const duplicates = [...duplicateFunctionNames(readModules(src))].filter(
 			([name, sites]) => !(ACROSS_LAYERS.has(name) && oneEachSide(sites)),

@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../../tools/registry';
 import { explainToolError, ToolRetryBudget } from '../recovery/review/callRepair';
 import type { NoticeLevel } from '../events';
 import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
+import { cutNewestResults, withCuts } from './resultCuts';
 import { SessionMemory } from '../loop/sessionMemory';
 import type { StepCall } from '../loop/modelStep';
 import type { RequestPlan } from '../recovery/recovery';
@@ -54,26 +55,40 @@ export class TurnGuards {
 		offered: readonly ToolSpec[],
 		textMode: boolean,
 		squeeze: boolean,
+		fitTo?: number,
 	): RequestPlan {
 		const system = textMode ? `${systemPrompt}\n\n${textModeInstructions(offered)}` : systemPrompt;
 		const tools = textMode ? [] : offered;
-		let canonical = withStubs([{ kind: 'system', content: system }, ...history], this._memory.stubbed);
+		let canonical = withCuts(
+			withStubs([{ kind: 'system', content: system }, ...history], this._memory.stubbed),
+			this._memory.cut,
+		);
 		this._estimate = estimateTokens(canonical, tools);
 		if (this._settings.enabled) {
-			canonical = this._compact(canonical, tools, squeeze);
+			canonical = this._compact(canonical, tools, squeeze, fitTo);
 		}
 		const messages = textMode ? toTextModeMessages(canonical) : canonical;
 		this._planned = { messages, estimate: this._estimate };
 		return { messages, tools };
 	}
 
-	private _compact(messages: CanonicalMessage[], tools: readonly ToolSpec[], squeeze: boolean): CanonicalMessage[] {
+	private _compact(
+		messages: CanonicalMessage[],
+		tools: readonly ToolSpec[],
+		squeeze: boolean,
+		fitTo?: number,
+	): CanonicalMessage[] {
 		const window = this._settings.contextWindow;
 		const threshold = Math.floor(window * this._settings.compactAt);
 		const memory = this._memory;
 		// After the server said "too long", stay well below what it refused for the rest of the session.
+		// A size the server named is a ceiling too, with room for the answer and for Keel's estimate being short.
 		if (squeeze) {
-			memory.budgetCap = Math.min(memory.budgetCap ?? threshold, Math.floor(this._estimate * 0.5));
+			memory.budgetCap = Math.min(
+				memory.budgetCap ?? threshold,
+				Math.floor(this._estimate * 0.5),
+				fitTo ? Math.floor(fitTo * 0.75) : Infinity,
+			);
 		}
 		const limit = Math.min(threshold, memory.budgetCap ?? threshold);
 		if (this._estimate <= limit) {
@@ -92,7 +107,23 @@ export class TurnGuards {
 				`Context near its limit (~${before} of ${window} tokens): compacted ${compacted.compacted} old tool output(s) (${compacted.summary}) to ~${compacted.estimate} tokens at once; they stay compacted in this chat.`,
 			);
 		}
-		return compacted.messages;
+		// Cut only when the request could not go as it is: the server refused it, or it would not fit the window at all.
+		const mustFit = squeeze || compacted.estimate > window * 0.95;
+		if (!mustFit || compacted.estimate <= limit) {
+			return compacted.messages;
+		}
+		// The server refused the request and the old outputs were not what made it too big: the newest large result was.
+		const cut = cutNewestResults(compacted.messages, tools, limit);
+		cut.cuts.forEach((keep, id) => memory.cut.set(id, keep));
+		this._estimate = cut.estimate;
+		if (cut.cuts.size > 0) {
+			this._notice(
+				'info',
+				'compacted',
+				`The newest tool output${cut.cuts.size > 1 ? 's were' : ' was'} too large for the server's context window: sent in part (its start and end, ~${cut.estimate} tokens in all); the chat keeps ${cut.cuts.size > 1 ? 'them' : 'it'} whole and the model was told how to read the rest.`,
+			);
+		}
+		return cut.messages;
 	}
 
 	/** The last planned request, for the session's record of what the server has cached. */

@@ -9,17 +9,24 @@ import type { AgentEvent, TurnEndReason } from '../events';
 import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySettings';
 import type { ContinueDecider } from '../guards/continueGate';
 import type { ForcingMemory } from '../recovery/forcingMemory';
+import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import type { SessionMemory } from './sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
 export interface AgentOptions {
 	model: ChatModel;
 	registry: ToolRegistry;
+	/** Per-session anomaly blocks, dependencies and TAFC (toolPolicy/); without it the loop behaves as before. */
+	toolPolicy?: ToolPolicy;
 	approvals: Approver | undefined;
 	approvalSettings: ApprovalSettings;
 	workspace: Workspace;
 	systemPrompt: string;
 	maxSteps: number;
+	/** Most read-only calls of one step that run at once (keel.agent.parallelReads, default 8); 1 runs each in turn. */
+	parallelReads?: number;
+	/** Reads start as soon as their arguments are complete in the stream (default); false waits for the response's end, as the reference the bench measures against. */
+	startCallsEarly?: boolean;
 	emit(event: AgentEvent): void;
 	/** The conversation this turn belongs to; scopes stored tool outputs (read_output). */
 	sessionId?: string;

@@ -4,7 +4,6 @@
  * or run: the model is told the size and how to split the work, and the history keeps a stand-in
  * so the next request is not that size too. A card shows the start of the arguments only.
  */
-import type { StepCall } from './modelStep';
 
 /** The most argument text one call may carry (a file of a few megabytes fits). */
 export const MAX_ARGUMENT_CHARS = 8 * 1024 * 1024;
@@ -27,7 +26,7 @@ export function oversizedAnswerNotice(): string {
 const STAND_IN = '{"keel_arguments_dropped_characters":';
 
 /** The call as it is recorded, reviewed and run: arguments past the bound replaced by a stand-in saying their length. */
-export function boundedCall<T extends StepCall>(call: T): T {
+export function boundedCall<T extends { rawArguments: string }>(call: T): T {
 	if (call.rawArguments.length <= MAX_ARGUMENT_CHARS) {
 		return call;
 	}

@@ -6,6 +6,10 @@ import type { AgentEvent, ToolCallState } from '../events';
 import { looksDegenerate } from '../guards/guards';
 import { onAbort } from '../../util/abort';
 import { boundedCall, CARD_ARGUMENT_CHARS, MAX_ANSWER_CHARS, oversizedAnswerNotice } from './callBounds';
+import { isRecord, tryParseJson } from '../../util/json';
+
+/** Arguments longer than this are not watched for their end while streaming: the call starts with the others. */
+const WATCHED_ARGUMENT_CHARS = 16 * 1024;
 
 export interface StepCall {
 	id: string;
@@ -54,6 +58,11 @@ export interface StepContext {
 	toolChoice?: ToolChoice;
 	/** Reasoning past this many tokens (Keel's estimate) with no answer or call yet is stopped. */
 	reasoningBound?: number;
+	/**
+	 * A call whose arguments are complete while the stream goes on (one JSON object: nothing valid
+	 * can follow it), in stream order with its position; the step's calls may still differ from it.
+	 */
+	onCallComplete?(call: StepCall, index: number): void;
 }
 
 /**
@@ -117,6 +126,8 @@ class StreamedResponse {
 	/** Per streamed call, the argument characters that arrived, and the start a card shows once they are many. */
 	private readonly _argumentChars = new Map<number, number>();
 	private readonly _cardHead = new Map<number, string>();
+	/** Per streamed call, its argument text while it is small enough to watch for its end (undefined past that, or once told). */
+	private readonly _watched = new Map<number, string | undefined>();
 	private readonly _calls: StepCall[] = [];
 	private _finishReason = 'stop';
 	private _usage: TokenUsage | undefined;
@@ -158,6 +169,7 @@ class StreamedResponse {
 				if (this._streamedArguments(event.index, card, event.argumentsDelta)) {
 					this._ctx.emit({ type: 'toolCallUpdated', turnId: this._ctx.turnId, call: { ...card } });
 				}
+				this._watchForEnd(event.index, card, event.argumentsDelta);
 				break;
 			}
 			case 'toolCall': {
@@ -249,6 +261,30 @@ class StreamedResponse {
 		}
 		card.argumentsText = `${this._cardHead.get(index)}\n… ${(total - CARD_ARGUMENT_CHARS).toLocaleString('en-US')} more characters so far`;
 		return true;
+	}
+
+	/**
+	 * Tells onCallComplete once a call's arguments are one complete JSON object. Parsed only when
+	 * the text could be one (it ends in "}"), and only while it is small: a read's arguments are.
+	 */
+	private _watchForEnd(index: number, card: ToolCallState, delta: string): void {
+		const sofar = this._watched.has(index) ? this._watched.get(index) : '';
+		if (sofar === undefined || !this._ctx.onCallComplete) {
+			return;
+		}
+		const text = sofar + delta;
+		if (text.length > WATCHED_ARGUMENT_CHARS) {
+			this._watched.set(index, undefined);
+			return;
+		}
+		this._watched.set(index, text);
+		if (!card.name || !text.trimEnd().endsWith('}')) {
+			return;
+		}
+		if (isRecord(tryParseJson(text))) {
+			this._watched.set(index, undefined);
+			this._ctx.onCallComplete({ id: card.id, name: card.name, rawArguments: text }, index);
+		}
 	}
 
 	private _cardFor(index: number, id?: string, name?: string): ToolCallState {

@@ -3,11 +3,11 @@ import type { CanonicalMessage } from '../../llm/canonical';
 import type { TokenUsage } from '../../llm/chatModel';
 import { expectedPrefill } from './sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
-import type { StepOutput } from './modelStep';
+import type { StepContext, StepOutput } from './modelStep';
+import type { EarlyCalls } from './earlyCalls';
 import { simplerTools } from '../toolPolicy/toolSelection';
 import type { ToolChoice } from '../../llm/chatModel';
 import { afterForcedRequest, forcingRefused } from './forcedPhase';
-import { joinContinuation } from '../recovery/review/continuation';
 import {
 	appendMessage,
 	endTurn,
@@ -20,7 +20,7 @@ import {
 } from './turnState';
 
 /** Builds a step's request; `squeeze` asks for a smaller one after the server said it was too long. */
-export type Planner = (squeeze: boolean) => RequestPlan;
+export type Planner = (squeeze: boolean, fitTo?: number) => RequestPlan;
 
 /**
  * Phase: a new step begins. What is offered is decided again (the tool policy may have blocked
@@ -32,12 +32,12 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 	if (ctx.toolState && state.step > 1) {
 		state.offered = ctx.toolState.offer(state.offerable);
 	}
-	if (state.nudge?.text) {
+	if (state.nudge) {
 		// Kept where it was sent: the next request still starts with this one.
 		appendMessage(state, ctx, { kind: 'system', content: state.nudge.text });
 	}
 	// Read when called, not now: recovery may re-plan after the reasoning was refused or to squeeze.
-	const plan: Planner = squeeze => planMessages(state, ctx, squeeze);
+	const plan: Planner = (squeeze, fitTo) => planMessages(state, ctx, squeeze, undefined, fitTo);
 	if (state.guards.overBudget(plan(false))) {
 		return failTurn(
 			ctx,
@@ -56,21 +56,19 @@ export function planMessages(
 	squeeze: boolean,
 	// The second re-ask asks for the call as text: that one request goes without native tools.
 	textMode = state.mode.mode === 'text' || state.nudge?.textMode === true,
+	fitTo?: number,
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
 	const offered = ctx.memory.simplerTools
-		? simplerTools(state.offered, ctx.options.registry, messages, ctx.memory.selection)
+		? simplerTools(state.offered, ctx.options.registry, messages)
 		: state.offered;
-	// A cut call to be continued goes last, as the model's own open message, in this request only.
-	const continuation: CanonicalMessage[] = state.nudge?.continuation
-		? [{ kind: 'assistant', content: state.nudge.continuation }]
-		: [];
 	return state.guards.plan(
 		ctx.memory.systemPrompt ?? ctx.options.systemPrompt,
-		[...(state.sendReasoning ? messages : withoutReasoning(messages)), ...continuation],
+		state.sendReasoning ? messages : withoutReasoning(messages),
 		offered,
 		textMode,
 		squeeze,
+		fitTo,
 	);
 }
 
@@ -79,7 +77,12 @@ export function planMessages(
  * goes with this request only. A request that fails for good ends the turn, keeping what the
  * user already saw.
  */
-export async function requestModel(state: TurnState, ctx: TurnContext, plan: Planner): Promise<StepOutput | TurnEnd> {
+export async function requestModel(
+	state: TurnState,
+	ctx: TurnContext,
+	plan: Planner,
+	early?: EarlyCalls,
+): Promise<StepOutput | TurnEnd> {
 	const force = state.nudge?.force;
 	const result = await sendRequest(
 		state,
@@ -89,12 +92,9 @@ export async function requestModel(state: TurnState, ctx: TurnContext, plan: Pla
 		state.nudge?.avoidRepetition,
 		state.nudge?.noThinking,
 		force,
+		early && ((call, index) => early.start(call, index)),
 	);
-	const continuation = state.nudge?.continuation;
 	state.nudge = undefined;
-	if (result.ok && continuation) {
-		return continued(ctx, state, continuation, result.output);
-	}
 	if (result.ok) {
 		return force ? afterForcedRequest(state, ctx, force, result.output) : result.output;
 	}
@@ -118,6 +118,7 @@ export function sendRequest(
 	avoidRepetition?: boolean,
 	noThinking?: boolean,
 	toolChoice?: ToolChoice,
+	onCallComplete?: StepContext['onCallComplete'],
 ): Promise<RequestResult> {
 	const budget = ctx.settings.reasoningBudget;
 	// A server that takes the budget ends the reasoning itself; Keel's own stop is then only a net far above it.
@@ -146,6 +147,7 @@ export function sendRequest(
 		},
 		reasoningBound: ctx.settings.enabled && budget > 0 ? (takesBudget ? budget * 2 : budget) : undefined,
 		toolChoice,
+		onCallComplete,
 		onReasoningRefused: () => {
 			const was = state.sendReasoning;
 			state.sendReasoning = false;
@@ -159,23 +161,10 @@ export function sendRequest(
 			}
 			ctx.memory.simplerTools = true;
 			const messages = [...state.history, ...state.added];
-			const after = simplerTools(state.offered, ctx.options.registry, messages, ctx.memory.selection).length;
+			const after = simplerTools(state.offered, ctx.options.registry, messages).length;
 			return { before: state.offered.length, after };
 		},
 	});
-}
-
-/** The rest of a cut call joined to it where the server continued it; the chat shows the call, not its halves. */
-function continued(ctx: TurnContext, state: TurnState, prefix: string, output: StepOutput): StepOutput {
-	const joined = joinContinuation(prefix, output, ctx.options.registry, state.offered);
-	ctx.notice(
-		'info',
-		'truncatedCall',
-		joined.continued
-			? 'The server continued the cut call from where it stopped; the call is complete.'
-			: 'The server started a new reply instead of continuing the cut call; it is read as it came.',
-	);
-	return joined.output;
 }
 
 function switchToTextMode(state: TurnState, ctx: TurnContext, why: string): boolean {

@@ -1,11 +1,12 @@
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { ImagePart } from '../../llm/imageParts';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
-import { runCalls } from './callsPhase';
-import { accountUsage, planRequest, requestModel } from './requestPhase';
+import { earlyCalls, runCalls } from './callsPhase';
+import type { EarlyCalls } from './earlyCalls';
+import { accountUsage, planRequest, requestModel, type Planner } from './requestPhase';
 import { appendAnswer, REASK, reviewStep } from './reviewPhase';
 import { stopAfterCalls, stopWhenAnswered } from './stopPhase';
-import { askServer } from './serverWindow';
+import { askServer } from '../guards/serverWindow';
 import {
 	finishTurn,
 	isTurnEnd,
@@ -45,27 +46,44 @@ async function runSteps(state: TurnState, ctx: TurnContext): Promise<TurnEnd> {
 		if (isTurnEnd(plan)) {
 			return plan;
 		}
-		const response = await requestModel(state, ctx, plan);
-		if (isTurnEnd(response)) {
-			return response;
-		}
-		accountUsage(state, ctx, response);
-		const output = reviewStep(state, ctx, response);
-		if (output === REASK) {
-			continue;
-		}
-		if (isTurnEnd(output)) {
-			return output;
-		}
-		appendAnswer(state, ctx, output);
-		const answered = await stopWhenAnswered(state, ctx, output.calls.length);
-		if (answered) {
-			return answered;
-		}
-		await runCalls(state, ctx, output);
-		const stopped = await stopAfterCalls(state, ctx, output.calls.length);
-		if (stopped) {
-			return stopped;
+		// Reads whose arguments are complete start while the model still streams (earlyCalls.ts).
+		const early = earlyCalls(state, ctx);
+		try {
+			const end = await runStep(state, ctx, plan, early);
+			if (end) {
+				return end;
+			}
+		} finally {
+			// A response asked again, cut, or ended by a stop: what it started early is not run.
+			early?.drop();
 		}
 	}
+}
+
+/** One model request and its calls; undefined when the turn goes on to the next request. */
+async function runStep(
+	state: TurnState,
+	ctx: TurnContext,
+	plan: Planner,
+	early: EarlyCalls | undefined,
+): Promise<TurnEnd | undefined> {
+	const response = await requestModel(state, ctx, plan, early);
+	if (isTurnEnd(response)) {
+		return response;
+	}
+	accountUsage(state, ctx, response);
+	const output = reviewStep(state, ctx, response);
+	if (output === REASK) {
+		return undefined;
+	}
+	if (isTurnEnd(output)) {
+		return output;
+	}
+	appendAnswer(state, ctx, output);
+	const answered = await stopWhenAnswered(state, ctx, output.calls.length);
+	if (answered) {
+		return answered;
+	}
+	await runCalls(state, ctx, output, early?.claim(output.calls));
+	return stopAfterCalls(state, ctx, output.calls.length);
 }

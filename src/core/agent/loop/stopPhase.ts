@@ -138,7 +138,9 @@ async function wrapUp(state: TurnState, ctx: TurnContext): Promise<void> {
 	// The same tools as every other request (a request without them would be read again from
 	// the start); the note says none will run, and any call in the answer is ignored.
 	appendMessage(state, ctx, { kind: 'system', content: stepLimitNote(step) });
-	const wrapUp = await sendRequest(state, ctx, step + 1, squeeze => planMessages(state, ctx, squeeze));
+	const wrapUp = await sendRequest(state, ctx, step + 1, (squeeze, fitTo) =>
+		planMessages(state, ctx, squeeze, undefined, fitTo),
+	);
 	if (wrapUp.ok && wrapUp.output.text.trim()) {
 		appendMessage(state, ctx, { kind: 'assistant', content: wrapUp.output.text });
 	}

@@ -9,6 +9,7 @@ import type { Approver } from '../approval/approvalGate';
 import { decidePermission, type ApprovalSettings } from '../approval/approvalPolicy';
 import { approveCall } from '../approval/callApproval';
 import type { AgentEvent, ToolCallState } from '../events';
+import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
@@ -18,6 +19,8 @@ import { onAbort } from '../../util/abort';
 export interface ToolRunContext {
 	turnId: string;
 	registry: ToolRegistry;
+	/** The session's tool policy: refuses blocked calls, prepares arguments, counts failures. */
+	toolPolicy?: ToolPolicy;
 	approvals: Approver | undefined;
 	approvalSettings: ApprovalSettings;
 	workspace: Workspace;
@@ -34,28 +37,36 @@ export interface ToolRunContext {
 
 /**
  * Validate → policy → approval → execute, for one call. Never throws: every outcome, a
- * denial or a crash included, becomes a result the model reads.
+ * denial or a crash included, becomes a result the model reads. `ahead` is the same call
+ * started before its turn (runAhead): its preparation and execution are taken from there, and
+ * everything that depends on the calls before it (the policy's refusal, the approval, the
+ * result the card and the policy record) is decided here, in call order, as if it ran now.
  */
-export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<ToolResultData> {
-	const policy = ctx.registry.policy?.session(ctx.sessionId ?? '');
-	const card = new ToolCard(call, ctx.turnId, ctx.emit, policy);
+export async function runToolCall(call: StepCall, ctx: ToolRunContext, ahead?: AheadRun): Promise<ToolResultData> {
+	const policy = ctx.toolPolicy?.session(ctx.sessionId ?? '');
 	const refusal = policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name)));
-	if (refusal) {
-		return card.fail(refusal, 'blocked');
-	}
 	const oversized = droppedArgumentChars(call.rawArguments);
-	if (oversized !== undefined) {
-		return card.fail(oversizedMessage(oversized), 'invalidArguments');
+	if (refusal !== undefined || oversized !== undefined) {
+		// What started early is not this call's outcome: it stops, and its card says only this.
+		ahead?.drop();
+		const card = new ToolCard(call, ctx.turnId, ctx.emit, policy);
+		return refusal !== undefined
+			? card.fail(refusal, 'blocked')
+			: card.fail(oversizedMessage(oversized!), 'invalidArguments');
 	}
-	const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
-	const parsed = ctx.registry.parse(call.name, rawArguments);
-	if (!parsed.ok) {
-		return card.fail(parsed.message, parsed.errorKind);
+	const card = ahead?.run.card ?? new ToolCard(call, ctx.turnId, ctx.emit, policy);
+	let run = ahead?.run;
+	if (!run) {
+		const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
+		const parsed = ctx.registry.parse(call.name, rawArguments);
+		if (!parsed.ok) {
+			return card.fail(parsed.message, parsed.errorKind);
+		}
+		run = parsedCall(parsed.tool, parsed.input, ctx, card);
 	}
-	const run = parsedCall(parsed.tool, parsed.input, ctx, card);
-	const looked = await prepareCall(run);
-	if ('result' in looked) {
-		return looked.result;
+	const looked = await (ahead?.looked ?? prepareCall(run));
+	if ('error' in looked) {
+		return failedWith(run, looked.error);
 	}
 	const refused = await approveCall({
 		id: call.id,
@@ -68,7 +79,90 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext): Promise<
 		card,
 		notice: (level, code, text) => ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text }),
 	});
-	return refused ?? executeCall(run, looked.prepared);
+	return refused ?? finishCall(run, await ((await ahead?.executed) ?? executeCall(run, looked.prepared)));
+}
+
+/** A call started before the calls ahead of it finished: only a read that needs no approval gets this far. */
+export interface AheadRun {
+	run: ParsedCall;
+	looked: Promise<Looked>;
+	/** The execution, when the preparation showed the call runs without asking; undefined otherwise. */
+	executed: Promise<Executed | undefined>;
+	/** Settles when nothing of the call is running any more. */
+	settled: Promise<unknown>;
+	/** The call is not run after all: it is stopped (recorded as abandoned if it goes on) and its card hears no more of it. */
+	drop(): void;
+}
+
+/**
+ * Starts `call` now, beside the calls before it, when it only reads (the tool's declared effect,
+ * or what the tool proves of this call: `readsOnly`), passes validation, is not refused by the
+ * session's policy, and (once prepared) needs no approval. Undefined when it must wait its turn.
+ * Nothing here records an outcome: runToolCall does, in call order.
+ */
+export function runAhead(call: StepCall, ctx: ToolRunContext): AheadRun | undefined {
+	const policy = ctx.toolPolicy?.session(ctx.sessionId ?? '');
+	if (
+		ctx.signal.aborted ||
+		policy?.refuse(call.name, new Set(ctx.registry.list().map(t => t.name))) ||
+		droppedArgumentChars(call.rawArguments) !== undefined
+	) {
+		return undefined;
+	}
+	const rawArguments = policy ? policy.prepareArguments(call.name, call.rawArguments) : call.rawArguments;
+	const parsed = ctx.registry.parse(call.name, rawArguments);
+	if (!parsed.ok || !readsOnly(parsed.tool, parsed.input)) {
+		return undefined;
+	}
+	// Its own Stop (the turn's, or being dropped) and its own voice, which a drop silences.
+	const own = new AbortController();
+	const forwarding = onAbort(ctx.signal, () => own.abort());
+	let heard = true;
+	let spoke = false;
+	const emit = (event: AgentEvent) => {
+		spoke ||= event.type === 'toolCallUpdated';
+		if (heard) ctx.emit(event);
+	};
+	const runCtx: ToolRunContext = { ...ctx, signal: own.signal, emit };
+	const run = parsedCall(parsed.tool, parsed.input, runCtx, new ToolCard(call, ctx.turnId, emit, policy));
+	const looked = prepareCall(run);
+	const executed = looked.then(found =>
+		'prepared' in found &&
+		decidePermission(run.tool, run.input, ctx.approvalSettings, found.prepared).verdict === 'allow'
+			? executeCall(run, found.prepared)
+			: undefined,
+	);
+	const settled = executed.finally(() => forwarding.dispose());
+	return {
+		run,
+		looked,
+		executed,
+		settled,
+		drop: () => {
+			if (heard && spoke) {
+				// The card said it was running: it now says why it stopped (the call's own turn may still run it).
+				const output = 'Stopped: the model changed its reply before this call took its turn.';
+				const state = { ...run.card.state, status: 'cancelled' as const, progress: undefined, output };
+				ctx.emit({ type: 'toolCallUpdated', turnId: ctx.turnId, call: state });
+			}
+			heard = false;
+			own.abort();
+		},
+	};
+}
+
+/** Whether a call started early is the call the step asks for: the same card, tool and arguments. */
+export function isTheStepsCall(a: StepCall, b: StepCall): boolean {
+	return a.id === b.id && a.name === b.name && a.rawArguments === b.rawArguments;
+}
+
+/** Whether this call of `tool` only reads: what it proves of this input, else its declared effect. */
+function readsOnly(tool: ToolDefinition, input: unknown): boolean {
+	try {
+		return tool.readsOnly?.(input) ?? tool.effect === 'read';
+	} catch {
+		return false;
+	}
 }
 
 /** A call whose arguments passed validation, with the card it reports to. */
@@ -109,10 +203,11 @@ function parsedCall(tool: ToolDefinition, input: unknown, ctx: ToolRunContext, c
 	};
 }
 
+type Looked = { prepared: Preparation | undefined } | { error: unknown };
+type Executed = { result: ToolResult } | { error: unknown };
+
 /** Look before asking: resolve paths and compute the diff, so the card shows what will happen. */
-async function prepareCall(
-	run: ParsedCall,
-): Promise<{ prepared: Preparation | undefined } | { result: ToolResultData }> {
+async function prepareCall(run: ParsedCall): Promise<Looked> {
 	const { tool, ctx, card } = run;
 	if (!tool.prepare || (ctx.approvalSettings.trusted === false && tool.effect !== 'read')) {
 		return { prepared: undefined };
@@ -121,7 +216,7 @@ async function prepareCall(
 	try {
 		prepared = await tool.prepare(run.input, run.toolContext());
 	} catch (error) {
-		return { result: failedWith(run, error) };
+		return { error };
 	}
 	card.state.title = prepared.title ?? card.state.title;
 	card.state.caution = prepared.caution;
@@ -143,12 +238,12 @@ async function prepareCall(
 }
 
 /** Runs exactly what was approved (a passing failure of a read or fetch again, toolRetry.ts). */
-async function executeCall(run: ParsedCall, prepared: Preparation | undefined): Promise<ToolResultData> {
+async function executeCall(run: ParsedCall, prepared: Preparation | undefined): Promise<Executed> {
 	const { tool, ctx, card } = run;
 	card.update({ status: 'running' });
 	try {
 		const result = await executeWithRetry(
-			() => raceAbort(tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
+			() => raceAbort(() => tool.execute(run.input, run.toolContext(prepared)), ctx.signal, ctx.abandoned),
 			{
 				name: tool.name,
 				effect: tool.effect,
@@ -159,6 +254,17 @@ async function executeCall(run: ParsedCall, prepared: Preparation | undefined): 
 					ctx.emit({ type: 'notice', turnId: ctx.turnId, level: 'info', code: 'toolRetry', text }),
 			},
 		);
+		return { result };
+	} catch (error) {
+		return { error };
+	}
+}
+
+/** The result the card shows and the model reads. */
+function finishCall(run: ParsedCall, executed: Executed): ToolResultData {
+	const { ctx, card } = run;
+	if ('result' in executed) {
+		const result = executed.result;
 		showShaping(card.state, result);
 		return card.finish({
 			ok: result.ok,
@@ -167,17 +273,16 @@ async function executeCall(run: ParsedCall, prepared: Preparation | undefined): 
 			errorKind: result.ok ? undefined : 'error',
 			fields: result,
 		});
-	} catch (error) {
-		if (ctx.signal.aborted) {
-			return card.finish({
-				ok: false,
-				output: 'The user stopped the turn while this call was running.',
-				status: 'cancelled',
-				errorKind: 'cancelled',
-			});
-		}
-		return failedWith(run, error);
 	}
+	if (ctx.signal.aborted) {
+		return card.finish({
+			ok: false,
+			output: 'The user stopped the turn while this call was running.',
+			status: 'cancelled',
+			errorKind: 'cancelled',
+		});
+	}
+	return failedWith(run, executed.error);
 }
 
 /** What the output shaping did (cache, filter, redaction), for the card. */
@@ -217,11 +322,14 @@ function failedWith(run: ParsedCall, error: unknown): ToolResultData {
 /**
  * A tool that ignores its signal must still not hold the turn once the user pressed Stop; its
  * work goes on the turn's abandoned list so whoever cleans up after the turn can wait for it.
+ * Nothing starts after Stop (a call started early may finish looking only then), so every
+ * execution that outlives the turn is on that list.
  */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
+function raceAbort<T>(start: () => Promise<T>, signal: AbortSignal, abandoned?: Set<Promise<unknown>>): Promise<T> {
 	if (signal.aborted) {
 		return Promise.reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
 	}
+	const promise = start();
 	return new Promise<T>((resolve, reject) => {
 		const stopped = onAbort(signal, () => {
 			abandoned?.add(promise.catch(() => undefined));

@@ -16,7 +16,7 @@ import { SessionMemory } from './sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
-import { windowInForce, type WindowInForce } from './serverWindow';
+import { windowInForce, type WindowInForce } from '../guards/serverWindow';
 import { nineCharId } from '../../llm/wires/wireIds';
 
 /** How a turn ended, as a value: a phase returns it, the loop stops, and finishTurn reports it. */
@@ -47,8 +47,6 @@ export interface Nudge {
 	force?: ToolChoice;
 	/** This one request asks for the answer without thinking, where the server has a switch (reasoning ran away). */
 	noThinking?: boolean;
-	/** This one request ends with this cut call as the model's open message, for the server to continue. */
-	continuation?: string;
 }
 
 /**
@@ -78,8 +76,8 @@ export interface TurnState {
 	shortfalls: number;
 	/** The forced-call rung was used this turn (it is tried once). */
 	forced?: boolean;
-	/** A cut call was sent back to be continued since the last step that gave the loop something to do. */
-	continued?: boolean;
+	/** Times the server paused this turn and it was sent back to continue. */
+	pauses?: number;
 	/** Requests and tokens so far, for the context meter. */
 	readonly usage: { requests: number; tokens: number };
 	/** Native or text-mode tool calls, and the failures that switch between them. */
@@ -102,7 +100,7 @@ export interface TurnContext {
 	readonly model: ChatModel;
 	readonly clock: Clock;
 	readonly random: () => number;
-	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the registry has one. */
+	/** The session's tool policy (anomaly blocks, dependencies, TAFC), when the caller gave one. */
 	readonly toolState: SessionToolState | undefined;
 	/** What the session decided once so its requests extend each other (tools, system prompt, compaction). */
 	readonly memory: SessionMemory;
@@ -143,7 +141,7 @@ export function turnContext(
 			: options.model,
 		clock: options.clock ?? systemClock,
 		random: options.random ?? Math.random,
-		toolState: options.registry.policy?.session(options.sessionId ?? ''),
+		toolState: options.toolPolicy?.session(options.sessionId ?? ''),
 		memory,
 		notice: (level, code, text, notify) => options.emit({ type: 'notice', turnId, level, code, text, notify }),
 		abandoned: new Set(),

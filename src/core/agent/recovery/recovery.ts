@@ -1,57 +1,16 @@
 import type { NoticeCode } from '../noticeCodes';
 import { AgentError, toAgentError } from '../../errors';
-import type { CanonicalMessage } from '../../llm/canonical';
-import type { ChatModel, ChatRequest, ToolChoice, ToolSpec } from '../../llm/chatModel';
+import type { ChatModel, ChatRequest } from '../../llm/chatModel';
 import { forcedTools } from './review/forcedCall';
-import type { Clock } from '../../ports';
-import type { ToolRegistry } from '../../tools/registry';
 import { classifyFailure } from './failures/failureTable';
 import { estimateTokens } from '../guards/guards';
-import { runModelStep, type StepContext, type StepOutput } from '../loop/modelStep';
+import { runModelStep } from '../loop/modelStep';
 import type { RecoverySettings } from './recoverySettings';
-import type { RetryBudget } from './failures/retryBudget';
 import { handleFailure, type Attempt } from './failures/failureActions';
+import type { RecoveryContext, RequestPlan, RequestResult } from './recoveryContext';
 
-export { reflectionText } from './failures/failureActions';
-
-export interface RequestPlan {
-	messages: CanonicalMessage[];
-	tools: readonly ToolSpec[];
-}
-
-export interface RecoveryContext extends Omit<StepContext, 'messages' | 'tools' | 'onPartialText'> {
-	settings: RecoverySettings;
-	clock: Clock;
-	random(): number;
-	budget: RetryBudget;
-	registry: ToolRegistry;
-	/** Tools offered this step (also in text mode, where none are sent natively). */
-	offered: readonly ToolSpec[];
-	/** Builds the request; `squeeze` asks for a smaller one after a context overflow. */
-	plan(squeeze: boolean): RequestPlan;
-	/** A native tool-calling failure the server reported (feeds the auto → text switch). */
-	onNativeFailure(): void;
-	/** The server takes no native tools for this model: switch to text mode; false when already there. */
-	onToolsUnsupported(why: string): boolean;
-	/** Sampling that breaks repetition (the re-ask after degenerate output). */
-	avoidRepetition?: boolean;
-	/** The server is asked to hold the model to a call (the last rung after the re-asks). */
-	toolChoice?: ToolChoice;
-	/** What every request of this step carries besides its messages: the window, the reasoning budget or switch. */
-	request?: Pick<ChatRequest, 'contextWindow' | 'reasoning' | 'keepReasoning'>;
-	/** The server refused reasoning sent back: stop sending it; false when it was already off. */
-	onReasoningRefused?(): boolean;
-	/** Keeps a correction in the history where it was sent, so later requests extend this one. */
-	onCorrection?(text: string): void;
-	/**
-	 * The server could not compile the tool schemas: later requests of the session carry fewer
-	 * tools in their simplest form. The counts before and after; undefined when they already did.
-	 */
-	onToolSchemaRefused?(): { before: number; after: number } | undefined;
-}
-
-export type RequestResult =
-	{ ok: true; output: StepOutput } | { ok: false; error: AgentError; partial: string; forceRefused?: boolean };
+// The contract of a request with recovery, in a file of its own so each failure's action can name it too.
+export type { RecoveryContext, RequestPlan, RequestResult } from './recoveryContext';
 
 /**
  * One model request with layers R1–R3 around it: backoff on transient failures, replay of
@@ -69,7 +28,7 @@ export async function requestWithRecovery(ctx: RecoveryContext): Promise<Request
 			return { ok: false, error: new AgentError('cancelled', 'Stopped.'), partial: '' };
 		}
 		let partial = '';
-		const plan = ctx.plan(attempt.squeeze);
+		const plan = ctx.plan(attempt.squeeze, attempt.squeezeTo);
 		const maxTokens = tokensLeft(ctx.settings, plan, attempt.outputCap);
 		try {
 			const output = await runModelStep({

@@ -1,8 +1,8 @@
 /**
  * What the tool system decides per session, around the loop: which tools are offered
  * (anomaly blocks, dependencies, TAFC schemas), which calls are refused before they run,
- * and how a failure is classified. The host attaches one to the registry
- * (`registry.policy`); without it the loop behaves as before.
+ * and how a failure is classified. The host's tool system keeps one and hands it to each
+ * session with the registry (`AgentOptions.toolPolicy`); without it the loop behaves as before.
  */
 import type { ToolSpec } from '../../llm/chatModel';
 import { AnomalyGuard, defaultAnomalySettings, type AnomalySettings } from './anomalyGuard';

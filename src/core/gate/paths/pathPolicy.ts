@@ -3,7 +3,7 @@
  * looking. Globs are matched case-insensitively (CVE-2025-59944 bypassed a protected-file
  * check with a different case) against the path as asked AND its canonical form.
  */
-import { linearGlob } from '../../patterns/linearGlob';
+import { linearGlob, linearGlobUnion } from '../../patterns/linearGlob';
 import { UnsupportedPattern } from '../../patterns/linearRegex';
 
 export interface PathPolicy {
@@ -118,21 +118,41 @@ function matcher(glob: string, unrunnable: boolean): (path: string) => boolean {
  * are compared in one Unicode normal form (NFC): a name stored decomposed (NFD, as macOS file
  * systems may hand it back) is the same name as the composed one a glob was typed with.
  */
-function globMatches(glob: string, path: string, unrunnable = true): boolean {
+export function globMatches(glob: string, path: string, unrunnable = true): boolean {
 	const match = matcher(glob.normalize('NFC'), unrunnable);
 	const name = path.normalize('NFC');
 	return name !== '' && (match(name) || match(`x/${name}`));
 }
 
-export function isDeniedRead(path: string, policy: PathPolicy): boolean {
-	return (
-		policy.denyRead.some(glob => globMatches(glob, path)) &&
-		!policy.allowRead.some(glob => globMatches(glob, path, false))
+/**
+ * `globs.some(glob => globMatches(glob, path, unrunnable))`, with the list matched as one
+ * program when it can be (linearGlobUnion): every file of a restore or a listing is checked
+ * against every glob, and one pass per path instead of one per glob keeps that cheap.
+ */
+export function someGlobMatches(globs: readonly string[], path: string, unrunnable = true): boolean {
+	const union = linearGlobUnion(
+		globs.map(glob => glob.normalize('NFC')),
+		{ nocase: true },
 	);
+	if (!union) {
+		return globs.some(glob => globMatches(glob, path, unrunnable));
+	}
+	const name = path.normalize('NFC');
+	return name !== '' && (union(name) || union(`x/${name}`));
+}
+
+export function isDeniedRead(path: string, policy: PathPolicy): boolean {
+	return someGlobMatches(policy.denyRead, path) && !someGlobMatches(policy.allowRead, path, false);
 }
 
 /** The reason a write to `path` must always ask, or undefined. */
 export function isProtectedPath(path: string, policy: PathPolicy): string | undefined {
+	// Most paths match nothing: one pass over each list says so; a hit is then named glob by glob.
+	const globs = PROTECTED_PATHS.map(p => p.glob);
+	const protectedHit = someGlobMatches(globs, path) || someGlobMatches(globs, `${path}/x`);
+	if (!protectedHit && !someGlobMatches(policy.alwaysAsk, path)) {
+		return undefined;
+	}
 	const hit = PROTECTED_PATHS.find(p => globMatches(p.glob, path) || globMatches(p.glob, `${path}/x`));
 	if (hit) {
 		return hit.reason;

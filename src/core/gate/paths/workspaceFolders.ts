@@ -12,6 +12,12 @@
  */
 import type { FileStat, FileType, Workspace } from '../../ports';
 
+/**
+ * Where the sandbox mounts the workspace: one folder at this path, several at `<path>/<name>`
+ * with the names below, so a command's absolute path under it names a workspace path.
+ */
+export const WORKSPACE_MOUNT = '/workspace';
+
 export interface WorkspaceFolderRef {
 	/** The path segment that addresses this folder: unique among the workspace's folders. */
 	name: string;

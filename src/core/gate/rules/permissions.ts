@@ -17,7 +17,7 @@
  */
 import { linearGlob } from '../../patterns/linearGlob';
 import { linearRegex, quoteLiteral, UnsupportedPattern } from '../../patterns/linearRegex';
-import type { Preparation, Subject, ToolDefinition } from '../../tools/defineTool';
+import type { PreparedSubjects, RuledTool, Subject } from './subjects';
 import { defaultPathPolicy, isDeniedRead, isProtectedPath } from '../paths/pathPolicy';
 import { normalizeWorkspacePath } from '../paths/paths';
 import { matchCommandRule, splitCommandLine } from '../../shell/shellRules';
@@ -63,7 +63,7 @@ interface Candidates {
 	commandRule?: string;
 }
 
-function candidates(subjects: Subject[], prepared: Preparation | undefined): Candidates {
+function candidates(subjects: Subject[], prepared: PreparedSubjects | undefined): Candidates {
 	const out: Candidates = { list: [] };
 	let commandForms = 0;
 	for (const subject of subjects) {
@@ -230,7 +230,7 @@ export const UNTRUSTED_REFUSAL =
 /** The refused card's own line in Restricted Mode; the chat's notice says the rest, once. */
 export const UNTRUSTED_CARD_REASON = 'Refused: this folder is in Restricted Mode (not trusted).';
 
-export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trusted: boolean): boolean {
+export function toolOffered(tool: RuledTool, rules: PermissionRule[], trusted: boolean): boolean {
 	if (!trusted && tool.effect !== 'read') {
 		return false;
 	}
@@ -240,9 +240,9 @@ export function toolOffered(tool: ToolDefinition, rules: PermissionRule[], trust
 }
 
 export function evaluatePermissions(
-	tool: ToolDefinition,
+	tool: RuledTool,
 	input: unknown,
-	options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: Preparation },
+	options: { rules: PermissionRule[]; autoApprove: boolean; trusted: boolean; prepared?: PreparedSubjects },
 ): PermissionVerdict {
 	if (!options.trusted && tool.effect !== 'read') {
 		return {
@@ -251,7 +251,7 @@ export function evaluatePermissions(
 			cardReason: UNTRUSTED_CARD_REASON,
 		};
 	}
-	const subjects = tool.subjects?.(input as never) ?? [];
+	const subjects = tool.subjects?.(input) ?? [];
 	const { list, opaque, commandRule } = candidates(subjects, options.prepared);
 	const applicable = options.rules.filter(rule => rule.tool === tool.name || rule.tool === '*');
 	const hit = (action: RuleAction) =>
@@ -296,7 +296,7 @@ export function evaluatePermissions(
  * values, or command lines with several commands, get no shortcut.
  */
 function suggestRule(
-	tool: ToolDefinition,
+	tool: RuledTool,
 	subjects: Subject[],
 	commandRule: string | undefined,
 ): PermissionRule | undefined {

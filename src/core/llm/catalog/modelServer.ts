@@ -46,8 +46,8 @@ export class HttpModelServer implements ModelServer {
 	}
 
 	unreachable(silentSeconds: number): AgentError {
-		const { baseUrl, model, provider } = this._at;
-		const advice = describeModelFailure({ connection: true }, { baseUrl, model, provider });
+		const { baseUrl, model, provider, remote } = this._at;
+		const advice = describeModelFailure({ connection: true }, { baseUrl, model, provider, remote });
 		return new AgentError(
 			'modelUnreachable',
 			`${advice.message} The request had waited ${silentSeconds} s for its first token, then ${this._livenessUrl()} stopped answering.`,

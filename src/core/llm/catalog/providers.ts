@@ -4,8 +4,9 @@ import { OllamaChatModel } from '../wires/ollama/ollamaChatModel';
 import { OpenAIChatModel } from '../wires/openai/openaiChatModel';
 import { HttpModelServer } from './modelServer';
 
-export type ProviderKind = 'ollama' | 'llamacpp' | 'lmstudio' | 'zai' | 'openai' | 'anthropic' | 'custom';
-export type WireKind = 'openai' | 'ollama' | 'anthropic';
+import type { ProviderKind, WireKind } from './providerKinds';
+
+export type { ProviderKind, WireKind };
 
 export interface ProviderPreset {
 	kind: ProviderKind;
@@ -129,10 +130,16 @@ export function inferProvider(baseUrl: string): ProviderKind {
 	return 'custom';
 }
 
+/** Where Keel itself runs, as the host knows it: the remote window's name, when there is one. */
+export interface KeelPlace {
+	remote?: string;
+}
+
 export function createChatModel(
 	resolved: ResolvedProvider,
 	apiKey: string | undefined,
 	fetchImpl?: typeof fetch,
+	place: KeelPlace = {},
 ): ChatModel {
 	const server = new HttpModelServer(
 		{
@@ -140,6 +147,7 @@ export function createChatModel(
 			wire: resolved.preset.wire,
 			baseUrl: resolved.baseUrl,
 			model: resolved.model,
+			remote: place.remote,
 		},
 		{ fetch: fetchImpl, apiKey },
 	);
@@ -147,6 +155,7 @@ export function createChatModel(
 		provider: resolved.preset.kind,
 		baseUrl: resolved.baseUrl,
 		model: resolved.model,
+		remote: place.remote,
 		timeoutMs: resolved.timeoutMs,
 		maxOutputTokens: resolved.maxOutputTokens,
 		fetch: fetchImpl,

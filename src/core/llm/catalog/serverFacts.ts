@@ -1,6 +1,6 @@
 import type { ServerFacts, ServerKind } from '../chatModel';
 import { ollamaRoot } from '../wires/ollama/ollamaChatModel';
-import type { ProviderKind, WireKind } from './providers';
+import type { ProviderKind, WireKind } from './providerKinds';
 
 /**
  * What a server says about the window it runs, read from its own endpoints. The window a model
@@ -18,6 +18,8 @@ export interface ServerAddress {
 	wire: WireKind;
 	baseUrl: string;
 	model: string;
+	/** The remote window Keel runs in, if any (EndpointInfo.remote). */
+	remote?: string;
 }
 
 /** Cloud endpoints run the window they document; nothing to ask. */

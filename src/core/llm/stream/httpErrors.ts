@@ -1,4 +1,5 @@
 import { AgentError } from '../../errors';
+import { remoteLoopbackHint } from './remoteHints';
 import { serverHints, type ServerHints } from './serverHints';
 
 /** What we know about a failed model request, independent of which SDK raised it. */
@@ -15,6 +16,11 @@ export interface EndpointInfo {
 	model: string;
 	/** keel.model.provider as resolved: which server's advice the error gives. */
 	provider?: string;
+	/**
+	 * The remote Keel runs in (VS Code's remoteName: ssh-remote, wsl, dev-container, …), told by
+	 * the host; absent in a local window. A loopback address is then that remote machine.
+	 */
+	remote?: string;
 }
 
 /**
@@ -25,9 +31,10 @@ export function describeModelFailure(failure: ModelFailure, endpoint: EndpointIn
 	const { status, body = '' } = failure;
 	const details = { status, body, headers: failure.headers };
 	if (failure.connection) {
+		const remote = remoteLoopbackHint(endpoint.baseUrl, endpoint.remote);
 		return new AgentError(
 			'modelUnreachable',
-			`No model server answered at ${endpoint.baseUrl} — ${hintsFor(endpoint).start}.`,
+			`No model server answered at ${endpoint.baseUrl} — ${hintsFor(endpoint).start}.${remote ? ` ${remote}` : ''}`,
 			details,
 		);
 	}

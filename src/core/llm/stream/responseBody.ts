@@ -1,4 +1,6 @@
 import { createParser } from 'eventsource-parser';
+import { tryParseJson } from '../../util/json';
+import { payloadError } from './payloadError';
 
 /** One unit of a streamed response: an SSE event, or a line that was not SSE at all (a raw JSON error, a proxy's text). */
 export type WireFrame = { kind: 'event'; event?: string; data: string } | { kind: 'raw'; line: string };
@@ -84,7 +86,7 @@ export async function* sseFrames(
 		onComment: comments ? () => pending.push({ kind: 'comment' }) : undefined,
 		onError: error => {
 			if (error.type === 'unknown-field' && error.line !== undefined) {
-				pending.push({ kind: 'raw', line: error.line });
+				pending.push(fieldFrame(error.line));
 			}
 		},
 	});
@@ -94,6 +96,22 @@ export async function* sseFrames(
 	}
 	parser.reset({ consume: true });
 	yield* pending.splice(0);
+}
+
+/**
+ * A line in a field SSE does not define. When its value is an error object (llama-server sends
+ * its context error on an `error:` line in a 200 stream), it is an error event whatever the
+ * field is called; any other line reaches the reader raw.
+ */
+function fieldFrame(line: string): WireFrame {
+	const field = /^\s*([A-Za-z_][\w-]*)\s*:\s?([\s\S]*)$/.exec(line);
+	if (field) {
+		const value = tryParseJson(field[2].trim());
+		if (payloadError(value) || (/error/i.test(field[1]) && value !== undefined && typeof value === 'object')) {
+			return { kind: 'event', event: 'error', data: field[2].trim() };
+		}
+	}
+	return { kind: 'raw', line };
 }
 
 /** Lines of an NDJSON body (Ollama); a torn last line waits for the rest, blank lines are skipped. */

@@ -11,7 +11,14 @@ export interface AssembledCall {
 	rawArguments: string;
 }
 
-type Delta = { index?: number; id?: string | null; function?: { name?: string | null; arguments?: unknown } | null };
+/** A call's parts, under `function` (OpenAI) or beside it (some gateways), with or without an id or an index. */
+type Delta = {
+	index?: number;
+	id?: string | null;
+	name?: string | null;
+	arguments?: unknown;
+	function?: { name?: string | null; arguments?: unknown } | null;
+};
 
 /**
  * What is known of a call's arguments so far without reading them again: a long call arrives in
@@ -36,9 +43,11 @@ export class ToolCallAssembler {
 	private readonly _shapes = new Map<AssembledCall, CallShape>();
 
 	/** Adds one delta; returns the call it belongs to and the argument text it added (none for a re-send). */
-	add(delta: Delta, fallbackIndex: number): { call: AssembledCall; appended: string } {
+	add(wireDelta: Delta, fallbackIndex: number): { call: AssembledCall; appended: string } {
+		const delta = normalised(wireDelta);
 		const wireIndex = typeof delta.index === 'number' ? delta.index : fallbackIndex;
-		const args = argumentsText(delta.function?.arguments);
+		const rawArgs = delta.function?.arguments;
+		const args = argumentsText(rawArgs);
 		const argsObject = isObjectJson(args);
 		const byId = delta.id ? [...this._calls.values()].find(call => call.id === delta.id) : undefined;
 		const slot = this._slots.get(wireIndex) ?? wireIndex;
@@ -58,13 +67,33 @@ export class ToolCallAssembler {
 		if (delta.function?.name && !call.name) {
 			call.name = delta.function.name;
 		}
-		let appended = '';
-		if (args && !(argsObject && this._isResent(call, args))) {
-			const replaces = argsObject && this._isObject(call);
-			appended = replaces ? '' : args;
-			this._append(call, args, replaces);
+		return { call, appended: this._reconcile(call, args, argsObject, isPlainObject(rawArgs)) };
+	}
+
+	/**
+	 * Adds a piece of arguments by what it holds, whatever shape the server streams them in: a
+	 * string piece is appended; a piece that starts with the whole text so far is that text
+	 * grown (servers that resend the accumulated arguments) and replaces it; an exact repeat of
+	 * a complete object is dropped; an object sent as an object after an object is merged key by
+	 * key (servers that stream arguments as partial objects). Returns the text added.
+	 */
+	private _reconcile(call: AssembledCall, args: string, argsObject: boolean, objectValued: boolean): string {
+		if (!args || (argsObject && this._isResent(call, args))) {
+			return '';
 		}
-		return { call, appended };
+		const current = call.rawArguments;
+		if (current && args.length > current.length && args.startsWith(current)) {
+			this._append(call, args, true);
+			this._shape(call).object = undefined;
+			return args.slice(current.length);
+		}
+		if (argsObject && this._isObject(call)) {
+			const merged = objectValued ? mergeObjects(JSON.parse(current), JSON.parse(args)) : args;
+			this._append(call, typeof merged === 'string' ? merged : JSON.stringify(merged), true);
+			return '';
+		}
+		this._append(call, args, false);
+		return args;
 	}
 
 	/** Calls in index order; a missing id is generated so results can still be matched. */
@@ -135,8 +164,43 @@ export class ToolCallAssembler {
 		if (!this._isObject(call)) {
 			return false;
 		}
-		return renamed || (argsObject && !this._isResent(call, args));
+		// Arguments alone, as an object after an object, continue the call (merged); with the name again they are a whole second call.
+		return renamed || (argsObject && !!delta.function?.name && !this._isResent(call, args));
 	}
+}
+
+/** The call's name and arguments read under `function` or beside it. */
+function normalised(delta: Delta): Delta {
+	const fn = delta.function && typeof delta.function === 'object' ? delta.function : {};
+	return {
+		index: delta.index,
+		id: delta.id,
+		function: { name: fn.name ?? delta.name, arguments: fn.arguments ?? delta.arguments },
+	};
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Two partial argument objects as one: new keys are added; for a key in both, a string that
+ * starts with the one held replaces it, another string is appended to it, an object is merged
+ * in turn, and any other value replaces the one held.
+ */
+function mergeObjects(held: Record<string, unknown>, incoming: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...held };
+	for (const [key, value] of Object.entries(incoming)) {
+		const old = out[key];
+		if (typeof old === 'string' && typeof value === 'string') {
+			out[key] = value.startsWith(old) ? value : old + value;
+		} else if (isPlainObject(old) && isPlainObject(value)) {
+			out[key] = mergeObjects(old, value);
+		} else {
+			out[key] = value;
+		}
+	}
+	return out;
 }
 
 /** Arguments as text; some servers send them as an object, not as JSON text. */

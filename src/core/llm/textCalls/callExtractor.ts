@@ -1,3 +1,12 @@
+/**
+ * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
+ * a fence, an orphan closing tag, nothing) and however its arguments are written (a JSON object
+ * under any key, a JSON string of JSON, `{"tool": {…}}`, Python call syntax, `key=value`
+ * pairs, XML-ish elements, attributes), a call is found from its anchor: the name of an
+ * offered tool, followed or enclosed by arguments its schema can read. A name with no
+ * arguments readable after it is only a mention. Validation and intent (is it an example,
+ * a mention inside a sentence?) are decided by the caller (callJudge.ts).
+ */
 import {
 	readAttributes,
 	readJsonArgs,
@@ -8,41 +17,7 @@ import {
 } from './argumentReaders';
 import { jsonCallsAt } from './jsonCalls';
 import { escapeRegExp, jsonSpans, widenOverMarkup } from './textScan';
-
-/**
- * The general extractor of calls written as text. Whatever wraps a call (a tag, a token pair,
- * a fence, an orphan closing tag, nothing) and however its arguments are written (a JSON object
- * under any key, a JSON string of JSON, `{"tool": {…}}`, Python call syntax, `key=value`
- * pairs, XML-ish elements, attributes), a call is found from its anchor: the name of an
- * offered tool, followed or enclosed by arguments its schema can read. A name with no
- * arguments readable after it is only a mention. Validation and intent (is it an example,
- * a mention inside a sentence?) are decided by the caller (callJudge.ts).
- */
-export interface OfferedTool {
-	name: string;
-	parameters: Record<string, unknown>;
-}
-
-export interface Candidate {
-	name: string;
-	/** Parsed arguments (values from text encodings are strings until the schema coerces them). */
-	args?: Record<string, unknown>;
-	/** The arguments as text, when a dialect parser read them and they are not an object. */
-	raw?: string;
-	/** Why it cannot run as written: cut off, or named in a call position with nothing after it. */
-	problem?: { kind: 'incomplete' | 'empty'; detail: string };
-	/** The call's extent in the text, widened over the wrapper around it. */
-	start: number;
-	end: number;
-	/** The call itself, before widening: two calls whose wrappers touch share markup, not text. */
-	core?: [number, number];
-	/** The call stood in a wrapper (tag, token, bracket, fence) rather than bare in the prose. */
-	wrapped: boolean;
-	/** Calls found in one JSON value (a list of calls) share its extent. */
-	group?: number;
-	/** JSON whose arguments were its other scalar fields: a call only if they validate. */
-	loose?: boolean;
-}
+import type { Candidate, OfferedTool } from './candidate';
 
 interface Anchor {
 	tool: OfferedTool;
@@ -131,26 +106,70 @@ function tagAround(text: string, anchor: Anchor): { start: number; end: number; 
 function afterName(text: string, anchor: Anchor, next: number, anchors: Anchor[]): Candidate | undefined {
 	const properties = Object.keys((anchor.tool.parameters.properties as object | undefined) ?? {});
 	const tag = tagAround(text, anchor);
-	const from = tag ? tag.end : anchor.end;
+	const head = tag ? undefined : attributeHead(text, anchor);
+	const from = tag ? tag.end : (head?.end ?? anchor.end);
 	// A tag that names the tool (`<function=NAME>`, `<invoke name="NAME">`) encloses its arguments up to its close.
 	const close = tag ? closingTag(text, tag, from) : -1;
 	// JSON that names a tool itself is a call of its own, not the arguments of an earlier name.
 	const namesTool = (start: number, end: number) => anchors.some(a => a !== anchor && a.start > start && a.end < end);
 	const read = readAfter(text, from, close >= 0 ? close : next, properties, !!tag, namesTool);
-	const start = tag ? tag.start : anchor.start;
+	const start = tag ? tag.start : (head?.start ?? anchor.start);
+	const shape = { opened: !!head?.opener, bareHead: !!head && !head.opener };
 	if (read?.kind === 'incomplete') {
-		return candidate(text, anchor, start, text.length, { kind: 'incomplete', detail: read.detail });
+		return candidate(text, anchor, start, text.length, { kind: 'incomplete', detail: read.detail }, shape);
 	}
-	const attrs = tag ? readAttributes(text.slice(tag.start, tag.end)) : {};
+	// The head's own key names the tool; only the attributes after the name are arguments.
+	const attrs = tag
+		? readAttributes(text.slice(tag.start, tag.end))
+		: head
+			? readAttributes(text.slice(anchor.end, from))
+			: {};
 	const end = close >= 0 ? close + tag!.tagName.length + 3 : (read?.end ?? from);
 	if (read || Object.keys(attrs).length > 0) {
-		return { ...candidate(text, anchor, start, end), args: { ...attrs, ...(read?.args ?? {}) } };
+		return { ...candidate(text, anchor, start, end, undefined, shape), args: { ...attrs, ...(read?.args ?? {}) } };
 	}
 	// Named where a call goes, with nothing after it: an empty call, which the model is told about.
-	if (tag || /^\s*\(\s*\)/.test(text.slice(anchor.end))) {
-		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'has no arguments' });
+	if (tag || head?.opener || /^\s*\(\s*\)/.test(text.slice(anchor.end))) {
+		return candidate(text, anchor, start, end, { kind: 'empty', detail: 'has no arguments' }, shape);
 	}
 	return undefined;
+}
+
+/** `keyword key=` or `key=` right before a name, opened by a bracket or not, after a boundary (line start, space, a token's end). */
+const ATTRIBUTE_HEAD = /(?:^|[\s>\]|｜])([[<]?)(?:[A-Za-z_][\w:.-]*[ \t]+)?[A-Za-z_][\w-]*[ \t]*=[ \t]*(["']?)$/;
+/** Further attributes after the name, up to the bracket that closes an opened head (`[CALL name=x id=1]`). */
+const HEAD_CLOSE = /^(?:[ \t]+[A-Za-z_][\w-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s\]>"'<{]+))*[ \t]*\/?[\]>]/;
+
+/**
+ * A name given as an attribute value, whatever wrapper holds it and whatever separates the
+ * arguments after it (`<|open|>call name="read_file"<|sep|>{…}`, `[CALL tool=read_file] {…}`,
+ * `function name='read_file' => {…}`): the keyword and key before the name, the quote after it
+ * and, for a head a bracket opened, its other attributes and the closing bracket belong to the
+ * call. A head with no bracket is not a wrapper: in a sentence it is still a mention.
+ */
+function attributeHead(text: string, anchor: Anchor): { start: number; end: number; opener: boolean } | undefined {
+	const lineStart = text.lastIndexOf('\n', anchor.start - 1) + 1;
+	const from = Math.max(lineStart, anchor.start - 120);
+	const before = ATTRIBUTE_HEAD.exec(text.slice(from, anchor.start));
+	// Cut mid-line, `^` is not a boundary: the match must start after one.
+	if (!before || (before.index === 0 && from > lineStart && !/^[\s>\]|｜]/.test(before[0]))) {
+		return undefined;
+	}
+	const quote = before[2];
+	if (quote && text[anchor.end] !== quote) {
+		return undefined;
+	}
+	const start = from + before.index + (/^[\s>\]|｜]/.test(before[0]) ? 1 : 0);
+	let end = anchor.end + quote.length;
+	const opener = before[1] !== '';
+	if (opener) {
+		const closed = HEAD_CLOSE.exec(text.slice(end));
+		if (!closed) {
+			return undefined;
+		}
+		end += closed[0].length;
+	}
+	return { start, end, opener };
 }
 
 /**
@@ -195,22 +214,24 @@ function readAfter(
 
 /**
  * Where JSON arguments start after the name, past what may sit between: the call's number
- * (`functions.read_file:0`), spaces, punctuation, a tag or token, a fence line, a short label
- * (`Action Input:`) — never a word of prose.
+ * (`functions.read_file:0`), spaces, punctuation, a tag or token, a fence line, a label of up to
+ * three words on its own line (`Action Input:`) — never a word of prose.
  */
 function connectorThenBrace(rest: string): number | undefined {
 	const connector =
-		/^(?:[:#]\d{1,4}(?!\d)|\s|[:=,>|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,40}\]|```[\w-]*|(?<=\n[ \t]*)[A-Za-z][\w ]{0,24}:)*/;
+		/^(?:[:#]\d{1,4}(?!\d)|\s|[:=,>\]|\-"'`]|<\/?[\w:.|-]*>|<\|[^|<>\n]{0,40}\|>|<｜[^｜\n]{0,40}｜>|\[[A-Za-z_]{1,40}\]|```[\w-]*|(?<=\n[ \t]*)[A-Za-z]\w{0,15}(?: \w{1,15}){0,2}:)*/;
 	const m = connector.exec(rest)!;
 	return rest[m[0].length] === '{' ? m[0].length : undefined;
 }
 
+/** `opened`: a bracket before the name opened the call; `bareHead`: only a keyword and key stand before it, no wrapper. */
 function candidate(
 	text: string,
 	anchor: Anchor,
 	start: number,
 	end: number,
 	problem?: Candidate['problem'],
+	shape: { opened?: boolean; bareHead?: boolean } = {},
 ): Candidate {
 	const [innerStart, innerEnd] = enclosingCall(text, start, end);
 	const [wideStart, wideEnd] = widenOverMarkup(text, labelStart(text, innerStart), innerEnd);
@@ -219,7 +240,7 @@ function candidate(
 		start: wideStart,
 		end: wideEnd,
 		core: [innerStart, innerEnd],
-		wrapped: wideStart < start || wideEnd > end || start < anchor.start,
+		wrapped: wideStart < start || wideEnd > end || (start < anchor.start && !shape.bareHead) || !!shape.opened,
 		...(problem ? { problem } : {}),
 	};
 }

@@ -1,4 +1,4 @@
-import type { Candidate } from './callExtractor';
+import type { Candidate } from './candidate';
 import { MARKUP_TOKEN } from './textScan';
 
 export type Validation = { ok: true; rawArguments: string } | { ok: false; error: string };

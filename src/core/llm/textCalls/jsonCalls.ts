@@ -1,6 +1,6 @@
 import { parseLoose } from './argumentReaders';
 import { isRecord } from '../../util/json';
-import type { Candidate, OfferedTool } from './callExtractor';
+import type { Candidate, OfferedTool } from './candidate';
 import { widenOverMarkup } from './textScan';
 import { matchToolName } from './toolNames';
 

@@ -8,7 +8,7 @@
  * path (relative to the work tree's top) whose content or name the command prints, or why Keel
  * cannot tell.
  */
-import type { GitAskOptions, GitQuestions, GitRepository } from '../../gate/gitOracle';
+import type { GitAskOptions, GitQuestions, GitRepository } from './gitQuestions';
 import { readGitArgs, type ReadArgs } from './gitOptions';
 import { splitNul } from '../../util/splitNul';
 import type { WordValue } from '../shellWords';

@@ -10,7 +10,7 @@
  * repository's own programs switched off (gate/gitOracle.ts): judging runs none of its code.
  */
 import * as path from 'path';
-import type { GitAskOptions, GitQuestions, GitRepository } from '../../gate/gitOracle';
+import type { GitAskOptions, GitQuestions, GitRepository } from './gitQuestions';
 import { printedByCatFile, printedByHistory, type Asker, type Printed } from './gitPrinters';
 import { printedByArchive, printedByBlame, printedByGrep } from './gitTrees';
 import type { GitCall } from './shellGit';

@@ -2,7 +2,7 @@
  * git as a wrapper: global options before the subcommand that can run programs, config values
  * git runs as commands, and subcommands that run a command line of their own.
  */
-import type { Unwrapped } from '../shellWrappers';
+import type { Unwrapped } from '../commandForms';
 import type { WordValue } from '../shellWords';
 
 /** One git command of a line, for asking git what it will print (gitReads.ts). */

@@ -6,33 +6,11 @@
  * judged like a redirection's. Options whose value is a command line the program runs are listed
  * too: that line is judged like any other.
  */
-import type { OptionGrammar, ParsedArgs } from './getopt';
 import { hasOption } from './getopt';
+import type { WriteRole, WriterEntry } from './writerEntry';
 import { FETCHERS_AND_TOOLS } from './writerTableTools';
 
-/**
- * How a written value names files: `file` exactly; `folder` a folder the program fills; `prefix`
- * names it starts (`split`, `csplit`); `zip` the name or the name plus `.zip`; `urlName` the last
- * segment of a URL (`curl -O`, `wget`); `compressed` the name plus the program's suffix.
- */
-export type WriteRole = 'file' | 'folder' | 'prefix' | 'zip' | 'urlName' | 'compressed';
-
-export interface WriterEntry {
-	grammar: OptionGrammar;
-	/** Options (`-o`, `--output`) whose value is written, and how. */
-	writes?: Readonly<Record<string, WriteRole>>;
-	/** Options whose value is a command the program runs. */
-	runs?: readonly string[];
-	/** Operands written: every one, or these positions (negative: from the end). */
-	operands?: 'all' | readonly number[];
-	operandRole?: WriteRole;
-	/** `key=value` operands whose value is written (dd's `of=`). */
-	keys?: Readonly<Record<string, WriteRole>>;
-	/** The entry applies only when this holds (tar's archive is written only when it creates one). */
-	when?: (parsed: ParsedArgs) => boolean;
-	/** Options after which the written names are only known when it runs (a suffix format, a server's name). */
-	unknownWith?: readonly string[];
-}
+export type { WriteRole, WriterEntry };
 
 const GZIP: WriterEntry = {
 	grammar: {

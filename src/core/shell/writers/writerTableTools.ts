@@ -2,7 +2,7 @@
  * The second half of the writers' table (writerTable.ts): programs that fetch, generate keys and
  * certificates, search, and git's own writers, with the same entry shape.
  */
-import type { WriterEntry } from './writerTable';
+import type { WriterEntry } from './writerEntry';
 
 export const FETCHERS_AND_TOOLS: Readonly<Record<string, WriterEntry>> = {
 	curl: {

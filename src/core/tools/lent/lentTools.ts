@@ -1,8 +1,6 @@
-import type { Approver } from '../../agent/approval/approvalGate';
-import { decidePermission, type ApprovalSettings } from '../../agent/approval/approvalPolicy';
-import { runToolCall } from '../../agent/loop/toolExecution';
+import type { PermissionVerdict } from '../../gate/rules/permissions';
 import type { Workspace } from '../../ports';
-import type { Preparation } from '../defineTool';
+import type { Preparation, ToolDefinition } from '../defineTool';
 import type { ToolRegistry } from '../registry';
 
 /** Keel's own tools lent to other agents carry this prefix (package.json languageModelTools). */
@@ -10,6 +8,21 @@ export const KEEL_LM_PREFIX = 'keel_';
 
 /** A confirmation VS Code showed stays good this long for the call it was shown for. */
 const CONFIRMATION_MS = 10 * 60_000;
+
+/**
+ * The loop's side of a lent call, passed in by the composition root (agent/approval/lentCalls.ts),
+ * so the tools need nothing from the loop: Keel's verdict on a call (its permission rules and
+ * approval settings), and a run through the same pipeline as a call in Keel's chat.
+ */
+export interface LentCallPipeline {
+	verdict(tool: ToolDefinition, input: unknown, prepared: Preparation | undefined): PermissionVerdict;
+	/** Runs the call; `approval` answers it when Keel's rules ask. Returns what the calling model reads. */
+	run(
+		call: { id: string; name: string; rawArguments: string },
+		approval: { approved: boolean; reason?: string },
+		signal: AbortSignal,
+	): Promise<string>;
+}
 
 /**
  * Keel's read tools lent to other agents (VS Code's Language Model Tools). A lent call is a
@@ -25,7 +38,7 @@ export class LentTools {
 	constructor(
 		private readonly _registry: ToolRegistry,
 		private readonly _workspace: Workspace,
-		private readonly _settings: () => ApprovalSettings,
+		private readonly _pipeline: LentCallPipeline,
 		private readonly _now: () => number = Date.now,
 	) {}
 
@@ -50,7 +63,7 @@ export class LentTools {
 		} catch {
 			return { title }; // refused: invoke says why
 		}
-		const verdict = decidePermission(parsed.tool, parsed.input, this._settings(), prepared);
+		const verdict = this._pipeline.verdict(parsed.tool, parsed.input, prepared);
 		if (verdict.verdict !== 'ask') {
 			return { title };
 		}
@@ -75,29 +88,13 @@ export class LentTools {
 		const key = callKey(name, input);
 		const confirmed = (this._confirmed.get(key) ?? 0) > this._now();
 		this._confirmed.delete(key);
-		const approvals: Approver = {
-			request: async () =>
-				confirmed
-					? { approved: true }
-					: {
-							approved: false,
-							reason: "Keel's rules ask before this call and no confirmation was shown for it",
-						},
-		};
-		const result = await runToolCall(
-			{ id: `lent_${this._now().toString(36)}`, name, rawArguments: JSON.stringify(input ?? {}) } as never,
-			{
-				turnId: 'lent',
-				registry: this._registry,
-				approvals,
-				approvalSettings: this._settings(),
-				workspace: this._workspace,
-				signal,
-				sessionId: 'lent',
-				emit: () => undefined,
-			},
+		return this._pipeline.run(
+			{ id: `lent_${this._now().toString(36)}`, name, rawArguments: JSON.stringify(input ?? {}) },
+			confirmed
+				? { approved: true }
+				: { approved: false, reason: "Keel's rules ask before this call and no confirmation was shown for it" },
+			signal,
 		);
-		return result.output;
 	}
 
 	private _expire(): void {

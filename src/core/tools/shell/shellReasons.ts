@@ -6,13 +6,13 @@
  */
 import * as path from 'path';
 import type { CommandBackend, Workspace } from '../../ports';
-import { WORKSPACE_MOUNT } from '../../exec/sandboxSpec';
+import { WORKSPACE_MOUNT } from '../../gate/paths/workspaceFolders';
 import type { Gate } from '../../gate/gate';
 import { GitOracle, type GitQuestions } from '../../gate/gitOracle';
 import type { WorkspaceGuard } from '../../gate/paths/paths';
 import { multiRootFolders, splitFolderPath } from '../../gate/paths/workspaceFolders';
 import { gitReadConcerns, type GitReadContext } from '../../shell/git/gitReads';
-import { operandConcerns, walkConcerns } from '../../shell/shellOperands';
+import { operandConcerns, walkConcerns } from '../../gate/paths/shellOperands';
 import { splitCommandLine } from '../../shell/shellRules';
 
 let sharedOracle: GitOracle | undefined;

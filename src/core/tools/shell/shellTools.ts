@@ -13,6 +13,7 @@ import { defaultGit, wordReasons } from './shellReasons';
 import { gitProgramsOff } from './gitProgramsOff';
 import type { GitQuestions } from '../../gate/gitOracle';
 import { multiRootFolders } from '../../gate/paths/workspaceFolders';
+import { provesReadOnly } from '../../shell/readOnlyLine';
 import { durationText } from '../../util/duration';
 
 export interface ShellToolSettings {
@@ -74,7 +75,12 @@ export function commandToolResult(
 	settings: ShellToolSettings,
 	note?: string,
 ): ToolResult {
-	const where = result.backend === 'sandbox' ? 'in the sandbox' : 'in the terminal';
+	const where =
+		result.backend === 'terminal'
+			? 'in the terminal'
+			: result.mappedTo
+				? `in the sandbox (workspace mounted from ${result.mappedTo} on the engine's machine)`
+				: 'in the sandbox';
 	const fields = {
 		backend: result.backend,
 		exitCode: result.exitCode,
@@ -84,6 +90,7 @@ export function commandToolResult(
 		truncated: result.truncated,
 		timedOut: result.timedOut,
 		limitHit: result.limitHit,
+		mappedTo: result.mappedTo,
 	};
 	const noteLine = note ? `\n[${note}]` : '';
 	const cap = result.truncated ? ' (output truncated: the middle was dropped)' : '';
@@ -207,6 +214,8 @@ export function createShellTools(deps: ShellToolDeps): ToolDefinition<any>[] {
 				.describe("Kill the command after this many seconds (default from the user's settings, 30)"),
 		}),
 		effect: 'exec',
+		// Only what the shell analysis proves (readOnlyLine.ts) may run beside other reads.
+		readsOnly: input => provesReadOnly(input.command),
 		describe: input => title(input.command, deps.selector.expected()),
 		subjects: input => [{ kind: 'command', values: [input.command] }],
 		// Decides where it runs before the approval card is shown, so the card says the truth.

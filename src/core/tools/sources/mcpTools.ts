@@ -66,6 +66,8 @@ export function mcpToolDefinition(
 		parameters,
 		source: `mcp:${server}`,
 		effect: 'exec',
+		// The server's own word and nothing else: a tool that says it changes nothing may run beside other reads.
+		readsOnly: () => tool.annotations?.readOnlyHint === true,
 		describe: args => `${server}: ${title}${summarize(args)}`,
 		async execute(args, context) {
 			const result = await caller.call(tool.name, args, context.signal);

@@ -24,6 +24,10 @@ export const CHAT = category('Chat', {
 		num(25, 1, 500),
 		'Most model requests in one turn before Keel stops and asks you to continue.',
 	),
+	'agent.parallelReads': setting(
+		num(8, 1, 32),
+		'Most read-only tool calls of one model step that run at the same time (reading files, searching, and commands or MCP tools that only read and need no approval). Such a call starts as soon as its arguments are complete, while the model is still writing the rest of its reply. Results still go back to the model in the order it asked; a call that writes or asks waits for the ones before it. 1 runs every call in turn.',
+	),
 	modes: setting(
 		objects(),
 		'Your own modes beside Act and Plan: `[{ "name": "Review", "instructions": "Review the code; do not change it.", "tools": "read" }]`. `tools` is `"all"`, `"read"` (read-only tools) or a list of tool names. Switch with `/mode NAME` or **Keel: Switch Mode**; each chat keeps its own mode.',

@@ -164,11 +164,47 @@ function callDeltas(r: Resolved, opening: boolean): object[] {
 				? { role: 'assistant', content: null, tool_calls: [head], refusal: null }
 				: { tool_calls: [head] };
 		out.push(first);
-		for (const part of splitInto(call.arguments, r.argSplit)) {
+		for (const part of argumentDeltas(call.arguments, r.argSplit, r.argDeltas)) {
 			out.push({ tool_calls: [{ index, function: { arguments: part } }] });
 		}
 	});
 	return out;
+}
+
+/** One call's argument deltas in the shape a server streams them (ReplyStep.argDeltas). */
+function argumentDeltas(args: string, split: number, shape: Resolved['argDeltas']): unknown[] {
+	const pieces = splitInto(args, split);
+	switch (shape) {
+		case 'pieces':
+			return pieces;
+		case 'accumulated':
+			// Every delta the whole text so far.
+			return pieces.map((_, i) => pieces.slice(0, i + 1).join(''));
+		case 'repeatComplete':
+			return [...pieces, args];
+		case 'objectPieces':
+			return objectPieces(args, split);
+	}
+}
+
+/**
+ * MiniMax's object-valued argument deltas: the keys over consecutive deltas, each delta an
+ * object, a long string value cut so its rest arrives under the same key in the next delta.
+ */
+function objectPieces(args: string, split: number): unknown[] {
+	const value = parseOr(args);
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		return [args];
+	}
+	const out: Array<Record<string, unknown>> = [];
+	for (const [key, v] of Object.entries(value)) {
+		if (typeof v === 'string' && v.length > 1) {
+			for (const part of splitInto(v, Math.max(2, split))) out.push({ [key]: part });
+		} else {
+			out.push({ [key]: v });
+		}
+	}
+	return out.length > 0 ? out : [{}];
 }
 
 function completion(r: Resolved) {

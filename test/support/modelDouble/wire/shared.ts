@@ -1,7 +1,7 @@
 // Helpers shared by the three wire renderers.
 
 import { randomBytes } from 'node:crypto';
-import type { RecordedRequest, ReplyStep, SseStyle } from '../types';
+import type { ArgDeltaShape, RecordedRequest, ReplyStep, SseStyle } from '../types';
 
 /** What a renderer hands to the writer: a status, headers and the frames of the body. */
 export interface Rendering {
@@ -39,6 +39,7 @@ export interface Resolved {
 	reasoning: string;
 	reasoningField: 'reasoning_content' | 'reasoning';
 	callShape: 'standard' | 'legacyFunctionCall' | 'indexZero' | 'objectArguments';
+	argDeltas: ArgDeltaShape;
 	sse: SseStyle;
 	contentParts: boolean;
 	resendCalls: boolean;
@@ -107,6 +108,7 @@ export function resolve(
 		reasoning: step.reasoning ?? '',
 		reasoningField: step.reasoningField ?? 'reasoning_content',
 		callShape: step.callShape ?? 'standard',
+		argDeltas: step.argDeltas ?? 'pieces',
 		sse: step.sse ?? {},
 		contentParts: step.contentParts ?? false,
 		resendCalls: step.resendCalls ?? false,

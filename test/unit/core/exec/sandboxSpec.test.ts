@@ -4,9 +4,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ExecError } from '../../../../src/core/exec/execError';
-import { managedImageTag } from '../../../../src/core/exec/sandboxImage';
-import { parseCounters } from '../../../../src/core/exec/sandboxShell';
-import { defaultLimits } from '../../../../src/core/exec/sandboxSpec';
+import { managedImageTag } from '../../../../src/core/exec/sandbox/sandboxImage';
+import { parseCounters } from '../../../../src/core/exec/sandbox/sandboxShell';
+import { defaultLimits } from '../../../../src/core/exec/sandbox/sandboxSpec';
 import { specFor } from '../../../support/sandboxPlan';
 
 describe('sandbox container spec', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { ExecError } from '../../../../src/core/exec/execError';
-import { parseSandboxUser, parseStatusIds } from '../../../../src/core/exec/sandboxUser';
+import { parseSandboxUser, parseStatusIds } from '../../../../src/core/exec/sandbox/sandboxUser';
 
 /** Go's strconv.Atoi on a decimal string, as moby/sys/user applies it to each part. */
 const atoi = (text: string) => (/^[+-]?[0-9]+$/.test(text) ? Number(text.replace(/^\+/, '')) : undefined);

@@ -3,8 +3,8 @@ import { defaultApprovalSettings } from '../../../../src/core/agent/approval/app
 import { ChatSession } from '../../../../src/core/session/chatSession';
 import { fileTools } from '../../../fakes/readTools';
 import { ToolRegistry } from '../../../../src/core/tools/registry';
-import { ChatView } from '../../../../src/host/chat/chatView';
-import { chatViewFromHistory } from '../../../../src/host/chat/fromHistory';
+import { ChatView } from '../../../../src/host/view/chatView';
+import { chatViewFromHistory } from '../../../../src/host/view/fromHistory';
 import type { HostUpdate } from '../../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, callStep, textStep } from '../../../fakes/scriptedChatModel';

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { Ajv } from 'ajv';
 import { simplestSchema, wireSchema } from '../../../../src/core/tools/schemaForms';
-import { fromStrictArguments, strictSchema } from '../../../../src/core/tools/strictSchemas';
+import { fromStrictArguments, strictSchema } from '../../../../src/core/llm/wires/strictSchemas';
 import { grammarRefusal } from '../../../support/modelDouble/behaviour/grammar';
 import { toolSchema, validValue, type Schema } from '../../../support/toolSchemas';
 

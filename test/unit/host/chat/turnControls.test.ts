@@ -3,9 +3,9 @@ import * as assert from 'assert';
 import type { AgentEvent } from '../../../../src/core/agent/events';
 import type { RestoreOutcome } from '../../../../src/core/checkpoints/checkpoints';
 import { Emitter } from '../../../../src/core/util/emitter';
-import type { TurnInfo } from '../../../../src/host/checkpoints/turnChanges';
+import type { TurnInfo } from '../../../../src/host/common/keelApi';
 import { TurnControls, pairTurns, typedPrompt } from '../../../../src/host/chat/turnControls';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import { PROTOCOL_VERSION, type HostToWebview } from '../../../../src/shared/protocol';
 import type { ChatItem } from '../../../../src/shared/views';
 

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ImagesRefused } from '../../../../src/core/llm/imageParts';
 import type { Attachment } from '../../../../src/core/mentions/mentions';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import type { Composer, MentionSource } from '../../../../src/host/composer/composer';
 import { ComposerChat } from '../../../../src/host/composer/composerChat';
 import { PROTOCOL_VERSION, type HostToWebview } from '../../../../src/shared/protocol';

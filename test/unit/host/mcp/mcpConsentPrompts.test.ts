@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { McpConsentPrompts, type ConsentRequest } from '../../../../src/host/mcp/mcpConsentPrompts';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import {
 	PROTOCOL_VERSION,
 	parseHostMessage,

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ACT, BUILT_IN_MODES, type Mode } from '../../../../src/core/modes/modes';
 import { Emitter } from '../../../../src/core/util/emitter';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import { ModeControl } from '../../../../src/host/projectContext/modeControl';
 import type { ModesHost } from '../../../../src/host/projectContext/modesHost';
 import type { SessionController } from '../../../../src/host/session/sessionController';

@@ -5,7 +5,7 @@ import { ToolRegistry } from '../../../../src/core/tools/registry';
 import type { Workspace } from '../../../../src/core/ports';
 import { nullLogger } from '../../../../src/core/ports';
 import { SessionController, type SessionPersistencePort } from '../../../../src/host/session/sessionController';
-import { WebviewChannel } from '../../../../src/host/chat/webviewChannel';
+import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import { PROTOCOL_VERSION } from '../../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, textStep } from '../../../fakes/scriptedChatModel';

@@ -10,7 +10,8 @@ export type Meaning =
 	| { kind: 'toolSchema' }
 	| { kind: 'reasoningRefused' }
 	| { kind: 'outputBudget'; cap?: number }
-	| { kind: 'contextOverflow' }
+	| { kind: 'contextOverflow'; window?: number }
+	| { kind: 'requestOverLimit'; limit: number; requested: number }
 	| { kind: 'outOfMemory' }
 	| { kind: 'quota'; waitMs?: number }
 	| { kind: 'rateLimited'; waitMs?: number }
@@ -62,9 +63,12 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	const budget = budgetMeaning(text, asked);
 	if (budget) return budget;
 	const perWindow = RATE.test(text.replace(/request too large/i, '')) || SHORT_WINDOW.test(text);
-	if (CONTEXT.test(text) && !RATE.test(text.replace(/request too large/i, ''))) return { kind: 'contextOverflow' };
+	if (CONTEXT.test(text) && !RATE.test(text.replace(/request too large/i, '')))
+		return { kind: 'contextOverflow', window: windowNamed(text) };
+	const over = requestOverLimit(text);
+	if (over) return over;
 	const told = toldAbout(text);
-	if (!perWindow && told.promptTooLong) return { kind: 'contextOverflow' };
+	if (!perWindow && told.promptTooLong) return { kind: 'contextOverflow', window: windowNamed(text) };
 	if (!perWindow && told.outputTooLong) return { kind: 'outputBudget', cap: budgetCap(text, asked) };
 	if (MEMORY.test(text) || told.memoryShort) return { kind: 'outOfMemory' };
 	const waitMs = namedWaitMs(text, now);
@@ -76,6 +80,37 @@ export function readMeaning(text: string, status?: number, asked?: number, now =
 	if (status === 401 || status === 403 || AUTH.test(text)) return { kind: 'auth' };
 	if (MODEL_MISSING.test(text)) return { kind: 'modelMissing' };
 	return undefined;
+}
+
+/** The window a context error names: "context size (4096 tokens)", "maximum context length is 8192", `"n_ctx": 4096`. */
+const WINDOW_NUMBER =
+	/(?:context(?:[ _-]?(?:size|length|window|limit))|n_ctx|max_model_len|num_ctx)(?:\s+(?:is|of))?[\s"':=(]{0,4}(\d[\d,]*)/i;
+
+/** The size of the server's window, when its words name one: a request must fit under it. */
+function windowNamed(text: string): number | undefined {
+	const m = WINDOW_NUMBER.exec(text);
+	const n = m ? Number(m[1].replace(/,/g, '')) : undefined;
+	return n !== undefined && n >= 256 ? n : undefined;
+}
+
+/** A number named as a limit, and one named as what was asked for. */
+const LIMIT_NUMBER = /\b(?:limit|max(?:imum)?|allowed|capacity)\w*(?:\s+(?:is|of|=|at))?\s*[:=]?\s*(\d[\d,]*)/gi;
+const REQUESTED_NUMBER =
+	/\b(?:request(?:ed|s)?|asked|need(?:ed|s)?|requires?|given)\w*(?:\s+(?:is|of|=|for))?\s*[:=]?\s*(\d[\d,]*)/gi;
+
+/**
+ * A limit the request alone exceeds ("Limit 6000, Requested 7000", "requested 9,000 tokens, max
+ * 8,000"): waiting never makes it fit, whatever the status or the window the limit is counted
+ * over, so it is read before any rate or busy meaning. Only the request shrinking helps.
+ */
+function requestOverLimit(text: string): Meaning | undefined {
+	const num = (s: string) => Number(s.replace(/,/g, ''));
+	const limits = [...text.matchAll(LIMIT_NUMBER)].map(m => num(m[1])).filter(n => n > 0);
+	const asked = [...text.matchAll(REQUESTED_NUMBER)].map(m => num(m[1])).filter(n => n > 0);
+	if (limits.length === 0 || asked.length === 0) return undefined;
+	const limit = Math.min(...limits);
+	const requested = Math.max(...asked);
+	return requested > limit ? { kind: 'requestOverLimit', limit, requested } : undefined;
 }
 
 /**

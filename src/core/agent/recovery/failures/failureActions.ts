@@ -1,17 +1,16 @@
 import { AgentError } from '../../../errors';
-import type { NoticeCode } from '../../noticeCodes';
-import type { CanonicalMessage } from '../../../llm/canonical';
 import type { ToolSpec } from '../../../llm/chatModel';
 import { estimateTokens } from '../../guards/guards';
 import { serverHints } from '../../../llm/stream/serverHints';
 import { recoverFromRaw } from '../review/callRepair';
 import type { Classification } from './failureTable';
 import { stopAdvice } from './failureAdvice';
-import type { RecoveryContext, RequestPlan, RequestResult } from '../recovery';
+import type { RecoveryContext, RequestResult } from '../recoveryContext';
 import { retryDelayMs, type RetryBudget } from './retryBudget';
 import { exampleArguments } from '../review/textMode';
 import { simplifyTools } from './schemaRefusal';
 import { giveUp, retract } from './giveUp';
+import type { Attempt, Failure } from './failure';
 
 const MAX_UNREACHABLE_RETRIES = 3;
 /** An error nobody recognises is sent again at most this often, then shown as it came. */
@@ -19,29 +18,8 @@ export const MAX_UNKNOWN_RETRIES = 2;
 const UNREACHABLE_MAX_DELAY_MS = 2000;
 const LONG_WAIT_MS = 10_000;
 
-/** What one request's retries have used so far. */
-export interface Attempt {
-	reflections: number;
-	squeeze: boolean;
-	retries: number;
-	unreachable: number;
-	unknown: number;
-	/** Messages added for the next try only (a reflection). */
-	extra: CanonicalMessage[];
-	/** The output budget the server said it allows; set once, after it refused a larger one. */
-	outputCap?: number;
-}
-
-export interface Failure {
-	ctx: RecoveryContext;
-	attempt: Attempt;
-	error: AgentError;
-	c: Classification;
-	partial: string;
-	plan: RequestPlan;
-	maxTokens?: number;
-	notice(level: 'info' | 'warning' | 'error', code: NoticeCode, text: string, notify?: boolean): void;
-}
+// What one failure is handed, in a file of its own so each failure's handler can name it too.
+export type { Attempt, Failure };
 
 /** Decides what one failure leads to: a final result, or undefined to send the request again. */
 export async function handleFailure(f: Failure): Promise<RequestResult | undefined> {
@@ -168,12 +146,19 @@ function compact(f: Failure): RequestResult | undefined {
 	const { ctx, attempt } = f;
 	if (attempt.squeeze) {
 		const sent = estimateTokens(f.plan.messages, f.plan.tools);
+		if (f.c.cap !== undefined) {
+			return giveUp(
+				f,
+				`The server allows ${f.c.cap} tokens and Keel sent about ${sent} after compacting old tool outputs; waiting does not change that. Choose a smaller keel.model.contextWindow, a plan or tier with a higher limit, or another model.`,
+			);
+		}
 		return giveUp(
 			f,
 			`Keel sent about ${sent} tokens after compacting old tool outputs (keel.model.contextWindow = ${ctx.settings.contextWindow}). Start a new chat, or ${ctx.settings.serverContextHint ?? serverHints('custom').context}.`,
 		);
 	}
 	attempt.squeeze = true;
+	attempt.squeezeTo = f.c.serverWindow ?? f.c.cap;
 	f.notice(
 		'warning',
 		'contextOverflow',

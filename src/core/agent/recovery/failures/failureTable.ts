@@ -59,8 +59,10 @@ export interface Classification {
 	raw?: string;
 	/** Every string of the error body: where a server may have put the model's failed call. */
 	leaves: string[];
-	/** The output-token cap the server named (lowerMaxTokens). */
+	/** The output-token cap the server named (lowerMaxTokens), or the limit a request alone exceeds. */
 	cap?: number;
+	/** The context window a context error named: the shrunk request is made to fit under it. */
+	serverWindow?: number;
 	/** The server's words, as it wrote them. */
 	words: string;
 }
@@ -154,6 +156,27 @@ function byCode(error: AgentError, base: Base): Classification | undefined {
 	}
 }
 
+/** Shrunk once like a context overflow; the limit is kept to say what to change if it still does not fit. */
+function overLimit(base: Base, meaning: Meaning, code: string): Classification {
+	if (meaning.kind !== 'requestOverLimit') {
+		const window = meaning.kind === 'contextOverflow' ? meaning.window : undefined;
+		return {
+			...base,
+			failureClass: 'contextOverflow',
+			action: 'compact',
+			label: 'Context window exceeded',
+			...(window ? { serverWindow: window } : {}),
+		};
+	}
+	return {
+		...base,
+		failureClass: 'contextOverflow',
+		action: 'compact',
+		label: `Request larger than the server's limit${code}`,
+		cap: meaning.limit,
+	};
+}
+
 function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefined, capMs = 60_000): Classification {
 	const status = base.status;
 	const code = status ? ` (${status})` : '';
@@ -195,7 +218,8 @@ function fromMeaning(meaning: Meaning, base: Base, headerWait: number | undefine
 				cap: meaning.cap,
 			};
 		case 'contextOverflow':
-			return { ...base, failureClass: 'contextOverflow', action: 'compact', label: 'Context window exceeded' };
+		case 'requestOverLimit':
+			return overLimit(base, meaning, code);
 		case 'outOfMemory':
 			return { ...base, failureClass: 'outOfMemory', action: 'stop', label: `Out of memory${code}` };
 		case 'quota':

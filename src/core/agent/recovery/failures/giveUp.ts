@@ -1,6 +1,6 @@
 import { AgentError } from '../../../errors';
-import type { RecoveryContext, RequestResult } from '../recovery';
-import type { Failure } from './failureActions';
+import type { RecoveryContext, RequestResult } from '../recoveryContext';
+import type { Failure } from './failure';
 
 /** Ends the request: the error as it came, the server's own words in it, and what to do. */
 export function giveUp(f: Failure, why?: string): Extract<RequestResult, { ok: false }> {

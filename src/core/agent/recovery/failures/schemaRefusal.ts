@@ -1,9 +1,9 @@
 import type { ToolSpec } from '../../../llm/chatModel';
 import type { ToolRegistry } from '../../../tools/registry';
 import { DEFAULT_MAX_OFFERED, REQUEST_TOOLS, type ToolBudget } from '../../toolPolicy/toolSelection';
-import type { Failure } from './failureActions';
+import type { Failure } from './failure';
 import { giveUp, retract } from './giveUp';
-import type { RequestResult } from '../recovery';
+import type { RequestResult } from '../recoveryContext';
 
 /**
  * The server could not compile the tool schemas into its grammar (llama.cpp, LM Studio: "failed

@@ -93,6 +93,10 @@ function callsOf(output: StepOutput, ctx: TextCallContext, makeId: (index: numbe
 		);
 		return { calls, text: found.prose, fromText: true, problems: found.problems, afterCalls: found.afterCalls };
 	}
+	const settled = output.calls.length > 0 && output.text.trim() ? settleWithText(output, ctx, notes) : undefined;
+	if (settled) {
+		return { ...none, ...settled };
+	}
 	const at = output.textBeforeCalls;
 	if (output.calls.length > 0 && at !== undefined && output.text.slice(at).trim()) {
 		return { ...none, text: output.text.slice(0, at).trimEnd(), afterCalls: output.text.slice(at).trim() };
@@ -104,6 +108,71 @@ function callsOf(output: StepOutput, ctx: TextCallContext, makeId: (index: numbe
 		return echoes ? { ...none, text: found.prose } : none;
 	}
 	return none;
+}
+
+/**
+ * A structured call and a call written in the text to the same tool that disagree: the
+ * complete one runs, once, under the structured call's id. A call whose arguments do not
+ * validate, or hold only part of what the other's hold, is the incomplete one (a server's
+ * parser that lost the arguments sends `{}` beside the call the model wrote out whole).
+ * Undefined when no structured call lost, so the usual reading applies.
+ */
+function settleWithText(output: StepOutput, ctx: TextCallContext, notes: string[]) {
+	if (ctx.extraction === 'dialects') {
+		return undefined;
+	}
+	const found = findTextCalls(output.text, ctx);
+	const used = new Set<number>();
+	let replaced = false;
+	const calls = output.calls.map(call => {
+		const name =
+			matchToolName(
+				call.name,
+				ctx.offered.map(tool => tool.name),
+			) ?? call.name;
+		const i = found.calls.findIndex((t, j) => !used.has(j) && t.name === name);
+		if (i < 0) {
+			return call;
+		}
+		const written = found.calls[i];
+		if (sameCall({ ...call, name }, written)) {
+			used.add(i);
+			return call;
+		}
+		if (!moreComplete(written.rawArguments, call.rawArguments, name, ctx)) {
+			return call;
+		}
+		used.add(i);
+		replaced = true;
+		notes.push(`Ran the ${name} call written in the text: the structured one beside it had incomplete arguments`);
+		return { ...call, name, rawArguments: written.rawArguments };
+	});
+	if (!replaced) {
+		return undefined;
+	}
+	// The text shown loses the calls only when each of them was run or was the same as one run.
+	return { calls, text: used.size === found.calls.length ? found.prose : output.text };
+}
+
+/**
+ * `a` (valid, from the text) is more complete than `b`: `b` does not validate as sent (empty,
+ * cut off, broken: a repair would only guess what `a` says), or its keys are a strict part of
+ * `a`'s with the same values.
+ */
+function moreComplete(a: string, b: string, name: string, ctx: TextCallContext): boolean {
+	if (!ctx.registry.parse(name, b).ok) {
+		return true;
+	}
+	const full = tryParseJson(a) as Record<string, unknown> | undefined;
+	const part = (b.trim() === '' ? {} : tryParseJson(b)) as Record<string, unknown> | undefined;
+	if (!full || typeof full !== 'object' || !part || typeof part !== 'object') {
+		return false;
+	}
+	const keys = Object.keys(part);
+	return (
+		keys.length < Object.keys(full).length &&
+		keys.every(key => key in full && JSON.stringify(full[key]) === JSON.stringify(part[key]))
+	);
 }
 
 function sameCall(a: { name: string; rawArguments: string }, b: { name: string; rawArguments: string }): boolean {

@@ -1,5 +1,5 @@
 import type { ToolChoice, ToolSpec } from '../../../llm/chatModel';
-import { fromStrictArguments } from '../../../tools/strictSchemas';
+import { fromStrictArguments } from '../../../llm/wires/strictSchemas';
 import type { StepOutput } from '../../loop/modelStep';
 import { chooseForce, forceKind, type ForcingMemory } from '../forcingMemory';
 import type { ChatModel } from '../../../llm/chatModel';

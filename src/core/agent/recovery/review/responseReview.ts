@@ -2,6 +2,7 @@ import type { NoticeCode } from '../../noticeCodes';
 import type { ToolSpec } from '../../../llm/chatModel';
 import type { ToolRegistry } from '../../../tools/registry';
 import { recoverCalls } from './callRepair';
+import { stopReasonNotice } from '../../../llm/stream/stopReasons';
 import type { AgentEvent, NoticeLevel } from '../../events';
 import type { StepOutput } from '../../loop/modelStep';
 import { nudgeText, postReview, preReview, shortfallLabel, type Shortfall } from './stepReview';
@@ -40,6 +41,11 @@ export interface ReviewedResponse {
  */
 export function reviewResponse(output: StepOutput, ctx: ReviewContext): ReviewedResponse {
 	const reading = { prompt: ctx.prompt, extraction: ctx.extraction };
+	// A refusal, a filter, a pause or a reason nobody listed: said, never read as a normal stop.
+	const stopped = stopReasonNotice(output.finishReason);
+	if (stopped) {
+		ctx.notice('warning', 'stopReason', stopped);
+	}
 	const pre = preReview(output, ctx.registry, ctx.offered, i => ctx.makeId('h', i));
 	pre.notes.forEach(note => ctx.notice('info', 'repair', `${note}.`));
 	const recovery = recoverCalls(pre.output, ctx.registry, ctx.offered, i => ctx.makeId('t', i), reading);
@@ -82,8 +88,7 @@ function shortfallOf(
 	let detail = post.detail ?? pre.truncated[0] ?? '';
 	let followUp: string | undefined;
 	const calls = post.output.calls.length;
-	// A call the limit cut off left the response empty of calls: that is what went wrong, not silence.
-	if (pre.truncated.length > 0 && (!shortfall || shortfall === 'empty' || shortfall === 'toolCallsWithoutCalls')) {
+	if (pre.truncated.length > 0 && !shortfall) {
 		if (calls === 0) {
 			shortfall = 'truncatedCall';
 		} else {

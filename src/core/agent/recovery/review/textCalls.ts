@@ -2,7 +2,8 @@ import type { ToolSpec } from '../../../llm/chatModel';
 import { repairArguments } from '../../../llm/textCalls/argumentRepair';
 import { parseLoose } from '../../../llm/textCalls/argumentReaders';
 import { isRecord } from '../../../util/json';
-import { findCandidates, type Candidate } from '../../../llm/textCalls/callExtractor';
+import { findCandidates } from '../../../llm/textCalls/callExtractor';
+import type { Candidate } from '../../../llm/textCalls/candidate';
 import {
 	judgeCandidates,
 	proseWithout,

@@ -1,3 +1,4 @@
+import { finishReason } from '../../stream/stopReasons';
 import type { ModelEvent, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
 import { inStreamError, payloadError } from '../../stream/payloadError';
@@ -201,20 +202,9 @@ function* pieceEvents(text: string, reasoning: string): Generator<ModelEvent> {
 	}
 }
 
+/** Anthropic's stop reasons read for their meaning (`model_context_window_exceeded` is the overflow error). */
 function stopReason(reason: string | null | undefined): string {
-	switch (reason) {
-		case 'tool_use':
-			return 'tool_calls';
-		case 'max_tokens':
-			return 'length';
-		case 'end_turn':
-		case 'stop_sequence':
-		case null:
-		case undefined:
-			return 'stop';
-		default:
-			return reason;
-	}
+	return finishReason(reason ?? 'end_turn');
 }
 
 function hasKeys(value: unknown): boolean {

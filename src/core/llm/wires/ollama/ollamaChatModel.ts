@@ -44,7 +44,12 @@ export class OllamaChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const endpoint = { baseUrl: this._root, model: this._options.model, provider: 'ollama' };
+		const endpoint = {
+			baseUrl: this._root,
+			model: this._options.model,
+			provider: 'ollama',
+			remote: this._options.remote,
+		};
 		const timeout = AbortSignal.timeout(this._options.timeoutMs ?? 10 * 60_000);
 		const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
 		const tools = toOllamaTools(request.tools);

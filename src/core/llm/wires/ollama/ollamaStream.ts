@@ -1,3 +1,4 @@
+import { finishReason } from '../../stream/stopReasons';
 import { newCallId } from '../../../util/ids';
 import type { ModelEvent, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
@@ -58,7 +59,7 @@ export class OllamaStreamReader implements Completion {
 		yield* this._calls_(chunk);
 		if (chunk.done) {
 			this._done = true;
-			this._finishReason = chunk.done_reason === 'length' ? 'length' : 'stop';
+			this._finishReason = chunk.done_reason ?? 'stop';
 			// Ollama counts the prompt tokens it evaluated: a prefix it had cached is not in it.
 			this._usage.promptTokens = chunk.prompt_eval_count;
 			this._usage.prefilledTokens = chunk.prompt_eval_count;
@@ -68,13 +69,14 @@ export class OllamaStreamReader implements Completion {
 	}
 
 	*finish(): Generator<ModelEvent> {
+		const reason = finishReason(this._finishReason);
 		for (const call of this._calls) {
 			yield { type: 'toolCall', ...call };
 		}
 		// Ollama says "stop" even for a tool turn; the loop keys on calls, the reason is informative.
 		yield {
 			type: 'finish',
-			reason: this._calls.length > 0 ? 'tool_calls' : (this._finishReason ?? 'stop'),
+			reason: this._calls.length > 0 ? 'tool_calls' : reason,
 			usage: this._usage,
 		};
 	}

@@ -1,3 +1,4 @@
+import { finishReason } from '../../stream/stopReasons';
 import { newCallId } from '../../../util/ids';
 import type { ModelEvent, PrefillProgress, ServerTimings, TokenUsage } from '../../chatModel';
 import { contentPieces } from '../../stream/contentParts';
@@ -87,6 +88,7 @@ export class OpenAIStreamReader implements Completion {
 		if (leftover && this._events === 0) {
 			inStreamError(payloadError(tryParseJson(leftover))?.message ?? leftover.slice(0, 500), leftover);
 		}
+		const reason = finishReason(this._finishReason ?? 'stop');
 		const calls = this._assembler.finish(() => newCallId());
 		for (const call of calls) {
 			yield {
@@ -98,7 +100,7 @@ export class OpenAIStreamReader implements Completion {
 			};
 		}
 		const usage = this._timings ? { ...this._usage, timings: this._timings } : this._usage;
-		yield { type: 'finish', reason: this._finishReason ?? 'stop', usage };
+		yield { type: 'finish', reason, usage };
 	}
 
 	private *_payload(value: unknown, text: string): Generator<ModelEvent> {

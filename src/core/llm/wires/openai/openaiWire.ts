@@ -1,7 +1,7 @@
 import { asObject } from '../anthropic/anthropicWire';
 import type { CanonicalMessage } from '../../canonical';
 import type { ToolChoice, ToolSpec } from '../../chatModel';
-import { strictSchema } from '../../../tools/strictSchemas';
+import { strictSchema } from '../strictSchemas';
 import { openaiUserContent } from '../../imageParts';
 import { wireId, type IdRule } from '../wireIds';
 

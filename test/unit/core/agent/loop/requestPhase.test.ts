@@ -77,15 +77,15 @@ describe('turn phases: plan the request', () => {
 
 	it('a tool blocked during the turn stays offered in its place (its call is refused instead)', () => {
 		const registry = new ToolRegistry([...fileTools, noteTool]);
-		registry.policy = new ToolPolicy(() => ({
+		const toolPolicy = new ToolPolicy(() => ({
 			...defaultToolPolicySettings,
 			anomaly: { enabled: true, windowSize: 10, failureThreshold: 0.7, minCalls: 3 },
 		}));
-		const { state, ctx } = phaseFixture([], { registry, sessionId: 's' });
+		const { state, ctx } = phaseFixture([], { registry, toolPolicy, sessionId: 's' });
 		planRequest(state, ctx);
 		assert.ok(state.offered.some(t => t.name === 'write_note'));
 		for (let i = 0; i < 3; i++) {
-			registry.policy.session('s').record('write_note', false, 'permanent_failure');
+			toolPolicy.session('s').record('write_note', false, 'permanent_failure');
 		}
 		const before = state.offered.map(t => t.name);
 		planRequest(state, ctx);
@@ -93,10 +93,7 @@ describe('turn phases: plan the request', () => {
 			state.offered.map(t => t.name),
 			before,
 		);
-		assert.match(
-			registry.policy.session('s').refuse('write_note', new Set(before)) ?? '',
-			/blocked for this session/,
-		);
+		assert.match(toolPolicy.session('s').refuse('write_note', new Set(before)) ?? '', /blocked for this session/);
 	});
 });
 

@@ -28,17 +28,17 @@ describe('turn state: the start and the end of a turn', () => {
 		assert.deepStrictEqual(state.offered.map(t => t.name).sort(), ['find_path', 'list_directory', 'read_file']);
 	});
 
-	it('takes what is offered from the tool policy when the registry has one', () => {
+	it('takes what is offered from the tool policy when the session has one', () => {
 		const registry = new ToolRegistry([...fileTools, noteTool]);
-		registry.policy = new ToolPolicy(() => ({
+		const toolPolicy = new ToolPolicy(() => ({
 			...defaultToolPolicySettings,
 			anomaly: { enabled: true, windowSize: 10, failureThreshold: 0.7, minCalls: 3 },
 		}));
-		const policy = registry.policy.session('s');
+		const policy = toolPolicy.session('s');
 		for (let i = 0; i < 5; i++) {
 			policy.record('write_note', false, 'permanent_failure');
 		}
-		const { state } = phaseFixture([], { registry, sessionId: 's' });
+		const { state } = phaseFixture([], { registry, toolPolicy, sessionId: 's' });
 		assert.ok(state.offerable.some(t => t.name === 'write_note'));
 		assert.ok(
 			state.offered.some(t => t.name === 'write_note'),

@@ -103,7 +103,7 @@ async function runCase(c: Case) {
 		},
 	});
 	const registry = new ToolRegistry([tool]);
-	registry.policy = new ToolPolicy(() => ({
+	const toolPolicy = new ToolPolicy(() => ({
 		...defaultToolPolicySettings,
 		infraRetries: c.retries,
 		infraRetryDelayMs: c.delayMs,
@@ -116,6 +116,7 @@ async function runCase(c: Case) {
 		{
 			model,
 			registry,
+			toolPolicy,
 			approvals: undefined,
 			approvalSettings: { autoApprove: { read: true, write: true, exec: true, network: true } },
 			workspace: new InMemoryWorkspace({}),

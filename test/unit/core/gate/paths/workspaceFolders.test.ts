@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { sandboxMountPoints } from '../../../../../src/core/exec/sandboxSpec';
+import { sandboxMountPoints } from '../../../../../src/core/exec/sandbox/sandboxSpec';
 import { specFor } from '../../../../support/sandboxPlan';
 import { buildSystemPrompt } from '../../../../../src/core/agent/loop/systemPrompt';
 import { NodeWorkspace } from '../../../../../src/core/tools/files/nodeWorkspace';

@@ -76,16 +76,17 @@ describe('llama.cpp server bytes, read by Keel', () => {
 		}
 	});
 
-	it('reads the context-exceeded answers as a context overflow, streamed or not, one slot or two', () => {
+	it("reads the context-exceeded answers as a context overflow with the slot's window, streamed or not, one slot or two", () => {
 		const exceeded = all.filter(f => f.name.startsWith('context-exceeded'));
 		assert.ok(exceeded.length >= 4);
 		for (const fixture of exceeded) {
 			const body = JSON.stringify(fixture.response!.body);
-			assert.deepStrictEqual(
-				readMeaning(body, fixture.response!.status),
-				{ kind: 'contextOverflow' },
-				fixture.name,
-			);
+			// The window the server runs per slot: --ctx-size divided among --parallel slots.
+			const [, ctx, slots] = /c(\d+)(?:-parallel(\d+))?/.exec(fixture.name) ?? [];
+			const window = ctx ? Number(ctx) / Number(slots ?? 1) : undefined;
+			const meaning = readMeaning(body, fixture.response!.status);
+			assert.strictEqual(meaning?.kind, 'contextOverflow', fixture.name);
+			assert.strictEqual(meaning.window, window, fixture.name);
 		}
 	});
 

@@ -198,6 +198,24 @@ describe('MCP tools as Keel tools', () => {
 		assert.notStrictEqual(mcpToolName('shop', 'x', 'folderA', false), mcpToolName('shop', 'x', 'folderB', false));
 	});
 
+	it("reads only when the server's readOnlyHint says so, and by nothing else (not a title, not destructiveHint: false)", () => {
+		const define = (annotations: Record<string, unknown> | undefined, name = 'lookup') =>
+			mcpToolDefinition(
+				'shop',
+				{ name, inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) },
+				{ call: async () => ({ content: [] }) },
+				async r => r,
+			);
+		assert.strictEqual(define({ readOnlyHint: true }).readsOnly?.({}), true);
+		assert.strictEqual(define({ readOnlyHint: false }).readsOnly?.({}), false);
+		assert.strictEqual(
+			define({ destructiveHint: false, title: 'Read orders' }, 'read_orders').readsOnly?.({}),
+			false,
+		);
+		assert.strictEqual(define(undefined, 'get_order').readsOnly?.({}), false);
+		assert.strictEqual(define({ readOnlyHint: true }).effect, 'exec', 'it still asks as a command does');
+	});
+
 	it('validates arguments against the server JSON Schema with Ajv and offers it with its limits in words', () => {
 		const tool = mcpToolDefinition(
 			'shop',
