@@ -196,14 +196,15 @@ describe('tool schemas a server compiles into a grammar', function () {
 	it('past the grammar ceiling with every MCP tool offered: the simpler retry lists the dropped ones in request_tools, and the model gets the one it needs', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				namedSchemas(90, 140),
+				namedSchemas(3, 12),
 				fc.constantFrom<'openai' | 'anthropic'>('openai', 'anthropic'),
 				fc.constantFrom<{ names: string[] } | { search: string }>(
 					{ names: ['mcp_flight_status'] },
 					{ search: 'flight status' },
 				),
 				async (schemas, wire, ask) => {
-					const run = await turn({ grammar: 'llamacpp' }, schemas, {
+					// A low ceiling, so a few generated tools are past it and the run stays quick on a loaded machine.
+					const run = await turn({ grammar: 'llamacpp', grammarCeilingBytes: 4_000 }, schemas, {
 						wire,
 						maxOffered: 500,
 						brain: flightBrain(ask),
@@ -229,7 +230,7 @@ describe('tool schemas a server compiles into a grammar', function () {
 					assert.match(String(run.outcome.messages.at(-1)?.content), /KL123 is on time/);
 				},
 			),
-			{ numRuns: 6 },
+			{ numRuns: 4 },
 		);
 	});
 });
