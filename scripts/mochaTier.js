@@ -13,8 +13,9 @@ const files = globSync(pattern, { cwd: root, absolute: true }).sort();
 const resultFile = path.join(root, 'test-results', `${tier}.json`);
 fs.mkdirSync(path.dirname(resultFile), { recursive: true });
 const skippedTitles = [];
+const failedTitles = [];
 const write = (passed, failed, skipped = 0) =>
-	fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed, skipped, skippedTitles }) + '\n');
+	fs.writeFileSync(resultFile, JSON.stringify({ tier, passed, failed, skipped, skippedTitles, failedTitles }) + '\n');
 
 if (files.length === 0) {
 	console.error(`[${tier}] no test files match ${pattern}`);
@@ -32,3 +33,11 @@ const runner = mocha.run(failures => {
 });
 // A skipped test is named in the summary, so nothing is skipped silently.
 runner.on('pending', test => skippedTitles.push(test.fullTitle()));
+// A failed one too, with the first line of its error: CI keeps only the end of the output.
+runner.on('fail', (test, error) =>
+	failedTitles.push(
+		`${test.fullTitle()}: ${String(error?.message ?? error)
+			.split('\n')[0]
+			.slice(0, 300)}`,
+	),
+);

@@ -5,7 +5,6 @@
 
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import type { CanonicalMessage } from '../../src/core/llm/canonical';
 import { HttpModelServer } from '../../src/core/llm/catalog/modelServer';
 import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel';
 import {
@@ -21,6 +20,7 @@ import {
 	type Wire,
 } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
+import { logReadHistory } from '../support/resilience/logHistory';
 
 const SHAPES: ArgDeltaShape[] = ['pieces', 'accumulated', 'repeatComplete', 'objectPieces'];
 const WIRES: Wire[] = ['openai', 'ollama', 'anthropic'];
@@ -42,30 +42,7 @@ const body = fc
 	.map(lines => lines.join('\n'));
 
 /** An earlier turn that read large logs: what a shrunk request leaves out. */
-function history(): CanonicalMessage[] {
-	const out: CanonicalMessage[] = [{ kind: 'user', content: 'Read the logs.' }];
-	for (let i = 0; i < 3; i++) {
-		const id = `old${i}`;
-		const output = `log ${i}\n${'a line of an old log file\n'.repeat(400)}`;
-		out.push({
-			kind: 'tool_call',
-			content: '',
-			data: {
-				id,
-				name: 'read_file',
-				rawArguments: `{"path":"logs/${i}.txt"}`,
-				arguments: { path: `logs/${i}.txt` },
-			},
-		});
-		out.push({
-			kind: 'tool_result',
-			content: output,
-			data: { toolCallId: id, name: 'read_file', output, ok: true },
-		});
-	}
-	out.push({ kind: 'assistant', content: 'The logs are long.' });
-	return out;
-}
+const history = () => logReadHistory(3, 'a line of an old log file', 400, 'The logs are long.');
 
 const size = (double: ModelDouble, i: number) => JSON.stringify(double.modelRequests[i].body).length;
 

@@ -301,6 +301,41 @@ describe('security: git runs none of the repository’s own programs', function 
 	this.timeout(600_000);
 	const runs = Number(process.env.KEEL_GIT_PROGRAM_RUNS ?? 30);
 
+	// The gate's own git answers the questions about the next command a moment after the last one
+	// ran: what that command wrote into the configuration must count for the very next question.
+	it('the gate’s own git, asked the moment a plant lands, runs none of it', async () => {
+		const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'keel-git-oracle-')));
+		try {
+			repository(ws);
+			const baseConfig = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
+			const oracle = new GitOracle();
+			for (const p of PLANTS) {
+				for (const place of PLACES) {
+					const label = `the gate's git: ${p.kind} in ${place}, planted after a question`;
+					await attack(
+						label,
+						async () => {
+							safeReset(ws, baseConfig);
+							await oracle.ask(ws, ['diff', '--name-only']);
+							plant(ws, ws, p, place, place === 'include');
+							for (const cwd of [ws, path.join(ws, 'src')]) {
+								await oracle.ask(cwd, ['status', '--porcelain']);
+								await oracle.ask(cwd, ['diff', '--name-only', '-z', '--no-ext-diff', '--no-textconv']);
+								await oracle.ask(cwd, ['log', '-p', '-1']);
+								await oracle.ask(cwd, ['show', 'HEAD']);
+							}
+							const marks = marked(ws);
+							return marks.length ? `${marks.join(', ')} written` : undefined;
+						},
+						KLASS,
+					);
+				}
+			}
+		} finally {
+			fs.rmSync(ws, { recursive: true, force: true });
+		}
+	});
+
 	describe('in a terminal (real bash on this machine)', () => {
 		let ws: string;
 		let home: string;

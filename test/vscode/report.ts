@@ -18,6 +18,7 @@ export function report(result: SuiteResult, name = defaultName()): number {
 		failed: result.failed,
 		skipped: result.pending,
 		skippedTitles: result.tests.filter(t => t.state !== 'passed' && t.state !== 'failed').map(t => t.title),
+		failedTitles: result.failures.map(f => `${f.title}: ${String(f.error).split('\n')[0].slice(0, 300)}`),
 		tests: result.tests,
 	});
 	return result.failed > 0 || result.passed === 0 ? 1 : 0;
@@ -26,7 +27,12 @@ export function report(result: SuiteResult, name = defaultName()): number {
 /** For runs that never produced a result (crash, timeout): still leave a summary behind. */
 export function reportError(err: unknown, name = defaultName()): number {
 	console.error(`${name} tier: ${err instanceof Error ? err.message : err}`);
-	writeSummary(name, { passed: 0, failed: 1, error: String(err) });
+	writeSummary(name, {
+		passed: 0,
+		failed: 1,
+		error: String(err),
+		failedTitles: [`the tier did not finish: ${String(err).split('\n')[0]}`],
+	});
 	return 1;
 }
 

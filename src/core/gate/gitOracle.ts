@@ -37,7 +37,6 @@ const FIXED_OFF = [
 /** Per-driver keys, and every alias: a question never expands one. */
 const OFF_KEY = new RegExp(`${DRIVER_KEY.source}|^alias\\..+$`, 'i');
 const TIMEOUT_MS = 10_000;
-const DRIVERS_KEPT_MS = 2000;
 const MAX_OUTPUT = 64 * 1024 * 1024;
 
 let emptyFolder: string | undefined;
@@ -82,7 +81,6 @@ function run(
 export class GitOracle implements GitQuestions {
 	private _git: string | undefined;
 	/** The driver list per repository and options, kept for a moment: one judgement asks git several questions. */
-	private readonly _drivers = new Map<string, { at: number; off: string[] }>();
 
 	constructor(private readonly _searchPath: string = process.env.PATH ?? '') {}
 
@@ -122,16 +120,17 @@ export class GitOracle implements GitQuestions {
 		};
 	}
 
-	/** `-c key=` for every program-valued key the repository's configuration (and its includes) defines. */
+	/**
+	 * `-c key=` for every program-valued key the repository's configuration (and its includes)
+	 * defines, read afresh for every question: the command approved a moment ago may have written a
+	 * driver into `.git/config`, and a listing kept from before it would let this question run it.
+	 */
 	private async _driversOff(
 		git: string,
 		cwd: string,
 		env: Record<string, string>,
 		base: string[],
 	): Promise<string[] | undefined> {
-		const key = JSON.stringify([cwd, base, env]);
-		const cached = this._drivers.get(key);
-		if (cached && Date.now() - cached.at < DRIVERS_KEPT_MS) return cached.off;
 		const listed = await run(git, cwd, [...base, 'config', '--list', '--null', '--includes'], env);
 		if (!listed) return undefined;
 		const keys = new Set<string>();
@@ -153,8 +152,6 @@ export class GitOracle implements GitQuestions {
 						? `${key}=:`
 						: `${key}=`,
 		]);
-		if (this._drivers.size > 100) this._drivers.clear();
-		this._drivers.set(key, { at: Date.now(), off });
 		return off;
 	}
 

@@ -4,7 +4,6 @@
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { InMemoryToolModeMemory, type RecoverySettings } from '../../../src/core/agent/recovery/recoverySettings';
 import { runTurn, type TurnOutcome } from '../../../src/core/agent/loop/runAgent';
-import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { AnthropicChatModel } from '../../../src/core/llm/wires/anthropic/anthropicChatModel';
 import type { ChatModel } from '../../../src/core/llm/chatModel';
 import { OllamaChatModel } from '../../../src/core/llm/wires/ollama/ollamaChatModel';
@@ -21,6 +20,7 @@ import {
 import { InMemoryForcingMemory, type ForcingMemory } from '../../../src/core/agent/recovery/forcingMemory';
 import { expectedOutput, initialFiles, scenarioBrain, scenarioPrompt, type Scenario } from './scenarios';
 import { TaskFiles } from './taskTools';
+import { logReadHistory } from './logHistory';
 
 /** Budgets scaled down so hundreds of scenarios run in seconds; the logic is the shipped one. */
 export const fastRecovery: Partial<RecoverySettings> = {
@@ -208,30 +208,7 @@ function modelFor(scenario: Scenario, double: ModelDouble, recovery: boolean): C
 }
 
 /** An earlier turn that read four large files: fits our configured window, not the server's. */
-function bigHistory(): CanonicalMessage[] {
-	const history: CanonicalMessage[] = [{ kind: 'user', content: 'Read the logs.' }];
-	for (let i = 0; i < 4; i++) {
-		const id = `old${i}`;
-		const output = `log ${i}\n${'line of an old log file\n'.repeat(900)}`;
-		history.push({
-			kind: 'tool_call',
-			content: '',
-			data: {
-				id,
-				name: 'read_file',
-				rawArguments: `{"path":"logs/${i}.txt"}`,
-				arguments: { path: `logs/${i}.txt` },
-			},
-		});
-		history.push({
-			kind: 'tool_result',
-			content: output,
-			data: { toolCallId: id, name: 'read_file', output, ok: true },
-		});
-	}
-	history.push({ kind: 'assistant', content: 'The logs are long and boring.' });
-	return history;
-}
+const bigHistory = () => logReadHistory(4, 'line of an old log file', 900, 'The logs are long and boring.');
 
 /** Runs many scenarios with bounded concurrency (each has its own double on its own port). */
 export async function runAll(

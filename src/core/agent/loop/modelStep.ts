@@ -188,7 +188,7 @@ class StreamedResponse {
 	/** What the splitter still holds (an unclosed <think>, a partial tag) once the stream ends. */
 	end(): void {
 		this._route(this._splitter.end());
-		if (this._answerStopped) this._addText(oversizedAnswerNotice());
+		if (this._answerStopped) this._addText(oversizedAnswerNotice(), false);
 	}
 
 	/** Checked every 64 new characters, so a long answer costs little. */
@@ -204,11 +204,7 @@ class StreamedResponse {
 
 	/** Text and reasoning past MAX_ANSWER_CHARS: the answer ends there, with the notice that says so. */
 	answerRanAway(): boolean {
-		if (this._text.length + this._reasoning.length <= MAX_ANSWER_CHARS) {
-			return false;
-		}
-		this._answerStopped = true;
-		return true;
+		return this._answerStopped;
 	}
 
 	/**
@@ -306,7 +302,20 @@ class StreamedResponse {
 		return card;
 	}
 
-	private _addText(piece: string): void {
+	/**
+	 * What of a piece fits under MAX_ANSWER_CHARS. One event may carry many chunks (a reader that
+	 * fell behind hands over all it read), so the bound is kept here, not only between events.
+	 */
+	private _fitting(piece: string): string {
+		const room = MAX_ANSWER_CHARS - this._text.length - this._reasoning.length;
+		if (piece.length <= room) return piece;
+		this._answerStopped = true;
+		return piece.slice(0, Math.max(0, room));
+	}
+
+	private _addText(piece: string, bounded = true): void {
+		if (bounded) piece = this._fitting(piece);
+		if (!piece) return;
 		this._text += piece;
 		this._textTail = tailOf(this._textTail, piece);
 		this._ctx.onPartialText(this._text);
@@ -314,6 +323,8 @@ class StreamedResponse {
 	}
 
 	private _addReasoning(piece: string): void {
+		piece = this._fitting(piece);
+		if (!piece) return;
 		this._reasoning += piece;
 		this._reasoningTail = tailOf(this._reasoningTail, piece);
 		this._ctx.emit({ type: 'reasoningDelta', turnId: this._ctx.turnId, text: piece });
