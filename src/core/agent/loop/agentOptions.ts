@@ -3,6 +3,7 @@ import type { ChatModel } from '../../llm/chatModel';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { Clock, Workspace } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
+import type { OutputStore } from '../../tools/outputStore';
 import type { Approver } from '../approval/approvalGate';
 import type { ApprovalSettings } from '../approval/approvalPolicy';
 import type { AgentEvent, TurnEndReason } from '../events';
@@ -30,6 +31,8 @@ export interface AgentOptions {
 	emit(event: AgentEvent): void;
 	/** The conversation this turn belongs to; scopes stored tool outputs (read_output). */
 	sessionId?: string;
+	/** read_output's store: a tool output sent in part after a context error is kept whole there. */
+	outputs?: OutputStore;
 	/** Recovery budgets (keel.recovery.*); defaults apply to what is left out. `enabled: false` is the naive loop. */
 	recovery?: Partial<RecoverySettings>;
 	/** Asked "Continue / Stop" at the step cap; none means Stop. */
