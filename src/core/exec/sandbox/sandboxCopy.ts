@@ -157,6 +157,9 @@ export class CopyVolume {
 				outcome.changes.push({ path: name, deleted: true });
 			}
 		}
+		// The next send brings these back to what this side has: an approved write lands as written, a
+		// refused one is undone in the copy, a file only the copy made and nobody took goes.
+		for (const change of outcome.changes) this._sent.set(change.path, 'changed');
 		return outcome;
 	}
 }
