@@ -92,7 +92,8 @@ export async function startContainer(
 		} catch (error) {
 			if (!request.copy || !(error instanceof ExecError) || error.code !== 'workspaceNotShared') throw error;
 			copyInto = await request.copy.name();
-			logger.info(`sandbox: ${error.message.split(':')[0]}; the workspace is copied into the volume ${copyInto}`);
+			const said = error.message.split('. The sandbox bind-mounts')[0];
+			logger.info(`sandbox: ${said}; the workspace is copied into the volume ${copyInto}`);
 		}
 	});
 	const made = containerSpec(plan, request.image, request.limits);
