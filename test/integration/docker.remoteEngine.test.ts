@@ -261,6 +261,23 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 			assert.strictEqual(await inVolume(mine[0].Name, '.env'), false, 'the deny-read file was never copied');
 			assert.strictEqual(await inVolume(mine[0].Name, 'env-link'), false, 'nor another name of it');
 			assert.deepStrictEqual(markers(root), []);
+			// Changed here between commands: a new deny-read file (a new container hides it) and a deletion.
+			fs.writeFileSync(path.join(root, '.env.local'), 'TOKEN=swordfish\n');
+			fs.rmSync(path.join(root, 'src', 'a.txt'));
+			fs.writeFileSync(path.join(root, 'README.md'), '# mine, edited here\n');
+			const again = await remote.run(request('cat README.md; ls -A . src'));
+			assert.match(again.stdout, /^# mine, edited here\n/);
+			assert.doesNotMatch(again.stdout, /\.env\.local|a\.txt/);
+			assert.strictEqual(
+				await inVolume(mine[0].Name, '.env.local'),
+				false,
+				'a deny-read file made later is not sent',
+			);
+			assert.strictEqual(
+				await inVolume(mine[0].Name, 'src/a.txt'),
+				false,
+				'a file deleted here is deleted there',
+			);
 			await remote.disposeAsync();
 			assert.deepStrictEqual(
 				(await volumes()).filter(v => v.Name === mine[0].Name),

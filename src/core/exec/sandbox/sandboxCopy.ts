@@ -121,6 +121,8 @@ export class CopyVolume {
 				{ path: WORKSPACE_MOUNT },
 			);
 		}
+		// A container not started yet cannot run the removal: it stays owed, done before the first command.
+		if (!running) for (const name of gone) now.set(name, 'gone');
 		this._sent = now;
 		this._baseline = undefined;
 	}
