@@ -287,7 +287,7 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.ok(t.events.some(e => e.type === 'textRetracted'));
 	});
 
-	it('a call cut by max_tokens never runs and its broken JSON is never replayed', async () => {
+	it('a call cut by max_tokens never runs, its broken JSON is never replayed as a call, and the server is asked to continue it', async () => {
 		double.script(
 			textThenTools('Writing.', [{ name: 'write_file', arguments: '{"path":"out/a.txt","content":"ALP' }], {
 				finishReason: 'length',
@@ -300,7 +300,15 @@ describe('resilience — reasoning models over HTTP', function () {
 		assert.equal(outcome.reason, 'completed');
 		assert.equal(t.files.files.get('out/a.txt'), 'ALPHA');
 		assert.equal(t.files.writeCount('out/a.txt'), 1);
-		assert.match(JSON.stringify(double.modelRequests[1].body), /cut off by the output token limit/);
+		// The cut call goes back once, as the model's open text for the server to continue, never as a call's arguments.
+		assert.match(String(double.modelRequests[1].continues), /"arguments": \{"path":"out\/a.txt","content":"ALP$/);
+		const replayed = (double.modelRequests[1].body.messages as Array<{ tool_calls?: unknown }>).filter(
+			m => m.tool_calls,
+		);
+		assert.equal(replayed.length, 0);
+		assert.ok(
+			t.notices().some(n => n.code === 'truncatedCall' && /cut off by the output token limit/.test(n.text)),
+		);
 		assert.doesNotMatch(JSON.stringify(double.modelRequests[2].body), /ALP\\"/);
 	});
 

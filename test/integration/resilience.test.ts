@@ -33,7 +33,7 @@ const NOTICE_FOR: Record<(typeof FAULT_CLASSES)[number], string> = {
 	nameGarbage: 'repair',
 	argShapes: 'repair|',
 	gluedCalls: 'repair|',
-	truncatedWrite: 'reask|reflection',
+	truncatedWrite: 'truncatedCall|reask|reflection',
 	degenerate: 'reask',
 	noToolsSupport: 'textMode',
 	overloaded: 'transportRetry|streamRetry',

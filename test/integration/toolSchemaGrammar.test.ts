@@ -15,7 +15,15 @@ import { OpenAIChatModel } from '../../src/core/llm/wires/openai/openaiChatModel
 import { defineTool, ok } from '../../src/core/tools/defineTool';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import type { Workspace } from '../../src/core/ports';
-import { startModelDouble, text, toolCall, type RecordedRequest, type ServerBehaviour } from '../support/modelDouble';
+import {
+	startModelDouble,
+	text,
+	toolCall,
+	type DataStep,
+	type RecordedRequest,
+	type ServerBehaviour,
+} from '../support/modelDouble';
+import { readConversation } from '../support/resilience/conversation';
 import { fastRecovery } from '../support/resilience/runScenario';
 import { namedSchemas, sourcedTool, type Schema } from '../support/toolSchemas';
 
@@ -39,15 +47,26 @@ interface Run {
 async function turn(
 	server: ServerBehaviour,
 	schemas: Array<[string, Schema]>,
-	options: { wire?: 'openai' | 'anthropic'; maxOffered?: number; contextWindow?: number } = {},
+	options: {
+		wire?: 'openai' | 'anthropic';
+		maxOffered?: number;
+		contextWindow?: number;
+		brain?: (req: RecordedRequest) => DataStep;
+		prompt?: string;
+	} = {},
 ): Promise<Run> {
 	const double = await startModelDouble({ server });
 	try {
-		double.script(toolCall('read_note', { name: 'a' }), text('Done: the note says harbor.'));
+		if (options.brain) {
+			double.script(...Array.from({ length: 8 }, () => options.brain!));
+		} else {
+			double.script(toolCall('read_note', { name: 'a' }), text('Done: the note says harbor.'));
+		}
 		const registry = new ToolRegistry([
 			readNote,
 			createRequestToolsTool(() => ({ maxOffered: options.maxOffered ?? 40 })),
 			...schemas.map(([name, schema]) => sourcedTool(`mcp_gen_${name}`, schema)),
+			sourcedTool('mcp_flight_status', FLIGHT_SCHEMA, 'mcp:flights'),
 		]);
 		const model =
 			options.wire === 'anthropic'
@@ -67,7 +86,7 @@ async function turn(
 				recovery: { ...fastRecovery, contextWindow: options.contextWindow ?? 262_144 },
 			},
 			[],
-			'Read note a.',
+			options.prompt ?? 'Read note a.',
 			'g1',
 			new AbortController().signal,
 		);
@@ -78,6 +97,33 @@ async function turn(
 }
 
 const toolsOf = (r: RecordedRequest): Array<Record<string, any>> => r.body?.tools ?? [];
+const namesOf = (r: RecordedRequest): string[] => toolsOf(r).map(t => String(t.function?.name ?? t.name));
+
+/** The MCP tool the flight question needs; every other sourced tool is generated filler. */
+const FLIGHT_SCHEMA: Schema = {
+	type: 'object',
+	properties: { flight: { type: 'string', description: 'Flight number, e.g. KL123' } },
+	required: ['flight'],
+};
+
+/**
+ * A model that needs mcp_flight_status: it calls the tool where it is offered, asks for it with
+ * request_tools (by name or by words) where that is offered, and otherwise says it cannot.
+ */
+function flightBrain(ask: { names: string[] } | { search: string }) {
+	return (req: RecordedRequest): DataStep => {
+		if (readConversation(req).results.some(r => r.includes('mcp_flight_status ran'))) {
+			return text('Done: KL123 is on time.');
+		}
+		const offered = namesOf(req);
+		if (offered.includes('mcp_flight_status')) {
+			return toolCall('mcp_flight_status', { flight: 'KL123' });
+		}
+		return offered.includes('request_tools')
+			? toolCall('request_tools', ask)
+			: text('I have no tool that tells flight status.');
+	};
+}
 const refused = (run: Run) => run.requests.filter(r => (r.response?.status ?? 0) >= 400);
 
 describe('tool schemas a server compiles into a grammar', function () {
@@ -144,6 +190,47 @@ describe('tool schemas a server compiles into a grammar', function () {
 		assert.match(
 			run.outcome.error!.message,
 			/Engine protocol predict request returned 400.*keel\.recovery\.toolMode/s,
+		);
+	});
+
+	it('past the grammar ceiling with every MCP tool offered: the simpler retry lists the dropped ones in request_tools, and the model gets the one it needs', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				namedSchemas(3, 12),
+				fc.constantFrom<'openai' | 'anthropic'>('openai', 'anthropic'),
+				fc.constantFrom<{ names: string[] } | { search: string }>(
+					{ names: ['mcp_flight_status'] },
+					{ search: 'flight status' },
+				),
+				async (schemas, wire, ask) => {
+					// A low ceiling, so a few generated tools are past it and the run stays quick on a loaded machine.
+					const run = await turn({ grammar: 'llamacpp', grammarCeilingBytes: 4_000 }, schemas, {
+						wire,
+						maxOffered: 500,
+						brain: flightBrain(ask),
+						prompt: 'Is flight KL123 on time?',
+					});
+					assert.equal(run.outcome.reason, 'completed', run.outcome.error?.message);
+					const [first, second] = run.requests;
+					assert.equal(first.response?.status, 400, 'every tool fits the budget, not the grammar');
+					assert.ok(
+						namesOf(first).includes('mcp_flight_status') && !namesOf(first).includes('request_tools'),
+					);
+					assert.ok(!namesOf(second).includes('mcp_flight_status'), 'the simpler retry drops the MCP tools');
+					assert.ok(namesOf(second).includes('request_tools'), 'and offers the way to ask for them');
+					assert.match(JSON.stringify(toolsOf(second)), /mcp_flight_status/, 'named in its catalog');
+					const ran = run.events.filter(
+						e =>
+							e.type === 'toolCallUpdated' &&
+							e.call.name === 'mcp_flight_status' &&
+							e.call.status === 'succeeded',
+					);
+					assert.equal(ran.length, 1, 'the tool the model asked for ran once');
+					assert.ok(refused(run).length === 1, `${refused(run).length} refusals`);
+					assert.match(String(run.outcome.messages.at(-1)?.content), /KL123 is on time/);
+				},
+			),
+			{ numRuns: 4 },
 		);
 	});
 });

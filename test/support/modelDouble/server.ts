@@ -11,7 +11,7 @@ import { validateSteps } from './validate';
 import { metaRoute } from './meta';
 import { idViolation } from './wire/ids';
 import { historyViolation } from './wire/history';
-import { serverConstraint, serverRefusal, serverShaped } from './behaviour';
+import { serverConstraint, serverContinues, serverRefusal, serverShaped } from './behaviour';
 import type { HealthState } from './types';
 import { noteOllamaLoad, personaRefusal, type ServerState } from './servers';
 import { holdPrefill, prefillLeft } from './prefill';
@@ -171,6 +171,7 @@ async function answerChat(
 		return send(res, refused, {}, rec.response);
 	}
 	rec.constrained = serverConstraint(opts.server, wire, rec.body);
+	rec.continues = serverContinues(opts.server, rec.body);
 	const next = steps.shift();
 	let step: DataStep | undefined;
 	let rendering: Rendering;

@@ -181,6 +181,11 @@ export interface RecordedRequest {
 	 * a step function answers as a model under that grammar does, with the call it means.
 	 */
 	constrained?: { kind: 'required' } | { kind: 'named'; name: string };
+	/**
+	 * The request ends with an assistant message the server continues (llama.cpp's assistant
+	 * prefill, Ollama, Anthropic's prefill): its text. A step function answers with the rest.
+	 */
+	continues?: string;
 	/** Filled in as the response is written, so it is final once the client saw the end. */
 	response?: ResponseRecord;
 }

@@ -78,3 +78,17 @@ export function thinkingTools(req: RecordedRequest): Set<string> {
 	}
 	return names;
 }
+
+/**
+ * A model continuing its own open message (a server's assistant prefill): where that message is
+ * the call it means to make, cut short, it writes the rest of the arguments and closes the call.
+ * Undefined where the open message is not that call: the model does not recognise it as its own.
+ */
+export function continuedCall(open: string, name: string, args: Record<string, unknown>): string | undefined {
+	const at = open.lastIndexOf('"arguments":');
+	const json = JSON.stringify(args);
+	const begun = open.slice(at + '"arguments":'.length).trim();
+	return at >= 0 && open.includes(`"${name}"`) && begun && json.startsWith(begun)
+		? `${json.slice(begun.length)}}</tool_call>`
+		: undefined;
+}

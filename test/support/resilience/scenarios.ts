@@ -17,7 +17,7 @@
 //   a free string such as the answer.
 
 import { text, toolCall, type DataStep, type RecordedRequest, type StepFn, type Wire } from '../modelDouble';
-import { isCorrection, readConversation, thinkingTools } from './conversation';
+import { continuedCall, isCorrection, readConversation, thinkingTools } from './conversation';
 import { MODERN_CLASSES, modernFault, type ModernClass } from './modernFaults';
 import { classicFault, contextExceeded, overloaded } from './classicFaults';
 import { CALL_ONLY, WIRE_CLASS_WIRES, WIRE_CLASSES, wireFault, type WireClass } from './wireFaults';
@@ -196,11 +196,19 @@ export function scenarioBrain(s: Scenario): StepFn {
 	function answer(req: RecordedRequest): DataStep {
 		const view = stepView(s, req, coin, () => sent++);
 		const { conv, phase, good } = view;
+		const rest = req.continues === undefined ? undefined : continuedCall(req.continues, view.name, view.args);
+		if (rest !== undefined) {
+			return text(rest);
+		}
 		if (req.constrained) {
 			// A server that enforces the forced call admits only calls: the model writes the one it means,
 			// and a finished task's answer goes through final_answer where it is offered. Inside that free
-			// string nothing stops a model that repeats itself.
-			const repeats = s.fault === 'degenerate' || s.fault === 'stubbornDegenerate';
+			// string the grammar does not stop a model that repeats itself; the sampling penalties the
+			// request carries still apply under it, as they do without one (llama.cpp's sampler chain
+			// runs penalties and grammar together, common/sampling.cpp; vLLM applies frequency_penalty
+			// with guided decoding), so a penalty helps as often as it does unconstrained.
+			const penalised = conv.avoidRepetition && !(s.stubborn && coin() < 0.5);
+			const repeats = s.fault === 'stubbornDegenerate' || (s.fault === 'degenerate' && !penalised);
 			const answer = repeats
 				? 'I will now I will now continue the the task '.repeat(60)
 				: `Done: out/${s.key}.txt holds ${s.word.toUpperCase()}.`;

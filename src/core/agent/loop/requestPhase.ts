@@ -8,6 +8,7 @@ import type { EarlyCalls } from './earlyCalls';
 import { simplerTools } from '../toolPolicy/toolSelection';
 import type { ToolChoice } from '../../llm/chatModel';
 import { afterForcedRequest, forcingRefused } from './forcedPhase';
+import { joinContinuation } from '../recovery/review/continuation';
 import {
 	appendMessage,
 	endTurn,
@@ -32,7 +33,7 @@ export function planRequest(state: TurnState, ctx: TurnContext): Planner | TurnE
 	if (ctx.toolState && state.step > 1) {
 		state.offered = ctx.toolState.offer(state.offerable);
 	}
-	if (state.nudge) {
+	if (state.nudge?.text) {
 		// Kept where it was sent: the next request still starts with this one.
 		appendMessage(state, ctx, { kind: 'system', content: state.nudge.text });
 	}
@@ -60,11 +61,15 @@ export function planMessages(
 ): RequestPlan {
 	const messages = [...state.history, ...state.added];
 	const offered = ctx.memory.simplerTools
-		? simplerTools(state.offered, ctx.options.registry, messages)
+		? simplerTools(state.offered, ctx.options.registry, messages, ctx.memory.selection)
 		: state.offered;
+	// A cut call to be continued goes last, as the model's own open message, in this request only.
+	const continuation: CanonicalMessage[] = state.nudge?.continuation
+		? [{ kind: 'assistant', content: state.nudge.continuation }]
+		: [];
 	return state.guards.plan(
 		ctx.memory.systemPrompt ?? ctx.options.systemPrompt,
-		state.sendReasoning ? messages : withoutReasoning(messages),
+		[...(state.sendReasoning ? messages : withoutReasoning(messages)), ...continuation],
 		offered,
 		textMode,
 		squeeze,
@@ -94,7 +99,11 @@ export async function requestModel(
 		force,
 		early && ((call, index) => early.start(call, index)),
 	);
+	const continuation = state.nudge?.continuation;
 	state.nudge = undefined;
+	if (result.ok && continuation) {
+		return continued(ctx, state, continuation, result.output);
+	}
 	if (result.ok) {
 		return force ? afterForcedRequest(state, ctx, force, result.output) : result.output;
 	}
@@ -161,10 +170,23 @@ export function sendRequest(
 			}
 			ctx.memory.simplerTools = true;
 			const messages = [...state.history, ...state.added];
-			const after = simplerTools(state.offered, ctx.options.registry, messages).length;
+			const after = simplerTools(state.offered, ctx.options.registry, messages, ctx.memory.selection).length;
 			return { before: state.offered.length, after };
 		},
 	});
+}
+
+/** The rest of a cut call joined to it where the server continued it; the chat shows the call, not its halves. */
+function continued(ctx: TurnContext, state: TurnState, prefix: string, output: StepOutput): StepOutput {
+	const joined = joinContinuation(prefix, output, ctx.options.registry, state.offered);
+	ctx.notice(
+		'info',
+		'truncatedCall',
+		joined.continued
+			? 'The server continued the cut call from where it stopped; the call is complete.'
+			: 'The server started a new reply instead of continuing the cut call; it is read as it came.',
+	);
+	return joined.output;
 }
 
 function switchToTextMode(state: TurnState, ctx: TurnContext, why: string): boolean {

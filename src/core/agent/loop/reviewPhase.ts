@@ -3,6 +3,7 @@ import { reviewResponse } from '../recovery/review/responseReview';
 import { escalation, nudgeText, shortfallLabel, type Shortfall } from '../recovery/review/stepReview';
 import { looksDegenerate } from '../guards/guards';
 import { forcedStep } from '../recovery/review/forcedCall';
+import { continuationPrefix } from '../recovery/review/continuation';
 import type { StepOutput } from './modelStep';
 import { appendMessage, failTurn, uniqueId, type TurnContext, type TurnEnd, type TurnState } from './turnState';
 
@@ -46,6 +47,23 @@ export function reviewStep(
 	}
 	if (shortfall) {
 		const cut = response.finishReason === 'length' || response.finishReason === 'max_tokens';
+		const prefix =
+			ctx.settings.enabled && !state.continued ? continuationPrefix(response, state.offered) : undefined;
+		if (prefix && (shortfall === 'truncatedCall' || shortfall === 'textCallProblem')) {
+			// Not a rung: the model is not corrected, the server writes the rest of what it began.
+			state.continued = true;
+			if (response.text) {
+				ctx.options.emit({ type: 'textRetracted', turnId: ctx.turnId, reason: 'retry' });
+			}
+			const tool = shortfall === 'truncatedCall' ? detail : detail.split(' ')[0];
+			ctx.notice(
+				'warning',
+				'truncatedCall',
+				`${shortfallLabel('truncatedCall', tool)}; asked the server to continue it.`,
+			);
+			state.nudge = { text: '', continuation: prefix, textMode: true };
+			return REASK;
+		}
 		return shortfallStep(
 			state,
 			ctx,
@@ -55,6 +73,7 @@ export function reviewStep(
 		);
 	}
 	state.shortfalls = 0;
+	state.continued = false;
 	// A server that paused a long turn (Anthropic's `pause_turn`) continues it from what was
 	// written: that goes back as it is, the model's own message last, a few times a turn.
 	if (ctx.settings.enabled && response.finishReason === 'pause' && output.calls.length === 0) {

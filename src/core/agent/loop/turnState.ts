@@ -47,6 +47,8 @@ export interface Nudge {
 	force?: ToolChoice;
 	/** This one request asks for the answer without thinking, where the server has a switch (reasoning ran away). */
 	noThinking?: boolean;
+	/** This one request ends with this cut call as the model's open message, for the server to continue. */
+	continuation?: string;
 }
 
 /**
@@ -78,6 +80,8 @@ export interface TurnState {
 	forced?: boolean;
 	/** Times the server paused this turn and it was sent back to continue. */
 	pauses?: number;
+	/** A cut call was sent back to be continued since the last step that gave the loop something to do. */
+	continued?: boolean;
 	/** Requests and tokens so far, for the context meter. */
 	readonly usage: { requests: number; tokens: number };
 	/** Native or text-mode tool calls, and the failures that switch between them. */

@@ -70,6 +70,13 @@ type RequestToolsTool = ToolDefinition<{ names?: string[]; search?: string }> & 
  * `request_tools`' description stays as first sent, so each request extends the one before.
  */
 export class ToolSelection {
+	/** Tools the model asked for by name or search: kept in the simpler form too (simplerTools). */
+	readonly requested = new Set<string>();
+	/** Sourced tools the simpler form leaves out until the model asks for them. */
+	heldBack = new Map<string, ToolSpec>();
+	/** request_tools' description in the simpler form, as first sent: later requests extend that one. */
+	simplerCatalog?: string;
+
 	constructor(
 		public offered: ToolSpec[],
 		readonly withheld: Map<string, ToolSpec>,
@@ -81,7 +88,10 @@ export class ToolSelection {
 		const added: string[] = [];
 		const unknown: string[] = [];
 		if (search) {
-			const hits = rank([...this.withheld.values()], search).hits.slice(0, SEARCH_HITS);
+			const hits = rank([...this.withheld.values(), ...this.heldBack.values()], search).hits.slice(
+				0,
+				SEARCH_HITS,
+			);
 			names = [...names, ...hits.map(spec => spec.name)];
 			if (hits.length === 0) {
 				unknown.push(`(nothing matches "${search}")`);
@@ -92,6 +102,10 @@ export class ToolSelection {
 			if (spec) {
 				this.withheld.delete(name);
 				this.offered.push(spec);
+				this.requested.add(name);
+				added.push(name);
+			} else if (this.heldBack.delete(name)) {
+				this.requested.add(name);
 				added.push(name);
 			} else if (!this.offered.some(s => s.name === name)) {
 				unknown.push(name);
@@ -336,16 +350,38 @@ function rank(specs: ToolSpec[], query: string): { hits: ToolSpec[]; rest: ToolS
 
 /**
  * What a request carries once the server could not compile the usual tool schemas: the
- * built-in tools, the sourced tools this conversation already called, and `request_tools`,
- * every schema in its simplest form (one level, short enums, no alternatives).
+ * built-in tools, the sourced tools this conversation already called or the model asked for,
+ * and `request_tools`, every schema in its simplest form (one level, short enums, no
+ * alternatives). The sourced tools left out are listed in `request_tools`, so the model can
+ * still ask for the one it needs, as it can for tools held back by the budget.
  */
 export function simplerTools(
 	offered: readonly ToolSpec[],
 	registry: ToolRegistry,
 	messages: readonly CanonicalMessage[],
+	selection?: ToolSelection,
 ): ToolSpec[] {
 	const called = new Set(messages.flatMap(m => (m.kind === 'tool_call' ? [m.data.name] : [])));
-	return offered
-		.filter(spec => spec.name === REQUEST_TOOLS || !registry.get(spec.name)?.source || called.has(spec.name))
-		.map(spec => ({ ...spec, parameters: simplestSchema(spec.parameters) }));
+	const keep = (spec: ToolSpec) =>
+		!registry.get(spec.name)?.source || called.has(spec.name) || !!selection?.requested.has(spec.name);
+	const tools = offered.filter(spec => spec.name !== REQUEST_TOOLS && keep(spec));
+	const left = offered.filter(spec => spec.name !== REQUEST_TOOLS && !keep(spec));
+	const request =
+		offered.find(spec => spec.name === REQUEST_TOOLS) ?? registry.specs(tool => tool.name === REQUEST_TOOLS)[0];
+	if (selection) {
+		for (const spec of left) {
+			if (!selection.heldBack.has(spec.name) && !selection.requested.has(spec.name)) {
+				selection.heldBack.set(spec.name, spec);
+			}
+		}
+	}
+	const listed = [...left.map(spec => spec.name), ...(selection?.withheld.keys() ?? [])];
+	if (request && (listed.length > 0 || selection?.simplerCatalog)) {
+		// Only a session's selection can take the request (request_tools finds it by the turn's signal).
+		const description = selection ? (selection.simplerCatalog ??= requestDescription(listed)) : undefined;
+		if (description) {
+			tools.push({ ...request, description });
+		}
+	}
+	return tools.map(spec => ({ ...spec, parameters: simplestSchema(spec.parameters) }));
 }

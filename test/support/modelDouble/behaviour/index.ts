@@ -19,6 +19,24 @@ export interface ServerBehaviour {
 	grammarCeilingBytes?: number;
 	/** What the server does with a forced tool choice. */
 	toolChoice?: ToolChoiceBehaviour;
+	/**
+	 * A request that ends with an assistant message: 'continue' (the default) renders it open and
+	 * generates the rest, as llama.cpp (unless --no-prefill-assistant), Ollama's /api/chat and
+	 * Anthropic's Messages API do (docs.anthropic.com "Prefill Claude's response"); 'restart'
+	 * starts a new reply after it, as OpenAI's API does.
+	 */
+	prefill?: 'continue' | 'restart';
+}
+
+/** The open assistant message this server continues, or undefined. */
+export function serverContinues(server: ServerBehaviour | undefined, body: any): string | undefined {
+	if (server?.prefill === 'restart') return undefined;
+	const messages: Array<{ role?: string; content?: unknown }> = Array.isArray(body?.messages) ? body.messages : [];
+	const last = messages[messages.length - 1];
+	if (last?.role !== 'assistant') return undefined;
+	if (typeof last.content === 'string') return last.content;
+	const blocks = Array.isArray(last.content) ? (last.content as Array<{ type?: string; text?: string }>) : [];
+	return blocks.every(b => b.type === 'text') ? blocks.map(b => b.text ?? '').join('') : undefined;
 }
 
 /** A refusal before any step is consumed, or undefined when the request reaches the model. */

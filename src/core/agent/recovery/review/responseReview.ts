@@ -88,7 +88,8 @@ function shortfallOf(
 	let detail = post.detail ?? pre.truncated[0] ?? '';
 	let followUp: string | undefined;
 	const calls = post.output.calls.length;
-	if (pre.truncated.length > 0 && !shortfall) {
+	// A call the limit cut off left the response empty of calls: that is what went wrong, not silence.
+	if (pre.truncated.length > 0 && (!shortfall || shortfall === 'empty' || shortfall === 'toolCallsWithoutCalls')) {
 		if (calls === 0) {
 			shortfall = 'truncatedCall';
 		} else {
