@@ -149,7 +149,7 @@ export class CopyVolume {
 				outcome.leftInCopy.push(`${name} (more than ${MAX_BACK_FILES} files changed)`);
 				continue;
 			}
-			const text = await readBack(container, name);
+			const text = await changedText(container, name);
 			if (typeof text === 'string') outcome.changes.push({ path: name, content: text });
 			else outcome.leftInCopy.push(`${name} (${text.why})`);
 		}
@@ -253,7 +253,7 @@ async function listVolume(docker: Docker, container: Docker.Container, user: str
 }
 
 /** A changed file's text from the engine, or why it stays in the copy. */
-async function readBack(container: Docker.Container, name: string): Promise<string | { why: string }> {
+async function changedText(container: Docker.Container, name: string): Promise<string | { why: string }> {
 	const stream = await container.getArchive({ path: `${WORKSPACE_MOUNT}/${name}` });
 	const chunks: Buffer[] = [];
 	let size = 0;
