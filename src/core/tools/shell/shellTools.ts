@@ -99,7 +99,7 @@ function copiedNote(result: CommandResult): string {
 	if (!result.copied) return '';
 	const { changes, leftInCopy } = result.copied;
 	const back = changes.length
-		? `${changes.length} changed file(s) come back to your files only as writes you approve: ${changes.map(c => c.path).join(', ')}`
+		? `${changes.length} changed file(s) come back only as file writes, each decided like any write: ${changes.map(c => c.path).join(', ')}`
 		: 'it changed no file';
 	const left = leftInCopy.length ? `; left in the copy: ${leftInCopy.join(', ')}` : '';
 	return `\n[the workspace was copied to the engine; ${back}${left}]`;
