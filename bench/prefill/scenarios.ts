@@ -151,6 +151,30 @@ export const scenarios: Scenario[] = [
 		},
 	},
 	{
+		// The window closes between turns and the chat is reopened from the store: the offered
+		// tools (chosen from 60 by the conversation so far), their order and request_tools'
+		// catalogue come back as they were sent, so the first request after each reopen extends
+		// the last one before it.
+		name: 'reopen (2 reopens, 60 MCP tools)',
+		session: () => {
+			const registry = new ToolRegistry([...fileTools, ...mcpTools(60)]);
+			registry.register(createRequestToolsTool(() => ({ maxOffered: 12 })));
+			return {
+				registry,
+				files: files(9, 1200),
+				turns: [
+					{ prompt: 'List the open issue labels of keel/keel.', steps: [read(0), read(1), answer('labels')] },
+					{
+						prompt: 'Which deployment workflow failed last?',
+						reopen: true,
+						steps: [read(2), read(3), read(4), answer('deployment')],
+					},
+					{ prompt: 'And which release secret expired?', reopen: true, steps: [read(5), answer('secret')] },
+				],
+			};
+		},
+	},
+	{
 		name: 'blocked tool (anomaly guard)',
 		session: () => {
 			const registry = new ToolRegistry([...fileTools, flakyTool]);

@@ -44,6 +44,8 @@ export interface ChatSessionDeps {
 	parallelReads?(): number;
 	systemPrompt(): string;
 	history?: CanonicalMessage[];
+	/** What the session's earlier requests decided (storedMemory.ts), when it was reopened from the store. */
+	memory?: SessionMemory;
 	/** keel.recovery.* budgets, read per turn. */
 	recovery?(): Partial<RecoverySettings>;
 	/** Per-model memory of the tool-call dialect that works (host: globalState). */
@@ -68,12 +70,18 @@ export class ChatSession extends Disposable {
 	private readonly _continueGate = this._register(new ContinueGate());
 	private _running: { abort: AbortController; done: Promise<TurnOutcome> } | undefined;
 	/** What this conversation's requests already sent, so each one extends the one before. */
-	private readonly _memory = new SessionMemory();
+	private readonly _memory: SessionMemory;
 
 	constructor(private readonly _deps: ChatSessionDeps) {
 		super();
 		this.history = [...(_deps.history ?? [])];
+		this._memory = _deps.memory ?? new SessionMemory();
 		this._register({ dispose: () => this._running?.abort.abort() });
+	}
+
+	/** What decides the next request; kept with the session so a reopen extends the last request. */
+	get memory(): SessionMemory {
+		return this._memory;
 	}
 
 	get busy(): boolean {

@@ -213,8 +213,31 @@ export class SessionStore {
 			this._db.run('DELETE FROM tool_outputs WHERE session_id = ?', [sessionId]);
 			this._db.run('DELETE FROM full_outputs WHERE session_id = ?', [sessionId]);
 			this._db.run('DELETE FROM events WHERE session_id = ?', [sessionId]);
+			this._db.run('DELETE FROM session_memory WHERE session_id = ?', [sessionId]);
 			this._db.run('DELETE FROM sessions WHERE id = ?', [sessionId]);
 		});
+	}
+
+	/** Keeps what decides the session's next request (JSON); only for a session that has a message. */
+	putMemory(sessionId: string, state: unknown): void {
+		transaction(this._opened, () =>
+			this._db.run(
+				'INSERT OR REPLACE INTO session_memory (session_id, state) SELECT id, ? FROM sessions WHERE id = ?',
+				[JSON.stringify(state), sessionId],
+			),
+		);
+	}
+
+	/** What `putMemory` kept, parsed; undefined when nothing (or nothing readable) was kept. */
+	getMemory(sessionId: string): unknown {
+		const row = this._read(() =>
+			this._db.get('SELECT state FROM session_memory WHERE session_id = ?', [sessionId]),
+		);
+		try {
+			return row ? (JSON.parse(String(row.state)) as unknown) : undefined;
+		} catch {
+			return undefined;
+		}
 	}
 
 	/** Drops stored tool outputs older than `days` (0 keeps them forever); returns how many went. */

@@ -3,6 +3,7 @@ import type { AgentEvent, NoticeLevel } from '../../core/agent/events';
 import type { ImagePart } from '../../core/llm/imageParts';
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../core/llm/canonical';
+import type { SessionMemory } from '../../core/agent/loop/sessionMemory';
 import { ChatSession, type ChatSessionDeps } from '../../core/session/chatSession';
 import { Emitter } from '../../core/util/emitter';
 import { newSessionId } from '../../core/util/ids';
@@ -22,10 +23,17 @@ export type SessionFactory = (sessionId: string) => Omit<ChatSessionDeps, 'sessi
 	restricted?(): boolean;
 };
 
+/** A conversation read from the store: its messages and what its requests had decided. */
+export interface StoredSession {
+	sessionId: string;
+	history: CanonicalMessage[];
+	memory?: SessionMemory;
+}
+
 /** Where sessions are kept (sessionPersistence.ts); optional so the controller runs without a store. */
 export interface SessionPersistencePort {
-	lastSession(): { sessionId: string; history: CanonicalMessage[] } | undefined;
-	load(sessionId: string): { sessionId: string; history: CanonicalMessage[] } | undefined;
+	lastSession(): StoredSession | undefined;
+	load(sessionId: string): StoredSession | undefined;
 	attach(session: ChatSession, sessionId: string): IDisposable;
 }
 
@@ -197,19 +205,21 @@ export class SessionController extends Disposable implements ActiveConversation 
 		this._replace(undefined);
 	}
 
-	private _replace(stored: { sessionId: string; history: CanonicalMessage[] } | undefined): void {
+	private _replace(stored: StoredSession | undefined): void {
 		this._current?.session.cancel();
 		this._current = this._start(stored);
 		this._onDidChangeBusy.fire(false);
 		this._channel.reset({ type: 'didSnapshot', state: this.page() });
 	}
 
-	private _start(stored?: { sessionId: string; history: CanonicalMessage[] }): Current {
+	private _start(stored?: StoredSession): Current {
 		this._current?.disposables.dispose();
 		const disposables = new DisposableStore();
 		const sessionId = stored?.sessionId ?? newSessionId();
 		const deps = this._factory(sessionId);
-		const session = disposables.add(new ChatSession({ sessionId, ...deps, history: stored?.history }));
+		const session = disposables.add(
+			new ChatSession({ sessionId, ...deps, history: stored?.history, memory: stored?.memory }),
+		);
 		const view = chatViewFromHistory(
 			sessionId,
 			deps.modelLabel?.() ?? '',

@@ -1,11 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { CanonicalMessage } from '../../core/llm/canonical';
 import type { Logger } from '../../core/ports';
 import type { ChatSession } from '../../core/session/chatSession';
-import { interruptedResults } from '../../core/store/interrupted';
-import { SessionRecorder } from '../../core/store/sessionRecorder';
+import { keepSession, reopenSession, type ReopenedSession } from '../../core/store/sessionKeeping';
 import type { SessionStore } from '../../core/store/sessionStore';
 import { StoredOutputs } from '../../core/store/storedOutputs';
 import { InMemoryOutputStore, type OutputStore } from '../../core/tools/outputStore';
@@ -14,10 +12,7 @@ import { lazyRequire } from '../../core/util/lazyRequire';
 import { readHistorySettings, readResolvedProvider } from '../models/providerConfig';
 import { sharedStorageFolder } from './sharedStorage';
 
-export interface ResumedSession {
-	sessionId: string;
-	history: CanonicalMessage[];
-}
+export type ResumedSession = ReopenedSession;
 
 // The store's modules (SQLite, compiled from WebAssembly as it loads) are evaluated when the store
 // is first opened, not when the host loads: esbuild leaves a module reached only through require()
@@ -163,20 +158,7 @@ export class SessionPersistence implements IDisposable {
 
 	load(sessionId: string): ResumedSession | undefined {
 		const store = this.store;
-		if (!store?.get(sessionId)) {
-			return undefined;
-		}
-		const history = store.load(sessionId);
-		for (const result of interruptedResults(history)) {
-			// Written before any request, so the model sees a result for every call it made.
-			try {
-				store.append(sessionId, result);
-			} catch (error) {
-				this._logger.error('could not record an interrupted call', error);
-			}
-			history.push(result);
-		}
-		return { sessionId, history };
+		return store ? reopenSession(store, sessionId, this._logger) : undefined;
 	}
 
 	attach(session: ChatSession, sessionId: string): IDisposable {
@@ -184,7 +166,7 @@ export class SessionPersistence implements IDisposable {
 		if (!store) {
 			return toDisposable(() => undefined);
 		}
-		const recorder = new SessionRecorder({
+		const kept = keepSession(session, {
 			store,
 			sessionId,
 			provider: () => {
@@ -197,13 +179,10 @@ export class SessionPersistence implements IDisposable {
 					`Keel could not save this conversation (${error.message}). It goes on, but will not be in the history.`,
 				),
 		});
-		const subscription = session.onDidEvent(event => recorder.handle(event));
 		// Another window opening the workspace resumes some other conversation than this one.
 		this._claim(store, sessionId, true);
-		// Subscription first, then the recorder: its dispose writes a half-streamed answer.
 		return toDisposable(() => {
-			subscription.dispose();
-			recorder.dispose();
+			kept.dispose();
 			this._claim(store, sessionId, false);
 		});
 	}

@@ -7,6 +7,12 @@ import { toToolCallView, toolCallChange } from './toolCallView';
 
 /** Items the webview gets on open; older ones come a page at a time when it scrolls up. */
 export const PAGE_SIZE = 100;
+/**
+ * At most this much of the conversation (as posted, JSON characters) in one page: a page of
+ * cards that each restored a long output would otherwise cost the open its time in posting and
+ * parsing. A single item larger than this still goes, alone.
+ */
+export const PAGE_CHARS = 256 * 1024;
 
 type TextItem = Extract<ChatItem, { kind: 'assistant' | 'thinking' }>;
 
@@ -59,16 +65,32 @@ export class ChatView {
 	}
 
 	/** What `ready` is answered with: the newest page, copied so later changes cannot leak in. */
-	page(size = PAGE_SIZE): SessionView {
-		const start = Math.max(0, this._items.length - size);
-		return { ...this._header(), items: structuredClone(this._items.slice(start)), olderCount: start };
+	page(size = PAGE_SIZE, chars = PAGE_CHARS): SessionView {
+		const { items, olderCount } = this._pageBefore(this._items.length, size, chars);
+		return { ...this._header(), items, olderCount };
 	}
 
 	/** The page before `beforeId`; empty when the id is unknown or nothing is older. */
-	older(beforeId: string, size = PAGE_SIZE): { items: ChatItem[]; olderCount: number } {
-		const end = this._index.get(beforeId) ?? 0;
-		const start = Math.max(0, end - size);
-		return { items: structuredClone(this._items.slice(start, end)), olderCount: start };
+	older(beforeId: string, size = PAGE_SIZE, chars = PAGE_CHARS): { items: ChatItem[]; olderCount: number } {
+		return this._pageBefore(this._index.get(beforeId) ?? 0, size, chars);
+	}
+
+	/** The newest items before `end`, at most `size` of them and `chars` of JSON (one item at least). */
+	private _pageBefore(end: number, size: number, chars: number): { items: ChatItem[]; olderCount: number } {
+		const items: ChatItem[] = [];
+		let used = 0;
+		let start = end;
+		while (start > 0 && items.length < size) {
+			const json = JSON.stringify(this._items[start - 1]);
+			if (items.length > 0 && used + json.length > chars) {
+				break;
+			}
+			// A copy through the JSON it is posted as: later changes to the item cannot leak in.
+			items.push(JSON.parse(json) as ChatItem);
+			used += json.length;
+			start--;
+		}
+		return { items: items.reverse(), olderCount: start };
 	}
 
 	/** The card of a tool call, as last projected; undefined for an unknown id. */
