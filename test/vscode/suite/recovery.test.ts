@@ -3,7 +3,7 @@
 // model double enforces the rule the way the real server does (test/support/modelDouble/wire/history.ts
 // names the reports) and sends the stop reason in the wire's own field.
 import * as assert from 'assert';
-import { text, toolCalls } from '../../support/modelDouble';
+import { text, toolCall, toolCalls, withFaults } from '../../support/modelDouble';
 import { useKeelSuite } from '../keelSuite';
 
 describe('Recovery in the extension host', function () {
@@ -40,6 +40,57 @@ describe('Recovery in the extension host', function () {
 		assert.deepStrictEqual([keel.last().kind, keel.last().content], ['assistant', 'Done.']);
 		assert.ok(
 			notices().some(n => n.code === 'contextOverflow'),
+			JSON.stringify(notices()),
+		);
+	});
+
+	it('a call written with its name in an attribute and its arguments after a separator token runs, once', async () => {
+		keel.double.script(
+			text('Let me read it.\n<|open|>call name="read_file"<|sep|>{"path":"README.md"}<|close|>', { chunks: 7 }),
+			text('Read: {{lastToolResult}}'),
+		);
+		const outcome = await keel.api.runTurn('What is in README.md?');
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.deepStrictEqual(
+			keel.toolCards().map(call => [call.name, call.status]),
+			[['read_file', 'succeeded']],
+		);
+		assert.match(keel.last().content, /Fixture workspace/);
+		// The text that carried the call is marked as having become one (the chat folds it), never left as the answer.
+		for (const item of keel.api.view().items)
+			if (item.kind === 'assistant' && /call name=/.test(item.text))
+				assert.strictEqual(item.retracted, 'recovered', item.text);
+	});
+
+	it('arguments streamed as object pieces (as MiniMax sends them) are one call, run once', async () => {
+		keel.double.script(
+			{ ...toolCall('read_file', { path: 'README.md' }, { split: 3 }), argDeltas: 'objectPieces' },
+			text('Read: {{lastToolResult}}'),
+		);
+		const outcome = await keel.api.runTurn('Read README.md');
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.strictEqual(keel.double.modelRequests.length, 2, 'nothing asked again');
+		assert.deepStrictEqual(
+			keel.toolCards().map(call => [call.name, call.status]),
+			[['read_file', 'succeeded']],
+		);
+	});
+
+	it('an error sent on an `error:` line of a 200 stream is an error, not an empty answer', async () => {
+		keel.double.script(
+			withFaults(text('never shown'), {
+				errorAfter: 0,
+				streamErrorShape: 'field',
+				streamErrorBody: { error: { code: 503, message: 'Loading model', type: 'unavailable_error' } },
+			}),
+			text('Ready now.'),
+		);
+		const outcome = await keel.api.runTurn('Hello?');
+		assert.strictEqual(outcome.reason, 'completed', outcome.error?.message);
+		assert.strictEqual(keel.double.modelRequests.length, 2, 'sent once more');
+		assert.deepStrictEqual([keel.last().kind, keel.last().content], ['assistant', 'Ready now.']);
+		assert.ok(
+			notices().every(n => n.code !== 'noAnswer'),
 			JSON.stringify(notices()),
 		);
 	});
