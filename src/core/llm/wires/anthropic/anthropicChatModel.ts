@@ -64,7 +64,9 @@ export class AnthropicChatModel implements ChatModel {
 	private async _open(request: ChatRequest): Promise<Response> {
 		for (let attempt = 0; ; attempt++) {
 			try {
-				return await this._client.messages.create(this._params(request), { signal: request.signal }).asResponse();
+				return await this._client.messages
+					.create(this._params(request), { signal: request.signal })
+					.asResponse();
 			} catch (error) {
 				const mapped = this._mapError(error);
 				const words = `${mapped.message} ${mapped.details.body ?? ''}`;
