@@ -65,6 +65,17 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 	});
 	beforeEach(() => forgetPreflights());
 
+	/** The second engine's preflight for `root` mounted at /workspace, expected to refuse. */
+	const refusedBySecond = (root: string) =>
+		refusal(
+			ensureWorkspaceShared(
+				engine.docker(),
+				[{ host: root, target: '/workspace' }],
+				engine.image,
+				recordingLogger(),
+			),
+		);
+
 	/** A workspace this process sees under the folder the second engine cannot. */
 	function hiddenWorkspace(name: string): string {
 		const root = path.join(engine.hidden, name);
@@ -122,28 +133,14 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 			'debian:bookworm-slim',
 			recordingLogger(),
 		);
-		const error = await refusal(
-			ensureWorkspaceShared(
-				engine.docker(),
-				[{ host: root, target: '/workspace' }],
-				engine.image,
-				recordingLogger(),
-			),
-		);
+		const error = await refusedBySecond(root);
 		assert.strictEqual(error.code, 'workspaceNotShared');
 		assert.deepStrictEqual(markers(root), []);
 	});
 
 	it('through DOCKER_HOST, the preflight says the engine has another folder at that path, with what to do', async () => {
 		const root = hiddenWorkspace('copy');
-		const error = await refusal(
-			ensureWorkspaceShared(
-				engine.docker(),
-				[{ host: root, target: '/workspace' }],
-				engine.image,
-				recordingLogger(),
-			),
-		);
+		const error = await refusedBySecond(root);
 		assert.strictEqual(error.code, 'workspaceNotShared');
 		assert.ok(
 			error.message.includes(`The Docker engine at ${engine.dockerHost} does not see this folder (${root})`),
@@ -159,14 +156,7 @@ describe('sandbox preflight: does the engine see the workspace (two real engines
 	it('through DOCKER_HOST, a folder that does not exist on the engine is not shared either, and asked again next time', async () => {
 		const root = hiddenWorkspace('elsewhere');
 		for (let attempt = 0; attempt < 2; attempt++) {
-			const error = await refusal(
-				ensureWorkspaceShared(
-					engine.docker(),
-					[{ host: root, target: '/workspace' }],
-					engine.image,
-					recordingLogger(),
-				),
-			);
+			const error = await refusedBySecond(root);
 			assert.strictEqual(error.code, 'workspaceNotShared');
 			assert.match(
 				error.message,
