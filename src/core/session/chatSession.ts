@@ -7,7 +7,7 @@ import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
 import { turnStartedEvent } from '../agent/loop/turnState';
-import { SessionMemory } from '../agent/loop/sessionMemory';
+import { SessionMemory } from '../agent/memory/sessionMemory';
 import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';

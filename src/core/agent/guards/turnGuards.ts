@@ -6,7 +6,7 @@ import { explainToolError, ToolRetryBudget } from '../recovery/review/callRepair
 import type { NoticeLevel } from '../events';
 import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
 import { cutNewestResults, withCuts, type KeepWhole } from './resultCuts';
-import { SessionMemory } from '../loop/sessionMemory';
+import { SessionMemory } from '../memory/sessionMemory';
 import type { StepCall } from '../loop/modelStep';
 import type { RequestPlan } from '../recovery/recovery';
 import type { RecoverySettings } from '../recovery/recoverySettings';

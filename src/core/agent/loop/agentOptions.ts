@@ -11,7 +11,7 @@ import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySetti
 import type { ContinueDecider } from '../guards/continueGate';
 import type { ForcingMemory } from '../recovery/forcingMemory';
 import type { ToolPolicy } from '../toolPolicy/toolPolicy';
-import type { SessionMemory } from './sessionMemory';
+import type { SessionMemory } from '../memory/sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
 export interface AgentOptions {

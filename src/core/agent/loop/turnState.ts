@@ -12,7 +12,7 @@ import { watchStream } from '../recovery/failures/streamWatch';
 import { ToolModeState } from '../recovery/review/textMode';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import { selectTools } from '../toolPolicy/toolSelection';
-import { SessionMemory } from './sessionMemory';
+import { SessionMemory } from '../memory/sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';

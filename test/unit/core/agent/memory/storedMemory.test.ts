@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { restoreMemory, snapshotMemory } from '../../../../../src/core/agent/loop/storedMemory';
-import { SessionMemory } from '../../../../../src/core/agent/loop/sessionMemory';
+import { restoreMemory, snapshotMemory } from '../../../../../src/core/agent/memory/storedMemory';
+import { SessionMemory } from '../../../../../src/core/agent/memory/sessionMemory';
 
 describe('a session memory kept with the session', () => {
 	it('reads back what was stored through JSON: stubs, cuts with their references, the reasoning policy', () => {
