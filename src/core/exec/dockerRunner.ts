@@ -7,7 +7,7 @@ import type { IDisposable } from '../util/lifecycle';
 import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
-import { engineUnavailable, ExecError } from './execError';
+import { containerFailed, engineError, engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandbox/sandboxImage';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
 import {
@@ -182,7 +182,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 				Tty: false,
 			})
 			.catch(error => {
-				throw this._mapError(error);
+				throw engineError(error);
 			});
 		const stream = await exec.start({ hijack: true, stdin: false });
 		const sink = (target: CappedOutput) => {
@@ -366,21 +366,8 @@ export class DockerRunner implements CommandRunner, IDisposable {
 				this._logger,
 			);
 		} catch (error) {
-			throw error instanceof ExecError
-				? error
-				: new ExecError(
-						'containerFailed',
-						`The sandbox container could not start: ${(error as Error).message}`,
-						{ cause: error },
-					);
+			throw containerFailed(error);
 		}
-	}
-
-	private _mapError(error: unknown): Error {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES'
-			? engineUnavailable(error)
-			: (error as Error);
 	}
 
 	/** Removes the warm container; also called when VS Code closes. Leftovers of a crash are
