@@ -133,7 +133,8 @@ const gateAdapters = {
 	// (what it copies and restores is decided by the gate), MCP servers (their launch plan: the program the
 	// gate resolves, the folder and envFile the consent card shows), the sandbox (Docker engine, image,
 	// mounts, the walk that decides what the container may not see, who owns a leftover, the preflight's
-	// marker of its own in each folder and the mount table that says which container Keel runs in) and the terminal.
+	// marker of its own in each folder and the mount table that says which container Keel runs in, the copy of
+	// what the walk lets the tools read sent to an engine that does not see the folder) and the terminal.
 	processes: [
 		'src/core/tools/search/ripgrep.ts',
 		'src/core/checkpoints/shadowGit.ts',
@@ -148,6 +149,8 @@ const gateAdapters = {
 		'src/core/exec/sandbox/sandboxProcesses.ts',
 		'src/core/exec/sandbox/sandboxPreflight.ts',
 		'src/core/exec/sandbox/sandboxMapping.ts',
+		'src/core/exec/sandbox/sandboxCopy.ts',
+		'src/core/exec/sandbox/tarArchive.ts',
 		'src/host/tools/terminalRunner.ts',
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal

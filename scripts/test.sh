@@ -34,10 +34,10 @@ npx tsc -p src/webview --noEmit || fail_setup "tsc webview"
 npm run --silent package >/dev/null || fail_setup "vsce package"
 
 # The tiers run in two lanes at once, one per core: the tiers in a real VS Code (e2e in Chromium,
-# then the extension host) beside the plain Node tiers (lint, unit, the Docker-backed integration
-# and security tiers). Each tier's output is kept apart and
-# printed whole when the tier ends, so the log reads tier by tier. KEEL_TEST_LANES=1 runs them
-# one after another.
+# then the extension host) and lint beside the plain Node tiers (unit, the Docker-backed
+# integration and security tiers); lint sits in the VS Code lane to keep the lanes even. Each
+# tier's output is kept apart and printed whole when the tier ends, so the log reads tier by
+# tier. KEEL_TEST_LANES=1 runs them one after another.
 mkdir -p test-results/logs
 tier() {
   local name=$1; shift
@@ -49,13 +49,12 @@ tier() {
 }
 
 node_lane() {
-  tier lint node scripts/lintTier.js
   tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
   tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
   [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
 }
 
-# The extension-host tiers follow the e2e tiers: the Node lane is the longer one.
+# The extension-host tiers follow the e2e tiers; lint ends the lane.
 vscode_lane() {
   tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
   # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
@@ -63,6 +62,7 @@ vscode_lane() {
   tier vscode node out/test/vscode/run.js
   tier vscode-multiroot node out/test/vscode/run.js --multi-root
   KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
+  tier lint node scripts/lintTier.js
 }
 
 if [ "${KEEL_TEST_LANES:-2}" = 1 ]; then

@@ -7,7 +7,8 @@
  * on disk and the answer shown, never the transcript.
  * Then the generative bench (generative.ts): thousands of composed replies, salvage and false runs.
  * Options: --per-class N per wire (default 3), --seed S, --class NAME, --k K (default 3),
- * --only tafc | generative (just that table), --positives N, --negatives N (generative set sizes).
+ * --only tafc | generative | histories (just that table), --positives N, --negatives N (generative set sizes),
+ * --histories N (generated histories per wire, default 200).
  */
 import { printTable } from '../table';
 import {
@@ -21,6 +22,7 @@ import {
 import { BASELINE_REQUESTS, runAll, type ScenarioResult } from '../../test/support/resilience/runScenario';
 import { tafcTable } from './tafc';
 import { generativeTable } from './generative';
+import { historiesTable } from './histories';
 import { SERVER_WORDS } from '../../test/support/resilience/meaningFaults';
 import type { ServerBehaviour } from '../../test/support/modelDouble';
 import { InMemoryForcingMemory } from '../../src/core/agent/recovery/forcingMemory';
@@ -62,6 +64,9 @@ async function main(): Promise<void> {
 	if (arg('only', '') === 'generative') {
 		return void (await generative());
 	}
+	if (arg('only', '') === 'histories') {
+		return void (await historiesTable(seed, Number(arg('histories', '200'))));
+	}
 	const started = Date.now();
 	await scenarioTable(
 		FAULT_CLASSES.filter(c => !only || c === only),
@@ -72,6 +77,7 @@ async function main(): Promise<void> {
 	await hopelessTable(seed);
 	await tafcTable(perClass, seed, k);
 	await generative();
+	await historiesTable(seed, Number(arg('histories', '200')));
 	console.log(
 		`\n(${((Date.now() - started) / 1000).toFixed(1)} s; targets: ≥ 99% with recovery on, ≥ 99.5% against the stubborn model where the server enforces a forced call, ≥ 97% elsewhere (96.8% for the stubborn model before forced calls), 0 duplicated side effects. Extra requests are counted over completed tasks against the 4 a fault-free task needs; the naive loop is recovery.enabled=false with the SDKs' own 2 retries; a task completes only when the file on disk is right, written once, and the final answer was shown without reasoning, control tokens or an output the model made up)`,
 	);

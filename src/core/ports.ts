@@ -100,6 +100,15 @@ export interface CommandResult {
 	limitHit?: 'memory' | 'pids';
 	/** The sandbox mounted the workspace from this path on the engine's machine (Keel runs in a container there). */
 	mappedTo?: string;
+	/**
+	 * The engine did not see the workspace, so the command ran on a copy in a volume there: what
+	 * it changed, for the file tools to propose (nothing here changed yet), and what stayed there.
+	 */
+	copied?: {
+		engine: string;
+		changes: Array<{ path: string; content?: string; deleted?: true }>;
+		leftInCopy: string[];
+	};
 }
 
 /**

@@ -95,6 +95,7 @@ export class KeelHost extends Disposable {
 			project,
 			globalState: context.globalState,
 			registry: () => tools().registry,
+			outputs: persistence.outputs,
 			toolPolicy: toolSystem.policy,
 			createModel: wait => readyForTurn(wait).then(createModel),
 			isTrusted: () => vscode.workspace.isTrusted,

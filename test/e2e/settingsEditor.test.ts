@@ -100,16 +100,24 @@ describe('Keel settings in the Settings editor (e2e)', function () {
 		const select = page.locator(`${SETTING_ROW}[data-key="keel.model.provider"] select`);
 		await select.waitFor();
 		const dropdown = page.locator('.monaco-select-box-dropdown-container').filter({ visible: true });
-		// A click that lands while the tree is still scrolling to the category does not open the list: click again.
-		for (let attempt = 0; attempt < 3 && !(await dropdown.isVisible()); attempt++) {
-			await select.click();
+		// A click that lands while the tree is still scrolling to the category does not open the list:
+		// click again, or open it from the keyboard as a user could.
+		for (let attempt = 0; attempt < 4 && !(await dropdown.isVisible()); attempt++) {
+			if (attempt % 2 === 0) await select.click();
+			else await select.press('Enter');
 			await dropdown.waitFor({ timeout: 3_000 }).catch(() => undefined);
 		}
 		const details = dropdown.locator('.select-box-details-pane');
-		for (const [at, doc] of spec.valueDocs.entries()) {
-			if (at > 0) await page.keyboard.press('ArrowDown');
-			const words = plain(doc).split(' ').slice(0, 4).join(' ');
-			await details.filter({ hasText: words }).waitFor({ timeout: 10_000 });
+		// The list opens on the value in force: up to its first value, then down through each in turn.
+		// A key the list took while it was still drawing is pressed again, not taken for a missing text.
+		for (let i = 0; i < spec.valueDocs.length; i++) await page.keyboard.press('ArrowUp');
+		for (const doc of spec.valueDocs) {
+			const shown = details.filter({ hasText: plain(doc).split(' ').slice(0, 4).join(' ') });
+			for (let step = 0; step < 3 && !(await shown.isVisible()); step++) {
+				if (step > 0 || doc !== spec.valueDocs[0]) await page.keyboard.press('ArrowDown');
+				await shown.waitFor({ timeout: 2_000 }).catch(() => undefined);
+			}
+			await shown.waitFor({ timeout: 5_000 });
 		}
 		await keel.screenshot('settings-editor-provider-values');
 		await page.keyboard.press('Escape');
@@ -117,12 +125,20 @@ describe('Keel settings in the Settings editor (e2e)', function () {
 
 	it('links a description to the setting it names', async () => {
 		const page = keel.page;
-		await page.locator(TOC_ROW, { hasText: 'Context and tools' }).first().click();
-		const compactAt = page.locator(`${SETTING_ROW}[data-key="keel.agent.compactAt"]`);
-		await compactAt.locator('.setting-item-description a', { hasText: 'Model: Context Window' }).click();
-		await page
-			.locator('.settings-tree-container .monaco-list-row.focused [data-key="keel.model.contextWindow"]')
-			.waitFor();
+		const link = page
+			.locator(`${SETTING_ROW}[data-key="keel.agent.compactAt"]`)
+			.locator('.setting-item-description a', { hasText: 'Model: Context Window' });
+		const target = page.locator(
+			'.settings-tree-container .monaco-list-row.focused [data-key="keel.model.contextWindow"]',
+		);
+		// A click that lands while the tree is still scrolling to the category reaches whatever row
+		// passes under the pointer: go to the category and follow the link again, as a user would.
+		for (let attempt = 0; attempt < 3 && !(await target.isVisible()); attempt++) {
+			await page.locator(TOC_ROW, { hasText: 'Context and tools' }).first().click();
+			await link.click();
+			await target.waitFor({ timeout: 8_000 }).catch(() => undefined);
+		}
+		await target.waitFor({ timeout: 5_000 });
 	});
 
 	it('shows the tuning knobs, and only those, when asked for with @tag:advanced', async () => {

@@ -17,7 +17,7 @@ const SOCKET = '/var/run/docker.sock';
 const TEST_LABEL = 'keel.test=mapped-workspace';
 
 interface Outcome {
-	result?: { stdout: string; exitCode: number; mappedTo?: string };
+	result?: { stdout: string; exitCode: number; mappedTo?: string; copied?: { engine: string } };
 	display?: string;
 	error?: { code: string; message: string };
 	log: string[];
@@ -110,9 +110,24 @@ describe('sandbox from inside a container: the workspace mapped to the engine ho
 		assert.match(outcome.display ?? '', /ran in the sandbox\]/);
 	});
 
-	it('refuses a folder that lives only in the container (nothing on the engine host to mount)', async () => {
-		const outcome = await keelInContainer([], '/tmp', 'echo never');
-		assert.strictEqual(outcome.error?.code, 'workspaceNotShared', JSON.stringify(outcome));
-		assert.match(outcome.error!.message, /does not see this folder \(\/tmp\)/);
+	it('copies a folder that lives only in the container (nothing on the engine host to mount), and says so', async () => {
+		const volumes = async () =>
+			(await new Docker().listVolumes({ filters: { label: ['keel.sandbox=volume'] } })).Volumes ?? [];
+		const before = (await volumes()).length;
+		const outcome = await keelInContainer([], '/tmp', 'echo ran');
+		assert.strictEqual(outcome.result?.stdout, 'ran\n', JSON.stringify(outcome));
+		assert.match(
+			outcome.display ?? '',
+			/ran in the sandbox on a copy of the workspace \(the engine at unix:\/\/\/var\/run\/docker\.sock does not see this folder\)/,
+		);
+		assert.ok(
+			outcome.log.some(line =>
+				/does not see this folder \(\/tmp\): .*; the workspace is copied into the volume keel-workspace-/.test(
+					line,
+				),
+			),
+			outcome.log.join('\n'),
+		);
+		assert.strictEqual((await volumes()).length, before, 'the volume went with the session');
 	});
 });

@@ -90,11 +90,14 @@ describe('providers on their real wire formats (model double)', () => {
 		assert.strictEqual(first.body.keep_alive, '30m');
 		const assistant = second.body.messages.find((m: any) => m.tool_calls);
 		assert.deepStrictEqual(assistant.tool_calls[0].function.arguments, { word: 'mast' });
+		// Answered by name (a local Ollama) and by the id of the call the server made (Ollama Cloud checks it).
 		assert.deepStrictEqual(second.body.messages[second.body.messages.length - 1], {
 			role: 'tool',
 			content: 'mast: a 4-letter word',
 			tool_name: 'lookup',
+			tool_call_id: assistant.tool_calls[0].id,
 		});
+		assert.ok(assistant.tool_calls[0].id);
 		assert.strictEqual(chat.history[chat.history.length - 1].content, 'Mast has four letters.');
 	});
 

@@ -20,6 +20,10 @@ import {
 	type Wire,
 } from '../support/modelDouble';
 import { harness } from '../support/resilience/harness';
+import { InMemoryOutputStore } from '../../src/core/tools/outputStore';
+import { createSearchTools } from '../../src/core/tools/search/searchTools';
+import { defaultToolDeps } from '../../src/core/tools/toolDeps';
+import { ToolRegistry } from '../../src/core/tools/registry';
 import { logReadHistory } from '../support/resilience/logHistory';
 
 const SHAPES: ArgDeltaShape[] = ['pieces', 'accumulated', 'repeatComplete', 'objectPieces'];
@@ -224,6 +228,45 @@ describe('resilience — what a server says, read wherever it says it (real loop
 			const result = outcome.messages.find(m => m.kind === 'tool_result');
 			assert.ok(result && result.content.length > big.length, 'whole in the history');
 		});
+
+		for (const wire of WIRES) {
+			it(`${wire}: the part left out is kept whole in the output store, and the model pages it with read_output`, async () => {
+				const outputs = new InMemoryOutputStore();
+				const readOutput = createSearchTools(defaultToolDeps({ outputs })).filter(
+					t => t.name === 'read_output',
+				);
+				let paged = false;
+				const step = (req: RecordedRequest) => {
+					if (tokens(req) >= 6144) return small(req);
+					if (paged) return text('Batch 4000 was processed by worker 3.');
+					const ref = /read_output \{\\?"ref\\?":\\?"(out_[\w-]+)/.exec(JSON.stringify(req.body))?.[1];
+					paged = true;
+					return ref ? toolCall('read_output', { ref, offset: 4001, limit: 2 }) : text('no reference given');
+				};
+				double.script(toolCall('read_file', { path: 'logs/big.log' }), step, step, step, step);
+				const h = harness(double, wire, { outputs, sessionId: 'chat-1' });
+				h.files.files.set('logs/big.log', big);
+				const registry = new ToolRegistry([...h.files.tools(), ...readOutput]);
+				const outcome = await harness(double, wire, {
+					outputs,
+					sessionId: 'chat-1',
+					registry,
+					workspace: h.files.workspace,
+				}).run('What happened to batch 4000?');
+				assert.equal(outcome.reason, 'completed', outcome.error?.message);
+				const sentCut = JSON.stringify(double.modelRequests[2].body);
+				assert.doesNotMatch(sentCut, /processed batch 4000\b/, 'the middle was left out of the request');
+				// The middle the request left out comes back from the store, word for word.
+				const paging = outcome.messages.filter(m => m.kind === 'tool_result').at(-1);
+				assert.equal(
+					paging?.kind === 'tool_result' && paging.data.name,
+					'read_output',
+					(sentCut.match(/.{200}left out so.{300}/) ?? [''])[0],
+				);
+				assert.match(paging?.content ?? '', /2026-11-01T00:00:4000 worker 3 processed batch 4000/);
+				assert.equal(outcome.messages.at(-1)?.content, 'Batch 4000 was processed by worker 3.');
+			});
+		}
 
 		it('a server that says its window beforehand gets the cut request at once', async () => {
 			const persona = await startModelDouble({ server: { kind: 'llamacpp', nCtx: 6144 } });

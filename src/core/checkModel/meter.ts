@@ -1,5 +1,5 @@
 import { estimateTokens } from '../agent/guards/guards';
-import { expectedPrefill } from '../agent/loop/sessionMemory';
+import { expectedPrefill } from '../agent/memory/sessionMemory';
 import type { ChatModel, ChatRequest, ModelEvent } from '../llm/chatModel';
 import type { RequestSample, ToolCallMode } from './types';
 

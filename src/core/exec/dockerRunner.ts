@@ -7,13 +7,22 @@ import type { IDisposable } from '../util/lifecycle';
 import { onAbort, sleep } from '../util/abort';
 import { lazyRequire } from '../util/lazyRequire';
 import { CappedOutput, cappedProgress } from './cappedOutput';
-import { engineUnavailable, ExecError } from './execError';
+import { containerFailed, engineError, engineUnavailable, ExecError } from './execError';
 import { ensureImage, managedImageTag, type ImageSource } from './sandbox/sandboxImage';
 import { defaultPathPolicy, type PathPolicy } from '../gate/paths/pathPolicy';
-import { afterCommand, endAll, needsNewContainer, startContainer, type Warm } from './sandbox/sandboxContainer';
-import { removeLeftovers, type SandboxLimits, type SandboxWorkspace } from './sandbox/sandboxSpec';
+import {
+	afterCommand,
+	endAll,
+	needsNewContainer,
+	readCopy,
+	sendCopy,
+	startContainer,
+	type Warm,
+} from './sandbox/sandboxContainer';
+import { type SandboxLimits, type SandboxWorkspace } from './sandbox/sandboxSpec';
 import { WORKSPACE_MOUNT } from '../gate/paths/workspaceFolders';
 import { LIMIT_HINT, readCounters, WRAPPER } from './sandbox/sandboxShell';
+import { CopyVolume, removeEarlierWindows } from './sandbox/sandboxCopy';
 
 export interface DockerRunnerOptions {
 	/**
@@ -53,6 +62,8 @@ export class DockerRunner implements CommandRunner, IDisposable {
 	private _leftoversChecked = false;
 	private _disposed = false;
 	private _disposing: Promise<void> | undefined;
+	/** The session's copy of the workspace, for an engine that does not see it (made only then). */
+	private _copy: CopyVolume | undefined;
 	private readonly _logger: Logger;
 
 	constructor(private readonly _options: DockerRunnerOptions) {
@@ -111,6 +122,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		}
 		const progress = cappedProgress(request.outputLimitBytes, request.onOutput);
 		const warm = await this._ensureWarm(progress);
+		await sendCopy(warm);
 		const started = Date.now();
 		const stdout = new CappedOutput(request.outputLimitBytes);
 		const stderr = new CappedOutput(request.outputLimitBytes);
@@ -120,6 +132,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		// The exit code first: once the engine says the command's process ended, what is left is strays.
 		const exitCode = await this._exitCode(exec);
 		const notice = await this._after(warm);
+		const changes = await readCopy(warm);
 		// 124: `timeout` ended it with TERM; 137: with KILL after the grace. Only at the deadline,
 		// so a command's own 124 or SIGKILL is not mistaken for ours.
 		const atDeadline = durationMs >= request.timeoutMs - 50;
@@ -144,6 +157,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			cancelled: killedBy === 'cancel',
 			limitHit,
 			...(warm.mappedTo ? { mappedTo: warm.mappedTo } : {}),
+			...(changes ? { copied: changes } : {}),
 		};
 	}
 
@@ -168,7 +182,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 				Tty: false,
 			})
 			.catch(error => {
-				throw this._mapError(error);
+				throw engineError(error);
 			});
 		const stream = await exec.start({ hijack: true, stdin: false });
 		const sink = (target: CappedOutput) => {
@@ -341,30 +355,19 @@ export class DockerRunner implements CommandRunner, IDisposable {
 		}
 		if (!this._leftoversChecked) {
 			this._leftoversChecked = true;
-			const removed = await removeLeftovers(this.docker).catch(() => []);
-			if (removed.length > 0) {
-				this._logger.info(`sandbox: removed ${removed.length} container(s) left by an earlier window`);
-			}
+			await removeEarlierWindows(this.docker, this._logger);
 		}
 		const imageName = await ensureImage(this.docker, image, progress);
 		try {
-			return await startContainer(this.docker, { root, image: imageName, limits, policy, specKey }, this._logger);
+			const copy = (this._copy ??= new CopyVolume(this.docker, JSON.stringify(root)));
+			return await startContainer(
+				this.docker,
+				{ root, image: imageName, limits, policy, specKey, copy },
+				this._logger,
+			);
 		} catch (error) {
-			throw error instanceof ExecError
-				? error
-				: new ExecError(
-						'containerFailed',
-						`The sandbox container could not start: ${(error as Error).message}`,
-						{ cause: error },
-					);
+			throw containerFailed(error);
 		}
-	}
-
-	private _mapError(error: unknown): Error {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES'
-			? engineUnavailable(error)
-			: (error as Error);
 	}
 
 	/** Removes the warm container; also called when VS Code closes. Leftovers of a crash are
@@ -376,6 +379,7 @@ export class DockerRunner implements CommandRunner, IDisposable {
 			const warm = await this._warm?.catch(() => undefined);
 			this._warm = undefined;
 			await warm?.container.remove({ force: true }).catch(() => undefined);
+			await this._copy?.remove();
 		})();
 		return this._disposing;
 	}

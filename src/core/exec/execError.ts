@@ -29,6 +29,23 @@ export function engineUnavailable(cause: unknown): ExecError {
 	return new ExecError('engineUnavailable', `${ENGINE_UNAVAILABLE}.${detail}`, { cause });
 }
 
+/** A socket that is missing, refused or not ours is an engine that is not running; anything else as it came. */
+export function engineError(error: unknown): Error {
+	const code = (error as NodeJS.ErrnoException).code;
+	return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'EACCES'
+		? engineUnavailable(error)
+		: (error as Error);
+}
+
+/** A container that did not start, with the engine's words; an ExecError already says what it is. */
+export function containerFailed(error: unknown): ExecError {
+	return error instanceof ExecError
+		? error
+		: new ExecError('containerFailed', `The sandbox container could not start: ${(error as Error).message}`, {
+				cause: error,
+			});
+}
+
 /** The last lines of a log, for messages: the error is almost always at the end. */
 export function tail(text: string, maxLines = 20, maxChars = 4000): string {
 	const lines = text.trimEnd().split('\n');

@@ -7,13 +7,14 @@ import type { ApprovalSettings } from '../agent/approval/approvalPolicy';
 import type { AgentEvent } from '../agent/events';
 import { runTurn, type TurnOutcome } from '../agent/loop/runAgent';
 import { turnStartedEvent } from '../agent/loop/turnState';
-import { SessionMemory } from '../agent/loop/sessionMemory';
+import { SessionMemory } from '../agent/memory/sessionMemory';
 import type { ToolPolicy } from '../agent/toolPolicy/toolPolicy';
 import { AgentError, toAgentError } from '../errors';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { ChatModel } from '../llm/chatModel';
 import type { Workspace } from '../ports';
 import type { ToolRegistry } from '../tools/registry';
+import type { OutputStore } from '../tools/outputStore';
 import { Emitter } from '../util/emitter';
 import { shortId } from '../util/ids';
 import { Disposable } from '../util/lifecycle';
@@ -35,6 +36,8 @@ export interface ChatSessionDeps {
 	/** The model's name for display; the host's view reads it, the loop does not. */
 	modelLabel?(): string;
 	registry: ToolRegistry;
+	/** read_output's store: a tool output sent in part after a context error is kept whole there. */
+	outputs?: OutputStore;
 	/** Per-session anomaly blocks, dependencies and TAFC (agent/toolPolicy); the host's tool system keeps one. */
 	toolPolicy?: ToolPolicy;
 	workspace: Workspace;
@@ -180,6 +183,7 @@ export class ChatSession extends Disposable {
 				approvalSettings: this._deps.approvalSettings(),
 				workspace: this._deps.workspace,
 				sessionId: this._deps.sessionId,
+				outputs: this._deps.outputs,
 				systemPrompt: this._deps.systemPrompt(),
 				maxSteps: this._deps.maxSteps(),
 				parallelReads: this._deps.parallelReads?.(),

@@ -90,7 +90,7 @@ const migrations: Array<(db: Database) => void> = [
 	db => {
 		db.exec('CREATE TABLE IF NOT EXISTS session_claims (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL)');
 	},
-	// 6: what decides a session's next request (agent/loop/storedMemory.ts), as JSON, so the first
+	// 6: what decides a session's next request (agent/memory/storedMemory.ts), as JSON, so the first
 	// request after a reopen extends the last one before it. Additive.
 	db => {
 		db.exec('CREATE TABLE IF NOT EXISTS session_memory (session_id TEXT PRIMARY KEY, state TEXT NOT NULL)');

@@ -1,5 +1,5 @@
-import { restoreMemory, snapshotMemory } from '../agent/loop/storedMemory';
-import type { SessionMemory } from '../agent/loop/sessionMemory';
+import { restoreMemory, snapshotMemory } from '../agent/memory/storedMemory';
+import type { SessionMemory } from '../agent/memory/sessionMemory';
 import type { CanonicalMessage } from '../llm/canonical';
 import type { Logger } from '../ports';
 import type { ChatSession } from '../session/chatSession';

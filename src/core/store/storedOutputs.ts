@@ -8,8 +8,7 @@ import type { SessionStore } from './sessionStore';
 export class StoredOutputs implements OutputStore {
 	constructor(private readonly _store: SessionStore) {}
 
-	async put(sessionId: string, text: string): Promise<string> {
-		const ref = newOutputRef();
+	async put(sessionId: string, text: string, ref = newOutputRef()): Promise<string> {
 		this._store.putFullOutput(sessionId, ref, text);
 		return ref;
 	}

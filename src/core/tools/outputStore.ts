@@ -6,8 +6,11 @@
 import { shortId } from '../util/ids';
 
 export interface OutputStore {
-	/** Stores text for a session and returns an opaque, unguessable reference. */
-	put(sessionId: string, text: string): Promise<string>;
+	/**
+	 * Stores text for a session and returns an opaque, unguessable reference: `ref` when given
+	 * (one made by newOutputRef, named to the model before the write settles), else a new one.
+	 */
+	put(sessionId: string, text: string, ref?: string): Promise<string>;
 	/** The stored text, or undefined when the reference does not exist in THIS session. */
 	get(sessionId: string, ref: string): Promise<string | undefined>;
 }
@@ -22,8 +25,7 @@ export class InMemoryOutputStore implements OutputStore {
 
 	constructor(private readonly _maxPerSession = 200) {}
 
-	async put(sessionId: string, text: string): Promise<string> {
-		const ref = newOutputRef();
+	async put(sessionId: string, text: string, ref = newOutputRef()): Promise<string> {
 		let session = this._bySession.get(sessionId);
 		if (!session) {
 			session = new Map();

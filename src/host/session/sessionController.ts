@@ -3,7 +3,7 @@ import type { AgentEvent, NoticeLevel } from '../../core/agent/events';
 import type { ImagePart } from '../../core/llm/imageParts';
 import type { TurnOutcome } from '../../core/agent/loop/runAgent';
 import type { CanonicalMessage } from '../../core/llm/canonical';
-import type { SessionMemory } from '../../core/agent/loop/sessionMemory';
+import type { SessionMemory } from '../../core/agent/memory/sessionMemory';
 import { ChatSession, type ChatSessionDeps } from '../../core/session/chatSession';
 import { Emitter } from '../../core/util/emitter';
 import { newSessionId } from '../../core/util/ids';

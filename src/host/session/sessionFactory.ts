@@ -3,6 +3,7 @@ import type { TurnWait } from '../../core/session/chatSession';
 import type * as vscode from 'vscode';
 import type { ToolPolicy } from '../../core/agent/toolPolicy/toolPolicy';
 import type { ToolRegistry } from '../../core/tools/registry';
+import type { OutputStore } from '../../core/tools/outputStore';
 import type { ApprovalSettings } from '../../core/agent/approval/approvalPolicy';
 import type { ToolDefinition } from '../../core/tools/defineTool';
 import { readResolvedProvider } from '../models/providerConfig';
@@ -15,6 +16,8 @@ export interface TurnInputs {
 	workspace: VscodeWorkspace;
 	/** The tool registry, built the first time a session needs it. */
 	registry(): ToolRegistry;
+	/** read_output's store, where a tool output sent in part after a context error is kept whole. */
+	outputs: OutputStore;
 	/** The tool system's policy (anomaly blocks, dependencies, TAFC), kept per session. */
 	toolPolicy: ToolPolicy;
 	/** The project's rules and each session's mode (projectContext/projectContext.ts). */
@@ -46,6 +49,7 @@ export function sessionFactory(inputs: TurnInputs): SessionFactory {
 		endpoint: () => readResolvedProvider().baseUrl,
 		restricted: () => !inputs.isTrusted(),
 		registry: inputs.registry(),
+		outputs: inputs.outputs,
 		toolPolicy: inputs.toolPolicy,
 		workspace,
 		// The session's mode narrows the tools (Plan: read-only) through deny rules.

@@ -56,7 +56,7 @@ export class SessionPersistence implements IDisposable {
 
 	/** read_output's store: beside the session in the database, in memory when there is none. */
 	readonly outputs: OutputStore = {
-		put: (sessionId, text) => this._outputStore().put(sessionId, text),
+		put: (sessionId, text, ref) => this._outputStore().put(sessionId, text, ref),
 		get: (sessionId, ref) => this._outputStore().get(sessionId, ref),
 	};
 

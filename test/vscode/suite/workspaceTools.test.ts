@@ -45,17 +45,25 @@ describe('workspace tools in VS Code', () => {
 	});
 
 	it('edit_file refuses to overwrite unsaved changes in an open editor', async () => {
-		const uri = vscode.Uri.joinPath(root(), 'src', 'dirty.ts');
-		await vscode.workspace.fs.writeFile(uri, Buffer.from('a\n'));
-		const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-		await editor.edit(b => b.insert(new vscode.Position(0, 0), 'user typing '));
-		const result = await run('edit_file', { path: 'src/dirty.ts', old_string: 'a', new_string: 'b' }).catch(
-			error => ({ ok: false, display: String(error) }),
-		);
-		assert.strictEqual(result.ok, false);
-		assert.match(result.display, /unsaved changes/);
-		assert.strictEqual(editor.document.getText(), 'user typing a\n');
-		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		// VS Code in a browser saves after a delay by default: on a busy machine the typing below was
+		// saved between the card and the write, and the refusal was for a changed file instead.
+		const files = vscode.workspace.getConfiguration('files');
+		await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+		try {
+			const uri = vscode.Uri.joinPath(root(), 'src', 'dirty.ts');
+			await vscode.workspace.fs.writeFile(uri, Buffer.from('a\n'));
+			const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+			await editor.edit(b => b.insert(new vscode.Position(0, 0), 'user typing '));
+			const result = await run('edit_file', { path: 'src/dirty.ts', old_string: 'a', new_string: 'b' }).catch(
+				error => ({ ok: false, display: String(error) }),
+			);
+			assert.strictEqual(result.ok, false);
+			assert.match(result.display, /unsaved changes/);
+			assert.strictEqual(editor.document.getText(), 'user typing a\n');
+			await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		} finally {
+			await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+		}
 	});
 
 	it('write_file creates a new file through a WorkspaceEdit', async () => {

@@ -5,8 +5,8 @@ import type { ToolRegistry } from '../../tools/registry';
 import { explainToolError, ToolRetryBudget } from '../recovery/review/callRepair';
 import type { NoticeLevel } from '../events';
 import { compactToolOutputs, estimateTokens, LoopGuard, promptWasCut, withStubs } from './guards';
-import { cutNewestResults, withCuts } from './resultCuts';
-import { SessionMemory } from '../loop/sessionMemory';
+import { cutNewestResults, withCuts, type KeepWhole } from './resultCuts';
+import { SessionMemory } from '../memory/sessionMemory';
 import type { StepCall } from '../loop/modelStep';
 import type { RequestPlan } from '../recovery/recovery';
 import type { RecoverySettings } from '../recovery/recoverySettings';
@@ -31,6 +31,8 @@ export class TurnGuards {
 		private readonly _settings: RecoverySettings,
 		private readonly _notice: Notice,
 		private readonly _memory: SessionMemory = new SessionMemory(),
+		/** Where a result sent in part is kept whole for read_output; without it the model is told to ask for less. */
+		private readonly _keepWhole?: KeepWhole,
 	) {
 		this._loop = new LoopGuard(_settings.loopRepeats);
 		this._toolBudget = new ToolRetryBudget({
@@ -113,8 +115,8 @@ export class TurnGuards {
 			return compacted.messages;
 		}
 		// The server refused the request and the old outputs were not what made it too big: the newest large result was.
-		const cut = cutNewestResults(compacted.messages, tools, limit);
-		cut.cuts.forEach((keep, id) => memory.cut.set(id, keep));
+		const cut = cutNewestResults(compacted.messages, tools, limit, this._keepWhole);
+		cut.cuts.forEach((kept, id) => memory.cut.set(id, kept));
 		this._estimate = cut.estimate;
 		if (cut.cuts.size > 0) {
 			this._notice(

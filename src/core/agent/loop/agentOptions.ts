@@ -3,6 +3,7 @@ import type { ChatModel } from '../../llm/chatModel';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { Clock, Workspace } from '../../ports';
 import type { ToolRegistry } from '../../tools/registry';
+import type { OutputStore } from '../../tools/outputStore';
 import type { Approver } from '../approval/approvalGate';
 import type { ApprovalSettings } from '../approval/approvalPolicy';
 import type { AgentEvent, TurnEndReason } from '../events';
@@ -10,7 +11,7 @@ import type { RecoverySettings, ToolModeMemory } from '../recovery/recoverySetti
 import type { ContinueDecider } from '../guards/continueGate';
 import type { ForcingMemory } from '../recovery/forcingMemory';
 import type { ToolPolicy } from '../toolPolicy/toolPolicy';
-import type { SessionMemory } from './sessionMemory';
+import type { SessionMemory } from '../memory/sessionMemory';
 
 /** What a caller gives one turn: the model, the tools and their permissions, the budgets, and where events go. */
 export interface AgentOptions {
@@ -30,6 +31,8 @@ export interface AgentOptions {
 	emit(event: AgentEvent): void;
 	/** The conversation this turn belongs to; scopes stored tool outputs (read_output). */
 	sessionId?: string;
+	/** read_output's store: a tool output sent in part after a context error is kept whole there. */
+	outputs?: OutputStore;
 	/** Recovery budgets (keel.recovery.*); defaults apply to what is left out. `enabled: false` is the naive loop. */
 	recovery?: Partial<RecoverySettings>;
 	/** Asked "Continue / Stop" at the step cap; none means Stop. */

@@ -1,7 +1,7 @@
 import { tokensForChars } from '../../util/tokens';
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { TokenUsage } from '../../llm/chatModel';
-import { expectedPrefill } from './sessionMemory';
+import { expectedPrefill } from '../memory/sessionMemory';
 import { requestWithRecovery, type RequestPlan, type RequestResult } from '../recovery/recovery';
 import type { StepContext, StepOutput } from './modelStep';
 import type { EarlyCalls } from './earlyCalls';

@@ -13,6 +13,7 @@ import type { ToolPolicy } from '../toolPolicy/toolPolicy';
 import { executeWithRetry, type ToolRetrySettings } from '../recovery/toolRetry';
 import type { StepCall } from './modelStep';
 import { ToolCard } from './toolCard';
+import { bringBack } from './writesBack';
 import { cardArguments, droppedArgumentChars, oversizedMessage } from './callBounds';
 import { onAbort } from '../../util/abort';
 
@@ -79,7 +80,15 @@ export async function runToolCall(call: StepCall, ctx: ToolRunContext, ahead?: A
 		card,
 		notice: (level, code, text) => ctx.emit({ type: 'notice', turnId: ctx.turnId, level, code, text }),
 	});
-	return refused ?? finishCall(run, await ((await ahead?.executed) ?? executeCall(run, looked.prepared)));
+	if (refused) return refused;
+	const executed = await ((await ahead?.executed) ?? executeCall(run, looked.prepared));
+	// A command on a copied workspace hands its changes back as file-tool calls, each decided here like any call.
+	return finishCall(
+		run,
+		'result' in executed
+			? { result: await bringBack(call, executed.result, back => runToolCall(back, ctx)) }
+			: executed,
+	);
 }
 
 /** A call started before the calls ahead of it finished: only a read that needs no approval gets this far. */

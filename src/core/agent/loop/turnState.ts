@@ -12,10 +12,11 @@ import { watchStream } from '../recovery/failures/streamWatch';
 import { ToolModeState } from '../recovery/review/textMode';
 import type { SessionToolState } from '../toolPolicy/toolPolicy';
 import { selectTools } from '../toolPolicy/toolSelection';
-import { SessionMemory } from './sessionMemory';
+import { SessionMemory } from '../memory/sessionMemory';
 import { instructionsChangedNote } from './systemPrompt';
 import type { AgentOptions, TurnOutcome } from './agentOptions';
 import { TurnGuards } from '../guards/turnGuards';
+import { keepWhole } from '../guards/resultCuts';
 import { windowInForce, type WindowInForce } from '../guards/serverWindow';
 import { nineCharId } from '../../llm/wires/wireIds';
 
@@ -213,7 +214,12 @@ export function startTurn(
 					`${modelName(options.model)} failed native tool calling ${failures} times; switched it to text-mode tool calls (remembered for this model).`,
 				),
 		),
-		guards: new TurnGuards(settings, notice, memory),
+		guards: new TurnGuards(
+			settings,
+			notice,
+			memory,
+			options.outputs && keepWhole(options.outputs, options.sessionId),
+		),
 		budget: new RetryBudget(settings.maxRetriesPerTurn),
 	};
 	noteInstructionChange(state, ctx);

@@ -7,10 +7,15 @@ import type { PathPolicy } from '../../gate/paths/pathPolicy';
 import { engineFolders, scanRules, type ScanRules } from './sandboxRules';
 import { pollPlan, scanWorkspace, type Mask, type SandboxPlan } from './sandboxScan';
 import { END_ALL, readCounters, type CgroupCounters } from './sandboxShell';
+import { WORKSPACE_MOUNT } from '../../gate/paths/workspaceFolders';
 import { containerSpec, mountRoots, realFolders, type SandboxLimits, type SandboxWorkspace } from './sandboxSpec';
 import { containerProcesses, strayProcesses, type ContainerProcesses } from './sandboxProcesses';
 import { parseSandboxUser, verifyRunningUser } from './sandboxUser';
-import { ensureWorkspaceShared, type WorkspaceOnEngine } from './sandboxPreflight';
+import { engineEndpoint, ensureWorkspaceShared, type WorkspaceOnEngine } from './sandboxPreflight';
+import { ExecError } from '../execError';
+import type { CopyOutcome, CopyVolume } from './sandboxCopy';
+import type { MountRoot } from './sandboxScan';
+import type { Owner } from './tarArchive';
 
 /** A started container with what was hidden and pinned in it, and whether that is still true. */
 export interface Warm {
@@ -27,6 +32,16 @@ export interface Warm {
 	user: string;
 	/** Where the engine mounts the workspace from, when that is not the path Keel sees (mapped). */
 	mappedTo?: string;
+	/** The engine does not see the workspace at all: it runs on a copy in a volume there (sandboxCopy.ts). */
+	copied?: CopiedWarm;
+}
+
+/** What a copied container needs to send changes in and read them back. */
+export interface CopiedWarm {
+	volume: CopyVolume;
+	roots: readonly MountRoot[];
+	owner: Owner;
+	engine: string;
 }
 
 /**
@@ -53,7 +68,15 @@ export async function planSandbox(
  */
 export async function startContainer(
 	docker: Docker,
-	request: { root: SandboxWorkspace; image: string; limits: SandboxLimits; policy: PathPolicy; specKey: string },
+	request: {
+		root: SandboxWorkspace;
+		image: string;
+		limits: SandboxLimits;
+		policy: PathPolicy;
+		specKey: string;
+		/** When the engine does not see the workspace: the session's volume to copy it into. */
+		copy?: CopyVolume;
+	},
 	logger: Logger,
 ): Promise<Warm> {
 	// docker-modem holds the socket path once resolved (a function that finds it before that).
@@ -62,15 +85,40 @@ export async function startContainer(
 	// Before anything mounts it: does that engine see these folders at all (a remote engine, a VM),
 	// and at which paths (Keel in a container of that engine)?
 	let seen: WorkspaceOnEngine | undefined;
+	let copyInto: string | undefined;
 	const { plan, rules } = await planSandbox(request.root, request.policy, socket, async roots => {
-		seen = await ensureWorkspaceShared(docker, roots, request.image, logger);
+		try {
+			seen = await ensureWorkspaceShared(docker, roots, request.image, logger);
+		} catch (error) {
+			if (!request.copy || !(error instanceof ExecError) || error.code !== 'workspaceNotShared') throw error;
+			copyInto = await request.copy.name();
+			const said = error.message.split('. The sandbox bind-mounts')[0];
+			logger.info(`sandbox: ${said}; the workspace is copied into the volume ${copyInto}`);
+		}
 	});
-	const spec = onEngine(containerSpec(plan, request.image, request.limits), seen);
-	const user = parseSandboxUser(request.limits.user).docker;
+	const made = containerSpec(plan, request.image, request.limits);
+	const spec = copyInto ? inVolume(made, copyInto) : onEngine(made, seen);
+	const sandboxUser = parseSandboxUser(request.limits.user);
+	const user = sandboxUser.docker;
+	const copied: CopiedWarm | undefined =
+		copyInto && request.copy
+			? {
+					volume: request.copy,
+					roots: plan.roots,
+					engine: await engineEndpoint(docker),
+					owner: {
+						uid: typeof sandboxUser.uid === 'number' ? sandboxUser.uid : 1000,
+						gid: typeof sandboxUser.gid === 'number' ? sandboxUser.gid : 1000,
+					},
+				}
+			: undefined;
 	const container = await docker.createContainer(spec);
 	try {
+		// The copy lands before anything runs: the archive API writes into a created container's volume.
+		await copied?.volume.send(container, copied.roots, rules, copied.owner, user, false);
 		await container.start();
 		await verifyRunningUser(docker, container, request.limits.user, user, spec.User!);
+		await copied?.volume.settle(container, user);
 	} catch (error) {
 		await container.remove({ force: true }).catch(() => undefined);
 		throw error;
@@ -93,7 +141,31 @@ export async function startContainer(
 		processes: containerProcesses(init),
 		user,
 		mappedTo: seen?.mapped?.map(m => m.engine).join(', '),
+		...(copied ? { copied } : {}),
 	};
+}
+
+/** Before a command on a copy: what changed here since the last one (an approved write, the user's edit) goes there. */
+export async function sendCopy(warm: Warm): Promise<void> {
+	const copied = warm.copied;
+	if (!copied) return;
+	await copied.volume.send(warm.container, copied.roots, warm.rules, copied.owner, warm.user, true);
+	await copied.volume.settle(warm.container, warm.user);
+}
+
+/** After a command on a copy: what it changed there, for the file tools to propose. */
+export function readCopy(warm: Warm): Promise<CopyOutcome | undefined> {
+	return warm.copied
+		? warm.copied.volume.changes(warm.container, warm.user, warm.copied.engine)
+		: Promise.resolve(undefined);
+}
+
+/** The workspace from the session's volume instead of bind mounts: nothing of this disk is mounted. */
+function inVolume(spec: Docker.ContainerCreateOptions, volume: string): Docker.ContainerCreateOptions {
+	const mounts: Docker.MountSettings[] = [
+		{ Type: 'volume', Source: volume, Target: WORKSPACE_MOUNT, ReadOnly: false },
+	];
+	return { ...spec, HostConfig: { ...spec.HostConfig, Mounts: mounts } };
 }
 
 /** Every bind of a path under a mapped folder names that path on the engine's machine instead. */

@@ -37,9 +37,16 @@ export function historyRuleIn(words: string): HistoryRule | undefined {
 	) {
 		return 'idMatch';
 	}
+	// Calls and results that do not pair up (Ollama Cloud: "mismatch between tool calls and tool results").
+	if (
+		/\btool[_ ]?calls?\b.*\btool[_ ]?results?\b|\btool[_ ]?results?\b.*\btool[_ ]?calls?\b/i.test(text) &&
+		/\b(?:mismatch\w*|match\w*|pair\w*|correspond\w*)\b/i.test(text)
+	) {
+		return 'idMatch';
+	}
 	if (
 		ID.test(text) &&
-		/\b(?:match(?:es|ing)?|correspond\w*|unknown|not found|no (?:such|matching|corresponding)|does not exist|without)\b/i.test(
+		/\b(?:match(?:es|ing)?|mismatch\w*|correspond\w*|unknown|unexpected|not found|no (?:such|matching|corresponding)|does not exist|without)\b/i.test(
 			text,
 		)
 	) {

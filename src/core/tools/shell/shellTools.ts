@@ -68,6 +68,43 @@ function body(result: CommandResult, lastLines?: number): string {
 	return parts.filter(Boolean).join('\n') || '(no output)';
 }
 
+/** Where the command ran, as the card says it: the terminal, or the sandbox on the workspace shared, mapped or copied. */
+function whereItRan(result: CommandResult): string {
+	if (result.backend === 'terminal') return 'in the terminal';
+	if (result.copied) {
+		return `in the sandbox on a copy of the workspace (the engine at ${result.copied.engine} does not see this folder)`;
+	}
+	return result.mappedTo
+		? `in the sandbox (workspace mounted from ${result.mappedTo} on the engine's machine)`
+		: 'in the sandbox';
+}
+
+/**
+ * On a copy, what the command changed is handed to the loop as calls of the file tools
+ * (`writesBack`): each is prepared, shown with its diff and decided like the model's own call.
+ */
+function copiedFields(result: CommandResult): Record<string, unknown> {
+	const workspaceMode =
+		result.backend === 'terminal' ? undefined : result.copied ? 'copied' : result.mappedTo ? 'mapped' : 'shared';
+	if (!result.copied) return workspaceMode ? { workspaceMode } : {};
+	const writesBack = result.copied.changes.map(change =>
+		change.deleted
+			? { name: 'delete_path', input: { path: change.path } }
+			: { name: 'write_file', input: { path: change.path, content: change.content ?? '' } },
+	);
+	return { workspaceMode, writesBack, leftInCopy: result.copied.leftInCopy };
+}
+
+function copiedNote(result: CommandResult): string {
+	if (!result.copied) return '';
+	const { changes, leftInCopy } = result.copied;
+	const back = changes.length
+		? `${changes.length} changed file(s) come back only as file writes, each decided like any write: ${changes.map(c => c.path).join(', ')}`
+		: 'it changed no file';
+	const left = leftInCopy.length ? `; left in the copy: ${leftInCopy.join(', ')}` : '';
+	return `\n[the workspace was copied to the engine; ${back}${left}]`;
+}
+
 /** A command that ran becomes one envelope; a failure carries the reason, the code and the tail. */
 export function commandToolResult(
 	command: string,
@@ -75,12 +112,7 @@ export function commandToolResult(
 	settings: ShellToolSettings,
 	note?: string,
 ): ToolResult {
-	const where =
-		result.backend === 'terminal'
-			? 'in the terminal'
-			: result.mappedTo
-				? `in the sandbox (workspace mounted from ${result.mappedTo} on the engine's machine)`
-				: 'in the sandbox';
+	const where = whereItRan(result);
 	const fields = {
 		backend: result.backend,
 		exitCode: result.exitCode,
@@ -91,8 +123,9 @@ export function commandToolResult(
 		timedOut: result.timedOut,
 		limitHit: result.limitHit,
 		mappedTo: result.mappedTo,
+		...copiedFields(result),
 	};
-	const noteLine = note ? `\n[${note}]` : '';
+	const noteLine = (note ? `\n[${note}]` : '') + copiedNote(result);
 	const cap = result.truncated ? ' (output truncated: the middle was dropped)' : '';
 	if (result.cancelled) {
 		return fail(`The user stopped \`${command}\` ${where}; it was killed.${noteLine}`, fields);

@@ -7,6 +7,7 @@ import { readStream } from '../../stream/readStream';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { toAnthropicRequest, toAnthropicTools, withCacheBreakpoints } from './anthropicWire';
 import { lazyRequire } from '../../../util/lazyRequire';
+import { HistoryForm } from '../historyForm';
 import { anthropicForcing, type ForcingPrior } from '../../forcing';
 import { holdSecret } from '../../../gate/redact/heldSecrets';
 
@@ -32,6 +33,8 @@ export class AnthropicChatModel implements ChatModel {
 	readonly id: string;
 	readonly forcing: ForcingPrior;
 	private readonly _client: Anthropic;
+	/** The history rules this server named in its 400s: the strict form once it named one (historyForm.ts). */
+	private readonly _history = new HistoryForm();
 
 	constructor(private readonly _options: AnthropicChatModelOptions) {
 		this.id = `anthropic:${_options.baseUrl}#${_options.model}`;
@@ -52,7 +55,31 @@ export class AnthropicChatModel implements ChatModel {
 	}
 
 	async *stream(request: ChatRequest): AsyncIterable<ModelEvent> {
-		const plain = toAnthropicRequest(request.messages);
+		const response = await this._open(request);
+		yield { type: 'waiting' };
+		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
+	}
+
+	/** Sends the request; a 400 that names a rule of the history is answered by the strict form, once. */
+	private async _open(request: ChatRequest): Promise<Response> {
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this._client.messages
+					.create(this._params(request), { signal: request.signal })
+					.asResponse();
+			} catch (error) {
+				const mapped = this._mapError(error);
+				const words = `${mapped.message} ${mapped.details.body ?? ''}`;
+				if (attempt === 0 && mapped.details.status === 400 && this._history.learn(words)) {
+					continue;
+				}
+				throw this._history.refusal(mapped);
+			}
+		}
+	}
+
+	private _params(request: ChatRequest): Anthropic.MessageCreateParamsStreaming {
+		const plain = toAnthropicRequest(request.messages, this._history.ids('anthropic'));
 		const { system, tools, messages } = withCacheBreakpoints(
 			plain.system,
 			toAnthropicTools(request.tools),
@@ -60,34 +87,22 @@ export class AnthropicChatModel implements ChatModel {
 		);
 		// The API requires max_tokens: the configured most, or less when less is left of the window.
 		const maxTokens = Math.min(this._options.maxTokens ?? 8192, request.maxTokens ?? Infinity);
-		let response: Response;
-		try {
-			response = await this._client.messages
-				.create(
-					{
-						model: this._options.model,
-						max_tokens: Math.max(1, Math.floor(maxTokens)),
-						system,
-						messages: messages as Anthropic.MessageParam[],
-						tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
-						...(tools.length > 0 && request.toolChoice
-							? {
-									tool_choice:
-										request.toolChoice.kind === 'required'
-											? { type: 'any' as const }
-											: { type: 'tool' as const, name: request.toolChoice.name },
-								}
-							: {}),
-						stream: true,
-					},
-					{ signal: request.signal },
-				)
-				.asResponse();
-		} catch (error) {
-			throw this._mapError(error);
-		}
-		yield { type: 'waiting' };
-		yield* readStream(response, new AnthropicStreamReader(), error => this._mapError(error, true));
+		return {
+			model: this._options.model,
+			max_tokens: Math.max(1, Math.floor(maxTokens)),
+			system,
+			messages: messages as Anthropic.MessageParam[],
+			tools: tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined,
+			...(tools.length > 0 && request.toolChoice
+				? {
+						tool_choice:
+							request.toolChoice.kind === 'required'
+								? { type: 'any' as const }
+								: { type: 'tool' as const, name: request.toolChoice.name },
+					}
+				: {}),
+			stream: true,
+		};
 	}
 
 	private _mapError(error: unknown, midStream = false): AgentError {

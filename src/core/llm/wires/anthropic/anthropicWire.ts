@@ -1,7 +1,7 @@
 import type { CanonicalMessage } from '../../canonical';
 import type { ToolSpec } from '../../chatModel';
 import { anthropicImageBlocks } from '../../imageParts';
-import { wireId } from '../wireIds';
+import { wireId, type IdRule } from '../wireIds';
 
 export type AnthropicBlock =
 	| { type: 'text'; text: string }
@@ -19,8 +19,18 @@ export interface AnthropicMessage {
  * `tool_use` block of the assistant message it follows; results become `tool_result` blocks of
  * the next user message. Consecutive messages of one role merge, because the API wants every
  * result of a batch in the single user message that follows the calls.
+ *
+ * Written for the rules the API enforces (each refused with a 400): no text block empty or only
+ * whitespace (https://github.com/anthropics/claude-code/issues/23440); every `tool_result`
+ * answers a `tool_use` of the message just before it (…/issues/13460), so a result whose call
+ * is not there (compacted away) is told as text; every `tool_use` is answered at the start of the
+ * next message (…/issues/5060, anthropic-sdk-typescript#653). `idRule`: the ids' form, 'nine'
+ * once a server named a rule (historyForm.ts).
  */
-export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
+export function toAnthropicRequest(
+	messages: readonly CanonicalMessage[],
+	idRule: IdRule = 'anthropic',
+): {
 	system: string;
 	messages: AnthropicMessage[];
 } {
@@ -34,6 +44,11 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 			out.push({ role, content: [block] });
 		}
 	};
+	const pushText = (role: 'user' | 'assistant', text: string) => {
+		if (text.trim()) {
+			push(role, { type: 'text', text });
+		}
+	};
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
@@ -41,37 +56,75 @@ export function toAnthropicRequest(messages: readonly CanonicalMessage[]): {
 				if (index === system.length) {
 					system.push(message.content);
 				} else {
-					push('user', { type: 'text', text: message.content });
+					pushText('user', message.content);
 				}
 				break;
 			case 'user':
 				anthropicImageBlocks(message.images ?? []).forEach(block => push('user', block));
-				push('user', { type: 'text', text: message.content || '(empty message)' });
+				push('user', { type: 'text', text: message.content.trim() ? message.content : '(empty message)' });
 				break;
 			case 'assistant':
-				if (message.content.trim()) {
-					push('assistant', { type: 'text', text: message.content });
-				}
+				pushText('assistant', message.content);
 				break;
 			case 'tool_call':
 				push('assistant', {
 					type: 'tool_use',
-					id: wireId(message.data.id, 'anthropic'),
+					id: wireId(message.data.id, idRule),
 					name: message.data.name,
 					input: asObject(message.data.arguments, message.data.rawArguments),
 				});
 				break;
-			case 'tool_result':
+			case 'tool_result': {
+				const id = wireId(message.data.toolCallId, idRule);
+				const before = out[out.length - 1]?.role === 'user' ? out[out.length - 2] : out[out.length - 1];
+				const called =
+					before?.role === 'assistant' && before.content.some(b => b.type === 'tool_use' && b.id === id);
+				if (!called) {
+					pushText(
+						'user',
+						`Result of ${message.data.name}:\n${message.content.trim() ? message.content : '(no output)'}`,
+					);
+					break;
+				}
 				push('user', {
 					type: 'tool_result',
-					tool_use_id: wireId(message.data.toolCallId, 'anthropic'),
-					content: message.content || '(no output)',
+					tool_use_id: id,
+					content: message.content.trim() ? message.content : '(no output)',
 					is_error: message.data.ok ? undefined : true,
 				});
 				break;
+			}
 		}
 	}
+	answerEveryCall(out);
 	return { system: system.join('\n\n'), messages: out };
+}
+
+/**
+ * Every `tool_use` answered first thing in the next message: results moved ahead of any text
+ * beside them, and a call that has none (a turn stopped before it ran) answered as not run.
+ */
+function answerEveryCall(out: AnthropicMessage[]): void {
+	for (let i = 0; i < out.length; i++) {
+		const uses = out[i].role === 'assistant' ? out[i].content.filter(b => b.type === 'tool_use') : [];
+		if (uses.length === 0) {
+			continue;
+		}
+		if (out[i + 1]?.role !== 'user') {
+			out.splice(i + 1, 0, { role: 'user', content: [] });
+		}
+		const next = out[i + 1];
+		const results = next.content.filter(b => b.type === 'tool_result');
+		const missing = uses
+			.filter(use => !results.some(r => r.tool_use_id === use.id))
+			.map(use => ({
+				type: 'tool_result' as const,
+				tool_use_id: use.id,
+				content: 'The call did not run.',
+				is_error: true,
+			}));
+		next.content = [...results, ...missing, ...next.content.filter(b => b.type !== 'tool_result')];
+	}
 }
 
 export function toAnthropicTools(tools: readonly ToolSpec[]) {

@@ -7,6 +7,7 @@ import { toOllamaMessages, toOllamaTools } from './ollamaWire';
 import { replaysReasoning } from '../reasoningReplay';
 import { askedOutputTokens } from '../openai/openaiChatModel';
 import { bodyText, jsonLines } from '../../stream/responseBody';
+import { HistoryForm } from '../historyForm';
 
 export interface OllamaChatModelOptions extends EndpointInfo {
 	/** Sent as options.num_ctx: Ollama's /v1 cannot set it, and its default silently truncates prompts. */
@@ -33,6 +34,8 @@ export function ollamaRoot(baseUrl: string): string {
 export class OllamaChatModel implements ChatModel {
 	readonly id: string;
 	private readonly _root: string;
+	/** The history rules this server named in its 400s: the strict form once it named one (historyForm.ts). */
+	private readonly _history = new HistoryForm();
 
 	constructor(private readonly _options: OllamaChatModelOptions) {
 		this._root = ollamaRoot(_options.baseUrl);
@@ -52,39 +55,7 @@ export class OllamaChatModel implements ChatModel {
 		};
 		const timeout = AbortSignal.timeout(this._options.timeoutMs ?? 10 * 60_000);
 		const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-		const tools = toOllamaTools(request.tools);
-		let response: Response;
-		try {
-			response = await (this._options.fetch ?? networkFetch)(`${this._root}/api/chat`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({
-					model: this._options.model,
-					messages: toOllamaMessages(request.messages, replaysReasoning(this._options.model)),
-					tools: tools.length > 0 ? tools : undefined,
-					stream: true,
-					options: ollamaOptions(
-						numCtx(request.contextWindow, this._options.contextWindow),
-						request,
-						this._options.maxOutputTokens,
-					),
-					keep_alive: this._options.keepAlive,
-					// A re-ask after reasoning ran away: the answer without thinking (Ollama's `think`).
-					...(request.reasoning === 'off' ? { think: false } : {}),
-				}),
-				signal,
-			});
-		} catch (error) {
-			throw mapModelError(error, { aborted: request.signal?.aborted }, false, endpoint);
-		}
-		if (!response.ok || !response.body) {
-			const body = await response.text().catch(() => '');
-			throw describeModelFailure(
-				{ status: response.status, body, headers: Object.fromEntries(response.headers) },
-				endpoint,
-			);
-		}
-
+		const response = await this._open(request, endpoint, signal);
 		yield { type: 'waiting' };
 		const reader = new OllamaStreamReader();
 		try {
@@ -100,6 +71,58 @@ export class OllamaChatModel implements ChatModel {
 				: mapModelError(error, { aborted: request.signal?.aborted }, true, endpoint);
 		}
 		yield* reader.finish();
+	}
+
+	/** Sends the request; a 400 that names a rule of the history is answered by the strict form, once. */
+	private async _open(
+		request: ChatRequest,
+		endpoint: EndpointInfo & { provider: string },
+		signal: AbortSignal,
+	): Promise<Response> {
+		const tools = toOllamaTools(request.tools);
+		for (let attempt = 0; ; attempt++) {
+			let response: Response;
+			try {
+				response = await (this._options.fetch ?? networkFetch)(`${this._root}/api/chat`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({
+						model: this._options.model,
+						messages: toOllamaMessages(
+							request.messages,
+							replaysReasoning(this._options.model),
+							this._history.ids('openai'),
+						),
+						tools: tools.length > 0 ? tools : undefined,
+						stream: true,
+						options: ollamaOptions(
+							numCtx(request.contextWindow, this._options.contextWindow),
+							request,
+							this._options.maxOutputTokens,
+						),
+						keep_alive: this._options.keepAlive,
+						// A re-ask after reasoning ran away: the answer without thinking (Ollama's `think`).
+						...(request.reasoning === 'off' ? { think: false } : {}),
+					}),
+					signal,
+				});
+			} catch (error) {
+				throw mapModelError(error, { aborted: request.signal?.aborted }, false, endpoint);
+			}
+			if (response.ok && response.body) {
+				return response;
+			}
+			const body = await response.text().catch(() => '');
+			if (attempt === 0 && response.status === 400 && this._history.learn(body)) {
+				continue;
+			}
+			throw this._history.refusal(
+				describeModelFailure(
+					{ status: response.status, body, headers: Object.fromEntries(response.headers) },
+					endpoint,
+				),
+			);
+		}
 	}
 }
 

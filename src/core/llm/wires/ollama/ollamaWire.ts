@@ -1,6 +1,7 @@
 import { asObject } from '../anthropic/anthropicWire';
 import type { CanonicalMessage } from '../../canonical';
 import type { ToolSpec } from '../../chatModel';
+import { wireId, type IdRule } from '../wireIds';
 
 export type OllamaMessage =
 	| { role: 'system' | 'user'; content: string; images?: string[] }
@@ -8,35 +9,65 @@ export type OllamaMessage =
 			role: 'assistant';
 			content: string;
 			thinking?: string;
-			tool_calls?: Array<{ function: { name: string; arguments: Record<string, unknown> } }>;
+			tool_calls?: Array<{ id: string; function: { name: string; arguments: Record<string, unknown> } }>;
 	  }
-	| { role: 'tool'; content: string; tool_name: string };
+	| { role: 'tool'; content: string; tool_name: string; tool_call_id: string };
 
 /**
  * Canonical → Ollama /api/chat messages. Ollama takes tool-call arguments as an object (a
  * string there is a 400), and answers by tool name; calls of one batch share an assistant message.
+ *
+ * Each call carries its id and each result the id of the call it answers: a local Ollama reads
+ * the name, Ollama Cloud refuses results that do not match a call it made ("Invalid tool usage:
+ * mismatch between tool calls and tool results", https://github.com/ollama/ollama/issues/12395;
+ * "Unexpected tool call id", https://github.com/kenlasko/monize/pull/408), so a result whose
+ * call is not in the request (compacted away) is told as text. Once a server named a history
+ * rule (`idRule` 'nine', historyForm.ts) text after a result travels with it, as on the OpenAI wire.
  */
-export function toOllamaMessages(messages: readonly CanonicalMessage[], replayReasoning = false): OllamaMessage[] {
+export function toOllamaMessages(
+	messages: readonly CanonicalMessage[],
+	replayReasoning = false,
+	idRule: IdRule = 'openai',
+): OllamaMessage[] {
 	const out: OllamaMessage[] = [];
+	const called = new Set<string>();
+	const pushUser = (content: string) => {
+		const last = out[out.length - 1];
+		if (idRule === 'nine' && last?.role === 'tool') {
+			last.content = last.content ? `${last.content}\n\n${content}` : content;
+		} else {
+			out.push({ role: 'user', content });
+		}
+	};
 	for (const [index, message] of messages.entries()) {
 		switch (message.kind) {
 			case 'system':
 				// A note later in the history is read as the user's side: many templates allow a system message only first.
-				out.push({ role: index === 0 ? 'system' : 'user', content: message.content });
+				if (index === 0) {
+					out.push({ role: 'system', content: message.content });
+				} else {
+					pushUser(message.content);
+				}
 				break;
 			case 'user':
 				// Ollama's native chat takes the images as bare base64 beside the text.
-				out.push(
-					message.images?.length
-						? { role: 'user', content: message.content, images: message.images.map(image => image.data) }
-						: { role: 'user', content: message.content },
-				);
+				if (message.images?.length) {
+					out.push({
+						role: 'user',
+						content: message.content,
+						images: message.images.map(image => image.data),
+					});
+				} else {
+					pushUser(message.content);
+				}
 				break;
 			case 'assistant':
 				out.push({ role: 'assistant', content: message.content });
 				break;
 			case 'tool_call': {
+				called.add(message.data.id);
 				const call = {
+					id: wireId(message.data.id, idRule),
 					function: {
 						name: message.data.name,
 						arguments: asObject(message.data.arguments, message.data.rawArguments),
@@ -58,7 +89,16 @@ export function toOllamaMessages(messages: readonly CanonicalMessage[], replayRe
 				break;
 			}
 			case 'tool_result':
-				out.push({ role: 'tool', content: message.content, tool_name: message.data.name });
+				if (!called.has(message.data.toolCallId)) {
+					pushUser(`Result of ${message.data.name}:\n${message.content}`);
+					break;
+				}
+				out.push({
+					role: 'tool',
+					content: message.content,
+					tool_name: message.data.name,
+					tool_call_id: wireId(message.data.toolCallId, idRule),
+				});
 				break;
 		}
 	}

@@ -1,11 +1,11 @@
 import type OpenAI from 'openai';
-import { AgentError } from '../../../errors';
+import type { AgentError } from '../../../errors';
 import type { ChatModel, ChatRequest, ModelEvent, ModelServer, ServerKind } from '../../chatModel';
 import { withOpenAIErrorEnvelope } from '../../stream/errorEnvelope';
 import { mapModelError, type EndpointInfo } from '../../stream/httpErrors';
 import { OpenAIStreamReader } from './openaiStream';
 import { readStream } from '../../stream/readStream';
-import { historyRuleIn, type HistoryRule } from '../historyRules';
+import { HistoryForm } from '../historyForm';
 import { toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './openaiWire';
 import { openaiForcing, type ForcingPrior } from '../../forcing';
 import { replaysReasoning } from '../reasoningReplay';
@@ -38,7 +38,7 @@ export class OpenAIChatModel implements ChatModel {
 	 * turn on the strict form: nine-character ids, every result answering a call in the request),
 	 * the name of the output budget.
 	 */
-	private readonly _historyRules = new Set<HistoryRule>();
+	private readonly _history = new HistoryForm();
 	private _budgetField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
 	constructor(private readonly _options: OpenAIChatModelOptions) {
@@ -99,22 +99,15 @@ export class OpenAIChatModel implements ChatModel {
 				if (attempt === 0 && mapped.details.status === 400 && this._learn(words, request)) {
 					continue;
 				}
-				const rule = mapped.details.status === 400 ? ruleOfOurHistory(words) : undefined;
 				// Refused again in the strict form: the same request cannot pass, the chat shows the server's words.
-				throw rule && this._historyRules.size > 0
-					? new AgentError(mapped.code, mapped.message, { ...mapped.details, historyRule: rule })
-					: mapped;
+				throw this._history.refusal(mapped);
 			}
 		}
 	}
 
 	private _learn(words: string, request: ChatRequest): boolean {
-		const rule = ruleOfOurHistory(words);
-		if (rule) {
-			// Re-formed once: a server that refuses the strict form too has its words shown.
-			const reform = this._historyRules.size === 0;
-			this._historyRules.add(rule);
-			return reform;
+		if (this._history.learn(words)) {
+			return true;
 		}
 		if (
 			askedOutputTokens(request.maxTokens, this._options.maxOutputTokens) !== undefined &&
@@ -140,7 +133,7 @@ export class OpenAIChatModel implements ChatModel {
 			messages: toOpenAIMessages(
 				request.messages,
 				replay,
-				this._historyRules.size > 0 ? 'nine' : 'openai',
+				this._history.ids('openai'),
 			) as OpenAI.Chat.ChatCompletionMessageParam[],
 			tools: tools.length > 0 ? tools : undefined,
 			...(toolChoice ? { tool_choice: toolChoice } : {}),
@@ -216,15 +209,4 @@ function headerRecord(headers: unknown): Record<string, string> | undefined {
 	const out: Record<string, string> = {};
 	(headers as Headers).forEach((value, key) => (out[key.toLowerCase()] = value));
 	return out;
-}
-
-/**
- * A rule the history Keel wrote can break. Replayed arguments are always valid JSON objects
- * (openaiWire.ts), so words about arguments that do not parse speak of the model's own call the
- * server could not read: that is the failure table's to recover (ask the model again), not a
- * history to re-form.
- */
-function ruleOfOurHistory(words: string): HistoryRule | undefined {
-	const rule = historyRuleIn(words);
-	return rule === 'jsonArguments' ? undefined : rule;
 }

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { cutNewestResults, withCuts } from '../../../../../src/core/agent/guards/resultCuts';
+import { cutNewestResults, keepWhole, withCuts } from '../../../../../src/core/agent/guards/resultCuts';
+import { InMemoryOutputStore } from '../../../../../src/core/tools/outputStore';
 import { estimateTokens } from '../../../../../src/core/agent/guards/guards';
 import type { CanonicalMessage } from '../../../../../src/core/llm/canonical';
 
@@ -63,6 +64,18 @@ describe('the newest large tool result cut to fit a refused request', () => {
 		const output = `head\n${'y'.repeat(50_000)}\n[… 9 characters omitted. Full output stored as out_ab12: call read_output with {"ref":"out_ab12","offset":N} to read any part.]\ntail`;
 		const cut = cutNewestResults(history([output]), [], 2000);
 		assert.match(results(cut.messages)[0], /read_output \{"ref":"out_ab12","offset":N\}/);
+	});
+
+	it('a result not in the output store yet is kept whole there, under the reference the model is given', async () => {
+		const outputs = new InMemoryOutputStore();
+		const output = `first line\n${'v'.repeat(60_000)}\nlast line`;
+		const cut = cutNewestResults(history([output]), [], 2000, keepWhole(outputs, 's1'));
+		const ref = /read_output \{"ref":"(out_[\w-]+)","offset":N\}/.exec(results(cut.messages)[0])?.[1];
+		assert.ok(ref, results(cut.messages)[0].slice(-400));
+		assert.strictEqual(await outputs.get('s1', ref), output);
+		assert.strictEqual(await outputs.get('other', ref), undefined);
+		// Sent the same way again: the same reference, nothing stored twice.
+		assert.deepStrictEqual(results(withCuts(history([output]), cut.cuts)), results(cut.messages));
 	});
 
 	it('later requests send the same cut, so each request still extends the one before', () => {

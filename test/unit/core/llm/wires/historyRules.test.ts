@@ -20,6 +20,12 @@ const WORDINGS: Record<HistoryRule, string[]> = {
 		"Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
 		'tool_call_id abc does not match any tool call in the conversation',
 		"unknown tool call id 'x1' in message 5",
+		// Anthropic, both directions of the pairing.
+		'messages.12.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01JLpBvrkaJHBDU3z3cWqtyv. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+		'messages.6: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01AbmHJypDhKqBF7NKdRPJ6d. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+		// Ollama Cloud.
+		'Invalid tool usage: mismatch between tool calls and tool results',
+		'Unexpected tool call id call_8k2m',
 	],
 	idForm: [
 		'Tool call id was call_0fypS1hVX but must be a-z, A-Z, 0-9, with a length of 9.',

@@ -54,7 +54,7 @@ describe('provider wire formats (canonical → wire)', () => {
 		);
 	});
 
-	it('Ollama: arguments as objects, results answered by tool name', () => {
+	it('Ollama: arguments as objects, results answered by tool name and by the id of their call', () => {
 		const messages = toOllamaMessages(history);
 		assert.deepStrictEqual(
 			messages.map(m => m.role),
@@ -66,7 +66,11 @@ describe('provider wire formats (canonical → wire)', () => {
 			assistant.tool_calls?.map(c => c.function.arguments),
 			[{ path: 'a' }, { _unparsedArguments: '{"path": b}' }],
 		);
-		assert.deepStrictEqual(messages[3], { role: 'tool', content: 'A', tool_name: 'read_file' });
+		assert.deepStrictEqual(messages[3], { role: 'tool', content: 'A', tool_name: 'read_file', tool_call_id: 'c1' });
+		assert.deepStrictEqual(
+			assistant.tool_calls?.map(c => c.id),
+			['c1', (messages[4] as { tool_call_id: string }).tool_call_id],
+		);
 	});
 
 	it('Ollama root: /v1 and /api pasted after the host are stripped', () => {

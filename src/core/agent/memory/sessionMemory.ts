@@ -1,5 +1,6 @@
 import type { CanonicalMessage } from '../../llm/canonical';
 import type { ToolSelection } from '../toolPolicy/toolSelection';
+import type { Cut } from '../guards/resultCuts';
 
 /**
  * What a session remembers between its requests so each one extends the one before: a local
@@ -17,8 +18,8 @@ export class SessionMemory {
 	selection: ToolSelection | undefined;
 	/** Tool calls whose outputs were replaced by a stub: they stay stubbed for the rest of the session. */
 	readonly stubbed = new Set<string>();
-	/** Tool results sent in part (start and end) after the server found them too large: the characters kept, by call id. */
-	readonly cut = new Map<string, number>();
+	/** Tool results sent in part (start and end) after the server found them too large: the characters kept and where the whole is, by call id. */
+	readonly cut = new Map<string, Cut>();
 	/** A size the server refused (its context overflowed): requests stay under it for the session. */
 	budgetCap: number | undefined;
 	/** On once the server could not compile the tool schemas: fewer tools, simplest schemas, for the session. */

@@ -19,9 +19,25 @@ const storedMemory = z
 		v: z.literal(1),
 		systemPrompt: z.string().optional(),
 		instructions: z.string().optional(),
-		selection: z.object({ offered: z.array(toolSpec), withheld: z.array(toolSpec) }).strict().optional(),
+		selection: z
+			.object({ offered: z.array(toolSpec), withheld: z.array(toolSpec) })
+			.strict()
+			.optional(),
 		stubbed: z.array(z.string()),
-		cut: z.array(z.tuple([z.string(), z.number().int().nonnegative()])),
+		// A cut is the characters kept and, since a cut output is kept whole, its read_output reference.
+		cut: z.array(
+			z.tuple([
+				z.string(),
+				z.union([
+					z
+						.number()
+						.int()
+						.nonnegative()
+						.transform(keep => ({ keep })),
+					z.object({ keep: z.number().int().nonnegative(), ref: z.string().optional() }).strict(),
+				]),
+			]),
+		),
 		budgetCap: z.number().positive().optional(),
 		simplerTools: z.boolean(),
 		sendReasoning: z.boolean(),
@@ -46,7 +62,7 @@ export function snapshotMemory(memory: SessionMemory): StoredMemory {
 				}
 			: {}),
 		stubbed: [...memory.stubbed],
-		cut: [...memory.cut],
+		cut: [...memory.cut].map(([id, cut]) => [id, { ...cut }]),
 		...(memory.budgetCap !== undefined ? { budgetCap: memory.budgetCap } : {}),
 		simplerTools: memory.simplerTools,
 		sendReasoning: memory.sendReasoning,
