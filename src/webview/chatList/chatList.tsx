@@ -9,6 +9,7 @@ import {
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CardGroup, ChatItemView } from './chatItems';
 import { buildRows, type Row } from './rows';
+import { OLDER_BAR_PX, keepsSeenRowsInPlace, listOptions } from './virtualList';
 import type { ChatStore } from '../state/store';
 import { post } from '../state/vscodeApi';
 
@@ -18,7 +19,8 @@ const BOTTOM_SLACK_PX = 40;
 const LOAD_OLDER_PX = 400;
 /** How long after a wheel, key or pointer a scroll counts as the user's own. */
 const USER_SCROLL_MS = 1000;
-const OLDER_ROW = '__older';
+/** A row whose node appeared this recently is one the view has just brought in, not one that changed on screen. */
+const JUST_SHOWN_MS = 500;
 
 /**
  * The conversation as a virtualised list: only the rows near the viewport are in the DOM,
@@ -27,10 +29,11 @@ const OLDER_ROW = '__older';
  */
 export function ChatList({ store, structure }: { store: ChatStore; structure: number; version: number }) {
 	const scrollRef = useRef<HTMLDivElement>(null);
-	const rows = useMemo(() => withOlderRow(buildRows(store.items), store.olderCount), [structure, store.olderCount]);
+	const rows = useMemo(() => buildRows(store.items), [structure]);
 	const [, setTick] = useState(0);
 	const rerender = useCallback(() => setTick(tick => tick + 1), []);
-	const virtualizer = useVirtualizer(rows, () => scrollRef.current, rerender);
+	const older = store.olderCount > 0;
+	const virtualizer = useVirtualizer(rows, older ? OLDER_BAR_PX : 0, () => scrollRef.current, rerender);
 	const scroll = useStickToBottom(scrollRef, virtualizer, rows, store);
 	const items = virtualizer.getVirtualItems();
 	return (
@@ -50,10 +53,17 @@ export function ChatList({ store, structure }: { store: ChatStore; structure: nu
 				onKeyDown={scroll.onIntent}
 			>
 				<div class="virtual-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+					{older && <OlderBar store={store} />}
 					<div class="virtual-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
 						{items.map(entry => (
-							<div key={entry.key} data-index={entry.index} ref={virtualizer.measureElement} class="row">
-								<RowView row={rows[entry.index]} store={store} olderCount={store.olderCount} />
+							<div
+								key={entry.key}
+								data-index={entry.index}
+								data-key={entry.key}
+								ref={virtualizer.measureElement}
+								class="row"
+							>
+								<RowView row={rows[entry.index]} store={store} />
 							</div>
 						))}
 					</div>
@@ -73,26 +83,30 @@ export function ChatList({ store, structure }: { store: ChatStore; structure: nu
 	);
 }
 
-function RowView({ row, store, olderCount }: { row: Row | undefined; store: ChatStore; olderCount: number }) {
+/**
+ * "Show N earlier items", in the space the list keeps free above its first row (its height is
+ * fixed, so no measurement of it can move the rows below).
+ */
+function OlderBar({ store }: { store: ChatStore }) {
+	const count = store.olderCount;
+	return (
+		<div class="older-bar" style={{ height: `${OLDER_BAR_PX}px`, overflow: 'hidden' }}>
+			<button class="link load-older" data-testid="load-older" onClick={() => requestOlder(store)}>
+				Show {count.toLocaleString()} earlier item{count === 1 ? '' : 's'}
+			</button>
+		</div>
+	);
+}
+
+function RowView({ row, store }: { row: Row | undefined; store: ChatStore }) {
 	if (!row) {
 		return null;
-	}
-	if (row.key === OLDER_ROW) {
-		return (
-			<button class="link load-older" data-testid="load-older" onClick={() => requestOlder(store)}>
-				Show {olderCount.toLocaleString()} earlier item{olderCount === 1 ? '' : 's'}
-			</button>
-		);
 	}
 	const items = row.ids.flatMap(id => store.get(id) ?? []);
 	if (row.groupLabel) {
 		return <CardGroup groupKey={row.key} label={row.groupLabel} items={items} />;
 	}
 	return items[0] ? <ChatItemView item={items[0]} /> : null;
-}
-
-function withOlderRow(rows: Row[], olderCount: number): Row[] {
-	return olderCount > 0 ? [{ key: OLDER_ROW, ids: [] }, ...rows] : rows;
 }
 
 let olderRequestedFor: string | undefined;
@@ -108,22 +122,42 @@ function requestOlder(store: ChatStore): void {
 
 function useVirtualizer(
 	rows: Row[],
+	paddingStart: number,
 	scrollElement: () => HTMLDivElement | null,
 	rerender: () => void,
 ): Virtualizer<HTMLDivElement, HTMLDivElement> {
 	const options: VirtualizerOptions<HTMLDivElement, HTMLDivElement> = {
-		count: rows.length,
+		...listOptions(rows, paddingStart),
 		getScrollElement: scrollElement,
-		estimateSize: () => 120,
-		getItemKey: index => rows[index]?.key ?? index,
-		overscan: 4,
 		scrollToFn: elementScroll,
 		observeElementRect,
 		observeElementOffset,
 		measureElement,
 		onChange: () => rerender(),
 	};
-	const [instance] = useState(() => new Virtualizer(options));
+	const [instance] = useState(() => {
+		const created = new Virtualizer(options);
+		// When each row's DOM node appeared: a row that has just come into view is told apart from one
+		// that changes on screen (a card opened, an answer streaming).
+		const shownAt = new WeakMap<Element, number>();
+		const measure = created.measureElement;
+		created.measureElement = node => {
+			if (node && !shownAt.has(node)) {
+				shownAt.set(node, performance.now());
+			}
+			measure(node);
+		};
+		created.shouldAdjustScrollPositionOnItemSizeChange = item => {
+			const node = created.elementsCache.get(item.key);
+			const shown = node ? shownAt.get(node) : undefined;
+			return keepsSeenRowsInPlace(
+				item,
+				created,
+				shown !== undefined && performance.now() - shown < JUST_SHOWN_MS,
+			);
+		};
+		return created;
+	});
 	instance.setOptions(options);
 	useLayoutEffect(() => instance._didMount(), []);
 	useLayoutEffect(() => instance._willUpdate());
@@ -139,24 +173,23 @@ function useStickToBottom(
 	const sticky = useRef(true);
 	const intentAt = useRef(0);
 	const [showJump, setShowJump] = useState(false);
-	const anchor = useRef<{ firstKey?: string; count: number; total: number }>({ count: 0, total: 0 });
+	const last = useRef<{ firstKey?: string; count: number; total: number }>({ count: 0, total: 0 });
 
+	// Older items arriving above keep the row the user was reading in place: the virtualiser does
+	// that itself as the rows change (listOptions), before it renders them, so nothing here may
+	// move the view then.
 	useLayoutEffect(() => {
 		const element = scrollRef.current;
 		if (!element) {
 			return;
 		}
-		const firstKey = rows.find(row => row.key !== OLDER_ROW)?.key;
-		const previous = anchor.current;
+		const firstKey = rows[0]?.key;
+		const previous = last.current;
 		const total = virtualizer.getTotalSize();
-		if (!sticky.current && previous.firstKey && firstKey !== previous.firstKey && rows.length > previous.count) {
-			// Older items arrived above: keep what the user was reading where it was.
-			element.scrollTop += total - previous.total;
-		}
 		// Only when the list grew or moved: reading scrollHeight lays the page out, and a streamed
 		// token that did not change a row's height must not pay for a layout.
 		const changed = total !== previous.total || rows.length !== previous.count || firstKey !== previous.firstKey;
-		anchor.current = { firstKey, count: rows.length, total };
+		last.current = { firstKey, count: rows.length, total };
 		if (sticky.current && changed) {
 			element.scrollTop = element.scrollHeight;
 		}
