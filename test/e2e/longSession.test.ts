@@ -1,6 +1,8 @@
 // Reopening a long conversation from the session history, as a user meets it in real VS Code
-// (code-server) driven by Chromium: the newest answer shows first, and scrolling up pages the
-// older turns in, in order, each once, down to the first prompt.
+// (code-server) driven by Chromium: the newest answer shows first, and scrolling up with the wheel
+// pages the older turns in: every turn comes on screen, in order, once, down to the first prompt,
+// and each wheel step moves what was on screen by the step, never elsewhere (a page arriving above
+// keeps the row being read in place, rows brought in at the top do not push it).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -53,10 +55,52 @@ async function workspaceStorage(userDataDir: string): Promise<string> {
 	throw new Error(`VS Code made no workspace storage folder under ${root} (it holds ${made})`);
 }
 
-/** The turn numbers of the prompts on screen, top to bottom. */
-async function promptsOnScreen(chat: Frame): Promise<number[]> {
-	const texts = await chat.locator(testId('message-user')).allTextContents();
-	return texts.map(t => Number(/Question (\d+) of the long chat/.exec(t)?.[1] ?? NaN));
+/** What the chat shows: each row in the viewport (its key and top edge) and the prompts among them, top to bottom. */
+interface View {
+	scrollTop: number;
+	height: number;
+	rows: { key: string; top: number }[];
+	prompts: number[];
+	/** Every prompt in the DOM (the viewport and the rows rendered around it), top to bottom. */
+	rendered: number[];
+}
+
+async function view(chat: Frame): Promise<View> {
+	return chat.locator(testId('messages')).evaluate(el => {
+		const box = el.getBoundingClientRect();
+		const rows = [...el.querySelectorAll('.row')].map(row => {
+			const rect = row.getBoundingClientRect();
+			const prompt = row.querySelector('[data-testid="message-user"]');
+			const turn = Number(/Question (\d+) of the long chat/.exec(prompt?.textContent ?? '')?.[1] ?? NaN);
+			return {
+				key: row.getAttribute('data-key') ?? '',
+				top: rect.top - box.top,
+				bottom: rect.bottom - box.top,
+				prompt,
+				turn,
+			};
+		});
+		const visible = rows.filter(r => r.bottom > 0 && r.top < el.clientHeight);
+		return {
+			scrollTop: el.scrollTop,
+			height: el.clientHeight,
+			rows: visible.map(r => ({ key: r.key, top: r.top })),
+			prompts: visible.filter(r => r.prompt).map(r => r.turn),
+			rendered: rows.filter(r => r.prompt).map(r => r.turn),
+		};
+	});
+}
+
+/** Waits until the chat's scroll offset has held still for a few frames (a wheel may animate, a page may arrive). */
+async function settled(chat: Frame): Promise<View> {
+	let last = await view(chat);
+	for (let still = 0, tries = 0; still < 3 && tries < 100; tries++) {
+		await new Promise(resolve => setTimeout(resolve, 50));
+		const next = await view(chat);
+		still = next.scrollTop === last.scrollTop && next.rows[0]?.key === last.rows[0]?.key ? still + 1 : 0;
+		last = next;
+	}
+	return last;
 }
 
 (keelVsixPath() || strictTiers() ? describe : describe.skip)(
@@ -65,7 +109,7 @@ async function promptsOnScreen(chat: Frame): Promise<number[]> {
 		this.timeout(300_000);
 		const keel = useKeel();
 
-		it('opens with the newest answer and pages every older turn in, in order, once, as the user scrolls up', async () => {
+		it('opens with the newest answer; scrolling up shows every older turn, in order, once, and never jumps', async () => {
 			const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'keel-long-session-'));
 			try {
 				writeSession(path.join(folder, 'sessions.db'));
@@ -78,39 +122,61 @@ async function promptsOnScreen(chat: Frame): Promise<number[]> {
 			}
 			const chat = await keel.openKeel();
 			await chat.locator(`${testId('message-assistant')} >> text=Answer ${TURNS}.`).waitFor({ timeout: 60_000 });
-			const opened = await promptsOnScreen(chat);
+			const opened = await settled(chat);
 			assert.ok(
-				opened.length > 0 && opened.at(-1) === TURNS,
-				`the newest turn shows first (${opened.join(', ')})`,
+				opened.prompts.length > 0 && opened.prompts.at(-1) === TURNS,
+				`the newest turn shows first (${opened.prompts.join(', ')})`,
 			);
-			assert.ok(!opened.includes(1), 'the first turns are not sent on open');
+			assert.ok(!opened.rendered.includes(1), 'the first turns are not sent on open');
 
-			// Scroll up half a viewport at a time, as a reader would, noting the prompts each view shows.
-			const seen = new Set<number>();
+			// Scroll up with the wheel half a viewport at a time, as a reader would, noting what each view shows.
 			const messages = chat.locator(testId('messages'));
-			for (let step = 0; step < 2_000 && !seen.has(1); step++) {
-				const onScreen = await promptsOnScreen(chat);
-				onScreen.forEach((turn, i) => {
-					assert.ok(
-						Number.isInteger(turn),
-						`a prompt on screen reads as one of the conversation's (${onScreen.join(', ')})`,
-					);
-					if (i > 0) {
-						assert.strictEqual(
-							turn,
-							onScreen[i - 1] + 1,
-							`the prompts on screen follow each other: ${onScreen.join(', ')}`,
-						);
-					}
-					seen.add(turn);
+			await messages.hover();
+			const order: number[] = [];
+			const left = new Set<number>();
+			let before = opened;
+			for (let step = 0; step < 2_000 && !(before.prompts.includes(1) && before.scrollTop === 0); step++) {
+				const wheel = Math.round(before.height / 2);
+				await keel.page.mouse.wheel(0, -wheel);
+				const after = await settled(chat);
+				const where = `step ${step}: prompts on screen ${before.prompts.join(',')} → ${after.prompts.join(',')}`;
+
+				// The view moves by the wheel, not to somewhere else: a row on screen before is on screen
+				// after, moved down by no more than the wheel's step.
+				const moved = after.rows.flatMap(row => {
+					const was = before.rows.find(r => r.key === row.key);
+					return was ? [row.top - was.top] : [];
 				});
-				// The mouse wheel, as a reader scrolls: the chat asks for the page before its first item when they reach it.
-				await messages.hover();
-				await keel.page.mouse.wheel(0, -Math.round((await messages.evaluate(el => el.clientHeight)) / 2));
-				await keel.page.waitForTimeout(60);
+				assert.ok(moved.length > 0, `${where}: the view jumped away from every row it showed`);
+				assert.ok(
+					moved.every(by => by >= -2 && by <= wheel + 2),
+					`${where}: the rows moved by ${moved.map(Math.round).join(', ')} px for a ${wheel} px wheel step`,
+				);
+				// The rendered prompts are the conversation's, each once and in order.
+				after.rendered.forEach((turn, i) =>
+					assert.ok(
+						Number.isInteger(turn) && (i === 0 || turn === after.rendered[i - 1] + 1),
+						`${where}: the prompts in the list follow each other (${after.rendered.join(', ')})`,
+					),
+				);
+				// Each prompt comes on screen once, above the ones before it, and once gone stays gone.
+				// New prompts come in at the top: read each view bottom to top.
+				for (const turn of [...before.prompts].reverse().concat([...after.prompts].reverse())) {
+					if (!order.includes(turn)) {
+						order.push(turn);
+					}
+				}
+				before.prompts.filter(turn => !after.prompts.includes(turn)).forEach(turn => left.add(turn));
+				const back = after.prompts.filter(turn => left.has(turn));
+				assert.deepStrictEqual(back, [], `${where}: prompts that had scrolled out of view came back`);
+				before = after;
 			}
-			const missing = Array.from({ length: TURNS }, (_, i) => i + 1).filter(turn => !seen.has(turn));
-			assert.deepStrictEqual(missing, [], 'every turn was on screen at some point while scrolling up');
+			const expected = Array.from({ length: TURNS }, (_, i) => TURNS - i);
+			assert.deepStrictEqual(
+				order,
+				expected,
+				'every turn came on screen while scrolling up, newest to first, each once',
+			);
 			assert.strictEqual(await chat.locator(testId('load-older')).count(), 0, 'nothing older is left to load');
 		});
 	},
