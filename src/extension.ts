@@ -29,6 +29,8 @@ export interface KeelDiagnostics {
  */
 export function activate(context: vscode.ExtensionContext): KeelApi & { diagnostics(): KeelDiagnostics } {
 	let activationMs = 0;
+	// Wall-clock time, for the log line that says how long the chat view took to open after this.
+	const activatedAt = Date.now();
 	let host: { instance: KeelHost; loadMs: number; buildMs: number } | undefined;
 	const getHost = (): KeelHost => {
 		if (!host) {
@@ -37,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const module = require(path.join(__dirname, 'host.js')) as typeof import('./host/keelHost');
 			const required = performance.now();
-			const instance = new module.KeelHost(context);
+			const instance = new module.KeelHost(context, activatedAt);
 			context.subscriptions.push(instance);
 			const done = performance.now();
 			host = { instance, loadMs: done - started, buildMs: done - required };

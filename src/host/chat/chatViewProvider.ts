@@ -194,7 +194,13 @@ export class ChatViewProvider extends Disposable {
 			this._deps.channel.open(
 				m => void webview.postMessage(m),
 				protocolVersion,
-				() => ({ type: 'didSnapshot', state: this._deps.controller.page() }),
+				() => {
+					const state = this._deps.controller.page();
+					this._deps.logger.info(
+						`chat view ready: the newest ${state.items.length} items posted, ${state.olderCount} older on request`,
+					);
+					return { type: 'didSnapshot', state };
+				},
 			);
 		}
 	}
