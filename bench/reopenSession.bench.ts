@@ -146,19 +146,16 @@ function keelLogs(userDataDir: string): string[] {
 		.map(file => path.join(logs, file));
 }
 
-/** The new extension host's "chat view opened, N ms after Keel activated" line: when, and N. */
+/** The new extension host's "chat view opened at T, N ms after Keel activated" line: T and N. */
 async function viewOpenedLine(
 	userDataDir: string,
 	before: string[],
 ): Promise<{ at: number; afterActivationMs: number }> {
 	for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
 		for (const file of keelLogs(userDataDir).filter(file => !before.includes(file))) {
-			const line =
-				/^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) .*chat view opened, (\d+) ms after Keel activated/m.exec(
-					fs.readFileSync(file, 'utf8'),
-				);
+			const line = /chat view opened at ([^\s,]+), (\d+) ms after Keel activated/.exec(fs.readFileSync(file, 'utf8'));
 			if (line) {
-				return { at: new Date(line[1].replace(' ', 'T')).getTime(), afterActivationMs: Number(line[2]) };
+				return { at: new Date(line[1]).getTime(), afterActivationMs: Number(line[2]) };
 			}
 		}
 		await new Promise(resolve => setTimeout(resolve, 100));
