@@ -147,8 +147,9 @@ export class KeelHost extends Disposable {
 		this._commands = hostCommands({ ...surface, checkModel, secrets: context.secrets });
 	}
 
-	resolveWebviewView(view: vscode.WebviewView): void {
-		this._chat.resolve(view);
+	/** The chat view; `early`: what its webview sent before the host was loaded. */
+	resolveWebviewView(view: vscode.WebviewView, early?: readonly unknown[]): void {
+		this._chat.resolve(view, early);
 		// Where the time to a reopened chat goes (npm run bench reads it). The time is in the line:
 		// the log's own stamp is taken where the line is written, after a trip out of this process.
 		const now = Date.now();
