@@ -3,6 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { KeelHost } from './host/keelHost';
 import { HOST_COMMANDS } from './host/common/commandIds';
+import { CHAT_WEBVIEW, renderWebviewHtml, webviewOptions } from './host/platform/webviewHtml';
 import { KEEL_API_METHODS, type KeelApi } from './host/common/keelApi';
 
 export type { KeelApi } from './host/common/keelApi';
@@ -29,6 +30,8 @@ export interface KeelDiagnostics {
  */
 export function activate(context: vscode.ExtensionContext): KeelApi & { diagnostics(): KeelDiagnostics } {
 	let activationMs = 0;
+	// Wall-clock time, for the log line that says how long the chat view took to open after this.
+	const activatedAt = Date.now();
 	let host: { instance: KeelHost; loadMs: number; buildMs: number } | undefined;
 	const getHost = (): KeelHost => {
 		if (!host) {
@@ -37,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const module = require(path.join(__dirname, 'host.js')) as typeof import('./host/keelHost');
 			const required = performance.now();
-			const instance = new module.KeelHost(context);
+			const instance = new module.KeelHost(context, activatedAt);
 			context.subscriptions.push(instance);
 			const done = performance.now();
 			host = { instance, loadMs: done - started, buildMs: done - required };
@@ -47,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 
 	context.subscriptions.push(
 		vscode.window.registerWebviewViewProvider('keel.chat', {
-			resolveWebviewView: view => getHost().resolveWebviewView(view),
+			resolveWebviewView: view => openChatView(view, context.extensionUri, getHost),
 		}),
 		// The view first (it loads the host when it opens), then the caret into its composer.
 		vscode.commands.registerCommand('keel.focusChat', async () => {
@@ -89,6 +92,34 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		built: [...(host?.instance.builtFeatures ?? [])],
 	});
 	return { ...api, diagnostics };
+}
+
+/**
+ * The chat's HTML is set from this small bundle, so the renderer loads and boots the chat while
+ * the host bundle loads here; the host takes the view once VS Code has sent the HTML on (it
+ * sends on a zero timeout), with what the chat said meanwhile (its `ready`).
+ */
+function openChatView(view: vscode.WebviewView, extensionUri: vscode.Uri, getHost: () => KeelHost): void {
+	view.webview.options = webviewOptions(extensionUri);
+	view.webview.html = renderWebviewHtml(view.webview, extensionUri, CHAT_WEBVIEW);
+	const early: unknown[] = [];
+	const listening = view.webview.onDidReceiveMessage(message => early.push(message));
+	let disposed = false;
+	const disposing = view.onDidDispose(() => (disposed = true));
+	setTimeout(() =>
+		setImmediate(() => {
+			listening.dispose();
+			disposing.dispose();
+			if (disposed) {
+				return;
+			}
+			try {
+				getHost().resolveWebviewView(view, early);
+			} catch (error) {
+				void vscode.window.showErrorMessage(`Keel could not open its chat: ${(error as Error).message}`);
+			}
+		}),
+	);
 }
 
 /** Files under this extension's dist/ that Node has loaded (the host requires its vendor SDKs on first use). */

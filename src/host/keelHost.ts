@@ -19,6 +19,7 @@ import { createConfiguredModel } from './models/chatModels';
 import { followModelSetting, modelCommands } from './models/modelCommands';
 import { ModelPicker } from './models/modelPicker';
 import { notificationCommands, TurnNotifications } from './notifications/turnNotifications';
+import type { Logger } from '../core/ports';
 import { createOutputLogger } from './notifications/outputLogger';
 import { ProjectContext } from './projectContext/projectContext';
 import { projectContextApi, projectContextCommands } from './projectContext/projectContextApi';
@@ -50,15 +51,23 @@ export class KeelHost extends Disposable {
 	readonly lentTools: LentTools;
 	private readonly _features = new LazyFeatures();
 	private readonly _chat: ChatViewProvider;
+	private readonly _prepareChat: () => void;
 	private readonly _persistence: SessionPersistence;
 	private readonly _commands: Record<HostCommandId, CommandHandler>;
 
-	constructor(context: vscode.ExtensionContext) {
+	private readonly _logger: Logger;
+	private _viewsOpened = 0;
+
+	/** `activatedAt`: when the extension activated (wall clock), for the chat view's first log line. */
+	constructor(
+		context: vscode.ExtensionContext,
+		private readonly _activatedAt = Date.now(),
+	) {
 		super();
 		const lazy = <T>(name: string, build: () => T) => this._features.define(name, build);
 		const storage = context.storageUri ?? context.globalStorageUri;
 		const output = this._register(vscode.window.createOutputChannel('Keel', { log: true }));
-		const logger = createOutputLogger(output);
+		const logger = (this._logger = createOutputLogger(output));
 		const workspace = new VscodeWorkspace();
 		// The one gate every surface decides through: tools, restores, mentions, rules and prompt files,
 		// lent tools, exports and the model endpoint (core/gate).
@@ -105,6 +114,7 @@ export class KeelHost extends Disposable {
 			item => this._register(item),
 		);
 		const { controller } = conversation;
+		this._prepareChat = () => controller.prepare();
 		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
 		this._chat = buildChat(
 			conversation,
@@ -137,10 +147,19 @@ export class KeelHost extends Disposable {
 		this._commands = hostCommands({ ...surface, checkModel, secrets: context.secrets });
 	}
 
-	resolveWebviewView(view: vscode.WebviewView): void {
-		this._chat.resolve(view);
-		// The view boots in the renderer for a while; the conversation it will ask for is read meanwhile.
-		this._persistence.readAhead();
+	/** The chat view; `early`: what its webview sent before the host was loaded. */
+	resolveWebviewView(view: vscode.WebviewView, early?: readonly unknown[]): void {
+		this._chat.resolve(view, early);
+		// Where the time to a reopened chat goes (npm run bench reads it). The time is in the line:
+		// the log's own stamp is taken where the line is written, after a trip out of this process.
+		const now = Date.now();
+		this._logger.info(
+			`chat view opened at ${new Date(now).toISOString()}` +
+				(this._viewsOpened++ === 0 ? `, ${now - this._activatedAt} ms after Keel activated` : ''),
+		);
+		// The view boots in the renderer for a while; the conversation it will ask for is read and
+		// started meanwhile.
+		this._persistence.readAhead(() => this._prepareChat());
 	}
 
 	/** After the view was focused (Keel: Focus Chat): the caret in the composer. */

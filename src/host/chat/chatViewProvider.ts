@@ -3,7 +3,7 @@ import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
 import { type WebviewChannel } from '../view/webviewChannel';
-import { renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
+import { CHAT_WEBVIEW, renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { Event } from '../../core/util/emitter';
 import type { OutputStore } from '../../core/tools/outputStore';
 import type { ActiveConversation } from '../common/conversation';
@@ -89,16 +89,17 @@ export class ChatViewProvider extends Disposable {
 		}
 	}
 
-	resolve(view: vscode.WebviewView): void {
+	/**
+	 * Takes the chat view. The activation shim has usually set its HTML already, so the renderer
+	 * booted the chat while the host loaded; what the chat sent meanwhile is `early`, handled now.
+	 */
+	resolve(view: vscode.WebviewView, early: readonly unknown[] = []): void {
 		this._disposeView();
 		this._view = view;
-		view.webview.options = webviewOptions(this._deps.extensionUri);
-		view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri, {
-			script: 'webview.js',
-			style: 'main.css',
-			title: 'Keel',
-			images: true,
-		});
+		if (!view.webview.html) {
+			view.webview.options = webviewOptions(this._deps.extensionUri);
+			view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri, CHAT_WEBVIEW);
+		}
 		this._viewDisposables.push(
 			view.webview.onDidReceiveMessage(raw => this._onMessage(raw)),
 			view.onDidDispose(() => {
@@ -106,6 +107,7 @@ export class ChatViewProvider extends Disposable {
 				this._view = undefined;
 			}),
 		);
+		early.forEach(raw => this._onMessage(raw));
 	}
 
 	get visible(): boolean {
@@ -194,7 +196,13 @@ export class ChatViewProvider extends Disposable {
 			this._deps.channel.open(
 				m => void webview.postMessage(m),
 				protocolVersion,
-				() => ({ type: 'didSnapshot', state: this._deps.controller.page() }),
+				() => {
+					const state = this._deps.controller.page();
+					this._deps.logger.info(
+						`chat view ready: the newest ${state.items.length} items posted, ${state.olderCount} older on request`,
+					);
+					return { type: 'didSnapshot', state };
+				},
 			);
 		}
 	}

@@ -10,6 +10,9 @@ export interface WebviewShell {
 	images?: boolean;
 }
 
+/** The chat view's webview. */
+export const CHAT_WEBVIEW: WebviewShell = { script: 'webview.js', style: 'main.css', title: 'Keel', images: true };
+
 /**
  * The HTML every Keel webview starts from: a strict CSP (nothing remote, scripts only with this
  * load's nonce), and resources only from the extension's own dist/ and media/.

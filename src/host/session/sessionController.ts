@@ -69,6 +69,14 @@ export class SessionController extends Disposable implements ActiveConversation 
 		this._register({ dispose: () => this._current?.disposables.dispose() });
 	}
 
+	/**
+	 * Starts the conversation the chat will show before the view asks for it (the view boots in
+	 * the renderer meanwhile), so its first page is all that is left to build when it does.
+	 */
+	prepare(): void {
+		void this._active;
+	}
+
 	/** The conversation on screen; the last session comes back exactly as it was (reload, restart, crash). */
 	private get _active(): Current {
 		if (!this._current) {

@@ -123,9 +123,10 @@ export class SessionPersistence implements IDisposable {
 	 * view's HTML is on its way; reading the store meanwhile takes hundreds of ms for a long
 	 * session, and the webview would otherwise ask for it only when it is ready). Runs after
 	 * the extension host has sent what the current task queued (VS Code flushes its messages
-	 * on a zero timeout), so it never holds up the view itself.
+	 * on a zero timeout), so it never holds up the view itself. `then` runs after the read, in
+	 * the same slot: what else the view will ask for can be built from it meanwhile.
 	 */
-	readAhead(): void {
+	readAhead(then?: () => void): void {
 		if (this._resumed || this._readingAhead) {
 			return;
 		}
@@ -144,6 +145,7 @@ export class SessionPersistence implements IDisposable {
 				} catch (error) {
 					this._logger.warn(`could not read the last conversation ahead: ${(error as Error).message}`);
 				}
+				then?.();
 			});
 		});
 	}

@@ -5,7 +5,7 @@ import type { ChatItem, ErrorView, SessionView, ToolCallView, UsageView, Waiting
 import { errorActions, isModelError, noticeActions } from './chatActions';
 import { toToolCallView, toolCallChange } from './toolCallView';
 
-/** Items the webview gets on open; older ones come a page at a time when it scrolls up. */
+/** Items in a page of older ones, sent when the user scrolls up to the first loaded item. */
 export const PAGE_SIZE = 100;
 /**
  * At most this much of the conversation (as posted, JSON characters) in one page: a page of
@@ -13,6 +13,13 @@ export const PAGE_SIZE = 100;
  * parsing. A single item larger than this still goes, alone.
  */
 export const PAGE_CHARS = 256 * 1024;
+/**
+ * The page the chat opens with: more than the tallest sidebar shows, and no more, since every
+ * item in it is posted, parsed and drawn before the newest answer appears. Scrolling up pages
+ * the rest in at PAGE_SIZE.
+ */
+export const FIRST_PAGE_SIZE = 30;
+export const FIRST_PAGE_CHARS = 64 * 1024;
 
 type TextItem = Extract<ChatItem, { kind: 'assistant' | 'thinking' }>;
 
@@ -65,7 +72,7 @@ export class ChatView {
 	}
 
 	/** What `ready` is answered with: the newest page, copied so later changes cannot leak in. */
-	page(size = PAGE_SIZE, chars = PAGE_CHARS): SessionView {
+	page(size = FIRST_PAGE_SIZE, chars = FIRST_PAGE_CHARS): SessionView {
 		const { items, olderCount } = this._pageBefore(this._items.length, size, chars);
 		return { ...this._header(), items, olderCount };
 	}

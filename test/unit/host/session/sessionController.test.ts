@@ -6,6 +6,7 @@ import type { Workspace } from '../../../../src/core/ports';
 import { nullLogger } from '../../../../src/core/ports';
 import { SessionController, type SessionPersistencePort } from '../../../../src/host/session/sessionController';
 import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
+import { FIRST_PAGE_SIZE, PAGE_SIZE } from '../../../../src/host/view/chatView';
 import { PROTOCOL_VERSION } from '../../../../src/shared/protocol';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, textStep } from '../../../fakes/scriptedChatModel';
@@ -152,7 +153,7 @@ describe('SessionController with a session store', () => {
 		}));
 		const { instance, posted, ready } = controller(new RecordingPersistence({ long }, 'long'));
 		const page = instance.page();
-		assert.deepStrictEqual([page.items.length, page.olderCount], [100, 50]);
+		assert.deepStrictEqual([page.items.length, page.olderCount], [FIRST_PAGE_SIZE, 150 - FIRST_PAGE_SIZE]);
 		ready();
 		instance.resume('long');
 		instance.loadOlder(instance.page().items[0].id);
@@ -161,7 +162,11 @@ describe('SessionController with a session store', () => {
 				(m as { type: string }).type === 'didPrependItems',
 		);
 		assert.ok(older, 'the older page was sent');
-		assert.deepStrictEqual([older.items.length, older.items[0].text, older.olderCount], [50, 'question 0', 0]);
+		const left = 150 - FIRST_PAGE_SIZE;
+		assert.deepStrictEqual(
+			[older.items.length, older.items.at(-1)?.text, older.olderCount],
+			[Math.min(PAGE_SIZE, left), `question ${left - 1}`, Math.max(0, left - PAGE_SIZE)],
+		);
 		instance.dispose();
 	});
 });

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { ToolCallState } from '../../../../src/core/agent/events';
-import { ChatView, PAGE_SIZE } from '../../../../src/host/view/chatView';
+import { ChatView, FIRST_PAGE_SIZE, PAGE_SIZE } from '../../../../src/host/view/chatView';
 import { diffPreview } from '../../../../src/host/view/toolCallView';
 
 const write = (status: ToolCallState['status']): ToolCallState => ({
@@ -116,11 +116,11 @@ describe('ChatView — paged snapshots', () => {
 
 	it('opens with the newest page and says how many items came before it', () => {
 		const page = long().page();
-		assert.strictEqual(page.items.length, PAGE_SIZE);
-		assert.strictEqual(page.olderCount, 150);
+		assert.strictEqual(page.items.length, FIRST_PAGE_SIZE);
+		assert.strictEqual(page.olderCount, 250 - FIRST_PAGE_SIZE);
 		assert.deepStrictEqual(
 			[page.items[0].kind === 'notice' && page.items[0].text, page.endpoint],
-			['notice 150', 'http://127.0.0.1:11434/v1'],
+			[`notice ${250 - FIRST_PAGE_SIZE}`, 'http://127.0.0.1:11434/v1'],
 		);
 	});
 
@@ -128,9 +128,18 @@ describe('ChatView — paged snapshots', () => {
 		const view = long();
 		const first = view.page().items[0].id;
 		const older = view.older(first);
-		assert.deepStrictEqual([older.items.length, older.olderCount], [100, 50]);
-		const oldest = view.older(older.items[0].id);
-		assert.deepStrictEqual([oldest.items.length, oldest.olderCount], [50, 0]);
+		assert.deepStrictEqual([older.items.length, older.olderCount], [PAGE_SIZE, 250 - FIRST_PAGE_SIZE - PAGE_SIZE]);
+		const left = 250 - FIRST_PAGE_SIZE - PAGE_SIZE;
+		const next = view.older(older.items[0].id);
+		assert.deepStrictEqual(
+			[next.items.length, next.olderCount],
+			[Math.min(left, PAGE_SIZE), Math.max(0, left - PAGE_SIZE)],
+		);
+		assert.strictEqual(
+			next.items.at(-1)?.id,
+			view.items[left - 1].id,
+			'the page ends just before the one after it',
+		);
 		assert.deepStrictEqual(view.older('unknown'), { items: [], olderCount: 0 });
 	});
 });
