@@ -9,7 +9,7 @@ export const OLDER_BAR_PX = 32;
 export const ESTIMATED_ROW_PX = 120;
 
 type ListOptions = Pick<
-	VirtualizerOptions<HTMLElement, HTMLElement>,
+	VirtualizerOptions<never, never>,
 	'count' | 'estimateSize' | 'getItemKey' | 'overscan' | 'paddingStart' | 'anchorTo'
 >;
 
