@@ -134,7 +134,9 @@ export class SessionPersistence implements IDisposable {
 			this._readingAhead = setImmediate(() => {
 				this._readingAhead = undefined;
 				try {
+					const started = performance.now();
 					const store = this._resumed ? undefined : this.store;
+					const opened = performance.now();
 					const id = store?.resumableSessionId();
 					const resumed = id ? this.load(id) : undefined;
 					const meta = id ? store?.get(id) : undefined;
@@ -142,6 +144,13 @@ export class SessionPersistence implements IDisposable {
 						resumed && meta
 							? { resumed, eventCount: meta.eventCount, updatedAt: meta.updatedAt }
 							: undefined;
+					if (resumed) {
+						const ms = (to: number, from: number) => Math.round(to - from);
+						this._logger.info(
+							`read the last conversation (${resumed.history.length} messages) ahead of the chat view: ` +
+								`the store opened in ${ms(opened, started)} ms, read in ${ms(performance.now(), opened)} ms`,
+						);
+					}
 				} catch (error) {
 					this._logger.warn(`could not read the last conversation ahead: ${(error as Error).message}`);
 				}
