@@ -20,8 +20,12 @@ class PatternRunner {
 	private _worker: Worker | undefined;
 	slowest = 0;
 
+	private get _started(): Worker {
+		return (this._worker ??= new Worker(path.join(__dirname, 'support/patternWorker.js')));
+	}
+
 	async run(job: PatternJob): Promise<{ ms: number; refused?: string } | 'timeout'> {
-		const worker = (this._worker ??= new Worker(path.join(__dirname, 'support/patternWorker.js')));
+		const worker = this._started;
 		return new Promise(resolve => {
 			const timer = setTimeout(() => {
 				worker.removeAllListeners('message');
@@ -43,7 +47,7 @@ class PatternRunner {
 	 * loading Keel's code is not the pattern's time, and on a loaded machine it can take seconds.
 	 */
 	async warm(): Promise<void> {
-		const worker = (this._worker ??= new Worker(path.join(__dirname, 'support/patternWorker.js')));
+		const worker = this._started;
 		await new Promise(resolve => {
 			worker.once('message', resolve);
 			worker.postMessage({ surface: 'filter match', pattern: 'a', input: 'a' } satisfies PatternJob);

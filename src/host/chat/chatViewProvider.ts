@@ -3,7 +3,6 @@ import { Disposable } from '../../core/util/lifecycle';
 import { parseWebviewMessage, type WebviewToHost } from '../../shared/protocol';
 import type { Logger } from '../../core/ports';
 import { type WebviewChannel } from '../view/webviewChannel';
-import { CHAT_WEBVIEW, renderWebviewHtml, webviewOptions } from '../platform/webviewHtml';
 import type { Event } from '../../core/util/emitter';
 import type { OutputStore } from '../../core/tools/outputStore';
 import type { ActiveConversation } from '../common/conversation';
@@ -90,16 +89,12 @@ export class ChatViewProvider extends Disposable {
 	}
 
 	/**
-	 * Takes the chat view. The activation shim has usually set its HTML already, so the renderer
-	 * booted the chat while the host loaded; what the chat sent meanwhile is `early`, handled now.
+	 * Takes the chat view, whose HTML the activation shim set (the renderer booted the chat while
+	 * the host loaded); what the chat sent meanwhile is `early`, handled now.
 	 */
 	resolve(view: vscode.WebviewView, early: readonly unknown[] = []): void {
 		this._disposeView();
 		this._view = view;
-		if (!view.webview.html) {
-			view.webview.options = webviewOptions(this._deps.extensionUri);
-			view.webview.html = renderWebviewHtml(view.webview, this._deps.extensionUri, CHAT_WEBVIEW);
-		}
 		this._viewDisposables.push(
 			view.webview.onDidReceiveMessage(raw => this._onMessage(raw)),
 			view.onDidDispose(() => {
