@@ -3,7 +3,7 @@
 // tuning knobs only when asked for with @tag:advanced, a description for every value of a
 // dropdown, and links from one setting's description to another.
 import * as assert from 'assert';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { runCommand } from '../support/browser';
 import { CATEGORIES } from '../../src/host/settings/settingsSchema';
 import { useKeel } from './harness';
@@ -46,6 +46,17 @@ async function shownKeys(page: Page): Promise<string[]> {
 		.filter((row): row is { key: string; index: number } => !!row.key)
 		.sort((a, b) => a.index - b.index)
 		.map(row => row.key);
+}
+
+/** Waits until an element has stood in the same place for two reads in a row (the tree has stopped scrolling). */
+async function standsStill(locator: Locator): Promise<void> {
+	let last = '';
+	for (let read = 0; read < 20; read++) {
+		const box = JSON.stringify(await locator.boundingBox({ timeout: 5_000 }).catch(() => null));
+		if (box !== 'null' && box === last) return;
+		last = box;
+		await locator.page().waitForTimeout(150);
+	}
 }
 
 const plain = (markdown: string) => markdown.replace(/`#([^#`]+)#`/g, '$1').replace(/[`*]/g, '');
@@ -98,24 +109,33 @@ describe('Keel settings in the Settings editor (e2e)', function () {
 		await page.locator(TOC_ROW, { hasText: 'Model' }).first().click();
 		const spec = CATEGORIES[0].settings['model.provider'];
 		const select = page.locator(`${SETTING_ROW}[data-key="keel.model.provider"] select`);
-		await select.waitFor();
 		const dropdown = page.locator('.monaco-select-box-dropdown-container').filter({ visible: true });
-		// A click that lands while the tree is still scrolling to the category does not open the list:
-		// click again, or open it from the keyboard as a user could.
-		for (let attempt = 0; attempt < 4 && !(await dropdown.isVisible()); attempt++) {
-			if (attempt % 2 === 0) await select.click();
-			else await select.press('Enter');
-			await dropdown.waitFor({ timeout: 3_000 }).catch(() => undefined);
-		}
 		const details = dropdown.locator('.select-box-details-pane');
-		// The list opens on the value in force: up to its first value, then down through each in turn.
-		// A key the list took while it was still drawing is pressed again, not taken for a missing text.
-		for (let i = 0; i < spec.valueDocs.length; i++) await page.keyboard.press('ArrowUp');
-		for (const doc of spec.valueDocs) {
+		// The list closes when the tree moves under it (it is still scrolling to the category, or
+		// lays out again on a loaded machine): whenever it is closed, wait for the row to stand still
+		// and open it again, by click or from the keyboard as a user could.
+		const open = async () => {
+			for (let attempt = 0; attempt < 6 && !(await dropdown.isVisible()); attempt++) {
+				await standsStill(select);
+				if (attempt % 2 === 0) await select.click();
+				else await select.press('Enter');
+				await dropdown.waitFor({ timeout: 3_000 }).catch(() => undefined);
+			}
+		};
+		// Each value is reached from where the list's focus actually is, not by counting key presses:
+		// a key the list took while it was still drawing, or lost when it closed, is pressed again.
+		for (const [index, doc] of spec.valueDocs.entries()) {
 			const shown = details.filter({ hasText: plain(doc).split(' ').slice(0, 4).join(' ') });
-			for (let step = 0; step < 3 && !(await shown.isVisible()); step++) {
-				if (step > 0 || doc !== spec.valueDocs[0]) await page.keyboard.press('ArrowDown');
-				await shown.waitFor({ timeout: 2_000 }).catch(() => undefined);
+			for (let step = 0; step < 16 && !(await shown.isVisible()); step++) {
+				await open();
+				const focused = await dropdown
+					.locator('.monaco-list-row.focused')
+					.first()
+					.getAttribute('data-index', { timeout: 1_000 })
+					.catch(() => null);
+				if (focused !== null && Number(focused) !== index)
+					await page.keyboard.press(Number(focused) > index ? 'ArrowUp' : 'ArrowDown');
+				await shown.waitFor({ timeout: 1_000 }).catch(() => undefined);
 			}
 			await shown.waitFor({ timeout: 5_000 });
 		}
@@ -135,6 +155,7 @@ describe('Keel settings in the Settings editor (e2e)', function () {
 		// passes under the pointer: go to the category and follow the link again, as a user would.
 		for (let attempt = 0; attempt < 3 && !(await target.isVisible()); attempt++) {
 			await page.locator(TOC_ROW, { hasText: 'Context and tools' }).first().click();
+			await standsStill(link);
 			await link.click();
 			await target.waitFor({ timeout: 8_000 }).catch(() => undefined);
 		}
