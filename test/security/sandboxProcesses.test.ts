@@ -85,6 +85,11 @@ describe('security: no process outlives its command in the sandbox (real engine,
 		...LAUNCHERS.map(l => ['', l, ''] as const),
 		...generated.filter(([p, l, r]) => p !== '' || r !== '' || !LAUNCHERS.includes(l)),
 	];
+	// A daemon may come back on a timer after the command returned: each case is checked at once,
+	// and every marker of every case once more a moment after the last one, in one look.
+	const started = new Map<number, string>();
+	const alive = async (id: string, n: number) =>
+		(await processesIn(id).catch(() => [])).filter(p => p.includes(`sleep ${n}`));
 	for (const [prelude, launcher, redirect] of cases) {
 		const shape = `${prelude}${launcher}${redirect}`;
 		it(`ends: ${shape}`, () =>
@@ -92,6 +97,7 @@ describe('security: no process outlives its command in the sandbox (real engine,
 				`S5 ${shape}`,
 				async () => {
 					const n = ++marker;
+					started.set(n, shape);
 					const line =
 						prelude +
 						launcher
@@ -101,17 +107,23 @@ describe('security: no process outlives its command in the sandbox (real engine,
 						'\necho started';
 					await approvedShell(root, runner).run('run_command', { command: line });
 					const id = await runner.containerId();
-					if (!id) return undefined;
-					const alive = async () =>
-						(await processesIn(id).catch(() => [])).filter(p => p.includes(`sleep ${n}`));
-					let left = await alive();
-					if (left.length === 0) {
-						await new Promise(resolve => setTimeout(resolve, 1500));
-						left = await alive();
-					}
+					const left = id ? await alive(id, n) : [];
 					return left.length > 0 ? `still running after the command: ${left.join(' | ')}` : undefined;
 				},
 				KLASS,
 			));
 	}
+	it('ends: nothing any of them started comes back a moment later', () =>
+		attack(
+			'S5 a daemon on a timer, every shape',
+			async () => {
+				await new Promise(resolve => setTimeout(resolve, 2_000));
+				const id = await runner.containerId();
+				if (!id) return undefined;
+				const listed = await processesIn(id).catch(() => []);
+				const back = [...started].filter(([n]) => listed.some(p => p.includes(`sleep ${n}`)));
+				return back.length > 0 ? `running again: ${back.map(([, shape]) => shape).join(' | ')}` : undefined;
+			},
+			KLASS,
+		));
 });
