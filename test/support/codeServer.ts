@@ -10,6 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
 import { freePort, killGroup, stopGroup, waitForHttp } from './processes';
+import { toolsCache } from './toolsCache';
 
 /** The repository root, whether this runs from test/support (ts) or out/test/support (js). */
 export const REPO_ROOT = findRepoRoot(__dirname);
@@ -19,7 +20,7 @@ export const VSCODE_TARGET: 'current' | 'oldest' = process.env.KEEL_VSCODE === '
 export const CODE_SERVER_VERSION =
 	VSCODE_TARGET === 'oldest' ? VERSIONS.KEEL_CODE_SERVER_OLDEST_VERSION : VERSIONS.KEEL_CODE_SERVER_VERSION;
 // Same folders as scripts/lib/setup.sh; the oldest keeps the historical folder name.
-const CACHE = process.env.KEEL_CACHE || path.join(REPO_ROOT, '.vscode-test');
+const CACHE = toolsCache(REPO_ROOT);
 const CODE_SERVER_DIR = path.join(
 	CACHE,
 	VSCODE_TARGET === 'oldest' ? 'code-server' : `code-server-${CODE_SERVER_VERSION}`,

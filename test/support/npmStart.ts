@@ -96,8 +96,8 @@ export async function npmStart(
  * as where the command was typed), the developer's own XDG folders (the user's are the fresh
  * HOME's), and every KEEL_* knob but two: KEEL_VSCODE, which the e2e-oldest tier sets to run
  * the oldest code-server (`KEEL_VSCODE=oldest npm start` in docs/development.md), and KEEL_CACHE, where the
- * run keeps the code-servers it installed (unset on a fresh clone, where both places are the
- * repository's .vscode-test/).
+ * run keeps the code-servers it installed (scripts/lib/setup.sh always sets it; unset, `npm
+ * start` would install them again in the fresh HOME's ~/.cache/keel/tools).
  */
 function fromTheRun(name: string): boolean {
 	if (name === 'KEEL_VSCODE' || name === 'KEEL_CACHE') return false;

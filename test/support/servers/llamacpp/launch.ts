@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { freePort, stopGroup } from '../../processes';
+import { toolsCache } from '../../toolsCache';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -20,11 +21,10 @@ export interface LlamaCppParts {
 	buildSeconds?: number;
 }
 
-/** The cache folder scripts/lib/llamaCpp.sh builds into (same rule: KEEL_CACHE or .vscode-test). */
+/** The cache folder scripts/lib/llamaCpp.sh builds into (the same rule as setup.sh's KEEL_CACHE). */
 export function llamaCppDir(): string {
 	const version = readEnvFile(path.join(REPO_ROOT, 'scripts/lib/llama-cpp-version.env')).KEEL_LLAMA_CPP_NPM_VERSION;
-	const cache = process.env.KEEL_CACHE || path.join(REPO_ROOT, '.vscode-test');
-	return path.join(cache, `llama.cpp-node-llama-cpp-${version}`);
+	return path.join(toolsCache(REPO_ROOT), `llama.cpp-node-llama-cpp-${version}`);
 }
 
 /** The built server, model and template, or why they are missing. */
