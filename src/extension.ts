@@ -94,6 +94,9 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 	return { ...api, diagnostics };
 }
 
+/** How many messages the chat may send before the host has loaded (it sends one, `ready`). */
+const EARLY_MESSAGES_KEPT = 64;
+
 /**
  * The chat's HTML is set from this small bundle, so the renderer loads and boots the chat while
  * the host bundle loads here; the host takes the view once VS Code has sent the HTML on (it
@@ -102,8 +105,12 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 function openChatView(view: vscode.WebviewView, extensionUri: vscode.Uri, getHost: () => KeelHost): void {
 	view.webview.options = webviewOptions(extensionUri);
 	view.webview.html = renderWebviewHtml(view.webview, extensionUri, CHAT_WEBVIEW);
+	// The webview is untrusted: what it says before the host takes over is kept up to a bound (the
+	// chat says `ready` and perhaps a click or two in that time), and the rest is dropped.
 	const early: unknown[] = [];
-	const listening = view.webview.onDidReceiveMessage(message => early.push(message));
+	const listening = view.webview.onDidReceiveMessage(message => {
+		if (early.length < EARLY_MESSAGES_KEPT) early.push(message);
+	});
 	let disposed = false;
 	const disposing = view.onDidDispose(() => (disposed = true));
 	setTimeout(() =>
