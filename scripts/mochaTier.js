@@ -25,11 +25,26 @@ if (files.length === 0) {
 write(0, 1); // Until the run ends a crash counts as a failure, never as a pass.
 const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: Number(timeout) });
 files.forEach(file => mocha.addFile(file));
+// Each file's wall time (its top-level suites), so the slowest files of a tier are named at its
+// end: where the suite's half hour goes is read off every run, not guessed.
+const fileMs = new Map();
 const runner = mocha.run(failures => {
 	write(runner.stats.passes, runner.stats.failures, runner.stats.pending);
+	const slowest = [...fileMs].sort((a, b) => b[1] - a[1]).slice(0, 8);
+	console.log(
+		`[${tier}] slowest files: ${slowest.map(([f, ms]) => `${path.relative(root, f)} ${Math.round(ms / 1000)} s`).join(', ')}`,
+	);
 	process.exitCode = failures > 0 ? 1 : 0;
 	// Tiers may leave servers or sockets behind on failure; never hang CI on them.
 	setTimeout(() => process.exit(process.exitCode), 2000).unref();
+});
+const suiteStarted = new Map();
+runner.on('suite', suite => {
+	if (suite.file && suite.parent?.root) suiteStarted.set(suite, Date.now());
+});
+runner.on('suite end', suite => {
+	const t0 = suiteStarted.get(suite);
+	if (t0 !== undefined) fileMs.set(suite.file, (fileMs.get(suite.file) ?? 0) + Date.now() - t0);
 });
 // A skipped test is named in the summary, so nothing is skipped silently.
 runner.on('pending', test => skippedTitles.push(test.fullTitle()));
