@@ -6,7 +6,7 @@ import * as path from 'path';
 import { SessionStore } from '../../src/core/store/sessionStore';
 import { startModelDouble, text, toolCalls, type ModelDouble, type RecordedRequest } from '../support/modelDouble';
 
-const KILLS = Number(process.env.KEEL_CRASH_KILLS ?? 80);
+const KILLS = Number(process.env.KEEL_CRASH_KILLS ?? 50);
 const CHILD = path.join(__dirname, 'crash', 'crashChild.js');
 
 interface Ack {
