@@ -4,7 +4,6 @@ import type { Gate } from '../core/gate/gate';
 import type { Event } from '../core/util/emitter';
 import type { IDisposable } from '../core/util/lifecycle';
 import type { OutputStore } from '../core/tools/outputStore';
-import type * as vscode from 'vscode';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { DiffEditor } from './chat/diffEditor';
 import type { WebviewChannel } from './view/webviewChannel';
@@ -71,7 +70,6 @@ export function buildConversation(
 export function buildChat(
 	conversation: ConversationFeatures,
 	parts: {
-		extensionUri: vscode.Uri;
 		channel: WebviewChannel;
 		logger: Logger;
 		mentions: MentionsHost;

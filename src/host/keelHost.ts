@@ -119,7 +119,6 @@ export class KeelHost extends Disposable {
 		this._chat = buildChat(
 			conversation,
 			{
-				extensionUri: context.extensionUri,
 				channel,
 				logger,
 				mentions,

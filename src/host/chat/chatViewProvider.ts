@@ -23,7 +23,6 @@ export interface ComposerMessages {
  * the composition root hands over as the part the chat uses.
  */
 export interface ChatViewDeps {
-	extensionUri: vscode.Uri;
 	controller: Pick<
 		ActiveConversation,
 		| 'sendFromUser'
