@@ -65,8 +65,8 @@ wait_for_build() {
 # e2e tiers packages the VSIX the others install) beside the plain Node tiers (unit, the
 # Docker-backed integration and security tiers). The VS Code lane first installs what only it
 # needs (Chromium, two code-servers: minutes on a bare machine, mostly downloads) while the build
-# and the Node tiers run. Lint runs in whichever lane is done first. KEEL_TEST_LANES=1 runs them
-# one after another.
+# and the Node tiers run. Lint runs while the build does when the VS Code lane has nothing to
+# install, else in whichever lane is done first. KEEL_TEST_LANES=1 runs them one after another.
 node_lane() {
   tier unit node scripts/mochaTier.js unit 'out/test/unit/**/*.test.js' 10000
   tier integration node scripts/mochaTier.js integration 'out/test/integration/**/*.test.js' 60000
@@ -79,6 +79,9 @@ vscode_lane() {
   step "install: Chromium and code-server"
   { keel_setup_chromium || { fail_setup "chromium"; ok=0; }; } 2>&1
   { keel_setup_code_servers || { fail_setup "code-server"; ok=0; }; } 2>&1
+  # With the code-servers already in the cache, the build is still running: lint (which needs
+  # no build) fills that wait instead of ending a lane.
+  [ -f "$built" ] || lint_if_first
   wait_for_build
   if [ "$ok" = 1 ]; then
     tier e2e node scripts/mochaTier.js e2e 'out/test/e2e/**/*.test.js' 180000
