@@ -37,20 +37,42 @@ export class ScratchFolder {
 	}
 
 	/** Empties the workspace (keeping the folder, which the sandbox has mounted) and lays out a task's files. */
-	async reset(files: Record<string, string>, outside: Record<string, string> = {}): Promise<void> {
+	reset(files: Record<string, string>, outside: Record<string, string> = {}): Promise<void> {
+		const resetting = this._reset(files, outside);
+		this._resetting = resetting.catch(() => undefined);
+		return resetting;
+	}
+
+	/**
+	 * Removes the folder. A reset still laying out files (a Ctrl+C as a trial starts) would create
+	 * it again (a write makes its parent folders): the reset stops at its next step and is waited
+	 * for first, so nothing is written after the removal.
+	 */
+	async dispose(): Promise<void> {
+		this._disposed = true;
+		await this._resetting;
+		await fs.rm(this.root, { recursive: true, force: true, maxRetries: 3 });
+	}
+
+	private _disposed = false;
+	private _resetting: Promise<void> = Promise.resolve();
+
+	private async _reset(files: Record<string, string>, outside: Record<string, string>): Promise<void> {
+		const live = () => {
+			if (this._disposed) throw new Error('the scratch folder was removed');
+		};
+		live();
 		for (const entry of await fs.readdir(this.workspace)) {
+			live();
 			await fs.rm(path.join(this.workspace, entry), { recursive: true, force: true });
 		}
 		await fs.rm(this.outside, { recursive: true, force: true });
-		await writeAll(this.workspace, files);
-		await writeAll(this.outside, outside);
+		await writeAll(this.workspace, files, live);
+		await writeAll(this.outside, outside, live);
 		if (this.owner) {
+			live();
 			await chownAll(this.workspace, this.owner);
 		}
-	}
-
-	async dispose(): Promise<void> {
-		await fs.rm(this.root, { recursive: true, force: true, maxRetries: 3 });
 	}
 }
 
@@ -72,8 +94,9 @@ export async function reapScratchFolders(parent = os.tmpdir()): Promise<string[]
 	return reaped;
 }
 
-async function writeAll(base: string, files: Record<string, string>): Promise<void> {
+async function writeAll(base: string, files: Record<string, string>, live: () => void): Promise<void> {
 	for (const [relative, content] of Object.entries(files)) {
+		live();
 		const target = path.join(base, ...relative.split('/'));
 		await fs.mkdir(path.dirname(target), { recursive: true });
 		await fs.writeFile(target, content);
