@@ -43,11 +43,14 @@ describe('prefills are never cut (HTTP, real loop)', function () {
 	it('llama.cpp: return_progress frames show tokens processed of the total and the cached part', async () => {
 		await double.close();
 		double = await startModelDouble({ models: ['keel-noise'], server: { kind: 'llamacpp', nCtx: 65_536 } });
-		double.script({ ...text('Done.'), prefillMs: 2000, usage: { promptTokens: 48_000, cachedTokens: 30_000 } });
+		// Keel asks whether the server is alive after a quarter of the idle timeout in silence: frames
+		// every 600 ms (a tenth of the prefill) against 1,250 ms leave a loaded machine 650 ms to
+		// deliver each one, and the prefill still outlasts the idle timeout.
+		double.script({ ...text('Done.'), prefillMs: 6000, usage: { promptTokens: 48_000, cachedTokens: 30_000 } });
 		const s = serverSession(double, {
 			provider: 'llamacpp',
 			model: 'keel-noise',
-			recovery: { streamIdleTimeoutMs: 500 },
+			recovery: { streamIdleTimeoutMs: 5000 },
 		});
 		const outcome = await s.chat.send('Go on.');
 		assert.equal(outcome.reason, 'completed');
