@@ -64,7 +64,7 @@ wait_for_build() {
 # extension host, on the current and the oldest VS Code; one after another, as `npm start` in the
 # e2e tiers packages the VSIX the others install) beside the plain Node tiers (unit, the
 # Docker-backed integration and security tiers). The VS Code lane first installs what only it
-# needs (Chromium, two code-servers: minutes on a bare machine, mostly downloads) while the build
+# needs (Chromium, two code-servers: five minutes of compiling on a bare machine) while the build
 # and the Node tiers run. Lint runs while the build does when the VS Code lane has nothing to
 # install, else in whichever lane is done first. KEEL_TEST_LANES=1 runs them one after another.
 node_lane() {

@@ -16,6 +16,9 @@ export const OWNER_FILE = 'owner';
 export class ScratchFolder {
 	/** Who owns the workspace's files, when that is not this process (a sandbox user other than root). */
 	owner: { uid: number; gid: number } | undefined;
+	private _disposed = false;
+	/** The reset in flight, if any (settled either way), which a removal waits for. */
+	private _resetting: Promise<void> = Promise.resolve();
 
 	private constructor(readonly root: string) {}
 
@@ -53,9 +56,6 @@ export class ScratchFolder {
 		await this._resetting;
 		await fs.rm(this.root, { recursive: true, force: true, maxRetries: 3 });
 	}
-
-	private _disposed = false;
-	private _resetting: Promise<void> = Promise.resolve();
 
 	private async _reset(files: Record<string, string>, outside: Record<string, string>): Promise<void> {
 		const live = () => {
