@@ -37,6 +37,11 @@ interface Reopen {
 	/** The webview's HTML asked for Keel's script. */
 	scriptRequested: number;
 	ready: number;
+	/** Keel's host took the chat's `ready`, and posted its first page. */
+	asked: number;
+	posted: number;
+	/** The webview took the first page. */
+	snapshot: number;
 	last: number;
 }
 
@@ -47,7 +52,11 @@ const PARTS: Array<[string, (r: Reopen) => number]> = [
 	["VS Code: the webview's frame takes the chat's HTML", r => r.scriptRequested - r.activated],
 	["the webview boots (Keel's script loads and runs, until it asks for the chat)", r => r.ready - r.scriptRequested],
 	["Keel's load: the first page built, posted and drawn", r => r.last - r.ready],
-	["  beside these: Keel's host loads, from activation", r => r.hostLoaded - r.activated],
+	["  of which the chat's ask waits for Keel's host", r => r.asked - r.ready],
+	["  of which Keel's host builds and posts the first page", r => r.posted - r.asked],
+	['  of which the page travels to the webview', r => r.snapshot - r.posted],
+	['  of which the webview draws it', r => r.last - r.snapshot],
+	["beside these: Keel's host loads, from activation", r => r.hostLoaded - r.activated],
 ];
 
 export async function run(): Promise<void> {
@@ -116,26 +125,32 @@ async function clickKeelUntilLastAnswer(page: Page, userDataDir: string, settleM
 	const last = Date.now() - started;
 	const webview = await webviewMoments(chat);
 	const opened = await viewOpenedLine(userDataDir, logsBefore);
+	const firstPage = await firstPageLine(userDataDir, logsBefore);
 	return {
 		activated: opened.at - opened.afterActivationMs - started,
 		hostLoaded: opened.at - started,
 		scriptRequested: webview.scriptRequested - started,
 		ready: webview.ready - started,
+		asked: firstPage.at - firstPage.afterAskMs - started,
+		posted: firstPage.at - started,
+		snapshot: webview.snapshot - started,
 		last,
 	};
 }
 
-/** When the webview's HTML asked for Keel's script, and its "ready" mark, as wall-clock times. */
-async function webviewMoments(chat: Frame): Promise<{ scriptRequested: number; ready: number }> {
+/** When the webview's HTML asked for Keel's script, and its "ready" and first-snapshot marks, as wall-clock times. */
+async function webviewMoments(chat: Frame): Promise<{ scriptRequested: number; ready: number; snapshot: number }> {
 	// Not the document's time origin: VS Code may create the frame before the HTML arrives.
 	return chat.evaluate(() => {
 		const script = performance
 			.getEntriesByType('resource')
 			.find(entry => entry.name.split('?')[0].endsWith('/webview.js'));
 		const ready = performance.getEntriesByName('keel-ready')[0];
+		const snapshot = performance.getEntriesByName('keel-snapshot')[0];
 		return {
 			scriptRequested: performance.timeOrigin + (script?.startTime ?? Number.NaN),
 			ready: performance.timeOrigin + (ready?.startTime ?? Number.NaN),
+			snapshot: performance.timeOrigin + (snapshot?.startTime ?? Number.NaN),
 		};
 	});
 }
@@ -155,18 +170,32 @@ async function viewOpenedLine(
 	userDataDir: string,
 	before: string[],
 ): Promise<{ at: number; afterActivationMs: number }> {
+	const [at, afterActivationMs] = await logLine(
+		userDataDir,
+		before,
+		/chat view opened at ([^\s,]+), (\d+) ms after Keel activated/,
+	);
+	return { at: new Date(at).getTime(), afterActivationMs: Number(afterActivationMs) };
+}
+
+/** Its "chat view ready: … posted at T, N ms after the chat asked" line: T and N. */
+async function firstPageLine(userDataDir: string, before: string[]): Promise<{ at: number; afterAskMs: number }> {
+	const [at, afterAskMs] = await logLine(userDataDir, before, /posted at ([^\s,]+), (\d+) ms after the chat asked/);
+	return { at: new Date(at).getTime(), afterAskMs: Number(afterAskMs) };
+}
+
+/** The groups of the first line matching `pattern` in a Keel log of the new window. */
+async function logLine(userDataDir: string, before: string[], pattern: RegExp): Promise<string[]> {
 	for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
 		for (const file of keelLogs(userDataDir).filter(file => !before.includes(file))) {
-			const line = /chat view opened at ([^\s,]+), (\d+) ms after Keel activated/.exec(
-				fs.readFileSync(file, 'utf8'),
-			);
+			const line = pattern.exec(fs.readFileSync(file, 'utf8'));
 			if (line) {
-				return { at: new Date(line[1]).getTime(), afterActivationMs: Number(line[2]) };
+				return line.slice(1);
 			}
 		}
 		await new Promise(resolve => setTimeout(resolve, 100));
 	}
-	throw new Error('Keel logged no "chat view opened" line in the new window');
+	throw new Error(`Keel logged no line matching ${pattern} in the new window`);
 }
 
 /** The workspace's storage folder, once VS Code has made it for the first window. */

@@ -92,7 +92,7 @@ function reopenRows(file: string): { rows: Row[]; count: number } {
 		const history = store.load('big');
 		reopen.push(ms(start));
 		start = process.hrtime.bigint();
-		chatViewFromHistory('big', 'qwen3:8b', history);
+		chatViewFromHistory('big', history, { modelLabel: 'qwen3:8b' });
 		rebuild.push(ms(start));
 		count = history.length;
 		start = process.hrtime.bigint();

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { KeelHost } from './host/keelHost';
+import { afterMessagesSent } from './host/common/afterSent';
 import { HOST_COMMANDS } from './host/common/commandIds';
 import { CHAT_WEBVIEW, renderWebviewHtml, webviewOptions } from './host/platform/webviewHtml';
 import { KEEL_API_METHODS, type KeelApi } from './host/common/keelApi';
@@ -99,8 +100,8 @@ const EARLY_MESSAGES_KEPT = 64;
 
 /**
  * The chat's HTML is set from this small bundle, so the renderer loads and boots the chat while
- * the host bundle loads here; the host takes the view once VS Code has sent the HTML on (it
- * sends on a zero timeout), with what the chat said meanwhile (its `ready`).
+ * the host bundle loads here; the host takes the view once VS Code has sent the HTML on, with
+ * what the chat said meanwhile (its `ready`).
  */
 function openChatView(view: vscode.WebviewView, extensionUri: vscode.Uri, getHost: () => KeelHost): void {
 	view.webview.options = webviewOptions(extensionUri);
@@ -113,20 +114,18 @@ function openChatView(view: vscode.WebviewView, extensionUri: vscode.Uri, getHos
 	});
 	let disposed = false;
 	const disposing = view.onDidDispose(() => (disposed = true));
-	setTimeout(() =>
-		setImmediate(() => {
-			listening.dispose();
-			disposing.dispose();
-			if (disposed) {
-				return;
-			}
-			try {
-				getHost().resolveWebviewView(view, early);
-			} catch (error) {
-				void vscode.window.showErrorMessage(`Keel could not open its chat: ${(error as Error).message}`);
-			}
-		}),
-	);
+	afterMessagesSent(() => {
+		listening.dispose();
+		disposing.dispose();
+		if (disposed) {
+			return;
+		}
+		try {
+			getHost().resolveWebviewView(view, early);
+		} catch (error) {
+			void vscode.window.showErrorMessage(`Keel could not open its chat: ${(error as Error).message}`);
+		}
+	});
 }
 
 /** Files under this extension's dist/ that Node has loaded (the host requires its vendor SDKs on first use). */

@@ -51,7 +51,6 @@ export class KeelHost extends Disposable {
 	readonly lentTools: LentTools;
 	private readonly _features = new LazyFeatures();
 	private readonly _chat: ChatViewProvider;
-	private readonly _prepareChat: () => void;
 	private readonly _persistence: SessionPersistence;
 	private readonly _commands: Record<HostCommandId, CommandHandler>;
 
@@ -114,7 +113,6 @@ export class KeelHost extends Disposable {
 			item => this._register(item),
 		);
 		const { controller } = conversation;
-		this._prepareChat = () => controller.prepare();
 		say = text => controller.showNotice({ level: 'info', code: 'mcp', text });
 		this._chat = buildChat(
 			conversation,
@@ -156,9 +154,9 @@ export class KeelHost extends Disposable {
 			`chat view opened at ${new Date(now).toISOString()}` +
 				(this._viewsOpened++ === 0 ? `, ${now - this._activatedAt} ms after Keel activated` : ''),
 		);
-		// The view boots in the renderer for a while; the conversation it will ask for is read and
-		// started meanwhile.
-		this._persistence.readAhead(() => this._prepareChat());
+		// The view boots in the renderer for a while; the newest part of the conversation it will
+		// ask for is read meanwhile (the rest once that part is on screen).
+		this._persistence.readAhead();
 	}
 
 	/** After the view was focused (Keel: Focus Chat): the caret in the composer. */

@@ -34,6 +34,8 @@ export const WebviewToHost = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('cancelTurn') }).strict(),
 	z.object({ type: z.literal('decideContinue'), id, proceed: z.boolean() }).strict(),
 	z.object({ type: z.literal('newSession') }).strict(),
+	// The chat painted the snapshot it was sent: the host may now do what would have held it up.
+	z.object({ type: z.literal('drawn') }).strict(),
 	/** The user scrolled to the top of what is loaded: the page before `beforeId`. */
 	z.object({ type: z.literal('loadOlder'), beforeId: id }).strict(),
 	/** Copy buttons: the host writes VS Code's clipboard (the webview's may be denied). */

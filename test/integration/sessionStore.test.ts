@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import fc from 'fast-check';
 import { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
 import { chatViewFromHistory } from '../../src/host/view/fromHistory';
@@ -101,6 +102,49 @@ describe('SessionStore (real SQLite file)', () => {
 		const outputs = store.load('s').flatMap(m => (m.kind === 'tool_result' ? [m.content] : []));
 		assert.deepStrictEqual(outputs, [PRUNED_OUTPUT, 'new output']);
 		store.close();
+	});
+
+	it("reads a session's newest part alone: its last events, and how many of each kind come before, as reading it all gives", function () {
+		this.timeout(60_000);
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.constantFrom('a', 'b'), fc.constantFrom('user', 'assistant', 'call', 'system')), {
+					maxLength: 40,
+				}),
+				fc.integer({ min: 1, max: 50 }),
+				fc.boolean(),
+				(writes, limit, rewind) => {
+					fs.rmSync(file, { force: true });
+					const store = open();
+					writes.forEach(([session, kind], i) => {
+						const turnId = `t${Math.floor(i / 5)}`;
+						if (kind === 'call') {
+							store.append(session, call(`c${i}`), { turnId });
+							store.append(session, result(`c${i}`, `output ${i}`), { turnId });
+						} else {
+							store.append(session, { kind, content: `${kind} ${i}` } as CanonicalMessage, { turnId });
+						}
+					});
+					if (rewind && writes.length > 10) {
+						// A rewound turn leaves its place to the messages written after it.
+						store.truncateFromTurn('a', 't1');
+						store.append('a', { kind: 'user', content: 'after the rewind' }, { turnId: 'later' });
+					}
+					// Old outputs are dropped by retention; the tail reads them as the whole read does.
+					now += 40 * 86_400_000;
+					store.pruneToolOutputs(30);
+					const all = store.events('a');
+					const { events, before } = store.tail('a', limit);
+					const cut = Math.max(0, all.length - limit);
+					assert.deepStrictEqual(events, all.slice(cut));
+					const counted: Record<string, number> = {};
+					all.slice(0, cut).forEach(e => (counted[e.message.kind] = (counted[e.message.kind] ?? 0) + 1));
+					assert.deepStrictEqual(before, counted);
+					store.close();
+				},
+			),
+			{ numRuns: 20 },
+		);
 	});
 
 	it('keeps cut outputs for read_output across a reopen, per session, gone with the session or past retention', async () => {
@@ -211,7 +255,7 @@ describe('SessionStore (real SQLite file)', () => {
 			result('c1', 'ok'),
 			call('c2'),
 		];
-		const view = chatViewFromHistory('s', 'm', history).view;
+		const view = chatViewFromHistory('s', history, { modelLabel: 'm' }).view;
 		const cards = view.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : []));
 		assert.deepStrictEqual(cards, ['succeeded', 'interrupted']);
 		const added = interruptedResults(history);
@@ -222,7 +266,7 @@ describe('SessionStore (real SQLite file)', () => {
 				added[0].data.errorKind === 'interrupted' &&
 				added[0].content === INTERRUPTED_OUTPUT,
 		);
-		const resumed = chatViewFromHistory('s', 'm', [...history, ...added]).view;
+		const resumed = chatViewFromHistory('s', [...history, ...added], { modelLabel: 'm' }).view;
 		assert.deepStrictEqual(
 			resumed.items.flatMap(item => (item.kind === 'tool' ? [item.call.status] : [])),
 			['succeeded', 'interrupted'],

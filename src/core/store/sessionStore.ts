@@ -31,6 +31,12 @@ export interface StoredEvent {
 	message: CanonicalMessage;
 }
 
+/** A session's newest events, and how many events of each kind come before the first of them. */
+export interface StoredTail {
+	events: StoredEvent[];
+	before: Partial<Record<CanonicalMessage['kind'], number>>;
+}
+
 export interface StoreOpenOptions {
 	/** When this machine started (ms since the epoch); tests set it to stand for a restart. */
 	bootTime?: number;
@@ -156,19 +162,35 @@ export class SessionStore {
 
 	events(sessionId: string): StoredEvent[] {
 		const rows = this._read(() =>
-			this._db.all(
-				`SELECT e.seq, e.kind, e.turn_id, e.created_at, e.content, e.data, o.output
-			 FROM events e LEFT JOIN tool_outputs o ON o.session_id = e.session_id AND o.call_id = e.call_id AND e.kind = 'tool_result'
-			 WHERE e.session_id = ? ORDER BY e.seq`,
-				[sessionId],
-			),
-		) as Array<Record<string, string | number | null>>;
-		return rows.map(row => ({
-			seq: Number(row.seq),
-			turnId: (row.turn_id as string | null) ?? undefined,
-			createdAt: Number(row.created_at),
-			message: toMessage(row),
-		}));
+			this._db.all(`${EVENT_ROWS} WHERE e.session_id = ? ORDER BY e.seq`, [sessionId]),
+		) as EventRow[];
+		return rows.map(toEvent);
+	}
+
+	/**
+	 * The newest `limit` events of a session, in order, and how many events of each kind come
+	 * before them, in one read: a long conversation's newest part is shown before the rest is
+	 * read (reading it all is the slow part of reopening one).
+	 */
+	tail(sessionId: string, limit: number): StoredTail {
+		return this._read(() => {
+			const rows = (
+				this._db.all(`${EVENT_ROWS} WHERE e.session_id = ? ORDER BY e.seq DESC LIMIT ?`, [
+					sessionId,
+					limit,
+				]) as EventRow[]
+			).reverse();
+			const counts = rows.length
+				? (this._db.all(
+						'SELECT kind, COUNT(*) AS n FROM events WHERE session_id = ? AND seq < ? GROUP BY kind',
+						[sessionId, Number(rows[0].seq)],
+					) as Array<{ kind: CanonicalMessage['kind']; n: number }>)
+				: [];
+			return {
+				events: rows.map(toEvent),
+				before: Object.fromEntries(counts.map(({ kind, n }) => [kind, Number(n)])),
+			};
+		});
 	}
 
 	load(sessionId: string): CanonicalMessage[] {
@@ -363,7 +385,22 @@ function titleFrom(message: CanonicalMessage): string {
 	return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-function toMessage(row: Record<string, string | number | null>): CanonicalMessage {
+type EventRow = Record<string, string | number | null>;
+
+/** An event with its tool output (kept in its own table so retention can drop it). */
+const EVENT_ROWS = `SELECT e.seq, e.kind, e.turn_id, e.created_at, e.content, e.data, o.output
+	FROM events e LEFT JOIN tool_outputs o ON o.session_id = e.session_id AND o.call_id = e.call_id AND e.kind = 'tool_result'`;
+
+function toEvent(row: EventRow): StoredEvent {
+	return {
+		seq: Number(row.seq),
+		turnId: (row.turn_id as string | null) ?? undefined,
+		createdAt: Number(row.created_at),
+		message: toMessage(row),
+	};
+}
+
+function toMessage(row: EventRow): CanonicalMessage {
 	const kind = row.kind as CanonicalMessage['kind'];
 	const content = String(row.content ?? '');
 	if (kind === 'tool_call') {

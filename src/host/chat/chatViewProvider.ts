@@ -10,6 +10,9 @@ import { runChatAction } from './chatActionRunner';
 import type { DiffEditor } from './diffEditor';
 import { TurnControls, type TurnFiles, type TurnRewind } from './turnControls';
 
+/** How long a conversation waits for its chat to say it drew the first page before it starts all the same. */
+const START_UNDRAWN_MS = 2_000;
+
 /** The composer's messages (composer/composerChat.ts): each is answered in the chat, never thrown. */
 export interface ComposerMessages {
 	submit(text: string, images?: Array<{ name: string; data: string }>): Promise<void>;
@@ -33,6 +36,8 @@ export interface ChatViewDeps {
 		| 'loadOlder'
 		| 'sendRawOutput'
 		| 'page'
+		| 'started'
+		| 'prepare'
 		| 'snapshot'
 		| 'onDidEvent'
 		| 'showNotice'
@@ -65,6 +70,9 @@ export class ChatViewProvider extends Disposable {
 	private _viewDisposables: vscode.Disposable[] = [];
 	private readonly _turns: TurnControls;
 	private _focusPending = false;
+	/** Starts the conversation whose first page the chat was sent from its newest part: when the chat has drawn it. */
+	private _startWhenDrawn: (() => void) | undefined;
+	private _cancelStart: () => void = () => undefined;
 
 	constructor(private readonly _deps: ChatViewDeps) {
 		super();
@@ -73,6 +81,7 @@ export class ChatViewProvider extends Disposable {
 			new TurnControls(_deps.changes, _deps.rewind, controller, channel, logger, _deps.checkpointsChanged),
 		);
 		this._register({ dispose: () => this._disposeView() });
+		this._register({ dispose: () => this._cancelStart() });
 		// A focus asked for before the webview listened (the view was just opened) follows its snapshot.
 		this._register(channel.onDidReset(() => this._focusPending && this.focusComposer()));
 	}
@@ -128,6 +137,8 @@ export class ChatViewProvider extends Disposable {
 		switch (message.type) {
 			case 'ready':
 				return this._open(message.protocolVersion);
+			case 'drawn':
+				return this._startWhenDrawn?.();
 			case 'reloadWindow':
 				// Only the refusal's button may ask: a webview cannot reload the window at will.
 				if (this._deps.channel.refused) {
@@ -183,22 +194,49 @@ export class ChatViewProvider extends Disposable {
 		}
 	}
 
-	/** The webview is listening: it gets a full snapshot, then only changes. */
+	/**
+	 * The webview is listening: it gets a full snapshot, then only changes. A conversation not yet
+	 * started is sent its first page from the stored conversation's newest part, and is read
+	 * whole (and what follows a snapshot is sent) once the chat has drawn that page: reading a
+	 * long one holds up this process and the machine, and the page would wait for it.
+	 */
 	private _open(protocolVersion: number): void {
 		const webview = this._view?.webview;
-		if (webview) {
-			this._deps.channel.open(
-				m => void webview.postMessage(m),
-				protocolVersion,
-				() => {
-					const state = this._deps.controller.page();
-					this._deps.logger.info(
-						`chat view ready: the newest ${state.items.length} items posted, ${state.olderCount} older on request`,
-					);
-					return { type: 'didSnapshot', state };
-				},
-			);
+		if (!webview) {
+			return;
 		}
+		const { controller, logger } = this._deps;
+		const asked = Date.now();
+		this._deps.channel.open(
+			m => void webview.postMessage(m),
+			protocolVersion,
+			() => {
+				const state = controller.page();
+				// The time is in the line (npm run bench reads it): the log stamps lines where they are written.
+				logger.info(
+					`chat view ready: the newest ${state.items.length} items posted at ${new Date().toISOString()}, ` +
+						`${Date.now() - asked} ms after the chat asked; ${state.olderCount} older on request`,
+				);
+				return { type: 'didSnapshot', state };
+			},
+			// Asked after the snapshot was built: a page from the newest part leaves the conversation unstarted.
+			followUp => (controller.started ? followUp() : this._startOnceDrawn(followUp)),
+		);
+	}
+
+	/** Starts the conversation when the chat says it drew its first page, or after a while if it never does (hidden at once). */
+	private _startOnceDrawn(followUp: () => void): void {
+		this._cancelStart();
+		const fallback = setTimeout(() => this._startWhenDrawn?.(), START_UNDRAWN_MS);
+		this._cancelStart = () => {
+			clearTimeout(fallback);
+			this._startWhenDrawn = undefined;
+		};
+		this._startWhenDrawn = () => {
+			this._cancelStart();
+			this._deps.controller.prepare();
+			followUp();
+		};
 	}
 
 	private _disposeView(): void {

@@ -44,8 +44,12 @@ export interface ActiveConversation {
 	setRestricted(restricted: boolean): void;
 	/** The whole conversation as the chat draws it. */
 	snapshot(): SessionView;
-	/** What the chat gets on open: the newest page only. */
+	/** What the chat gets on open: the newest page only (before `started`, from the stored conversation's newest part). */
 	page(): SessionView;
+	/** Whether the conversation on screen was started (the stored one read whole). */
+	readonly started: boolean;
+	/** Starts it now, if not yet started. */
+	prepare(): void;
 	/** The chat scrolled up to `beforeId`: it gets the page before it. */
 	loadOlder(beforeId: string): void;
 	/** "Show unfiltered": a page of a card's raw output, read through `read` from the session's outputs. */

@@ -12,7 +12,13 @@ import type { SessionView } from '../../shared/views';
 import type { Logger } from '../../core/ports';
 import type { ActiveConversation } from '../common/conversation';
 import { type ChatView } from '../view/chatView';
-import { chatViewFromHistory } from '../view/fromHistory';
+import {
+	chatViewFromHistory,
+	FIRST_TAIL_MESSAGES,
+	firstPageOfTail,
+	type HistoryTail,
+	type HistoryViewOptions,
+} from '../view/fromHistory';
 import { rawOutputPage } from '../view/rawOutput';
 import type { WebviewChannel } from '../view/webviewChannel';
 
@@ -33,6 +39,8 @@ export interface StoredSession {
 /** Where sessions are kept (sessionPersistence.ts); optional so the controller runs without a store. */
 export interface SessionPersistencePort {
 	lastSession(): StoredSession | undefined;
+	/** The newest `limit` messages (at least) of the conversation `lastSession` would return, without reading the rest. */
+	lastSessionTail?(limit: number): HistoryTail | undefined;
 	load(sessionId: string): StoredSession | undefined;
 	attach(session: ChatSession, sessionId: string): IDisposable;
 }
@@ -53,6 +61,8 @@ interface Current {
  */
 export class SessionController extends Disposable implements ActiveConversation {
 	private _current: Current | undefined;
+	/** The first page sent from the stored conversation's newest part (as JSON), until it starts. */
+	private _pageShownFromTail: string | undefined;
 	private readonly _onDidEvent = this._register(new Emitter<AgentEvent>());
 	readonly onDidEvent = this._onDidEvent.event;
 	/** Whether a turn runs: the title-bar Stop shows only then. */
@@ -82,8 +92,21 @@ export class SessionController extends Disposable implements ActiveConversation 
 		if (!this._current) {
 			this._current = this._start(this._persistence?.lastSession());
 			this._onDidChangeBusy.fire(false);
+			const shown = this._pageShownFromTail;
+			this._pageShownFromTail = undefined;
+			const page = shown === undefined ? undefined : this._current.view.page();
+			if (page && JSON.stringify(page) !== shown) {
+				// Written to (another window, a new model setting) since its newest part was read:
+				// the chat shows the conversation as it started.
+				this._channel.reset({ type: 'didSnapshot', state: page });
+			}
 		}
 		return this._current;
+	}
+
+	/** Whether the conversation on screen was started (its whole history read). */
+	get started(): boolean {
+		return this._current !== undefined;
 	}
 
 	get sessionId(): string {
@@ -114,9 +137,34 @@ export class SessionController extends Disposable implements ActiveConversation 
 		return structuredClone(this._active.view.view);
 	}
 
-	/** What the webview gets on open: the newest page only. */
+	/**
+	 * What the webview gets on open: the newest page only. Before the conversation has started,
+	 * it comes from the newest part of the stored one, so a long conversation is on screen
+	 * before it is read whole; starting it (`prepare`) sends it again if it differs.
+	 */
 	page(): SessionView {
-		return this._active.view.page();
+		return (this._current ? undefined : this._pageFromTail()) ?? this._active.view.page();
+	}
+
+	private _pageFromTail(): SessionView | undefined {
+		const persistence = this._persistence;
+		// Four tails at most, each four times longer; then the conversation is read whole.
+		for (
+			let limit = FIRST_TAIL_MESSAGES, reads = 0;
+			persistence?.lastSessionTail && reads < 4;
+			limit *= 4, reads++
+		) {
+			const tail = persistence.lastSessionTail(limit);
+			if (!tail) {
+				return undefined;
+			}
+			const page = firstPageOfTail(tail, viewOptions(this._factory(tail.sessionId)));
+			if (page) {
+				this._pageShownFromTail = JSON.stringify(page);
+				return page;
+			}
+		}
+		return undefined;
 	}
 
 	/** The webview scrolled up to `beforeId`: send the page before it. */
@@ -228,14 +276,7 @@ export class SessionController extends Disposable implements ActiveConversation 
 		const session = disposables.add(
 			new ChatSession({ sessionId, ...deps, history: stored?.history, memory: stored?.memory }),
 		);
-		const view = chatViewFromHistory(
-			sessionId,
-			deps.modelLabel?.() ?? '',
-			session.history,
-			(name, raw) => deps.registry.titleFor(name, raw),
-			deps.endpoint?.(),
-			deps.restricted?.(),
-		);
+		const view = chatViewFromHistory(sessionId, session.history, viewOptions(deps));
 		disposables.add(
 			session.onDidEvent(event => {
 				for (const update of view.apply(event)) {
@@ -253,4 +294,14 @@ export class SessionController extends Disposable implements ActiveConversation 
 		}
 		return { sessionId, session, view, disposables };
 	}
+}
+
+/** What a view of a stored conversation shows beside it, as the session's settings say now. */
+function viewOptions(deps: ReturnType<SessionFactory>): HistoryViewOptions {
+	return {
+		modelLabel: deps.modelLabel?.() ?? '',
+		titleFor: (name, raw) => deps.registry.titleFor(name, raw),
+		endpoint: deps.endpoint?.(),
+		restricted: deps.restricted?.(),
+	};
 }

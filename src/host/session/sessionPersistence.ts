@@ -9,7 +9,9 @@ import { StoredOutputs } from '../../core/store/storedOutputs';
 import { InMemoryOutputStore, type OutputStore } from '../../core/tools/outputStore';
 import { toDisposable, type IDisposable } from '../../core/util/lifecycle';
 import { lazyRequire } from '../../core/util/lazyRequire';
+import { afterMessagesSent } from '../common/afterSent';
 import { readHistorySettings, readResolvedProvider } from '../models/providerConfig';
+import { FIRST_TAIL_MESSAGES, type HistoryTail } from '../view/fromHistory';
 import { sharedStorageFolder } from './sharedStorage';
 
 export type ResumedSession = ReopenedSession;
@@ -22,9 +24,10 @@ const storeModule = lazyRequire(
 	() => require('../../core/store/sessionStore') as typeof import('../../core/store/sessionStore'),
 );
 
-/** The conversation read ahead while the chat view boots, and the state of the file it was read from. */
-interface ReadAhead {
-	resumed: ResumedSession;
+/** The newest part of the conversation a window resumes, read while its chat view boots, and the state of the file it was read from. */
+interface ReadTail {
+	tail: HistoryTail;
+	limit: number;
 	eventCount: number;
 	updatedAt: number;
 }
@@ -39,8 +42,8 @@ interface ReadAhead {
 export class SessionPersistence implements IDisposable {
 	private _store: { value: SessionStore | undefined } | undefined;
 	private _outputs: OutputStore | undefined;
-	private _readAhead: ReadAhead | undefined;
-	private _readingAhead: NodeJS.Timeout | NodeJS.Immediate | undefined;
+	private _tail: ReadTail | undefined;
+	private _cancelReadAhead: (() => void) | undefined;
 	/** The first conversation was handed out: there is nothing left to read ahead. */
 	private _resumed = false;
 
@@ -99,72 +102,71 @@ export class SessionPersistence implements IDisposable {
 
 	/**
 	 * The conversation a window resumes: the most recent one no other live window has open, with
-	 * a matching "interrupted" result recorded for every unanswered call. Read ahead while the
-	 * chat view booted when nothing was written to it since.
+	 * a matching "interrupted" result recorded for every unanswered call.
 	 */
 	lastSession(): ResumedSession | undefined {
 		this._resumed = true;
-		this._cancelReadAhead();
-		const ahead = this._readAhead;
-		this._readAhead = undefined;
+		this._cancelReadAhead?.();
+		this._tail = undefined;
 		const store = this.store;
 		const id = store?.resumableSessionId();
-		if (!store || !id) {
-			return undefined;
-		}
-		const meta = ahead?.resumed.sessionId === id ? store.get(id) : undefined;
-		return meta && meta.eventCount === ahead?.eventCount && meta.updatedAt === ahead.updatedAt
-			? ahead.resumed
-			: this.load(id);
+		return store && id ? this.load(id) : undefined;
 	}
 
 	/**
-	 * Reads the conversation the chat will ask for while its view boots in the renderer (the
-	 * view's HTML is on its way; reading the store meanwhile takes hundreds of ms for a long
-	 * session, and the webview would otherwise ask for it only when it is ready). Runs after
-	 * the extension host has sent what the current task queued (VS Code flushes its messages
-	 * on a zero timeout), so it never holds up the view itself. `then` runs after the read, in
-	 * the same slot: what else the view will ask for can be built from it meanwhile.
+	 * The newest `limit` messages (or more) of the conversation `lastSession` would return, and
+	 * how many of each kind come before them; nothing once a conversation was resumed. A tail
+	 * read ahead is used while nothing was written to the conversation since.
 	 */
-	readAhead(then?: () => void): void {
-		if (this._resumed || this._readingAhead) {
-			return;
+	lastSessionTail(limit: number): HistoryTail | undefined {
+		const store = this._resumed ? undefined : this.store;
+		const id = store?.resumableSessionId();
+		const meta = id ? store?.get(id) : undefined;
+		if (!store || !id || !meta) {
+			return undefined;
 		}
-		this._readingAhead = setTimeout(() => {
-			this._readingAhead = setImmediate(() => {
-				this._readingAhead = undefined;
-				try {
-					const started = performance.now();
-					const store = this._resumed ? undefined : this.store;
-					const opened = performance.now();
-					const id = store?.resumableSessionId();
-					const resumed = id ? this.load(id) : undefined;
-					const meta = id ? store?.get(id) : undefined;
-					this._readAhead =
-						resumed && meta
-							? { resumed, eventCount: meta.eventCount, updatedAt: meta.updatedAt }
-							: undefined;
-					if (resumed) {
-						const ms = (to: number, from: number) => Math.round(to - from);
-						this._logger.info(
-							`read the last conversation (${resumed.history.length} messages) ahead of the chat view: ` +
-								`the store opened in ${ms(opened, started)} ms, read in ${ms(performance.now(), opened)} ms`,
-						);
-					}
-				} catch (error) {
-					this._logger.warn(`could not read the last conversation ahead: ${(error as Error).message}`);
-				}
-				then?.();
-			});
-		});
+		const ahead = this._tail;
+		if (
+			ahead?.tail.sessionId === id &&
+			ahead.limit >= limit &&
+			ahead.eventCount === meta.eventCount &&
+			ahead.updatedAt === meta.updatedAt
+		) {
+			return ahead.tail;
+		}
+		const { events, before } = store.tail(id, limit);
+		const tail = { sessionId: id, messages: events.map(event => event.message), before };
+		this._tail = { tail, limit, eventCount: meta.eventCount, updatedAt: meta.updatedAt };
+		return tail;
 	}
 
-	private _cancelReadAhead(): void {
-		if (this._readingAhead) {
-			clearTimeout(this._readingAhead as NodeJS.Timeout);
-			clearImmediate(this._readingAhead as NodeJS.Immediate);
-			this._readingAhead = undefined;
+	/**
+	 * Opens the store and reads the newest part of the conversation the chat will ask for while
+	 * its view boots in the renderer (opening the store compiles SQLite; the webview would
+	 * otherwise ask only when it is ready). Runs after the extension host has sent what the
+	 * current task queued, so it never holds up the view itself.
+	 */
+	readAhead(): void {
+		if (this._resumed || this._cancelReadAhead) {
+			return;
 		}
+		this._cancelReadAhead = afterMessagesSent(() => {
+			try {
+				const started = performance.now();
+				const store = this._resumed ? undefined : this.store;
+				const opened = performance.now();
+				const tail = store ? this.lastSessionTail(FIRST_TAIL_MESSAGES) : undefined;
+				if (tail) {
+					const ms = (to: number, from: number) => Math.round(to - from);
+					this._logger.info(
+						`read the newest ${tail.messages.length} messages of the last conversation ahead of the chat view: ` +
+							`the store opened in ${ms(opened, started)} ms, read in ${ms(performance.now(), opened)} ms`,
+					);
+				}
+			} catch (error) {
+				this._logger.warn(`could not read the last conversation ahead: ${(error as Error).message}`);
+			}
+		});
 	}
 
 	load(sessionId: string): ResumedSession | undefined {
@@ -214,7 +216,7 @@ export class SessionPersistence implements IDisposable {
 	}
 
 	dispose(): void {
-		this._cancelReadAhead();
+		this._cancelReadAhead?.();
 		// Never opened: nothing to close, and nothing may open it after this.
 		const opened = this._store?.value;
 		this._store = { value: undefined };

@@ -45,6 +45,7 @@ export class WebviewChannel {
 		post: (message: HostToWebview | ProtocolRefusal) => void,
 		protocolVersion: number,
 		snapshot: () => Snapshot,
+		followUpLater?: (followUp: () => void) => void,
 	): boolean {
 		this.close();
 		if (protocolVersion !== PROTOCOL_VERSION) {
@@ -54,19 +55,28 @@ export class WebviewChannel {
 		}
 		this._refused = false;
 		this._post = post;
-		this.reset(snapshot());
+		this.reset(snapshot(), followUpLater);
 		return true;
 	}
 
-	/** A new chat, a resumed or rewound one: the queue is stale, the snapshot replaces it. Nothing while closed: the next `ready` gets one. */
-	reset(snapshot: Snapshot): void {
+	/**
+	 * A new chat, a resumed or rewound one: the queue is stale, the snapshot replaces it. Nothing
+	 * while closed: the next `ready` gets one. `followUpLater` runs what follows the snapshot when
+	 * it chooses (after the snapshot has left), instead of at once.
+	 */
+	reset(snapshot: Snapshot, followUpLater?: (followUp: () => void) => void): void {
 		if (!this._post) {
 			return;
 		}
 		this._queue = [];
 		this._send(snapshot);
 		// State kept beside the snapshot (the mode, the per-turn controls) follows it.
-		this._resetListeners.forEach(listener => listener());
+		const followUp = () => this._resetListeners.forEach(listener => listener());
+		if (followUpLater) {
+			followUpLater(followUp);
+		} else {
+			followUp();
+		}
 	}
 
 	/** Called after every snapshot: a new webview, a new chat, a resumed or rewound one. */

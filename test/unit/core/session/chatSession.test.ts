@@ -93,9 +93,10 @@ describe('ChatSession', () => {
 			],
 		});
 		const registry = new ToolRegistry(fileTools);
-		const restored = chatViewFromHistory('s2', 'scripted', chat.history, (name, raw) =>
-			registry.titleFor(name, raw),
-		);
+		const restored = chatViewFromHistory('s2', chat.history, {
+			modelLabel: 'scripted',
+			titleFor: (name, raw) => registry.titleFor(name, raw),
+		});
 		const cards = restored.items.flatMap(item => (item.kind === 'tool' ? [item.call] : []));
 		assert.deepStrictEqual(
 			cards.map(card => [card.title, card.status, card.output]),

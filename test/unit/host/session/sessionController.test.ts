@@ -8,6 +8,7 @@ import { SessionController, type SessionPersistencePort } from '../../../../src/
 import { WebviewChannel } from '../../../../src/host/view/webviewChannel';
 import { FIRST_PAGE_SIZE, PAGE_SIZE } from '../../../../src/host/view/chatView';
 import { PROTOCOL_VERSION } from '../../../../src/shared/protocol';
+import type { SessionView } from '../../../../src/shared/views';
 import { InMemoryWorkspace } from '../../../fakes/inMemoryWorkspace';
 import { ScriptedChatModel, textStep } from '../../../fakes/scriptedChatModel';
 
@@ -33,6 +34,51 @@ class RecordingPersistence implements SessionPersistencePort {
 		return { dispose: () => this.detached.push(sessionId) };
 	}
 }
+
+/** The same, which also reads the newest part of the last conversation alone, as the store does. */
+class TailingPersistence extends RecordingPersistence {
+	readonly tails: number[] = [];
+	constructor(
+		private readonly _conversations: Record<string, CanonicalMessage[]>,
+		private readonly _lastId: string,
+	) {
+		super(_conversations, _lastId);
+	}
+	lastSessionTail(limit: number) {
+		this.tails.push(limit);
+		const history = this._conversations[this._lastId];
+		const cut = Math.max(0, history.length - limit);
+		const before: Partial<Record<CanonicalMessage['kind'], number>> = {};
+		history.slice(0, cut).forEach(m => (before[m.kind] = (before[m.kind] ?? 0) + 1));
+		return { sessionId: this._lastId, messages: history.slice(cut), before };
+	}
+}
+
+/** A long stored conversation: a prompt, then rounds of an answer, a file read and its output. */
+function longConversation(rounds: number): CanonicalMessage[] {
+	const messages: CanonicalMessage[] = [{ kind: 'user', content: 'Go through every round.' }];
+	for (let round = 1; round <= rounds; round++) {
+		const id = `call_${round}`;
+		const raw = JSON.stringify({ path: 'README.md' });
+		messages.push(
+			{ kind: 'assistant', content: `Round ${round}` },
+			{
+				kind: 'tool_call',
+				content: `read_file(${raw})`,
+				data: { id, name: 'read_file', arguments: {}, rawArguments: raw },
+			},
+			{
+				kind: 'tool_result',
+				content: 'text',
+				data: { toolCallId: id, name: 'read_file', output: 'text', ok: true },
+			},
+		);
+	}
+	return messages;
+}
+
+const snapshots = (posted: unknown[]) =>
+	posted.flatMap(m => ((m as { type: string }).type === 'didSnapshot' ? [(m as { state: SessionView }).state] : []));
 
 function controller(persistence: SessionPersistencePort, model = new ScriptedChatModel([textStep('ok')])) {
 	const posted: unknown[] = [];
@@ -89,6 +135,72 @@ describe('SessionController with a session store', () => {
 		assert.strictEqual(snapshot?.state.sessionId, 'old', "the webview's first snapshot is the last conversation");
 		assert.strictEqual(instance.sessionId, 'old');
 		assert.deepStrictEqual([persistence.loads, persistence.attached], [['old'], ['old']]);
+		instance.dispose();
+	});
+
+	it('opens a long conversation with its newest page read from its newest part; the whole is read once it starts, and the page stays', () => {
+		const persistence = new TailingPersistence({ long: longConversation(1_700) }, 'long');
+		const { instance, posted, ready } = controller(persistence);
+		ready();
+		assert.deepStrictEqual(persistence.loads, [], 'the first page needs no whole read');
+		assert.strictEqual(instance.started, false);
+		const [first] = snapshots(posted);
+		assert.strictEqual(first.items.at(-1)?.kind, 'tool', 'the newest item is on the first page');
+		assert.strictEqual(first.olderCount + first.items.length, 1 + 1_700 * 2, 'every older item is counted');
+
+		instance.prepare();
+		assert.deepStrictEqual(persistence.loads, ['long']);
+		assert.deepStrictEqual(
+			snapshots(posted),
+			[first],
+			'the started conversation has the same page: not sent again',
+		);
+		assert.deepStrictEqual(instance.page(), first);
+		// Scrolling up pages in from the whole conversation, right before the first page's items.
+		instance.loadOlder(first.items[0].id);
+		const older = posted.at(-1) as { type: string; items: Array<{ id: string }> };
+		const ids = instance.snapshot().items.map(item => item.id);
+		assert.strictEqual(older.type, 'didPrependItems');
+		assert.deepStrictEqual(
+			[...older.items, ...first.items].map(item => item.id),
+			ids.slice(ids.length - older.items.length - first.items.length),
+		);
+		instance.dispose();
+	});
+
+	it('a conversation written to between its first page and its start is sent again as it started', () => {
+		const conversations = { long: longConversation(300) };
+		const persistence = new TailingPersistence(conversations, 'long');
+		const { instance, posted, ready } = controller(persistence);
+		ready();
+		conversations.long.push({ kind: 'assistant', content: 'written by another window meanwhile' });
+		instance.prepare();
+		const [first, again] = snapshots(posted);
+		assert.ok(first && again, 'a second snapshot follows the start');
+		assert.strictEqual(again.items.at(-1)?.kind, 'assistant');
+		assert.strictEqual(again.olderCount, first.olderCount + 1);
+		instance.dispose();
+	});
+
+	it('reads longer tails while the newest one holds too little of the first page, then the whole', () => {
+		// Results draw no item of their own: a tail of outputs alone shows nothing.
+		const history: CanonicalMessage[] = [{ kind: 'user', content: 'start' }];
+		for (let i = 0; i < 2_000; i++) {
+			history.push({
+				kind: 'tool_result',
+				content: 'late output',
+				data: { toolCallId: `gone_${i}`, name: 'read_file', output: 'late output', ok: true },
+			});
+		}
+		const persistence = new TailingPersistence({ quiet: history }, 'quiet');
+		const { instance, ready } = controller(persistence);
+		ready();
+		assert.deepStrictEqual(persistence.tails, [128, 512, 2_048], 'each tail four times longer');
+		assert.deepStrictEqual(persistence.loads, [], 'the third tail held the whole conversation');
+		assert.deepStrictEqual(
+			instance.page().items.map(item => item.kind),
+			['user'],
+		);
 		instance.dispose();
 	});
 

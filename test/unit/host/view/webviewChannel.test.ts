@@ -32,6 +32,41 @@ describe('WebviewChannel', () => {
 		);
 	});
 
+	it('what follows a snapshot (mode, turn controls) comes after it, at once or when the opener says', () => {
+		const posted: HostToWebview[] = [];
+		const channel = new WebviewChannel();
+		channel.onDidReset(() => {
+			channel.push({ type: 'didSetStatus', busy: false });
+			channel.flush();
+		});
+		let later: (() => void) | undefined;
+		channel.open(
+			m => posted.push(m as HostToWebview),
+			PROTOCOL_VERSION,
+			snapshot,
+			followUp => (later = followUp),
+		);
+		assert.deepStrictEqual(
+			posted.map(m => m.type),
+			['didSnapshot'],
+			'the snapshot leaves alone',
+		);
+		later?.();
+		assert.deepStrictEqual(
+			posted.map(m => [m.type, m.version]),
+			[
+				['didSnapshot', 1],
+				['didSetStatus', 2],
+			],
+		);
+		channel.reset(snapshot());
+		assert.deepStrictEqual(
+			posted.slice(2).map(m => m.type),
+			['didSnapshot', 'didSetStatus'],
+			'without an opener, at once',
+		);
+	});
+
 	it('is opened only by ready: a new chat before it sends nothing, and closing stops the stream', () => {
 		const posted: HostToWebview[] = [];
 		const channel = new WebviewChannel();
