@@ -80,8 +80,8 @@ export class SessionController extends Disposable implements ActiveConversation 
 	}
 
 	/**
-	 * Starts the conversation the chat will show before the view asks for it (the view boots in
-	 * the renderer meanwhile), so its first page is all that is left to build when it does.
+	 * Starts the conversation the chat shows (reads the stored one whole), if nothing has yet:
+	 * once the chat has drawn the first page it was sent from the newest part.
 	 */
 	prepare(): void {
 		void this._active;
@@ -90,10 +90,9 @@ export class SessionController extends Disposable implements ActiveConversation 
 	/** The conversation on screen; the last session comes back exactly as it was (reload, restart, crash). */
 	private get _active(): Current {
 		if (!this._current) {
+			const shown = this._pageShownFromTail;
 			this._current = this._start(this._persistence?.lastSession());
 			this._onDidChangeBusy.fire(false);
-			const shown = this._pageShownFromTail;
-			this._pageShownFromTail = undefined;
 			const page = shown === undefined ? undefined : this._current.view.page();
 			if (page && JSON.stringify(page) !== shown) {
 				// Written to (another window, a new model setting) since its newest part was read:
@@ -269,6 +268,7 @@ export class SessionController extends Disposable implements ActiveConversation 
 	}
 
 	private _start(stored?: StoredSession): Current {
+		this._pageShownFromTail = undefined;
 		this._current?.disposables.dispose();
 		const disposables = new DisposableStore();
 		const sessionId = stored?.sessionId ?? newSessionId();

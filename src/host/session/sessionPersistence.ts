@@ -119,6 +119,16 @@ export class SessionPersistence implements IDisposable {
 	 * read ahead is used while nothing was written to the conversation since.
 	 */
 	lastSessionTail(limit: number): HistoryTail | undefined {
+		try {
+			return this._readTail(limit);
+		} catch (error) {
+			// The conversation is then read whole, as before there was a tail to read.
+			this._logger.warn(`could not read the newest part of the last conversation: ${(error as Error).message}`);
+			return undefined;
+		}
+	}
+
+	private _readTail(limit: number): HistoryTail | undefined {
 		const store = this._resumed ? undefined : this.store;
 		const id = store?.resumableSessionId();
 		const meta = id ? store?.get(id) : undefined;

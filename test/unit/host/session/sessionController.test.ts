@@ -182,6 +182,19 @@ describe('SessionController with a session store', () => {
 		instance.dispose();
 	});
 
+	it('New Chat after the first page, before the stored conversation started: the new chat shows, the stored one is never read whole', () => {
+		const persistence = new TailingPersistence({ long: longConversation(300) }, 'long');
+		const { instance, posted, ready } = controller(persistence);
+		ready();
+		instance.newChat();
+		instance.prepare();
+		const [, fresh, ...more] = snapshots(posted);
+		assert.deepStrictEqual([fresh.items, more], [[], []], 'one snapshot of the new, empty chat follows');
+		assert.notStrictEqual(instance.sessionId, 'long');
+		assert.deepStrictEqual(persistence.loads, []);
+		instance.dispose();
+	});
+
 	it('reads longer tails while the newest one holds too little of the first page, then the whole', () => {
 		// Results draw no item of their own: a tail of outputs alone shows nothing.
 		const history: CanonicalMessage[] = [{ kind: 'user', content: 'start' }];
