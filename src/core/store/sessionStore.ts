@@ -7,6 +7,9 @@ import { checkAndRepair, DamagedStoreError } from './repair';
 import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
 import { whyCheck, writeSeal } from './seal';
 import { closeDatabase, openDatabase, read, transaction, type OpenDatabase } from './sqlite';
+import { EVENT_ROWS, toEvent, type EventRow, type StoredEvent } from './storedEvents';
+
+export { PRUNED_OUTPUT, type StoredEvent } from './storedEvents';
 
 export interface SessionMeta {
 	id: string;
@@ -24,13 +27,6 @@ export interface AppendContext {
 	model?: string;
 }
 
-export interface StoredEvent {
-	seq: number;
-	turnId?: string;
-	createdAt: number;
-	message: CanonicalMessage;
-}
-
 /** A session's newest events, and how many events of each kind come before the first of them. */
 export interface StoredTail {
 	events: StoredEvent[];
@@ -44,8 +40,6 @@ export interface StoreOpenOptions {
 
 /** How long closing waits for another window's transaction before it skips the seal. */
 const SEAL_WAIT_MS = 1_000;
-
-export const PRUNED_OUTPUT = '(output no longer stored: removed by keel.history.toolOutputRetentionDays)';
 
 /**
  * Sessions as an append-only event log: one row per canonical message, committed before
@@ -383,38 +377,6 @@ function titleFrom(message: CanonicalMessage): string {
 	}
 	const line = message.content.trim().split('\n')[0].trim();
 	return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
-type EventRow = Record<string, string | number | null>;
-
-/** An event with its tool output (kept in its own table so retention can drop it). */
-const EVENT_ROWS = `SELECT e.seq, e.kind, e.turn_id, e.created_at, e.content, e.data, o.output
-	FROM events e LEFT JOIN tool_outputs o ON o.session_id = e.session_id AND o.call_id = e.call_id AND e.kind = 'tool_result'`;
-
-function toEvent(row: EventRow): StoredEvent {
-	return {
-		seq: Number(row.seq),
-		turnId: (row.turn_id as string | null) ?? undefined,
-		createdAt: Number(row.created_at),
-		message: toMessage(row),
-	};
-}
-
-function toMessage(row: EventRow): CanonicalMessage {
-	const kind = row.kind as CanonicalMessage['kind'];
-	const content = String(row.content ?? '');
-	if (kind === 'tool_call') {
-		const data = JSON.parse(String(row.data));
-		return { kind, content: `${data.name}(${data.rawArguments})`, data };
-	}
-	if (kind === 'tool_result') {
-		const output = row.output === null || row.output === undefined ? PRUNED_OUTPUT : String(row.output);
-		return { kind, content: output, data: { ...JSON.parse(String(row.data)), output } };
-	}
-	if (kind === 'user' && row.data) {
-		return { kind, content, images: JSON.parse(String(row.data)).images };
-	}
-	return { kind, content } as CanonicalMessage;
 }
 
 function toMeta(row: Record<string, string | number>): SessionMeta {
