@@ -155,7 +155,8 @@ const gateAdapters = {
 	],
 	// Keel's own storage and files: the session database (with its lock, the lock's holder and the seal
 	// beside it), the checkpoint list, the bash grammar, VS Code's rg, the sizes of its own bundles (the
-	// activation shim's diagnostics, and it loads the host by a computed path), Check Model's scratch
+	// activation shim's diagnostics, and it loads the host by a computed path), the host bundle loaded
+	// with V8's code kept from an earlier start in Keel's per-user storage, Check Model's scratch
 	// folder (a temporary folder it creates, never the user's) and its kept reports.
 	keel: [
 		'src/core/checkModel/scratch.ts',
@@ -169,6 +170,7 @@ const gateAdapters = {
 		'src/core/shell/bashParser.ts',
 		'src/host/tools/hostToolDeps.ts',
 		'src/extension.ts',
+		'src/host/platform/codeCache.ts',
 	],
 	// Files the user chose (an export, their filter file, a new mcp.json) and the editor's MCP config.
 	user: ['src/host/tools/hostFiles.ts'],

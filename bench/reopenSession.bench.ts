@@ -34,6 +34,9 @@ interface Reopen {
 	activated: number;
 	/** Keel's host has loaded and taken the view. */
 	hostLoaded: number;
+	/** Of that, loading the host bundle, and whether V8's compiled code from an earlier start was used. */
+	bundleLoad: number;
+	codeCache: string;
 	/** The webview's HTML asked for Keel's script. */
 	scriptRequested: number;
 	ready: number;
@@ -57,6 +60,7 @@ const PARTS: Array<[string, (r: Reopen) => number]> = [
 	['  of which the page travels to the webview', r => r.snapshot - r.posted],
 	['  of which the webview draws it', r => r.last - r.snapshot],
 	["beside these: Keel's host loads, from activation", r => r.hostLoaded - r.activated],
+	['  of which its bundle loads (V8 compiles it, or takes the code cached at an earlier start)', r => r.bundleLoad],
 ];
 
 export async function run(): Promise<void> {
@@ -100,6 +104,12 @@ export async function run(): Promise<void> {
 			}
 		}
 		printTable(['figure', 'p50', 'max', 'n', 'budget'], rows);
+		const caches = Object.values(runs).flatMap(reopens => reopens.map(r => r.codeCache));
+		console.log(
+			`\nthe host bundle's compiled code from an earlier start: ${['used', 'absent', 'rejected', 'off']
+				.map(state => `${state} in ${caches.filter(c => c === state).length}`)
+				.join(', ')} of ${caches.length} windows`,
+		);
 		console.log(
 			`\nsession: ${session.events} stored events, database ${(fs.statSync(session.file).size / 1024 / 1024).toFixed(1)} MB; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
 		);
@@ -129,6 +139,8 @@ async function clickKeelUntilLastAnswer(page: Page, userDataDir: string, settleM
 	return {
 		activated: opened.at - opened.afterActivationMs - started,
 		hostLoaded: opened.at - started,
+		bundleLoad: opened.bundleLoadMs,
+		codeCache: opened.codeCache,
 		scriptRequested: webview.scriptRequested - started,
 		ready: webview.ready - started,
 		asked: firstPage.at - firstPage.afterAskMs - started,
@@ -165,17 +177,25 @@ function keelLogs(userDataDir: string): string[] {
 		.map(file => path.join(logs, file));
 }
 
-/** The new extension host's "chat view opened at T, N ms after Keel activated" line: T and N. */
+/**
+ * The new extension host's "chat view opened at T, N ms after Keel activated; the host bundle
+ * loaded in B ms (compiled code from an earlier start: C)" line: T, N, B and C.
+ */
 async function viewOpenedLine(
 	userDataDir: string,
 	before: string[],
-): Promise<{ at: number; afterActivationMs: number }> {
-	const [at, afterActivationMs] = await logLine(
+): Promise<{ at: number; afterActivationMs: number; bundleLoadMs: number; codeCache: string }> {
+	const [at, afterActivationMs, bundleLoadMs, codeCache] = await logLine(
 		userDataDir,
 		before,
-		/chat view opened at ([^\s,]+), (\d+) ms after Keel activated/,
+		/chat view opened at ([^\s,]+), (\d+) ms after Keel activated; the host bundle loaded in (\d+) ms \(compiled code from an earlier start: (\w+)\)/,
 	);
-	return { at: new Date(at).getTime(), afterActivationMs: Number(afterActivationMs) };
+	return {
+		at: new Date(at).getTime(),
+		afterActivationMs: Number(afterActivationMs),
+		bundleLoadMs: Number(bundleLoadMs),
+		codeCache,
+	};
 }
 
 /** Its "chat view ready: … posted at T, N ms after the chat asked" line: T and N. */

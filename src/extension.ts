@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { KeelHost } from './host/keelHost';
 import { afterMessagesSent } from './host/common/afterSent';
 import { HOST_COMMANDS } from './host/common/commandIds';
+import { requireWithCodeCache, type CodeCacheState } from './host/platform/codeCache';
 import { CHAT_WEBVIEW, renderWebviewHtml, webviewOptions } from './host/platform/webviewHtml';
 import { KEEL_API_METHODS, type KeelApi } from './host/common/keelApi';
 
@@ -19,6 +20,8 @@ export interface KeelDiagnostics {
 	hostLoadMs?: number;
 	/** Of hostLoadMs, building the composition root (the rest is loading the bundle). */
 	hostBuildMs?: number;
+	/** Whether loading the host bundle found V8's compiled code from an earlier start. */
+	hostCodeCache?: CodeCacheState;
 	/** The extension's own files loaded into the extension host so far (bundles, vendor SDKs), with their size. */
 	loaded: Array<{ file: string; bytes: number }>;
 	/** The host features built so far (keelHost.ts builds the others on first use). */
@@ -33,18 +36,30 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 	let activationMs = 0;
 	// Wall-clock time, for the log line that says how long the chat view took to open after this.
 	const activatedAt = Date.now();
-	let host: { instance: KeelHost; loadMs: number; buildMs: number } | undefined;
+	let host: { instance: KeelHost; loadMs: number; buildMs: number; codeCache: CodeCacheState } | undefined;
 	const getHost = (): KeelHost => {
 		if (!host) {
 			const started = performance.now();
-			// A computed path keeps esbuild from inlining the host into this bundle.
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const module = require(path.join(__dirname, 'host.js')) as typeof import('./host/keelHost');
+			// Loaded by path at run time, so esbuild keeps the host out of this bundle.
+			const loaded = requireWithCodeCache(path.join(__dirname, 'host.js'), codeCacheDir(context));
+			const module = loaded.exports as typeof import('./host/keelHost');
 			const required = performance.now();
-			const instance = new module.KeelHost(context, activatedAt);
+			const instance = new module.KeelHost(context, activatedAt, {
+				loadMs: required - started,
+				codeCache: loaded.cache,
+			});
 			context.subscriptions.push(instance);
 			const done = performance.now();
-			host = { instance, loadMs: done - started, buildMs: done - required };
+			host = { instance, loadMs: done - started, buildMs: done - required, codeCache: loaded.cache };
+			// Written once Keel has run a while, so the cache holds the code that opening a chat
+			// compiled too, and off the way of the chat's first page; or when the window closes first.
+			const saving = setTimeout(loaded.save, CODE_CACHE_SAVED_AFTER_MS);
+			context.subscriptions.push({
+				dispose: () => {
+					clearTimeout(saving);
+					loaded.save();
+				},
+			});
 		}
 		return host.instance;
 	};
@@ -89,10 +104,19 @@ export function activate(context: vscode.ExtensionContext): KeelApi & { diagnost
 		activationMs,
 		hostLoadMs: host?.loadMs,
 		hostBuildMs: host?.buildMs,
+		hostCodeCache: host?.codeCache,
 		loaded: loadedFiles(),
 		built: [...(host?.instance.builtFeatures ?? [])],
 	});
 	return { ...api, diagnostics };
+}
+
+const CODE_CACHE_SAVED_AFTER_MS = 10_000;
+
+/** V8's code cache for the host bundle lives with Keel's per-user storage, which only the user writes. */
+function codeCacheDir(context: vscode.ExtensionContext): string | undefined {
+	const storage = context.globalStorageUri;
+	return storage.scheme === 'file' ? path.join(storage.fsPath, 'code-cache') : undefined;
 }
 
 /** How many messages the chat may send before the host has loaded (it sends one, `ready`). */

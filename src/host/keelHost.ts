@@ -37,6 +37,7 @@ import { LmToolSource } from './tools/lmTools';
 import { ToolSystemHost } from './tools/toolSystemHost';
 import { VscodeWorkspace } from './tools/vscodeWorkspace';
 import { createHostGate, exportGate } from './tools/hostGate';
+import type { HostBundleLoad } from './platform/codeCache';
 import { readApprovalSettings } from './settings/config';
 
 /**
@@ -57,10 +58,14 @@ export class KeelHost extends Disposable {
 	private readonly _logger: Logger;
 	private _viewsOpened = 0;
 
-	/** `activatedAt`: when the extension activated (wall clock), for the chat view's first log line. */
+	/**
+	 * `activatedAt`: when the extension activated (wall clock); `bundle`: how this host's bundle
+	 * loaded. Both for the chat view's first log line.
+	 */
 	constructor(
 		context: vscode.ExtensionContext,
 		private readonly _activatedAt = Date.now(),
+		private readonly _bundle?: HostBundleLoad,
 	) {
 		super();
 		const lazy = <T>(name: string, build: () => T) => this._features.define(name, build);
@@ -150,9 +155,14 @@ export class KeelHost extends Disposable {
 		// Where the time to a reopened chat goes (npm run bench reads it). The time is in the line:
 		// the log's own stamp is taken where the line is written, after a trip out of this process.
 		const now = Date.now();
+		const first = this._viewsOpened++ === 0;
+		const bundle = this._bundle;
 		this._logger.info(
 			`chat view opened at ${new Date(now).toISOString()}` +
-				(this._viewsOpened++ === 0 ? `, ${now - this._activatedAt} ms after Keel activated` : ''),
+				(first ? `, ${now - this._activatedAt} ms after Keel activated` : '') +
+				(first && bundle
+					? `; the host bundle loaded in ${Math.round(bundle.loadMs)} ms (compiled code from an earlier start: ${bundle.codeCache})`
+					: ''),
 		);
 		// The view boots in the renderer for a while; the newest part of the conversation it will
 		// ask for is read meanwhile (the rest once that part is on screen).

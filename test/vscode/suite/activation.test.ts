@@ -11,6 +11,7 @@ interface Diagnostics {
 	activationMs: number;
 	hostLoadMs?: number;
 	hostBuildMs?: number;
+	hostCodeCache?: string;
 	loaded: Array<{ file: string; bytes: number }>;
 	built: string[];
 }
@@ -65,6 +66,8 @@ describe('Keel activation', () => {
 		const firstUseMs = performance.now() - started;
 		const afterUse = api.diagnostics();
 		assert.ok(afterUse.hostLoadMs !== undefined, 'the host bundle is loaded on first use');
+		// A fresh profile: V8 compiles the bundle, and keeps the code for the next start (e2e/hostCodeCache).
+		assert.strictEqual(afterUse.hostCodeCache, 'absent');
 		assert.deepStrictEqual(names(afterUse), ['extension.js', 'host.js'], 'no vendor package is loaded yet');
 		assert.deepStrictEqual(afterUse.built, [], 'no lazy feature is built yet');
 
