@@ -85,9 +85,10 @@ describe('npm start -- PATH: a clean first start (e2e)', function () {
 
 	// Trusts the folder as a user would, whatever VS Code shows at that moment: an older one asks
 	// at once in a modal; a newer one opens in Restricted Mode, whose status item opens the Workspace
-	// Trust editor. The modal can also come up late, over a status item already found, and then
-	// blocks the click on it: so each step acts on what is on screen, briefly, until the status
-	// item is gone.
+	// Trust editor. That editor re-renders while extensions register, taking away a button found a
+	// moment before (seen on a fresh machine: "detached from the DOM", then a 30 s wait), and a
+	// modal may come up over what was found: so each step acts on what is on screen, briefly,
+	// until the status item is gone.
 	async function trustFolder(page: Page): Promise<void> {
 		const modal = page.getByRole('button', { name: 'Yes, I trust the authors' });
 		const restricted = page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first();
