@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Database } from 'node-sqlite3-wasm';
-import { DamagedStoreError } from '../../src/core/store/repair';
+import { DamagedStoreError } from '../../src/core/store/database/repair';
 import { SessionStore } from '../../src/core/store/sessionStore';
 import { keptMessage } from './crash/damageChild';
 

@@ -8,7 +8,7 @@ import type { CanonicalMessage } from '../../src/core/llm/canonical';
 import { chatViewFromHistory } from '../../src/host/view/fromHistory';
 import { sessionToJson, sessionToMarkdown } from '../../src/core/store/exportSession';
 import { INTERRUPTED_OUTPUT, interruptedResults } from '../../src/core/store/interrupted';
-import { SCHEMA_VERSION } from '../../src/core/store/schema';
+import { SCHEMA_VERSION } from '../../src/core/store/database/schema';
 import { SessionRecorder } from '../../src/core/store/sessionRecorder';
 import { PRUNED_OUTPUT, SessionStore } from '../../src/core/store/sessionStore';
 import { StoredOutputs } from '../../src/core/store/storedOutputs';

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../../src/core/llm/canonical';
-import { DamagedStoreError } from '../../src/core/store/repair';
+import { DamagedStoreError } from '../../src/core/store/database/repair';
 import { SessionStore } from '../../src/core/store/sessionStore';
 import { rng } from '../support/resilience/scenarios';
 

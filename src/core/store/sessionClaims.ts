@@ -1,5 +1,5 @@
-import { holderRecord, holderState, parseHolder } from './lockHolder';
-import { read, transaction, type OpenDatabase } from './sqlite';
+import { holderRecord, holderState, parseHolder } from './database/lockHolder';
+import { read, transaction, type OpenDatabase } from './database/sqlite';
 
 /**
  * Which window has which conversation open. Every window on a workspace shares one history; a

@@ -2,11 +2,11 @@ import type { Database } from 'node-sqlite3-wasm';
 import type { CanonicalMessage } from '../llm/canonical';
 import { searchSessions, type SearchHit } from './historySearch';
 import { SessionClaims } from './sessionClaims';
-import { bootTime } from './lockHolder';
-import { checkAndRepair, DamagedStoreError } from './repair';
-import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './schema';
-import { whyCheck, writeSeal } from './seal';
-import { closeDatabase, openDatabase, read, transaction, type OpenDatabase } from './sqlite';
+import { bootTime } from './database/lockHolder';
+import { checkAndRepair, DamagedStoreError } from './database/repair';
+import { CHECKED_SINCE_VERSION, migrate, schemaVersion } from './database/schema';
+import { whyCheck, writeSeal } from './database/seal';
+import { closeDatabase, openDatabase, read, transaction, type OpenDatabase } from './database/sqlite';
 import { EVENT_ROWS, toEvent, type EventRow, type StoredEvent } from './storedEvents';
 
 export { PRUNED_OUTPUT, type StoredEvent } from './storedEvents';

@@ -8,7 +8,7 @@ import * as path from 'path';
  * the same workspace, while the first is open, gets a folder of its own (`<id>-1`, `-2`, …).
  * A history kept there would be one the other windows never see, and once that window closed,
  * one no later window would see either: its conversations would look lost. The session store is
- * built to be shared (src/core/store/storeLock.ts), so it lives in the workspace's own folder,
+ * built to be shared (src/core/store/database/storeLock.ts), so it lives in the workspace's own folder,
  * `<id>`. Returns undefined when `storage` is not such a per-window folder.
  */
 export function sharedStorageFolder(storage: string): string | undefined {

@@ -9,7 +9,7 @@
 // Usage: node damageChild.js <db> <kept> <commit|spill> [cut]
 import * as fs from 'fs';
 import { SessionStore } from '../../../src/core/store/sessionStore';
-import { openDatabase } from '../../../src/core/store/sqlite';
+import { openDatabase } from '../../../src/core/store/database/sqlite';
 
 const [file, keptArg, mode, cutArg] = process.argv.slice(2);
 

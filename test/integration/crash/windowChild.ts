@@ -16,7 +16,7 @@
 import * as fs from 'fs';
 import type { CanonicalMessage } from '../../../src/core/llm/canonical';
 import { SessionStore } from '../../../src/core/store/sessionStore';
-import { openDatabase } from '../../../src/core/store/sqlite';
+import { openDatabase } from '../../../src/core/store/database/sqlite';
 
 const out = (line: string) => fs.writeSync(1, `${line}\n`);
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as os from 'os';
-import { processStart } from '../exec/owner';
+import { processStart } from '../../exec/owner';
 
 /**
  * Who holds a store lock: written into the lock directory by the process that made it, so any

@@ -6,7 +6,7 @@ import {
 	holderState,
 	parseHolder,
 	type LockHolder,
-} from '../../../../src/core/store/lockHolder';
+} from '../../../../../src/core/store/database/lockHolder';
 
 const onLinux = fs.existsSync('/proc/self/stat');
 
